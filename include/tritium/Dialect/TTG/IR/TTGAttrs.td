@@ -1,0 +1,201 @@
+//===- TTGAttrs.td - ttg layout attributes -----------------------*- tablegen -*-===//
+//
+// The layouts a tensor can carry.  Distributed layouts spread a tensor over
+// the registers of the threads of a CTA; each one converts to a
+// tritium::layout::LinearLayout (include/tritium/Layout), which the rest of
+// the compiler uses to answer "which thread holds element (i, j)?".  Shared
+// layouts describe how a tile sits in shared memory.
+//
+// All fields are powers of two.  Rules that depend on the module (the number
+// of warps and of threads per warp) are checked where the module attributes
+// are verified, for every tensor type in the module.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_DIALECT_TTG_IR_TTGATTRS_TD
+#define TRITIUM_DIALECT_TTG_IR_TTGATTRS_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/TensorEncoding.td"
+include "tritium/Dialect/TTG/IR/TTGDialect.td"
+
+//===----------------------------------------------------------------------===//
+// Interfaces
+//===----------------------------------------------------------------------===//
+
+def TTG_DistributedEncoding : AttrInterface<"DistributedEncodingAttr"> {
+  let cppNamespace = "::tritium::ttg";
+  let description = [{
+    A layout that distributes a tensor over the registers of threads.  The
+    whole mapping is given by `toLinearLayout(shape)`; everything else is
+    derived from it.
+  }];
+  let methods = [
+    InterfaceMethod<"The (register, lane, warp) -> coordinates map for a tensor of `shape`.",
+      "::tritium::layout::LinearLayout", "toLinearLayout",
+      (ins "::llvm::ArrayRef<int64_t>":$shape)>,
+    InterfaceMethod<"The tensor rank this layout applies to.", "unsigned", "getRank">,
+    InterfaceMethod<"Product of warpsPerCTA: the warps this layout spans.",
+      "int64_t", "getNumWarps">,
+    InterfaceMethod<"Threads of a warp this layout assumes (its lanes).",
+      "int64_t", "getWarpSize">,
+  ];
+  let extraSharedClassDeclaration = [{
+    /// Values each thread holds for a tensor of `shape` (its register count).
+    int64_t getElemsPerThread(::llvm::ArrayRef<int64_t> shape) {
+      return $_attr.toLinearLayout(shape).elemsPerThread();
+    }
+  }];
+}
+
+def TTG_SharedEncoding : AttrInterface<"SharedEncodingAttr"> {
+  let cppNamespace = "::tritium::ttg";
+  let description = "A layout of a tile in shared memory.";
+  let methods = [
+    InterfaceMethod<"The dimension order, fastest-varying first.",
+      "::llvm::ArrayRef<unsigned>", "getOrder">,
+  ];
+}
+
+class TTG_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<TTG_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Distributed layouts
+//===----------------------------------------------------------------------===//
+
+def TTG_BlockedEncodingAttr : TTG_Attr<"BlockedEncoding", "blocked",
+    [DeclareAttrInterfaceMethods<TTG_DistributedEncoding>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "each thread holds a small block; blocks tile the tensor";
+  let description = [{
+    A thread holds `sizePerThread` contiguous elements; `threadsPerWarp`
+    lanes and `warpsPerCTA` warps tile those blocks over a CTA tile of
+    `sizePerThread * threadsPerWarp * warpsPerCTA` elements per dimension,
+    and that tile repeats over larger tensors (each thread then holds
+    several blocks) or wraps around smaller ones (several threads then hold
+    the same element).  `order` lists dimensions fastest first: elements,
+    lanes and warps are numbered along order[0] first.
+
+    The 16x16 tensor over 2 warps with sizePerThread [2, 2],
+    threadsPerWarp [8, 4], warpsPerCTA [1, 2], order [1, 0] is held as
+    (thread ids): row 0 `0 0 1 1 2 2 3 3 32 32 33 33 34 34 35 35`, row 1 the
+    same, row 2 `4 4 5 5 6 6 7 7 36 36 ...`.
+
+    ```mlir
+    #blocked = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [8, 4],
+                             warpsPerCTA = [1, 2], order = [1, 0]}>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"unsigned">:$sizePerThread,
+                        ArrayRefParameter<"unsigned">:$threadsPerWarp,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$order);
+  let extraClassDeclaration = [{
+    ::tritium::layout::BlockedSpec toSpec() const;
+  }];
+}
+
+def TTG_SliceEncodingAttr : TTG_Attr<"SliceEncoding", "slice",
+    [DeclareAttrInterfaceMethods<TTG_DistributedEncoding>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "the parent layout with one dimension removed";
+  let description = [{
+    The layout of a tensor that `tt.expand_dims` at `dim` turns into a tensor
+    of the `parent` layout, or that a reduction along `dim` produces: element
+    (i, ...) is held by every thread that holds (..., x at dim, ...) in the
+    parent, for any x.  Rank is the parent's minus one.
+
+    ```mlir
+    #row = #ttg.slice<{dim = 1, parent = #blocked}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$dim, "::mlir::Attribute":$parent);
+  let extraClassDeclaration = [{
+    ::tritium::ttg::DistributedEncodingAttr getDistributedParent() const;
+  }];
+}
+
+def TTG_NvidiaMmaEncodingAttr : TTG_Attr<"NvidiaMmaEncoding", "nvidia_mma",
+    [DeclareAttrInterfaceMethods<TTG_DistributedEncoding>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "accumulator layout of NVIDIA tensor-core instructions";
+  let description = [{
+    The layout of the result of `mma.sync` (versionMajor 2, Ampere and later,
+    instrShape [16, 8]) or of `wgmma` (versionMajor 3, Hopper, instrShape
+    [16, N, K]): in an m16n8 tile, lane l holds rows l/4 and l/4 + 8 at
+    columns 2*(l%4) and 2*(l%4) + 1.  `warpsPerCTA` tiles warps over the
+    tensor (for version 3, groups of 4 warps along M).
+
+    ```mlir
+    #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0,
+                            warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$versionMajor, "unsigned":$versionMinor,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$instrShape);
+  let extraClassDeclaration = [{
+    ::tritium::layout::MmaSpec toSpec() const;
+    bool isAmpere() const { return getVersionMajor() == 2; }
+    bool isHopper() const { return getVersionMajor() == 3; }
+  }];
+}
+
+def TTG_DotOperandEncodingAttr : TTG_Attr<"DotOperandEncoding", "dot_op",
+    [DeclareAttrInterfaceMethods<TTG_DistributedEncoding>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "layout of an operand of a tensor-core dot";
+  let description = [{
+    Operand `opIdx` (0 = A, M x K; 1 = B, K x N) laid out as the tensor-core
+    instruction of the `parent` mma layout reads it from registers; each
+    thread holds `kWidth` consecutive elements along K per register group
+    (2 for 16-bit types, 4 for 8-bit).
+
+    ```mlir
+    #a = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$opIdx, "::mlir::Attribute":$parent,
+                        "unsigned":$kWidth);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory layouts
+//===----------------------------------------------------------------------===//
+
+def TTG_SwizzledSharedEncodingAttr : TTG_Attr<"SwizzledSharedEncoding",
+    "swizzled_shared", [TTG_SharedEncoding]> {
+  let summary = "a tile in shared memory with XOR-swizzled vectors";
+  let description = [{
+    Row r of the tile (along order[1]) stores its vectors of `vec` elements
+    (along order[0]) at vector index `(c / vec) ^ ((r / perPhase) % maxPhase)`,
+    so that threads reading a column hit different banks.  vec = perPhase =
+    maxPhase = 1 is the plain unswizzled layout.
+
+    ```mlir
+    #shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$vec, "unsigned":$perPhase,
+                        "unsigned":$maxPhase, ArrayRefParameter<"unsigned">:$order);
+  let extraClassDeclaration = [{
+    ::tritium::layout::SwizzleSpec toSpec() const;
+  }];
+}
+
+def TTG_SharedMemorySpaceAttr : AttrDef<TTG_Dialect, "SharedMemorySpace"> {
+  let mnemonic = "shared_memory";
+  let summary = "the memory space of buffers in shared memory";
+  let description = [{
+    ```mlir
+    !ttg.memdesc<64x64xf16, #shared, #ttg.shared_memory, mutable>
+    ```
+  }];
+  let assemblyFormat = "";
+}
+
+#endif // TRITIUM_DIALECT_TTG_IR_TTGATTRS_TD

@@ -1,0 +1,47 @@
+//===- TTGDialect.h - the TritonGPU dialect ---------------------*- C++ -*-===//
+//
+// Declares the `ttg` dialect: layout attributes (with their conversion to
+// linear layouts), the memdesc and async-token types, and the ops.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_DIALECT_TTG_IR_TTGDIALECT_H
+#define TRITIUM_DIALECT_TTG_IR_TTGDIALECT_H
+
+#include "mlir/IR/BuiltinAttributeInterfaces.h"
+#include "mlir/IR/TensorEncoding.h"
+#include "mlir/IR/BuiltinTypeInterfaces.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Layout/BlockedLayout.h"
+#include "tritium/Layout/LinearLayout.h"
+#include "tritium/Layout/MmaLayout.h"
+#include "tritium/Layout/SharedSwizzle.h"
+
+#include "tritium/Dialect/TTG/IR/TTGDialect.h.inc"
+#include "tritium/Dialect/TTG/IR/TTGAttrInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tritium/Dialect/TTG/IR/TTGAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tritium/Dialect/TTG/IR/TTGTypes.h.inc"
+
+namespace tritium::ttg {
+
+/// The side-effect resource of shared memory.
+struct SharedMemory : public mlir::SideEffects::Resource::Base<SharedMemory> {
+  llvm::StringRef getName() final { return "<SharedMemory>"; }
+};
+
+/// The module attributes, with their defaults when absent.
+int getNumWarps(mlir::ModuleOp module);
+int getThreadsPerWarp(mlir::ModuleOp module);
+
+/// The distributed layout of a tensor type, or null.
+DistributedEncodingAttr getDistributedEncoding(mlir::Type type);
+
+} // namespace tritium::ttg
+
+#define GET_OP_CLASSES
+#include "tritium/Dialect/TTG/IR/TTGOps.h.inc"
+
+#endif // TRITIUM_DIALECT_TTG_IR_TTGDIALECT_H

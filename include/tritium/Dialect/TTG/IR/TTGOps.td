@@ -1,0 +1,214 @@
+//===- TTGOps.td - ttg operations --------------------------------*- tablegen -*-===//
+//
+// Layout conversion and explicit shared memory: allocate, load, store, free
+// and view buffers, and copy global memory into them asynchronously
+// (cp.async) in commit groups that are waited for by count.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_DIALECT_TTG_IR_TTGOPS_TD
+#define TRITIUM_DIALECT_TTG_IR_TTGOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "tritium/Dialect/TT/IR/TTTypes.td"
+include "tritium/Dialect/TT/IR/TTAttrs.td"
+include "tritium/Dialect/TTG/IR/TTGDialect.td"
+include "tritium/Dialect/TTG/IR/TTGTypes.td"
+include "tritium/Dialect/TTG/IR/TTGAttrs.td"
+
+class TTG_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TTG_Dialect, mnemonic, traits>;
+
+def SharedMemory : Resource<"::tritium::ttg::SharedMemory">;
+def TTG_GlobalMemory : Resource<"::tritium::tt::GlobalMemory">;
+
+defvar TTG_MemDesc = TTG_MemDescType;
+defvar TTG_AsyncToken = TTG_AsyncTokenType;
+
+def TTG_ConvertLayoutOp : TTG_Op<"convert_layout", [Pure,
+    SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
+  let summary = "move a tensor to another layout";
+  let description = [{
+    Same values, other owners: the result holds the source's elements in the
+    result type's layout.  Lowered to register moves, warp shuffles or a
+    round trip through shared memory.
+
+    ```mlir
+    %y = ttg.convert_layout %x : tensor<128xf32, #a> -> tensor<128xf32, #b>
+    ```
+  }];
+  let arguments = (ins TT_Tensor:$src);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def TTG_LocalAllocOp : TTG_Op<"local_alloc", [
+    MemoryEffects<[MemAlloc<SharedMemory>]>]> {
+  let summary = "allocate a shared-memory buffer, optionally initialized";
+  let description = [{
+    Without `src` the buffer is uninitialized and must be mutable; with
+    `src` it holds `src`'s values (shape and element type must match).
+
+    ```mlir
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<2x64x32xf16, #shared, #ttg.shared_memory, mutable>
+    %t = ttg.local_alloc %x : (tensor<64x32xf16, #blocked>) -> !ttg.memdesc<64x32xf16, #shared, #ttg.shared_memory>
+    ```
+  }];
+  let arguments = (ins Optional<TT_Tensor>:$src);
+  let results = (outs TTG_MemDesc:$result);
+  let assemblyFormat = "($src^)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TTG_LocalDeallocOp : TTG_Op<"local_dealloc", [
+    MemoryEffects<[MemFree<SharedMemory>]>]> {
+  let summary = "free a shared-memory buffer";
+  let description = [{
+    ```mlir
+    ttg.local_dealloc %buf : !ttg.memdesc<2x64x32xf16, #shared, #ttg.shared_memory, mutable>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$src);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src))";
+}
+
+def TTG_LocalLoadOp : TTG_Op<"local_load", [
+    MemoryEffects<[MemRead<SharedMemory>]>]> {
+  let summary = "read a tile from shared memory into registers";
+  let description = [{
+    The result has the buffer's shape and element type in a distributed
+    layout.  The optional token orders the read after an async wait.
+
+    ```mlir
+    %x = ttg.local_load %buf token %t : !ttg.memdesc<64x32xf16, #shared, #ttg.shared_memory, mutable> -> tensor<64x32xf16, #a>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$src, Optional<TTG_AsyncToken>:$token);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = [{
+    $src (`token` $token^)? attr-dict `:` qualified(type($src)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TTG_LocalStoreOp : TTG_Op<"local_store", [
+    MemoryEffects<[MemWrite<SharedMemory>]>]> {
+  let summary = "write a tile from registers into a mutable shared buffer";
+  let description = [{
+    ```mlir
+    ttg.local_store %x, %buf : tensor<64x32xf16, #blocked> -> !ttg.memdesc<64x32xf16, #shared, #ttg.shared_memory, mutable>
+    ```
+  }];
+  let arguments = (ins TT_Tensor:$src, TTG_MemDesc:$dst);
+  let assemblyFormat = [{
+    $src `,` $dst attr-dict `:` type($src) `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTG_MemDescIndexOp : TTG_Op<"memdesc_index", [Pure]> {
+  let summary = "view one slice of a buffer along its leading dimension";
+  let description = [{
+    The result views `src[index]`: the shape without the leading dimension,
+    same element type, layout order, memory space and mutability; its
+    allocShape stays the buffer's.  Used for the stages of pipelined loops.
+
+    ```mlir
+    %s = ttg.memdesc_index %buf[%i] : !ttg.memdesc<3x64x32xf16, #shared3, #ttg.shared_memory, mutable>
+        -> !ttg.memdesc<64x32xf16, #shared, #ttg.shared_memory, mutable, 3x64x32>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$src, I32:$index);
+  let results = (outs TTG_MemDesc:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTG_MemDescSubsliceOp : TTG_Op<"memdesc_subslice", [Pure]> {
+  let summary = "view a static sub-tile of a buffer";
+  let description = [{
+    The result views the tile of the result's shape starting at the static
+    `offsets` (one per dimension); it must fit inside the source.
+
+    ```mlir
+    %s = ttg.memdesc_subslice %buf [0, 16] : !ttg.memdesc<64x32xf16, #shared, #ttg.shared_memory, mutable>
+        -> !ttg.memdesc<64x16xf16, #shared, #ttg.shared_memory, mutable, 64x32>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$src, DenseI32ArrayAttr:$offsets);
+  let results = (outs TTG_MemDesc:$result);
+  let assemblyFormat = [{
+    $src $offsets attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTG_AsyncCopyGlobalToLocalOp : TTG_Op<"async_copy_global_to_local", [
+    AttrSizedOperandSegments,
+    MemoryEffects<[MemRead<TTG_GlobalMemory>, MemWrite<SharedMemory>]>,
+    OptionalTypesMatchWith<"mask is i1 of src's shape", "src", "mask",
+        "::tritium::tt::getI1SameShape($_self)">,
+    OptionalTypesMatchWith<"other has the pointee type of src", "src", "other",
+        "::tritium::tt::getPointeeType($_self)">]> {
+  let summary = "start copying a tile from global to shared memory (cp.async)";
+  let description = [{
+    Each element of `src` (a tensor of pointers) is copied to the same
+    position of `dst`'s buffer, where `mask` holds; elsewhere `other` (or
+    zero) is written.  The copy completes once a later `ttg.async_wait`
+    covers the commit group that includes it.
+
+    ```mlir
+    %t = ttg.async_copy_global_to_local %ptrs, %buf mask %m : tensor<64x32x!tt.ptr<f16>, #blocked>
+        -> !ttg.memdesc<64x32xf16, #shared, #ttg.shared_memory, mutable>
+    ```
+  }];
+  let arguments = (ins TT_PtrTensor:$src, TTG_MemDesc:$dst,
+      Optional<TT_BoolTensor>:$mask, Optional<TT_Type>:$other,
+      DefaultValuedAttr<TT_CacheModifierAttr, "::tritium::tt::CacheModifier::NONE">:$cache,
+      DefaultValuedAttr<TT_EvictionPolicyAttr, "::tritium::tt::EvictionPolicy::NORMAL">:$evict,
+      DefaultValuedAttr<BoolAttr, "false">:$isVolatile);
+  let results = (outs TTG_AsyncToken:$token);
+  let assemblyFormat = [{
+    $src `,` $dst (`mask` $mask^)? (`other` $other^)?
+    oilist(`cacheModifier` `=` $cache | `evictionPolicy` `=` $evict)
+    attr-dict `:` type($src) `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTG_AsyncCommitGroupOp : TTG_Op<"async_commit_group"> {
+  let summary = "close the current group of async copies";
+  let description = [{
+    Groups the async copies issued since the previous commit
+    (cp.async.commit_group).
+
+    ```mlir
+    %g = ttg.async_commit_group tokens %t0, %t1
+    ```
+  }];
+  let arguments = (ins Variadic<TTG_AsyncToken>:$inputTokens);
+  let results = (outs TTG_AsyncToken:$asyncToken);
+  let assemblyFormat = "(`tokens` $inputTokens^)? attr-dict";
+}
+
+def TTG_AsyncWaitOp : TTG_Op<"async_wait"> {
+  let summary = "wait until at most `num` commit groups are in flight";
+  let description = [{
+    cp.async.wait_group num: all but the `num` most recent groups are
+    complete after this op.
+
+    ```mlir
+    %w = ttg.async_wait %g {num = 1 : i32}
+    ```
+  }];
+  let arguments = (ins Variadic<TTG_AsyncToken>:$asyncToken,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$num);
+  let results = (outs TTG_AsyncToken:$retToken);
+  let assemblyFormat = "($asyncToken^)? attr-dict";
+}
+
+#endif // TRITIUM_DIALECT_TTG_IR_TTGOPS_TD

@@ -1,0 +1,455 @@
+//===- TTGAttrs.cpp - ttg layout attributes -------------------------------===//
+//
+// Assembly, verification and linear-layout conversion of the layout
+// attributes.  Every layout prints as a dictionary, e.g.
+//   #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8],
+//                 warpsPerCTA = [4, 1], order = [1, 0]}>
+// The layout math itself lives in plain C++ (tritium/Layout); this file only
+// translates between attributes and those specs.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tritium;
+using namespace tritium::ttg;
+
+#include "tritium/Dialect/TTG/IR/TTGAttrInterfaces.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tritium/Dialect/TTG/IR/TTGAttrs.cpp.inc"
+
+void TTGDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tritium/Dialect/TTG/IR/TTGAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// `<{key = value, ...}>` parameter dictionaries
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Reads the named fields of a layout's parameter dictionary, reporting
+/// missing, unknown and ill-typed fields at the attribute's location.
+class LayoutFields {
+public:
+  LayoutFields(AsmParser &parser, DictionaryAttr dict, StringRef layoutName)
+      : parser(parser), dict(dict), layoutName(layoutName),
+        loc(parser.getCurrentLocation()) {}
+
+  /// Parses `<{...}>` into a dictionary; null on a syntax error.
+  static DictionaryAttr parse(AsmParser &parser) {
+    DictionaryAttr dict;
+    if (parser.parseLess() || parser.parseAttribute(dict) ||
+        parser.parseGreater())
+      return {};
+    return dict;
+  }
+
+  bool getUnsigned(StringRef name, unsigned &out) {
+    auto attr = get<IntegerAttr>(name, "an integer");
+    if (!attr)
+      return false;
+    if (attr.getValue().isNegative())
+      return error(name, "must be non-negative");
+    out = attr.getValue().getZExtValue();
+    return true;
+  }
+
+  bool getUnsignedArray(StringRef name, SmallVectorImpl<unsigned> &out) {
+    auto attr = get<ArrayAttr>(name, "an integer array");
+    if (!attr)
+      return false;
+    for (Attribute element : attr) {
+      auto value = dyn_cast<IntegerAttr>(element);
+      if (!value || value.getValue().isNegative())
+        return error(name, "must hold non-negative integers");
+      out.push_back(value.getValue().getZExtValue());
+    }
+    return true;
+  }
+
+  bool getAttribute(StringRef name, Attribute &out) {
+    out = dict.get(name);
+    if (!out)
+      return error(name, "is missing");
+    return true;
+  }
+
+  /// Fails on any field not in `known`.
+  bool onlyFields(ArrayRef<StringRef> known) {
+    for (NamedAttribute field : dict)
+      if (!llvm::is_contained(known, field.getName().getValue())) {
+        parser.emitError(loc) << "unknown field '" << field.getName().getValue()
+                              << "' in #ttg." << layoutName;
+        return false;
+      }
+    return true;
+  }
+
+private:
+  template <typename AttrT>
+  AttrT get(StringRef name, StringRef what) {
+    Attribute attr = dict.get(name);
+    if (!attr) {
+      error(name, "is missing");
+      return {};
+    }
+    auto typed = dyn_cast<AttrT>(attr);
+    if (!typed)
+      error(name, (Twine("must be ") + what).str());
+    return typed;
+  }
+
+  bool error(StringRef name, StringRef message) {
+    parser.emitError(loc) << "#ttg." << layoutName << " field '" << name
+                          << "' " << message;
+    return false;
+  }
+
+  AsmParser &parser;
+  DictionaryAttr dict;
+  StringRef layoutName;
+  SMLoc loc;
+};
+
+void printArray(AsmPrinter &printer, ArrayRef<unsigned> values) {
+  printer << "[";
+  llvm::interleaveComma(values, printer);
+  printer << "]";
+}
+
+std::vector<int64_t> toInt64(ArrayRef<unsigned> values) {
+  return std::vector<int64_t>(values.begin(), values.end());
+}
+
+std::vector<int64_t> toInt64(ArrayRef<int64_t> values) {
+  return std::vector<int64_t>(values.begin(), values.end());
+}
+
+int64_t product(ArrayRef<unsigned> values) {
+  int64_t p = 1;
+  for (unsigned v : values)
+    p *= v;
+  return p;
+}
+
+/// Shape rules shared by all distributed layouts: the layout's rank, and
+/// power-of-two sizes (every layout is a linear map over bits).
+LogicalResult verifyDistributedShape(ArrayRef<int64_t> shape, unsigned rank,
+                                     Attribute layout,
+                                     function_ref<InFlightDiagnostic()> emitError) {
+  if (shape.size() != rank)
+    return emitError() << "layout " << layout << " is for rank " << rank
+                       << " tensors, not rank " << shape.size();
+  for (int64_t d : shape)
+    if (ShapedType::isDynamic(d) || d <= 0 || !layout::isPowerOf2(d))
+      return emitError() << "tensor dimensions must be powers of two to carry "
+                            "a distributed layout, got "
+                         << d;
+  return success();
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// #ttg.blocked
+//===----------------------------------------------------------------------===//
+
+Attribute BlockedEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict = LayoutFields::parse(parser);
+  if (!dict)
+    return {};
+  LayoutFields fields(parser, dict, "blocked");
+  SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order;
+  if (!fields.onlyFields({"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"}) ||
+      !fields.getUnsignedArray("sizePerThread", sizePerThread) ||
+      !fields.getUnsignedArray("threadsPerWarp", threadsPerWarp) ||
+      !fields.getUnsignedArray("warpsPerCTA", warpsPerCTA) ||
+      !fields.getUnsignedArray("order", order))
+    return {};
+  return parser.getChecked<BlockedEncodingAttr>(
+      parser.getContext(), sizePerThread, threadsPerWarp, warpsPerCTA, order);
+}
+
+void BlockedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{sizePerThread = ";
+  printArray(printer, getSizePerThread());
+  printer << ", threadsPerWarp = ";
+  printArray(printer, getThreadsPerWarp());
+  printer << ", warpsPerCTA = ";
+  printArray(printer, getWarpsPerCTA());
+  printer << ", order = ";
+  printArray(printer, getOrder());
+  printer << "}>";
+}
+
+LogicalResult
+BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            ArrayRef<unsigned> sizePerThread,
+                            ArrayRef<unsigned> threadsPerWarp,
+                            ArrayRef<unsigned> warpsPerCTA,
+                            ArrayRef<unsigned> order) {
+  layout::BlockedSpec spec{toInt64(sizePerThread), toInt64(threadsPerWarp),
+                           toInt64(warpsPerCTA), toInt64(order)};
+  if (auto message = layout::verifyBlocked(spec, 0, 0))
+    return emitError() << "invalid #ttg.blocked: " << *message;
+  return success();
+}
+
+layout::BlockedSpec BlockedEncodingAttr::toSpec() const {
+  return {toInt64(getSizePerThread()), toInt64(getThreadsPerWarp()),
+          toInt64(getWarpsPerCTA()), toInt64(getOrder())};
+}
+
+layout::LinearLayout BlockedEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  return layout::blockedToLinear(toSpec(), toInt64(shape));
+}
+
+unsigned BlockedEncodingAttr::getRank() const { return getOrder().size(); }
+int64_t BlockedEncodingAttr::getNumWarps() const { return product(getWarpsPerCTA()); }
+int64_t BlockedEncodingAttr::getWarpSize() const {
+  return product(getThreadsPerWarp());
+}
+
+LogicalResult BlockedEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyDistributedShape(shape, getRank(), *this, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.slice
+//===----------------------------------------------------------------------===//
+
+Attribute SliceEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict = LayoutFields::parse(parser);
+  if (!dict)
+    return {};
+  LayoutFields fields(parser, dict, "slice");
+  unsigned dim;
+  Attribute parent;
+  if (!fields.onlyFields({"dim", "parent"}) || !fields.getUnsigned("dim", dim) ||
+      !fields.getAttribute("parent", parent))
+    return {};
+  return parser.getChecked<SliceEncodingAttr>(parser.getContext(), dim, parent);
+}
+
+void SliceEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{dim = " << getDim() << ", parent = " << getParent() << "}>";
+}
+
+LogicalResult
+SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          unsigned dim, Attribute parent) {
+  auto distributed = dyn_cast<DistributedEncodingAttr>(parent);
+  if (!distributed)
+    return emitError() << "#ttg.slice parent must be a distributed layout, got "
+                       << parent;
+  if (dim >= distributed.getRank())
+    return emitError() << "#ttg.slice dim " << dim
+                       << " is out of range for a rank-" << distributed.getRank()
+                       << " parent";
+  return success();
+}
+
+DistributedEncodingAttr SliceEncodingAttr::getDistributedParent() const {
+  return cast<DistributedEncodingAttr>(getParent());
+}
+
+layout::LinearLayout SliceEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> expanded(shape);
+  expanded.insert(expanded.begin() + getDim(), 1);
+  return layout::sliceToLinear(getDistributedParent().toLinearLayout(expanded),
+                               getDim());
+}
+
+unsigned SliceEncodingAttr::getRank() const {
+  return getDistributedParent().getRank() - 1;
+}
+int64_t SliceEncodingAttr::getNumWarps() const {
+  return getDistributedParent().getNumWarps();
+}
+int64_t SliceEncodingAttr::getWarpSize() const {
+  return getDistributedParent().getWarpSize();
+}
+
+LogicalResult SliceEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyDistributedShape(shape, getRank(), *this, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.nvidia_mma
+//===----------------------------------------------------------------------===//
+
+Attribute NvidiaMmaEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict = LayoutFields::parse(parser);
+  if (!dict)
+    return {};
+  LayoutFields fields(parser, dict, "nvidia_mma");
+  unsigned versionMajor, versionMinor;
+  SmallVector<unsigned> warpsPerCTA, instrShape;
+  if (!fields.onlyFields({"versionMajor", "versionMinor", "warpsPerCTA", "instrShape"}) ||
+      !fields.getUnsigned("versionMajor", versionMajor) ||
+      !fields.getUnsigned("versionMinor", versionMinor) ||
+      !fields.getUnsignedArray("warpsPerCTA", warpsPerCTA) ||
+      !fields.getUnsignedArray("instrShape", instrShape))
+    return {};
+  return parser.getChecked<NvidiaMmaEncodingAttr>(
+      parser.getContext(), versionMajor, versionMinor, warpsPerCTA, instrShape);
+}
+
+void NvidiaMmaEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{versionMajor = " << getVersionMajor()
+          << ", versionMinor = " << getVersionMinor() << ", warpsPerCTA = ";
+  printArray(printer, getWarpsPerCTA());
+  printer << ", instrShape = ";
+  printArray(printer, getInstrShape());
+  printer << "}>";
+}
+
+namespace {
+layout::MmaSpec makeMmaSpec(unsigned versionMajor, unsigned versionMinor,
+                            ArrayRef<unsigned> warpsPerCTA,
+                            ArrayRef<unsigned> instrShape) {
+  layout::MmaSpec spec;
+  spec.versionMajor = versionMajor;
+  spec.versionMinor = versionMinor;
+  spec.warpsPerCTA = toInt64(warpsPerCTA);
+  spec.instrShape = toInt64(instrShape);
+  return spec;
+}
+} // namespace
+
+LogicalResult
+NvidiaMmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              unsigned versionMajor, unsigned versionMinor,
+                              ArrayRef<unsigned> warpsPerCTA,
+                              ArrayRef<unsigned> instrShape) {
+  if (auto message = layout::verifyMma(
+          makeMmaSpec(versionMajor, versionMinor, warpsPerCTA, instrShape), 0))
+    return emitError() << "invalid #ttg.nvidia_mma: " << *message;
+  return success();
+}
+
+layout::MmaSpec NvidiaMmaEncodingAttr::toSpec() const {
+  return makeMmaSpec(getVersionMajor(), getVersionMinor(), getWarpsPerCTA(),
+                     getInstrShape());
+}
+
+layout::LinearLayout NvidiaMmaEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  return layout::mmaToLinear(toSpec(), toInt64(shape));
+}
+
+unsigned NvidiaMmaEncodingAttr::getRank() const { return getWarpsPerCTA().size(); }
+int64_t NvidiaMmaEncodingAttr::getNumWarps() const { return product(getWarpsPerCTA()); }
+int64_t NvidiaMmaEncodingAttr::getWarpSize() const { return 32; }
+
+LogicalResult NvidiaMmaEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyDistributedShape(shape, getRank(), *this, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.dot_op
+//===----------------------------------------------------------------------===//
+
+Attribute DotOperandEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict = LayoutFields::parse(parser);
+  if (!dict)
+    return {};
+  LayoutFields fields(parser, dict, "dot_op");
+  unsigned opIdx, kWidth;
+  Attribute parent;
+  if (!fields.onlyFields({"opIdx", "parent", "kWidth"}) ||
+      !fields.getUnsigned("opIdx", opIdx) ||
+      !fields.getAttribute("parent", parent) ||
+      !fields.getUnsigned("kWidth", kWidth))
+    return {};
+  return parser.getChecked<DotOperandEncodingAttr>(parser.getContext(), opIdx,
+                                                   parent, kWidth);
+}
+
+void DotOperandEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{opIdx = " << getOpIdx() << ", parent = " << getParent()
+          << ", kWidth = " << getKWidth() << "}>";
+}
+
+LogicalResult
+DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               unsigned opIdx, Attribute parent,
+                               unsigned kWidth) {
+  auto mma = dyn_cast<NvidiaMmaEncodingAttr>(parent);
+  if (!mma)
+    return emitError() << "#ttg.dot_op parent must be a #ttg.nvidia_mma "
+                          "layout, got "
+                       << parent;
+  if (auto message = layout::verifyDotOperand(mma.toSpec(), opIdx, kWidth))
+    return emitError() << "invalid #ttg.dot_op: " << *message;
+  return success();
+}
+
+layout::LinearLayout DotOperandEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  auto mma = cast<NvidiaMmaEncodingAttr>(getParent());
+  return layout::dotOperandToLinear(mma.toSpec(), getOpIdx(), getKWidth(),
+                                    toInt64(shape));
+}
+
+unsigned DotOperandEncodingAttr::getRank() const {
+  return cast<DistributedEncodingAttr>(getParent()).getRank();
+}
+int64_t DotOperandEncodingAttr::getNumWarps() const {
+  return cast<DistributedEncodingAttr>(getParent()).getNumWarps();
+}
+int64_t DotOperandEncodingAttr::getWarpSize() const {
+  return cast<DistributedEncodingAttr>(getParent()).getWarpSize();
+}
+
+LogicalResult DotOperandEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyDistributedShape(shape, getRank(), *this, emitError);
+}
+
+//===----------------------------------------------------------------------===//
+// #ttg.swizzled_shared
+//===----------------------------------------------------------------------===//
+
+Attribute SwizzledSharedEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict = LayoutFields::parse(parser);
+  if (!dict)
+    return {};
+  LayoutFields fields(parser, dict, "swizzled_shared");
+  unsigned vec, perPhase, maxPhase;
+  SmallVector<unsigned> order;
+  if (!fields.onlyFields({"vec", "perPhase", "maxPhase", "order"}) ||
+      !fields.getUnsigned("vec", vec) || !fields.getUnsigned("perPhase", perPhase) ||
+      !fields.getUnsigned("maxPhase", maxPhase) ||
+      !fields.getUnsignedArray("order", order))
+    return {};
+  return parser.getChecked<SwizzledSharedEncodingAttr>(
+      parser.getContext(), vec, perPhase, maxPhase, order);
+}
+
+void SwizzledSharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{vec = " << getVec() << ", perPhase = " << getPerPhase()
+          << ", maxPhase = " << getMaxPhase() << ", order = ";
+  printArray(printer, getOrder());
+  printer << "}>";
+}
+
+LogicalResult SwizzledSharedEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, unsigned vec,
+    unsigned perPhase, unsigned maxPhase, ArrayRef<unsigned> order) {
+  layout::SwizzleSpec spec{vec, perPhase, maxPhase, toInt64(order)};
+  if (auto message = layout::verifySwizzle(spec))
+    return emitError() << "invalid #ttg.swizzled_shared: " << *message;
+  return success();
+}
+
+layout::SwizzleSpec SwizzledSharedEncodingAttr::toSpec() const {
+  return {getVec(), getPerPhase(), getMaxPhase(), toInt64(getOrder())};
+}

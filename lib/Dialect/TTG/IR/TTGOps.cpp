@@ -1,0 +1,131 @@
+//===- TTGOps.cpp - ttg op semantics ---------------------------------------===//
+//
+// Verifiers and folders of the `ttg` ops: layout conversions keep values and
+// shape; shared-memory ops keep shape and element type between tensors and
+// buffers; views stay inside the buffer they view; only mutable buffers are
+// written.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace tritium::ttg;
+
+#define GET_OP_CLASSES
+#include "tritium/Dialect/TTG/IR/TTGOps.cpp.inc"
+
+namespace {
+/// A tensor and a buffer agree on shape and element type.
+LogicalResult verifyTensorMatchesBuffer(Operation *op, RankedTensorType tensor,
+                                        MemDescType buffer) {
+  if (tensor.getShape() != buffer.getShape())
+    return op->emitOpError("tensor and shared buffer shapes differ");
+  if (tensor.getElementType() != buffer.getElementType())
+    return op->emitOpError() << "tensor element type " << tensor.getElementType()
+                             << " differs from the buffer's "
+                             << buffer.getElementType();
+  return success();
+}
+
+/// A view keeps the element type, memory space, mutability and allocation
+/// of its source.
+LogicalResult verifyViewOf(Operation *op, MemDescType src, MemDescType view) {
+  if (src.getElementType() != view.getElementType() ||
+      src.getMemorySpace() != view.getMemorySpace() ||
+      src.getMutableMemory() != view.getMutableMemory())
+    return op->emitOpError("a view must keep the element type, memory space "
+                           "and mutability of its source");
+  if (src.getAllocShape() != view.getAllocShape())
+    return op->emitOpError("a view must keep its source's allocation shape");
+  return success();
+}
+} // namespace
+
+LogicalResult ConvertLayoutOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto dst = cast<RankedTensorType>(getType());
+  if (!src.getEncoding() || !dst.getEncoding())
+    return emitOpError("both types need a layout encoding");
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  // convert(convert(x)) -> convert(x)
+  if (auto inner = getSrc().getDefiningOp<ConvertLayoutOp>()) {
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
+  }
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
+    return splat.reshape(cast<ShapedType>(getType()));
+  return {};
+}
+
+LogicalResult LocalAllocOp::verify() {
+  MemDescType type = getType();
+  if (!getSrc()) {
+    if (!type.getMutableMemory())
+      return emitOpError("an uninitialized buffer must be mutable");
+    return success();
+  }
+  return verifyTensorMatchesBuffer(*this, cast<RankedTensorType>(getSrc().getType()),
+                                   type);
+}
+
+LogicalResult LocalLoadOp::verify() {
+  return verifyTensorMatchesBuffer(*this, cast<RankedTensorType>(getType()),
+                                   getSrc().getType());
+}
+
+LogicalResult LocalStoreOp::verify() {
+  if (!getDst().getType().getMutableMemory())
+    return emitOpError("cannot store into an immutable buffer");
+  return verifyTensorMatchesBuffer(*this, cast<RankedTensorType>(getSrc().getType()),
+                                   getDst().getType());
+}
+
+LogicalResult MemDescIndexOp::verify() {
+  MemDescType src = getSrc().getType(), dst = getType();
+  if (src.getRank() < 2)
+    return emitOpError("needs a source of rank >= 2 to index its leading "
+                       "dimension");
+  if (dst.getShape() != src.getShape().drop_front())
+    return emitOpError("result shape must be the source shape without its "
+                       "leading dimension");
+  return verifyViewOf(*this, src, dst);
+}
+
+LogicalResult MemDescSubsliceOp::verify() {
+  MemDescType src = getSrc().getType(), dst = getType();
+  ArrayRef<int32_t> offsets = getOffsets();
+  if (offsets.size() != src.getShape().size() || dst.getRank() != src.getRank())
+    return emitOpError("needs one offset per dimension and a result of the "
+                       "source's rank");
+  for (size_t d = 0; d < offsets.size(); ++d)
+    if (offsets[d] < 0 || offsets[d] + dst.getShape()[d] > src.getShape()[d])
+      return emitOpError() << "sub-tile [" << offsets[d] << ", "
+                           << offsets[d] + dst.getShape()[d]
+                           << ") of dimension " << d
+                           << " does not fit in the source's "
+                           << src.getShape()[d];
+  return verifyViewOf(*this, src, dst);
+}
+
+LogicalResult AsyncCopyGlobalToLocalOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  MemDescType dst = getDst().getType();
+  if (!dst.getMutableMemory())
+    return emitOpError("cannot copy into an immutable buffer");
+  if (src.getShape() != dst.getShape())
+    return emitOpError("pointer tensor and buffer shapes differ");
+  Type pointee = tritium::tt::getPointeeType(src);
+  if (cast<RankedTensorType>(pointee).getElementType() != dst.getElementType())
+    return emitOpError("pointers must point to the buffer's element type");
+  if (getOther() && !getMask())
+    return emitOpError("'other' needs a mask");
+  return success();
+}

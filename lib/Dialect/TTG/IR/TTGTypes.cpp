@@ -1,0 +1,113 @@
+//===- TTGTypes.cpp - ttg types --------------------------------------------===//
+//
+// Assembly and verification of `!ttg.memdesc` and `!ttg.async.token`:
+//   !ttg.memdesc<64x32xf16, #shared, #ttg.shared_memory[, mutable][, 3x64x32]>
+// where the trailing shape is the allocation's, printed only for views.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tritium::ttg;
+
+#define GET_TYPEDEF_CLASSES
+#include "tritium/Dialect/TTG/IR/TTGTypes.cpp.inc"
+
+void TTGDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tritium/Dialect/TTG/IR/TTGTypes.cpp.inc"
+      >();
+}
+
+Type MemDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape, allocShape;
+  Type elementType;
+  Attribute encoding, memorySpace;
+  bool isMutable = false;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType) || parser.parseComma() ||
+      parser.parseAttribute(encoding) || parser.parseComma() ||
+      parser.parseAttribute(memorySpace))
+    return {};
+  while (succeeded(parser.parseOptionalComma())) {
+    if (succeeded(parser.parseOptionalKeyword("mutable"))) {
+      isMutable = true;
+      continue;
+    }
+    if (!allocShape.empty()) {
+      parser.emitError(parser.getCurrentLocation(),
+                       "expected at most one allocation shape");
+      return {};
+    }
+    if (parser.parseDimensionList(allocShape, /*allowDynamic=*/false,
+                                  /*withTrailingX=*/false))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  if (allocShape.empty())
+    allocShape = shape;
+  return parser.getChecked<MemDescType>(parser.getContext(), shape, elementType,
+                                        encoding, memorySpace, isMutable,
+                                        allocShape);
+}
+
+void MemDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t d : getShape())
+    printer << d << "x";
+  printer << getElementType() << ", " << getEncoding() << ", "
+          << getMemorySpace();
+  if (getMutableMemory())
+    printer << ", mutable";
+  if (getAllocShape() != getShape()) {
+    printer << ", ";
+    llvm::interleave(getAllocShape(), printer, "x");
+  }
+  printer << ">";
+}
+
+LogicalResult
+MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                    ArrayRef<int64_t> shape, Type elementType,
+                    Attribute encoding, Attribute memorySpace,
+                    bool mutableMemory, ArrayRef<int64_t> allocShape) {
+  if (shape.empty())
+    return emitError() << "memdesc must have rank >= 1";
+  for (int64_t d : shape)
+    if (d <= 0)
+      return emitError() << "memdesc dimensions must be positive";
+  if (!elementType.isIntOrFloat() && !isa<tritium::tt::PointerType>(elementType))
+    return emitError() << "memdesc element type must be an integer, float or "
+                          "pointer, got "
+                       << elementType;
+  auto shared = dyn_cast<SharedEncodingAttr>(encoding);
+  if (!shared)
+    return emitError() << "memdesc encoding must be a shared layout, got "
+                       << encoding;
+  if (shared.getOrder().size() != shape.size())
+    return emitError() << "shared layout order has " << shared.getOrder().size()
+                       << " entries for a rank-" << shape.size() << " memdesc";
+  if (!isa<SharedMemorySpaceAttr>(memorySpace))
+    return emitError() << "memdesc memory space must be #ttg.shared_memory";
+  if (allocShape.size() < shape.size())
+    return emitError() << "allocation shape must have at least the view's rank";
+  for (auto [view, alloc] :
+       llvm::zip(llvm::reverse(shape), llvm::reverse(allocShape)))
+    if (view > alloc)
+      return emitError() << "view dimension " << view
+                         << " exceeds the allocation's " << alloc;
+  return success();
+}
+
+MemDescType MemDescType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
+                                   Type elementType) const {
+  return MemDescType::get(getContext(), shape ? *shape : getShape(),
+                          elementType, getEncoding(), getMemorySpace(),
+                          getMutableMemory(), getAllocShape());
+}

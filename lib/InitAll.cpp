@@ -1,0 +1,33 @@
+//===- InitAll.cpp - register Tritium's dialects and passes ----------------===//
+//
+// The dialect registry and pass registry every entry point shares: the C API,
+// tritium-opt and the tests.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/InitAll.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
+
+void tritium::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<tt::TTDialect, ttg::TTGDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect, mlir::scf::SCFDialect,
+                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
+                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect>();
+  mlir::func::registerInlinerExtension(registry);
+}
+
+void tritium::registerAllPasses() {
+  // canonicalize, cse, inline, symbol-dce, sccp, loop-invariant-code-motion...
+  mlir::registerTransformsPasses();
+}
