@@ -17,9 +17,6 @@ using namespace tritium::tt;
 #include "tritium/Dialect/TT/IR/TTDialect.cpp.inc"
 #include "tritium/Dialect/TT/IR/TTEnums.cpp.inc"
 
-#define GET_ATTRDEF_CLASSES
-#include "tritium/Dialect/TT/IR/TTAttrs.cpp.inc"
-
 namespace {
 /// Every tt op may be inlined; tt.return becomes a branch or a replacement.
 struct TTInlinerInterface : public DialectInlinerInterface {
@@ -57,19 +54,11 @@ struct TTInlinerInterface : public DialectInlinerInterface {
 
 void TTDialect::initialize() {
   registerTypes();
-  registerAttributes();
   addOperations<
 #define GET_OP_LIST
 #include "tritium/Dialect/TT/IR/TTOps.cpp.inc"
       >();
   addInterfaces<TTInlinerInterface>();
-}
-
-void TTDialect::registerAttributes() {
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "tritium/Dialect/TT/IR/TTAttrs.cpp.inc"
-      >();
 }
 
 Operation *TTDialect::materializeConstant(OpBuilder &builder, Attribute value,

@@ -195,7 +195,7 @@ LogicalResult ReturnOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MakeRangeOp::verify() {
-  int64_t start = getStart(), end = getEnd();
+  int64_t start = getStartAttr().getInt(), end = getEndAttr().getInt();
   if (end <= start)
     return emitOpError() << "end (" << end << ") must be greater than start ("
                          << start << ")";
@@ -497,8 +497,6 @@ LogicalResult DotOp::verify() {
   if (ea.isInteger() != c.getElementType().isInteger())
     return emitOpError() << "accumulator type " << c.getElementType()
                          << " does not suit operands of type " << ea;
-  if (getMaxNumImpreciseAcc() < 0)
-    return emitOpError("maxNumImpreciseAcc must be non-negative");
   return success();
 }
 

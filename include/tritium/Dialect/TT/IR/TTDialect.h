@@ -29,9 +29,6 @@
 #define GET_TYPEDEF_CLASSES
 #include "tritium/Dialect/TT/IR/TTTypes.h.inc"
 
-#define GET_ATTRDEF_CLASSES
-#include "tritium/Dialect/TT/IR/TTAttrs.h.inc"
-
 namespace tritium::tt {
 
 /// The side-effect resource of memory reached through `!tt.ptr`.

@@ -28,11 +28,9 @@ def TT_Dialect : Dialect {
                            "::mlir::scf::SCFDialect",
                            "::mlir::cf::ControlFlowDialect"];
   let useDefaultTypePrinterParser = 1;
-  let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     void registerTypes();
-    void registerAttributes();
   }];
 }
 

@@ -34,7 +34,7 @@ def GlobalMemory : Resource<"::tritium::tt::GlobalMemory">;
 //===----------------------------------------------------------------------===//
 
 def TT_FuncOp : TT_Op<"func", [AutomaticAllocationScope,
-    FunctionOpInterface, IsolatedFromAbove, OpAsmOpInterface]> {
+    FunctionOpInterface, IsolatedFromAbove]> {
   let summary = "a kernel or device function";
   let description = [{
     A function with one SSA-CFG region.  Public functions are kernels that the
@@ -62,7 +62,6 @@ def TT_FuncOp : TT_Op<"func", [AutomaticAllocationScope,
     ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() { return getFunctionType().getInputs(); }
     ::llvm::ArrayRef<::mlir::Type> getResultTypes() { return getFunctionType().getResults(); }
     bool isDeclaration() { return isExternal(); }
-    static ::llvm::StringRef getDefaultDialect() { return "tt"; }
   }];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -468,7 +467,7 @@ def TT_DotOp : TT_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
   }];
   let arguments = (ins TT_FpIntTensor:$a, TT_FpIntTensor:$b, TT_FpIntTensor:$c,
       DefaultValuedAttr<TT_InputPrecisionAttr, "::tritium::tt::InputPrecision::IEEE">:$inputPrecision,
-      DefaultValuedAttr<I32Attr, "0">:$maxNumImpreciseAcc);
+      DefaultValuedAttr<ConfinedAttr<I32Attr, [IntNonNegative]>, "0">:$maxNumImpreciseAcc);
   let results = (outs TT_FpIntTensor:$d);
   let assemblyFormat = [{
     $a `,` $b `,` $c (`,` `inputPrecision` `=` $inputPrecision^)? attr-dict `:`
@@ -499,7 +498,7 @@ def TT_ReduceOp : TT_Op<"reduce", [Pure, SingleBlock]> {
   let results = (outs Variadic<TT_Type>:$result);
   let regions = (region SizedRegion<1>:$combineOp);
   let assemblyFormat = [{
-    $srcs `axis` `=` $axis `(` $combineOp `)` attr-dict `:` functional-type($srcs, $result)
+    $srcs `axis` `=` $axis ` ` `(` $combineOp `)` attr-dict `:` functional-type($srcs, $result)
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
@@ -536,7 +535,7 @@ def TT_ScanOp : TT_Op<"scan", [Pure, SingleBlock]> {
   let results = (outs Variadic<TT_Tensor>:$result);
   let regions = (region SizedRegion<1>:$combineOp);
   let assemblyFormat = [{
-    $srcs `axis` `=` $axis `reverse` `=` $reverse `(` $combineOp `)` attr-dict `:`
+    $srcs `axis` `=` $axis `reverse` `=` $reverse ` ` `(` $combineOp `)` attr-dict `:`
     functional-type($srcs, $result)
   }];
   let hasVerifier = 1;

@@ -1,0 +1,105 @@
+"""Loading libtritium.so and calling its C ABI (capi/tritium.h) through ctypes.
+
+The library is looked for, in order, at $TRITIUM_LIBRARY (an explicit path),
+then at tritium/_lib/libtritium.so beside this file: the build links that
+name to the library it produced, and a shipped package holds a copy there.
+"""
+import ctypes
+import os
+import threading
+
+from .errors import CompilationError, NativeLibraryError
+
+# Must equal kAbiVersion in capi/ParseAndVerify.cpp.
+ABI_VERSION = 1
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_lock = threading.Lock()
+_library = None
+
+
+def library_path() -> str:
+    """Where the native library is taken from."""
+    explicit = os.environ.get("TRITIUM_LIBRARY")
+    if explicit:
+        return explicit
+    return os.path.join(_PACKAGE_DIR, "_lib", "libtritium.so")
+
+
+class NativeLibrary:
+    """The loaded libtritium.so with typed entry points."""
+
+    def __init__(self, path: str):
+        if not os.path.exists(path):
+            raise NativeLibraryError(
+                f"libtritium.so not found at {path}; build it with the set-up "
+                "command in the README, or point TRITIUM_LIBRARY at it"
+            )
+        try:
+            self._dll = ctypes.CDLL(path)
+        except OSError as e:
+            raise NativeLibraryError(f"cannot load {path}: {e}") from e
+        self.path = path
+        d = self._dll
+        d.tritium_version.restype = ctypes.c_char_p
+        d.tritium_version.argtypes = []
+        d.tritium_abi_version.restype = ctypes.c_int
+        d.tritium_abi_version.argtypes = []
+        d.tritium_parse_and_verify.restype = ctypes.c_int
+        d.tritium_parse_and_verify.argtypes = [
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.c_char_p,
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_void_p),
+        ]
+        d.tritium_free.restype = None
+        d.tritium_free.argtypes = [ctypes.c_void_p]
+        abi = d.tritium_abi_version()
+        if abi != ABI_VERSION:
+            raise NativeLibraryError(
+                f"{path} has C ABI revision {abi}, this package needs {ABI_VERSION}; rebuild"
+            )
+
+    def version(self) -> str:
+        return self._dll.tritium_version().decode()
+
+    def _take_string(self, pointer: ctypes.c_void_p) -> str:
+        if not pointer.value:
+            return ""
+        try:
+            return ctypes.string_at(pointer.value).decode("utf-8", errors="replace")
+        finally:
+            self._dll.tritium_free(pointer.value)
+
+    def parse_and_verify(self, text: str, source_name: str = "<ir>") -> str:
+        """Parses and verifies MLIR text; returns its printed form.
+
+        Raises CompilationError carrying every diagnostic (with location,
+        source line and caret) when the text does not parse or verify.
+        """
+        data = text.encode("utf-8")
+        printed = ctypes.c_void_p()
+        diagnostics = ctypes.c_void_p()
+        rc = self._dll.tritium_parse_and_verify(
+            data, len(data), source_name.encode("utf-8"),
+            ctypes.byref(printed), ctypes.byref(diagnostics),
+        )
+        out, messages = self._take_string(printed), self._take_string(diagnostics)
+        if rc != 0:
+            raise CompilationError(messages)
+        return out
+
+
+def native_library() -> NativeLibrary:
+    """The process-wide native library, loaded on first use."""
+    global _library
+    if _library is None:
+        with _lock:
+            if _library is None:
+                _library = NativeLibrary(library_path())
+    return _library
+
+
+def native_version() -> str:
+    return native_library().version()
