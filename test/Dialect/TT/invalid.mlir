@@ -681,7 +681,7 @@ tt.func @f(%x: tensor<2xi32>) {
 
 // Inline asm produces at least one result.
 tt.func @f(%x: i32) {
-  // expected-error@+1 {{needs at least one result}}
+  // expected-error@+1 {{expected 1 or more results}}
   "tt.elementwise_inline_asm"(%x) {asm_string = "st.global.b32 [$0], 0;", constraints = "r", packed_element = 1 : i32, pure = false} : (i32) -> ()
   tt.return
 }

@@ -641,8 +641,6 @@ LogicalResult ElementwiseInlineAsmOp::verify() {
   if (getPackedElement() < 1 || !llvm::isPowerOf2_32(getPackedElement()))
     return emitOpError() << "packed_element must be a positive power of two, got "
                          << getPackedElement();
-  if (getNumResults() == 0)
-    return emitOpError("needs at least one result");
   if (getPackedElement() > 1)
     for (Value v : getOperation()->getOpResults())
       if (auto t = dyn_cast<RankedTensorType>(v.getType());
