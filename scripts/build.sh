@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${TRITIUM_BUILD_DIR:-build}"
+# Paths inside the checkout hash relative to it: a fresh clone (CI) reuses the cache.
+export CCACHE_BASEDIR="$PWD"
 
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   compilers=()
