@@ -38,18 +38,17 @@ namespace {
 /// missing, unknown and ill-typed fields at the attribute's location.
 class LayoutFields {
 public:
-  LayoutFields(AsmParser &parser, DictionaryAttr dict, StringRef layoutName)
-      : parser(parser), dict(dict), layoutName(layoutName),
-        loc(parser.getCurrentLocation()) {}
-
-  /// Parses `<{...}>` into a dictionary; null on a syntax error.
-  static DictionaryAttr parse(AsmParser &parser) {
-    DictionaryAttr dict;
+  /// Parses `<{...}>`; check `parsed()` before reading fields.  Errors
+  /// point at the opening `<`.
+  LayoutFields(AsmParser &parser, StringRef layoutName)
+      : parser(parser), layoutName(layoutName),
+        loc(parser.getCurrentLocation()) {
     if (parser.parseLess() || parser.parseAttribute(dict) ||
         parser.parseGreater())
-      return {};
-    return dict;
+      dict = {};
   }
+
+  bool parsed() const { return static_cast<bool>(dict); }
 
   bool getUnsigned(StringRef name, unsigned &out) {
     auto attr = get<IntegerAttr>(name, "an integer");
@@ -57,6 +56,8 @@ public:
       return false;
     if (attr.getValue().isNegative())
       return error(name, "must be non-negative");
+    if (attr.getValue().getActiveBits() > 32)
+      return error(name, "is too large");
     out = attr.getValue().getZExtValue();
     return true;
   }
@@ -69,6 +70,8 @@ public:
       auto value = dyn_cast<IntegerAttr>(element);
       if (!value || value.getValue().isNegative())
         return error(name, "must hold non-negative integers");
+      if (value.getValue().getActiveBits() > 32)
+        return error(name, "holds a value that is too large");
       out.push_back(value.getValue().getZExtValue());
     }
     return true;
@@ -147,11 +150,15 @@ LogicalResult verifyDistributedShape(ArrayRef<int64_t> shape, unsigned rank,
   if (shape.size() != rank)
     return emitError() << "layout " << layout << " is for rank " << rank
                        << " tensors, not rank " << shape.size();
-  for (int64_t d : shape)
-    if (ShapedType::isDynamic(d) || d <= 0 || !layout::isPowerOf2(d))
+  for (int64_t d : shape) {
+    if (ShapedType::isDynamic(d))
+      return emitError() << "a tensor with a distributed layout must have a "
+                            "static shape";
+    if (!layout::isPowerOf2(d))
       return emitError() << "tensor dimensions must be powers of two to carry "
                             "a distributed layout, got "
                          << d;
+  }
   return success();
 }
 } // namespace
@@ -161,10 +168,9 @@ LogicalResult verifyDistributedShape(ArrayRef<int64_t> shape, unsigned rank,
 //===----------------------------------------------------------------------===//
 
 Attribute BlockedEncodingAttr::parse(AsmParser &parser, Type) {
-  DictionaryAttr dict = LayoutFields::parse(parser);
-  if (!dict)
+  LayoutFields fields(parser, "blocked");
+  if (!fields.parsed())
     return {};
-  LayoutFields fields(parser, dict, "blocked");
   SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order;
   if (!fields.onlyFields({"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"}) ||
       !fields.getUnsignedArray("sizePerThread", sizePerThread) ||
@@ -226,10 +232,9 @@ LogicalResult BlockedEncodingAttr::verifyEncoding(
 //===----------------------------------------------------------------------===//
 
 Attribute SliceEncodingAttr::parse(AsmParser &parser, Type) {
-  DictionaryAttr dict = LayoutFields::parse(parser);
-  if (!dict)
+  LayoutFields fields(parser, "slice");
+  if (!fields.parsed())
     return {};
-  LayoutFields fields(parser, dict, "slice");
   unsigned dim;
   Attribute parent;
   if (!fields.onlyFields({"dim", "parent"}) || !fields.getUnsigned("dim", dim) ||
@@ -287,10 +292,9 @@ LogicalResult SliceEncodingAttr::verifyEncoding(
 //===----------------------------------------------------------------------===//
 
 Attribute NvidiaMmaEncodingAttr::parse(AsmParser &parser, Type) {
-  DictionaryAttr dict = LayoutFields::parse(parser);
-  if (!dict)
+  LayoutFields fields(parser, "nvidia_mma");
+  if (!fields.parsed())
     return {};
-  LayoutFields fields(parser, dict, "nvidia_mma");
   unsigned versionMajor, versionMinor;
   SmallVector<unsigned> warpsPerCTA, instrShape;
   if (!fields.onlyFields({"versionMajor", "versionMinor", "warpsPerCTA", "instrShape"}) ||
@@ -359,10 +363,9 @@ LogicalResult NvidiaMmaEncodingAttr::verifyEncoding(
 //===----------------------------------------------------------------------===//
 
 Attribute DotOperandEncodingAttr::parse(AsmParser &parser, Type) {
-  DictionaryAttr dict = LayoutFields::parse(parser);
-  if (!dict)
+  LayoutFields fields(parser, "dot_op");
+  if (!fields.parsed())
     return {};
-  LayoutFields fields(parser, dict, "dot_op");
   unsigned opIdx, kWidth;
   Attribute parent;
   if (!fields.onlyFields({"opIdx", "parent", "kWidth"}) ||
@@ -419,10 +422,9 @@ LogicalResult DotOperandEncodingAttr::verifyEncoding(
 //===----------------------------------------------------------------------===//
 
 Attribute SwizzledSharedEncodingAttr::parse(AsmParser &parser, Type) {
-  DictionaryAttr dict = LayoutFields::parse(parser);
-  if (!dict)
+  LayoutFields fields(parser, "swizzled_shared");
+  if (!fields.parsed())
     return {};
-  LayoutFields fields(parser, dict, "swizzled_shared");
   unsigned vec, perPhase, maxPhase;
   SmallVector<unsigned> order;
   if (!fields.onlyFields({"vec", "perPhase", "maxPhase", "order"}) ||

@@ -2,15 +2,18 @@
 //
 // Registers the `ttg` dialect and verifies its module attributes.  The launch
 // shape lives on the module (ttg.num-warps, ttg.threads-per-warp,
-// ttg.num-ctas, ttg.target); when ttg.num-warps is verified, every tensor in
-// the module is checked against it, because a layout's warps and lanes must
-// add up to exactly the threads the kernel is launched with.
+// ttg.num-ctas, ttg.target); when ttg.num-warps (or, alone,
+// ttg.threads-per-warp) is verified, every tensor in the module is checked
+// against them, because a layout's warps and lanes must add up to exactly the
+// threads the kernel is launched with.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -18,9 +21,41 @@ using namespace tritium::ttg;
 
 #include "tritium/Dialect/TTG/IR/TTGDialect.cpp.inc"
 
+Operation *TTGDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                           Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+namespace {
+/// Prints layouts as aliases (#blocked, #blocked1, #mma, #shared, ...) at the
+/// top of a module instead of in full in every type.
+struct TTGOpAsmInterface : public OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<BlockedEncodingAttr>(attr))
+      os << "blocked";
+    else if (isa<SliceEncodingAttr>(attr))
+      os << "slice";
+    else if (isa<NvidiaMmaEncodingAttr>(attr))
+      os << "mma";
+    else if (isa<DotOperandEncodingAttr>(attr))
+      os << "dot_op";
+    else if (isa<SwizzledSharedEncodingAttr>(attr))
+      os << "shared";
+    else if (isa<SharedMemorySpaceAttr>(attr))
+      os << "smem";
+    else
+      return AliasResult::NoAlias;
+    return AliasResult::FinalAlias;
+  }
+};
+} // namespace
+
 void TTGDialect::initialize() {
   registerTypes();
   registerAttributes();
+  addInterfaces<TTGOpAsmInterface>();
   addOperations<
 #define GET_OP_LIST
 #include "tritium/Dialect/TTG/IR/TTGOps.cpp.inc"
@@ -37,38 +72,46 @@ int getIntAttrOr(ModuleOp module, StringRef name, int fallback) {
   return fallback;
 }
 
-/// Checks every distributed tensor type produced in `module` (op results and
-/// block arguments) against the module's warp and lane counts.
-LogicalResult verifyLayoutsFitModule(ModuleOp module, int64_t numWarps,
+/// Checks every distributed tensor type in `module` (op results, block
+/// arguments and function signatures, declarations included) against the
+/// module's lane count and, when the module states one, its warp count.
+/// Nested modules carry their own attributes and are checked on their own.
+LogicalResult verifyLayoutsFitModule(ModuleOp module,
+                                     std::optional<int64_t> numWarps,
                                      int64_t threadsPerWarp) {
-  auto check = [&](Type type, function_ref<InFlightDiagnostic()> emitError)
-      -> LogicalResult {
+  auto check = [&](Type type, Operation *op) -> LogicalResult {
     DistributedEncodingAttr layout = getDistributedEncoding(type);
     if (!layout)
       return success();
-    if (layout.getNumWarps() != numWarps)
-      return emitError() << "layout " << cast<RankedTensorType>(type).getEncoding()
-                         << " spans " << layout.getNumWarps()
-                         << " warps, but the module has "
-                         << TTGDialect::kNumWarpsAttrName << " = " << numWarps;
+    Attribute encoding = cast<RankedTensorType>(type).getEncoding();
+    if (numWarps && layout.getNumWarps() != *numWarps)
+      return op->emitOpError() << "layout " << encoding << " spans "
+                               << layout.getNumWarps()
+                               << " warps, but the module has "
+                               << TTGDialect::kNumWarpsAttrName << " = "
+                               << *numWarps;
     if (layout.getWarpSize() != threadsPerWarp)
-      return emitError() << "layout " << cast<RankedTensorType>(type).getEncoding()
-                         << " uses " << layout.getWarpSize()
-                         << " threads per warp, but the module has "
-                         << TTGDialect::kThreadsPerWarpAttrName << " = "
-                         << threadsPerWarp;
+      return op->emitOpError() << "layout " << encoding << " uses "
+                               << layout.getWarpSize()
+                               << " threads per warp, but the module has "
+                               << TTGDialect::kThreadsPerWarpAttrName << " = "
+                               << threadsPerWarp;
     return success();
   };
-  WalkResult result = module.walk([&](Operation *op) {
-    for (Type type : op->getResultTypes())
-      if (failed(check(type, [&] { return op->emitOpError(); })))
-        return WalkResult::interrupt();
+  auto checkAll = [&](TypeRange types, Operation *op) {
+    return llvm::all_of(types, [&](Type t) { return succeeded(check(t, op)); });
+  };
+  WalkResult result = module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != module.getOperation() && isa<ModuleOp>(op))
+      return WalkResult::skip();
+    bool ok = checkAll(op->getResultTypes(), op);
+    if (auto fn = dyn_cast<FunctionOpInterface>(op))
+      ok = ok && checkAll(fn.getArgumentTypes(), op) &&
+           checkAll(fn.getResultTypes(), op);
     for (Region &region : op->getRegions())
       for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          if (failed(check(arg.getType(), [&] { return op->emitOpError(); })))
-            return WalkResult::interrupt();
-    return WalkResult::advance();
+        ok = ok && checkAll(block.getArgumentTypes(), op);
+    return ok ? WalkResult::advance() : WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());
 }
@@ -91,13 +134,20 @@ LogicalResult TTGDialect::verifyOperationAttribute(Operation *op,
     if (!module)
       return op->emitError() << "'" << name << "' belongs on a builtin.module";
   }
-  if (name == kNumWarpsAttrName) {
+  if (name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName) {
     if (failed(verifyPositivePowerOfTwo(op, attr)))
       return failure();
-    return verifyLayoutsFitModule(module, getNumWarps(module),
-                                  getThreadsPerWarp(module));
+    // The layouts are checked once per module: when its warp count is
+    // verified, or when it states only a lane count.
+    bool hasNumWarps = module->hasAttr(kNumWarpsAttrName);
+    if (name == kThreadsPerWarpAttrName && hasNumWarps)
+      return success();
+    std::optional<int64_t> numWarps;
+    if (hasNumWarps)
+      numWarps = getNumWarps(module);
+    return verifyLayoutsFitModule(module, numWarps, getThreadsPerWarp(module));
   }
-  if (name == kThreadsPerWarpAttrName || name == kNumCTAsAttrName)
+  if (name == kNumCTAsAttrName)
     return verifyPositivePowerOfTwo(op, attr);
   if (name == kTargetAttrName) {
     auto target = dyn_cast<StringAttr>(attr.getValue());

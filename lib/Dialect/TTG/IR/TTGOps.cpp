@@ -67,6 +67,9 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
 
 LogicalResult LocalAllocOp::verify() {
   MemDescType type = getType();
+  if (type.getAllocShape() != type.getShape())
+    return emitOpError("allocates a whole buffer: its type cannot be a view "
+                       "(allocation shape differs from shape)");
   if (!getSrc()) {
     if (!type.getMutableMemory())
       return emitOpError("an uninitialized buffer must be mutable");

@@ -36,6 +36,11 @@ Type MemDescType::parse(AsmParser &parser) {
     return {};
   while (succeeded(parser.parseOptionalComma())) {
     if (succeeded(parser.parseOptionalKeyword("mutable"))) {
+      if (isMutable) {
+        parser.emitError(parser.getCurrentLocation(),
+                         "'mutable' given twice");
+        return {};
+      }
       isMutable = true;
       continue;
     }

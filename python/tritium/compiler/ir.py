@@ -1,0 +1,246 @@
+"""A builder that writes Triton IR as MLIR text.
+
+The code generator walks the kernel's Python AST and calls this builder; the
+builder numbers SSA values, tracks their MLIR types, nests regions, and writes
+every op in MLIR's generic form with the Python source location of the
+statement that produced it:
+
+    %7 = "arith.addi"(%5, %6) : (tensor<128xi32>, tensor<128xi32>) -> tensor<128xi32> loc("k.py":12:8)
+
+The native library parses that text, verifies it and runs the TTIR pipeline;
+its printed result is the `.ttir` artifact.  Keeping this layer textual keeps
+the C ABI small (text in, text out) and costs microseconds per op.
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+
+@dataclass(frozen=True)
+class Value:
+    """An SSA value: its name in the text (``%12``, ``%5#1``) and MLIR type."""
+
+    name: str
+    type: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Location:
+    file: str
+    line: int
+    col: int
+
+    def text(self) -> str:
+        return f'loc("{escape_string(self.file)}":{self.line}:{self.col})'
+
+
+UNKNOWN_LOCATION = Location("<unknown>", 0, 0)
+
+
+def escape_string(s: str) -> str:
+    """A Python string as the body of an MLIR string literal."""
+    out = []
+    for ch in s:
+        code = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif 0x20 <= code < 0x7F:
+            out.append(ch)
+        else:
+            for byte in ch.encode("utf-8"):
+                out.append(f"\\{byte:02X}")
+    return "".join(out)
+
+
+# ---- attributes -------------------------------------------------------------
+
+def i32_attr(value: int) -> str:
+    return f"{int(value)} : i32"
+
+
+def i64_attr(value: int) -> str:
+    return f"{int(value)} : i64"
+
+
+def bool_attr(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def str_attr(value: str) -> str:
+    return f'"{escape_string(value)}"'
+
+
+def i32_array_attr(values: Iterable[int]) -> str:
+    values = list(values)
+    if not values:
+        return "array<i32>"
+    return "array<i32: " + ", ".join(str(int(v)) for v in values) + ">"
+
+
+_FLOAT_FORMATS = {"f16": ("e", "<H"), "f32": ("f", "<I"), "f64": ("d", "<Q")}
+
+
+def float_literal(value: float, mlir_type: str) -> str:
+    """An exact MLIR literal for `value` rounded to `mlir_type`, as a hex bit
+    pattern (MLIR accepts `0x3F800000 : f32`), so no value is ever re-rounded
+    by a decimal round trip."""
+    if mlir_type in _FLOAT_FORMATS:
+        pack, unpack = _FLOAT_FORMATS[mlir_type]
+        bits = struct.unpack(unpack, struct.pack("<" + pack, value))[0]
+        width = {"f16": 4, "f32": 8, "f64": 16}[mlir_type]
+        return f"0x{bits:0{width}X}"
+    if mlir_type == "bf16":
+        # Round to nearest even from the fp32 bit pattern.
+        bits = struct.unpack("<I", struct.pack("<f", value))[0]
+        if (bits & 0x7F800000) == 0x7F800000 and (bits & 0x7FFFFF):
+            return "0x7FC0"
+        bits += 0x7FFF + ((bits >> 16) & 1)
+        return f"0x{(bits >> 16) & 0xFFFF:04X}"
+    # fp8 formats: MLIR rounds a decimal literal correctly for these.
+    return repr(float(value)) if value == value and abs(value) != float("inf") else (
+        "0x7F" if value != value else ("0x7C" if value > 0 else "0xFC"))
+
+
+# ---- the builder -------------------------------------------------------------
+
+class Block:
+    """Lines of one block being written, with its argument list."""
+
+    def __init__(self, args: Sequence[Value] = ()):
+        self.args = list(args)
+        self.lines: List[str] = []
+
+
+class Builder:
+    """Writes ops into the innermost open block; `region()` opens nested ones."""
+
+    def __init__(self):
+        self._counter = 0
+        self._blocks: List[Block] = []
+        self.loc: Location = UNKNOWN_LOCATION
+        self._constants: Dict[Tuple[str, str], Value] = {}
+
+    # -- names and blocks --
+    def fresh(self, prefix: str = "") -> str:
+        self._counter += 1
+        return f"%{prefix}{self._counter}"
+
+    def new_block_args(self, types: Sequence[str]) -> List[Value]:
+        return [Value(self.fresh("a"), t) for t in types]
+
+    def open_block(self, args: Sequence[Value] = ()) -> Block:
+        block = Block(args)
+        self._blocks.append(block)
+        # Constants are cached per block: a value defined in a nested region
+        # must not be reused after the region closes.
+        self._constants_stack_push()
+        return block
+
+    def close_block(self) -> Block:
+        self._constants_stack_pop()
+        return self._blocks.pop()
+
+    def _constants_stack_push(self):
+        self._saved = getattr(self, "_saved", [])
+        self._saved.append(self._constants)
+        self._constants = dict(self._constants)
+
+    def _constants_stack_pop(self):
+        self._constants = self._saved.pop()
+
+    @property
+    def depth(self) -> int:
+        return len(self._blocks)
+
+    def emit(self, line: str) -> None:
+        self._blocks[-1].lines.append(line)
+
+    # -- ops --
+    def create(self, name: str, operands: Sequence[Value] = (), result_types: Sequence[str] = (),
+               properties: Optional[Dict[str, str]] = None, attributes: Optional[Dict[str, str]] = None,
+               regions: Sequence[str] = ()) -> List[Value]:
+        """Writes one op in generic form and returns its results."""
+        results: List[Value] = []
+        head = ""
+        if len(result_types) == 1:
+            results = [Value(self.fresh(), result_types[0])]
+            head = f"{results[0].name} = "
+        elif len(result_types) > 1:
+            base = self.fresh()
+            results = [Value(f"{base}#{i}", t) for i, t in enumerate(result_types)]
+            head = f"{base}:{len(result_types)} = "
+        text = [head, '"', name, '"(', ", ".join(v.name for v in operands), ")"]
+        if properties:
+            text.append(" <{" + ", ".join(f"{k} = {v}" for k, v in properties.items()) + "}>")
+        if regions:
+            text.append(" (" + ", ".join(regions) + ")")
+        if attributes:
+            text.append(" {" + ", ".join(f"{k} = {v}" for k, v in attributes.items()) + "}")
+        text.append(" : (" + ", ".join(v.type for v in operands) + ") -> ")
+        if len(result_types) == 1:
+            text.append(result_types[0])
+        else:
+            text.append("(" + ", ".join(result_types) + ")")
+        text.append(" " + self.loc.text())
+        self.emit("".join(text))
+        return results
+
+    def create1(self, name: str, operands: Sequence[Value], result_type: str,
+                properties: Optional[Dict[str, str]] = None, **kwargs) -> Value:
+        return self.create(name, operands, [result_type], properties, **kwargs)[0]
+
+    def constant(self, literal: str, mlir_type: str) -> Value:
+        """`arith.constant` of an attribute literal, shared within a block."""
+        key = (literal, mlir_type)
+        cached = self._constants.get(key)
+        if cached is not None:
+            return cached
+        value = self.create1("arith.constant", [], mlir_type, {"value": literal})
+        self._constants[key] = value
+        return value
+
+    @staticmethod
+    def render_region(block: Block) -> str:
+        """A closed block as the text of a one-block region."""
+        lines = ["{"]
+        if block.args:
+            lines.append("^bb0(" + ", ".join(f"{a.name}: {a.type}" for a in block.args) + "):")
+        lines.extend("  " + line for line in block.lines)
+        lines.append("}")
+        return "\n".join(lines)
+
+
+class Module:
+    """The functions of one compilation unit, rendered as a module."""
+
+    def __init__(self):
+        self.functions: List[str] = []
+
+    def add_function(self, name: str, visibility: str, args: Sequence[Value],
+                     arg_attrs: Sequence[Dict[str, str]], result_types: Sequence[str],
+                     body: Block, loc: Location, attributes: Optional[Dict[str, str]] = None) -> None:
+        params = []
+        for value, attrs in zip(args, arg_attrs):
+            p = f"{value.name}: {value.type}"
+            if attrs:
+                p += " {" + ", ".join(f"{k} = {v}" for k, v in attrs.items()) + "}"
+            params.append(p)
+        header = f"tt.func {visibility} @{name}(" + ", ".join(params) + ")"
+        if result_types:
+            header += " -> (" + ", ".join(result_types) + ")"
+        if attributes:
+            header += " attributes {" + ", ".join(f"{k} = {v}" for k, v in attributes.items()) + "}"
+        lines = [header + " {"]
+        lines.extend("  " + line for line in body.lines)
+        lines.append("} " + loc.text())
+        self.functions.append("\n".join(lines))
+
+    def text(self) -> str:
+        return "module {\n" + "\n".join(self.functions) + "\n}\n"
