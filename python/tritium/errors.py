@@ -1,5 +1,6 @@
 """Exceptions Tritium raises.  Every failure of the compiler reaches Python
 as one of these; nothing in the native library ends the process."""
+from typing import Optional
 
 
 class TritiumError(Exception):
@@ -7,17 +8,39 @@ class TritiumError(Exception):
 
 
 class CompilationError(TritiumError):
-    """Input that does not compile: a kernel or IR with a mistake in it.
+    """A kernel (or IR) with a mistake in it.
 
-    `diagnostics` holds the compiler's messages, each of the form
-    ``file:line:col: error: message`` followed by the offending source line
-    and a caret under the column.
+    The message reads ``file:line:col: error: message``, then the offending
+    source line and a caret under the column; `file`, `line`, `col` and
+    `error_message` hold the parts (None where unknown, e.g. for diagnostics
+    from the native library, which are already formatted that way).
     """
 
-    def __init__(self, diagnostics: str):
-        self.diagnostics = diagnostics
-        super().__init__(diagnostics)
+    def __init__(self, message: str, file: Optional[str] = None, line: Optional[int] = None,
+                 col: Optional[int] = None, source_line: Optional[str] = None):
+        self.error_message = message
+        self.file, self.line, self.col = file, line, col
+        self.source_line = source_line
+        if file is not None and line is not None:
+            text = f"{file}:{line}:{col or 1}: error: {message}"
+            if source_line is not None:
+                stripped = source_line.rstrip("\n")
+                caret = " " * max(0, (col or 1) - 1) + "^"
+                text += f"\n{stripped}\n{caret}"
+        else:
+            text = message
+        self.diagnostics = text
+        super().__init__(text)
 
 
 class NativeLibraryError(TritiumError):
     """The native library is missing, unloadable, or of another ABI revision."""
+
+
+class OutOfResources(TritiumError):
+    """A kernel needs more of a resource (e.g. shared memory) than the device has."""
+
+    def __init__(self, required: int, limit: int, name: str):
+        self.required, self.limit, self.name = required, limit, name
+        super().__init__(f"out of resource: {name}, required {required}, hardware limit {limit}. "
+                         "Reducing block sizes or `num_stages` may help.")

@@ -36,7 +36,13 @@ class Location:
     col: int
 
     def text(self) -> str:
-        return f'loc("{escape_string(self.file)}":{self.line}:{self.col})'
+        escaped = _ESCAPED_FILES.get(self.file)
+        if escaped is None:
+            escaped = _ESCAPED_FILES[self.file] = escape_string(self.file)
+        return f'loc("{escaped}":{self.line}:{self.col})'
+
+
+_ESCAPED_FILES: Dict[str, str] = {}
 
 
 UNKNOWN_LOCATION = Location("<unknown>", 0, 0)
@@ -110,22 +116,61 @@ def float_literal(value: float, mlir_type: str) -> str:
 
 # ---- the builder -------------------------------------------------------------
 
+class Operation:
+    """One op written to a block; rendered when its block is closed, so that
+    attributes (e.g. the hints of tl.multiple_of) can still be added."""
+
+    __slots__ = ("head", "name", "operands", "result_types", "properties", "attributes",
+                 "regions", "loc")
+
+    def __init__(self, head, name, operands, result_types, properties, attributes, regions, loc):
+        self.head = head
+        self.name = name
+        self.operands = operands
+        self.result_types = result_types
+        self.properties = properties
+        self.attributes = attributes
+        self.regions = regions
+        self.loc = loc
+
+    def render(self) -> str:
+        text = [self.head, '"', self.name, '"(', ", ".join(v.name for v in self.operands), ")"]
+        if self.properties:
+            text.append(" <{" + ", ".join(f"{k} = {v}" for k, v in self.properties.items()) + "}>")
+        if self.regions:
+            text.append(" (" + ", ".join(self.regions) + ")")
+        if self.attributes:
+            text.append(" {" + ", ".join(f"{k} = {v}" for k, v in self.attributes.items()) + "}")
+        text.append(" : (" + ", ".join(v.type for v in self.operands) + ") -> ")
+        if len(self.result_types) == 1:
+            text.append(self.result_types[0])
+        else:
+            text.append("(" + ", ".join(self.result_types) + ")")
+        text.append(" " + self.loc.text())
+        return "".join(text)
+
+
 class Block:
-    """Lines of one block being written, with its argument list."""
+    """The ops of one block being written, with its argument list."""
 
     def __init__(self, args: Sequence[Value] = ()):
         self.args = list(args)
-        self.lines: List[str] = []
+        self.ops: List[Operation] = []
+
+    def render_lines(self) -> List[str]:
+        return [op.render() for op in self.ops]
 
 
 class Builder:
-    """Writes ops into the innermost open block; `region()` opens nested ones."""
+    """Writes ops into the innermost open block; `open_block()` /
+    `close_block()` bracket nested regions."""
 
     def __init__(self):
         self._counter = 0
         self._blocks: List[Block] = []
+        self._constant_caches: List[Dict[Tuple[str, str], Value]] = []
+        self._definitions: Dict[str, Operation] = {}
         self.loc: Location = UNKNOWN_LOCATION
-        self._constants: Dict[Tuple[str, str], Value] = {}
 
     # -- names and blocks --
     def fresh(self, prefix: str = "") -> str:
@@ -136,31 +181,21 @@ class Builder:
         return [Value(self.fresh("a"), t) for t in types]
 
     def open_block(self, args: Sequence[Value] = ()) -> Block:
+        """Starts a block; constants of enclosing blocks stay usable in it,
+        its own constants are forgotten when it closes."""
         block = Block(args)
         self._blocks.append(block)
-        # Constants are cached per block: a value defined in a nested region
-        # must not be reused after the region closes.
-        self._constants_stack_push()
+        parent = self._constant_caches[-1] if self._constant_caches else {}
+        self._constant_caches.append(dict(parent))
         return block
 
     def close_block(self) -> Block:
-        self._constants_stack_pop()
+        self._constant_caches.pop()
         return self._blocks.pop()
-
-    def _constants_stack_push(self):
-        self._saved = getattr(self, "_saved", [])
-        self._saved.append(self._constants)
-        self._constants = dict(self._constants)
-
-    def _constants_stack_pop(self):
-        self._constants = self._saved.pop()
 
     @property
     def depth(self) -> int:
         return len(self._blocks)
-
-    def emit(self, line: str) -> None:
-        self._blocks[-1].lines.append(line)
 
     # -- ops --
     def create(self, name: str, operands: Sequence[Value] = (), result_types: Sequence[str] = (),
@@ -176,34 +211,30 @@ class Builder:
             base = self.fresh()
             results = [Value(f"{base}#{i}", t) for i, t in enumerate(result_types)]
             head = f"{base}:{len(result_types)} = "
-        text = [head, '"', name, '"(', ", ".join(v.name for v in operands), ")"]
-        if properties:
-            text.append(" <{" + ", ".join(f"{k} = {v}" for k, v in properties.items()) + "}>")
-        if regions:
-            text.append(" (" + ", ".join(regions) + ")")
-        if attributes:
-            text.append(" {" + ", ".join(f"{k} = {v}" for k, v in attributes.items()) + "}")
-        text.append(" : (" + ", ".join(v.type for v in operands) + ") -> ")
-        if len(result_types) == 1:
-            text.append(result_types[0])
-        else:
-            text.append("(" + ", ".join(result_types) + ")")
-        text.append(" " + self.loc.text())
-        self.emit("".join(text))
+        op = Operation(head, name, list(operands), list(result_types), properties,
+                       dict(attributes) if attributes else None, list(regions), self.loc)
+        self._blocks[-1].ops.append(op)
+        for r in results:
+            self._definitions[r.name] = op
         return results
 
     def create1(self, name: str, operands: Sequence[Value], result_type: str,
                 properties: Optional[Dict[str, str]] = None, **kwargs) -> Value:
         return self.create(name, operands, [result_type], properties, **kwargs)[0]
 
+    def defining_op(self, value: Value) -> Optional[Operation]:
+        """The op that produced `value`; None for block arguments."""
+        return self._definitions.get(value.name)
+
     def constant(self, literal: str, mlir_type: str) -> Value:
         """`arith.constant` of an attribute literal, shared within a block."""
         key = (literal, mlir_type)
-        cached = self._constants.get(key)
+        cache = self._constant_caches[-1]
+        cached = cache.get(key)
         if cached is not None:
             return cached
         value = self.create1("arith.constant", [], mlir_type, {"value": literal})
-        self._constants[key] = value
+        cache[key] = value
         return value
 
     @staticmethod
@@ -212,7 +243,7 @@ class Builder:
         lines = ["{"]
         if block.args:
             lines.append("^bb0(" + ", ".join(f"{a.name}: {a.type}" for a in block.args) + "):")
-        lines.extend("  " + line for line in block.lines)
+        lines.extend(block.render_lines())
         lines.append("}")
         return "\n".join(lines)
 
@@ -238,7 +269,7 @@ class Module:
         if attributes:
             header += " attributes {" + ", ".join(f"{k} = {v}" for k, v in attributes.items()) + "}"
         lines = [header + " {"]
-        lines.extend("  " + line for line in body.lines)
+        lines.extend("  " + line for line in body.render_lines())
         lines.append("} " + loc.text())
         self.functions.append("\n".join(lines))
 

@@ -1,0 +1,903 @@
+"""Python AST -> Triton IR.
+
+One CodeGenerator compiles one function (a kernel, or a @jit function it
+calls, specialized on its argument types and constexpr values) into the
+shared module.  Algorithm:
+
+  * Names live in a scope dict: tensors (SSA values with Triton types),
+    constexprs (compile-time values) and Python objects (modules, @jit
+    functions, dtypes).  Globals are looked up in the function's globals.
+  * Expressions evaluate bottom-up; constexpr operands fold in Python,
+    tensor operands emit ops through `triton.language.semantic`.
+  * `if` on a constexpr compiles one branch; on a runtime scalar it becomes
+    `scf.if`: both branches are generated with their own scope, and every
+    name either branch (re)binds that is visible afterwards becomes a result.
+  * `for ... in range(...)` becomes `scf.for`: the body is generated once
+    without emitting it to find the names it rebinds (the loop-carried
+    values), then for real with those names as iteration arguments.
+    `tl.static_range` unrolls in Python.  `while` becomes `scf.while` the
+    same way.
+  * A call of a @jit function generates (once per specialization) a private
+    `tt.func` and a `tt.call`; the TTIR pipeline inlines it.
+  * Every op carries the source location of the expression that made it;
+    every user mistake becomes a CompilationError at that location.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import hashlib
+import inspect
+import types
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from ..errors import CompilationError
+from ..language import core as tl
+from ..language import semantic
+from ..language.dtypes import block_type, dtype, pointer_type
+from ..language.semantic import SemanticError
+from ..runtime.jit import JITFunction
+from . import ir
+
+
+class ModuleState:
+    """What the functions of one compilation share: the module being written
+    and the @jit functions already generated for it."""
+
+    def __init__(self, debug: bool):
+        self.module = ir.Module()
+        self.debug = debug
+        self.functions: Dict[Tuple, Tuple[str, List[Any]]] = {}
+        self.names: set = set()
+
+    def unique_name(self, base: str, key: Tuple) -> str:
+        digest = hashlib.sha1(repr(key).encode()).hexdigest()[:10]
+        name = f"{base}__{digest}"
+        while name in self.names:
+            name += "_"
+        self.names.add(name)
+        return name
+
+
+def _is_tensor(x) -> bool:
+    return isinstance(x, tl.tensor)
+
+
+def _unwrap(x):
+    return x.value if isinstance(x, tl.constexpr) else x
+
+
+def _wrap_python(x):
+    """Python results (numbers, strings, None) as constexprs."""
+    if isinstance(x, (tl.tensor, tl.constexpr, tuple, JITFunction, dtype, types.ModuleType)):
+        return x
+    if x is None or isinstance(x, (bool, int, float, str)):
+        return tl.constexpr(x)
+    return x
+
+
+class _Return(Exception):
+    """Unwinds a function body at `return`."""
+
+
+# Python builtins a kernel may call on compile-time values.
+_PY_BUILTINS = {"range", "len", "min", "max", "int", "float", "bool", "str", "abs", "isinstance", "getattr",
+                "hasattr", "zip", "enumerate", "tuple", "print", "round", "all", "any", "type", "divmod",
+                "repr", "sum", "reversed", "list"}
+
+
+class CodeGenerator(ast.NodeVisitor):
+    def __init__(self, fn: JITFunction, arg_values: Sequence[Any], state: ModuleState,
+                 function_name: str, is_kernel: bool, arg_attrs: Optional[Sequence[Dict[str, str]]] = None):
+        self.fn = fn
+        self.arg_values = list(arg_values)  # dtype for runtime args, constexpr for the others
+        self.arg_attrs = list(arg_attrs) if arg_attrs else [{} for _ in arg_values]
+        self.state = state
+        self.function_name = function_name
+        self.is_kernel = is_kernel
+        self.builder = ir.Builder()
+        self.scope: Dict[str, Any] = {}
+        self.return_values: Optional[Any] = None
+        self.returned = False
+        self.file_name = fn.file_name
+        self.line_offset = fn.starting_line - 1
+        self.col_offset = fn._src_col_offset
+        self.src_lines = fn.src.splitlines()
+        self._current_node = None
+
+    # ---- errors and locations -------------------------------------------------
+    def _location(self, node) -> ir.Location:
+        return ir.Location(self.file_name, self.line_offset + node.lineno,
+                           node.col_offset + 1 + self.col_offset)
+
+    def error(self, node, message: str) -> CompilationError:
+        line = getattr(node, "lineno", 1)
+        col = getattr(node, "col_offset", 0)
+        src = self.src_lines[line - 1] if 0 < line <= len(self.src_lines) else None
+        if src is not None:
+            src = " " * self.col_offset + src
+        return CompilationError(message, file=self.file_name, line=self.line_offset + line,
+                                col=col + 1 + self.col_offset, source_line=src)
+
+    def visit(self, node):
+        if node is None:
+            return None
+        if hasattr(node, "lineno"):
+            previous = self.builder.loc
+            self.builder.loc = self._location(node)
+            self._current_node = node
+        else:
+            previous = None
+        try:
+            return super().visit(node)
+        except (CompilationError, _Return):
+            raise
+        except SemanticError as e:
+            raise self.error(node, str(e)) from None
+        except RecursionError:
+            raise self.error(node, "recursion is not supported in @jit functions") from None
+        except (TypeError, ValueError, AttributeError, IndexError, KeyError, ZeroDivisionError,
+                OverflowError, NotImplementedError, AssertionError) as e:
+            raise self.error(node, f"{type(e).__name__}: {e}") from None
+        finally:
+            if previous is not None:
+                self.builder.loc = previous
+
+    def generic_visit(self, node):
+        raise self.error(node, f"unsupported Python construct in a @jit function: {type(node).__name__}")
+
+    # ---- function -------------------------------------------------------------
+    def generate(self) -> List[Any]:
+        """Writes the function into the module; returns its return types."""
+        fdef = self.fn.parse().body[0]
+        previous_builder = semantic.set_builder(self.builder)
+        previous_caller = semantic.set_combine_caller(self._call_combine)
+        try:
+            return self._generate_function(fdef)
+        finally:
+            semantic.set_builder(previous_builder)
+            semantic.set_combine_caller(previous_caller)
+
+    def _call_combine(self, fn, values):
+        """Calls a reduction's combine function from inside its region."""
+        if not isinstance(fn, JITFunction):
+            raise SemanticError(f"the combine function must be a @jit function, got {fn!r}")
+        return self.call_jit_function(self._current_node, fn, values, {})
+
+    def _generate_function(self, fdef: ast.FunctionDef) -> List[Any]:
+        self.builder.loc = self._location(fdef)
+        names = [a.arg for a in fdef.args.args]
+        if fdef.args.vararg or fdef.args.kwarg or fdef.args.kwonlyargs:
+            raise self.error(fdef, "@jit functions take only plain positional parameters "
+                                   "(no *args, **kwargs or keyword-only parameters)")
+        arg_types = []
+        arg_attrs = []
+        runtime_args = []
+        for name, value, attrs in zip(names, self.arg_values, self.arg_attrs):
+            if isinstance(value, dtype):
+                arg_types.append(value.to_ir())
+                arg_attrs.append(attrs)
+                runtime_args.append((name, value))
+        block_args = self.builder.new_block_args(arg_types)
+        body = self.builder.open_block(block_args)
+        for (name, ty), handle in zip(runtime_args, block_args):
+            self.scope[name] = tl.tensor(handle, ty)
+        for name, value in zip(names, self.arg_values):
+            if not isinstance(value, dtype):
+                self.scope[name] = tl.constexpr(value)
+        try:
+            self.visit_statements(fdef.body)
+        except _Return:
+            pass
+        results = self._return_list()
+        if self.is_kernel and results:
+            raise self.error(fdef, "a kernel cannot return a value")
+        self.builder.create("tt.return", [r.handle for r in results], [])
+        self.builder.close_block()
+        visibility = "public" if self.is_kernel else "private"
+        attributes = {"noinline": "true"} if (self.fn.noinline and not self.is_kernel) else None
+        self.state.module.add_function(self.function_name, visibility, block_args, arg_attrs,
+                                       [r.type.to_ir() for r in results], body, self._location(fdef),
+                                       attributes=None if attributes is None else None)
+        return [r.type for r in results]
+
+    def _return_list(self) -> List[tl.tensor]:
+        value = self.return_values
+        if value is None or (isinstance(value, tl.constexpr) and value.value is None):
+            return []
+        values = list(value) if isinstance(value, tuple) else [value]
+        out = []
+        for v in values:
+            v = _unwrap(v) if isinstance(v, tl.constexpr) else v
+            out.append(semantic.to_tensor(v))
+        return out
+
+    # ---- statements -----------------------------------------------------------
+    def visit_statements(self, stmts: Sequence[ast.stmt]):
+        for stmt in stmts:
+            self.visit(stmt)
+            if self.returned:
+                raise _Return()
+
+    def visit_Pass(self, node):
+        return None
+
+    def visit_Expr(self, node):
+        self.visit(node.value)
+
+    def visit_Return(self, node):
+        if self.builder.depth > 1:
+            raise self.error(node, "return inside `if`, `for` or `while` is not supported; "
+                                   "assign the value and return at the end of the function")
+        self.return_values = self.visit(node.value) if node.value is not None else None
+        self.returned = True
+
+    def _assign_target(self, target, value, node):
+        if isinstance(target, ast.Name):
+            if isinstance(value, tl.constexpr) or _is_tensor(value) or isinstance(value, tuple) \
+                    or not isinstance(value, (int, float, bool)):
+                self.scope[target.id] = value
+            else:
+                self.scope[target.id] = tl.constexpr(value)
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            values = _unwrap(value)
+            if not isinstance(values, tuple):
+                raise self.error(node, f"cannot unpack {type(values).__name__} into {len(target.elts)} names")
+            if len(values) != len(target.elts):
+                raise self.error(node, f"cannot unpack {len(values)} values into {len(target.elts)} names")
+            for t, v in zip(target.elts, values):
+                self._assign_target(t, v, node)
+            return
+        raise self.error(target, "only names and tuples of names can be assigned in a @jit function")
+
+    def visit_Assign(self, node):
+        value = self.visit(node.value)
+        for target in node.targets:
+            self._assign_target(target, value, node)
+
+    def visit_AnnAssign(self, node):
+        value = self.visit(node.value) if node.value is not None else None
+        annotation = self.visit(node.annotation)
+        if annotation is tl.constexpr or (isinstance(annotation, tl.constexpr) and annotation.value is tl.constexpr):
+            if _is_tensor(value):
+                raise self.error(node, f"'{ast.unparse(node.target)}' is annotated constexpr but is "
+                                       "assigned a runtime value")
+            value = tl.constexpr(value)
+        self._assign_target(node.target, value, node)
+
+    def visit_AugAssign(self, node):
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node, "only names can be updated with augmented assignment")
+        lhs = self._lookup(node.target.id, node.target)
+        rhs = self.visit(node.value)
+        self.scope[node.target.id] = self._binary(node.op, lhs, rhs, node)
+
+    def visit_Assert(self, node):
+        if not self.state.debug:
+            return
+        cond = self.visit(node.test)
+        msg = _unwrap(self.visit(node.msg)) if node.msg is not None else ast.unparse(node.test)
+        if isinstance(cond, tl.constexpr):
+            if not cond.value:
+                raise self.error(node, f"assertion failed: {msg}")
+            return
+        semantic.device_assert(cond, str(msg))
+
+    def _unsupported(self, what: str):
+        def visit(self, node):
+            raise self.error(node, f"{what} is not supported in @jit functions")
+        return visit
+
+    visit_Break = lambda self, n: CodeGenerator._raise(self, n, "`break` is not supported in @jit functions")
+    visit_Continue = lambda self, n: CodeGenerator._raise(self, n, "`continue` is not supported in @jit functions")
+    visit_Lambda = lambda self, n: CodeGenerator._raise(self, n, "lambda is not supported in @jit functions")
+    visit_FunctionDef = lambda self, n: CodeGenerator._raise(
+        self, n, "nested function definitions are not supported in @jit functions; define a separate @jit "
+                 "function at module level")
+    visit_AsyncFunctionDef = visit_FunctionDef
+    visit_ClassDef = lambda self, n: CodeGenerator._raise(self, n, "class definitions are not supported in @jit functions")
+    visit_ListComp = lambda self, n: CodeGenerator._raise(self, n, "list comprehensions are not supported in @jit functions")
+    visit_Dict = lambda self, n: CodeGenerator._raise(self, n, "dicts are not supported in @jit functions")
+    visit_Set = lambda self, n: CodeGenerator._raise(self, n, "sets are not supported in @jit functions")
+    visit_Try = lambda self, n: CodeGenerator._raise(self, n, "try/except is not supported in @jit functions")
+    visit_With = lambda self, n: CodeGenerator._raise(self, n, "`with` is not supported in @jit functions")
+    visit_Global = lambda self, n: CodeGenerator._raise(self, n, "`global` is not supported in @jit functions")
+    visit_Nonlocal = lambda self, n: CodeGenerator._raise(self, n, "`nonlocal` is not supported in @jit functions")
+    visit_Delete = lambda self, n: CodeGenerator._raise(self, n, "`del` is not supported in @jit functions")
+    visit_Import = lambda self, n: CodeGenerator._raise(self, n, "import is not supported in @jit functions")
+    visit_ImportFrom = visit_Import
+
+    def _raise(self, node, message):
+        raise self.error(node, message)
+
+    # ---- if ---------------------------------------------------------------------
+    def visit_If(self, node):
+        cond = self.visit(node.test)
+        if not _is_tensor(cond):
+            branch = node.body if _unwrap(cond) else node.orelse
+            self.visit_statements(branch)
+            return
+        self._runtime_if(node, cond)
+
+    def _scalar_condition(self, node, cond) -> tl.tensor:
+        if cond.type.is_block():
+            raise self.error(node, f"the condition of `if`/`while` must be a scalar, got a tensor of shape "
+                                   f"{list(cond.type.shape)}")
+        if not cond.type.is_bool():
+            cond = semantic.cast(cond, tl.int1)
+        return cond
+
+    def _run_branch(self, stmts, before: Dict[str, Any]):
+        """Generates `stmts` into a new block with a copy of `before`."""
+        self.scope = dict(before)
+        block = self.builder.open_block()
+        try:
+            self.visit_statements(stmts)
+        except _Return:
+            raise self.error(stmts[-1], "return inside `if` is not supported")
+        self.builder.close_block()
+        return block, self.scope
+
+    def _runtime_if(self, node, cond):
+        cond = self._scalar_condition(node.test, cond)
+        before = self.scope
+        then_block, then_scope = self._run_branch(node.body, before)
+        else_block, else_scope = self._run_branch(node.orelse, before)
+        merged = []
+        for name in list(then_scope) + [n for n in else_scope if n not in then_scope]:
+            in_then, in_else = name in then_scope, name in else_scope
+            if not (in_then and in_else):
+                continue  # defined in one branch only: not visible afterwards
+            a, b = then_scope[name], else_scope[name]
+            if a is b:
+                continue
+            if isinstance(a, tl.constexpr) and isinstance(b, tl.constexpr) and a.value == b.value:
+                continue
+            merged.append(name)
+        then_vals, else_vals = [], []
+        for name in merged:
+            a, b = then_scope[name], else_scope[name]
+            a = self._append_to_block(then_block, lambda: semantic.to_tensor(_unwrap(a) if isinstance(a, tl.constexpr) else a), node, name)
+            b = self._append_to_block(else_block, lambda: semantic.to_tensor(_unwrap(b) if isinstance(b, tl.constexpr) else b), node, name)
+            if a.type != b.type:
+                raise self.error(node, f"'{name}' has type {a.type} after the `if` branch but {b.type} after "
+                                       "the `else` branch; both must agree")
+            then_vals.append(a)
+            else_vals.append(b)
+        self._append_to_block(then_block, lambda: self.builder.create("scf.yield", [v.handle for v in then_vals], []),
+                              node, None)
+        self._append_to_block(else_block, lambda: self.builder.create("scf.yield", [v.handle for v in else_vals], []),
+                              node, None)
+        result_types = [v.type for v in then_vals]
+        results = self.builder.create("scf.if", [cond.handle], [t.to_ir() for t in result_types],
+                                      regions=[ir.Builder.render_region(then_block),
+                                               ir.Builder.render_region(else_block)])
+        self.scope = dict(before)
+        for name, handle, ty in zip(merged, results, result_types):
+            self.scope[name] = tl.tensor(handle, ty)
+
+    def _append_to_block(self, block: ir.Block, make, node, name):
+        """Runs `make` with ops going to the end of an already generated block."""
+        self.builder._blocks.append(block)
+        self.builder._constant_caches.append({})
+        try:
+            if not _is_tensor_or_values(make):
+                pass
+            result = make()
+        except SemanticError as e:
+            raise self.error(node, f"'{name}': {e}" if name else str(e)) from None
+        finally:
+            self.builder._constant_caches.pop()
+            self.builder._blocks.pop()
+        return result
+
+    def visit_IfExp(self, node):
+        cond = self.visit(node.test)
+        if not _is_tensor(cond):
+            return self.visit(node.body) if _unwrap(cond) else self.visit(node.orelse)
+        cond = self._scalar_condition(node.test, cond)
+        saved = self.scope
+        then_block = self.builder.open_block()
+        a = semantic.to_tensor(_unwrap(self.visit(node.body)))
+        self.builder.create("scf.yield", [a.handle], [])
+        self.builder.close_block()
+        else_block = self.builder.open_block()
+        b = semantic.to_tensor(_unwrap(self.visit(node.orelse)))
+        if a.type != b.type:
+            raise self.error(node, f"both sides of a conditional expression must have one type, got {a.type} "
+                                   f"and {b.type}")
+        self.builder.create("scf.yield", [b.handle], [])
+        self.builder.close_block()
+        self.scope = saved
+        result = self.builder.create("scf.if", [cond.handle], [a.type.to_ir()],
+                                     regions=[ir.Builder.render_region(then_block),
+                                              ir.Builder.render_region(else_block)])[0]
+        return tl.tensor(result, a.type)
+
+    # ---- loops --------------------------------------------------------------------
+    @staticmethod
+    def _assigned_names(stmts: Sequence[ast.stmt]) -> List[str]:
+        """Names a loop body (re)binds, in order of first appearance."""
+        names: List[str] = []
+
+        def add_target(target):
+            if isinstance(target, ast.Name):
+                if target.id not in names:
+                    names.append(target.id)
+            elif isinstance(target, (ast.Tuple, ast.List)):
+                for elt in target.elts:
+                    add_target(elt)
+
+        for stmt in stmts:
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Assign):
+                    for target in node.targets:
+                        add_target(target)
+                elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                    add_target(node.target)
+                elif isinstance(node, ast.For):
+                    add_target(node.target)
+        return names
+
+    def _carried(self, node, stmts, exclude=()) -> Tuple[List[str], List[tl.tensor]]:
+        """The loop-carried names of a loop body and their initial values:
+        every name the body rebinds that already holds a value.  A constexpr
+        initial value becomes a scalar tensor (as in Triton: give a carried
+        variable its final type before the loop)."""
+        names, inits = [], []
+        for name in self._assigned_names(stmts):
+            if name in exclude or name not in self.scope:
+                continue
+            init = self.scope[name]
+            if isinstance(init, tl.constexpr):
+                value = init.value
+                if not isinstance(value, (bool, int, float)):
+                    continue  # e.g. a dtype or None rebound in the body: stays compile-time
+                init = semantic.to_tensor(value)
+            if not _is_tensor(init):
+                continue
+            names.append(name)
+            inits.append(init)
+        return names, inits
+
+    def visit_For(self, node):
+        if node.orelse:
+            raise self.error(node, "for/else is not supported in @jit functions")
+        iterator = node.iter
+        if not isinstance(iterator, ast.Call):
+            raise self.error(iterator, "a @jit for loop must iterate over range(), tl.range() or tl.static_range()")
+        fn = self.visit(iterator.func)
+        args = [self.visit(a) for a in iterator.args]
+        kwargs = {k.arg: self.visit(k.value) for k in iterator.keywords}
+        if fn is tl.static_range:
+            return self._static_for(node, args, kwargs)
+        if fn is not builtins.range and fn is not tl.range:
+            raise self.error(iterator, "a @jit for loop must iterate over range(), tl.range() or tl.static_range()")
+        if fn is builtins.range and kwargs:
+            raise self.error(iterator, "range() takes no keyword arguments; use tl.range for loop options")
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node.target, "the loop variable must be a single name")
+        if len(args) == 1:
+            lb, ub, step = 0, args[0], 1
+        elif len(args) == 2:
+            lb, ub, step = args[0], args[1], 1
+        elif len(args) == 3:
+            lb, ub, step = args
+        else:
+            raise self.error(iterator, f"range() takes 1 to 3 arguments, got {len(args)}")
+        step_value = _unwrap(step)
+        if isinstance(step_value, int) and step_value <= 0:
+            raise self.error(iterator, f"range() step must be positive in @jit loops, got {step_value}")
+        lb_t, ub_t, step_t = (semantic.to_tensor(_unwrap(v)) for v in (lb, ub, step))
+        for v, what in ((lb_t, "start"), (ub_t, "end"), (step_t, "step")):
+            if v.type.is_block() or not v.type.is_int():
+                raise self.error(iterator, f"range() {what} must be a scalar integer, got {v.type}")
+        iv_ty = tl.int64 if any(v.type.int_bitwidth == 64 for v in (lb_t, ub_t, step_t)) else tl.int32
+        lb_t, ub_t, step_t = (semantic.cast(v, iv_ty) for v in (lb_t, ub_t, step_t))
+        attrs = self._loop_attributes(iterator, kwargs)
+
+        iv_name = node.target.id
+        carried, inits = self._carried(node, node.body, exclude=(iv_name,))
+        block_args = self.builder.new_block_args([iv_ty.to_ir()] + [i.type.to_ir() for i in inits])
+        saved = self.scope
+        self.scope = dict(saved)
+        self.scope[iv_name] = tl.tensor(block_args[0], iv_ty)
+        for name, arg, init in zip(carried, block_args[1:], inits):
+            self.scope[name] = tl.tensor(arg, init.type)
+        body = self.builder.open_block(block_args)
+        try:
+            self.visit_statements(node.body)
+        except _Return:
+            raise self.error(node, "return inside a loop is not supported")
+        yields = self._loop_yields(node, carried, inits)
+        self.builder.create("scf.yield", [y.handle for y in yields], [])
+        self.builder.close_block()
+        self.scope = saved
+        results = self.builder.create("scf.for", [lb_t.handle, ub_t.handle, step_t.handle] + [i.handle for i in inits],
+                                      [i.type.to_ir() for i in inits], attributes=attrs or None,
+                                      regions=[ir.Builder.render_region(body)])
+        for name, handle, init in zip(carried, results, inits):
+            self.scope[name] = tl.tensor(handle, init.type)
+
+    def _loop_yields(self, node, carried, inits) -> List[tl.tensor]:
+        yields = []
+        for name, init in zip(carried, inits):
+            value = self.scope[name]
+            if isinstance(value, tl.constexpr):
+                value = semantic.to_tensor(_unwrap(value), init.type.scalar)
+            if not _is_tensor(value) or value.type != init.type:
+                raise self.error(node, f"loop-carried variable '{name}' has type {init.type} before the loop "
+                                       f"but {getattr(value, 'type', type(value).__name__)} at the end of the "
+                                       "body; give it its final type before the loop (e.g. "
+                                       "tl.zeros(..., dtype=...) or .to(...))")
+            yields.append(value)
+        return yields
+
+    def _loop_attributes(self, node, kwargs) -> Dict[str, str]:
+        attrs = {}
+        for key, value in kwargs.items():
+            value = _unwrap(value)
+            if value is None:
+                continue
+            if key == "num_stages":
+                attrs["tt.num_stages"] = ir.i32_attr(value)
+            elif key == "loop_unroll_factor":
+                attrs["tt.loop_unroll_factor"] = ir.i32_attr(value)
+            elif key in ("disallow_acc_multi_buffer", "flatten", "warp_specialize"):
+                if value:
+                    attrs[f"tt.{key}"] = "unit"
+            else:
+                raise self.error(node, f"unknown loop option '{key}'")
+        return attrs
+
+    def _static_for(self, node, args, kwargs):
+        values = [_unwrap(a) for a in args]
+        if not all(isinstance(v, int) for v in values):
+            raise self.error(node.iter, "tl.static_range bounds must be constexpr integers")
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node.target, "the loop variable must be a single name")
+        for i in builtins.range(*values):
+            self.scope[node.target.id] = tl.constexpr(i)
+            self.visit_statements(node.body)
+
+    def visit_While(self, node):
+        if node.orelse:
+            raise self.error(node, "while/else is not supported in @jit functions")
+        carried, inits = self._carried(node, node.body)
+        types_ = [i.type.to_ir() for i in inits]
+        saved = self.scope
+        # before region: evaluate the condition
+        before_args = self.builder.new_block_args(types_)
+        self.scope = dict(saved)
+        for name, arg, init in zip(carried, before_args, inits):
+            self.scope[name] = tl.tensor(arg, init.type)
+        before_block = self.builder.open_block(before_args)
+        cond = self.visit(node.test)
+        if not _is_tensor(cond):
+            cond = semantic.to_tensor(bool(_unwrap(cond)))
+        cond = self._scalar_condition(node.test, cond)
+        self.builder.create("scf.condition", [cond.handle] + list(before_args), [])
+        self.builder.close_block()
+        # after region: the body
+        after_args = self.builder.new_block_args(types_)
+        self.scope = dict(saved)
+        for name, arg, init in zip(carried, after_args, inits):
+            self.scope[name] = tl.tensor(arg, init.type)
+        body_block = self.builder.open_block(after_args)
+        try:
+            self.visit_statements(node.body)
+        except _Return:
+            raise self.error(node, "return inside a loop is not supported")
+        yields = self._loop_yields(node, carried, inits)
+        self.builder.create("scf.yield", [y.handle for y in yields], [])
+        self.builder.close_block()
+        self.scope = saved
+        results = self.builder.create("scf.while", [i.handle for i in inits], types_,
+                                      regions=[ir.Builder.render_region(before_block),
+                                               ir.Builder.render_region(body_block)])
+        for name, handle, init in zip(carried, results, inits):
+            self.scope[name] = tl.tensor(handle, init.type)
+
+    # ---- expressions -------------------------------------------------------------
+    def _lookup(self, name: str, node):
+        if name in self.scope:
+            return self.scope[name]
+        globals_ = self.fn.__globals__
+        if name in globals_:
+            value = globals_[name]
+            if isinstance(value, (bool, int, float)) and not isinstance(value, tl.constexpr):
+                raise self.error(node, f"cannot use global variable '{name}' (a {type(value).__name__}) in a "
+                                       f"@jit function: make it a constexpr, e.g. `{name} = tl.constexpr(...)`")
+            return value
+        if name in _PY_BUILTINS:
+            return getattr(builtins, name)
+        raise self.error(node, f"name '{name}' is not defined")
+
+    def visit_Name(self, node):
+        return self._lookup(node.id, node)
+
+    def visit_Constant(self, node):
+        return tl.constexpr(node.value)
+
+    def visit_JoinedStr(self, node):
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(str(value.value))
+            else:
+                v = self.visit(value.value)
+                if _is_tensor(v):
+                    raise self.error(value, "f-strings can only format constexpr values")
+                parts.append(format(_unwrap(v), _unwrap(self.visit(value.format_spec)) if value.format_spec else ""))
+        return tl.constexpr("".join(parts))
+
+    def visit_FormattedValue(self, node):
+        raise self.error(node, "unsupported f-string")
+
+    def visit_Tuple(self, node):
+        return tuple(self.visit(e) for e in node.elts)
+
+    def visit_List(self, node):
+        # A list literal is a compile-time sequence (e.g. a shape: tl.zeros([BLOCK], ...)).
+        if not isinstance(node.ctx, ast.Load):
+            raise self.error(node, "lists can only be read in @jit functions")
+        return tuple(self.visit(e) for e in node.elts)
+
+    def visit_Attribute(self, node):
+        base = self.visit(node.value)
+        if isinstance(base, tl.constexpr):
+            base = base.value
+        value = getattr(base, node.attr)
+        return _wrap_python(value) if not callable(value) or isinstance(value, (int, float)) else value
+
+    def visit_Subscript(self, node):
+        base = self.visit(node.value)
+        index = self.visit(node.slice)
+        if _is_tensor(base):
+            return base[index]
+        base = _unwrap(base)
+        index = _unwrap(index)
+        if isinstance(index, tuple):
+            index = tuple(_unwrap(i) for i in index)
+        return _wrap_python(base[index])
+
+    def visit_Slice(self, node):
+        lower = _unwrap(self.visit(node.lower)) if node.lower else None
+        upper = _unwrap(self.visit(node.upper)) if node.upper else None
+        step = _unwrap(self.visit(node.step)) if node.step else None
+        return slice(lower, upper, step)
+
+    _BINOPS = {ast.Add: "__add__", ast.Sub: "__sub__", ast.Mult: "__mul__", ast.Div: "__truediv__",
+               ast.FloorDiv: "__floordiv__", ast.Mod: "__mod__", ast.Pow: "__pow__", ast.LShift: "__lshift__",
+               ast.RShift: "__rshift__", ast.BitAnd: "__and__", ast.BitOr: "__or__", ast.BitXor: "__xor__"}
+
+    def _binary(self, op, lhs, rhs, node):
+        if isinstance(lhs, tl.constexpr) and isinstance(rhs, tl.constexpr):
+            import operator
+            fn = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+                  ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+                  ast.Pow: operator.pow, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
+                  ast.BitAnd: operator.and_, ast.BitOr: operator.or_, ast.BitXor: operator.xor}.get(type(op))
+            if fn is None:
+                raise self.error(node, f"unsupported operator {type(op).__name__}")
+            return tl.constexpr(fn(lhs.value, rhs.value))
+        if isinstance(op, ast.MatMult):
+            return semantic.dot(lhs, rhs)
+        name = self._BINOPS.get(type(op))
+        if name is None:
+            raise self.error(node, f"unsupported operator {type(op).__name__}")
+        if _is_tensor(lhs):
+            return getattr(lhs, name)(rhs)
+        if _is_tensor(rhs):
+            return getattr(rhs, "__r" + name[2:])(lhs)
+        return tl.constexpr(getattr(_unwrap(lhs), name)(_unwrap(rhs)))
+
+    def visit_BinOp(self, node):
+        return self._binary(node.op, self.visit(node.left), self.visit(node.right), node)
+
+    def visit_UnaryOp(self, node):
+        operand = self.visit(node.operand)
+        if isinstance(node.op, ast.Not):
+            if _is_tensor(operand):
+                return semantic.logical_not(operand)
+            return tl.constexpr(not _unwrap(operand))
+        if not _is_tensor(operand):
+            value = _unwrap(operand)
+            return tl.constexpr({ast.USub: lambda v: -v, ast.UAdd: lambda v: +v,
+                                 ast.Invert: lambda v: ~v}[type(node.op)](value))
+        if isinstance(node.op, ast.USub):
+            return semantic.neg(operand)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        if isinstance(node.op, ast.Invert):
+            return semantic.invert(operand)
+        raise self.error(node, f"unsupported unary operator {type(node.op).__name__}")
+
+    _CMP = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+
+    def visit_Compare(self, node):
+        if len(node.ops) != 1:
+            raise self.error(node, "chained comparisons are not supported; combine two comparisons with &")
+        lhs, rhs = self.visit(node.left), self.visit(node.comparators[0])
+        op = node.ops[0]
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            if _is_tensor(lhs) or _is_tensor(rhs):
+                raise self.error(node, "`is` compares compile-time values only")
+            same = _unwrap(lhs) is _unwrap(rhs)
+            return tl.constexpr(same if isinstance(op, ast.Is) else not same)
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if _is_tensor(lhs) or _is_tensor(rhs):
+                raise self.error(node, "`in` works on compile-time values only")
+            found = _unwrap(lhs) in tuple(_unwrap(x) for x in _unwrap(rhs))
+            return tl.constexpr(found if isinstance(op, ast.In) else not found)
+        symbol = self._CMP[type(op)]
+        if not _is_tensor(lhs) and not _is_tensor(rhs):
+            import operator
+            fn = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+                  ">=": operator.ge}[symbol]
+            return tl.constexpr(fn(_unwrap(lhs), _unwrap(rhs)))
+        return semantic.compare(symbol, lhs, rhs)
+
+    def visit_BoolOp(self, node):
+        is_and = isinstance(node.op, ast.And)
+        result = None
+        for value_node in node.values:
+            value = self.visit(value_node)
+            if result is None:
+                result = value
+            elif not _is_tensor(result) and not _is_tensor(value):
+                result = tl.constexpr(_unwrap(result) and _unwrap(value)) if is_and else \
+                    tl.constexpr(_unwrap(result) or _unwrap(value))
+            else:
+                result = semantic.logical_and(result, value) if is_and else semantic.logical_or(result, value)
+            # short-circuit on compile-time values
+            if not _is_tensor(result):
+                if is_and and not _unwrap(result):
+                    return tl.constexpr(False)
+                if not is_and and _unwrap(result):
+                    return tl.constexpr(True)
+        return result
+
+    # ---- calls ---------------------------------------------------------------------
+    def _call_args(self, node):
+        args = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                value = _unwrap(self.visit(a.value))
+                if not isinstance(value, tuple):
+                    raise self.error(a, "only tuples can be unpacked with *")
+                args.extend(value)
+            else:
+                args.append(self.visit(a))
+        kwargs = {}
+        for k in node.keywords:
+            if k.arg is None:
+                raise self.error(k, "**kwargs is not supported in @jit functions")
+            kwargs[k.arg] = self.visit(k.value)
+        return args, kwargs
+
+    def visit_Call(self, node):
+        fn = self.visit(node.func)
+        if isinstance(fn, tl.constexpr) and callable(fn.value):
+            fn = fn.value
+        args, kwargs = self._call_args(node)
+        if fn is tl.static_assert:
+            return self._static_assert(node, args, kwargs)
+        if fn is tl.static_print:
+            print(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()})
+            return tl.constexpr(None)
+        if fn is tl.device_assert:
+            if self.state.debug:
+                cond = args[0]
+                msg = _unwrap(args[1]) if len(args) > 1 else _unwrap(kwargs.get("msg", ""))
+                if not _is_tensor(cond):
+                    if not _unwrap(cond):
+                        raise self.error(node, f"device_assert failed at compile time: {msg}")
+                    return tl.constexpr(None)
+                semantic.device_assert(cond, str(msg))
+            return tl.constexpr(None)
+        if isinstance(fn, JITFunction):
+            return self.call_jit_function(node, fn, args, kwargs)
+        if tl.is_builtin(fn):
+            return _wrap_python(fn(*args, **kwargs))
+        if isinstance(fn, type) and issubclass(fn, (tl.constexpr, dtype)):
+            return _wrap_python(fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()}))
+        if fn is builtins.print:
+            prefix = " ".join(str(_unwrap(a)) for a in args if not _is_tensor(a))
+            semantic.device_print(prefix + " ", [a for a in args if _is_tensor(a)])
+            return tl.constexpr(None)
+        if fn in (builtins.min, builtins.max) and any(_is_tensor(a) for a in args):
+            result = args[0]
+            for a in args[1:]:
+                result = semantic.minimum(result, a) if fn is builtins.min else semantic.maximum(result, a)
+            return result
+        if fn is builtins.abs and args and _is_tensor(args[0]):
+            return semantic.abs_(args[0])
+        if isinstance(fn, types.BuiltinFunctionType) or fn in (builtins.range, builtins.int, builtins.float,
+                                                                 builtins.bool, builtins.str, builtins.tuple,
+                                                                 builtins.zip, builtins.enumerate,
+                                                                 builtins.reversed, builtins.list):
+            if any(_is_tensor(a) for a in args):
+                raise self.error(node, f"{getattr(fn, '__name__', fn)}() works on compile-time values only, "
+                                       "not tensors")
+            return _wrap_python(fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()}))
+        if callable(fn) and getattr(fn, "__self__", None) is not None and _is_tensor(fn.__self__):
+            return _wrap_python(fn(*args, **kwargs))
+        if callable(fn) and hasattr(fn, "func") and _is_tensor(getattr(fn, "args", (None,))[0]):
+            return _wrap_python(fn(*args, **kwargs))  # a tensor method (functools.partial)
+        name = getattr(fn, "__name__", repr(fn))
+        raise self.error(node, f"cannot call '{name}' from a @jit function: only @jit functions, "
+                               "triton.language functions and Python builtins on constexprs can be called")
+
+    def _static_assert(self, node, args, kwargs):
+        cond = args[0] if args else kwargs.get("cond")
+        msg = _unwrap(args[1]) if len(args) > 1 else _unwrap(kwargs.get("msg", ""))
+        if _is_tensor(cond):
+            raise self.error(node, "static_assert needs a compile-time condition")
+        if not _unwrap(cond):
+            raise self.error(node, f"static_assert failed: {msg}" if msg else "static_assert failed")
+        return tl.constexpr(None)
+
+    def call_jit_function(self, node, fn: JITFunction, args, kwargs):
+        """Generates (once) a private function for this specialization and calls it."""
+        try:
+            values = fn.bind(args, kwargs)
+        except Exception as e:
+            raise self.error(node, str(e)) from None
+        arg_values = []
+        call_operands = []
+        key_parts = []
+        for p, value in zip(fn.params, values):
+            # As in Triton, a tensor argument is a runtime argument even where the
+            # parameter is annotated constexpr; everything else is compile-time.
+            if _is_tensor(value):
+                arg_values.append(value.type)
+                call_operands.append(value)
+                key_parts.append(("t", value.type.to_ir(), str(value.type.scalar)))
+                continue
+            v = _unwrap(value)
+            if isinstance(v, tuple):
+                raise self.error(node, f"tuple arguments to @jit functions are not supported ('{p.name}')")
+            if not p.is_constexpr and isinstance(v, (int, float)) and not isinstance(v, bool):
+                # a Python number passed to a runtime parameter becomes a scalar
+                t = semantic.to_tensor(v)
+                arg_values.append(t.type)
+                call_operands.append(t)
+                key_parts.append(("t", t.type.to_ir(), str(t.type.scalar)))
+                continue
+            arg_values.append(v)
+            key_parts.append(("c", repr(v)))
+        key = (id(fn), fn.hash, tuple(key_parts))
+        entry = self.state.functions.get(key)
+        if entry is None:
+            name = self.state.unique_name(fn.__name__, key)
+            generator = CodeGenerator(fn, arg_values, self.state, name, is_kernel=False)
+            result_types = generator.generate()
+            entry = (name, result_types)
+            self.state.functions[key] = entry
+        name, result_types = entry
+        results = self.builder.create("tt.call", [o.handle for o in call_operands],
+                                      [t.to_ir() for t in result_types], {"callee": f"@{name}"})
+        outs = [tl.tensor(h, t) for h, t in zip(results, result_types)]
+        if not outs:
+            return tl.constexpr(None)
+        fn.parse()
+        if len(outs) == 1 and not fn.returns_tuple:
+            return outs[0]
+        return tuple(outs)
+
+
+def _is_tensor_or_values(x) -> bool:
+    return True
+
+
+def generate_ttir(fn: JITFunction, arg_values: Sequence[Any], arg_attrs: Sequence[Dict[str, str]],
+                  debug: bool) -> str:
+    """The TTIR text of kernel `fn` for the given specialization."""
+    state = ModuleState(debug)
+    name = fn.__name__
+    state.names.add(name)
+    generator = CodeGenerator(fn, arg_values, state, name, is_kernel=True, arg_attrs=arg_attrs)
+    generator.generate()
+    return state.module.text()

@@ -1,0 +1,241 @@
+"""Triton's types: scalar dtypes, pointers and blocks (tensors), with their
+MLIR spellings.  Unsigned integers are signless in MLIR; their signedness
+lives here and picks the unsigned op variants (divui, cmpi ult, extui...)."""
+from __future__ import annotations
+
+from enum import Enum
+from typing import List, Sequence
+
+
+class dtype:
+    """A scalar type."""
+
+    class KIND(Enum):
+        BOOLEAN = 0
+        UINT = 1
+        INT = 2
+        FLOAT = 3
+
+    class SIGNEDNESS(Enum):
+        SIGNED = 0
+        UNSIGNED = 1
+
+    SINT_TYPES = ["int8", "int16", "int32", "int64"]
+    UINT_TYPES = ["int1", "uint8", "uint16", "uint32", "uint64"]
+    FP_TYPES = ["fp8e4nv", "fp8e5", "fp8e4b8", "fp8e5b16", "fp16", "bf16", "fp32", "fp64"]
+    OTHER_TYPES = ["void"]
+
+    _MLIR = {
+        "int1": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+        "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
+        "fp8e4nv": "f8E4M3FN", "fp8e5": "f8E5M2", "fp8e4b8": "f8E4M3FNUZ", "fp8e5b16": "f8E5M2FNUZ",
+        "fp16": "f16", "bf16": "bf16", "fp32": "f32", "fp64": "f64", "void": "void",
+    }
+    _BITS = {"int1": 1, "int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8,
+             "uint16": 16, "uint32": 32, "uint64": 64, "fp8e4nv": 8, "fp8e5": 8, "fp8e4b8": 8,
+             "fp8e5b16": 8, "fp16": 16, "bf16": 16, "fp32": 32, "fp64": 64, "void": 0}
+
+    def __init__(self, name: str):
+        if name not in self._MLIR:
+            raise ValueError(f"unknown dtype {name}")
+        self.name = name
+        self.primitive_bitwidth = self._BITS[name]
+        self.int_bitwidth = self.primitive_bitwidth if (name in self.SINT_TYPES or name in self.UINT_TYPES) else 0
+        self.int_signedness = (dtype.SIGNEDNESS.UNSIGNED if name in self.UINT_TYPES
+                               else dtype.SIGNEDNESS.SIGNED)
+        self.fp_mantissa_width = {"fp8e4nv": 3, "fp8e5": 2, "fp8e4b8": 3, "fp8e5b16": 2,
+                                  "fp16": 10, "bf16": 7, "fp32": 23, "fp64": 52}.get(name, 0)
+
+    # -- predicates (Triton's names) --
+    def is_fp8(self): return self.name.startswith("fp8")
+    def is_fp8e4nv(self): return self.name == "fp8e4nv"
+    def is_fp8e5(self): return self.name == "fp8e5"
+    def is_fp16(self): return self.name == "fp16"
+    def is_bf16(self): return self.name == "bf16"
+    def is_fp32(self): return self.name == "fp32"
+    def is_fp64(self): return self.name == "fp64"
+    def is_int1(self): return self.name == "int1"
+    def is_bool(self): return self.is_int1()
+    def is_floating(self): return self.name in self.FP_TYPES
+    def is_standard_floating(self): return self.name in ("fp16", "bf16", "fp32", "fp64")
+    def is_int_signed(self): return self.name in self.SINT_TYPES
+    def is_int_unsigned(self): return self.name in self.UINT_TYPES
+    def is_int(self): return self.is_int_signed() or self.is_int_unsigned()
+    def is_ptr(self): return False
+    def is_block(self): return False
+    def is_void(self): return self.name == "void"
+
+    def kind(self) -> "dtype.KIND":
+        if self.is_bool():
+            return dtype.KIND.BOOLEAN
+        if self.is_int_unsigned():
+            return dtype.KIND.UINT
+        if self.is_int_signed():
+            return dtype.KIND.INT
+        return dtype.KIND.FLOAT
+
+    @property
+    def scalar(self) -> "dtype":
+        return self
+
+    def to_ir(self) -> str:
+        return self._MLIR[self.name]
+
+    def to_unsigned(self) -> "dtype":
+        return {"int8": uint8, "int16": uint16, "int32": uint32, "int64": uint64}.get(self.name, self)
+
+    def __eq__(self, other):
+        return isinstance(other, dtype) and not isinstance(other, (pointer_type, block_type)) \
+            and type(other) is type(self) and self.name == other.name
+
+    def __hash__(self):
+        return hash(("dtype", self.name))
+
+    def __repr__(self):
+        return f"triton.language.{_SHORT_NAMES.get(self.name, self.name)}"
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def cache_key_part(self) -> str:
+        return self.name
+
+
+class pointer_type(dtype):
+    """`!tt.ptr<element_ty>`; `const` pointers are read-only."""
+
+    def __init__(self, element_ty: dtype, address_space: int = 1, const: bool = False):
+        self.element_ty = element_ty
+        self.address_space = address_space
+        self.const = const
+        self.name = f"pointer<{element_ty}>"
+        self.primitive_bitwidth = 64
+        self.int_bitwidth = 0
+        self.int_signedness = dtype.SIGNEDNESS.SIGNED
+        self.fp_mantissa_width = 0
+
+    def is_ptr(self): return True
+    def is_floating(self): return False
+    def is_int(self): return False
+    def is_int_signed(self): return False
+    def is_int_unsigned(self): return False
+    def is_bool(self): return False
+    def is_fp8(self): return False
+    def is_const(self): return self.const
+
+    def kind(self):
+        return None
+
+    def to_ir(self) -> str:
+        if self.address_space == 1:
+            return f"!tt.ptr<{self.element_ty.to_ir()}>"
+        return f"!tt.ptr<{self.element_ty.to_ir()}, {self.address_space}>"
+
+    def __eq__(self, other):
+        return isinstance(other, pointer_type) and self.element_ty == other.element_ty \
+            and self.address_space == other.address_space
+
+    def __hash__(self):
+        return hash(("ptr", self.element_ty, self.address_space))
+
+    def __repr__(self):
+        return f"pointer_type({self.element_ty!r})"
+
+    __str__ = __repr__
+
+
+class block_type(dtype):
+    """A tensor: `shape` of `element_ty` (a scalar dtype or pointer)."""
+
+    def __init__(self, element_ty: dtype, shape: Sequence[int]):
+        self.element_ty = element_ty
+        self.shape = tuple(int(s) for s in shape)
+        self.numel = 1
+        for s in self.shape:
+            self.numel *= s
+        self.name = f"<{self.shape}, {element_ty}>"
+        self.primitive_bitwidth = element_ty.primitive_bitwidth
+        self.int_bitwidth = element_ty.int_bitwidth
+        self.int_signedness = element_ty.int_signedness
+        self.fp_mantissa_width = element_ty.fp_mantissa_width
+
+    def is_block(self): return True
+
+    @property
+    def scalar(self) -> dtype:
+        return self.element_ty
+
+    def get_block_shapes(self) -> List[int]:
+        return list(self.shape)
+
+    def kind(self):
+        return self.element_ty.kind()
+
+    def to_ir(self) -> str:
+        return "tensor<" + "".join(f"{s}x" for s in self.shape) + self.element_ty.to_ir() + ">"
+
+    def __eq__(self, other):
+        return isinstance(other, block_type) and self.shape == other.shape \
+            and self.element_ty == other.element_ty
+
+    def __hash__(self):
+        return hash(("block", self.element_ty, self.shape))
+
+    def __repr__(self):
+        return f"block_type({self.element_ty!r}, {list(self.shape)})"
+
+    __str__ = __repr__
+
+
+# A block's type predicates are its element type's (is_block excepted).
+for _predicate in ("is_fp8", "is_fp8e4nv", "is_fp8e5", "is_fp16", "is_bf16", "is_fp32", "is_fp64",
+                   "is_int1", "is_bool", "is_floating", "is_standard_floating", "is_int_signed",
+                   "is_int_unsigned", "is_int", "is_ptr", "is_void"):
+    setattr(block_type, _predicate,
+            lambda self, _name=_predicate: getattr(self.element_ty, _name)())
+
+_SHORT_NAMES = {"int1": "int1", "fp8e4nv": "float8e4nv", "fp8e5": "float8e5", "fp8e4b8": "float8e4b8",
+                "fp8e5b16": "float8e5b16", "fp16": "float16", "bf16": "bfloat16", "fp32": "float32",
+                "fp64": "float64"}
+
+void = dtype("void")
+int1 = dtype("int1")
+int8 = dtype("int8")
+int16 = dtype("int16")
+int32 = dtype("int32")
+int64 = dtype("int64")
+uint8 = dtype("uint8")
+uint16 = dtype("uint16")
+uint32 = dtype("uint32")
+uint64 = dtype("uint64")
+float8e4nv = dtype("fp8e4nv")
+float8e5 = dtype("fp8e5")
+float8e4b8 = dtype("fp8e4b8")
+float8e5b16 = dtype("fp8e5b16")
+float16 = dtype("fp16")
+bfloat16 = dtype("bf16")
+float32 = dtype("fp32")
+float64 = dtype("fp64")
+
+# Signature strings (`*fp16`, `i32`, `u1`, ...) of tritium.compile and the launcher.
+SIGNATURE_TYPES = {
+    "i1": int1, "u1": int1, "i8": int8, "i16": int16, "i32": int32, "i64": int64,
+    "u8": uint8, "u16": uint16, "u32": uint32, "u64": uint64,
+    "fp8e4nv": float8e4nv, "fp8e5": float8e5, "fp8e4b8": float8e4b8, "fp8e5b16": float8e5b16,
+    "fp16": float16, "bf16": bfloat16, "fp32": float32, "f32": float32, "fp64": float64,
+}
+
+
+def dtype_from_signature(text: str) -> dtype:
+    """`*fp16` -> pointer_type(float16); `i32` -> int32; `*k*fp32` -> const pointer."""
+    text = text.strip()
+    if text.startswith("*"):
+        rest = text[1:]
+        const = False
+        if rest.startswith("k"):
+            const, rest = True, rest[1:]
+        return pointer_type(dtype_from_signature(rest), const=const)
+    if text not in SIGNATURE_TYPES:
+        raise ValueError(f"unknown type '{text}' in signature")
+    return SIGNATURE_TYPES[text]

@@ -1,0 +1,2 @@
+"""Vendor extensions of triton.language."""
+from . import cuda  # noqa: F401

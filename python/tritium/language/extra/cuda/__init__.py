@@ -1,0 +1,2 @@
+"""CUDA-specific language extensions: libdevice."""
+from . import libdevice  # noqa: F401

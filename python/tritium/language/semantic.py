@@ -1,0 +1,1236 @@
+"""The semantics of Triton's operations: type promotion, broadcasting,
+pointer arithmetic, and the TTIR each operation becomes.
+
+Every function takes and returns `core.tensor`s and writes ops through the
+current builder (set by the code generator for the duration of a compile).
+A user mistake raises `SemanticError`; the code generator reports it at the
+kernel's source line.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import threading
+from typing import List, Optional, Sequence, Tuple
+
+from ..compiler import ir
+from . import dtypes as T
+from .dtypes import block_type, dtype, pointer_type
+
+
+class SemanticError(Exception):
+    """A kernel uses an operation wrongly (shapes, types, arguments)."""
+
+
+_state = threading.local()
+
+
+def builder() -> ir.Builder:
+    b = getattr(_state, "builder", None)
+    if b is None:
+        raise SemanticError("triton.language functions can only be called inside a @jit function")
+    return b
+
+
+def set_builder(b: Optional[ir.Builder]) -> Optional[ir.Builder]:
+    previous = getattr(_state, "builder", None)
+    _state.builder = b
+    return previous
+
+
+# core.tensor and core.constexpr; core registers them when it loads (core
+# imports this module, so they cannot be imported here).
+_TENSOR = None
+_CONSTEXPR = None
+
+
+def _tensor(handle, ty):
+    return _TENSOR(handle, ty)
+
+
+def _is_tensor(x) -> bool:
+    return isinstance(x, _TENSOR)
+
+
+def _unwrap_constexpr(x):
+    while isinstance(x, _CONSTEXPR):
+        x = x.value
+    return x
+
+
+# ---- constants ----------------------------------------------------------------
+
+def _int_type_for(value: int) -> dtype:
+    if -2**31 <= value < 2**31:
+        return T.int32
+    if 2**31 <= value < 2**32:
+        return T.uint32
+    if -2**63 <= value < 2**63:
+        return T.int64
+    if 0 <= value < 2**64:
+        return T.uint64
+    raise SemanticError(f"integer {value} does not fit in 64 bits")
+
+
+def literal(value, ty: dtype) -> str:
+    """The MLIR attribute literal of a Python number in scalar type `ty`."""
+    if ty.is_floating():
+        return ir.float_literal(float(value), ty.to_ir())
+    if ty.is_bool():
+        return "true" if value else "false"
+    value = int(value)
+    bits = ty.int_bitwidth
+    value &= (1 << bits) - 1
+    if value >= 1 << (bits - 1):  # MLIR prints signless ints as signed
+        value -= 1 << bits
+    return str(value)
+
+
+def scalar_constant(value, ty: dtype):
+    b = builder()
+    return _tensor(b.constant(f"{literal(value, ty)} : {ty.to_ir()}", ty.to_ir()), ty)
+
+
+def full(shape: Sequence[int], value, ty: dtype):
+    """A tensor of `shape` filled with a Python number or a scalar tensor."""
+    shape = [int(s) for s in shape]
+    if _is_tensor(value):
+        value = cast(value, ty)
+        if not shape:
+            return value
+        return splat(value, shape)
+    if not shape:
+        return scalar_constant(value, ty)
+    bty = block_type(ty, shape)
+    b = builder()
+    return _tensor(b.constant(f"dense<{literal(value, ty)}> : {bty.to_ir()}", bty.to_ir()), bty)
+
+
+def to_tensor(x, like_type: Optional[dtype] = None):
+    """A Python number or constexpr as a scalar tensor."""
+    x = _unwrap_constexpr(x)
+    if _is_tensor(x):
+        return x
+    if isinstance(x, bool):
+        return scalar_constant(x, T.int1)
+    if isinstance(x, numbers.Integral):
+        return scalar_constant(int(x), like_type or _int_type_for(int(x)))
+    if isinstance(x, numbers.Real):
+        return scalar_constant(float(x), like_type or T.float32)
+    raise SemanticError(f"cannot convert {x!r} of type {type(x).__name__} to a tensor")
+
+
+# ---- program ids ----------------------------------------------------------------
+
+def _check_axis(axis) -> int:
+    axis = _unwrap_constexpr(axis)
+    if axis not in (0, 1, 2):
+        raise SemanticError(f"program_id/num_programs axis must be 0, 1 or 2, got {axis}")
+    return axis
+
+
+def program_id(axis):
+    b = builder()
+    return _tensor(b.create1("tt.get_program_id", [], "i32", {"axis": ir.i32_attr(_check_axis(axis))}),
+                   T.int32)
+
+
+def num_programs(axis):
+    b = builder()
+    return _tensor(b.create1("tt.get_num_programs", [], "i32", {"axis": ir.i32_attr(_check_axis(axis))}),
+                   T.int32)
+
+
+# ---- shapes -------------------------------------------------------------------
+
+def _shape(x) -> List[int]:
+    return list(x.type.shape) if x.type.is_block() else []
+
+
+def _is_pow2(n: int) -> bool:
+    return n > 0 and (n & (n - 1)) == 0
+
+
+def arange(start, end):
+    start, end = _unwrap_constexpr(start), _unwrap_constexpr(end)
+    if not isinstance(start, int) or not isinstance(end, int):
+        raise SemanticError("arange's arguments must be constexpr integers "
+                            f"(got {type(start).__name__} and {type(end).__name__})")
+    if start < 0 or end <= start:
+        raise SemanticError(f"arange needs 0 <= start < end, got start={start}, end={end}")
+    if not _is_pow2(end - start):
+        raise SemanticError(f"arange's range must be a power of two, got end - start = {end - start}")
+    if end > 2**31:
+        raise SemanticError("arange's end must fit in int32")
+    ty = block_type(T.int32, [end - start])
+    b = builder()
+    return _tensor(b.create1("tt.make_range", [], ty.to_ir(),
+                             {"start": ir.i32_attr(start), "end": ir.i32_attr(end)}), ty)
+
+
+def splat(x, shape: Sequence[int]):
+    if x.type.is_block():
+        raise SemanticError("cannot splat a block tensor")
+    ty = block_type(x.type, shape)
+    return _tensor(builder().create1("tt.splat", [x.handle], ty.to_ir()), ty)
+
+
+def expand_dims(x, axis: int):
+    if not x.type.is_block():
+        return splat(x, [1])
+    shape = _shape(x)
+    if not -len(shape) - 1 <= axis <= len(shape):
+        raise SemanticError(f"expand_dims axis {axis} is out of range for a rank-{len(shape)} tensor")
+    if axis < 0:
+        axis += len(shape) + 1
+    new_shape = shape[:axis] + [1] + shape[axis:]
+    ty = block_type(x.type.scalar, new_shape)
+    return _tensor(builder().create1("tt.expand_dims", [x.handle], ty.to_ir(),
+                                     {"axis": ir.i32_attr(axis)}), ty)
+
+
+def broadcast_to(x, shape: Sequence[int]):
+    shape = [int(s) for s in shape]
+    if not x.type.is_block():
+        return splat(x, shape)
+    src = _shape(x)
+    if src == shape:
+        return x
+    if len(src) != len(shape):
+        raise SemanticError(f"cannot broadcast a tensor of shape {src} to shape {shape}: ranks differ")
+    for i, (a, b) in enumerate(zip(src, shape)):
+        if a != b and a != 1:
+            raise SemanticError(f"cannot broadcast a tensor of shape {src} to shape {shape}: "
+                                f"dimension {i} is {a}, not 1 or {b}")
+    ty = block_type(x.type.scalar, shape)
+    return _tensor(builder().create1("tt.broadcast", [x.handle], ty.to_ir()), ty)
+
+
+def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> List[int]:
+    a, b = list(a), list(b)
+    while len(a) < len(b):
+        a.insert(0, 1)
+    while len(b) < len(a):
+        b.insert(0, 1)
+    out = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x == y or y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        else:
+            raise SemanticError(f"shapes {list(a)} and {list(b)} do not broadcast: "
+                                f"dimension {i} is {x} in one and {y} in the other")
+    return out
+
+
+def broadcast_pair(lhs, rhs):
+    """Both operands brought to one shape: scalars splat, missing leading
+    dimensions are added, size-1 dimensions repeat."""
+    ls, rs = lhs.type.is_block(), rhs.type.is_block()
+    if not ls and not rs:
+        return lhs, rhs
+    if not ls:
+        return splat(lhs, _shape(rhs)), rhs
+    if not rs:
+        return lhs, splat(rhs, _shape(lhs))
+    shape = broadcast_shapes(_shape(lhs), _shape(rhs))
+    while len(_shape(lhs)) < len(shape):
+        lhs = expand_dims(lhs, 0)
+    while len(_shape(rhs)) < len(shape):
+        rhs = expand_dims(rhs, 0)
+    return broadcast_to(lhs, shape), broadcast_to(rhs, shape)
+
+
+def reshape(x, shape: Sequence[int], can_reorder: bool = False):
+    shape = [int(_unwrap_constexpr(s)) for s in shape]
+    numel = 1
+    for s in shape:
+        numel *= s
+    if not x.type.is_block():
+        x = splat(x, [1])
+    if numel != x.type.numel:
+        raise SemanticError(f"cannot reshape a tensor of {x.type.numel} elements "
+                            f"(shape {_shape(x)}) to shape {shape}")
+    if any(not _is_pow2(s) for s in shape):
+        raise SemanticError(f"tensor shapes must be powers of two, got {shape}")
+    ty = block_type(x.type.scalar, shape)
+    attrs = {"allow_reorder": "unit"} if can_reorder else None
+    return _tensor(builder().create1("tt.reshape", [x.handle], ty.to_ir(), attrs), ty)
+
+
+def permute(x, dims: Sequence[int]):
+    dims = [int(_unwrap_constexpr(d)) for d in dims]
+    shape = _shape(x)
+    if sorted(dims) != list(range(len(shape))):
+        raise SemanticError(f"permute's dims {dims} are not a permutation of 0..{len(shape) - 1}")
+    ty = block_type(x.type.scalar, [shape[d] for d in dims])
+    return _tensor(builder().create1("tt.trans", [x.handle], ty.to_ir(),
+                                     {"order": ir.i32_array_attr(dims)}), ty)
+
+
+def join(a, b):
+    a, b = broadcast_pair(a, b)
+    if a.type != b.type:
+        raise SemanticError(f"join needs operands of one type, got {a.type} and {b.type}")
+    if not a.type.is_block():
+        a, b = splat(a, [1]), splat(b, [1])
+        joined = join(a, b)
+        return reshape(joined, [2])
+    ty = block_type(a.type.scalar, _shape(a) + [2])
+    return _tensor(builder().create1("tt.join", [a.handle, b.handle], ty.to_ir()), ty)
+
+
+def split(x):
+    shape = _shape(x)
+    if not shape or shape[-1] != 2:
+        raise SemanticError(f"split needs a tensor whose last dimension is 2, got shape {shape}")
+    ty = block_type(x.type.scalar, shape[:-1]) if len(shape) > 1 else x.type.scalar
+    if len(shape) == 1:
+        raise SemanticError("split of a 1-D tensor of 2 elements is not supported; reshape first")
+    lhs, rhs = builder().create("tt.split", [x.handle], [ty.to_ir(), ty.to_ir()])
+    return _tensor(lhs, ty), _tensor(rhs, ty)
+
+
+def cat(a, b, can_reorder: bool = False):
+    if a.type != b.type or not a.type.is_block():
+        raise SemanticError(f"cat needs two tensors of one type, got {a.type} and {b.type}")
+    shape = _shape(a)
+    ty = block_type(a.type.scalar, [shape[0] * 2] + shape[1:])
+    return _tensor(builder().create1("tt.cat", [a.handle, b.handle], ty.to_ir()), ty)
+
+
+# ---- casts ----------------------------------------------------------------------
+
+def _with_scalar(ty: dtype, scalar: dtype) -> dtype:
+    return block_type(scalar, ty.shape) if ty.is_block() else scalar
+
+
+def bitcast(x, dst: dtype):
+    src_sca = x.type.scalar
+    if src_sca == dst:
+        return x
+    if src_sca.primitive_bitwidth != dst.primitive_bitwidth:
+        raise SemanticError(f"cannot bitcast {src_sca} ({src_sca.primitive_bitwidth} bits) to "
+                            f"{dst} ({dst.primitive_bitwidth} bits)")
+    ty = _with_scalar(x.type, dst)
+    if src_sca.is_ptr() != dst.is_ptr() or src_sca.to_ir() != dst.to_ir():
+        return _tensor(builder().create1("tt.bitcast", [x.handle], ty.to_ir()), ty)
+    return _tensor(x.handle, ty)  # e.g. int32 <-> uint32: same MLIR type
+
+
+def cast(x, dst: dtype, fp_downcast_rounding: Optional[str] = None):
+    """Triton's `.to(dst)`: value conversion between numbers and pointers."""
+    x = to_tensor(x)
+    src = x.type.scalar
+    if isinstance(dst, block_type):
+        dst = dst.scalar
+    if src == dst:
+        return x
+    ty = _with_scalar(x.type, dst)
+    t = ty.to_ir()
+    b = builder()
+    if fp_downcast_rounding is not None and not (src.is_floating() and dst.is_floating()
+                                                 and dst.primitive_bitwidth < src.primitive_bitwidth):
+        raise SemanticError("fp_downcast_rounding applies only to float-to-narrower-float casts")
+    # same MLIR type (int32 <-> uint32): nothing to emit
+    if src.to_ir() == dst.to_ir() and not src.is_ptr() and not dst.is_ptr():
+        return _tensor(x.handle, ty)
+    if src.is_floating() and dst.is_floating():
+        if src.is_fp8() or dst.is_fp8() or fp_downcast_rounding == "rtz":
+            rounding = fp_downcast_rounding or "rtne"
+            props = {"rounding": ir.i32_attr({"rtz": 0, "rtne": 1}[rounding])} \
+                if dst.primitive_bitwidth < src.primitive_bitwidth else None
+            return _tensor(b.create1("tt.fp_to_fp", [x.handle], t, props), ty)
+        if src.is_bf16() and dst.is_fp16() or src.is_fp16() and dst.is_bf16():
+            return cast(cast(x, T.float32), dst)
+        op = "arith.truncf" if dst.primitive_bitwidth < src.primitive_bitwidth else "arith.extf"
+        return _tensor(b.create1(op, [x.handle], t), ty)
+    if src.is_int() and dst.is_int():
+        if dst.is_bool():
+            zero = full(_shape(x), 0, src)
+            return _tensor(b.create1("arith.cmpi", [x.handle, zero.handle], t, {"predicate": "1 : i64"}), ty)
+        if dst.int_bitwidth < src.int_bitwidth:
+            return _tensor(b.create1("arith.trunci", [x.handle], t), ty)
+        op = "arith.extsi" if src.is_int_signed() else "arith.extui"
+        return _tensor(b.create1(op, [x.handle], t), ty)
+    if src.is_floating() and dst.is_int():
+        if dst.is_bool():
+            zero = full(_shape(x), 0, src)
+            return _tensor(b.create1("arith.cmpf", [x.handle, zero.handle], t, {"predicate": "13 : i64"}), ty)
+        op = "arith.fptosi" if dst.is_int_signed() else "arith.fptoui"
+        return _tensor(b.create1(op, [x.handle], t), ty)
+    if src.is_int() and dst.is_floating():
+        op = "arith.sitofp" if (src.is_int_signed() and not src.is_bool()) else "arith.uitofp"
+        return _tensor(b.create1(op, [x.handle], t), ty)
+    if src.is_ptr() and dst.is_int():
+        if dst.int_bitwidth != 64:
+            raise SemanticError(f"pointers cast only to 64-bit integers, not {dst}")
+        return _tensor(b.create1("tt.ptr_to_int", [x.handle], t), ty)
+    if src.is_int() and dst.is_ptr():
+        if src.int_bitwidth != 64:
+            raise SemanticError(f"only 64-bit integers cast to pointers, not {src}")
+        return _tensor(b.create1("tt.int_to_ptr", [x.handle], t), ty)
+    if src.is_ptr() and dst.is_ptr():
+        return _tensor(b.create1("tt.bitcast", [x.handle], t), ty)
+    raise SemanticError(f"cannot cast {src} to {dst}")
+
+
+# ---- promotion --------------------------------------------------------------------
+
+def integer_promote(a: dtype, b: dtype) -> dtype:
+    if a.int_signedness == b.int_signedness:
+        return a if a.int_bitwidth > b.int_bitwidth else b
+    if a.is_int_unsigned():
+        return a if a.int_bitwidth >= b.int_bitwidth else b
+    return b if b.int_bitwidth >= a.int_bitwidth else a
+
+
+def computation_type(a: dtype, a_is_scalar: bool, b: dtype, b_is_scalar: bool, div_or_mod: bool) -> dtype:
+    """The type two operands are converted to (Triton's rules: C's usual
+    conversions, with PyTorch-like weak Python scalars)."""
+    if a_is_scalar != b_is_scalar:
+        scalar_ty, tensor_ty = (a, b) if a_is_scalar else (b, a)
+        if scalar_ty.kind().value <= tensor_ty.kind().value:
+            if div_or_mod and tensor_ty in (T.float16, T.bfloat16):
+                return T.float32
+            return tensor_ty
+    if a.is_fp64() or b.is_fp64():
+        return T.float64
+    if a.is_fp32() or b.is_fp32():
+        return T.float32
+    if a.is_fp16() or b.is_fp16():
+        return T.float32 if div_or_mod else T.float16
+    if a.is_bf16() or b.is_bf16():
+        if div_or_mod:
+            return T.float32
+        return T.bfloat16 if a.is_bf16() and b.is_bf16() else T.float32
+    if a.is_fp8() or b.is_fp8():
+        if a == b:
+            return a
+        return T.float16
+    if not a.is_int() or not b.is_int():
+        raise SemanticError(f"unexpected operand types {a} and {b}")
+    if div_or_mod and a.int_signedness != b.int_signedness:
+        raise SemanticError(f"cannot use /, // or % with {a} and {b}: their signedness differs "
+                            "(cast one of them first)")
+    return integer_promote(a, b)
+
+
+def _python_scalar_type(x) -> dtype:
+    if isinstance(x, bool):
+        return T.int1
+    if isinstance(x, numbers.Integral):
+        return _int_type_for(int(x))
+    return T.float32
+
+
+def binary_operands(lhs, rhs, allow_lhs_ptr=False, allow_rhs_ptr=False, arithmetic_check=True,
+                    div_or_mod=False):
+    """Brings both operands to tensors of one shape and (for numbers) one type."""
+    lhs, rhs = _unwrap_constexpr(lhs), _unwrap_constexpr(rhs)
+    lhs_is_number = not _is_tensor(lhs)
+    rhs_is_number = not _is_tensor(rhs)
+    if lhs_is_number and rhs_is_number:
+        lhs, rhs = to_tensor(lhs), to_tensor(rhs)
+        lhs_is_number = rhs_is_number = False
+    lhs_sca = _python_scalar_type(lhs) if lhs_is_number else lhs.type.scalar
+    rhs_sca = _python_scalar_type(rhs) if rhs_is_number else rhs.type.scalar
+    _check_ptr(lhs_sca, rhs_sca, allow_lhs_ptr)
+    _check_ptr(rhs_sca, lhs_sca, allow_rhs_ptr)
+    if arithmetic_check and not lhs_sca.is_ptr() and not rhs_sca.is_ptr():
+        ret = computation_type(lhs_sca, lhs_is_number, rhs_sca, rhs_is_number, div_or_mod)
+        if lhs_is_number and isinstance(lhs, numbers.Integral) and ret.is_int():
+            _check_fits(lhs, ret)
+        if rhs_is_number and isinstance(rhs, numbers.Integral) and ret.is_int():
+            _check_fits(rhs, ret)
+        lhs = to_tensor(lhs, ret) if lhs_is_number else cast(lhs, ret)
+        rhs = to_tensor(rhs, ret) if rhs_is_number else cast(rhs, ret)
+    else:
+        lhs = to_tensor(lhs) if lhs_is_number else lhs
+        rhs = to_tensor(rhs) if rhs_is_number else rhs
+    return broadcast_pair(lhs, rhs)
+
+
+def _check_fits(value: int, ty: dtype):
+    bits = ty.int_bitwidth
+    lo, hi = (0, 2**bits - 1) if ty.is_int_unsigned() else (-2**(bits - 1), 2**(bits - 1) - 1)
+    if ty.is_bool():
+        lo, hi = 0, 1
+    if not lo <= int(value) <= hi:
+        raise SemanticError(f"constant {value} does not fit in {ty}")
+
+
+def _check_ptr(a: dtype, b: dtype, allow_a_ptr: bool):
+    if a.is_ptr():
+        if not allow_a_ptr:
+            raise SemanticError(f"invalid operands of type {a} and {b}")
+        if b.is_ptr() and a != b:
+            raise SemanticError(f"invalid operands of type {a} and {b}")
+        if b.is_floating():
+            raise SemanticError(f"cannot add a float ({b}) to a pointer ({a})")
+
+
+# ---- arithmetic -----------------------------------------------------------------
+
+def _binop(op: str, a, b):
+    return _tensor(builder().create1(op, [a.handle, b.handle], a.type.to_ir()), a.type)
+
+
+def add(a, b):
+    a, b = binary_operands(a, b, True, True)
+    if a.type.scalar.is_ptr() and b.type.scalar.is_ptr():
+        raise SemanticError("cannot add two pointers")
+    if b.type.scalar.is_ptr():
+        a, b = b, a
+    if a.type.scalar.is_ptr():
+        return _tensor(builder().create1("tt.addptr", [a.handle, b.handle], a.type.to_ir()), a.type)
+    return _binop("arith.addf" if a.type.scalar.is_floating() else "arith.addi", a, b)
+
+
+def sub(a, b):
+    a, b = binary_operands(a, b, True, False)
+    if a.type.scalar.is_ptr():
+        return _tensor(builder().create1("tt.addptr", [a.handle, neg(b).handle], a.type.to_ir()), a.type)
+    return _binop("arith.subf" if a.type.scalar.is_floating() else "arith.subi", a, b)
+
+
+def mul(a, b):
+    a, b = binary_operands(a, b)
+    return _binop("arith.mulf" if a.type.scalar.is_floating() else "arith.muli", a, b)
+
+
+def truediv(a, b):
+    a, b = _unwrap_constexpr(a), _unwrap_constexpr(b)
+    a, b = binary_operands(a, b, div_or_mod=True)
+    sca = a.type.scalar
+    if sca.is_int():
+        # int / int is a float division, as in Python
+        a, b = cast(a, T.float32), cast(b, T.float32)
+    return _binop("arith.divf", a, b)
+
+
+def floordiv(a, b):
+    a, b = binary_operands(a, b, div_or_mod=True)
+    sca = a.type.scalar
+    if sca.is_floating():
+        raise SemanticError("// is not supported on floats; use / and floor")
+    return _binop("arith.divsi" if sca.is_int_signed() else "arith.divui", a, b)
+
+
+def fdiv(a, b, ieee_rounding: bool = False):
+    if not a.type.scalar.is_floating() or not b.type.scalar.is_floating():
+        raise SemanticError("fdiv needs float operands")
+    a, b = binary_operands(a, b, div_or_mod=True)
+    return _binop("arith.divf", a, b)
+
+
+def mod(a, b):
+    a, b = binary_operands(a, b, div_or_mod=True)
+    sca = a.type.scalar
+    if sca.is_floating():
+        return _binop("arith.remf", a, b)
+    # C semantics (truncated), as in Triton
+    return _binop("arith.remsi" if sca.is_int_signed() else "arith.remui", a, b)
+
+
+def _int_binop(op_name: str, signed_op: str, a, b):
+    a, b = binary_operands(a, b)
+    if not a.type.scalar.is_int():
+        raise SemanticError(f"{op_name} needs integer operands, got {a.type.scalar}")
+    return _binop(signed_op, a, b)
+
+
+def and_(a, b): return _int_binop("&", "arith.andi", a, b)
+def or_(a, b): return _int_binop("|", "arith.ori", a, b)
+def xor_(a, b): return _int_binop("^", "arith.xori", a, b)
+def shl(a, b): return _int_binop("<<", "arith.shli", a, b)
+
+
+def lshr(a, b):
+    return _int_binop(">>", "arith.shrui", a, b)
+
+
+def ashr(a, b):
+    return _int_binop(">>", "arith.shrsi", a, b)
+
+
+def shr(a, b):
+    a, b = binary_operands(a, b)
+    if not a.type.scalar.is_int():
+        raise SemanticError(f">> needs integer operands, got {a.type.scalar}")
+    return _binop("arith.shrsi" if a.type.scalar.is_int_signed() else "arith.shrui", a, b)
+
+
+def minimum(a, b, propagate_nan: bool = False):
+    a, b = binary_operands(a, b)
+    sca = a.type.scalar
+    if sca.is_floating():
+        return _binop("arith.minimumf" if propagate_nan else "arith.minnumf", a, b)
+    return _binop("arith.minsi" if sca.is_int_signed() else "arith.minui", a, b)
+
+
+def maximum(a, b, propagate_nan: bool = False):
+    a, b = binary_operands(a, b)
+    sca = a.type.scalar
+    if sca.is_floating():
+        return _binop("arith.maximumf" if propagate_nan else "arith.maxnumf", a, b)
+    return _binop("arith.maxsi" if sca.is_int_signed() else "arith.maxui", a, b)
+
+
+def clamp(x, lo, hi, propagate_nan: bool = False):
+    x, lo = binary_operands(x, lo)
+    x, hi = binary_operands(x, hi)
+    lo = broadcast_to(lo, _shape(x)) if x.type.is_block() else lo
+    hi = broadcast_to(hi, _shape(x)) if x.type.is_block() else hi
+    if not x.type.scalar.is_floating():
+        return minimum(maximum(x, lo), hi)
+    props = {"propagateNan": ir.i32_attr(65535 if propagate_nan else 0)}
+    return _tensor(builder().create1("tt.clamp", [x.handle, lo.handle, hi.handle], x.type.to_ir(), props),
+                   x.type)
+
+
+def neg(x):
+    x = to_tensor(x)
+    sca = x.type.scalar
+    if sca.is_ptr():
+        raise SemanticError("cannot negate a pointer")
+    if sca.is_floating():
+        return _tensor(builder().create1("arith.negf", [x.handle], x.type.to_ir()), x.type)
+    return sub(full(_shape(x), 0, sca), x)
+
+
+def invert(x):
+    x = to_tensor(x)
+    sca = x.type.scalar
+    if not sca.is_int():
+        raise SemanticError(f"~ needs an integer operand, got {sca}")
+    return xor_(x, full(_shape(x), -1 if not sca.is_bool() else 1, sca))
+
+
+def logical_not(x):
+    x = to_tensor(x)
+    if not x.type.scalar.is_bool():
+        x = cast(x, T.int1)
+    return xor_(x, full(_shape(x), 1, T.int1))
+
+
+def _as_bool(x):
+    x = to_tensor(x)
+    return x if x.type.scalar.is_bool() else cast(x, T.int1)
+
+
+def logical_and(a, b):
+    a, b = broadcast_pair(_as_bool(a), _as_bool(b))
+    return _binop("arith.andi", a, b)
+
+
+def logical_or(a, b):
+    a, b = broadcast_pair(_as_bool(a), _as_bool(b))
+    return _binop("arith.ori", a, b)
+
+
+# ---- comparisons ------------------------------------------------------------------
+
+# arith.cmpf predicates (ordered, except != which is unordered as in C)
+_CMPF = {"==": 1, ">": 2, ">=": 3, "<": 4, "<=": 5, "!=": 13}
+# arith.cmpi predicates: eq ne slt sle sgt sge ult ule ugt uge
+_CMPI_SIGNED = {"==": 0, "!=": 1, "<": 2, "<=": 3, ">": 4, ">=": 5}
+_CMPI_UNSIGNED = {"==": 0, "!=": 1, "<": 6, "<=": 7, ">": 8, ">=": 9}
+
+
+def compare(op: str, a, b):
+    a, b = binary_operands(a, b, True, True)
+    sca = a.type.scalar
+    ty = _with_scalar(a.type, T.int1)
+    if sca.is_ptr():
+        a, b = cast(a, T.int64), cast(b, T.int64)
+        sca = T.uint64
+    if sca.is_floating():
+        name, pred = "arith.cmpf", _CMPF[op]
+    else:
+        name = "arith.cmpi"
+        pred = (_CMPI_SIGNED if sca.is_int_signed() else _CMPI_UNSIGNED)[op]
+    return _tensor(builder().create1(name, [a.handle, b.handle], ty.to_ir(),
+                                     {"predicate": f"{pred} : i64"}), ty)
+
+
+def where(cond, x, y):
+    cond = _as_bool(cond)
+    x, y = binary_operands(x, y, True, True)
+    if x.type.is_block() or cond.type.is_block():
+        shape = broadcast_shapes(_shape(cond), _shape(x))
+        cond_b = cond
+        while len(_shape(cond_b)) < len(shape):
+            cond_b = expand_dims(cond_b, 0)
+        cond = broadcast_to(cond_b, shape) if cond_b.type.is_block() else splat(cond_b, shape)
+        x = _broadcast_any(x, shape)
+        y = _broadcast_any(y, shape)
+    return _tensor(builder().create1("arith.select", [cond.handle, x.handle, y.handle], x.type.to_ir()),
+                   x.type)
+
+
+def _broadcast_any(x, shape):
+    if not x.type.is_block():
+        return splat(x, shape)
+    while len(_shape(x)) < len(shape):
+        x = expand_dims(x, 0)
+    return broadcast_to(x, shape)
+
+
+# ---- math -------------------------------------------------------------------------
+
+def _float_unary(op: str, x, name: str):
+    x = to_tensor(x)
+    if not x.type.scalar.is_floating():
+        raise SemanticError(f"{name} needs a float operand, got {x.type.scalar}")
+    return _tensor(builder().create1(op, [x.handle], x.type.to_ir()), x.type)
+
+
+def math_unary(name: str, x):
+    ops = {"exp": "math.exp", "exp2": "math.exp2", "log": "math.log", "log2": "math.log2",
+           "sin": "math.sin", "cos": "math.cos", "sqrt": "math.sqrt", "rsqrt": "math.rsqrt",
+           "floor": "math.floor", "ceil": "math.ceil", "erf": "math.erf"}
+    return _float_unary(ops[name], x, name)
+
+
+def abs_(x):
+    x = to_tensor(x)
+    sca = x.type.scalar
+    if sca.is_floating():
+        return _tensor(builder().create1("math.absf", [x.handle], x.type.to_ir()), x.type)
+    if sca.is_int_signed():
+        return _tensor(builder().create1("math.absi", [x.handle], x.type.to_ir()), x.type)
+    if sca.is_int_unsigned():
+        return x
+    raise SemanticError(f"abs needs a number, got {sca}")
+
+
+def fma(x, y, z):
+    x, y = binary_operands(x, y)
+    x, z = binary_operands(x, z)
+    x, y = binary_operands(x, y)
+    if not x.type.scalar.is_floating():
+        raise SemanticError("fma needs float operands")
+    return _tensor(builder().create1("math.fma", [x.handle, y.handle, z.handle], x.type.to_ir()), x.type)
+
+
+def precise_sqrt(x):
+    x = to_tensor(x)
+    if not x.type.scalar.is_fp32():
+        raise SemanticError(f"sqrt_rn needs fp32, got {x.type.scalar}")
+    return _tensor(builder().create1("tt.precise_sqrt", [x.handle], x.type.to_ir()), x.type)
+
+
+def precise_div(x, y):
+    x, y = binary_operands(x, y)
+    if not x.type.scalar.is_fp32():
+        raise SemanticError(f"div_rn needs fp32, got {x.type.scalar}")
+    return _tensor(builder().create1("tt.precise_divf", [x.handle, y.handle], x.type.to_ir()), x.type)
+
+
+def umulhi(x, y):
+    x, y = binary_operands(x, y)
+    if not x.type.scalar.is_int() or x.type.scalar.int_bitwidth not in (32, 64):
+        raise SemanticError(f"umulhi needs 32- or 64-bit integers, got {x.type.scalar}")
+    return _tensor(builder().create1("tt.mulhiui", [x.handle, y.handle], x.type.to_ir()), x.type)
+
+
+# ---- memory -----------------------------------------------------------------------
+
+_CACHE = {"": 1, ".ca": 2, ".cg": 3, ".wb": 4, ".cs": 5, ".wt": 6, ".cv": 7}
+_EVICT = {"": 1, "evict_normal": 1, "evict_first": 2, "evict_last": 3}
+
+
+def _cache_modifier(value: str) -> int:
+    value = _unwrap_constexpr(value) or ""
+    if value not in _CACHE:
+        raise SemanticError(f"cache modifier '{value}' is not one of {sorted(k for k in _CACHE if k)}")
+    return _CACHE[value]
+
+
+def _eviction(value: str) -> int:
+    value = _unwrap_constexpr(value) or ""
+    if value not in _EVICT:
+        raise SemanticError(f"eviction policy '{value}' is not one of {sorted(k for k in _EVICT if k)}")
+    return _EVICT[value]
+
+
+def _is_block_pointer(ptr) -> bool:
+    sca = ptr.type.scalar
+    return not ptr.type.is_block() and sca.is_ptr() and sca.element_ty.is_block()
+
+
+def _boundary_check(boundary_check, rank: int) -> List[int]:
+    boundary_check = _unwrap_constexpr(boundary_check)
+    if boundary_check is None:
+        return []
+    if isinstance(boundary_check, int):
+        boundary_check = [boundary_check]
+    dims = sorted(int(_unwrap_constexpr(d)) for d in boundary_check)
+    for d in dims:
+        if not 0 <= d < rank:
+            raise SemanticError(f"boundary_check dimension {d} is out of range for a rank-{rank} block")
+    return dims
+
+
+def load(ptr, mask=None, other=None, boundary_check=None, padding_option="", cache_modifier="",
+         eviction_policy="", volatile=False):
+    ptr = to_tensor(ptr)
+    mask, other = _unwrap_constexpr(mask), _unwrap_constexpr(other)
+    padding_option = _unwrap_constexpr(padding_option) or ""
+    volatile = bool(_unwrap_constexpr(volatile))
+    props = {"cache": ir.i32_attr(_cache_modifier(cache_modifier)),
+             "evict": ir.i32_attr(_eviction(eviction_policy)),
+             "isVolatile": ir.bool_attr(volatile)}
+    b = builder()
+    if _is_block_pointer(ptr):
+        if mask is not None or other is not None:
+            raise SemanticError("a load through a block pointer takes boundary_check and padding_option, "
+                                "not mask and other")
+        tile = ptr.type.scalar.element_ty
+        dims = _boundary_check(boundary_check, len(tile.shape))
+        if padding_option not in ("", "zero", "nan"):
+            raise SemanticError(f"padding_option must be 'zero' or 'nan', got '{padding_option}'")
+        if padding_option == "nan" and not tile.scalar.is_floating():
+            raise SemanticError("padding_option='nan' needs a float block")
+        props["boundaryCheck"] = ir.i32_array_attr(dims)
+        if padding_option:
+            props["padding"] = ir.i32_attr(1 if padding_option == "zero" else 2)
+        props["operandSegmentSizes"] = ir.i32_array_attr([1, 0, 0])
+        return _tensor(b.create1("tt.load", [ptr.handle], tile.to_ir(), props), tile)
+    if not ptr.type.scalar.is_ptr():
+        raise SemanticError(f"load needs a pointer or a tensor of pointers, got {ptr.type}")
+    if boundary_check is not None or padding_option:
+        raise SemanticError("boundary_check and padding_option apply only to block pointers")
+    elt = ptr.type.scalar.element_ty
+    operands = [ptr]
+    if mask is not None:
+        mask = _as_bool(mask)
+        if ptr.type.is_block():
+            mask = _broadcast_any(mask, _shape(ptr))
+        elif mask.type.is_block():
+            ptr = _broadcast_any(ptr, _shape(mask))
+            operands = [ptr]
+        operands.append(mask)
+    if other is not None:
+        if mask is None:
+            raise SemanticError("load's 'other' needs a mask")
+        other = to_tensor(other, elt) if not _is_tensor(other) else other
+        other = cast(other, elt)
+        if ptr.type.is_block():
+            other = _broadcast_any(other, _shape(ptr))
+        operands.append(other)
+    result_ty = _with_scalar(ptr.type, elt)
+    props["operandSegmentSizes"] = ir.i32_array_attr([1, 1 if mask is not None else 0,
+                                                     1 if other is not None else 0])
+    return _tensor(b.create1("tt.load", [o.handle for o in operands], result_ty.to_ir(), props), result_ty)
+
+
+def store(ptr, value, mask=None, boundary_check=None, cache_modifier="", eviction_policy=""):
+    ptr = to_tensor(ptr)
+    mask = _unwrap_constexpr(mask)
+    props = {"cache": ir.i32_attr(_cache_modifier(cache_modifier)),
+             "evict": ir.i32_attr(_eviction(eviction_policy))}
+    b = builder()
+    if _is_block_pointer(ptr):
+        if mask is not None:
+            raise SemanticError("a store through a block pointer takes boundary_check, not mask")
+        tile = ptr.type.scalar.element_ty
+        value = cast(to_tensor(value, tile.scalar), tile.scalar)
+        value = _broadcast_any(value, list(tile.shape))
+        props["boundaryCheck"] = ir.i32_array_attr(_boundary_check(boundary_check, len(tile.shape)))
+        b.create("tt.store", [ptr.handle, value.handle], [], props)
+        return None
+    if not ptr.type.scalar.is_ptr():
+        raise SemanticError(f"store needs a pointer or a tensor of pointers, got {ptr.type}")
+    if ptr.type.scalar.is_const():
+        raise SemanticError("cannot store through a constant pointer")
+    elt = ptr.type.scalar.element_ty
+    value = to_tensor(value, elt) if not _is_tensor(value) else value
+    if value.type.is_block() and not ptr.type.is_block():
+        ptr = _broadcast_any(ptr, _shape(value))
+    if ptr.type.is_block():
+        value = _broadcast_any(value, _shape(ptr))
+    if elt.is_bool():
+        elt = T.int8
+    value = cast(value, elt)
+    operands = [ptr.handle, value.handle]
+    if mask is not None:
+        mask = _as_bool(mask)
+        if ptr.type.is_block():
+            mask = _broadcast_any(mask, _shape(ptr))
+        operands.append(mask.handle)
+    b.create("tt.store", operands, [], props)
+    return None
+
+
+# ---- atomics ------------------------------------------------------------------------
+
+_SEM = {"relaxed": 1, "acquire": 2, "release": 3, "acq_rel": 4}
+_SCOPE = {"gpu": 1, "cta": 2, "sys": 3}
+_RMW = {"and": 1, "or": 2, "xor": 3, "add": 4, "fadd": 5, "max": 6, "min": 7, "umax": 8, "umin": 9,
+        "xchg": 10}
+
+
+def _sem_scope(sem, scope) -> Tuple[str, str]:
+    sem = _unwrap_constexpr(sem) or "acq_rel"
+    scope = _unwrap_constexpr(scope) or "gpu"
+    if sem not in _SEM:
+        raise SemanticError(f"sem must be one of {list(_SEM)}, got '{sem}'")
+    if scope not in _SCOPE:
+        raise SemanticError(f"scope must be one of {list(_SCOPE)}, got '{scope}'")
+    return ir.i32_attr(_SEM[sem]), ir.i32_attr(_SCOPE[scope])
+
+
+def _atomic_operands(ptr, val, mask):
+    ptr = to_tensor(ptr)
+    if not ptr.type.scalar.is_ptr():
+        raise SemanticError(f"atomics need a pointer or a tensor of pointers, got {ptr.type}")
+    if ptr.type.scalar.is_const():
+        raise SemanticError("cannot do an atomic through a constant pointer")
+    elt = ptr.type.scalar.element_ty
+    val = to_tensor(val, elt) if not _is_tensor(val) else val
+    if val.type.is_block() and not ptr.type.is_block():
+        ptr = _broadcast_any(ptr, _shape(val))
+    if ptr.type.is_block():
+        val = _broadcast_any(val, _shape(ptr))
+    val = cast(val, elt)
+    mask = _unwrap_constexpr(mask)
+    if mask is not None:
+        mask = _as_bool(mask)
+        if ptr.type.is_block():
+            mask = _broadcast_any(mask, _shape(ptr))
+    return ptr, val, mask
+
+
+def atomic_rmw(kind: str, ptr, val, mask=None, sem=None, scope=None):
+    ptr, val, mask = _atomic_operands(ptr, val, mask)
+    sca = val.type.scalar
+    if kind == "add" and sca.is_floating():
+        kind = "fadd"
+    if kind in ("max", "min") and sca.is_int_unsigned():
+        kind = "u" + kind
+    if kind in ("and", "or", "xor") and not sca.is_int():
+        raise SemanticError(f"atomic_{kind} needs integers, got {sca}")
+    if kind == "fadd" and sca not in (T.float16, T.bfloat16, T.float32, T.float64):
+        raise SemanticError(f"atomic_add of floats needs fp16, bf16, fp32 or fp64, got {sca}")
+    sem_attr, scope_attr = _sem_scope(sem, scope)
+    props = {"atomic_rmw_op": ir.i32_attr(_RMW[kind]), "sem": sem_attr, "scope": scope_attr}
+    operands = [ptr.handle, val.handle] + ([mask.handle] if mask is not None else [])
+    return _tensor(builder().create1("tt.atomic_rmw", operands, val.type.to_ir(), props), val.type)
+
+
+def atomic_cas(ptr, cmp, val, sem=None, scope=None):
+    ptr, val, _ = _atomic_operands(ptr, val, None)
+    cmp = cast(_broadcast_any(to_tensor(cmp, val.type.scalar), _shape(val)) if val.type.is_block()
+               else to_tensor(cmp, val.type.scalar), val.type.scalar)
+    if val.type.scalar.primitive_bitwidth not in (16, 32, 64):
+        raise SemanticError(f"atomic_cas needs 16-, 32- or 64-bit values, got {val.type.scalar}")
+    sem_attr, scope_attr = _sem_scope(sem, scope)
+    return _tensor(builder().create1("tt.atomic_cas", [ptr.handle, cmp.handle, val.handle], val.type.to_ir(),
+                                     {"sem": sem_attr, "scope": scope_attr}), val.type)
+
+
+# ---- dot ------------------------------------------------------------------------------
+
+_PRECISION = {"tf32": 0, "tf32x3": 1, "ieee": 2}
+
+
+def dot(a, b, acc=None, input_precision=None, max_num_imprecise_acc=None, out_dtype=T.float32):
+    input_precision = _unwrap_constexpr(input_precision)
+    out_dtype = _unwrap_constexpr(out_dtype) or T.float32
+    if not a.type.is_block() or not b.type.is_block():
+        raise SemanticError("dot needs two tensors")
+    sa, sb = _shape(a), _shape(b)
+    if len(sa) != len(sb) or len(sa) not in (2, 3):
+        raise SemanticError(f"dot needs two 2-D (or two 3-D) tensors, got shapes {sa} and {sb}")
+    if sa[-1] != sb[-2]:
+        raise SemanticError(f"dot's inner dimensions must agree: first operand is {sa}, second is {sb}")
+    if len(sa) == 3 and sa[0] != sb[0]:
+        raise SemanticError(f"dot's batch dimensions must agree: {sa} and {sb}")
+    for name, s in (("M", sa[-2]), ("N", sb[-1]), ("K", sa[-1])):
+        if s < 16:
+            raise SemanticError(f"dot's {name} dimension must be at least 16, got {s}")
+    ea, eb = a.type.scalar, b.type.scalar
+    if ea != eb and not (ea.is_fp8() and eb.is_fp8()):
+        raise SemanticError(f"dot's operands must have one element type, got {ea} and {eb}")
+    if ea.is_int():
+        if ea.int_bitwidth != 8:
+            raise SemanticError(f"integer dot needs int8 operands, got {ea}")
+        ret = T.int32
+    else:
+        ret = out_dtype
+        if ret not in (T.float32, T.float16, T.bfloat16, T.float64):
+            raise SemanticError(f"dot's out_dtype must be a float type, got {ret}")
+    if input_precision is None:
+        input_precision = "tf32" if ea.is_fp32() else "ieee"
+    input_precision = input_precision.lower()
+    if input_precision not in _PRECISION:
+        raise SemanticError(f"input_precision must be one of {list(_PRECISION)}, got '{input_precision}'")
+    out_shape = sa[:-1] + [sb[-1]]
+    ty = block_type(ret, out_shape)
+    if acc is None:
+        acc_t = full(out_shape, 0, ret)
+    else:
+        acc_t = acc
+        if _shape(acc_t) != out_shape:
+            raise SemanticError(f"dot's accumulator must have shape {out_shape}, got {_shape(acc_t)}")
+        if acc_t.type.scalar != ret:
+            if acc_t.type.scalar.is_floating() and ret.is_floating():
+                ty = acc_t.type
+            else:
+                raise SemanticError(f"dot's accumulator type {acc_t.type.scalar} does not suit {ret}")
+    max_acc = _unwrap_constexpr(max_num_imprecise_acc)
+    if max_acc is None:
+        max_acc = 0
+    props = {"inputPrecision": ir.i32_attr(_PRECISION[input_precision]),
+             "maxNumImpreciseAcc": ir.i32_attr(max_acc)}
+    return _tensor(builder().create1("tt.dot", [a.handle, b.handle, acc_t.handle], ty.to_ir(), props), ty)
+
+
+# ---- hints ------------------------------------------------------------------------------
+
+def _attach_hint(x, key: str, values):
+    values = [int(_unwrap_constexpr(v)) for v in (values if isinstance(values, (list, tuple)) else [values])]
+    rank = max(1, len(_shape(x)))
+    if len(values) == 1 and rank > 1:
+        values = values * rank
+    if len(values) != rank:
+        raise SemanticError(f"{key} needs {rank} values, got {len(values)}")
+    op = builder().defining_op(x.handle)
+    if op is None:
+        return x  # block arguments carry hints through the launcher's specialization
+    if op.attributes is None:
+        op.attributes = {}
+    op.attributes[key] = "dense<[" + ", ".join(str(v) for v in values) + f"]> : tensor<{len(values)}xi32>"
+    return x
+
+
+def multiple_of(x, values):
+    return _attach_hint(x, "tt.divisibility", values)
+
+
+def max_contiguous(x, values):
+    return _attach_hint(x, "tt.contiguity", values)
+
+
+def max_constancy(x, values):
+    return _attach_hint(x, "tt.constancy", values)
+
+
+def assume(cond):
+    cond = _as_bool(cond)
+    if cond.type.is_block():
+        raise SemanticError("assume needs a scalar condition")
+    builder().create("llvm.intr.assume", [cond.handle], [])
+
+
+def debug_barrier():
+    builder().create("gpu.barrier", [], [])
+
+
+# ---- block pointers --------------------------------------------------------------------
+
+def make_block_ptr(base, shape, strides, offsets, block_shape, order):
+    base = to_tensor(base)
+    if not base.type.scalar.is_ptr() or base.type.is_block():
+        raise SemanticError("make_block_ptr's base must be a scalar pointer")
+    block_shape = [int(_unwrap_constexpr(s)) for s in block_shape]
+    order = [int(_unwrap_constexpr(o)) for o in order]
+    rank = len(block_shape)
+    for name, vals in (("shape", shape), ("strides", strides), ("offsets", offsets)):
+        if len(vals) != rank:
+            raise SemanticError(f"make_block_ptr's {name} needs {rank} entries (one per block dimension), "
+                                f"got {len(vals)}")
+    if sorted(order) != list(range(rank)):
+        raise SemanticError(f"make_block_ptr's order {order} is not a permutation of 0..{rank - 1}")
+    if any(not _is_pow2(s) for s in block_shape):
+        raise SemanticError(f"block_shape must hold powers of two, got {block_shape}")
+    shape_v = [cast(to_tensor(s), T.int64) for s in shape]
+    strides_v = [cast(to_tensor(s), T.int64) for s in strides]
+    offsets_v = [cast(to_tensor(s), T.int32) for s in offsets]
+    elt = base.type.scalar.element_ty
+    tile = block_type(elt, block_shape)
+    ptr_ty = pointer_type(tile)
+    operands = [base.handle] + [v.handle for v in shape_v + strides_v + offsets_v]
+    return _tensor(builder().create1("tt.make_tensor_ptr", operands, ptr_ty.to_ir(),
+                                     {"order": ir.i32_array_attr(order)}), ptr_ty)
+
+
+def advance(ptr, offsets):
+    if not _is_block_pointer(ptr):
+        raise SemanticError("advance needs a block pointer (from make_block_ptr)")
+    rank = len(ptr.type.scalar.element_ty.shape)
+    if len(offsets) != rank:
+        raise SemanticError(f"advance needs {rank} offsets, got {len(offsets)}")
+    offs = [cast(to_tensor(o), T.int32) for o in offsets]
+    return _tensor(builder().create1("tt.advance", [ptr.handle] + [o.handle for o in offs], ptr.type.to_ir()),
+                   ptr.type)
+
+
+# ---- debugging ---------------------------------------------------------------------------
+
+def device_print(prefix: str, args, hex: bool = False):
+    args = [to_tensor(a) for a in args]
+    signed = [1 if a.type.scalar.is_int_signed() else 0 for a in args]
+    props = {"prefix": ir.str_attr(prefix), "hex": ir.bool_attr(hex), "isSigned": ir.i32_array_attr(signed)}
+    builder().create("tt.print", [a.handle for a in args], [], props)
+
+
+def device_assert(cond, msg: str):
+    cond = _as_bool(cond)
+    builder().create("tt.assert", [cond.handle], [], {"message": ir.str_attr(msg)})
+
+
+# ---- external and inline asm ------------------------------------------------------------
+
+def extern_elementwise(lib_name: str, lib_path: str, args, arg_type_symbol_dict, is_pure: bool):
+    args = [to_tensor(a) for a in args]
+    # broadcast all arguments to one shape
+    shape: List[int] = []
+    for a in args:
+        shape = broadcast_shapes(shape, _shape(a)) if shape or a.type.is_block() else shape
+    if shape:
+        args = [_broadcast_any(a, shape) for a in args]
+    key = tuple(a.type.scalar for a in args)
+    if key not in arg_type_symbol_dict:
+        raise SemanticError(f"no overload of this function takes ({', '.join(str(k) for k in key)}); "
+                            f"it takes one of {[tuple(str(t) for t in k) for k in arg_type_symbol_dict]}")
+    symbol, ret = arg_type_symbol_dict[key]
+    ty = _with_scalar(args[0].type, ret)
+    props = {"libname": ir.str_attr(lib_name), "libpath": ir.str_attr(lib_path),
+             "symbol": ir.str_attr(symbol), "pure": ir.bool_attr(is_pure)}
+    return _tensor(builder().create1("tt.extern_elementwise", [a.handle for a in args], ty.to_ir(), props), ty)
+
+
+def inline_asm_elementwise(asm: str, constraints: str, args, dtypes_, is_pure: bool, pack: int):
+    args = [to_tensor(a) for a in args]
+    shape: List[int] = []
+    for a in args:
+        if a.type.is_block():
+            shape = broadcast_shapes(shape, _shape(a))
+    if shape:
+        args = [_broadcast_any(a, shape) for a in args]
+    single = not isinstance(dtypes_, (list, tuple))
+    result_dtypes = [dtypes_] if single else list(dtypes_)
+    tys = [block_type(d, shape) if shape else d for d in result_dtypes]
+    props = {"asm_string": ir.str_attr(asm), "constraints": ir.str_attr(constraints),
+             "pure": ir.bool_attr(is_pure), "packed_element": ir.i32_attr(pack)}
+    results = builder().create("tt.elementwise_inline_asm", [a.handle for a in args],
+                               [t.to_ir() for t in tys], props)
+    out = [_tensor(r, t) for r, t in zip(results, tys)]
+    return out[0] if single else tuple(out)
+
+
+# ---- histogram, gather -------------------------------------------------------------------
+
+def histogram(x, num_bins: int):
+    num_bins = int(_unwrap_constexpr(num_bins))
+    if not x.type.is_block() or len(_shape(x)) != 1 or not x.type.scalar.is_int():
+        raise SemanticError(f"histogram needs a 1-D integer tensor, got {x.type}")
+    if not _is_pow2(num_bins):
+        raise SemanticError(f"histogram's num_bins must be a power of two, got {num_bins}")
+    ty = block_type(T.int32, [num_bins])
+    return _tensor(builder().create1("tt.histogram", [x.handle], ty.to_ir()), ty)
+
+
+def gather(src, index, axis: int):
+    axis = int(_unwrap_constexpr(axis))
+    ss, si = _shape(src), _shape(index)
+    if len(ss) != len(si):
+        raise SemanticError(f"gather's source and index need one rank, got {ss} and {si}")
+    if not 0 <= axis < len(ss):
+        raise SemanticError(f"gather's axis {axis} is out of range for rank {len(ss)}")
+    for d in range(len(ss)):
+        if d != axis and ss[d] != si[d]:
+            raise SemanticError(f"gather's index dimension {d} is {si[d]}, the source's is {ss[d]}")
+    if not index.type.scalar.is_int():
+        raise SemanticError("gather's index must be integers")
+    ty = block_type(src.type.scalar, si)
+    return _tensor(builder().create1("tt.gather", [src.handle, index.handle], ty.to_ir(),
+                                     {"axis": ir.i32_attr(axis)}), ty)
+
+
+# ---- reductions and scans ------------------------------------------------------------------
+#
+# The combine function is a @jit function: the code generator that is
+# compiling the kernel generates it (once per element types) and the region
+# calls it; the TTIR pipeline inlines the call.
+
+def combine_caller():
+    caller = getattr(_state, "combine_caller", None)
+    if caller is None:
+        raise SemanticError("reductions can only be used inside a @jit function")
+    return caller
+
+
+def set_combine_caller(caller):
+    previous = getattr(_state, "combine_caller", None)
+    _state.combine_caller = caller
+    return previous
+
+
+def _combine_region(combine_fn, scalar_types: List[dtype], return_op: str) -> str:
+    b = builder()
+    n = len(scalar_types)
+    args = b.new_block_args([t.to_ir() for t in scalar_types] * 2)
+    block = b.open_block(args)
+    values = [_tensor(a, t) for a, t in zip(args, scalar_types * 2)]
+    results = combine_caller()(combine_fn, values)
+    results = list(results) if isinstance(results, tuple) else [results]
+    if len(results) != n:
+        b.close_block()
+        raise SemanticError(f"the combine function must return {n} value(s), one per operand, got {len(results)}")
+    results = [to_tensor(_unwrap_constexpr(r)) for r in results]
+    for r, t in zip(results, scalar_types):
+        if r.type != t:
+            b.close_block()
+            raise SemanticError(f"the combine function returns {r.type} for an operand of type {t}; "
+                                "it must return the operands' types")
+    b.create(return_op, [r.handle for r in results], [])
+    b.close_block()
+    return ir.Builder.render_region(block)
+
+
+def _reduction_inputs(input, axis):
+    inputs = list(input) if isinstance(input, tuple) else [input]
+    inputs = [to_tensor(_unwrap_constexpr(x)) for x in inputs]
+    if axis is None:
+        inputs = [reshape(x, [x.type.numel], can_reorder=True) if x.type.is_block() else x for x in inputs]
+        axis = 0
+    shape = _shape(inputs[0])
+    if not shape:
+        raise SemanticError("cannot reduce a scalar: reductions need a tensor")
+    for x in inputs[1:]:
+        if _shape(x) != shape:
+            raise SemanticError(f"reduced tensors must share one shape, got {shape} and {_shape(x)}")
+    if not isinstance(axis, int) or not -len(shape) <= axis < len(shape):
+        raise SemanticError(f"axis {axis} is out of range for a tensor of rank {len(shape)}")
+    if axis < 0:
+        axis += len(shape)
+    return inputs, axis, shape
+
+
+def reduce(input, axis, combine_fn, keep_dims: bool = False):
+    inputs, axis, shape = _reduction_inputs(input, axis)
+    scalar_types = [x.type.scalar for x in inputs]
+    region = _combine_region(combine_fn, scalar_types, "tt.reduce.return")
+    out_shape = shape[:axis] + shape[axis + 1:]
+    result_types = [block_type(t, out_shape) if out_shape else t for t in scalar_types]
+    results = builder().create("tt.reduce", [x.handle for x in inputs], [t.to_ir() for t in result_types],
+                               {"axis": ir.i32_attr(axis)}, regions=[region])
+    outs = [_tensor(h, t) for h, t in zip(results, result_types)]
+    if keep_dims:
+        outs = [expand_dims(o, axis) for o in outs]
+    return tuple(outs) if isinstance(input, tuple) else outs[0]
+
+
+def scan(input, axis, combine_fn, reverse: bool = False):
+    inputs, axis, shape = _reduction_inputs(input, axis)
+    scalar_types = [x.type.scalar for x in inputs]
+    region = _combine_region(combine_fn, scalar_types, "tt.scan.return")
+    results = builder().create("tt.scan", [x.handle for x in inputs], [x.type.to_ir() for x in inputs],
+                               {"axis": ir.i32_attr(axis), "reverse": ir.bool_attr(reverse)}, regions=[region])
+    outs = [_tensor(h, x.type) for h, x in zip(results, inputs)]
+    return tuple(outs) if isinstance(input, tuple) else outs[0]

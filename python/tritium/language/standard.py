@@ -1,0 +1,235 @@
+"""triton.language functions written in the language itself: reductions
+with their combine functions, scans, softmax, sigmoid, argmax/argmin, flip,
+sort, interleave, zeros_like, cdiv.  Each is a @jit function the code
+generator compiles and inlines like a user's own helper."""
+from __future__ import annotations
+
+from ..runtime.jit import jit
+from . import core
+from .core import constexpr
+
+
+# ---- combine functions ----
+
+@jit
+def _sum_combine(a, b):
+    return a + b
+
+
+@jit
+def _prod_combine(a, b):
+    return a * b
+
+
+@jit
+def _max_combine(a, b):
+    return core.maximum(a, b)
+
+
+@jit
+def _max_propagate_nan_combine(a, b):
+    return core.maximum(a, b, propagate_nan=True)
+
+
+@jit
+def _min_combine(a, b):
+    return core.minimum(a, b)
+
+
+@jit
+def _min_propagate_nan_combine(a, b):
+    return core.minimum(a, b, propagate_nan=True)
+
+
+@jit
+def _xor_combine(a, b):
+    return a ^ b
+
+
+@jit
+def _or_combine(a, b):
+    return a | b
+
+
+@jit
+def _and_combine(a, b):
+    return a & b
+
+
+@jit
+def _argmax_combine(value1, index1, value2, index2):
+    # ties pick the lower index, as torch.argmax does
+    gt = value1 > value2
+    eq = value1 == value2
+    lower = index1 < index2
+    take1 = gt | (eq & lower)
+    return core.where(take1, value1, value2), core.where(take1, index1, index2)
+
+
+@jit
+def _argmax_nan_combine(value1, index1, value2, index2):
+    nan1 = value1 != value1
+    nan2 = value2 != value2
+    gt = value1 > value2
+    eq = value1 == value2
+    lower = index1 < index2
+    take1 = (nan1 & (~nan2 | lower)) | (~nan2 & (gt | (eq & lower)))
+    return core.where(take1, value1, value2), core.where(take1, index1, index2)
+
+
+@jit
+def _argmin_combine(value1, index1, value2, index2):
+    lt = value1 < value2
+    eq = value1 == value2
+    lower = index1 < index2
+    take1 = lt | (eq & lower)
+    return core.where(take1, value1, value2), core.where(take1, index1, index2)
+
+
+# ---- reductions ----
+
+def _promote_for_sum(input, dtype):
+    dtype = core._cv(dtype)
+    if dtype is not None:
+        return input.to(dtype)
+    sca = input.dtype
+    if sca.is_int() and sca.int_bitwidth < 32:
+        return input.to(core.int32 if sca.is_int_signed() else core.uint32)
+    if sca.is_bool():
+        return input.to(core.int32)
+    return input
+
+
+@core.builtin
+def sum(input, axis=None, keep_dims=False, dtype=None):
+    input = _promote_for_sum(input, dtype)
+    return core.reduce(input, axis, _sum_combine, keep_dims=keep_dims)
+
+
+@core.builtin
+def max(input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False,
+        propagate_nan=False):
+    if core._cv(return_indices):
+        return argmax(input, axis, tie_break_left=return_indices_tie_break_left, keep_dims=keep_dims,
+                      _return_value=True)
+    fn = _max_propagate_nan_combine if core._cv(propagate_nan) else _max_combine
+    return core.reduce(input, axis, fn, keep_dims=keep_dims)
+
+
+@core.builtin
+def min(input, axis=None, return_indices=False, return_indices_tie_break_left=True, keep_dims=False,
+        propagate_nan=False):
+    if core._cv(return_indices):
+        return argmin(input, axis, tie_break_left=return_indices_tie_break_left, keep_dims=keep_dims,
+                      _return_value=True)
+    fn = _min_propagate_nan_combine if core._cv(propagate_nan) else _min_combine
+    return core.reduce(input, axis, fn, keep_dims=keep_dims)
+
+
+def _indices_like(input, axis):
+    from . import semantic
+    axis = core._cv(axis)
+    shape = [core._cv(s) for s in input.shape]
+    if axis is None:
+        flat = core.reshape(input, [input.type.numel])
+        return flat, 0, core.arange(0, input.type.numel)
+    if axis < 0:
+        axis += len(shape)
+    idx = core.arange(0, shape[axis])
+    for d in range(len(shape)):
+        if d != axis:
+            idx = semantic.expand_dims(idx, d)
+    return input, axis, semantic.broadcast_to(idx, shape)
+
+
+@core.builtin
+def argmax(input, axis, tie_break_left=True, keep_dims=False, _return_value=False):
+    values, axis, indices = _indices_like(input, axis)
+    fn = _argmax_nan_combine if values.dtype.is_floating() else _argmax_combine
+    value, index = core.reduce((values, indices), axis, fn, keep_dims=keep_dims)
+    return (value, index) if _return_value else index
+
+
+@core.builtin
+def argmin(input, axis, tie_break_left=True, keep_dims=False, _return_value=False):
+    values, axis, indices = _indices_like(input, axis)
+    value, index = core.reduce((values, indices), axis, _argmin_combine, keep_dims=keep_dims)
+    return (value, index) if _return_value else index
+
+
+@core.builtin
+def xor_sum(input, axis=None, keep_dims=False):
+    if not input.dtype.is_int():
+        raise core.SemanticError(f"xor_sum needs integers, got {input.dtype}")
+    return core.reduce(input, axis, _xor_combine, keep_dims=keep_dims)
+
+
+@core.builtin
+def reduce_or(input, axis, keep_dims=False):
+    return core.reduce(input, axis, _or_combine, keep_dims=keep_dims)
+
+
+# ---- scans ----
+
+@core.builtin
+def cumsum(input, axis=0, reverse=False, dtype=None):
+    input = _promote_for_sum(input, dtype)
+    return core.associative_scan(input, axis, _sum_combine, reverse)
+
+
+@core.builtin
+def cumprod(input, axis=0, reverse=False):
+    return core.associative_scan(input, axis, _prod_combine, reverse)
+
+
+# ---- element-wise helpers ----
+
+@jit
+def cdiv(x, div):
+    """ceil(x / div) for integers."""
+    return (x + div - 1) // div
+
+
+@jit
+def sigmoid(x):
+    return 1 / (1 + core.exp(-x))
+
+
+@jit
+def softmax(x, ieee_rounding=False):
+    z = x - max(x, 0)
+    num = core.exp(z)
+    den = sum(num, 0)
+    return core.fdiv(num, den, ieee_rounding)
+
+
+@jit
+def zeros_like(input):
+    return core.zeros(input.shape, input.dtype)
+
+
+@jit
+def swizzle2d(i, j, size_i, size_j, size_g):
+    """Grouped ordering of a 2-D grid (as in the matmul tutorial)."""
+    ij = i * size_j + j
+    size_gj = size_g * size_j
+    group_id = ij // size_gj
+    off_i = group_id * size_g
+    size_g = core.minimum(size_i - off_i, size_g)
+    ij = ij % size_gj
+    new_i = off_i + ij % size_g
+    new_j = ij // size_g
+    return new_i, new_j
+
+
+@core.builtin
+def interleave(a, b):
+    c = core.join(a, b)
+    if len(c.shape) == 1:
+        return c
+    return core.reshape(c, c.shape[:-2] + (c.shape[-2] * 2,))
+
+
+@core.builtin
+def ravel(x, can_reorder=False):
+    return core.reshape(x, [x.type.numel], can_reorder=can_reorder)

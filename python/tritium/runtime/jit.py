@@ -1,0 +1,260 @@
+"""`@jit`: a Python function that is compiled as a Triton kernel.
+
+A JITFunction keeps the function's source and signature.  Launching it with
+`kernel[grid](*args)` binds the arguments, computes a specialization key
+from them (types, values of 1, 16-byte alignment; cheap, since it runs on
+every launch), compiles each new specialization once, and launches it.
+Calling it from another @jit function inlines it; calling it from plain
+Python is an error.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import inspect
+import sys
+import textwrap
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from ..errors import CompilationError, TritiumError
+
+
+def _is_constexpr_annotation(annotation) -> bool:
+    if annotation is inspect.Parameter.empty:
+        return False
+    from ..language.core import constexpr
+    if annotation is constexpr:
+        return True
+    return isinstance(annotation, str) and annotation.split(".")[-1] == "constexpr"
+
+
+class KernelParam:
+    """One parameter of a @jit function."""
+
+    __slots__ = ("num", "name", "is_constexpr", "default", "do_not_specialize",
+                 "do_not_specialize_on_alignment", "annotation")
+
+    def __init__(self, num: int, param: inspect.Parameter, do_not_specialize: bool,
+                 do_not_specialize_on_alignment: bool):
+        self.num = num
+        self.name = param.name
+        self.annotation = param.annotation
+        self.is_constexpr = _is_constexpr_annotation(param.annotation)
+        self.default = param.default
+        self.do_not_specialize = do_not_specialize
+        self.do_not_specialize_on_alignment = do_not_specialize_on_alignment
+
+
+class KernelInterface:
+    """`kernel[grid](*args, **kwargs)` launches with `grid`."""
+
+    def __getitem__(self, grid):
+        def launcher(*args, **kwargs):
+            return self.run(*args, grid=grid, warmup=False, **kwargs)
+        return launcher
+
+
+# torch dtype name -> signature string
+_TORCH_DTYPES = {
+    "torch.float16": "fp16", "torch.bfloat16": "bf16", "torch.float32": "fp32", "torch.float64": "fp64",
+    "torch.int8": "i8", "torch.int16": "i16", "torch.int32": "i32", "torch.int64": "i64",
+    "torch.uint8": "u8", "torch.uint16": "u16", "torch.uint32": "u32", "torch.uint64": "u64",
+    "torch.bool": "i1", "torch.float8_e4m3fn": "fp8e4nv", "torch.float8_e5m2": "fp8e5",
+    "torch.float8_e4m3fnuz": "fp8e4b8", "torch.float8_e5m2fnuz": "fp8e5b16",
+}
+# __cuda_array_interface__ typestr -> signature string
+_ARRAY_TYPESTRS = {"<f2": "fp16", "<f4": "fp32", "<f8": "fp64", "|i1": "i8", "<i2": "i16", "<i4": "i32",
+                   "<i8": "i64", "|u1": "u8", "<u2": "u16", "<u4": "u32", "<u8": "u64", "|b1": "i1"}
+
+
+def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) -> Tuple[str, Any]:
+    """(signature type, specialization) of one runtime argument.
+
+    The specialization is "1" for integers equal to 1 (they become
+    constants), "D" for integers and pointers divisible by 16, else "".
+    """
+    if value is None:
+        return "constexpr", None
+    if isinstance(value, bool):
+        return "i1", ""
+    if isinstance(value, int):
+        if specialize_value and value == 1:
+            return "constexpr", 1
+        if -2**31 <= value < 2**31:
+            ty = "i32"
+        elif -2**63 <= value < 2**63:
+            ty = "i64"
+        elif 0 <= value < 2**64:
+            ty = "u64"
+        else:
+            raise TritiumError(f"integer argument {value} does not fit in 64 bits")
+        return ty, ("D" if specialize_value and specialize_alignment and value % 16 == 0 else "")
+    if isinstance(value, float):
+        return "fp32", ""
+    data_ptr = getattr(value, "data_ptr", None)
+    if data_ptr is not None:
+        dtype_name = str(getattr(value, "dtype", ""))
+        ty = _TORCH_DTYPES.get(dtype_name)
+        if ty is None:
+            raise TritiumError(f"unsupported tensor dtype {dtype_name}")
+        aligned = specialize_alignment and data_ptr() % 16 == 0
+        return "*" + ty, ("D" if aligned else "")
+    interface = getattr(value, "__cuda_array_interface__", None)
+    if interface is not None:
+        ty = _ARRAY_TYPESTRS.get(interface["typestr"])
+        if ty is None:
+            raise TritiumError(f"unsupported array typestr {interface['typestr']}")
+        aligned = specialize_alignment and interface["data"][0] % 16 == 0
+        return "*" + ty, ("D" if aligned else "")
+    raise TritiumError(f"unsupported kernel argument of type {type(value).__name__}: {value!r}")
+
+
+class JITFunction(KernelInterface):
+    """A function decorated with @jit."""
+
+    def __init__(self, fn: Callable, version=None, do_not_specialize: Sequence = (),
+                 do_not_specialize_on_alignment: Sequence = (), debug: Optional[bool] = None,
+                 noinline: Optional[bool] = None, repr=None, launch_metadata=None):
+        self.fn = fn
+        self.module = fn.__module__
+        self.__name__ = fn.__name__
+        self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
+        self.__doc__ = fn.__doc__
+        self.__globals__ = fn.__globals__
+        self.debug = debug
+        self.noinline = noinline
+        self.signature = inspect.signature(fn)
+
+        def _indices(names) -> set:
+            out = set()
+            for n in names:
+                out.add(n if isinstance(n, int) else list(self.signature.parameters).index(n))
+            return out
+        dns = _indices(do_not_specialize)
+        dnsa = _indices(do_not_specialize_on_alignment)
+        self.params = [KernelParam(i, p, i in dns, i in dnsa)
+                       for i, p in enumerate(self.signature.parameters.values())]
+        self.arg_names = [p.name for p in self.params]
+        self.constexpr_indices = [p.num for p in self.params if p.is_constexpr]
+        try:
+            source = inspect.getsource(fn)
+            self.starting_line = inspect.getsourcelines(fn)[1]
+            self.file_name = inspect.getsourcefile(fn) or "<unknown>"
+        except (OSError, TypeError) as e:
+            raise TritiumError(f"cannot read the source of {fn.__name__}: {e}") from e
+        self.src = textwrap.dedent(source)
+        # Drop decorators: the code generator compiles the def alone.
+        lines = self.src.splitlines(keepends=True)
+        first = next(i for i, l in enumerate(lines) if l.lstrip().startswith(("def ", "async def ")))
+        self.src = "".join(lines[first:])
+        self.starting_line += first
+        self._src_col_offset = len(source.splitlines()[first]) - len(source.splitlines()[first].lstrip()) \
+            if source.splitlines() else 0
+        self.hash = hashlib.sha256(self.src.encode()).hexdigest()
+        self.compiled: Dict[Any, Any] = {}
+        self._ast: Optional[ast.Module] = None
+        self.returns_tuple = False
+
+    # -- Python calls are not allowed --
+    def __call__(self, *args, **kwargs):
+        caller = sys._getframe(1)
+        info = inspect.getframeinfo(caller, context=1)
+        line = info.code_context[0] if info.code_context else None
+        raise CompilationError(
+            f"cannot call @jit function '{self.__name__}' from plain Python: launch it with "
+            f"{self.__name__}[grid](...), or call it from inside another @jit function",
+            file=info.filename, line=info.lineno, col=(len(line) - len(line.lstrip()) + 1) if line else 1,
+            source_line=line)
+
+    def __repr__(self):
+        return f"JITFunction({self.module}:{self.__qualname__})"
+
+    def parse(self) -> ast.Module:
+        """The function's AST (parsed once; the code generator never mutates it)."""
+        if self._ast is None:
+            tree = ast.parse(self.src)
+            assert isinstance(tree, ast.Module) and len(tree.body) == 1 and isinstance(tree.body[0], ast.FunctionDef)
+            self._ast = tree
+            self.returns_tuple = any(isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple)
+                                     for n in ast.walk(tree))
+        return self._ast
+
+    # -- binding and specialization --
+    def bind(self, args, kwargs) -> List[Any]:
+        """Positional list of every parameter's value (defaults filled)."""
+        n = len(self.params)
+        if len(args) > n:
+            raise TritiumError(f"{self.__name__}() takes {n} arguments but {len(args)} were given "
+                               f"(parameters: {', '.join(self.arg_names)})")
+        values = list(args) + [inspect.Parameter.empty] * (n - len(args))
+        for name, value in kwargs.items():
+            try:
+                i = self.arg_names.index(name)
+            except ValueError:
+                raise TritiumError(f"{self.__name__}() got an unexpected keyword argument '{name}'") from None
+            if values[i] is not inspect.Parameter.empty:
+                raise TritiumError(f"{self.__name__}() got multiple values for argument '{name}'")
+            values[i] = value
+        missing = []
+        for p in self.params:
+            if values[p.num] is inspect.Parameter.empty:
+                if p.default is inspect.Parameter.empty:
+                    missing.append(p.name)
+                else:
+                    values[p.num] = p.default
+        if missing:
+            raise TritiumError(f"{self.__name__}() is missing {len(missing)} argument(s): {', '.join(missing)} "
+                               f"(parameters: {', '.join(self.arg_names)})")
+        return values
+
+    def specialization(self, values: Sequence[Any]):
+        """(signature, constexprs, attrs) for bound argument values."""
+        signature: Dict[str, str] = {}
+        constexprs: Dict[str, Any] = {}
+        attrs: Dict[str, Any] = {}
+        for p, value in zip(self.params, values):
+            if p.is_constexpr:
+                signature[p.name] = "constexpr"
+                constexprs[p.name] = value
+                continue
+            ty, spec = specialize_arg(value, not p.do_not_specialize, not p.do_not_specialize_on_alignment)
+            signature[p.name] = ty
+            if ty == "constexpr":
+                constexprs[p.name] = spec
+            elif spec == "D":
+                attrs[p.name] = [["tt.divisibility", 16]]
+        return signature, constexprs, attrs
+
+    def run(self, *args, grid, warmup, num_warps=None, num_stages=None, num_ctas=None, maxnreg=None, **kwargs):
+        from ..compiler.compiler import ASTSource, compile as compile_
+        values = self.bind(args, kwargs)
+        signature, constexprs, attrs = self.specialization(values)
+        options = {"num_warps": num_warps or 4, "num_stages": num_stages or 3, "num_ctas": num_ctas or 1,
+                   "maxnreg": maxnreg, "debug": self.debug}
+        key = (tuple(signature.items()), tuple((k, repr(v)) for k, v in constexprs.items()),
+               tuple(attrs), tuple(options.items()))
+        kernel = self.compiled.get(key)
+        if kernel is None:
+            kernel = compile_(ASTSource(self, signature, constexprs, attrs), options=options)
+            self.compiled[key] = kernel
+        if warmup:
+            return kernel
+        grid_size = grid(dict(zip(self.arg_names, values))) if callable(grid) else grid
+        if not isinstance(grid_size, (tuple, list)) or not 1 <= len(grid_size) <= 3:
+            raise TritiumError(f"grid must be a tuple of 1 to 3 integers, got {grid_size!r}")
+        return kernel.launch(grid_size, [v for p, v in zip(self.params, values) if not p.is_constexpr])
+
+    def warmup(self, *args, grid=(1,), **kwargs):
+        return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+
+def jit(fn=None, *, version=None, repr=None, launch_metadata=None, do_not_specialize=(),
+        do_not_specialize_on_alignment=(), debug=None, noinline=None):
+    """Decorator: compile `fn` as a Triton kernel (Triton's `triton.jit`)."""
+    def decorator(f):
+        return JITFunction(f, version=version, do_not_specialize=do_not_specialize,
+                           do_not_specialize_on_alignment=do_not_specialize_on_alignment, debug=debug,
+                           noinline=noinline, repr=repr, launch_metadata=launch_metadata)
+    if fn is not None:
+        return decorator(fn)
+    return decorator
