@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools libzstd-dev   # MLIR/LLVM 22, lit, FileCheck
   clang-22 lld-22 cmake ninja-build ccache               # the toolchain
-  libgtest-dev python3 python3-pytest binutils git       # tests
+  libgtest-dev python3 python3-pytest python3-numpy binutils git  # tests
 )
 
 missing=()

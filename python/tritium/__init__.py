@@ -7,13 +7,14 @@ programming model of OpenAI Triton.  Use it as Triton:
 Importing needs no GPU and no compiler: the native library (libtritium.so,
 MLIR and LLVM linked in statically) is loaded with ctypes on first use.
 """
+__version__ = "0.1.0"
+
 from ._native import native_library, native_version
 from .errors import CompilationError, OutOfResources, TritiumError
 from .runtime import Autotuner, Config, Heuristics, JITFunction, KernelInterface, autotune, heuristics, jit
 from .compiler.compiler import ASTSource, CompiledKernel, GPUTarget, compile
 from . import language  # noqa: F401
-
-__version__ = "0.1.0"
+from . import testing  # noqa: F401
 
 
 def cdiv(x: int, y: int) -> int:

@@ -5,13 +5,14 @@ then at tritium/_lib/libtritium.so beside this file: the build links that
 name to the library it produced, and a shipped package holds a copy there.
 """
 import ctypes
+import json
 import os
 import threading
 
 from .errors import CompilationError, NativeLibraryError
 
 # Must equal kAbiVersion in capi/ParseAndVerify.cpp.
-ABI_VERSION = 1
+ABI_VERSION = 3
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _lock = threading.Lock()
@@ -45,6 +46,13 @@ class NativeLibrary:
         d.tritium_version.argtypes = []
         d.tritium_abi_version.restype = ctypes.c_int
         d.tritium_abi_version.argtypes = []
+        # Checked before the other entry points are looked up: an older library
+        # may lack some of them.
+        abi = d.tritium_abi_version()
+        if abi != ABI_VERSION:
+            raise NativeLibraryError(
+                f"{path} has C ABI revision {abi}, this package needs {ABI_VERSION}; rebuild"
+            )
         d.tritium_parse_and_verify.restype = ctypes.c_int
         d.tritium_parse_and_verify.argtypes = [
             ctypes.c_char_p,
@@ -53,13 +61,28 @@ class NativeLibrary:
             ctypes.POINTER(ctypes.c_void_p),
             ctypes.POINTER(ctypes.c_void_p),
         ]
+        d.tritium_run_pipeline.restype = ctypes.c_int
+        d.tritium_run_pipeline.argtypes = [
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.c_char_p,
+            ctypes.c_char_p,
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_void_p),
+        ]
+        d.tritium_compile_cuda.restype = ctypes.c_int
+        d.tritium_compile_cuda.argtypes = [
+            ctypes.c_char_p,
+            ctypes.c_size_t,
+            ctypes.c_char_p,
+            ctypes.c_char_p,
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_void_p),
+            ctypes.POINTER(ctypes.c_size_t),
+            ctypes.POINTER(ctypes.c_void_p),
+        ]
         d.tritium_free.restype = None
         d.tritium_free.argtypes = [ctypes.c_void_p]
-        abi = d.tritium_abi_version()
-        if abi != ABI_VERSION:
-            raise NativeLibraryError(
-                f"{path} has C ABI revision {abi}, this package needs {ABI_VERSION}; rebuild"
-            )
 
     def version(self) -> str:
         return self._dll.tritium_version().decode()
@@ -89,6 +112,72 @@ class NativeLibrary:
         if rc != 0:
             raise CompilationError(messages)
         return out
+
+    def run_pipeline(self, text: str, pipeline: str, source_name: str = "<ir>") -> str:
+        """Parses and verifies MLIR text, runs the textual pass pipeline on it
+        (e.g. "builtin.module(tritium-make-ttir)"), and returns the result's
+        printed form.
+
+        Raises CompilationError carrying the diagnostics when the text does
+        not parse or verify, the pipeline is invalid, or a pass fails.
+        """
+        data = text.encode("utf-8")
+        printed = ctypes.c_void_p()
+        diagnostics = ctypes.c_void_p()
+        rc = self._dll.tritium_run_pipeline(
+            data, len(data), source_name.encode("utf-8"), pipeline.encode("utf-8"),
+            ctypes.byref(printed), ctypes.byref(diagnostics),
+        )
+        out, messages = self._take_string(printed), self._take_string(diagnostics)
+        if rc != 0:
+            raise CompilationError(messages)
+        return out
+
+    def compile_cuda(self, ttir: str, options: dict = None, source_name: str = "<ir>"):
+        """Compiles TTIR for an NVIDIA GPU (see tritium_compile_cuda in
+        capi/tritium.h for the options, e.g. {"num_warps": 4, "arch": 90}).
+
+        Returns (stages, cubin): `stages` is the dict of stage texts and
+        metadata ("ttgir", "llir", "ptx", "name", "shared", "registers", ...),
+        `cubin` the cubin's bytes, or None when no ptxas is installed (then
+        stages["ptx"] is the artifact to load).  Options whose value is None
+        are left at their defaults.  Raises CompilationError with the
+        diagnostics (ptxas's log included) on failure; its `stages`
+        attribute holds what was produced before the failure.
+        """
+        parts = []
+        for key, value in (options or {}).items():
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                value = int(value)
+            text = str(value)
+            if ";" in text or ";" in key or "=" in key:
+                raise ValueError(f"option {key}={text!r}: ';' and '=' cannot appear in options")
+            parts.append(f"{key}={text}")
+        data = ttir.encode("utf-8")
+        stages_json = ctypes.c_void_p()
+        cubin = ctypes.c_void_p()
+        cubin_size = ctypes.c_size_t()
+        diagnostics = ctypes.c_void_p()
+        rc = self._dll.tritium_compile_cuda(
+            data, len(data), source_name.encode("utf-8"), ";".join(parts).encode("utf-8"),
+            ctypes.byref(stages_json), ctypes.byref(cubin), ctypes.byref(cubin_size),
+            ctypes.byref(diagnostics),
+        )
+        image = None
+        if cubin.value:
+            try:
+                image = ctypes.string_at(cubin.value, cubin_size.value)
+            finally:
+                self._dll.tritium_free(cubin.value)
+        text, messages = self._take_string(stages_json), self._take_string(diagnostics)
+        stages = json.loads(text) if text else {}
+        if rc != 0:
+            error = CompilationError(messages or "compilation failed")
+            error.stages = stages
+            raise error
+        return stages, image
 
 
 def native_library() -> NativeLibrary:

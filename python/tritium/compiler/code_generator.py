@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import hashlib
 import inspect
 import types
@@ -198,7 +199,7 @@ class CodeGenerator(ast.NodeVisitor):
         attributes = {"noinline": "true"} if (self.fn.noinline and not self.is_kernel) else None
         self.state.module.add_function(self.function_name, visibility, block_args, arg_attrs,
                                        [r.type.to_ir() for r in results], body, self._location(fdef),
-                                       attributes=None if attributes is None else None)
+                                       attributes=attributes)
         return [r.type for r in results]
 
     def _return_list(self) -> List[tl.tensor]:
@@ -283,11 +284,6 @@ class CodeGenerator(ast.NodeVisitor):
                 raise self.error(node, f"assertion failed: {msg}")
             return
         semantic.device_assert(cond, str(msg))
-
-    def _unsupported(self, what: str):
-        def visit(self, node):
-            raise self.error(node, f"{what} is not supported in @jit functions")
-        return visit
 
     visit_Break = lambda self, n: CodeGenerator._raise(self, n, "`break` is not supported in @jit functions")
     visit_Continue = lambda self, n: CodeGenerator._raise(self, n, "`continue` is not supported in @jit functions")
@@ -379,18 +375,11 @@ class CodeGenerator(ast.NodeVisitor):
 
     def _append_to_block(self, block: ir.Block, make, node, name):
         """Runs `make` with ops going to the end of an already generated block."""
-        self.builder._blocks.append(block)
-        self.builder._constant_caches.append({})
-        try:
-            if not _is_tensor_or_values(make):
-                pass
-            result = make()
-        except SemanticError as e:
-            raise self.error(node, f"'{name}': {e}" if name else str(e)) from None
-        finally:
-            self.builder._constant_caches.pop()
-            self.builder._blocks.pop()
-        return result
+        with self.builder.appending_to(block):
+            try:
+                return make()
+            except SemanticError as e:
+                raise self.error(node, f"'{name}': {e}" if name else str(e)) from None
 
     def visit_IfExp(self, node):
         cond = self.visit(node.test)
@@ -799,6 +788,9 @@ class CodeGenerator(ast.NodeVisitor):
             return tl.constexpr(None)
         if isinstance(fn, JITFunction):
             return self.call_jit_function(node, fn, args, kwargs)
+        if isinstance(fn, functools.partial) and isinstance(fn.func, JITFunction):
+            # a tensor method that is a @jit function (x.sigmoid(), x.softmax())
+            return self.call_jit_function(node, fn.func, [*fn.args, *args], {**fn.keywords, **kwargs})
         if tl.is_builtin(fn):
             return _wrap_python(fn(*args, **kwargs))
         if isinstance(fn, type) and issubclass(fn, (tl.constexpr, dtype)):
@@ -843,8 +835,8 @@ class CodeGenerator(ast.NodeVisitor):
         """Generates (once) a private function for this specialization and calls it."""
         try:
             values = fn.bind(args, kwargs)
-        except Exception as e:
-            raise self.error(node, str(e)) from None
+        except CompilationError as e:
+            raise self.error(node, e.error_message) from None
         arg_values = []
         call_operands = []
         key_parts = []
@@ -886,10 +878,6 @@ class CodeGenerator(ast.NodeVisitor):
         if len(outs) == 1 and not fn.returns_tuple:
             return outs[0]
         return tuple(outs)
-
-
-def _is_tensor_or_values(x) -> bool:
-    return True
 
 
 def generate_ttir(fn: JITFunction, arg_values: Sequence[Any], arg_attrs: Sequence[Dict[str, str]],

@@ -10,12 +10,15 @@ No GPU is needed: the target is named (`cuda:90`, or GPUTarget("cuda", 90, 32)).
 """
 from __future__ import annotations
 
+import json
 import os
 import re
-from dataclasses import dataclass, field
-from typing import Any, Dict, Optional
+from dataclasses import dataclass
+from typing import Any, Dict, Optional, Sequence
 
+from .. import __version__
 from .._native import native_library
+from ..runtime import cache
 from ..errors import CompilationError, TritiumError
 from ..language.dtypes import dtype_from_signature
 from ..runtime.jit import JITFunction
@@ -103,12 +106,14 @@ class ASTSource:
                 raise TritiumError(f"parameter '{p.name}' of {fn.__name__} has no type in the signature")
 
     def arg_values(self):
-        """Per parameter: a dtype (runtime) or the constexpr value, and attrs."""
+        """Per parameter: a dtype (runtime) or the constexpr value, and its
+        argument attributes (empty for constexprs)."""
         values, attrs = [], []
         for p in self.fn.params:
             ty = self.signature[p.name]
             if ty == "constexpr" or p.name in self.constexprs:
                 values.append(self.constexprs.get(p.name))
+                attrs.append({})
                 continue
             try:
                 values.append(dtype_from_signature(ty))
@@ -122,16 +127,50 @@ class ASTSource:
 
 
 class CompiledKernel:
-    """A compiled kernel: its texts per stage and metadata."""
+    """A compiled kernel: its texts per stage (`asm`), metadata, and a launcher.
 
-    def __init__(self, name: str, asm: Dict[str, str], metadata: Dict[str, Any]):
+    `asm` holds "source", "ttir" and, with the NVIDIA backend, "ttgir",
+    "llir", "ptx" and "cubin" (bytes).
+    """
+
+    def __init__(self, name: str, asm: Dict[str, Any], metadata: Dict[str, Any]):
         self.name = name
         self.asm = asm
         self.metadata = metadata
+        self.runtime_params = [n for n, t in metadata["signature"].items() if t != "constexpr"]
+        self._launcher = None
 
-    def launch(self, grid, args):
-        raise TritiumError(f"cannot launch '{self.name}': this build of Tritium compiles to Triton IR only; "
-                           "the NVIDIA backend and runtime come next")
+    @property
+    def shared(self) -> int:
+        return int(self.metadata.get("shared", 0))
+
+    @property
+    def num_warps(self) -> int:
+        return int(self.metadata["num_warps"])
+
+    def _make_launcher(self):
+        from ..runtime.launcher import Launcher
+        image = self.asm.get("cubin")
+        if image is None:
+            ptx = self.asm.get("ptx")
+            if ptx is None:
+                raise TritiumError(f"'{self.name}' was compiled to Triton IR only: this build has no "
+                                   "NVIDIA backend to launch it")
+            image = ptx.encode() + b"\0"  # the driver JIT-compiles PTX
+        sig = self.metadata["signature"]
+        self._launcher = Launcher(self.metadata.get("kernel_name", self.name), image, self.runtime_params,
+                                  [sig[n] for n in self.runtime_params], self.num_warps, self.shared)
+        return self._launcher
+
+    def launch(self, grid, args: Sequence[Any]):
+        """Launches with the values of the runtime parameters, in order."""
+        launcher = self._launcher or self._make_launcher()
+        launcher(grid, args)
+
+    def __getitem__(self, grid):
+        def run(*args):
+            return self.launch(grid, args)
+        return run
 
     def __repr__(self):
         return f"CompiledKernel({self.name}, stages={list(self.asm)})"
@@ -140,43 +179,108 @@ class CompiledKernel:
 TTIR_PIPELINE = "builtin.module(tritium-make-ttir)"
 
 
+_FRONTEND_HASH: Optional[str] = None
+
+
+def frontend_hash() -> str:
+    """A hash of the Python package's own sources: editing the frontend
+    invalidates cached kernels."""
+    global _FRONTEND_HASH
+    if _FRONTEND_HASH is None:
+        import hashlib
+        h = hashlib.sha256()
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        for directory, _, names in sorted(os.walk(root)):
+            for n in sorted(names):
+                if n.endswith(".py"):
+                    with open(os.path.join(directory, n), "rb") as f:
+                        h.update(f.read())
+        _FRONTEND_HASH = h.hexdigest()
+    return _FRONTEND_HASH
+_TEXT_STAGES = ("source", "ttir", "ttgir", "llir", "ptx")
+
+
 def _debug_enabled(options: Dict) -> bool:
     if options.get("debug") is not None:
         return bool(options["debug"])
     return os.environ.get("TRITIUM_DEBUG", os.environ.get("TRITON_DEBUG", "0")) not in ("", "0")
 
 
+def _from_cache(files: Dict[str, bytes], name: str) -> CompiledKernel:
+    metadata = json.loads(files["json"])
+    asm: Dict[str, Any] = {}
+    for stage in _TEXT_STAGES:
+        if stage in files:
+            asm[stage] = files[stage].decode()
+    if "cubin" in files:
+        asm["cubin"] = files["cubin"]
+    return CompiledKernel(name, asm, metadata)
+
+
 def compile(src, target=None, options: Optional[Dict] = None, *, signature=None, constexprs=None, attrs=None,
             num_warps: int = 4, num_stages: int = 3, num_ctas: int = 1, debug: Optional[bool] = None,
             **kwargs) -> CompiledKernel:
-    """Compiles a kernel without a GPU.
+    """Compiles a kernel; no GPU is needed.
 
         tritium.compile(add_kernel, signature={"x_ptr": "*fp32", "n": "i32"},
                         constexprs={"BLOCK": 1024}, target="cuda:90", num_warps=4)
         triton.compile(ASTSource(add_kernel, signature, constexprs), target=GPUTarget("cuda", 90, 32))
+
+    Results are cached on disk (see tritium.runtime.cache).
     """
     if isinstance(src, JITFunction):
         src = ASTSource(src, signature or {}, constexprs, attrs)
     elif not isinstance(src, ASTSource):
         raise TritiumError(f"compile() needs a @jit function or an ASTSource, got {type(src).__name__}")
     opts = {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": num_ctas, "debug": debug}
-    opts.update(options or {})
+    opts.update({k: v for k, v in (options or {}).items() if v is not None})
     opts.update(kwargs)
     target = GPUTarget.parse(target if target is not None else "cuda:90")
     nw = opts["num_warps"]
-    if not isinstance(nw, int) or nw <= 0 or nw & (nw - 1):
-        raise TritiumError(f"num_warps must be a positive power of two, got {nw}")
+    if not isinstance(nw, int) or nw <= 0 or nw & (nw - 1) or nw > 32:
+        raise TritiumError(f"num_warps must be a power of two from 1 to 32, got {nw}")
     fn = src.fn
-    arg_values, arg_attrs = src.arg_values()
-    text = generate_ttir(fn, arg_values, arg_attrs, _debug_enabled(opts))
-    source_name = fn.file_name
+    debug_on = _debug_enabled(opts)
     lib = native_library()
+    key = cache.make_key(__version__, lib.version(), frontend_hash(), fn.cache_key(), fn.global_constexprs(),
+                         sorted(src.signature.items()),
+                         sorted((k, repr(v)) for k, v in src.constexprs.items()),
+                         sorted((k, repr(v)) for k, v in src.attrs.items()),
+                         sorted((k, repr(v)) for k, v in opts.items()), str(target), debug_on)
+    name = fn.__name__
+    files = cache.load(key, name)
+    if files is not None:
+        return _from_cache(files, name)
+
+    arg_values, arg_attrs = src.arg_values()
+    text = generate_ttir(fn, arg_values, arg_attrs, debug_on)
     if hasattr(lib, "run_pipeline"):
-        ttir = lib.run_pipeline(text, TTIR_PIPELINE, source_name)
-    else:
-        ttir = lib.parse_and_verify(text, source_name)
-    metadata = {"name": fn.__name__, "target": str(target), "num_warps": opts["num_warps"],
-                "num_stages": opts["num_stages"], "num_ctas": opts["num_ctas"],
-                "signature": dict(src.signature), "constexprs": {k: repr(v) for k, v in src.constexprs.items()},
-                "debug": _debug_enabled(opts)}
-    return CompiledKernel(fn.__name__, {"source": fn.src, "ttir": ttir}, metadata)
+        # Named apart from the kernel's file: positions in this buffer are
+        # positions in generated IR (ops carry the Python locations).
+        ttir = lib.run_pipeline(text, TTIR_PIPELINE, f"<TTIR generated for {name}>")
+    else:  # a native library that predates the TTIR pipeline
+        ttir = lib.parse_and_verify(text, f"<TTIR generated for {name}>")
+    asm: Dict[str, Any] = {"source": fn.src, "ttir": ttir}
+    metadata: Dict[str, Any] = {"name": name, "kernel_name": name, "target": str(target),
+                                "num_warps": nw, "num_stages": opts["num_stages"], "num_ctas": opts["num_ctas"],
+                                "signature": dict((p.name, src.signature[p.name]) for p in fn.params),
+                                "constexprs": {k: repr(v) for k, v in src.constexprs.items()},
+                                "debug": debug_on, "shared": 0}
+    if hasattr(lib, "compile_cuda"):
+        backend_options = {"num_warps": nw, "num_ctas": opts["num_ctas"], "num_stages": opts["num_stages"],
+                           "arch": target.arch, "debug": int(debug_on)}
+        dump = os.environ.get("TRITIUM_DUMP_DIR")
+        if dump:
+            backend_options["dump_dir"] = dump
+        stages, cubin = lib.compile_cuda(ttir, backend_options, fn.file_name)
+        for stage in ("ttgir", "llir", "ptx"):
+            if stage in stages:
+                asm[stage] = stages[stage]
+        if cubin is not None:
+            asm["cubin"] = cubin
+        for field in ("shared", "registers", "spills", "name"):
+            if field in stages:
+                metadata["kernel_name" if field == "name" else field] = stages[field]
+    files = {stage: (v.encode() if isinstance(v, str) else v) for stage, v in asm.items()}
+    cache.store(key, name, files, metadata)
+    return CompiledKernel(name, asm, metadata)

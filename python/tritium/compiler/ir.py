@@ -13,6 +13,7 @@ the C ABI small (text in, text out) and costs microseconds per op.
 """
 from __future__ import annotations
 
+import contextlib
 import struct
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
@@ -192,6 +193,18 @@ class Builder:
     def close_block(self) -> Block:
         self._constant_caches.pop()
         return self._blocks.pop()
+
+    @contextlib.contextmanager
+    def appending_to(self, block: Block):
+        """Writes further ops at the end of an already closed block (e.g. the
+        yields of an `scf.if` branch, known only once both branches exist)."""
+        self._blocks.append(block)
+        self._constant_caches.append({})
+        try:
+            yield block
+        finally:
+            self._constant_caches.pop()
+            self._blocks.pop()
 
     @property
     def depth(self) -> int:

@@ -14,7 +14,9 @@ from .math import (abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log
                    sqrt, sqrt_rn, umulhi)
 from .standard import (argmax, argmin, cdiv, cumprod, cumsum, interleave, max, min, ravel,  # noqa: F401
                        reduce_or, sigmoid, softmax, sum, swizzle2d, xor_sum, zeros_like)
-from .random import rand, randint, randint4x, randn, philox  # noqa: F401
+from .random import (pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint, randint4x,  # noqa: F401
+                     randn, randn4x, uint_to_uniform_float)
+from .sorting import flip, sort  # noqa: F401
 
 # Triton's aliases
 float8e4m3fn = float8e4nv

@@ -12,9 +12,8 @@ class dtype:
 
     class KIND(Enum):
         BOOLEAN = 0
-        UINT = 1
-        INT = 2
-        FLOAT = 3
+        INT = 1
+        FLOAT = 2
 
     class SIGNEDNESS(Enum):
         SIGNED = 0
@@ -66,11 +65,11 @@ class dtype:
     def is_void(self): return self.name == "void"
 
     def kind(self) -> "dtype.KIND":
+        """bool < integer < float: a Python scalar of a lower or equal kind
+        takes the tensor's type (signed and unsigned are one kind)."""
         if self.is_bool():
             return dtype.KIND.BOOLEAN
-        if self.is_int_unsigned():
-            return dtype.KIND.UINT
-        if self.is_int_signed():
+        if self.is_int():
             return dtype.KIND.INT
         return dtype.KIND.FLOAT
 

@@ -1,82 +1,166 @@
-"""Counter-based random numbers: Philox 4x32 with 10 rounds (Salmon et al.,
-"Parallel random numbers: as easy as 1, 2, 3", SC'11), with Triton's
-constants and conversions so that the same seed and offsets give the same
-numbers as Triton."""
+"""Counter-based random numbers: Philox-4xW-R (Salmon, Moraes, Dror and Shaw,
+"Parallel random numbers: as easy as 1, 2, 3", SC'11) with Triton's
+conventions, so that a seed and offsets give the numbers Triton gives:
+
+  * counter = (offset, 0, 0, 0) and key = (low 32 bits of the seed, high 32
+    bits) for 32-bit offsets; for 64-bit offsets the 4x64 variant runs with
+    key = (seed, 0);
+  * R rounds (10 by default), each
+        (c0, c1, c2, c3) <- (hi(B*c2) ^ c1 ^ k0, lo(B*c2), hi(A*c0) ^ c3 ^ k1, lo(A*c0))
+    followed by the Weyl key bump (k0, k1) += (KEY_A, KEY_B) (the bump
+    after the last round is never used);
+  * uint -> float in [0, 1): reinterpret as signed, map negative x to
+    -x - 1 (so that 0 <= x < 2**(W-1)), multiply by the largest scale that
+    keeps the result below 1.0 in fp32;
+  * normal numbers by Box-Muller on the first two uniforms.
+"""
 from ..runtime.jit import jit
 from . import core, math, semantic  # noqa: F401
-from .core import constexpr
+from .core import builtin, constexpr
 
 N_ROUNDS_DEFAULT = constexpr(10)
+
+# Philox-4x32 constants: key increments (Weyl sequence) and round multipliers
 PHILOX_KEY_A = constexpr(0x9E3779B9)
 PHILOX_KEY_B = constexpr(0xBB67AE85)
 PHILOX_ROUND_A = constexpr(0xD2511F53)
 PHILOX_ROUND_B = constexpr(0xCD9E8D57)
+# Philox-4x64 constants
+PHILOX64_KEY_A = constexpr(0x9E3779B97F4A7C15)
+PHILOX64_KEY_B = constexpr(0xBB67AE8584CAA73B)
+PHILOX64_ROUND_A = constexpr(0xD2E7470EE14C6C93)
+PHILOX64_ROUND_B = constexpr(0xCA5A826395121157)
 
 
 @jit
 def philox_impl(c0, c1, c2, c3, k0, k1, n_rounds: constexpr = N_ROUNDS_DEFAULT):
-    """n_rounds of Philox 4x32 on counters c0..c3 (uint32) with key k0, k1."""
+    """`n_rounds` rounds of Philox on the counter (c0, c1, c2, c3) with the key
+    (k0, k1), all uint32 or all uint64."""
+    if c0.dtype == core.uint32:
+        key_a: constexpr = PHILOX_KEY_A
+        key_b: constexpr = PHILOX_KEY_B
+        mul_a: constexpr = PHILOX_ROUND_A
+        mul_b: constexpr = PHILOX_ROUND_B
+    else:
+        core.static_assert(c0.dtype == core.uint64, "philox_impl needs uint32 or uint64 counters")
+        key_a: constexpr = PHILOX64_KEY_A
+        key_b: constexpr = PHILOX64_KEY_B
+        mul_a: constexpr = PHILOX64_ROUND_A
+        mul_b: constexpr = PHILOX64_ROUND_B
     for _ in core.static_range(n_rounds):
-        _c0, _c2 = c0, c2
-        c0 = math.umulhi(PHILOX_ROUND_B, _c2) ^ c1 ^ k0
-        c2 = math.umulhi(PHILOX_ROUND_A, _c0) ^ c3 ^ k1
-        c1 = PHILOX_ROUND_B * _c2
-        c3 = PHILOX_ROUND_A * _c0
-        k0 = k0 + PHILOX_KEY_A
-        k1 = k1 + PHILOX_KEY_B
+        old_c0, old_c2 = c0, c2
+        c0 = math.umulhi(mul_b, old_c2) ^ c1 ^ k0
+        c2 = math.umulhi(mul_a, old_c0) ^ c3 ^ k1
+        c1 = mul_b * old_c2
+        c3 = mul_a * old_c0
+        k0 = k0 + key_a
+        k1 = k1 + key_b
     return c0, c1, c2, c3
+
+
+@builtin
+def _philox_inputs(seed, c0, c1, c2, c3):
+    """The counter as unsigned words of c0's width, and the key made of the seed."""
+    seed = semantic.to_tensor(seed)
+    if not seed.dtype.is_int():
+        raise core.SemanticError(f"the seed of a random number generator must be an integer, got {seed.dtype}")
+    seed = semantic.cast(seed, core.uint64)
+    counters = [semantic.to_tensor(c) for c in (c0, c1, c2, c3)]
+    bits = counters[0].dtype.primitive_bitwidth
+    if bits == 32:
+        word = core.uint32
+        k0 = semantic.cast(semantic.and_(seed, 0xFFFFFFFF), word)
+        k1 = semantic.cast(semantic.lshr(seed, 32), word)
+    elif bits == 64:
+        word = core.uint64
+        k0 = seed
+        k1 = semantic.to_tensor(0, core.uint64)
+    else:
+        raise core.SemanticError(f"philox needs 32- or 64-bit counters, got {counters[0].dtype}")
+    counters = [semantic.bitcast(c, word) for c in counters]
+    return tuple(counters) + (k0, k1)
 
 
 @jit
 def philox(seed, c0, c1, c2, c3, n_rounds: constexpr = N_ROUNDS_DEFAULT):
-    seed = core.cast(seed, core.uint64)
-    seed_hi = core.cast((seed >> 32) & 0xFFFFFFFF, core.uint32)
-    seed_lo = core.cast(seed & 0xFFFFFFFF, core.uint32)
-    c0 = core.cast(c0, core.uint32, bitcast=True)
-    c1 = core.cast(c1, core.uint32, bitcast=True)
-    c2 = core.cast(c2, core.uint32, bitcast=True)
-    c3 = core.cast(c3, core.uint32, bitcast=True)
-    return philox_impl(c0, c1, c2, c3, seed_lo, seed_hi, n_rounds)
+    """Philox on the counter (c0, c1, c2, c3) keyed by the integer `seed`."""
+    c0, c1, c2, c3, k0, k1 = _philox_inputs(seed, c0, c1, c2, c3)
+    return philox_impl(c0, c1, c2, c3, k0, k1, n_rounds)
 
 
 @jit
 def randint4x(seed, offset, n_rounds: constexpr = N_ROUNDS_DEFAULT):
-    """Four blocks of random uint32 for `seed` and `offset` (int32 tensor)."""
-    offset = core.cast(offset, core.uint32, bitcast=True)
-    _0 = offset * 0
-    return philox(seed, offset, _0, _0, _0, n_rounds)
+    """Four blocks of random unsigned integers (uint32 for 32-bit offsets,
+    uint64 for 64-bit ones) for `seed` and the `offset` block."""
+    zero = offset * 0
+    return philox(seed, offset, zero, zero, zero, n_rounds)
 
 
 @jit
 def randint(seed, offset, n_rounds: constexpr = N_ROUNDS_DEFAULT):
-    """One block of random uint32 for `seed` and `offset`."""
-    ret, _, _, _ = randint4x(seed, offset, n_rounds)
-    return ret
+    """One block of random unsigned integers for `seed` and `offset`."""
+    first, _, _, _ = randint4x(seed, offset, n_rounds)
+    return first
+
+
+@builtin
+def _uniform_scale(x):
+    """Bits reinterpreted as signed, and the factor that maps [0, 2**(W-1)) into [0, 1) in fp32."""
+    bits = x.dtype.primitive_bitwidth
+    if not x.dtype.is_int() or bits not in (32, 64):
+        raise core.SemanticError(f"uint_to_uniform_float needs 32- or 64-bit integers, got {x.dtype}")
+    signed = core.int32 if bits == 32 else core.int64
+    # (2**23 - 1) / 2**23 / 2**(W - 1), rounded so that max * scale < 1.0
+    scale = 4.6566127342e-10 if bits == 32 else 1.0842020432385337e-19
+    return semantic.bitcast(x, signed), constexpr(scale)
 
 
 @jit
 def uint_to_uniform_float(x):
-    """uint32 -> float32 uniform in [0, 1)."""
-    x = core.cast(x, core.int32, bitcast=True)
-    scale = 4.6566127342e-10
+    """Random 32- or 64-bit integers -> float32 uniform in [0, 1)."""
+    x, scale = _uniform_scale(x)
     x = core.where(x < 0, -x - 1, x)
     return x * scale
 
 
 @jit
 def rand(seed, offset, n_rounds: constexpr = N_ROUNDS_DEFAULT):
-    """Uniform float32 in [0, 1) for `seed` and `offset`."""
-    source = randint(seed, offset, n_rounds)
-    return uint_to_uniform_float(source)
+    """A block of float32 uniform in [0, 1) for `seed` and `offset`."""
+    return uint_to_uniform_float(randint(seed, offset, n_rounds))
+
+
+@jit
+def rand4x(seed, offsets, n_rounds: constexpr = N_ROUNDS_DEFAULT):
+    """Four blocks of float32 uniform in [0, 1)."""
+    i1, i2, i3, i4 = randint4x(seed, offsets, n_rounds)
+    u1 = uint_to_uniform_float(i1)
+    u2 = uint_to_uniform_float(i2)
+    u3 = uint_to_uniform_float(i3)
+    u4 = uint_to_uniform_float(i4)
+    return u1, u2, u3, u4
+
+
+@jit
+def pair_uniform_to_normal(u1, u2):
+    """Box-Muller: two uniforms -> two independent standard normals."""
+    u1 = core.maximum(1.0e-7, u1)
+    theta = 6.283185307179586 * u2
+    radius = math.sqrt(-2.0 * math.log(u1))
+    return radius * math.cos(theta), radius * math.sin(theta)
 
 
 @jit
 def randn(seed, offset, n_rounds: constexpr = N_ROUNDS_DEFAULT):
-    """Standard normal float32 (Box-Muller) for `seed` and `offset`."""
+    """A block of float32 standard normal numbers for `seed` and `offset`."""
     i1, i2, _, _ = randint4x(seed, offset, n_rounds)
-    u1 = uint_to_uniform_float(i1)
-    u2 = uint_to_uniform_float(i2)
-    u1 = core.maximum(1.0e-7, u1)
-    th = 6.283185307179586 * u2
-    r = math.sqrt(-2.0 * math.log(u1))
-    return r * math.cos(th)
+    n1, _ = pair_uniform_to_normal(uint_to_uniform_float(i1), uint_to_uniform_float(i2))
+    return n1
+
+
+@jit
+def randn4x(seed, offset, n_rounds: constexpr = N_ROUNDS_DEFAULT):
+    """Four blocks of float32 standard normal numbers."""
+    u1, u2, u3, u4 = rand4x(seed, offset, n_rounds)
+    n1, n2 = pair_uniform_to_normal(u1, u2)
+    n3, n4 = pair_uniform_to_normal(u3, u4)
+    return n1, n2, n3, n4

@@ -88,7 +88,8 @@ def literal(value, ty: dtype) -> str:
 
 def scalar_constant(value, ty: dtype):
     b = builder()
-    return _tensor(b.constant(f"{literal(value, ty)} : {ty.to_ir()}", ty.to_ir()), ty)
+    text = literal(value, ty) if ty.is_bool() else f"{literal(value, ty)} : {ty.to_ir()}"  # `true` is typed
+    return _tensor(b.constant(text, ty.to_ir()), ty)
 
 
 def full(shape: Sequence[int], value, ty: dtype):
@@ -821,10 +822,26 @@ def load(ptr, mask=None, other=None, boundary_check=None, padding_option="", cac
         if ptr.type.is_block():
             other = _broadcast_any(other, _shape(ptr))
         operands.append(other)
-    result_ty = _with_scalar(ptr.type, elt)
+    if elt.is_bool():
+        # booleans live in memory as bytes: load i8 and compare with 0
+        operands[0] = _bool_pointer_as_bytes(operands[0])
+        if other is not None:
+            operands[-1] = cast(operands[-1], T.int8)
+        elt = T.int8
+    result_ty = _with_scalar(operands[0].type, elt)
     props["operandSegmentSizes"] = ir.i32_array_attr([1, 1 if mask is not None else 0,
                                                      1 if other is not None else 0])
-    return _tensor(b.create1("tt.load", [o.handle for o in operands], result_ty.to_ir(), props), result_ty)
+    loaded = _tensor(b.create1("tt.load", [o.handle for o in operands], result_ty.to_ir(), props), result_ty)
+    if ptr.type.scalar.element_ty.is_bool():
+        return cast(loaded, T.int1)
+    return loaded
+
+
+def _bool_pointer_as_bytes(ptr):
+    """A pointer (tensor) to i1 reinterpreted as a pointer to i8."""
+    byte_ptr = pointer_type(T.int8, ptr.type.scalar.address_space)
+    ty = _with_scalar(ptr.type, byte_ptr)
+    return _tensor(builder().create1("tt.bitcast", [ptr.handle], ty.to_ir()), ty)
 
 
 def store(ptr, value, mask=None, boundary_check=None, cache_modifier="", eviction_policy=""):
@@ -853,7 +870,9 @@ def store(ptr, value, mask=None, boundary_check=None, cache_modifier="", evictio
     if ptr.type.is_block():
         value = _broadcast_any(value, _shape(ptr))
     if elt.is_bool():
+        # booleans live in memory as bytes
         elt = T.int8
+        ptr = _bool_pointer_as_bytes(ptr)
     value = cast(value, elt)
     operands = [ptr.handle, value.handle]
     if mask is not None:
@@ -907,6 +926,8 @@ def _atomic_operands(ptr, val, mask):
 def atomic_rmw(kind: str, ptr, val, mask=None, sem=None, scope=None):
     ptr, val, mask = _atomic_operands(ptr, val, mask)
     sca = val.type.scalar
+    if kind in ("max", "min") and sca in (T.float32, T.float64):
+        return _float_atomic_minmax(kind, ptr, val, mask, sem, scope)
     if kind == "add" and sca.is_floating():
         kind = "fadd"
     if kind in ("max", "min") and sca.is_int_unsigned():
@@ -919,6 +940,27 @@ def atomic_rmw(kind: str, ptr, val, mask=None, sem=None, scope=None):
     props = {"atomic_rmw_op": ir.i32_attr(_RMW[kind]), "sem": sem_attr, "scope": scope_attr}
     operands = [ptr.handle, val.handle] + ([mask.handle] if mask is not None else [])
     return _tensor(builder().create1("tt.atomic_rmw", operands, val.type.to_ir(), props), val.type)
+
+
+def _float_atomic_minmax(kind: str, ptr, val, mask, sem, scope):
+    """Float atomic max/min through integer atomics on the same bits: for
+    IEEE floats, a non-negative value orders like a signed integer and a
+    negative one like an unsigned integer in reverse, so max is a signed
+    max where val >= 0 and an unsigned min where val < 0 (min the reverse)."""
+    sca = val.type.scalar
+    ity, uty = (T.int32, T.uint32) if sca == T.float32 else (T.int64, T.uint64)
+    shape = _shape(val)
+    iptr_ty = _with_scalar(ptr.type, pointer_type(ity, ptr.type.scalar.address_space))
+    iptr = _tensor(builder().create1("tt.bitcast", [ptr.handle], iptr_ty.to_ir()), iptr_ty)
+    ival = bitcast(val, ity)
+    is_non_negative = compare(">=", val, full(shape, 0.0, sca))
+    pos_mask, neg_mask = is_non_negative, logical_not(is_non_negative)
+    if mask is not None:
+        pos_mask, neg_mask = logical_and(pos_mask, mask), logical_and(neg_mask, mask)
+    pos_kind, neg_kind = ("max", "umin") if kind == "max" else ("min", "umax")
+    pos = atomic_rmw(pos_kind, iptr, ival, pos_mask, sem, scope)
+    neg = atomic_rmw(neg_kind, iptr, bitcast(ival, uty), neg_mask, sem, scope)
+    return bitcast(where(is_non_negative, pos, bitcast(neg, ity)), sca)
 
 
 def atomic_cas(ptr, cmp, val, sem=None, scope=None):
@@ -1023,7 +1065,8 @@ def assume(cond):
     cond = _as_bool(cond)
     if cond.type.is_block():
         raise SemanticError("assume needs a scalar condition")
-    builder().create("llvm.intr.assume", [cond.handle], [])
+    builder().create("llvm.intr.assume", [cond.handle], [],
+                     {"op_bundle_sizes": "array<i32>", "operandSegmentSizes": ir.i32_array_attr([1, 0])})
 
 
 def debug_barrier():

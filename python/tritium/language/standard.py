@@ -1,11 +1,12 @@
 """triton.language functions written in the language itself: reductions
-with their combine functions, scans, softmax, sigmoid, argmax/argmin, flip,
-sort, interleave, zeros_like, cdiv.  Each is a @jit function the code
+with their combine functions, scans, softmax, sigmoid, argmax/argmin,
+interleave, zeros_like, cdiv (flip and sort are in sorting.py).  Each is a @jit function the code
 generator compiles and inlines like a user's own helper."""
 from __future__ import annotations
 
 from ..runtime.jit import jit
 from . import core
+from . import math as _math
 from .core import constexpr
 
 
@@ -192,15 +193,15 @@ def cdiv(x, div):
 
 @jit
 def sigmoid(x):
-    return 1 / (1 + core.exp(-x))
+    return 1 / (1 + _math.exp(-x))
 
 
 @jit
 def softmax(x, ieee_rounding=False):
     z = x - max(x, 0)
-    num = core.exp(z)
+    num = _math.exp(z)
     den = sum(num, 0)
-    return core.fdiv(num, den, ieee_rounding)
+    return _math.fdiv(num, den, ieee_rounding)
 
 
 @jit

@@ -19,6 +19,23 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ..errors import CompilationError, TritiumError
 
 
+_PACKAGE_DIR = __file__.rsplit("/runtime/", 1)[0]
+
+
+def user_error(message: str) -> CompilationError:
+    """A CompilationError located at the innermost caller outside Tritium
+    (the user's launch or call line)."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    if frame is None:
+        return CompilationError(message)
+    info = inspect.getframeinfo(frame, context=1)
+    line = info.code_context[0] if info.code_context else None
+    col = (len(line) - len(line.lstrip()) + 1) if line else 1
+    return CompilationError(message, file=info.filename, line=info.lineno, col=col, source_line=line)
+
+
 def _is_constexpr_annotation(annotation) -> bool:
     if annotation is inspect.Parameter.empty:
         return False
@@ -109,6 +126,55 @@ def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) ->
     raise TritiumError(f"unsupported kernel argument of type {type(value).__name__}: {value!r}")
 
 
+# keyword arguments of a launch that are options, not kernel arguments
+LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
+
+# ---- the warm path's per-argument keys ----
+
+def _fast_spec(v):
+    t = type(v)
+    if t is int:
+        return (-2147483648 <= v <= 2147483647, v == 1, (v & 15) == 0, v >= 2**63)
+    if t is float or t is bool or v is None:
+        return t
+    data_ptr = getattr(v, "data_ptr", None)
+    if data_ptr is not None:
+        return (v.dtype, (data_ptr() & 15) == 0)
+    raise TypeError  # anything else: slow path
+
+
+def _fast_spec_no_value(v):
+    if type(v) is int:
+        return (-2147483648 <= v <= 2147483647, v >= 2**63)
+    return _fast_spec(v)
+
+
+def _fast_spec_no_alignment(v):
+    t = type(v)
+    if t is int:
+        return (-2147483648 <= v <= 2147483647, v == 1, v >= 2**63)
+    data_ptr = getattr(v, "data_ptr", None)
+    if data_ptr is not None:
+        return v.dtype
+    return _fast_spec(v)
+
+
+def _hashable(v):
+    try:
+        hash(v)
+        return (type(v), v)
+    except TypeError:
+        return repr(v)
+
+
+def _current_device() -> int:
+    import sys
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_initialized():
+        return torch._C._cuda_getDevice()
+    return 0
+
+
 class JITFunction(KernelInterface):
     """A function decorated with @jit."""
 
@@ -153,21 +219,54 @@ class JITFunction(KernelInterface):
         self.hash = hashlib.sha256(self.src.encode()).hexdigest()
         self.compiled: Dict[Any, Any] = {}
         self._ast: Optional[ast.Module] = None
+        self._cache_key: Optional[str] = None
+        self._targets: Dict[int, str] = {}
+        self._warm: Dict[Any, Any] = {}
+        self._binder = self._make_binder()
         self.returns_tuple = False
 
     # -- Python calls are not allowed --
     def __call__(self, *args, **kwargs):
-        caller = sys._getframe(1)
-        info = inspect.getframeinfo(caller, context=1)
-        line = info.code_context[0] if info.code_context else None
-        raise CompilationError(
-            f"cannot call @jit function '{self.__name__}' from plain Python: launch it with "
-            f"{self.__name__}[grid](...), or call it from inside another @jit function",
-            file=info.filename, line=info.lineno, col=(len(line) - len(line.lstrip()) + 1) if line else 1,
-            source_line=line)
+        raise user_error(f"cannot call @jit function '{self.__name__}' from plain Python: launch it with "
+                         f"{self.__name__}[grid](...), or call it from inside another @jit function")
 
     def __repr__(self):
         return f"JITFunction({self.module}:{self.__qualname__})"
+
+    def global_constexprs(self) -> tuple:
+        """The current values of the global constexprs this function (and the
+        @jit functions it calls) reads: part of every compile's cache key."""
+        from ..language.core import constexpr
+        seen = set()
+        out = []
+
+        def visit(fn):
+            if id(fn) in seen:
+                return
+            seen.add(id(fn))
+            for node in ast.walk(fn.parse()):
+                if isinstance(node, ast.Name):
+                    value = fn.__globals__.get(node.id)
+                    if isinstance(value, constexpr):
+                        out.append((fn.__name__, node.id, repr(value.value)))
+                    elif isinstance(value, JITFunction):
+                        visit(value)
+        visit(self)
+        return tuple(sorted(set(out)))
+
+    def cache_key(self) -> str:
+        """A hash of this function's source and of the @jit functions it
+        references by global name, transitively."""
+        if self._cache_key is None:
+            self._cache_key = ""  # breaks cycles
+            h = hashlib.sha256(self.src.encode())
+            for node in ast.walk(self.parse()):
+                if isinstance(node, ast.Name):
+                    dep = self.__globals__.get(node.id)
+                    if isinstance(dep, JITFunction) and dep is not self:
+                        h.update(node.id.encode() + dep.cache_key().encode())
+            self._cache_key = h.hexdigest()
+        return self._cache_key
 
     def parse(self) -> ast.Module:
         """The function's AST (parsed once; the code generator never mutates it)."""
@@ -184,16 +283,16 @@ class JITFunction(KernelInterface):
         """Positional list of every parameter's value (defaults filled)."""
         n = len(self.params)
         if len(args) > n:
-            raise TritiumError(f"{self.__name__}() takes {n} arguments but {len(args)} were given "
-                               f"(parameters: {', '.join(self.arg_names)})")
+            raise user_error(f"{self.__name__}() takes {n} arguments but {len(args)} were given "
+                             f"(parameters: {', '.join(self.arg_names)})")
         values = list(args) + [inspect.Parameter.empty] * (n - len(args))
         for name, value in kwargs.items():
             try:
                 i = self.arg_names.index(name)
             except ValueError:
-                raise TritiumError(f"{self.__name__}() got an unexpected keyword argument '{name}'") from None
+                raise user_error(f"{self.__name__}() got an unexpected keyword argument '{name}'") from None
             if values[i] is not inspect.Parameter.empty:
-                raise TritiumError(f"{self.__name__}() got multiple values for argument '{name}'")
+                raise user_error(f"{self.__name__}() got multiple values for argument '{name}'")
             values[i] = value
         missing = []
         for p in self.params:
@@ -203,8 +302,8 @@ class JITFunction(KernelInterface):
                 else:
                     values[p.num] = p.default
         if missing:
-            raise TritiumError(f"{self.__name__}() is missing {len(missing)} argument(s): {', '.join(missing)} "
-                               f"(parameters: {', '.join(self.arg_names)})")
+            raise user_error(f"{self.__name__}() is missing {len(missing)} argument(s): {', '.join(missing)} "
+                             f"(parameters: {', '.join(self.arg_names)})")
         return values
 
     def specialization(self, values: Sequence[Any]):
@@ -225,24 +324,92 @@ class JITFunction(KernelInterface):
                 attrs[p.name] = [["tt.divisibility", 16]]
         return signature, constexprs, attrs
 
-    def run(self, *args, grid, warmup, num_warps=None, num_stages=None, num_ctas=None, maxnreg=None, **kwargs):
+    # ---- launching ----
+    #
+    # The warm path: a binder generated for this function's exact signature
+    # maps the call's arguments to a hashable key (per argument: dtype and
+    # 16-byte alignment of tensors; type, ==1 and %16 of ints; constexpr
+    # values) in one Python call, and a dict lookup finds the launcher of that
+    # specialization.  Anything unusual (a first call, an unknown argument
+    # type, a binding error) takes the slow path, which specializes, compiles
+    # and reports errors properly.
+
+    def _make_binder(self):
+        params = []
+        keys = []
+        for p in self.params:
+            default = "" if p.default is inspect.Parameter.empty else f"=_d{p.num}"
+            params.append(f"{p.name}{default}")
+            if p.is_constexpr:
+                keys.append(f"_h({p.name})")
+            elif p.do_not_specialize:
+                keys.append(f"_sn({p.name})")
+            elif p.do_not_specialize_on_alignment:
+                keys.append(f"_sa({p.name})")
+            else:
+                keys.append(f"_s({p.name})")
+        names = ", ".join(p.name for p in self.params)
+        # launch options, unless the kernel has a parameter of that name
+        options = [o for o in LAUNCH_OPTIONS if o not in self.arg_names]
+        source = (f"def bind({', '.join(params + (['*'] + [f'{o}=None' for o in options] if options else []))}):\n"
+                  f"    return ({', '.join(keys + options)},), "
+                  f"({names}{',' if len(self.params) == 1 else ''})\n")
+        namespace = {"_s": _fast_spec, "_sn": _fast_spec_no_value, "_sa": _fast_spec_no_alignment,
+                     "_h": _hashable}
+        for p in self.params:
+            if p.default is not inspect.Parameter.empty:
+                namespace[f"_d{p.num}"] = p.default
+        exec(compile(source, f"<binder of {self.__name__}>", "exec"), namespace)
+        return namespace["bind"]
+
+    def run(self, *args, grid, warmup, **kwargs):
+        if not warmup:
+            try:
+                key, values = self._binder(*args, **kwargs)
+                entry = self._warm.get((key, _current_device()))
+            except TypeError:
+                entry = None
+            if entry is not None:
+                launcher, runtime_indices = entry
+                grid_size = grid(dict(zip(self.arg_names, values))) if callable(grid) else grid
+                launcher(grid_size, [values[i] for i in runtime_indices])
+                return None
+        return self._run_slow(args, kwargs, grid, warmup)
+
+    def _run_slow(self, args, kwargs, grid, warmup):
         from ..compiler.compiler import ASTSource, compile as compile_
+        from . import driver
+        launch_options = {k: kwargs.pop(k) for k in LAUNCH_OPTIONS if k in kwargs and k not in self.arg_names}
+        num_warps = launch_options.get("num_warps")
         values = self.bind(args, kwargs)
         signature, constexprs, attrs = self.specialization(values)
-        options = {"num_warps": num_warps or 4, "num_stages": num_stages or 3, "num_ctas": num_ctas or 1,
-                   "maxnreg": maxnreg, "debug": self.debug}
+        device = driver.current_device()
+        target = self._targets.get(device)
+        if target is None:
+            target = self._targets[device] = driver.current_target()
+        options = {"num_warps": num_warps or 4, "num_stages": launch_options.get("num_stages") or 3,
+                   "num_ctas": launch_options.get("num_ctas") or 1, "maxnreg": launch_options.get("maxnreg"),
+                   "debug": self.debug}
         key = (tuple(signature.items()), tuple((k, repr(v)) for k, v in constexprs.items()),
-               tuple(attrs), tuple(options.items()))
+               tuple(attrs), tuple(options.items()), target)
         kernel = self.compiled.get(key)
         if kernel is None:
-            kernel = compile_(ASTSource(self, signature, constexprs, attrs), options=options)
+            kernel = compile_(ASTSource(self, signature, constexprs, attrs), target=target, options=options)
             self.compiled[key] = kernel
         if warmup:
             return kernel
         grid_size = grid(dict(zip(self.arg_names, values))) if callable(grid) else grid
         if not isinstance(grid_size, (tuple, list)) or not 1 <= len(grid_size) <= 3:
-            raise TritiumError(f"grid must be a tuple of 1 to 3 integers, got {grid_size!r}")
-        return kernel.launch(grid_size, [v for p, v in zip(self.params, values) if not p.is_constexpr])
+            raise user_error(f"grid must be a tuple of 1 to 3 integers, got {grid_size!r}")
+        runtime_indices = [p.num for p in self.params if signature[p.name] != "constexpr"]
+        kernel.launch(grid_size, [values[i] for i in runtime_indices])
+        # Remember this specialization for the warm path.
+        try:
+            fast_key, _ = self._binder(*args, **kwargs, **launch_options)
+            self._warm[(fast_key, device)] = (kernel._launcher, runtime_indices)
+        except TypeError:
+            pass
+        return kernel
 
     def warmup(self, *args, grid=(1,), **kwargs):
         return self.run(*args, grid=grid, warmup=True, **kwargs)

@@ -1,0 +1,179 @@
+"""Element-wise kernels on the GPU against torch: masks, sizes that are not
+multiples of the block, int64 offsets, several num_warps, strided and
+non-contiguous inputs, fused chains in bf16/fp16.  Outputs are poisoned
+before every launch so a kernel that writes nothing fails."""
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import tritium as triton  # noqa: E402
+import tritium.language as tl  # noqa: E402
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x + y, mask=mask)
+
+
+def poisoned_like(t):
+    out = torch.empty_like(t)
+    if out.dtype.is_floating_point:
+        out.fill_(float("nan"))
+    else:
+        out.fill_(-77)
+    return out
+
+
+@pytest.mark.parametrize("n", [1, 127, 1024, 98432, 1 << 20])
+@pytest.mark.parametrize("num_warps", [1, 4, 8])
+def test_vector_add(n, num_warps):
+    x = torch.randn(n, device="cuda")
+    y = torch.randn(n, device="cuda")
+    out = poisoned_like(x)
+    add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, num_warps=num_warps)
+    torch.testing.assert_close(out, x + y, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.int32, torch.int64, torch.int8])
+def test_vector_add_dtypes(dtype):
+    n = 5000
+    if dtype.is_floating_point:
+        x = torch.randn(n, device="cuda").to(dtype)
+        y = torch.randn(n, device="cuda").to(dtype)
+    else:
+        x = torch.randint(-100, 100, (n,), device="cuda", dtype=dtype)
+        y = torch.randint(-100, 100, (n,), device="cuda", dtype=dtype)
+    out = poisoned_like(x)
+    add_kernel[(triton.cdiv(n, 512),)](x, y, out, n, BLOCK=512)
+    torch.testing.assert_close(out, x + y, rtol=0, atol=0)
+
+
+@triton.jit
+def silu_mul_add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask).to(tl.float32)
+    y = tl.load(y_ptr + offs, mask=mask).to(tl.float32)
+    out = x * tl.sigmoid(x) + y
+    tl.store(out_ptr + offs, out.to(out_ptr.dtype.element_ty), mask=mask)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
+def test_fused_chain(dtype):
+    n = 100_003
+    x = torch.randn(n, device="cuda", dtype=dtype)
+    y = torch.randn(n, device="cuda", dtype=dtype)
+    out = poisoned_like(x)
+    silu_mul_add_kernel[(triton.cdiv(n, 2048),)](x, y, out, n, BLOCK=2048)
+    ref = (x.double() * torch.sigmoid(x.double()) + y.double()).to(dtype)
+    tol = {torch.bfloat16: 2e-2, torch.float16: 2e-3, torch.float32: 1e-5}[dtype]
+    torch.testing.assert_close(out.float(), ref.float(), rtol=tol, atol=tol)
+
+
+@triton.jit
+def copy_2d_kernel(src, dst, M, N, stride_sm, stride_sn, stride_dm, stride_dn,
+                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(src + rm[:, None] * stride_sm + rn[None, :] * stride_sn, mask=mask, other=0)
+    tl.store(dst + rm[:, None] * stride_dm + rn[None, :] * stride_dn, x, mask=mask)
+
+
+@pytest.mark.parametrize("shape", [(64, 64), (1000, 300), (517, 1029)])
+def test_transpose(shape):
+    m, n = shape
+    src = torch.randn(m, n, device="cuda")
+    dst = torch.full((n, m), float("nan"), device="cuda")
+    grid = (triton.cdiv(m, 32), triton.cdiv(n, 32))
+    # write dst^T: dst[j, i] = src[i, j]
+    copy_2d_kernel[grid](src, dst, m, n, src.stride(0), src.stride(1), dst.stride(1), dst.stride(0),
+                         BLOCK_M=32, BLOCK_N=32)
+    torch.testing.assert_close(dst, src.t(), rtol=0, atol=0)
+
+
+def test_non_contiguous_input():
+    base = torch.randn(300, 400, device="cuda")
+    src = base[::2, 1::3]  # strided view
+    m, n = src.shape
+    dst = torch.full((m, n), float("nan"), device="cuda")
+    copy_2d_kernel[(triton.cdiv(m, 16), triton.cdiv(n, 64))](src, dst, m, n, src.stride(0), src.stride(1),
+                                                              dst.stride(0), dst.stride(1),
+                                                              BLOCK_M=16, BLOCK_N=64)
+    torch.testing.assert_close(dst, src, rtol=0, atol=0)
+
+
+@triton.jit
+def int64_offset_kernel(x_ptr, out_ptr, start, BLOCK: tl.constexpr):
+    offs = start + tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, x * 2)
+
+
+def test_int64_offsets():
+    # offsets beyond 2**31 elements of int8 (2.1 GiB), indexed with i64
+    n = (1 << 31) + 4096
+    try:
+        x = torch.ones(n, dtype=torch.int8, device="cuda")
+    except RuntimeError:
+        pytest.skip("not enough GPU memory")
+    out = torch.zeros_like(x)
+    start = (1 << 31) - 1024
+    int64_offset_kernel[(4,)](x, out, start, BLOCK=1024)
+    assert int(out[start:start + 4096].sum()) == 2 * 4096
+    assert int(out[:start].sum()) == 0
+
+
+def test_cpu_tensor_is_rejected():
+    x = torch.randn(16)
+    with pytest.raises(triton.TritiumError, match="cuda"):
+        add_kernel[(1,)](x, x, x, 16, BLOCK=16)
+
+
+def test_zero_grid_is_rejected():
+    x = torch.randn(16, device="cuda")
+    with pytest.raises(triton.TritiumError, match="grid"):
+        add_kernel[(0,)](x, x, x, 16, BLOCK=16)
+
+
+def test_vector_add_ptx_is_vectorized():
+    x = torch.randn(4096, device="cuda")
+    kernel = add_kernel.warmup(x, x, x, 4096, BLOCK=1024, grid=(4,))
+    assert "ld.global.v4" in kernel.asm["ptx"]
+    assert "st.global.v4" in kernel.asm["ptx"]
+
+
+ILLEGAL_ADDRESS_SCRIPT = """
+import torch, tritium as triton, tritium.language as tl
+
+@triton.jit
+def bad_kernel(p, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK).to(tl.int64) * (1 << 40)
+    tl.store(p + offs, tl.full([BLOCK], 1.0, tl.float32))
+
+x = torch.zeros(16, device="cuda")
+bad_kernel[(1,)](x, BLOCK=16)
+try:
+    triton.runtime.driver.synchronize()
+except triton.TritiumError as e:
+    print("RAISED:", e)
+"""
+
+
+def test_illegal_address_surfaces_as_exception():
+    # In a child process: the error poisons the CUDA context for good.
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", ILLEGAL_ADDRESS_SCRIPT], capture_output=True, text=True,
+                         timeout=120, env=env)
+    assert "RAISED:" in out.stdout, out.stdout + out.stderr
+    assert "ILLEGAL" in out.stdout and "bad_kernel" in out.stdout

@@ -1,0 +1,141 @@
+"""The CUDA side of the runtime, through the native library's C ABI
+(capi/tritium.h): device queries, module loading and kernel launches.
+
+The driver itself is dlopen()ed by the native library on first use, so
+importing tritium works on machines without a GPU; only these calls fail
+there, with a TritiumError saying why.
+"""
+from __future__ import annotations
+
+import ctypes
+import threading
+from typing import Optional, Tuple
+
+from .._native import native_library
+from ..errors import TritiumError
+
+_c_int_p = ctypes.POINTER(ctypes.c_int)
+_c_void_pp = ctypes.POINTER(ctypes.c_void_p)
+
+
+class CudaError(TritiumError):
+    """A CUDA driver call failed (the message names the call and the error)."""
+
+
+class CudaRuntime:
+    def __init__(self):
+        lib = native_library()
+        self._lib = lib
+        d = lib._dll
+        d.tritium_cuda_init.argtypes = [_c_int_p, _c_void_pp]
+        d.tritium_cuda_init.restype = ctypes.c_int
+        d.tritium_cuda_device_properties.argtypes = [ctypes.c_int, _c_int_p, _c_int_p, _c_int_p, _c_int_p,
+                                                     _c_void_pp]
+        d.tritium_cuda_device_properties.restype = ctypes.c_int
+        d.tritium_cuda_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint, ctypes.c_int, _c_void_pp,
+                                        _c_void_pp, _c_int_p, _c_void_pp]
+        d.tritium_cuda_load.restype = ctypes.c_int
+        d.tritium_cuda_launch.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
+                                          ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p, ctypes.c_char_p,
+                                          ctypes.c_size_t]
+        d.tritium_cuda_launch.restype = ctypes.c_int
+        d.tritium_cuda_synchronize.argtypes = [_c_void_pp]
+        d.tritium_cuda_synchronize.restype = ctypes.c_int
+        d.tritium_cuda_error_text.argtypes = [ctypes.c_int, _c_void_pp]
+        d.tritium_cuda_error_text.restype = None
+        self._d = d
+        self.launch_raw = d.tritium_cuda_launch
+        count = ctypes.c_int(0)
+        diag = ctypes.c_void_p()
+        if d.tritium_cuda_init(ctypes.byref(count), ctypes.byref(diag)) != 0:
+            raise CudaError(f"no usable GPU: {lib._take_string(diag)}")
+        self.device_count = count.value
+        self._properties = {}
+
+    def device_properties(self, device: int) -> dict:
+        props = self._properties.get(device)
+        if props is None:
+            major, minor, sms, smem = (ctypes.c_int() for _ in range(4))
+            diag = ctypes.c_void_p()
+            if self._d.tritium_cuda_device_properties(device, ctypes.byref(major), ctypes.byref(minor),
+                                                      ctypes.byref(sms), ctypes.byref(smem),
+                                                      ctypes.byref(diag)) != 0:
+                raise CudaError(self._lib._take_string(diag))
+            props = {"major": major.value, "minor": minor.value, "capability": major.value * 10 + minor.value,
+                     "multiprocessor_count": sms.value, "max_shared_mem": smem.value}
+            self._properties[device] = props
+        return props
+
+    def load(self, image: bytes, name: str, shared: int, device: int) -> Tuple[int, int, int]:
+        module, function, regs = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_int()
+        diag = ctypes.c_void_p()
+        if self._d.tritium_cuda_load(image, name.encode(), shared, device, ctypes.byref(module),
+                                     ctypes.byref(function), ctypes.byref(regs), ctypes.byref(diag)) != 0:
+            raise CudaError(self._lib._take_string(diag))
+        return module.value, function.value, regs.value
+
+    def error_text(self, result: int) -> str:
+        text = ctypes.c_void_p()
+        self._d.tritium_cuda_error_text(result, ctypes.byref(text))
+        return self._lib._take_string(text)
+
+    def synchronize(self):
+        diag = ctypes.c_void_p()
+        if self._d.tritium_cuda_synchronize(ctypes.byref(diag)) != 0:
+            raise CudaError(self._lib._take_string(diag))
+
+
+_runtime: Optional[CudaRuntime] = None
+_lock = threading.Lock()
+
+
+def cuda() -> CudaRuntime:
+    """The process-wide CUDA runtime (raises CudaError without a GPU)."""
+    global _runtime
+    if _runtime is None:
+        with _lock:
+            if _runtime is None:
+                _runtime = CudaRuntime()
+    return _runtime
+
+
+# ---- the caller's device and stream (PyTorch's when it is in use) ----
+
+def _torch():
+    import sys
+    return sys.modules.get("torch")
+
+
+def current_device() -> int:
+    torch = _torch()
+    if torch is not None and torch.cuda.is_initialized():
+        return torch.cuda.current_device()
+    return 0
+
+
+def current_stream(device: int) -> int:
+    """The raw CUstream PyTorch launches on (0, the legacy default stream,
+    without PyTorch)."""
+    torch = _torch()
+    if torch is not None:
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        if raw is not None:
+            return raw(device)
+        return torch.cuda.current_stream(device).cuda_stream
+    return 0
+
+
+def synchronize():
+    """Waits for the GPU; an asynchronous kernel error (e.g. an illegal
+    address) raises CudaError naming the last kernel Tritium launched."""
+    from .launcher import Launcher
+    try:
+        cuda().synchronize()
+    except CudaError as e:
+        last = Launcher.last_launched
+        raise CudaError(f"{e} (last kernel launched by Tritium: '{last}')" if last else str(e)) from None
+
+
+def current_target() -> str:
+    """The target of the current device, e.g. "cuda:90"."""
+    return f"cuda:{cuda().device_properties(current_device())['capability']}"
