@@ -16,43 +16,8 @@ import tritium.language as tl
 THIS_FILE = os.path.abspath(__file__)
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(THIS_FILE))))
 
-class _TTIROnlyLibrary:
-    """The native library without its NVIDIA backend entry point: compile()
-    then stops after the TTIR pipeline.  These tests check Triton IR; the
-    backend's stages (still being written: e.g. tt.reduce and tt.dot do not
-    lower to LLVM yet) are the GPU tests' business."""
-
-    def __init__(self, lib):
-        self._lib = lib
-
-    def __getattr__(self, name):
-        if name == "compile_cuda":
-            raise AttributeError(name)
-        return getattr(self._lib, name)
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _ttir_only_with_a_fresh_kernel_cache(tmp_path_factory):
-    """Compile to TTIR for real: with a kernel cache of this module's own, empty at
-    the start (a cache left by an older compiler must not answer for this one)."""
-    saved = {k: os.environ.get(k) for k in ("TRITIUM_CACHE_DIR", "TRITIUM_ALWAYS_COMPILE")}
-    os.environ["TRITIUM_CACHE_DIR"] = str(tmp_path_factory.mktemp("kernel-cache"))
-    os.environ.pop("TRITIUM_ALWAYS_COMPILE", None)
-    import tritium.compiler.compiler as compiler_module
-    real = compiler_module.native_library
-    compiler_module.native_library = lambda: _TTIROnlyLibrary(real())
-    yield
-    compiler_module.native_library = real
-    for k, v in saved.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
-
-
-
 def compile_(fn, signature, constexprs=None, **kwargs):
-    return triton.compile(fn, signature=signature, constexprs=constexprs or {}, **kwargs)
+    return triton.compile(fn, signature=signature, constexprs=constexprs or {}, stop_after="ttir", **kwargs)
 
 
 def where_in(fn, needle: str, col_needle: str = None):

@@ -9,22 +9,13 @@ import subprocess
 import pytest
 
 import tritium as triton
+from conftest import compile_ttir
 import tritium.language as tl
-from tritium.errors import NativeLibraryError
-from tritium.compiler.code_generator import generate_ttir
 from tritium.language.extra.cuda import libdevice
 
 LIBDEVICE_BC = "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
 
 
-def compile_ttir(fn, signature, constexprs=None):
-    """The kernel's TTIR; the code generator's text where the native library
-    is unavailable (e.g. while it is being rebuilt)."""
-    try:
-        return triton.compile(fn, signature=signature, constexprs=constexprs).asm["ttir"]
-    except NativeLibraryError:
-        values, attrs = triton.ASTSource(fn, signature, constexprs).arg_values()
-        return generate_ttir(fn, values, attrs, False)
 
 
 def extern_calls(ttir):

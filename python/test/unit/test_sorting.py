@@ -8,20 +8,11 @@ import numpy as np
 import pytest
 
 import tritium as triton
+from conftest import compile_ttir
 import tritium.language as tl
-from tritium.errors import NativeLibraryError
-from tritium.compiler.code_generator import generate_ttir
 from tritium.language import sorting
 
 
-def compile_ttir(fn, signature, constexprs=None):
-    """The kernel's TTIR; the code generator's text where the native library
-    is unavailable (e.g. while it is being rebuilt)."""
-    try:
-        return triton.compile(fn, signature=signature, constexprs=constexprs).asm["ttir"]
-    except NativeLibraryError:
-        values, attrs = triton.ASTSource(fn, signature, constexprs).arg_values()
-        return generate_ttir(fn, values, attrs, False)
 
 
 # ---- the networks on NumPy arrays ------------------------------------------------------------

@@ -19,40 +19,6 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.p
 TRITIUM_OPT = os.path.join(REPO_ROOT, "build", "bin", "tritium-opt")
 TUTORIALS_FILE = T.add_kernel.file_name
 
-class _TTIROnlyLibrary:
-    """The native library without its NVIDIA backend entry point: compile()
-    then stops after the TTIR pipeline.  These tests check Triton IR; the
-    backend's stages (still being written: e.g. tt.reduce and tt.dot do not
-    lower to LLVM yet) are the GPU tests' business."""
-
-    def __init__(self, lib):
-        self._lib = lib
-
-    def __getattr__(self, name):
-        if name == "compile_cuda":
-            raise AttributeError(name)
-        return getattr(self._lib, name)
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _ttir_only_with_a_fresh_kernel_cache(tmp_path_factory):
-    """Compile to TTIR for real: with a kernel cache of this module's own, empty at
-    the start (a cache left by an older compiler must not answer for this one)."""
-    saved = {k: os.environ.get(k) for k in ("TRITIUM_CACHE_DIR", "TRITIUM_ALWAYS_COMPILE")}
-    os.environ["TRITIUM_CACHE_DIR"] = str(tmp_path_factory.mktemp("kernel-cache"))
-    os.environ.pop("TRITIUM_ALWAYS_COMPILE", None)
-    import tritium.compiler.compiler as compiler_module
-    real = compiler_module.native_library
-    compiler_module.native_library = lambda: _TTIROnlyLibrary(real())
-    yield
-    compiler_module.native_library = real
-    for k, v in saved.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
-
-
 I32 = "i32"
 
 ADD = (T.add_kernel,
@@ -94,7 +60,7 @@ def ttir(case) -> str:
     if key not in _cache:
         fn, signature, constexprs, attrs = case
         _cache[key] = triton.compile(fn, signature=signature, constexprs=constexprs, attrs=attrs,
-                                     target="cuda:90").asm["ttir"]
+                                     target="cuda:90", stop_after="ttir").asm["ttir"]
     return _cache[key]
 
 
@@ -243,7 +209,7 @@ def test_tutorial_ttir_round_trips_through_the_native_library(name):
 
 def test_compiled_kernel_records_its_stages_and_metadata():
     fn, signature, constexprs, attrs = ADD
-    k = triton.compile(fn, signature=signature, constexprs=constexprs, num_warps=8)
+    k = triton.compile(fn, signature=signature, constexprs=constexprs, num_warps=8, stop_after="ttir")
     assert set(k.asm) >= {"source", "ttir"}
     assert "def add_kernel(" in k.asm["source"]
     assert k.metadata["num_warps"] == 8

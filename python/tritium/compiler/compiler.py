@@ -219,15 +219,18 @@ def _from_cache(files: Dict[str, bytes], name: str) -> CompiledKernel:
 
 def compile(src, target=None, options: Optional[Dict] = None, *, signature=None, constexprs=None, attrs=None,
             num_warps: int = 4, num_stages: int = 3, num_ctas: int = 1, debug: Optional[bool] = None,
-            **kwargs) -> CompiledKernel:
+            stop_after: Optional[str] = None, **kwargs) -> CompiledKernel:
     """Compiles a kernel; no GPU is needed.
 
         tritium.compile(add_kernel, signature={"x_ptr": "*fp32", "n": "i32"},
                         constexprs={"BLOCK": 1024}, target="cuda:90", num_warps=4)
         triton.compile(ASTSource(add_kernel, signature, constexprs), target=GPUTarget("cuda", 90, 32))
 
-    Results are cached on disk (see tritium.runtime.cache).
+    Results are cached on disk (see tritium.runtime.cache).  `stop_after="ttir"`
+    stops after Triton IR (a kernel compiled so cannot be launched).
     """
+    if stop_after not in (None, "ttir"):
+        raise TritiumError(f"stop_after must be None or 'ttir', got {stop_after!r}")
     if isinstance(src, JITFunction):
         src = ASTSource(src, signature or {}, constexprs, attrs)
     elif not isinstance(src, ASTSource):
@@ -246,7 +249,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
                          sorted(src.signature.items()),
                          sorted((k, repr(v)) for k, v in src.constexprs.items()),
                          sorted((k, repr(v)) for k, v in src.attrs.items()),
-                         sorted((k, repr(v)) for k, v in opts.items()), str(target), debug_on)
+                         sorted((k, repr(v)) for k, v in opts.items()), str(target), debug_on, stop_after)
     name = fn.__name__
     files = cache.load(key, name)
     if files is not None:
@@ -266,7 +269,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
                                 "signature": dict((p.name, src.signature[p.name]) for p in fn.params),
                                 "constexprs": {k: repr(v) for k, v in src.constexprs.items()},
                                 "debug": debug_on, "shared": 0}
-    if hasattr(lib, "compile_cuda"):
+    if stop_after is None:
         backend_options = {"num_warps": nw, "num_ctas": opts["num_ctas"], "num_stages": opts["num_stages"],
                            "arch": target.arch, "debug": int(debug_on)}
         dump = os.environ.get("TRITIUM_DUMP_DIR")

@@ -1,0 +1,172 @@
+"""Side-by-side benchmark on the GPU: tritium vs Triton (when importable) vs
+torch, same kernel sources (elementwise_kernels.py), same sizes, one run.
+
+  vector add fp32, 2^28 elements            GB/s (3 x 4 bytes per element)
+  x * sigmoid(x) + y in bf16, 2^28          GB/s (3 x 2 bytes per element)
+  transpose 8192 x 8192 fp32                GB/s (2 x 4 bytes per element)
+  first call of vector add, empty cache     ms   (compile + load + launch + sync)
+  host time per launch, tiny kernel         us   (10000 launches, no sync inside)
+
+Medians of CUDA-event timings (do_bench, L2 flushed between runs).
+Usage: python bench/bench_elementwise.py [--quick]
+"""
+import os
+import sys
+import tempfile
+import time
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+# Fresh caches for both compilers, so the first call really compiles.
+os.environ["TRITIUM_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritium-cache-")
+os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
+
+import torch  # noqa: E402
+
+import tritium  # noqa: E402
+import tritium.language as ttl  # noqa: E402
+from tritium.testing import do_bench  # noqa: E402
+
+try:
+    import triton
+    import triton.language as tl
+    HAVE_TRITON = True
+except ImportError:
+    HAVE_TRITON = False
+
+QUICK = "--quick" in sys.argv
+
+
+def load_kernels(triton_module, language_module, tag):
+    path = os.path.join(HERE, "elementwise_kernels.py")
+    module = types.ModuleType(f"elementwise_kernels_{tag}")
+    module.__file__ = path
+    module.triton, module.tl = triton_module, language_module
+    sys.modules[module.__name__] = module
+    with open(path) as f:
+        exec(compile(f.read(), path, "exec"), module.__dict__)
+    return module
+
+
+backends = {"tritium": load_kernels(tritium, ttl, "tritium")}
+if HAVE_TRITON:
+    backends["triton"] = load_kernels(triton, tl, "triton")
+
+
+def median_ms(fn):
+    return do_bench(fn, warmup=25, rep=200 if not QUICK else 50, return_mode="median")
+
+
+rows = []
+
+
+def first_call_ms(k, n=1 << 20):
+    x = torch.randn(n, device="cuda")
+    y = torch.randn(n, device="cuda")
+    out = torch.empty_like(x)
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    k.add_kernel[(triton_cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+    torch.cuda.synchronize()
+    return (time.perf_counter() - t0) * 1e3, bool(torch.equal(out, x + y))
+
+
+def triton_cdiv(a, b):
+    return (a + b - 1) // b
+
+
+# cold first call (before anything else compiled)
+cold = {name: first_call_ms(k) for name, k in backends.items()}
+
+# vector add
+n = 1 << 28 if not QUICK else 1 << 24
+x = torch.randn(n, device="cuda")
+y = torch.randn(n, device="cuda")
+res = {}
+for name, k in backends.items():
+    out = torch.full_like(x, float("nan"))
+    k.add_kernel[(triton_cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, num_warps=4)
+    ok = torch.equal(out, x + y)
+    ms = median_ms(lambda: k.add_kernel[(triton_cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, num_warps=4))
+    res[name] = (3 * 4 * n / ms / 1e6, ok)
+out_t = torch.empty_like(x)
+res["torch"] = (3 * 4 * n / median_ms(lambda: torch.add(x, y, out=out_t)) / 1e6, True)
+rows.append(("vector add fp32 2^%d (GB/s)" % (n.bit_length() - 1), res))
+del x, y, out, out_t
+
+# fused chain in bf16
+xb = torch.randn(n, device="cuda", dtype=torch.bfloat16)
+yb = torch.randn(n, device="cuda", dtype=torch.bfloat16)
+res = {}
+ref = (xb.float() * torch.sigmoid(xb.float()) + yb.float()).to(torch.bfloat16)
+for name, k in backends.items():
+    out = torch.full_like(xb, float("nan"))
+    k.silu_mul_add_kernel[(triton_cdiv(n, 2048),)](xb, yb, out, n, BLOCK=2048)
+    ok = bool((out.float() - ref.float()).abs().max() <= 2e-2 * ref.float().abs().max())
+    ms = median_ms(lambda: k.silu_mul_add_kernel[(triton_cdiv(n, 2048),)](xb, yb, out, n, BLOCK=2048))
+    res[name] = (3 * 2 * n / ms / 1e6, ok)
+out_t = torch.empty_like(xb)
+
+
+def torch_chain():
+    torch.add(xb * torch.sigmoid(xb), yb, out=out_t)
+
+
+res["torch"] = (3 * 2 * n / median_ms(torch_chain) / 1e6, True)
+rows.append(("x*sigmoid(x)+y bf16 (GB/s)", res))
+del xb, yb, out, out_t, ref
+
+# transpose
+m = 8192
+src = torch.randn(m, m, device="cuda")
+res = {}
+for name, k in backends.items():
+    dst = torch.full_like(src, float("nan"))
+    grid = (m // 64, m // 64)
+    k.transpose_kernel[grid](src, dst, m, m, m, m, BLOCK_M=64, BLOCK_N=64)
+    ok = torch.equal(dst, src.t())
+    ms = median_ms(lambda: k.transpose_kernel[grid](src, dst, m, m, m, m, BLOCK_M=64, BLOCK_N=64))
+    res[name] = (2 * 4 * m * m / ms / 1e6, ok)
+dst_t = torch.empty_like(src)
+res["torch"] = (2 * 4 * m * m / median_ms(lambda: dst_t.copy_(src.t())) / 1e6, True)
+rows.append(("transpose 8192^2 fp32 (GB/s)", res))
+del src, dst, dst_t
+
+rows.append(("first call, empty cache (ms)", {name: cold[name] for name in backends}))
+
+# host time per launch
+small = torch.zeros(1024, device="cuda")
+res = {}
+for name, k in backends.items():
+    k.tiny_kernel[(1,)](small, 1024, BLOCK=1024)
+    torch.cuda.synchronize()
+    iters = 10000
+    t0 = time.perf_counter()
+    for _ in range(iters):
+        k.tiny_kernel[(1,)](small, 1024, BLOCK=1024)
+    t1 = time.perf_counter()
+    torch.cuda.synchronize()
+    res[name] = ((t1 - t0) / iters * 1e6, True)
+t0 = time.perf_counter()
+for _ in range(10000):
+    small.add_(1)
+res["torch"] = ((time.perf_counter() - t0) / 10000 * 1e6, True)
+torch.cuda.synchronize()
+rows.append(("host time per launch (us)", res))
+
+print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  "
+      f"triton {triton.__version__ if HAVE_TRITON else 'absent'}  tritium {tritium.__version__}")
+print(f"{'benchmark':34} {'tritium':>14} {'triton':>14} {'torch':>10} {'tritium/triton':>15}")
+for label, res in rows:
+    def fmt(name):
+        v = res.get(name)
+        if v is None:
+            return "-"
+        value, ok = v
+        return f"{value:.1f}" + ("" if ok else " WRONG")
+    ratio = ""
+    if "tritium" in res and "triton" in res:
+        a, b = res["tritium"][0], res["triton"][0]
+        ratio = f"{a / b:.3f}" if "GB/s" in label else f"{b / a:.1f}x faster" if a else ""
+    print(f"{label:34} {fmt('tritium'):>14} {fmt('triton'):>14} {fmt('torch'):>10} {ratio:>15}")

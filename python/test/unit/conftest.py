@@ -1,0 +1,21 @@
+"""Shared set-up of the unit tests (no GPU): each test module compiles with
+a kernel cache of its own, empty at the start, so that no cache left by an
+older compiler answers for this one; `compile_ttir` compiles to Triton IR."""
+import pytest
+
+import tritium as triton
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _fresh_kernel_cache(tmp_path_factory):
+    patch = pytest.MonkeyPatch()
+    patch.setenv("TRITIUM_CACHE_DIR", str(tmp_path_factory.mktemp("kernel-cache")))
+    patch.delenv("TRITIUM_ALWAYS_COMPILE", raising=False)
+    yield
+    patch.undo()
+
+
+def compile_ttir(fn, signature, constexprs=None, **kwargs) -> str:
+    """The kernel's Triton IR (after the TTIR pipeline)."""
+    return triton.compile(fn, signature=signature, constexprs=constexprs or {}, stop_after="ttir",
+                          **kwargs).asm["ttir"]

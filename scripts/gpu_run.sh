@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (through the device tool, with .ship carried): unpacks
+# the shipped native library, then runs the GPU tests and the side-by-side
+# benchmarks.  Logs go to $OUT when set.
+#   scripts/gpu_run.sh [tests|bench|all] [pytest args...]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-/tmp}"
+what="${1:-all}"; shift || true
+mkdir -p python/tritium/_lib
+rm -f python/tritium/_lib/libtritium.so
+python3 -c "import lzma, shutil; shutil.copyfileobj(lzma.open('.ship/libtritium.so.xz'), open('python/tritium/_lib/libtritium.so', 'wb'))"
+export PYTHONPATH="$PWD/python" PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
+status=0
+if [ "$what" = tests ] || [ "$what" = all ]; then
+  python3 -m pytest -q -p no:cacheprovider python/test/gpu "$@" 2>&1 | tee "$OUT/gpu_tests.log"
+  status=${PIPESTATUS[0]}
+fi
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  python3 bench/bench_elementwise.py 2>&1 | tee "$OUT/bench_elementwise.log"
+fi
+exit $status
