@@ -1,53 +1,25 @@
-//===- ParseAndVerify.cpp - C API: version, parse and verify ---------------===//
+//===- ParseAndVerify.cpp - C API: version, parse and verify --------------===//
 //
-// The first entry points of the C ABI.  Each call builds its own MLIRContext
-// (threading disabled: no thread pool per compile) from the shared dialect
-// registry, captures every diagnostic as text through a SourceMgr handler
-// (which renders the offending source line and a caret), and returns it; no
-// diagnostic escapes to stderr and none ends the process.
+// The first entry points of the C ABI: the library's version and ABI
+// revision, parsing + verifying a module, and freeing returned strings.  The
+// context and diagnostic capture they share with the other entry points live
+// in CompileContext.h; no diagnostic escapes to stderr and none ends the
+// process.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium.h"
 
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
+#include "CompileContext.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
-#include "tritium/InitAll.h"
 
 #include <cstdlib>
-#include <cstring>
-#include <string>
+
+using namespace tritium::capi;
 
 namespace {
-constexpr int kAbiVersion = 1;
-
-/// A malloc'ed copy the caller frees with tritium_free().
-char *copyOut(const std::string &s) {
-  char *out = static_cast<char *>(std::malloc(s.size() + 1));
-  if (out)
-    std::memcpy(out, s.c_str(), s.size() + 1);
-  return out;
-}
-
-void store(char **slot, const std::string &s) {
-  if (slot)
-    *slot = copyOut(s);
-}
-
-const mlir::DialectRegistry &getRegistry() {
-  static const mlir::DialectRegistry *registry = [] {
-    auto *r = new mlir::DialectRegistry();
-    tritium::registerAllDialects(*r);
-    return r;
-  }();
-  return *registry;
-}
+/// Bumped whenever an entry point is added or changes (python/tritium/
+/// _native.py checks it).
+constexpr int kAbiVersion = 3;
 } // namespace
 
 extern "C" const char *tritium_version(void) {
@@ -68,31 +40,14 @@ extern "C" int tritium_parse_and_verify(const char *text, size_t len,
     return 1;
   }
 
-  mlir::MLIRContext context(getRegistry(),
-                            mlir::MLIRContext::Threading::DISABLED);
-  context.allowUnregisteredDialects(false);
-
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text, len),
-                                           source_name ? source_name : "<ir>"),
-      llvm::SMLoc());
-  std::string messages;
-  llvm::raw_string_ostream messageStream(messages);
-  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context, messageStream);
-
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
-  if (!module || mlir::failed(mlir::verify(*module))) {
-    if (messages.empty())
-      messages = "error: the module did not parse or verify";
-    store(diagnostics, messages);
+  CompileContext compile(text, len, source_name);
+  mlir::OwningOpRef<mlir::ModuleOp> module = compile.parseAndVerify();
+  if (!module) {
+    store(diagnostics, compile.takeDiagnostics(
+                           "error: the module did not parse or verify"));
     return 1;
   }
-  std::string out;
-  llvm::raw_string_ostream outStream(out);
-  module->print(outStream);
-  store(printed, out);
+  store(printed, printModule(*module));
   return 0;
 }
 

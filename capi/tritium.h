@@ -37,8 +37,101 @@ TRITIUM_API int tritium_parse_and_verify(const char *text, size_t len,
                                          const char *source_name,
                                          char **printed, char **diagnostics);
 
+/* Parses and verifies `text` as tritium_parse_and_verify does, then runs the
+ * textual pass pipeline `pipeline` on the module, e.g.
+ * "builtin.module(tritium-make-ttir)" or "builtin.module(canonicalize,cse)",
+ * with the verifier on after every pass.  Returns 0 on success and stores the
+ * transformed module's printed form in *printed; returns 1 and stores the
+ * diagnostics in *diagnostics when the text does not parse or verify, the
+ * pipeline does not parse (unknown pass names included), or a pass fails.
+ * Either output may be NULL if not wanted.  Since ABI revision 2. */
+TRITIUM_API int tritium_run_pipeline(const char *text, size_t len,
+                                     const char *source_name,
+                                     const char *pipeline, char **printed,
+                                     char **diagnostics);
+
+/* Compiles a kernel for an NVIDIA GPU: parses and verifies `ttir` (`len`
+ * bytes of MLIR assembly; diagnostics name `source_name`), runs
+ * builtin.module(tritium-make-ttgir{...}) and builtin.module(tritium-make-llir
+ * {...}), translates to LLVM IR, links libdevice when the kernel calls it,
+ * runs O3, emits PTX and assembles it with ptxas when one is installed.
+ *
+ * `options` is "key=value;key=value" (NULL or "" for the defaults):
+ *   num_warps=4          power of two, 1..32
+ *   num_ctas=1           power of two, 1..16 (more than 1 needs arch 90)
+ *   num_stages=3         0..16
+ *   arch=90              compute capability: 80, 86, 89 or 90 (90 compiles
+ *                        for sm_90a); "sm_90", "cuda:90" are accepted too
+ *   ptx_version=0        PTX ISA as 84 or 8.4; 0 = what the installed ptxas
+ *                        takes (8.4 when there is none)
+ *   enable_fp_fusion=1   contract a * b + c into fma
+ *   debug=0              debug build; implies line_info
+ *   line_info=1          source lines in the PTX (.loc) and the cubin
+ *                        (ptxas -lineinfo), as Triton does by default
+ *   ftz=0                libdevice flushes denormals (nvvm-reflect-ftz)
+ *   dump_dir=PATH        write the IR after every pass and each back-end
+ *                        intermediate there, numbered in order
+ *   input=ttir           where the text starts: ttir, ttgir (skips
+ *                        make-ttgir) or llir (an LLVM dialect module)
+ * Every option is checked before compiling; an unknown key or a bad value is
+ * an error.
+ *
+ * Returns 0 on success: *stages_json holds a JSON object with the stages
+ * ("ttgir", "llvm_mlir" = the LLVM dialect module, "llir" = the optimized
+ * LLVM IR, "ptx") and metadata ("name", "target", "arch", "ptx_version",
+ * "num_warps", "num_ctas", "num_stages", "shared" = dynamic shared memory
+ * from the module's ttg.shared attribute, "registers", "spills",
+ * "spill_stores", "spill_loads", "stack_frame", "static_shared",
+ * "has_cubin", "ptxas" = its path or null, "ptxas_log", "warnings",
+ * "times_ms"); *cubin and *cubin_size hold the cubin, or NULL and 0 when no
+ * ptxas was found (the driver then JIT-compiles the PTX); *diagnostics holds
+ * warnings, or NULL.  Returns 1 on failure with every diagnostic (ptxas's
+ * log when ptxas rejects the PTX) in *diagnostics; *stages_json then holds
+ * the stages produced so far.  All three buffers are freed with
+ * tritium_free(); any output pointer may be NULL.  Since ABI revision 3. */
+TRITIUM_API int tritium_compile_cuda(const char *ttir, size_t len,
+                                     const char *source_name,
+                                     const char *options, char **stages_json,
+                                     unsigned char **cubin, size_t *cubin_size,
+                                     char **diagnostics);
+
 /* Frees a string returned by this library. */
 TRITIUM_API void tritium_free(char *p);
+
+/* ---- CUDA runtime (the driver is dlopen()ed on first use) ---------------- */
+
+/* 0 when the CUDA driver loads and sees at least one GPU (count stored in
+ * *device_count); else 1 with the reason in *diagnostics. */
+TRITIUM_API int tritium_cuda_init(int *device_count, char **diagnostics);
+
+/* Compute capability, multiprocessor count and the opt-in shared-memory
+ * limit per block of `device`.  Any output may be NULL. */
+TRITIUM_API int tritium_cuda_device_properties(int device, int *major, int *minor,
+                                               int *sm_count, int *max_shared_optin,
+                                               char **diagnostics);
+
+/* Loads a cubin (or NUL-terminated PTX, compiled by the driver) into the
+ * current context (the primary context of `device` if none is current),
+ * finds `kernel_name` and allows it `shared_bytes` of dynamic shared memory.
+ * Returns 0 and the module and function handles, 1 with diagnostics. */
+TRITIUM_API int tritium_cuda_load(const void *image, const char *kernel_name,
+                                  unsigned shared_bytes, int device, void **module,
+                                  void **function, int *num_regs, char **diagnostics);
+
+/* Launches `function` on `stream` with `threads` threads per block; the
+ * kernel's arguments are packed in `params` (natural alignment, as in a C
+ * struct).  Returns the driver's CUresult (0 = success) and allocates
+ * nothing; tritium_cuda_error_text() words a failure. */
+TRITIUM_API int tritium_cuda_launch(void *function, unsigned grid_x, unsigned grid_y,
+                                    unsigned grid_z, unsigned threads, unsigned shared_bytes,
+                                    void *stream, void *params, size_t params_size);
+
+/* Waits for the current context's work; 1 with the error (e.g. an illegal
+ * address in an earlier kernel) in *diagnostics. */
+TRITIUM_API int tritium_cuda_synchronize(char **diagnostics);
+
+/* The name and description of a CUresult, in *text (free with tritium_free). */
+TRITIUM_API void tritium_cuda_error_text(int result, char **text);
 
 #ifdef __cplusplus
 }

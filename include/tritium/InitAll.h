@@ -1,8 +1,8 @@
 //===- InitAll.h - register Tritium's dialects and passes -------*- C++ -*-===//
 //
 // One place that says what a Tritium context knows: our dialects plus the
-// upstream dialects kernels pass through (arith, math, scf, cf, func, llvm,
-// nvvm), and every pass tritium-opt can run.
+// upstream dialects kernels pass through (arith, math, scf, cf, func, gpu,
+// llvm, nvvm), and every pass and pipeline tritium-opt can run.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_INITALL_H
@@ -17,8 +17,9 @@ namespace tritium {
 /// Adds every dialect (and dialect extension) a Tritium compile uses.
 void registerAllDialects(mlir::DialectRegistry &registry);
 
-/// Registers our passes and the upstream ones our pipelines use, so that
-/// tritium-opt can run each alone.
+/// Registers our passes, our named pipelines (tritium-make-ttir, ...) and the
+/// upstream passes they use, so that tritium-opt and the C API can run each
+/// by name.  Safe to call more than once.
 void registerAllPasses();
 
 } // namespace tritium

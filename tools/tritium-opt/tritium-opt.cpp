@@ -11,6 +11,7 @@
 
 namespace tritium::test {
 void registerTestPasses();
+void registerTestAxisInfoPass();
 } // namespace tritium::test
 
 int main(int argc, char **argv) {
@@ -18,6 +19,7 @@ int main(int argc, char **argv) {
   tritium::registerAllDialects(registry);
   tritium::registerAllPasses();
   tritium::test::registerTestPasses();
+  tritium::test::registerTestAxisInfoPass();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Tritium optimizer driver\n", registry));
 }

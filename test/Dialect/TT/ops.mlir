@@ -264,3 +264,17 @@ tt.func @loop(%n: i32, %x: tensor<64xf32>) -> tensor<64xf32> {
   }
   tt.return %r : tensor<64xf32>
 }
+
+// -----
+
+// tl.debug_barrier is emitted as gpu.barrier; the gpu dialect is known.
+// CHECK-LABEL: tt.func @debug_barrier
+// CHECK: tt.store
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: tt.load
+tt.func @debug_barrier(%p: !tt.ptr<f32>, %v: f32) -> f32 {
+  tt.store %p, %v : !tt.ptr<f32>
+  gpu.barrier
+  %r = tt.load %p : !tt.ptr<f32>
+  tt.return %r : f32
+}

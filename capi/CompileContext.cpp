@@ -1,0 +1,126 @@
+//===- CompileContext.cpp - what every C API call sets up -----------------===//
+//
+// The shared dialect registry (built once per process), the per-call context
+// with its diagnostic capture, and copying strings out to the caller.
+//
+//===----------------------------------------------------------------------===//
+#include "CompileContext.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "tritium/InitAll.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+
+using namespace tritium::capi;
+
+namespace {
+const mlir::DialectRegistry &getRegistry() {
+  static const mlir::DialectRegistry *registry = [] {
+    auto *r = new mlir::DialectRegistry();
+    tritium::registerAllDialects(*r);
+    return r;
+  }();
+  return *registry;
+}
+/// The state compiles share.  Types and attributes stay uniqued in a
+/// context for its whole life, so it is replaced every kCompilesPerContext
+/// compiles to bound memory in long-running processes.
+struct SharedCompiler {
+  static constexpr unsigned kCompilesPerContext = 256;
+  std::mutex mutex;
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::map<std::string, std::unique_ptr<mlir::PassManager>> passManagers;
+  unsigned compiles = 0;
+
+  /// Called with the mutex held.
+  mlir::MLIRContext *acquire() {
+    if (!context || ++compiles > kCompilesPerContext) {
+      passManagers.clear();
+      context = std::make_unique<mlir::MLIRContext>(
+          getRegistry(), mlir::MLIRContext::Threading::DISABLED);
+      context->allowUnregisteredDialects(false);
+      compiles = 1;
+    }
+    return context.get();
+  }
+};
+
+SharedCompiler &shared() {
+  static SharedCompiler *compiler = new SharedCompiler();
+  return *compiler;
+}
+} // namespace
+
+void tritium::capi::store(char **slot, const std::string &s) {
+  if (!slot)
+    return;
+  char *out = static_cast<char *>(std::malloc(s.size() + 1));
+  if (out)
+    std::memcpy(out, s.c_str(), s.size() + 1);
+  *slot = out;
+}
+
+CompileContext::CompileContext(const char *text, size_t len,
+                               const char *sourceName)
+    : lock(shared().mutex), context(shared().acquire()),
+      messageStream(messages), handler(sourceMgr, context, messageStream) {
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text, len),
+                                           sourceName ? sourceName : "<ir>"),
+      llvm::SMLoc());
+}
+
+CompileContext::~CompileContext() = default;
+
+mlir::PassManager *CompileContext::getPassManager(const std::string &pipeline,
+                                                  std::string &error) {
+  auto &cache = shared().passManagers;
+  auto it = cache.find(pipeline);
+  if (it != cache.end())
+    return it->second.get();
+  llvm::raw_string_ostream errorStream(error);
+  mlir::FailureOr<mlir::OpPassManager> parsed =
+      mlir::parsePassPipeline(pipeline, errorStream);
+  if (mlir::failed(parsed))
+    return nullptr;
+  auto pm = std::make_unique<mlir::PassManager>(context,
+                                                parsed->getOpAnchorName());
+  static_cast<mlir::OpPassManager &>(*pm) = std::move(*parsed);
+  pm->enableVerifier(true);
+  return cache.emplace(pipeline, std::move(pm)).first->second.get();
+}
+
+mlir::OwningOpRef<mlir::ModuleOp> CompileContext::parseAndVerify() {
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, context);
+  if (!module || mlir::failed(mlir::verify(*module)))
+    return nullptr;
+  return module;
+}
+
+std::string CompileContext::takeDiagnostics(const std::string &fallback) {
+  std::string out = messages.empty() ? fallback : messages;
+  messages.clear();
+  return out;
+}
+
+void CompileContext::addMessage(const std::string &message) {
+  messageStream << message;
+  if (!message.empty() && message.back() != '\n')
+    messageStream << '\n';
+}
+
+std::string tritium::capi::printModule(mlir::ModuleOp module) {
+  std::string out;
+  llvm::raw_string_ostream stream(out);
+  module->print(stream);
+  return out;
+}

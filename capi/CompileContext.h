@@ -1,0 +1,78 @@
+//===- CompileContext.h - what every C API call sets up ---------*- C++ -*-===//
+//
+// Internal to libtritium.so (not part of the C ABI).  Each entry point that
+// compiles builds one CompileContext: a fresh MLIRContext over the shared
+// dialect registry (threading disabled: no thread pool per compile) and a
+// SourceMgr diagnostic handler that renders every diagnostic, with the
+// offending source line and a caret, into a string instead of stderr.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CAPI_COMPILECONTEXT_H
+#define TRITIUM_CAPI_COMPILECONTEXT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstddef>
+#include <mutex>
+#include <string>
+
+namespace mlir {
+class PassManager;
+} // namespace mlir
+
+namespace tritium::capi {
+
+/// Stores a malloc'ed copy of `s` (freed by tritium_free) in *slot, if slot
+/// is not null.
+void store(char **slot, const std::string &s);
+
+/// One compile: context, source buffer and captured diagnostics.
+class CompileContext {
+public:
+  /// Holds a copy of `len` bytes of `text`; diagnostics name `sourceName`
+  /// (or "<ir>" when null).  Compiles share one long-lived MLIRContext and
+  /// their pass managers (building a context and the canonicalizer's pattern
+  /// sets costs more than compiling a kernel); a CompileContext holds the
+  /// lock on them for its lifetime, so compiles run one at a time.
+  CompileContext(const char *text, size_t len, const char *sourceName);
+  ~CompileContext();
+
+  mlir::MLIRContext &getContext() { return *context; }
+
+  /// The pass manager for a textual pipeline ("builtin.module(...)"),
+  /// built once per pipeline string and context; null with `error` set if
+  /// the pipeline does not parse.  Verification after each pass is on.
+  mlir::PassManager *getPassManager(const std::string &pipeline,
+                                    std::string &error);
+
+  /// Parses the text as a module and verifies it; null (with diagnostics
+  /// captured) on failure.
+  mlir::OwningOpRef<mlir::ModuleOp> parseAndVerify();
+
+  /// Everything reported so far, or `fallback` if nothing was.
+  std::string takeDiagnostics(const std::string &fallback);
+
+  /// Appends text that did not come through the diagnostic engine (e.g. a
+  /// pass pipeline parser's message).
+  void addMessage(const std::string &message);
+
+private:
+  std::unique_lock<std::mutex> lock;
+  mlir::MLIRContext *context;
+  llvm::SourceMgr sourceMgr;
+  std::string messages;
+  llvm::raw_string_ostream messageStream;
+  mlir::SourceMgrDiagnosticHandler handler;
+};
+
+/// The printed form of `module`.
+std::string printModule(mlir::ModuleOp module);
+
+} // namespace tritium::capi
+
+#endif // TRITIUM_CAPI_COMPILECONTEXT_H

@@ -1,0 +1,157 @@
+//===- CudaRuntime.cpp - C API: load and launch kernels -------------------===//
+//
+// The runtime half of the C ABI: device queries, loading a cubin (or PTX,
+// which the driver compiles) as a module, and launching a kernel with its
+// arguments packed in one buffer.  The launch path allocates nothing and
+// returns the raw CUresult; Python asks for the error text only on failure.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium.h"
+
+#include "tritium/Runtime/CudaDriver.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+using namespace tritium::runtime;
+
+namespace {
+void storeText(char **slot, const std::string &text) {
+  if (!slot)
+    return;
+  *slot = static_cast<char *>(std::malloc(text.size() + 1));
+  if (*slot)
+    std::memcpy(*slot, text.c_str(), text.size() + 1);
+}
+
+CudaDriver *driverOrError(char **diagnostics) {
+  std::string error;
+  CudaDriver *driver = CudaDriver::get(error);
+  if (!driver)
+    storeText(diagnostics, error);
+  return driver;
+}
+
+/// Stores the text of a failed call; returns 1 so callers can `return fail(...)`.
+int fail(CudaDriver &driver, CUresult result, const std::string &what, char **diagnostics) {
+  storeText(diagnostics, what + ": " + driver.errorText(result));
+  return 1;
+}
+
+// cuLaunchKernel's `extra` markers.
+void *const kParamBufferPointer = reinterpret_cast<void *>(0x01);
+void *const kParamBufferSize = reinterpret_cast<void *>(0x02);
+void *const kParamEnd = reinterpret_cast<void *>(0x00);
+} // namespace
+
+extern "C" int tritium_cuda_init(int *device_count, char **diagnostics) {
+  CudaDriver *driver = driverOrError(diagnostics);
+  if (!driver)
+    return 1;
+  int count = 0;
+  CUresult result = driver->cuDeviceGetCount(&count);
+  if (result != CUDA_SUCCESS)
+    return fail(*driver, result, "cuDeviceGetCount", diagnostics);
+  if (device_count)
+    *device_count = count;
+  if (count == 0) {
+    storeText(diagnostics, "the CUDA driver found no GPU");
+    return 1;
+  }
+  return 0;
+}
+
+extern "C" int tritium_cuda_device_properties(int device, int *major, int *minor, int *sm_count,
+                                              int *max_shared_optin, char **diagnostics) {
+  CudaDriver *driver = driverOrError(diagnostics);
+  if (!driver)
+    return 1;
+  CUdevice dev;
+  CUresult result = driver->cuDeviceGet(&dev, device);
+  if (result != CUDA_SUCCESS)
+    return fail(*driver, result, "cuDeviceGet(" + std::to_string(device) + ")", diagnostics);
+  struct {
+    int *out;
+    int attribute;
+  } queries[] = {{major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR},
+                 {minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR},
+                 {sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT},
+                 {max_shared_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN}};
+  for (auto &q : queries) {
+    if (!q.out)
+      continue;
+    result = driver->cuDeviceGetAttribute(q.out, q.attribute, dev);
+    if (result != CUDA_SUCCESS)
+      return fail(*driver, result, "cuDeviceGetAttribute", diagnostics);
+  }
+  return 0;
+}
+
+extern "C" int tritium_cuda_load(const void *image, const char *kernel_name, unsigned shared_bytes,
+                                 int device, void **module, void **function, int *num_regs,
+                                 char **diagnostics) {
+  CudaDriver *driver = driverOrError(diagnostics);
+  if (!driver)
+    return 1;
+  CUresult result = ensureContext(*driver, device);
+  if (result != CUDA_SUCCESS)
+    return fail(*driver, result, "making a CUDA context current", diagnostics);
+  CUmodule mod = nullptr;
+  result = driver->cuModuleLoadData(&mod, image);
+  if (result != CUDA_SUCCESS)
+    return fail(*driver, result, std::string("loading the module of '") + kernel_name + "'",
+                diagnostics);
+  CUfunction fn = nullptr;
+  result = driver->cuModuleGetFunction(&fn, mod, kernel_name);
+  if (result != CUDA_SUCCESS) {
+    driver->cuModuleUnload(mod);
+    return fail(*driver, result, std::string("finding kernel '") + kernel_name + "'", diagnostics);
+  }
+  // Above 48 KB, dynamic shared memory must be opted into per function.
+  if (shared_bytes > 48 * 1024) {
+    result = driver->cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                        static_cast<int>(shared_bytes));
+    if (result != CUDA_SUCCESS) {
+      driver->cuModuleUnload(mod);
+      return fail(*driver, result,
+                  "allowing " + std::to_string(shared_bytes) + " bytes of shared memory for '" +
+                      kernel_name + "'",
+                  diagnostics);
+    }
+  }
+  if (num_regs)
+    driver->cuFuncGetAttribute(num_regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn);
+  *module = mod;
+  *function = fn;
+  return 0;
+}
+
+extern "C" int tritium_cuda_launch(void *function, unsigned grid_x, unsigned grid_y,
+                                   unsigned grid_z, unsigned threads, unsigned shared_bytes,
+                                   void *stream, void *params, size_t params_size) {
+  std::string unused;
+  CudaDriver *driver = CudaDriver::get(unused);
+  if (!driver)
+    return -1;
+  void *extra[] = {kParamBufferPointer, params, kParamBufferSize, &params_size, kParamEnd};
+  return driver->cuLaunchKernel(static_cast<CUfunction>(function), grid_x, grid_y, grid_z,
+                                threads, 1, 1, shared_bytes, static_cast<CUstream>(stream),
+                                nullptr, params_size ? extra : nullptr);
+}
+
+extern "C" int tritium_cuda_synchronize(char **diagnostics) {
+  CudaDriver *driver = driverOrError(diagnostics);
+  if (!driver)
+    return 1;
+  CUresult result = driver->cuCtxSynchronize();
+  if (result != CUDA_SUCCESS)
+    return fail(*driver, result, "cuCtxSynchronize", diagnostics);
+  return 0;
+}
+
+extern "C" void tritium_cuda_error_text(int result, char **text) {
+  std::string error;
+  CudaDriver *driver = CudaDriver::get(error);
+  storeText(text, driver ? driver->errorText(result) : error);
+}

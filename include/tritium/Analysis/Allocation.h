@@ -1,0 +1,93 @@
+//===- Allocation.h - shared-memory buffers and their offsets ---*- C++ -*-===//
+//
+// Which ops of a TTGIR module need shared memory when lowered, how much, and
+// at which byte offset of the kernel's (dynamic) shared memory each buffer
+// lives.  Two kinds of buffers exist:
+//   * scratch: used only while one op executes (a ttg.convert_layout that
+//     moves elements between threads, a scalar atomic whose result every
+//     thread needs);
+//   * explicit: a ttg.local_alloc, live from its definition to its last use
+//     (through views), whole loops included when used inside one.
+// Buffers whose live ranges overlap get disjoint bytes.  The result is
+// written into the IR by the allocate-shared-memory pass and read back by
+// the lowering through getAllocationOffset().
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_ANALYSIS_ALLOCATION_H
+#define TRITIUM_ANALYSIS_ALLOCATION_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "tritium/Layout/LinearLayout.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace tritium {
+
+/// The op attribute holding a buffer's byte offset (i32).
+inline constexpr llvm::StringLiteral kAllocationOffsetAttrName =
+    "allocation.offset";
+/// The module attribute holding the shared memory a kernel needs (i32 bytes).
+inline constexpr llvm::StringLiteral kSharedMemorySizeAttrName = "ttg.shared";
+
+/// For a tensor moving from layout `src` to layout `dst`: the source
+/// register each destination register can copy, in the same thread, or
+/// nullopt when some element has to move between threads.  `dstToSrc` maps
+/// destination coordinates to source coordinates (a linear projection, e.g.
+/// dropping a dimension for tt.expand_dims or zeroing broadcast ones); by
+/// default the shapes are equal and coordinates map to themselves.  This
+/// decides whether a ttg.convert_layout needs shared memory; the lowerings
+/// use the mapping for the register-only cases.
+std::optional<llvm::SmallVector<int64_t>> getRegisterPermutation(
+    const layout::LinearLayout &src, const layout::LinearLayout &dst,
+    llvm::function_ref<std::vector<int64_t>(const std::vector<int64_t> &)>
+        dstToSrc = nullptr);
+
+/// Bytes one element of `elementType` occupies in memory: i1 and 8-bit
+/// floats take a byte, pointers 8 bytes.
+int64_t getElementBytes(mlir::Type elementType);
+
+/// Bytes of scratch `op` uses while it executes (0 when it needs none).
+int64_t getScratchBytes(mlir::Operation *op);
+
+/// The buffers of a module and their offsets.
+class Allocation {
+public:
+  struct Buffer {
+    mlir::Operation *owner; // the op the buffer belongs to
+    int64_t bytes;
+    int64_t offset = -1;
+    int64_t liveStart = 0; // program-order positions, inclusive
+    int64_t liveEnd = 0;
+  };
+
+  /// Buffers are 16-byte aligned (vectorized 128-bit accesses).
+  static constexpr int64_t kAlignment = 16;
+
+  /// Finds and places every buffer of `module`.  Functions get disjoint
+  /// ranges (a device function may run while its caller's buffers live).
+  explicit Allocation(mlir::ModuleOp module);
+
+  llvm::ArrayRef<Buffer> getBuffers() const { return buffers_; }
+  /// Bytes of shared memory the module needs.
+  int64_t getTotalBytes() const { return totalBytes_; }
+
+private:
+  void allocateFunction(mlir::Operation *function);
+
+  llvm::SmallVector<Buffer> buffers_;
+  int64_t totalBytes_ = 0;
+};
+
+/// The offset that allocate-shared-memory recorded on `op`, if any.
+std::optional<int64_t> getAllocationOffset(mlir::Operation *op);
+
+/// Runs the analysis and records its result in the IR (the
+/// allocate-shared-memory pass).
+void allocateSharedMemory(mlir::ModuleOp module);
+
+} // namespace tritium
+
+#endif // TRITIUM_ANALYSIS_ALLOCATION_H

@@ -1,0 +1,40 @@
+//===- MemoryAccessAnalysis.h - how wide a global access may be -*- C++ -*-===//
+//
+// For each tt.load / tt.store on a tensor of pointers: how many consecutive
+// elements, along the dimension in which a thread's registers are
+// consecutive, are guaranteed to be contiguous in memory, aligned to their
+// combined size, and under one mask value.  The lowering uses the largest
+// power of two within this limit (and 16 bytes, and the layout's run of
+// consecutive registers) as the width of each vector access.
+//
+// The facts come from the module-wide axis-info analysis
+// (include/tritium/Analysis/AxisInfo.h).  They are read for every memory op
+// before the conversion starts rewriting, because the analysis works on the
+// TTGIR values the rewrite replaces.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CONVERSION_TTGTOLLVM_MEMORYACCESSANALYSIS_H
+#define TRITIUM_CONVERSION_TTGTOLLVM_MEMORYACCESSANALYSIS_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace tritium {
+
+class MemoryAccessAnalysis {
+public:
+  /// Analyses every load and store of `module` (before it is lowered).
+  explicit MemoryAccessAnalysis(mlir::ModuleOp module);
+
+  /// The most consecutive elements one access of `op` (a tt.load or
+  /// tt.store) may cover along the layout's register-contiguous dimension;
+  /// 1 for ops that were not analysed (scalar accesses, say).
+  int64_t getVectorLimit(mlir::Operation *op) const;
+
+private:
+  llvm::DenseMap<mlir::Operation *, int64_t> vectorLimits_;
+};
+
+} // namespace tritium
+
+#endif // TRITIUM_CONVERSION_TTGTOLLVM_MEMORYACCESSANALYSIS_H

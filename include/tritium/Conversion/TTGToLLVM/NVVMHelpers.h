@@ -1,0 +1,46 @@
+//===- NVVMHelpers.h - the NVVM ops the lowering emits ----------*- C++ -*-===//
+//
+// Plain functions that create NVVM dialect ops.  NVVMDialect.h costs ~15 s
+// of compile time per translation unit, so only NVVMHelpers.cpp includes
+// it; every lowering calls these instead.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CONVERSION_TTGTOLLVM_NVVMHELPERS_H
+#define TRITIUM_CONVERSION_TTGTOLLVM_NVVMHELPERS_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace tritium::nvvm {
+
+/// The attribute names the NVVM-to-LLVM-IR translation reads on llvm.func.
+inline constexpr llvm::StringLiteral kKernelAttrName = "nvvm.kernel";
+inline constexpr llvm::StringLiteral kMaxNTidAttrName = "nvvm.maxntid";
+
+/// Adds the NVVM dialect to `registry` (for getDependentDialects).
+void insertNVVMDialect(mlir::DialectRegistry &registry);
+
+/// tid.x as i32, annotated with the range [0, numThreads).
+mlir::Value threadIdX(mlir::OpBuilder &builder, mlir::Location loc,
+                      int64_t numThreads);
+
+/// ctaid.{x,y,z} (the program id) for axis 0, 1, 2, as i32.
+mlir::Value blockId(mlir::OpBuilder &builder, mlir::Location loc, int axis);
+
+/// nctaid.{x,y,z} (the number of programs) for axis 0, 1, 2, as i32.
+mlir::Value gridDim(mlir::OpBuilder &builder, mlir::Location loc, int axis);
+
+/// bar.sync 0: every thread of the CTA waits for the others, and shared
+/// memory written before is visible after.
+void barrier(mlir::OpBuilder &builder, mlir::Location loc);
+
+/// shfl.sync.idx.b32 over the full warp: the i32 `value` of lane `srcLane`.
+mlir::Value shuffleIdx(mlir::OpBuilder &builder, mlir::Location loc,
+                       mlir::Value value, mlir::Value srcLane);
+
+} // namespace tritium::nvvm
+
+#endif // TRITIUM_CONVERSION_TTGTOLLVM_NVVMHELPERS_H

@@ -1,0 +1,73 @@
+//===- Passes.td - TTGIR to LLVM dialect lowering ----------------*- tablegen -*-===//
+//
+// The last two passes on TritonGPU IR: give every op that needs a scratch
+// buffer in shared memory its offset, then lower the whole module to the LLVM
+// and NVVM dialects (with PTX inline assembly where NVVM has no op).  The
+// `tritium-make-llir` pipeline (include/tritium/Pipelines/LLIRPipeline.h)
+// runs them and the upstream clean-up passes after them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CONVERSION_TTGTOLLVM_PASSES_TD
+#define TRITIUM_CONVERSION_TTGTOLLVM_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AllocateSharedMemoryPass : Pass<"allocate-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "assign shared-memory offsets to scratch buffers and allocations";
+  let description = [{
+    Every op that goes through shared memory when lowered (a
+    `ttg.convert_layout` between layouts that differ in which thread holds an
+    element, a scalar atomic whose result is used, a `ttg.local_alloc`) gets
+    a buffer.  Buffers whose live ranges overlap in program order get
+    disjoint byte ranges; the others share.  Each op records its buffer's
+    offset as `allocation.offset`, and the module records the bytes the
+    kernel needs as `ttg.shared`:
+
+    ```mlir
+    %y = ttg.convert_layout %x : tensor<128x64xf32, #row> -> tensor<128x64xf32, #col>
+    // becomes
+    module attributes {ttg.shared = 32768 : i32, ...} {
+      %y = ttg.convert_layout %x {allocation.offset = 0 : i32} : ...
+    ```
+
+    The analysis itself is `tritium::Allocation` (include/tritium/Analysis/
+    Allocation.h); this pass only writes its result into the IR.
+  }];
+}
+
+def ConvertTTGToLLVMPass : Pass<"convert-ttg-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "lower TritonGPU IR to the LLVM and NVVM dialects";
+  let description = [{
+    A dialect conversion in which a tensor with a distributed layout becomes
+    an LLVM struct of the elements one thread holds (in register order), a
+    `!tt.ptr<T, as>` an `!llvm.ptr<as>`, and a memdesc a shared-memory
+    pointer.  Kernels become `llvm.func` with `nvvm.kernel` and
+    `nvvm.maxntid`; element-wise ops are applied per element and lowered by
+    the upstream arith/math patterns in the same conversion (math functions
+    the NVPTX backend cannot expand become calls to libdevice's `__nv_*`);
+    global loads and stores become vectorized, predicated PTX; layout
+    conversions go through the shared memory that allocate-shared-memory
+    assigned.  scf ops only change their types; scf-to-cf runs afterwards.
+
+    ```mlir
+    %r = tt.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #blocked>
+    // becomes, with one element per thread over 4 warps:
+    %tid = nvvm.read.ptx.sreg.tid.x : i32
+    %lane = llvm.and %tid, %c31 : i32
+    ...
+    %r = llvm.insertvalue %idx, %undef[0] : !llvm.struct<(i32)>
+    ```
+
+    The module must carry `ttg.num-warps`; shared memory must have been
+    allocated (allocate-shared-memory) if any op needs it.
+  }];
+  let options = [
+    Option<"computeCapability", "compute-capability", "int32_t", "90",
+           "the GPU's compute capability times ten (80, 89, 90, ...)">,
+    Option<"ptxVersion", "ptx-version", "int32_t", "84",
+           "the PTX ISA version the inline assembly may use (84 = 8.4)">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // TRITIUM_CONVERSION_TTGTOLLVM_PASSES_TD

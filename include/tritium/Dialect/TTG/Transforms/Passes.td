@@ -1,0 +1,104 @@
+//===- Passes.td - ttg dialect transformations --------------------*- tablegen -*-===//
+//
+// Passes that improve the layouts of TritonGPU IR: coalescing memory
+// accesses (so that a warp reads contiguous, vectorized chunks of memory)
+// and removing the layout conversions that coalescing and the conversion
+// from Triton IR leave behind.  The `tritium-make-ttgir` pipeline
+// (include/tritium/Pipelines/TTGIRPipeline.h) runs them in order.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_DIALECT_TTG_TRANSFORMS_PASSES_TD
+#define TRITIUM_DIALECT_TTG_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TTGCoalescePass : Pass<"ttg-coalesce", "::mlir::ModuleOp"> {
+  let summary = "give loads, stores and atomics layouts that coalesce and "
+                "vectorize their memory accesses";
+  let description = [{
+    For every `tt.load`, `tt.store`, `tt.atomic_rmw` and `tt.atomic_cas` on a
+    tensor of pointers, the axis-info analysis says along which dimensions
+    the pointers are contiguous and how well they are aligned.  The pass
+    orders the dimensions by decreasing contiguity of the pointers, lets each
+    thread access
+
+        perThread = min(alignment in elements, contiguity, 128 / element bits)
+
+    consecutive elements along the most contiguous one (one 128-bit vector at
+    most, and no more than the tensor's elements divided by the threads), and
+    fits the lanes and warps over the tensor, contiguous dimension first.
+    The op is rebuilt in that blocked layout: its tensor operands are
+    converted into it and its result converted back, for
+    ttg-remove-layout-conversions to clean up.
+
+    ```mlir
+    // %ptrs: 1024 consecutive f32 from a 16-byte aligned base, 4 warps
+    %v = tt.load %ptrs : tensor<1024x!tt.ptr<f32>, #blocked>
+    // becomes
+    #blocked1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32],
+                              warpsPerCTA = [4], order = [0]}>
+    %p = ttg.convert_layout %ptrs : tensor<1024x!tt.ptr<f32>, #blocked>
+                                 -> tensor<1024x!tt.ptr<f32>, #blocked1>
+    %l = tt.load %p : tensor<1024x!tt.ptr<f32>, #blocked1>
+    %v = ttg.convert_layout %l : tensor<1024xf32, #blocked1> -> tensor<1024xf32, #blocked>
+    ```
+
+    A column-major tile (contiguous along dimension 0) gets order [0, 1]; a
+    row-major one order [1, 0].  Pointers of unknown alignment get one
+    element per thread.  Scalar accesses and block pointers are left alone,
+    as are ops whose layout already is the coalesced one.
+  }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect"];
+}
+
+def TTGRemoveLayoutConversionsPass
+    : Pass<"ttg-remove-layout-conversions", "::mlir::ModuleOp"> {
+  let summary = "propagate layouts through cheap ops so that conversions "
+                "disappear";
+  let description = [{
+    Removes `ttg.convert_layout` ops by choosing the layouts of the values
+    around them, in three steps per function:
+
+    1. Propagation.  Ops whose layout is fixed (loads and stores after
+       ttg-coalesce, dots, atomics, ops this pass does not model) anchor the
+       layouts of their results and operands.  Starting from the results
+       (so that values computed from a load follow the load) and then the
+       operands, each anchor's layout floods through the ops that accept any
+       layout: element-wise ops, `ttg.convert_layout`, `tt.splat`,
+       `tt.make_range`, constants, `tt.broadcast`, `tt.expand_dims` and
+       `tt.reduce` (through slice layouts), `tt.scan`, and the values carried
+       by `scf.for`, `scf.while`, `scf.if` and their terminators.  All
+       anchored results flood together, breadth first, so each value takes
+       the layout of the nearest one; then the anchored operands flood what
+       is left.  Where two floods meet, one conversion is placed.  Types are
+       then rewritten in place and conversions inserted only where an op's
+       operands disagree with what it needs.
+
+    2. Rematerialization.  A remaining conversion whose operand is computed
+       only by such cheap ops from constants, splats, ranges, values already
+       in the target layout or conversions from it, is replaced by a copy of
+       that computation in the target layout.
+
+    3. Cleanup.  Conversions to the same layout and chains of conversions
+       fold; ops left without uses, and loop-carried values nobody reads,
+       are erased.
+
+    ```mlir
+    %x = tt.load %px : tensor<1024x!tt.ptr<f32>, #blocked4>
+    %a = ttg.convert_layout %x : tensor<1024xf32, #blocked4> -> tensor<1024xf32, #blocked>
+    %s = arith.addf %a, %a : tensor<1024xf32, #blocked>
+    %b = ttg.convert_layout %s : tensor<1024xf32, #blocked> -> tensor<1024xf32, #blocked4>
+    tt.store %pz, %b : tensor<1024x!tt.ptr<f32>, #blocked4>
+    // becomes
+    %x = tt.load %px : tensor<1024x!tt.ptr<f32>, #blocked4>
+    %s = arith.addf %x, %x : tensor<1024xf32, #blocked4>
+    tt.store %pz, %s : tensor<1024x!tt.ptr<f32>, #blocked4>
+    ```
+
+    A conversion between two anchors that need different layouts (a load of
+    a column-major tile stored row-major) stays: exactly one remains.
+  }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect"];
+}
+
+#endif // TRITIUM_DIALECT_TTG_TRANSFORMS_PASSES_TD

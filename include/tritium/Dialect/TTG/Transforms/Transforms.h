@@ -1,0 +1,81 @@
+//===- Transforms.h - ttg transformations callable without a pass -*- C++ -*-===//
+//
+// The functions behind the ttg passes of Passes.td, and the small layout
+// builders they (and convert-tt-to-ttg) share.  Each pass is a thin wrapper
+// that calls one of these on its module; pipelines and tests may call them
+// directly.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_DIALECT_TTG_TRANSFORMS_TRANSFORMS_H
+#define TRITIUM_DIALECT_TTG_TRANSFORMS_TRANSFORMS_H
+
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
+
+namespace tritium {
+class ModuleAxisInfo;
+} // namespace tritium
+
+namespace tritium::ttg {
+
+//===----------------------------------------------------------------------===//
+// Layout builders (BlockedEncodings.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The #ttg.blocked attribute of `spec`.
+BlockedEncodingAttr getBlockedEncoding(mlir::MLIRContext *context,
+                                       const layout::BlockedSpec &spec);
+
+/// The default layout of a tensor of `shape` (ttg::defaultBlockedLayout).
+BlockedEncodingAttr getDefaultBlockedEncoding(mlir::MLIRContext *context,
+                                              llvm::ArrayRef<int64_t> shape,
+                                              int numWarps, int threadsPerWarp);
+
+/// `type` with layout `encoding` (same shape and element type).
+mlir::RankedTensorType withEncoding(mlir::Type type, mlir::Attribute encoding);
+
+//===----------------------------------------------------------------------===//
+// ttg-coalesce (Coalesce.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The pointer operand of a global-memory access (tt.load, tt.store,
+/// tt.atomic_rmw, tt.atomic_cas) when it is a tensor of pointers with a
+/// distributed layout; null for any other op.
+mlir::Value getCoalescablePointer(mlir::Operation *op);
+
+/// The blocked layout that coalesces the access `op` makes through
+/// getCoalescablePointer(op), from the axis facts of its pointers; null when
+/// the op is not such an access.
+BlockedEncodingAttr getCoalescedEncoding(mlir::Operation *op,
+                                         const ModuleAxisInfo &axisInfo,
+                                         int numWarps, int threadsPerWarp);
+
+/// ttg-coalesce: rebuilds every global-memory access of `module` in its
+/// coalesced layout, converting operands in and results out.
+void coalesceMemoryAccesses(mlir::ModuleOp module);
+
+//===----------------------------------------------------------------------===//
+// ttg-remove-layout-conversions (LayoutPropagation.cpp,
+// Rematerialization.cpp, RemoveLayoutConversions.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Step 1: floods the layouts of anchored ops through layout-agnostic ops in
+/// `funcOp` and rewrites types in place, inserting conversions only where
+/// two layouts meet.
+void propagateLayouts(mlir::Operation *funcOp);
+
+/// Step 2: replaces each conversion in `funcOp` whose operand is computed by
+/// cheap layout-agnostic ops from free leaves by that computation redone in
+/// the target layout.  Returns true if anything changed.
+bool rematerializeConversions(mlir::Operation *funcOp);
+
+/// Step 3: folds no-op conversions and chains, erases dead pure ops and
+/// loop-carried values that nothing reads.
+void cleanupConversions(mlir::Operation *funcOp);
+
+/// ttg-remove-layout-conversions: the three steps on every function of
+/// `module`.
+void removeLayoutConversions(mlir::ModuleOp module);
+
+} // namespace tritium::ttg
+
+#endif // TRITIUM_DIALECT_TTG_TRANSFORMS_TRANSFORMS_H

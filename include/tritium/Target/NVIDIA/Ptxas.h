@@ -1,0 +1,88 @@
+//===- Ptxas.h - PTX to cubin with NVIDIA's ptxas ---------------*- C++ -*-===//
+//
+// The last compile step runs NVIDIA's ptxas as a subprocess (never through a
+// shell) and reads its `-v` report: registers, spills, stack frame and static
+// shared memory per kernel.  When no ptxas exists the PTX is the final
+// artifact and the CUDA driver JIT-compiles it at load time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_TARGET_NVIDIA_PTXAS_H
+#define TRITIUM_TARGET_NVIDIA_PTXAS_H
+
+#include "tritium/Target/NVIDIA/TargetInfo.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tritium::nvidia {
+
+/// The ptxas to run, looked for in order at $TRITIUM_PTXAS_PATH,
+/// $CUDA_HOME/bin/ptxas, $CUDA_PATH/bin/ptxas, /usr/local/cuda/bin/ptxas and
+/// on $PATH; empty when there is none, or when $TRITIUM_PTXAS_PATH is
+/// "none" (stop at PTX, e.g. to test the driver's JIT path).
+std::string findPtxas();
+
+/// The CUDA release ({13, 0}) of the ptxas at `path`, from `ptxas --version`
+/// (run once per path and process); nullopt if it cannot be told.
+std::optional<std::pair<unsigned, unsigned>>
+ptxasCudaRelease(llvm::StringRef path);
+
+/// The PTX ISA version to declare when none is asked for: the one the
+/// CUDA release of the ptxas at `path` emits, or kFallbackPtxVersion when
+/// `path` is empty or its release cannot be told.
+unsigned defaultPtxVersion(llvm::StringRef path);
+
+/// What ptxas reports for one kernel under -v.
+struct KernelResources {
+  std::string name;
+  int registers = -1;
+  int spillStoreBytes = 0;
+  int spillLoadBytes = 0;
+  int stackFrameBytes = 0;
+  /// Static shared memory (`.shared` variables), not the dynamic amount the
+  /// launch requests.
+  int sharedBytes = 0;
+  int barriers = 0;
+};
+
+/// Reads the per-kernel resource lines of a `ptxas -v` log.
+std::vector<KernelResources> parsePtxasLog(llvm::StringRef log);
+
+struct PtxasOptions {
+  /// Contract a * b + c into fma (ptxas's --fmad).
+  bool fpFusion = true;
+  /// Keep source line information (-lineinfo).
+  bool lineInfo = false;
+  /// Kill ptxas after this long (0: wait for ever).
+  unsigned timeoutSeconds = 600;
+};
+
+struct PtxasResult {
+  /// ptxas exited with status 0 and wrote the cubin.
+  bool succeeded = false;
+  /// Everything ptxas printed (stdout and stderr interleaved).
+  std::string log;
+  /// The cubin (an ELF image) when succeeded.
+  std::string cubin;
+  std::vector<KernelResources> kernels;
+  /// The command line, for messages.
+  std::string command;
+};
+
+/// Assembles `ptx` for `target` with the ptxas at `ptxasPath` in a fresh
+/// temporary directory, removed afterwards.  An error means ptxas could not be
+/// run at all (missing, not executable, killed, no temporary directory);
+/// PTX that ptxas rejects is a result with `succeeded` false and the reason in
+/// `log`.
+llvm::Expected<PtxasResult> runPtxas(llvm::StringRef ptxasPath,
+                                     llvm::StringRef ptx,
+                                     const CudaTarget &target,
+                                     const PtxasOptions &options);
+
+} // namespace tritium::nvidia
+
+#endif // TRITIUM_TARGET_NVIDIA_PTXAS_H

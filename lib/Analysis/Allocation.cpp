@@ -1,0 +1,262 @@
+//===- Allocation.cpp - shared-memory buffers and their offsets -----------===//
+//
+// Algorithm:
+//   1. Number the ops of each function in pre-order ("program order"); an op
+//      with regions covers the positions of everything nested in it.
+//   2. Collect buffers with live ranges: a scratch buffer lives at its op's
+//      position only; a ttg.local_alloc lives from its position to the last
+//      position of any (transitive, through memdesc views) user, where a use
+//      inside a loop that does not contain the allocation extends to the end
+//      of that loop (the next iteration uses the buffer again).
+//   3. Place buffers largest first: each takes the lowest 16-byte aligned
+//      offset that does not overlap, in bytes, a placed buffer whose live
+//      range overlaps its own.  Scratch buffers of different ops never live
+//      at the same time, so they all share the bytes at the bottom.
+//   4. Functions are laid out one after the other: a device function's
+//      buffers never overlap its caller's.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Analysis/Allocation.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace mlir;
+using namespace tritium;
+using layout::HwDim;
+using layout::LinearLayout;
+
+std::optional<SmallVector<int64_t>> tritium::getRegisterPermutation(
+    const LinearLayout &src, const LinearLayout &dst,
+    llvm::function_ref<std::vector<int64_t>(const std::vector<int64_t> &)>
+        dstToSrc) {
+  auto project = [&](const std::vector<int64_t> &coord) {
+    return dstToSrc ? dstToSrc(coord) : coord;
+  };
+  if (!dstToSrc && src.shape() != dst.shape())
+    return std::nullopt;
+  // Same lane and warp images: a thread's elements then differ only by the
+  // register part of the map, so matching register images is enough.
+  for (HwDim dim : {HwDim::Lane, HwDim::Warp}) {
+    const layout::BasisList &srcBases = src.bases(dim);
+    const layout::BasisList &dstBases = dst.bases(dim);
+    if (srcBases.size() != dstBases.size())
+      return std::nullopt;
+    for (size_t i = 0; i < srcBases.size(); ++i)
+      if (project(dstBases[i]) != srcBases[i])
+        return std::nullopt;
+  }
+  std::map<std::vector<int64_t>, int64_t> srcRegisterOf;
+  for (int64_t reg = src.elemsPerThread() - 1; reg >= 0; --reg)
+    srcRegisterOf[src.apply(reg, 0, 0)] = reg; // lowest register wins
+  SmallVector<int64_t> mapping;
+  for (int64_t reg = 0; reg < dst.elemsPerThread(); ++reg) {
+    auto it = srcRegisterOf.find(project(dst.apply(reg, 0, 0)));
+    if (it == srcRegisterOf.end())
+      return std::nullopt;
+    mapping.push_back(it->second);
+  }
+  return mapping;
+}
+
+int64_t tritium::getElementBytes(Type elementType) {
+  if (isa<tt::PointerType>(elementType))
+    return 8;
+  if (elementType.isIntOrFloat())
+    return std::max<int64_t>(1, elementType.getIntOrFloatBitWidth() / 8);
+  return 8;
+}
+
+/// Scratch of a layout conversion: the whole tile, when elements move
+/// between threads.
+static int64_t getConvertLayoutScratch(ttg::ConvertLayoutOp op) {
+  auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+  auto dstType = cast<RankedTensorType>(op.getType());
+  auto srcLayout = ttg::getDistributedEncoding(srcType);
+  auto dstLayout = ttg::getDistributedEncoding(dstType);
+  if (!srcLayout || !dstLayout)
+    return 0;
+  if (getRegisterPermutation(srcLayout.toLinearLayout(srcType.getShape()),
+                             dstLayout.toLinearLayout(dstType.getShape())))
+    return 0;
+  return srcType.getNumElements() * getElementBytes(srcType.getElementType());
+}
+
+/// True when some element of a tensor of `type` is held by several threads.
+static bool hasThreadDuplicates(RankedTensorType type) {
+  auto layout = ttg::getDistributedEncoding(type);
+  if (!layout)
+    return false;
+  LinearLayout ll = layout.toLinearLayout(type.getShape());
+  for (HwDim dim : {HwDim::Lane, HwDim::Warp})
+    for (const std::vector<int64_t> &basis : ll.bases(dim))
+      if (llvm::all_of(basis, [](int64_t c) { return c == 0; }))
+        return true;
+  return false;
+}
+
+/// Scratch of an atomic: one thread (scalar) or one of several duplicate
+/// threads (tensor) performs it, so a used result is broadcast through
+/// shared memory.
+static int64_t getAtomicScratch(Operation *op) {
+  Value result = op->getResult(0);
+  if (result.use_empty())
+    return 0;
+  auto tensorType = dyn_cast<RankedTensorType>(result.getType());
+  if (!tensorType)
+    return getElementBytes(result.getType());
+  if (!hasThreadDuplicates(tensorType))
+    return 0;
+  return tensorType.getNumElements() *
+         getElementBytes(tensorType.getElementType());
+}
+
+int64_t tritium::getScratchBytes(Operation *op) {
+  if (auto cvt = dyn_cast<ttg::ConvertLayoutOp>(op))
+    return getConvertLayoutScratch(cvt);
+  if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op))
+    return getAtomicScratch(op);
+  return 0;
+}
+
+std::optional<int64_t> tritium::getAllocationOffset(Operation *op) {
+  if (auto attr = op->getAttrOfType<IntegerAttr>(kAllocationOffsetAttrName))
+    return attr.getInt();
+  return std::nullopt;
+}
+
+namespace {
+/// Program-order positions of the ops of one function.
+struct ProgramOrder {
+  DenseMap<Operation *, int64_t> first; // the op's own position
+  DenseMap<Operation *, int64_t> last;  // last position nested in the op
+
+  explicit ProgramOrder(Operation *function) {
+    int64_t next = 0;
+    function->walk<WalkOrder::PreOrder>(
+        [&](Operation *op) { first[op] = next++; });
+    function->walk<WalkOrder::PostOrder>([&](Operation *op) {
+      int64_t end = first[op];
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          if (!block.empty())
+            end = std::max(end, last[&block.back()]);
+      last[op] = end;
+    });
+  }
+};
+} // namespace
+
+/// Bytes of the whole buffer a ttg.local_alloc creates.
+static int64_t getLocalAllocBytes(ttg::LocalAllocOp op) {
+  auto type = cast<ttg::MemDescType>(op.getType());
+  int64_t elements = 1;
+  for (int64_t size : type.getAllocShape())
+    elements *= size;
+  return elements * getElementBytes(type.getElementType());
+}
+
+/// The last position at which the buffer made by `alloc` is used: users are
+/// followed through view ops, and a use in a loop that does not contain the
+/// allocation counts at the end of the outermost such loop.
+static int64_t getLastUse(Operation *alloc, const ProgramOrder &order) {
+  int64_t end = order.first.lookup(alloc);
+  SmallVector<Value> worklist(alloc->getResults());
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      Operation *point = user;
+      for (Operation *parent = user->getParentOp(); parent;
+           parent = parent->getParentOp()) {
+        if (parent->isAncestor(alloc))
+          break;
+        if (isa<LoopLikeOpInterface>(parent))
+          point = parent;
+      }
+      end = std::max(end, order.last.lookup(point));
+      if (isa<ttg::MemDescIndexOp, ttg::MemDescSubsliceOp>(user))
+        worklist.append(user->result_begin(), user->result_end());
+    }
+  }
+  return end;
+}
+
+Allocation::Allocation(ModuleOp module) {
+  module.walk([&](FunctionOpInterface function) {
+    if (!function.isExternal())
+      allocateFunction(function);
+  });
+}
+
+void Allocation::allocateFunction(Operation *function) {
+  ProgramOrder order(function);
+  SmallVector<Buffer> local;
+  function->walk([&](Operation *op) {
+    if (int64_t bytes = getScratchBytes(op)) {
+      int64_t at = order.first.lookup(op);
+      local.push_back({op, bytes, -1, at, at});
+    } else if (auto alloc = dyn_cast<ttg::LocalAllocOp>(op)) {
+      local.push_back({op, getLocalAllocBytes(alloc), -1,
+                       order.first.lookup(op), getLastUse(op, order)});
+    }
+  });
+  if (local.empty())
+    return;
+
+  // Largest first; ties in program order, for a deterministic result.
+  SmallVector<Buffer *> byBytes;
+  for (Buffer &buffer : local)
+    byBytes.push_back(&buffer);
+  llvm::stable_sort(byBytes, [](const Buffer *a, const Buffer *b) {
+    return a->bytes > b->bytes;
+  });
+  SmallVector<Buffer *> placed;
+  int64_t functionBytes = 0;
+  for (Buffer *buffer : byBytes) {
+    auto livesWith = [&](const Buffer *other) {
+      return other->liveStart <= buffer->liveEnd &&
+             buffer->liveStart <= other->liveEnd;
+    };
+    // Candidate offsets: the bottom, and just above each placed buffer.
+    SmallVector<int64_t> candidates = {0};
+    for (const Buffer *other : placed)
+      if (livesWith(other))
+        candidates.push_back(
+            llvm::alignTo(other->offset + other->bytes, kAlignment));
+    llvm::sort(candidates);
+    for (int64_t offset : candidates) {
+      bool collides = llvm::any_of(placed, [&](const Buffer *other) {
+        return livesWith(other) && offset < other->offset + other->bytes &&
+               other->offset < offset + buffer->bytes;
+      });
+      if (!collides) {
+        buffer->offset = offset;
+        break;
+      }
+    }
+    placed.push_back(buffer);
+    functionBytes = std::max(functionBytes, buffer->offset + buffer->bytes);
+  }
+
+  for (Buffer &buffer : local) {
+    buffer.offset += totalBytes_;
+    buffers_.push_back(buffer);
+  }
+  totalBytes_ += llvm::alignTo(functionBytes, kAlignment);
+}
+
+void tritium::allocateSharedMemory(ModuleOp module) {
+  Allocation allocation(module);
+  Builder builder(module.getContext());
+  for (const Allocation::Buffer &buffer : allocation.getBuffers())
+    buffer.owner->setAttr(kAllocationOffsetAttrName,
+                          builder.getI32IntegerAttr(buffer.offset));
+  module->setAttr(kSharedMemorySizeAttrName,
+                  builder.getI32IntegerAttr(allocation.getTotalBytes()));
+}

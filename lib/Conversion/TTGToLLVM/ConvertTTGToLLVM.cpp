@@ -1,0 +1,94 @@
+//===- ConvertTTGToLLVM.cpp - convert-ttg-to-llvm -------------------------===//
+//
+// Algorithm overview:
+//   1. Before anything is rewritten, analyse the pointers and masks of every
+//      global load and store (MemoryAccessAnalysis): how many consecutive
+//      elements one vector access may cover.
+//   2. Run one partial dialect conversion with
+//        - Tritium's type converter (tensor -> struct of a thread's
+//          elements, !tt.ptr -> !llvm.ptr, memdesc -> shared pointer),
+//        - Tritium's patterns, one family per file, at a benefit above the
+//          upstream ones,
+//        - the upstream arith and math to LLVM patterns, which lower the
+//          scalar ops written by the element-wise patterns (and the kernel's
+//          own scalar arithmetic) in the same conversion,
+//        - the structural scf patterns, which only convert the types of
+//          scf.for/if/while and their yields.
+//      tt, ttg, arith and math are illegal; llvm and nvvm are legal; scf is
+//      legal once its types are.
+//   3. scf is lowered to cf and cf to llvm by the passes that follow in the
+//      tritium-make-llir pipeline.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Conversion/TTGToLLVM/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "tritium/Conversion/TTGToLLVM/MemoryAccessAnalysis.h"
+#include "tritium/Conversion/TTGToLLVM/NVVMHelpers.h"
+#include "tritium/Conversion/TTGToLLVM/Patterns.h"
+#include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
+
+namespace tritium {
+#define GEN_PASS_DEF_CONVERTTTGTOLLVMPASS
+#include "tritium/Conversion/TTGToLLVM/Passes.h.inc"
+} // namespace tritium
+
+using namespace mlir;
+using namespace tritium;
+
+LogicalResult tritium::convertTTGToLLVM(ModuleOp module,
+                                        const TargetConfig &target) {
+  MLIRContext *context = module.getContext();
+  MemoryAccessAnalysis access(module);
+  TTGToLLVMTypeConverter converter(context);
+
+  RewritePatternSet patterns(context);
+  populateFuncOpToLLVMPatterns(converter, patterns);
+  populateSPMDOpToLLVMPatterns(converter, patterns);
+  populateTensorCreationOpToLLVMPatterns(converter, patterns);
+  populateTensorShapeOpToLLVMPatterns(converter, patterns);
+  populateElementwiseOpToLLVMPatterns(converter, patterns);
+  populateLibdeviceOpToLLVMPatterns(converter, patterns);
+  populateFpToFpOpToLLVMPatterns(converter, patterns, target);
+  populateLoadStoreOpToLLVMPatterns(converter, patterns, access);
+  populateAtomicOpToLLVMPatterns(converter, patterns);
+  populateConvertLayoutOpToLLVMPatterns(converter, patterns);
+  populateDebugOpToLLVMPatterns(converter, patterns);
+  arith::populateArithToLLVMConversionPatterns(converter, patterns);
+  populateMathToLLVMConversionPatterns(converter, patterns);
+
+  ConversionTarget legality(*context);
+  legality.addLegalDialect<LLVM::LLVMDialect>();
+  legality.addLegalDialect("nvvm");
+  legality.addIllegalDialect<tt::TTDialect, ttg::TTGDialect,
+                             arith::ArithDialect, math::MathDialect>();
+  legality.addLegalOp<ModuleOp>();
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                       legality);
+  return applyPartialConversion(module, legality, std::move(patterns));
+}
+
+namespace {
+struct ConvertTTGToLLVMPass
+    : public tritium::impl::ConvertTTGToLLVMPassBase<ConvertTTGToLLVMPass> {
+  using ConvertTTGToLLVMPassBase::ConvertTTGToLLVMPassBase;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    ConvertTTGToLLVMPassBase::getDependentDialects(registry);
+    nvvm::insertNVVMDialect(registry);
+  }
+
+  void runOnOperation() override {
+    TargetConfig target;
+    target.computeCapability = computeCapability;
+    target.ptxVersion = ptxVersion;
+    if (failed(convertTTGToLLVM(getOperation(), target)))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,64 @@
+//===- MemoryAccessAnalysis.cpp - how wide a global access may be ---------===//
+//
+// Along the dimension d in which the layout keeps a thread's registers
+// consecutive (LayoutIndices' getRegisterFastestDim), with the pointer's
+// axis info P and the mask's M:
+//
+//   limit = min(P.contiguity[d],                 consecutive addresses
+//               P.divisibility[d] / elementBytes, aligned to the vector
+//               M.constancy[d])                  one mask bit per vector
+//
+// A vector of n <= limit elements then starts n * bytes-aligned: runs of
+// contiguous pointers start at P.divisibility-aligned addresses, and groups
+// of n inside a run start n elements apart.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Conversion/TTGToLLVM/MemoryAccessAnalysis.h"
+
+#include "tritium/Analysis/Allocation.h"
+#include "tritium/Analysis/AxisInfo.h"
+#include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "llvm/ADT/bit.h"
+
+using namespace mlir;
+using namespace tritium;
+
+MemoryAccessAnalysis::MemoryAccessAnalysis(ModuleOp module) {
+  ModuleAxisInfo axisInfo(module);
+  module.walk([&](Operation *op) {
+    Value ptr, mask;
+    if (auto load = dyn_cast<tt::LoadOp>(op)) {
+      ptr = load.getPtr();
+      mask = load.getMask();
+    } else if (auto store = dyn_cast<tt::StoreOp>(op)) {
+      ptr = store.getPtr();
+      mask = store.getMask();
+    } else {
+      return;
+    }
+    auto ptrType = dyn_cast<RankedTensorType>(ptr.getType());
+    if (!ptrType)
+      return; // a scalar access moves one element
+    auto pointer = dyn_cast<tt::PointerType>(ptrType.getElementType());
+    if (!pointer || !ttg::getDistributedEncoding(ptrType))
+      return;
+    int dim = getRegisterFastestDim(getLinearLayout(ptrType));
+    if (dim < 0)
+      return;
+    AxisInfo ptrInfo = axisInfo.getAxisInfo(ptr);
+    int64_t bytes = getElementBytes(pointer.getPointeeType());
+    int64_t limit =
+        std::min(ptrInfo.getContiguity(dim),
+                 std::max<int64_t>(1, ptrInfo.getDivisibility(dim) / bytes));
+    if (mask)
+      limit = std::min(limit, axisInfo.getAxisInfo(mask).getConstancy(dim));
+    vectorLimits_[op] =
+        std::max<int64_t>(1, llvm::bit_floor(static_cast<uint64_t>(limit)));
+  });
+}
+
+int64_t MemoryAccessAnalysis::getVectorLimit(Operation *op) const {
+  return vectorLimits_.lookup_or(op, 1);
+}

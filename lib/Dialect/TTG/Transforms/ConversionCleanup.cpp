@@ -1,0 +1,133 @@
+//===- ConversionCleanup.cpp - step 3 of remove-layout-conversions --------===//
+//
+// What the first two steps leave behind: conversions between equal layouts,
+// conversions of conversions, ops whose results nobody uses any more (the
+// originals of rematerialized values), and loop-carried values that the
+// loop still computes although only the computation of the next iteration
+// reads them (a loop carried in the old layout next to one in the new).
+//
+// Algorithm, repeated until nothing changes:
+//   1. convert(convert(x)) becomes convert(x); convert(x) to x's own type
+//      becomes x.
+//   2. A carried value of an scf.for whose result is unused and whose
+//      iteration argument only flows, through pure ops of the body, into its
+//      own yield is dropped: the loop is rebuilt without it.
+//   3. Dead-code elimination over the function's regions.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Dialect/TTG/Transforms/Transforms.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/BitVector.h"
+
+using namespace mlir;
+using namespace tritium;
+using namespace tritium::ttg;
+
+namespace {
+/// Step 1; true if a conversion changed.
+bool foldConversions(Operation *funcOp) {
+  bool changed = false;
+  funcOp->walk([&](ConvertLayoutOp op) {
+    if (auto inner = op.getSrc().getDefiningOp<ConvertLayoutOp>()) {
+      op.getSrcMutable().assign(inner.getSrc());
+      changed = true;
+    }
+    if (op.getSrc().getType() == op.getType() && !op->use_empty()) {
+      op.getResult().replaceAllUsesWith(op.getSrc());
+      changed = true;
+    }
+  });
+  return changed;
+}
+
+/// True if carried value `index` of `forOp` is computed only for itself.
+bool isDeadCarriedValue(scf::ForOp forOp, unsigned index) {
+  if (!forOp.getResult(index).use_empty())
+    return false;
+  Operation *yield = forOp.getBody()->getTerminator();
+  SmallVector<Value> worklist{forOp.getRegionIterArgs()[index]};
+  DenseSet<Operation *> visited;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (user == yield) {
+        if (use.getOperandNumber() != index)
+          return false;
+        continue;
+      }
+      if (user->getBlock() != forOp.getBody() || user->getNumRegions() != 0 ||
+          !isMemoryEffectFree(user))
+        return false;
+      if (visited.insert(user).second)
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return true;
+}
+
+/// Rebuilds `forOp` without the carried values marked in `dead`.
+void dropCarriedValues(scf::ForOp forOp, const llvm::BitVector &dead) {
+  IRRewriter rewriter(forOp->getContext());
+  rewriter.setInsertionPoint(forOp);
+  SmallVector<Value> inits;
+  for (auto [index, init] : llvm::enumerate(forOp.getInitArgs()))
+    if (!dead.test(index))
+      inits.push_back(init);
+  auto newFor =
+      scf::ForOp::create(rewriter, forOp.getLoc(), forOp.getLowerBound(),
+                         forOp.getUpperBound(), forOp.getStep(), inits);
+  newFor->setAttrs(forOp->getAttrDictionary());
+
+  // Dropped iteration arguments only feed their own dead computation; any
+  // value of their type keeps that computation valid until DCE removes it.
+  Block *newBody = newFor.getBody();
+  SmallVector<Value> arguments{newBody->getArgument(0)};
+  unsigned next = 1;
+  for (auto [index, init] : llvm::enumerate(forOp.getInitArgs()))
+    arguments.push_back(dead.test(index) ? init : newBody->getArgument(next++));
+  rewriter.mergeBlocks(forOp.getBody(), newBody, arguments);
+
+  Operation *yield = newBody->getTerminator();
+  for (int index = dead.size() - 1; index >= 0; --index)
+    if (dead.test(index))
+      yield->eraseOperand(index);
+  next = 0;
+  for (auto [index, result] : llvm::enumerate(forOp.getResults()))
+    if (!dead.test(index))
+      result.replaceAllUsesWith(newFor.getResult(next++));
+  rewriter.eraseOp(forOp);
+}
+
+/// Step 2; true if a loop changed.
+bool dropDeadCarriedValues(Operation *funcOp) {
+  SmallVector<scf::ForOp> loops;
+  funcOp->walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
+  bool changed = false;
+  for (scf::ForOp forOp : loops) {
+    llvm::BitVector dead(forOp.getNumRegionIterArgs());
+    for (unsigned index = 0; index < dead.size(); ++index)
+      if (isDeadCarriedValue(forOp, index))
+        dead.set(index);
+    if (dead.none())
+      continue;
+    dropCarriedValues(forOp, dead);
+    changed = true;
+  }
+  return changed;
+}
+} // namespace
+
+void ttg::cleanupConversions(Operation *funcOp) {
+  IRRewriter rewriter(funcOp->getContext());
+  bool changed = true;
+  while (changed) {
+    changed = foldConversions(funcOp);
+    changed |= dropDeadCarriedValues(funcOp);
+    changed |= succeeded(runRegionDCE(rewriter, funcOp->getRegions()));
+  }
+}

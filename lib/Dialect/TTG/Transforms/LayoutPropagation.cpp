@@ -1,0 +1,404 @@
+//===- LayoutPropagation.cpp - step 1 of remove-layout-conversions --------===//
+//
+// Chooses one layout per tensor value of a function so that conversions are
+// needed only where two anchored layouts meet, then rewrites the types in
+// place.
+//
+// Algorithm (a prioritised flood fill over the values of a function):
+//   1. Anchors.  Results of Fixed ops and block arguments other than the
+//      values scf.for and scf.while carry keep their layout; so do the
+//      operands of Fixed ops (their current type is what the op was built
+//      for, e.g. the coalesced layout of a load's pointers).  Remember the
+//      operand requirements.
+//   2. Flood.  Anchored results and block arguments are claimed with their
+//      own layouts up front.  Then all of them spread their claims together,
+//      breadth first, along the links between values (LayoutRoles.h), so that
+//      each value goes to the nearest anchor (ties to the earlier one); then,
+//      the same way, the anchored operands over the values still unclaimed:
+//        SameLayout   every tensor operand and result, same layout;
+//        Convert      operand <-> result, same layout;
+//        ExpandDims   result L -> operand slice(L, axis); operand
+//                     slice(P, axis) -> result P;
+//        Reduce       operands share L; results get slice(L, axis), and a
+//                     result slice(P, axis) gives operands P;
+//        For / If     init, iteration argument, yield and result of one
+//                     carried value (each branch's yield and the result);
+//        While        init, `before` argument and `after` yield of one
+//                     value; scf.condition operand, `after` argument and
+//                     result of another.
+//      A value keeps the first claim; a flood stops at values already
+//      claimed.  Values no flood reaches keep their layout.  Spreading from
+//      all anchors at once keeps a flood from running through shared index
+//      arithmetic into the values (loop-carried pointers, say) of another
+//      anchor's computation.
+//   3. Rewrite.  Every claimed value takes its layout in place (constants
+//      re-type their payload).  Then each op is checked against its role and
+//      a ttg.convert_layout is inserted where an operand (or a result, for
+//      ops whose results follow their operands) disagrees: this is where two
+//      floods met.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Dialect/TTG/Transforms/Transforms.h"
+
+#include "LayoutRoles.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+
+#include <deque>
+
+using namespace mlir;
+using namespace tritium;
+using namespace tritium::ttg;
+using namespace tritium::ttg::detail;
+
+namespace {
+class LayoutFlood {
+public:
+  explicit LayoutFlood(Operation *funcOp) : funcOp(funcOp) {}
+
+  void run() {
+    collectAnchors();
+    // Anchored values are claimed up front, so that no flood re-types them,
+    // and flood together: each value goes to the nearest anchor.
+    for (Value value : anchoredValues) {
+      claims.insert({value, getLayoutOf(value)});
+      queue.push_back(value);
+    }
+    drain();
+    // Then the operand requirements, together, over what is left.
+    for (auto [operand, type] : requirements)
+      claim(operand->get(), cast<RankedTensorType>(type).getEncoding());
+    drain();
+    applyClaims();
+    insertConversions();
+  }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Anchors and flood
+  //===--------------------------------------------------------------------===//
+
+  void collectAnchors() {
+    funcOp->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      LayoutRole role = getLayoutRole(op);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            if (!(role == LayoutRole::For && arg.getArgNumber() > 0) &&
+                role != LayoutRole::While && getLayoutOf(arg))
+              anchoredValues.push_back(arg);
+      if (role != LayoutRole::Fixed)
+        return;
+      for (Value result : op->getResults())
+        if (getLayoutOf(result))
+          anchoredValues.push_back(result);
+      for (OpOperand &operand : op->getOpOperands())
+        if (getLayoutOf(operand.get()))
+          requirements.emplace_back(&operand, operand.get().getType());
+    });
+  }
+
+  void claim(Value value, Attribute layout) {
+    auto current = getLayoutOf(value);
+    auto distributed = dyn_cast_or_null<DistributedEncodingAttr>(layout);
+    if (!current || !distributed ||
+        distributed.getRank() != current.getRank())
+      return;
+    if (!claims.insert({value, layout}).second)
+      return;
+    queue.push_back(value);
+  }
+
+  void drain() {
+    while (!queue.empty()) {
+      Value value = queue.front();
+      queue.pop_front();
+      Attribute layout = claims.lookup(value);
+      if (auto result = dyn_cast<OpResult>(value))
+        spreadThrough(result.getOwner(), value, layout, /*use=*/nullptr);
+      else
+        spreadThroughRegionArgument(cast<BlockArgument>(value), layout);
+      for (OpOperand &use : value.getUses())
+        spreadThrough(use.getOwner(), value, layout, &use);
+    }
+  }
+
+  /// Claims the values `op` links to `value` (an operand when `use` is set,
+  /// else a result of `op`).
+  void spreadThrough(Operation *op, Value value, Attribute layout,
+                     OpOperand *use) {
+    switch (getLayoutRole(op)) {
+    case LayoutRole::Fixed:
+    case LayoutRole::Producer:
+      return;
+    case LayoutRole::SameLayout:
+    case LayoutRole::Convert:
+      for (Value operand : op->getOperands())
+        claim(operand, layout);
+      for (Value result : op->getResults())
+        claim(result, layout);
+      return;
+    case LayoutRole::ExpandDims: {
+      auto expand = cast<tt::ExpandDimsOp>(op);
+      if (use)
+        claim(expand.getResult(), getSliceParent(layout, expand.getAxis()));
+      else
+        claim(expand.getSrc(), getSlice(layout, expand.getAxis()));
+      return;
+    }
+    case LayoutRole::Reduce: {
+      auto reduce = cast<tt::ReduceOp>(op);
+      Attribute operandLayout =
+          use ? layout : getSliceParent(layout, reduce.getAxis());
+      Attribute resultLayout =
+          use ? Attribute(getSlice(layout, reduce.getAxis())) : layout;
+      if (operandLayout)
+        for (Value src : reduce.getSrcs())
+          claim(src, operandLayout);
+      for (Value result : reduce.getResults())
+        claim(result, resultLayout);
+      return;
+    }
+    case LayoutRole::For: {
+      auto forOp = cast<scf::ForOp>(op);
+      if (!use)
+        spreadThroughLoop(forOp, cast<OpResult>(value).getResultNumber(),
+                          layout);
+      else if (use->getOperandNumber() >= forOp.getNumControlOperands())
+        spreadThroughLoop(forOp,
+                          use->getOperandNumber() -
+                              forOp.getNumControlOperands(),
+                          layout);
+      return;
+    }
+    case LayoutRole::If:
+      if (!use)
+        spreadThroughIf(cast<scf::IfOp>(op),
+                        cast<OpResult>(value).getResultNumber(), layout);
+      return;
+    case LayoutRole::While: {
+      auto whileOp = cast<scf::WhileOp>(op);
+      if (!use)
+        spreadThroughWhileAfter(whileOp,
+                                cast<OpResult>(value).getResultNumber(), layout);
+      else
+        spreadThroughWhileBefore(whileOp, use->getOperandNumber(), layout);
+      return;
+    }
+    case LayoutRole::Condition:
+      // Operand 0 is the i1 condition; the others feed the `after` region.
+      if (use->getOperandNumber() > 0)
+        spreadThroughWhileAfter(cast<scf::WhileOp>(op->getParentOp()),
+                                use->getOperandNumber() - 1, layout);
+      return;
+    case LayoutRole::Yield: {
+      unsigned index = use->getOperandNumber();
+      Operation *parent = op->getParentOp();
+      if (auto forOp = dyn_cast<scf::ForOp>(parent))
+        spreadThroughLoop(forOp, index, layout);
+      else if (auto whileOp = dyn_cast<scf::WhileOp>(parent))
+        spreadThroughWhileBefore(whileOp, index, layout);
+      else
+        spreadThroughIf(cast<scf::IfOp>(parent), index, layout);
+      return;
+    }
+    }
+  }
+
+  /// Iteration arguments of scf.for and the arguments of scf.while's regions
+  /// are linked like the values their op carries; other block arguments are
+  /// anchors.
+  void spreadThroughRegionArgument(BlockArgument arg, Attribute layout) {
+    Operation *parent = arg.getOwner()->getParentOp();
+    if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
+      if (arg.getArgNumber() > 0)
+        spreadThroughLoop(forOp, arg.getArgNumber() - 1, layout);
+    } else if (auto whileOp = dyn_cast<scf::WhileOp>(parent)) {
+      if (arg.getParentRegion() == &whileOp.getBefore())
+        spreadThroughWhileBefore(whileOp, arg.getArgNumber(), layout);
+      else
+        spreadThroughWhileAfter(whileOp, arg.getArgNumber(), layout);
+    }
+  }
+
+  /// Value `index` entering the `before` region of `whileOp`: its init, the
+  /// region's argument and what the `after` region yields for it.
+  void spreadThroughWhileBefore(scf::WhileOp whileOp, unsigned index,
+                                Attribute layout) {
+    claim(whileOp.getInits()[index], layout);
+    claim(whileOp.getBeforeArguments()[index], layout);
+    claim(whileOp.getYieldOp().getOperand(index), layout);
+  }
+
+  /// Value `index` that scf.condition forwards: the operand, the `after`
+  /// region's argument and the result.
+  void spreadThroughWhileAfter(scf::WhileOp whileOp, unsigned index,
+                               Attribute layout) {
+    claim(whileOp.getConditionOp().getArgs()[index], layout);
+    claim(whileOp.getAfterArguments()[index], layout);
+    claim(whileOp.getResult(index), layout);
+  }
+
+  /// The four faces of carried value `index` of `forOp`.
+  void spreadThroughLoop(scf::ForOp forOp, unsigned index, Attribute layout) {
+    claim(forOp.getInitArgs()[index], layout);
+    claim(forOp.getRegionIterArgs()[index], layout);
+    claim(forOp.getResult(index), layout);
+    claim(forOp.getBody()->getTerminator()->getOperand(index), layout);
+  }
+
+  /// Result `index` of `ifOp` and what each branch yields for it.
+  void spreadThroughIf(scf::IfOp ifOp, unsigned index, Attribute layout) {
+    claim(ifOp.getResult(index), layout);
+    claim(ifOp.thenYield().getOperand(index), layout);
+    if (!ifOp.getElseRegion().empty())
+      claim(ifOp.elseYield().getOperand(index), layout);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Rewrite
+  //===--------------------------------------------------------------------===//
+
+  void applyClaims() {
+    for (auto [value, layout] : claims) {
+      if (getLayoutOf(value) == layout)
+        continue;
+      auto type = withEncoding(value.getType(), layout);
+      value.setType(type);
+      if (auto constant = value.getDefiningOp<arith::ConstantOp>())
+        constant.setValueAttr(
+            cast<DenseElementsAttr>(constant.getValue()).reshape(type));
+    }
+  }
+
+  /// Makes `operand` have `type`, converting it just before its user.
+  void requireOperandType(OpOperand &operand, Type type) {
+    if (operand.get().getType() == type)
+      return;
+    OpBuilder builder(operand.getOwner());
+    operand.set(ConvertLayoutOp::create(builder, operand.getOwner()->getLoc(),
+                                        type, operand.get()));
+  }
+
+  /// Gives `result` of `op` the `type` its op produces and converts it back
+  /// to the type its users were given.
+  void requireResultType(Operation *op, Value result, Type type) {
+    Type claimed = result.getType();
+    if (claimed == type)
+      return;
+    result.setType(type);
+    OpBuilder builder(op->getContext());
+    builder.setInsertionPointAfter(op);
+    auto back = ConvertLayoutOp::create(builder, op->getLoc(), claimed, result);
+    result.replaceAllUsesExcept(back, back.getOperation());
+  }
+
+  void insertConversions() {
+    for (auto [operand, type] : requirements)
+      requireOperandType(*operand, type);
+    SmallVector<Operation *> ops;
+    funcOp->walk([&](Operation *op) { ops.push_back(op); });
+    for (Operation *op : ops) {
+      switch (getLayoutRole(op)) {
+      case LayoutRole::SameLayout: {
+        Attribute layout;
+        for (Value result : op->getResults())
+          if (!layout)
+            layout = getLayoutOf(result);
+        if (!layout)
+          break;
+        for (Value result : op->getResults())
+          if (getLayoutOf(result))
+            requireResultType(op, result, withEncoding(result.getType(), layout));
+        for (OpOperand &operand : op->getOpOperands())
+          if (getLayoutOf(operand.get()))
+            requireOperandType(operand,
+                               withEncoding(operand.get().getType(), layout));
+        break;
+      }
+      case LayoutRole::ExpandDims: {
+        auto expand = cast<tt::ExpandDimsOp>(op);
+        if (Attribute layout = getLayoutOf(expand.getResult()))
+          requireOperandType(expand.getSrcMutable(),
+                             withEncoding(expand.getSrc().getType(),
+                                          getSlice(layout, expand.getAxis())));
+        break;
+      }
+      case LayoutRole::Reduce: {
+        auto reduce = cast<tt::ReduceOp>(op);
+        Attribute layout = getLayoutOf(reduce.getSrcs().front());
+        if (!layout)
+          break;
+        for (OpOperand &src : reduce.getSrcsMutable())
+          requireOperandType(src, withEncoding(src.get().getType(), layout));
+        for (Value result : reduce.getResults())
+          if (getLayoutOf(result))
+            requireResultType(op, result,
+                              withEncoding(result.getType(),
+                                           getSlice(layout, reduce.getAxis())));
+        break;
+      }
+      case LayoutRole::For: {
+        auto forOp = cast<scf::ForOp>(op);
+        Operation *yield = forOp.getBody()->getTerminator();
+        for (auto [index, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
+          if (!getLayoutOf(arg))
+            continue;
+          requireOperandType(forOp.getInitArgsMutable()[index], arg.getType());
+          requireResultType(op, forOp.getResult(index), arg.getType());
+          requireOperandType(yield->getOpOperand(index), arg.getType());
+        }
+        break;
+      }
+      case LayoutRole::If: {
+        auto ifOp = cast<scf::IfOp>(op);
+        for (OpResult result : ifOp.getResults()) {
+          if (!getLayoutOf(result))
+            continue;
+          unsigned index = result.getResultNumber();
+          requireOperandType(ifOp.thenYield()->getOpOperand(index),
+                             result.getType());
+          if (!ifOp.getElseRegion().empty())
+            requireOperandType(ifOp.elseYield()->getOpOperand(index),
+                               result.getType());
+        }
+        break;
+      }
+      case LayoutRole::While: {
+        auto whileOp = cast<scf::WhileOp>(op);
+        scf::ConditionOp condition = whileOp.getConditionOp();
+        Operation *yield = whileOp.getYieldOp();
+        for (auto [index, arg] : llvm::enumerate(whileOp.getBeforeArguments())) {
+          if (!getLayoutOf(arg))
+            continue;
+          requireOperandType(whileOp->getOpOperand(index), arg.getType());
+          requireOperandType(yield->getOpOperand(index), arg.getType());
+        }
+        for (auto [index, arg] : llvm::enumerate(whileOp.getAfterArguments())) {
+          if (!getLayoutOf(arg))
+            continue;
+          requireOperandType(condition->getOpOperand(index + 1), arg.getType());
+          requireResultType(op, whileOp.getResult(index), arg.getType());
+        }
+        break;
+      }
+      case LayoutRole::Fixed:
+      case LayoutRole::Convert:
+      case LayoutRole::Producer:
+      case LayoutRole::Condition:
+      case LayoutRole::Yield:
+        break;
+      }
+    }
+  }
+
+  Operation *funcOp;
+  SmallVector<Value> anchoredValues;
+  SmallVector<std::pair<OpOperand *, Type>> requirements;
+  llvm::MapVector<Value, Attribute> claims;
+  std::deque<Value> queue;
+};
+} // namespace
+
+void ttg::propagateLayouts(Operation *funcOp) { LayoutFlood(funcOp).run(); }

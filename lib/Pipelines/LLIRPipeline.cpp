@@ -1,0 +1,49 @@
+//===- LLIRPipeline.cpp - the make-llir pipeline --------------------------===//
+//
+// The pass order and why:
+//   allocate-shared-memory      offsets of the buffers the lowering uses;
+//   convert-ttg-to-llvm         everything but control flow to llvm + nvvm
+//                               (scf keeps its structure, with LLVM types);
+//   convert-scf-to-cf           loops and ifs to blocks and branches;
+//   convert-cf-to-llvm          branches to llvm.br / llvm.cond_br;
+//   convert-arith-to-llvm       the arithmetic scf-to-cf wrote for loops;
+//   reconcile-unrealized-casts  the casts left between converted types;
+//   canonicalize, cse           fold the struct packing/unpacking of the
+//                               per-thread elements and share the thread-id
+//                               arithmetic.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Pipelines/LLIRPipeline.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "tritium/Conversion/TTGToLLVM/Passes.h"
+
+void tritium::buildLLIRPipeline(mlir::OpPassManager &pm,
+                                const LLIRPipelineOptions &options) {
+  pm.addPass(createAllocateSharedMemoryPass());
+  ConvertTTGToLLVMPassOptions lowering;
+  lowering.computeCapability = options.computeCapability;
+  lowering.ptxVersion = options.ptxVersion;
+  pm.addPass(createConvertTTGToLLVMPass(lowering));
+  pm.addPass(mlir::createSCFToControlFlowPass());
+  pm.addPass(mlir::createConvertControlFlowToLLVMPass());
+  pm.addPass(mlir::createArithToLLVMConversionPass());
+  pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+}
+
+void tritium::registerLLIRPipeline() {
+  mlir::PassPipelineRegistration<LLIRPipelineOptions>(
+      "tritium-make-llir",
+      "TritonGPU IR to the LLVM and NVVM dialects: allocate shared memory, "
+      "lower, scf/cf/arith leftovers to llvm, reconcile casts, canonicalize, "
+      "cse",
+      buildLLIRPipeline);
+}

@@ -1,0 +1,46 @@
+//===- TTGIRPipeline.cpp - the make-ttgir pipeline -------------------------===//
+//
+// The pass order and why:
+//   convert-tt-to-ttg              every tensor gets the default blocked
+//                                  layout; the module records the launch
+//                                  shape;
+//   ttg-coalesce                   loads, stores and atomics get layouts that
+//                                  vectorize and coalesce their accesses
+//                                  (converting in and out);
+//   ttg-remove-layout-conversions  those layouts spread to the computation
+//                                  around the accesses, and the conversions
+//                                  that no longer move data disappear;
+//   canonicalize                   folds what the rewrites exposed;
+//   cse                            shares the index arithmetic that
+//                                  rematerialization duplicated.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Pipelines/TTGIRPipeline.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "tritium/Conversion/TTToTTG/Passes.h"
+#include "tritium/Dialect/TTG/Transforms/Passes.h"
+
+void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
+                                 const TTGIRPipelineOptions &options) {
+  ConvertTTToTTGPassOptions convertOptions;
+  convertOptions.numWarps = options.numWarps;
+  convertOptions.threadsPerWarp = options.threadsPerWarp;
+  convertOptions.numCTAs = options.numCTAs;
+  convertOptions.target = options.target;
+  pm.addPass(createConvertTTToTTGPass(convertOptions));
+  pm.addPass(ttg::createTTGCoalescePass());
+  pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+}
+
+void tritium::registerTTGIRPipeline() {
+  mlir::PassPipelineRegistration<TTGIRPipelineOptions>(
+      "tritium-make-ttgir",
+      "Triton IR to TritonGPU IR for a launch shape: convert-tt-to-ttg, "
+      "ttg-coalesce, ttg-remove-layout-conversions, canonicalize, cse",
+      buildTTGIRPipeline);
+}

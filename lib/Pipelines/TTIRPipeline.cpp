@@ -1,0 +1,45 @@
+//===- TTIRPipeline.cpp - the make-ttir pipeline --------------------------===//
+//
+// The pass order and why:
+//   inline                      device functions into kernels, so that every
+//                               later pass sees whole kernels (and block
+//                               pointers never cross a call);
+//   tt-rewrite-tensor-pointer   block pointers become pointer tensors + masks;
+//   canonicalize                folds what inlining and the rewrite exposed,
+//                               and drops loop arguments left invariant;
+//   tt-combine                  dot accumulation, addptr chains, masked loads;
+//   tt-reorder-broadcast        arithmetic before splat/broadcast;
+//   cse                         shares the index arithmetic of the rewrites;
+//   symbol-dce                  removes the inlined private functions (public
+//                               kernels are always kept);
+//   tt-loop-unroll              last, so that it copies cleaned-up bodies;
+//   canonicalize                folds the unrolled copies.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Pipelines/TTIRPipeline.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "tritium/Dialect/TT/Transforms/Passes.h"
+
+void tritium::buildTTIRPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(mlir::createInlinerPass());
+  pm.addPass(tt::createTTRewriteTensorPointerPass());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(tt::createTTCombinePass());
+  pm.addPass(tt::createTTReorderBroadcastPass());
+  pm.addPass(mlir::createCSEPass());
+  pm.addPass(mlir::createSymbolDCEPass());
+  pm.addPass(tt::createTTLoopUnrollPass());
+  pm.addPass(mlir::createCanonicalizerPass());
+}
+
+void tritium::registerTTIRPipeline() {
+  mlir::PassPipelineRegistration<>(
+      "tritium-make-ttir",
+      "Frontend IR to clean Triton IR: inline, rewrite block pointers, "
+      "canonicalize, combine, reorder broadcasts, cse, symbol-dce, unroll "
+      "annotated loops, canonicalize",
+      buildTTIRPipeline);
+}

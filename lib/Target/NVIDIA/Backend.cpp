@@ -1,0 +1,190 @@
+//===- Backend.cpp - LLVM dialect to PTX and cubin -------------------------===//
+//
+// The steps, in order, each timed:
+//   translate   MLIR LLVM dialect -> llvm::Module (triple, data layout, verify)
+//   link        libdevice, only if some `__nv_*` function is called; then all
+//               but the kernels become internal so O3 may inline and drop them
+//   optimize    the O3 module pipeline with NVPTX's passes
+//   ptx         NVPTX code generation
+//   ptxas       PTX -> cubin, with its -v resource report
+// Each compile has its own LLVMContext whose diagnostic handler collects
+// LLVM's warnings and errors instead of printing them (and, for errors,
+// exiting the process, which an LLVMContext without a handler does).
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Target/NVIDIA/Backend.h"
+
+#include "tritium/Target/NVIDIA/LLVMIRTranslation.h"
+#include "tritium/Target/NVIDIA/LibdeviceLinker.h"
+#include "tritium/Target/NVIDIA/Optimize.h"
+#include "tritium/Target/NVIDIA/PTXEmission.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <chrono>
+
+using namespace tritium::nvidia;
+
+namespace {
+/// LLVM's diagnostics of one compile, as text.
+struct LLVMDiagnostics {
+  std::vector<std::string> warnings;
+  std::string errors;
+
+  static void handle(const llvm::DiagnosticInfo *info, void *self) {
+    auto *diagnostics = static_cast<LLVMDiagnostics *>(self);
+    llvm::DiagnosticSeverity severity = info->getSeverity();
+    if (severity != llvm::DS_Error && severity != llvm::DS_Warning)
+      return; // remarks and notes are not asked for
+    std::string text;
+    llvm::raw_string_ostream stream(text);
+    llvm::DiagnosticPrinterRawOStream printer(stream);
+    info->print(printer);
+    if (severity == llvm::DS_Error)
+      diagnostics->errors += "error: " + text + "\n";
+    else
+      diagnostics->warnings.push_back("warning: " + text);
+  }
+
+  /// `error` with the collected LLVM errors appended; an LLVM error makes a
+  /// success a failure.
+  llvm::Error withDetails(llvm::Error error) {
+    if (errors.empty())
+      return error;
+    std::string message = error ? llvm::toString(std::move(error)) + "\n" +
+                                      errors
+                                : "LLVM reported errors:\n" + errors;
+    errors.clear();
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  }
+};
+
+class Stopwatch {
+public:
+  double lap() {
+    auto now = std::chrono::steady_clock::now();
+    double ms = std::chrono::duration<double, std::milli>(now - last).count();
+    last = now;
+    return ms;
+  }
+
+private:
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+};
+
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+} // namespace
+
+llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
+                                            const BackendOptions &options,
+                                            BackendResult &result) {
+  auto dump = [&](llvm::StringRef name, llvm::StringRef text) {
+    if (options.dump)
+      options.dump(name, text);
+  };
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      createTargetMachine(options.target, options.codegen);
+  if (!machine)
+    return machine.takeError();
+
+  llvm::LLVMContext llvmContext;
+  LLVMDiagnostics diagnostics;
+  llvmContext.setDiagnosticHandlerCallBack(&LLVMDiagnostics::handle,
+                                           &diagnostics);
+  auto finish = [&](llvm::Error error) {
+    result.warnings.insert(result.warnings.end(),
+                           diagnostics.warnings.begin(),
+                           diagnostics.warnings.end());
+    diagnostics.warnings.clear();
+    return diagnostics.withDetails(std::move(error));
+  };
+
+  // translate
+  Stopwatch clock;
+  if (options.lineInfo && !addLineInfo(module))
+    return finish(makeError("adding line information failed"));
+  llvm::Expected<std::unique_ptr<llvm::Module>> translated =
+      translateToLLVMIR(module, llvmContext, **machine);
+  result.times.translate = clock.lap();
+  if (!translated)
+    return finish(translated.takeError());
+  llvm::Module &llvmModule = **translated;
+  std::vector<std::string> kernels = kernelNames(llvmModule);
+  if (kernels.empty())
+    return finish(makeError("the module has no kernel: no llvm.func carries "
+                            "the nvvm.kernel attribute"));
+  result.kernelName = kernels.front();
+  if (options.dump)
+    dump("llvm-ir.ll", printLLVMIR(llvmModule));
+
+  // link
+  std::vector<std::string> needed = libdeviceReferences(llvmModule);
+  if (!needed.empty()) {
+    std::string path = findLibdevice();
+    if (path.empty())
+      return finish(makeError(
+          "the kernel calls " + needed.front() +
+          ", a libdevice function, but libdevice.10.bc was not found: set "
+          "TRITIUM_LIBDEVICE_PATH or CUDA_HOME, or install the CUDA toolkit "
+          "at /usr/local/cuda"));
+    if (llvm::Error error =
+            linkLibdevice(llvmModule, path, options.flushDenormals))
+      return finish(std::move(error));
+  }
+  internalizeAllButKernels(llvmModule);
+  result.times.link = clock.lap();
+  if (options.dump && !needed.empty())
+    dump("llvm-ir-linked.ll", printLLVMIR(llvmModule));
+
+  // optimize
+  optimizeModule(llvmModule, **machine, options.optLevel);
+  result.times.optimize = clock.lap();
+  result.llvmIR = printLLVMIR(llvmModule);
+  dump("llvm-ir-optimized.ll", result.llvmIR);
+  clock.lap(); // printing is not optimizing
+
+  // ptx
+  llvm::Expected<std::string> ptx = emitPTX(llvmModule, **machine);
+  result.times.ptx = clock.lap();
+  if (!ptx)
+    return finish(ptx.takeError());
+  if (!diagnostics.errors.empty())
+    return finish(makeError("NVPTX code generation failed"));
+  result.ptx = std::move(*ptx);
+  dump("kernel.ptx", result.ptx);
+
+  // ptxas
+  if (!options.assemble)
+    return finish(llvm::Error::success());
+  result.ptxasPath = options.ptxasPath.empty() ? findPtxas() : options.ptxasPath;
+  if (result.ptxasPath.empty()) {
+    result.warnings.push_back(
+        "note: no ptxas found (set TRITIUM_PTXAS_PATH or CUDA_HOME): the PTX "
+        "is the final artifact and the CUDA driver will JIT-compile it");
+    return finish(llvm::Error::success());
+  }
+  PtxasOptions ptxasOptions;
+  ptxasOptions.fpFusion = options.codegen.fpFusion;
+  ptxasOptions.lineInfo = options.lineInfo;
+  clock.lap();
+  llvm::Expected<PtxasResult> assembled =
+      runPtxas(result.ptxasPath, result.ptx, options.target, ptxasOptions);
+  result.times.ptxas = clock.lap();
+  if (!assembled)
+    return finish(assembled.takeError());
+  result.ptxas = std::move(*assembled);
+  dump("ptxas.log", result.ptxas->log);
+  if (!result.ptxas->succeeded)
+    return finish(makeError("ptxas rejected the PTX of kernel '" +
+                            result.kernelName + "' for " +
+                            options.target.chip() + ":\n" +
+                            result.ptxas->log));
+  return finish(llvm::Error::success());
+}

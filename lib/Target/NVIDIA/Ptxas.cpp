@@ -1,0 +1,269 @@
+//===- Ptxas.cpp - PTX to cubin with NVIDIA's ptxas ------------------------===//
+//
+// ptxas is started with llvm::sys::ExecuteAndWait: an argument vector, no
+// shell, stdin from /dev/null, stdout and stderr into one log file.  The -v
+// report it writes looks like
+//
+//   ptxas info    : Compiling entry function 'add' for 'sm_90a'
+//   ptxas info    : Function properties for add
+//       0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+//   ptxas info    : Used 12 registers, used 1 barriers, 4096 bytes smem
+//
+// and is read line by line: "Function properties for X" says which function
+// the next numbers belong to; only entry functions (kernels) are kept.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Target/NVIDIA/Ptxas.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+using namespace tritium::nvidia;
+
+namespace {
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+std::string ptxasUnder(const char *toolkit) {
+  if (!toolkit || !*toolkit)
+    return "";
+  llvm::SmallString<256> path(toolkit);
+  llvm::sys::path::append(path, "bin", "ptxas");
+  return llvm::sys::fs::can_execute(path) ? std::string(path) : "";
+}
+
+/// The number just before `suffix` in `line` ("12" for " registers" in
+/// "Used 12 registers"), or -1 when `suffix` is absent.
+int numberBefore(llvm::StringRef line, llvm::StringRef suffix) {
+  size_t at = line.find(suffix);
+  if (at == llvm::StringRef::npos)
+    return -1;
+  size_t begin = at;
+  while (begin > 0 && llvm::isDigit(line[begin - 1]))
+    --begin;
+  int value = -1;
+  if (begin == at || line.slice(begin, at).getAsInteger(10, value))
+    return -1;
+  return value;
+}
+
+/// The text between the first pair of single quotes after `marker`, or the
+/// rest of the line when the name is not quoted.
+llvm::StringRef nameAfter(llvm::StringRef line, llvm::StringRef marker) {
+  llvm::StringRef rest = line.substr(line.find(marker) + marker.size()).trim();
+  if (rest.consume_front("'"))
+    return rest.take_until([](char c) { return c == '\''; });
+  return rest;
+}
+
+/// Runs `program` with `args`, stdin closed and stdout + stderr in `logPath`.
+/// Returns the exit status, or an error when the program could not run or
+/// did not finish.
+llvm::Expected<int> execute(llvm::StringRef program,
+                            llvm::ArrayRef<llvm::StringRef> args,
+                            llvm::StringRef logPath, unsigned timeout) {
+  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), logPath,
+                                                logPath};
+  std::string message;
+  bool failedToStart = false;
+  int status = llvm::sys::ExecuteAndWait(program, args, std::nullopt,
+                                         redirects, timeout, 0, &message,
+                                         &failedToStart);
+  if (failedToStart)
+    return makeError("cannot run " + program + ": " + message);
+  if (status < 0)
+    return makeError(program + " did not finish: " +
+                     (message.empty() ? std::string("killed") : message));
+  return status;
+}
+} // namespace
+
+std::string tritium::nvidia::findPtxas() {
+  if (const char *explicitPath = std::getenv("TRITIUM_PTXAS_PATH");
+      explicitPath && *explicitPath) {
+    if (llvm::StringRef(explicitPath) == "none")
+      return ""; // asked to stop at PTX
+    return explicitPath; // running it says what is wrong with it
+  }
+  for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
+    if (std::string path = ptxasUnder(std::getenv(variable)); !path.empty())
+      return path;
+  if (std::string path = ptxasUnder("/usr/local/cuda"); !path.empty())
+    return path;
+  llvm::ErrorOr<std::string> onPath = llvm::sys::findProgramByName("ptxas");
+  return onPath ? *onPath : "";
+}
+
+std::optional<std::pair<unsigned, unsigned>>
+tritium::nvidia::ptxasCudaRelease(llvm::StringRef path) {
+  using Release = std::optional<std::pair<unsigned, unsigned>>;
+  static std::mutex mutex;
+  static auto *known = new std::map<std::string, Release>();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = known->find(path.str()); it != known->end())
+    return it->second;
+
+  Release release;
+  llvm::SmallString<128> logPath;
+  int fd;
+  if (!llvm::sys::fs::createTemporaryFile("tritium-ptxas-version", "txt", fd,
+                                          logPath)) {
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+    llvm::StringRef args[] = {path, "--version"};
+    llvm::Expected<int> status = execute(path, args, logPath, 60);
+    if (!status)
+      llvm::consumeError(status.takeError());
+    else if (*status == 0)
+      if (auto text = llvm::MemoryBuffer::getFile(logPath)) {
+        // "Cuda compilation tools, release 13.0, V13.0.88"
+        llvm::StringRef rest = (*text)->getBuffer();
+        size_t at = rest.find("release ");
+        if (at != llvm::StringRef::npos) {
+          auto [major, tail] =
+              rest.substr(at + 8).take_until([](char c) {
+                return c == ',' || c == '\n';
+              }).split('.');
+          unsigned mj, mn;
+          if (!major.getAsInteger(10, mj) && !tail.getAsInteger(10, mn))
+            release = std::make_pair(mj, mn);
+        }
+      }
+    llvm::sys::fs::remove(logPath);
+  }
+  known->emplace(path.str(), release);
+  return release;
+}
+
+unsigned tritium::nvidia::defaultPtxVersion(llvm::StringRef path) {
+  if (path.empty())
+    return kFallbackPtxVersion;
+  if (auto release = ptxasCudaRelease(path))
+    if (auto v = ptxVersionOfCudaRelease(release->first, release->second))
+      return *v;
+  return kFallbackPtxVersion;
+}
+
+std::vector<KernelResources>
+tritium::nvidia::parsePtxasLog(llvm::StringRef log) {
+  std::vector<KernelResources> kernels;
+  std::map<std::string, size_t> index;
+  KernelResources *current = nullptr;
+  llvm::SmallVector<llvm::StringRef> lines;
+  log.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    if (line.contains("Compiling entry function")) {
+      std::string name = nameAfter(line, "Compiling entry function").str();
+      if (!index.count(name)) {
+        index[name] = kernels.size();
+        kernels.push_back(KernelResources{});
+        kernels.back().name = name;
+      }
+      current = &kernels[index[name]];
+      continue;
+    }
+    if (line.contains("Function properties for")) {
+      auto it = index.find(nameAfter(line, "Function properties for").str());
+      current = it == index.end() ? nullptr : &kernels[it->second];
+      continue;
+    }
+    if (!current)
+      continue;
+    if (int v = numberBefore(line, " bytes stack frame"); v >= 0)
+      current->stackFrameBytes = v;
+    if (int v = numberBefore(line, " bytes spill stores"); v >= 0)
+      current->spillStoreBytes = v;
+    if (int v = numberBefore(line, " bytes spill loads"); v >= 0)
+      current->spillLoadBytes = v;
+    if (int v = numberBefore(line, " registers"); v >= 0)
+      current->registers = v;
+    if (int v = numberBefore(line, " barriers"); v >= 0)
+      current->barriers = v;
+    if (int v = numberBefore(line, " bytes smem"); v >= 0)
+      current->sharedBytes = v;
+  }
+  return kernels;
+}
+
+llvm::Expected<PtxasResult>
+tritium::nvidia::runPtxas(llvm::StringRef ptxasPath, llvm::StringRef ptx,
+                          const CudaTarget &target,
+                          const PtxasOptions &options) {
+  if (!llvm::sys::fs::can_execute(ptxasPath))
+    return makeError("ptxas at '" + ptxasPath +
+                     "' does not exist or is not executable");
+
+  llvm::SmallString<128> dir;
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("tritium-ptxas",
+                                                                dir))
+    return makeError("cannot create a temporary directory for ptxas: " +
+                     ec.message());
+  // Whatever happens below, the directory and its files go.
+  struct Cleanup {
+    llvm::SmallString<128> &dir;
+    ~Cleanup() { llvm::sys::fs::remove_directories(dir); }
+  } cleanup{dir};
+
+  auto inDir = [&](llvm::StringRef file) {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, file);
+    return std::string(path);
+  };
+  std::string ptxPath = inDir("kernel.ptx");
+  std::string cubinPath = inDir("kernel.cubin");
+  std::string logPath = inDir("ptxas.log");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(ptxPath, ec);
+    if (ec)
+      return makeError("cannot write " + ptxPath + ": " + ec.message());
+    out << ptx;
+    out.close();
+    if (out.has_error()) {
+      out.clear_error();
+      return makeError("cannot write " + ptxPath);
+    }
+  }
+
+  std::string gpuName = "--gpu-name=" + target.chip();
+  llvm::SmallVector<llvm::StringRef> args = {ptxasPath, "-v", gpuName, "-O3"};
+  if (!options.fpFusion)
+    args.push_back("--fmad=false");
+  if (options.lineInfo)
+    args.push_back("-lineinfo");
+  args.append({ptxPath, "-o", cubinPath});
+
+  PtxasResult result;
+  result.command = llvm::join(args, " ");
+  llvm::Expected<int> status =
+      execute(ptxasPath, args, logPath, options.timeoutSeconds);
+  if (!status)
+    return status.takeError();
+  if (auto log = llvm::MemoryBuffer::getFile(logPath))
+    result.log = (*log)->getBuffer().str();
+  // The log names the temporary files; name the PTX as users know it.
+  for (size_t at; (at = result.log.find(ptxPath)) != std::string::npos;)
+    result.log.replace(at, ptxPath.size(), "kernel.ptx");
+  result.kernels = parsePtxasLog(result.log);
+  if (*status != 0)
+    return result;
+
+  auto cubin = llvm::MemoryBuffer::getFile(cubinPath, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+  if (!cubin)
+    return makeError("ptxas succeeded but wrote no cubin: " +
+                     cubin.getError().message());
+  result.cubin = (*cubin)->getBuffer().str();
+  result.succeeded = true;
+  return result;
+}

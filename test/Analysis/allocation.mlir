@@ -1,0 +1,101 @@
+// RUN: tritium-opt %s -split-input-file -allocate-shared-memory | FileCheck %s
+
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+
+// Scratch buffers live only while their op runs, so the scratch of two
+// layout conversions shares the same bytes: 32 x 16 x 4 = 2048 in all.
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 2048 : i32}
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @scratch_shares(%x: tensor<32x16xf32, #row>) -> tensor<32x16xf32, #row> {
+    %y = ttg.convert_layout %x : tensor<32x16xf32, #row> -> tensor<32x16xf32, #col>
+    %z = ttg.convert_layout %y : tensor<32x16xf32, #col> -> tensor<32x16xf32, #row>
+    tt.return %z : tensor<32x16xf32, #row>
+  }
+}
+
+// -----
+
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+
+// Buffers whose lives overlap get disjoint bytes, largest first at the
+// lowest free offset.  %b (2048 B) starts after the first conversion's
+// scratch ends, so both take offset 0; the conversion inside the loop lives
+// while %b does: 2048.  %a is used inside the loop, so it lives until the
+// loop's end and overlaps all three: 4096.  Total 4096 + 1024.
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 5120 : i32}
+// CHECK: %[[A:.*]] = ttg.local_alloc {allocation.offset = 4096 : i32} : () -> !ttg.memdesc<32x16xf16
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
+// CHECK: %[[B:.*]] = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<64x16xf16
+// CHECK: scf.for
+// CHECK:   ttg.convert_layout %{{.*}} {allocation.offset = 2048 : i32}
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @lifetimes(%x: tensor<32x16xf32, #row>, %n: i32) -> tensor<32x16xf32, #col> {
+    %a = ttg.local_alloc : () -> !ttg.memdesc<32x16xf16, #shared, #smem, mutable>
+    %y = ttg.convert_layout %x : tensor<32x16xf32, #row> -> tensor<32x16xf32, #col>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %b = ttg.local_alloc : () -> !ttg.memdesc<64x16xf16, #shared, #smem, mutable>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %z = ttg.convert_layout %x : tensor<32x16xf32, #row> -> tensor<32x16xf32, #col>
+      ttg.local_dealloc %a : !ttg.memdesc<32x16xf16, #shared, #smem, mutable>
+    }
+    ttg.local_dealloc %b : !ttg.memdesc<64x16xf16, #shared, #smem, mutable>
+    tt.return %y : tensor<32x16xf32, #col>
+  }
+}
+
+// -----
+
+#a = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [0, 1]}>
+#one = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// No buffer where nothing crosses threads: a conversion that only renames a
+// thread's registers, an atomic whose result is unused, a tensor atomic
+// without duplicated threads.  A used scalar atomic broadcasts its result
+// (4 bytes; a function's total is rounded up to 16).
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 16 : i32}
+// CHECK: ttg.convert_layout %{{.*}} : tensor<8x64xf32
+// CHECK-NOT: allocation.offset
+// CHECK: tt.atomic_rmw add, relaxed, gpu, %{{.*}}, %{{.*}} {allocation.offset = 0 : i32}
+// CHECK-NOT: allocation.offset
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @no_buffers(%x: tensor<8x64xf32, #a>, %p: !tt.ptr<i32>, %ps: tensor<128x!tt.ptr<i32>, #one>, %v: tensor<128xi32, #one>) -> (tensor<8x64xf32, #b>, i32, tensor<128xi32, #one>) {
+    %y = ttg.convert_layout %x : tensor<8x64xf32, #a> -> tensor<8x64xf32, #b>
+    %c1 = arith.constant 1 : i32
+    %unused = tt.atomic_rmw add, relaxed, gpu, %p, %c1 : (!tt.ptr<i32>, i32) -> i32
+    %used = tt.atomic_rmw add, relaxed, gpu, %p, %c1 : (!tt.ptr<i32>, i32) -> i32
+    %t = tt.atomic_rmw add, relaxed, gpu, %ps, %v : (tensor<128x!tt.ptr<i32>, #one>, tensor<128xi32, #one>) -> tensor<128xi32, #one>
+    tt.return %y, %used, %t : tensor<8x64xf32, #b>, i32, tensor<128xi32, #one>
+  }
+}
+
+// -----
+
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+
+// A device function may run while its caller's buffers are live, so each
+// function gets its own range: the kernel's at 0, the helper's after it.
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 4096 : i32}
+// CHECK-LABEL: tt.func @kernel
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
+// CHECK-LABEL: tt.func private @helper
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 2048 : i32}
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @kernel(%x: tensor<32x16xf32, #row>) -> tensor<32x16xf32, #row> {
+    %y = ttg.convert_layout %x : tensor<32x16xf32, #row> -> tensor<32x16xf32, #col>
+    %z = tt.call @helper(%y) : (tensor<32x16xf32, #col>) -> tensor<32x16xf32, #row>
+    tt.return %z : tensor<32x16xf32, #row>
+  }
+  tt.func private @helper(%y: tensor<32x16xf32, #col>) -> tensor<32x16xf32, #row> {
+    %z = ttg.convert_layout %y : tensor<32x16xf32, #col> -> tensor<32x16xf32, #row>
+    tt.return %z : tensor<32x16xf32, #row>
+  }
+}

@@ -1,0 +1,80 @@
+// RUN: tritium-opt %s -split-input-file -allocate-shared-memory -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
+
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+
+// Rows of four to columns of four: elements change threads, so they go
+// through the op's scratch buffer in shared memory (32 x 16 x 4 bytes,
+// recorded in ttg.shared).  After a barrier (earlier readers are done) each
+// thread stores its four consecutive row elements as one vector at
+// row * 16 + col, a barrier makes them visible, and each thread loads its
+// eight column elements one by one.
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 2048 : i32}
+// CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK-LABEL: llvm.func @rows_to_columns
+// CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: %[[ROW:.*]] = llvm.mul %{{.*}}, %[[C16]] : i32
+// CHECK: %[[OFF:.*]] = llvm.add %{{.*}}, %[[ROW]] : i32
+// CHECK: %[[PTR:.*]] = llvm.getelementptr %[[SMEM]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK: llvm.store %{{.*}}, %[[PTR]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load
+// CHECK: llvm.insertvalue %{{.*}}, %{{.*}}[7] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @rows_to_columns(%x: tensor<32x16xf32, #row>) -> tensor<32x16xf32, #col> {
+    %y = ttg.convert_layout %x : tensor<32x16xf32, #row> -> tensor<32x16xf32, #col>
+    tt.return %y : tensor<32x16xf32, #col>
+  }
+}
+
+// -----
+
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+
+// Booleans are bytes in shared memory: zero-extended on the way in,
+// truncated on the way out.
+// CHECK-LABEL: llvm.func @booleans
+// CHECK: llvm.zext %{{.*}} : i1 to i8
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<4xi8>, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: %[[B:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr<3> -> i8
+// CHECK: llvm.trunc %[[B]] : i8 to i1
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @booleans(%m: tensor<32x16xi1, #row>) -> tensor<32x16xi1, #col> {
+    %n = ttg.convert_layout %m : tensor<32x16xi1, #row> -> tensor<32x16xi1, #col>
+    tt.return %n : tensor<32x16xi1, #col>
+  }
+}
+
+// -----
+
+#a = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [0, 1]}>
+
+// Layouts that differ only in the order of a thread's own registers need
+// no shared memory: registers are renamed (0, 2, 1, 3) and no barrier or
+// buffer appears (ttg.shared = 0).
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 0 : i32}
+// CHECK-LABEL: llvm.func @registers_only
+// CHECK-SAME: (%[[X:.*]]: !llvm.struct<(f32, f32, f32, f32)>)
+// CHECK-NOT: nvvm.barrier0
+// CHECK: %[[X0:.*]] = llvm.extractvalue %[[X]][0]
+// CHECK: %[[X1:.*]] = llvm.extractvalue %[[X]][1]
+// CHECK: %[[X2:.*]] = llvm.extractvalue %[[X]][2]
+// CHECK: %[[X3:.*]] = llvm.extractvalue %[[X]][3]
+// CHECK: %[[Y0:.*]] = llvm.insertvalue %[[X0]], %{{.*}}[0]
+// CHECK: %[[Y1:.*]] = llvm.insertvalue %[[X2]], %[[Y0]][1]
+// CHECK: %[[Y2:.*]] = llvm.insertvalue %[[X1]], %[[Y1]][2]
+// CHECK: llvm.insertvalue %[[X3]], %[[Y2]][3]
+// CHECK-NOT: global_smem
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @registers_only(%x: tensor<8x64xf32, #a>) -> tensor<8x64xf32, #b> {
+    %y = ttg.convert_layout %x : tensor<8x64xf32, #a> -> tensor<8x64xf32, #b>
+    tt.return %y : tensor<8x64xf32, #b>
+  }
+}

@@ -1,0 +1,155 @@
+// RUN: tritium-opt %s -split-input-file -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
+
+#b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+
+// Arithmetic on tensors runs once per register, for f32, f16 and bf16 alike.
+// CHECK-LABEL: llvm.func @arith_per_element
+// CHECK-SAME: (%[[A:.*]]: !llvm.struct<(f32, f32)>, %[[B:.*]]: !llvm.struct<(f32, f32)>, %[[H:.*]]: !llvm.struct<(f16, f16)>, %[[BF:.*]]: !llvm.struct<(bf16, bf16)>)
+// CHECK-DAG: %[[A0:.*]] = llvm.extractvalue %[[A]][0]
+// CHECK-DAG: %[[A1:.*]] = llvm.extractvalue %[[A]][1]
+// CHECK-DAG: %[[B0:.*]] = llvm.extractvalue %[[B]][0]
+// CHECK-DAG: %[[B1:.*]] = llvm.extractvalue %[[B]][1]
+// CHECK: %[[S0:.*]] = llvm.fadd %[[A0]], %[[B0]] : f32
+// CHECK: %[[S1:.*]] = llvm.fadd %[[A1]], %[[B1]] : f32
+// CHECK: llvm.fmul %[[S0]], %[[A0]] : f32
+// CHECK: llvm.fmul %[[S1]], %[[A1]] : f32
+// CHECK: llvm.fsub %{{.*}}, %{{.*}} : f16
+// CHECK: llvm.fsub %{{.*}}, %{{.*}} : f16
+// CHECK: llvm.fadd %{{.*}}, %{{.*}} : bf16
+// CHECK: llvm.fadd %{{.*}}, %{{.*}} : bf16
+// CHECK-NOT: arith.
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @arith_per_element(%a: tensor<64xf32, #b>, %b: tensor<64xf32, #b>, %h: tensor<64xf16, #b>, %bf: tensor<64xbf16, #b>) -> (tensor<64xf32, #b>, tensor<64xf16, #b>, tensor<64xbf16, #b>) {
+    %0 = arith.addf %a, %b : tensor<64xf32, #b>
+    %1 = arith.mulf %0, %a : tensor<64xf32, #b>
+    %2 = arith.subf %h, %h : tensor<64xf16, #b>
+    %3 = arith.addf %bf, %bf : tensor<64xbf16, #b>
+    tt.return %1, %2, %3 : tensor<64xf32, #b>, tensor<64xf16, #b>, tensor<64xbf16, #b>
+  }
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+
+// math.exp has no NVPTX instruction: it calls libdevice's __nv_expf,
+// declared external; f16 computes in f32.  exp2 on f32 is ex2.approx.f32;
+// sqrt is an LLVM intrinsic NVPTX selects itself.
+// CHECK-DAG: llvm.func @__nv_expf(f32) -> f32
+// CHECK-LABEL: llvm.func @libdevice
+// CHECK: %[[E0:.*]] = llvm.call @__nv_expf(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.call @__nv_expf(%{{.*}}) : (f32) -> f32
+// CHECK: %[[W:.*]] = llvm.fpext %{{.*}} : f16 to f32
+// CHECK: %[[EH:.*]] = llvm.call @__nv_expf(%[[W]]) : (f32) -> f32
+// CHECK: llvm.fptrunc %[[EH]] : f32 to f16
+// CHECK: llvm.inline_asm asm_dialect = att "ex2.approx.f32 $0, $1;", "=f,f" %[[E0]] : (f32) -> f32
+// CHECK: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
+// CHECK-NOT: llvm.intr.exp
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @libdevice(%a: tensor<64xf32, #b>, %h: tensor<64xf16, #b>) -> (tensor<64xf32, #b>, tensor<64xf16, #b>) {
+    %0 = math.exp %a : tensor<64xf32, #b>
+    %1 = math.exp %h : tensor<64xf16, #b>
+    %2 = math.exp2 %0 : tensor<64xf32, #b>
+    %3 = math.sqrt %2 : tensor<64xf32, #b>
+    tt.return %3, %1 : tensor<64xf32, #b>, tensor<64xf16, #b>
+  }
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+
+// A scalar condition of arith.select serves every element; comparisons give
+// i1 registers.
+// CHECK-LABEL: llvm.func @select_compare
+// CHECK-SAME: %[[C:[^:]*]]: i1)
+// CHECK: llvm.select %[[C]], %{{.*}}, %{{.*}} : i1, f32
+// CHECK: llvm.select %[[C]], %{{.*}}, %{{.*}} : i1, f32
+// CHECK: llvm.fcmp "olt" %{{.*}}, %{{.*}} : f32
+// CHECK: llvm.icmp "sge" %{{.*}}, %{{.*}} : i32
+// CHECK: llvm.insertvalue %{{.*}}, %{{.*}}[1] : !llvm.struct<(i1, i1)>
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @select_compare(%a: tensor<64xf32, #b>, %b: tensor<64xf32, #b>, %i: tensor<64xi32, #b>, %j: tensor<64xi32, #b>, %c: i1) -> (tensor<64xi1, #b>, tensor<64xi1, #b>) {
+    %0 = arith.select %c, %a, %b : tensor<64xf32, #b>
+    %1 = arith.cmpf olt, %0, %a : tensor<64xf32, #b>
+    %2 = arith.cmpi sge, %i, %j : tensor<64xi32, #b>
+    tt.return %1, %2 : tensor<64xi1, #b>, tensor<64xi1, #b>
+  }
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+
+// tt's special arithmetic: clamp is maximum-then-minimum (NaN-propagating
+// with propagateNan = all, maxnum/minnum otherwise); precise sqrt and
+// division and mulhiui are the exact PTX instructions; extern_elementwise
+// calls its symbol, declared external.
+// CHECK-DAG: llvm.func @__nv_powf(f32, f32) -> f32
+// CHECK-LABEL: llvm.func @special
+// CHECK: llvm.intr.maximum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK: llvm.intr.minimum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK: llvm.intr.maxnum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK: llvm.intr.minnum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+// CHECK: llvm.inline_asm asm_dialect = att "sqrt.rn.f32 $0, $1;", "=f,f"
+// CHECK: llvm.inline_asm asm_dialect = att "div.rn.f32 $0, $1, $2;", "=f,f,f"
+// CHECK: llvm.inline_asm asm_dialect = att "mul.hi.u32 $0, $1, $2;", "=r,r,r"
+// CHECK: llvm.inline_asm asm_dialect = att "mul.hi.u64 $0, $1, $2;", "=l,l,l"
+// CHECK: llvm.call @__nv_powf(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @special(%a: tensor<32xf32, #b>, %lo: tensor<32xf32, #b>, %hi: tensor<32xf32, #b>, %i: tensor<32xi32, #b>, %l: tensor<32xi64, #b>) -> (tensor<32xf32, #b>, tensor<32xi32, #b>, tensor<32xi64, #b>, tensor<32xf32, #b>) {
+    %0 = tt.clamp %a, %lo, %hi, propagateNan = all : tensor<32xf32, #b>
+    %1 = tt.clamp %0, %lo, %hi, propagateNan = none : tensor<32xf32, #b>
+    %2 = tt.precise_sqrt %1 : tensor<32xf32, #b>
+    %3 = tt.precise_divf %2, %a : tensor<32xf32, #b>
+    %4 = tt.mulhiui %i, %i : tensor<32xi32, #b>
+    %5 = tt.mulhiui %l, %l : tensor<32xi64, #b>
+    %6 = tt.extern_elementwise %3, %a {libname = "libdevice", libpath = "", symbol = "__nv_powf", pure = true} : (tensor<32xf32, #b>, tensor<32xf32, #b>) -> tensor<32xf32, #b>
+    tt.return %3, %4, %5, %6 : tensor<32xf32, #b>, tensor<32xi32, #b>, tensor<32xi64, #b>, tensor<32xf32, #b>
+  }
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+
+// Pointer arithmetic is a GEP over the pointee per element (bytes for i1,
+// which memory holds as i8); casts between pointers, integers and floats are
+// the matching llvm casts.
+// CHECK-LABEL: llvm.func @pointers
+// CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f16
+// CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i8
+// CHECK: llvm.ptrtoint %{{.*}} : !llvm.ptr<1> to i64
+// CHECK: llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
+// CHECK: llvm.bitcast %{{.*}} : f32 to i32
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @pointers(%p: tensor<32x!tt.ptr<f16>, #b>, %q: !tt.ptr<i1>, %o: tensor<32xi32, #b>, %s: i32, %f: tensor<32xf32, #b>) -> (tensor<32x!tt.ptr<f16>, #b>, !tt.ptr<i1>, tensor<32x!tt.ptr<f16>, #b>, tensor<32xi32, #b>) {
+    %0 = tt.addptr %p, %o : tensor<32x!tt.ptr<f16>, #b>, tensor<32xi32, #b>
+    %1 = tt.addptr %q, %s : !tt.ptr<i1>, i32
+    %2 = tt.ptr_to_int %0 : tensor<32x!tt.ptr<f16>, #b> -> tensor<32xi64, #b>
+    %3 = tt.int_to_ptr %2 : tensor<32xi64, #b> -> tensor<32x!tt.ptr<f16>, #b>
+    %4 = tt.bitcast %f : tensor<32xf32, #b> -> tensor<32xi32, #b>
+    tt.return %0, %1, %3, %4 : tensor<32x!tt.ptr<f16>, #b>, !tt.ptr<i1>, tensor<32x!tt.ptr<f16>, #b>, tensor<32xi32, #b>
+  }
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+
+// Inline asm runs once per packed group: with packed_element = 4, four i8
+// elements share one 32-bit register (a vector<4xi8>), in and out.
+// CHECK-LABEL: llvm.func @inline_asm
+// CHECK: llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<4xi8>
+// CHECK: llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<4xi8>
+// CHECK: llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<4xi8>
+// CHECK: %[[V:.*]] = llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<4xi8>
+// CHECK: %[[R:.*]] = llvm.inline_asm asm_dialect = att "prmt.b32 $0, $1, 0, 0x0123;", "=r,r" %[[V]] : (vector<4xi8>) -> vector<4xi8>
+// CHECK: llvm.extractelement %[[R]][%{{.*}} : i32] : vector<4xi8>
+// CHECK-NOT: llvm.inline_asm
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @inline_asm(%x: tensor<128xi8, #b>) -> tensor<128xi8, #b> {
+    %0 = tt.elementwise_inline_asm "prmt.b32 $0, $1, 0, 0x0123;" {constraints = "=r,r", packed_element = 4 : i32, pure = true} %x : tensor<128xi8, #b> -> tensor<128xi8, #b>
+    tt.return %0 : tensor<128xi8, #b>
+  }
+}

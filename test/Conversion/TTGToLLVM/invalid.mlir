@@ -1,0 +1,73 @@
+// RUN: tritium-opt %s -split-input-file -convert-ttg-to-llvm -verify-diagnostics
+
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+
+// PTX has correctly rounded square roots of f32 and f64 only.
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @precise_sqrt_f16(%x: tensor<32xf16, #b>) -> tensor<32xf16, #b> {
+    // expected-error@+2 {{precise_sqrt supports f32 and f64 only}}
+    // expected-error@+1 {{failed to legalize operation 'tt.precise_sqrt'}}
+    %y = tt.precise_sqrt %x : tensor<32xf16, #b>
+    tt.return %y : tensor<32xf16, #b>
+  }
+}
+
+// -----
+
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [0, 1]}>
+
+// A conversion through shared memory needs the offset allocate-shared-memory
+// records.
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @no_allocation(%x: tensor<16x16xf32, #row>) -> tensor<16x16xf32, #col> {
+    // expected-error@+2 {{needs shared memory but has no 'allocation.offset'; run allocate-shared-memory before convert-ttg-to-llvm}}
+    // expected-error@+1 {{failed to legalize operation 'ttg.convert_layout'}}
+    %y = ttg.convert_layout %x : tensor<16x16xf32, #row> -> tensor<16x16xf32, #col>
+    tt.return %y : tensor<16x16xf32, #col>
+  }
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+
+// PTX has no floating-point max atomic.
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @float_max(%p: !tt.ptr<f32>, %v: f32) {
+    // expected-error@+2 {{no PTX atomic for this operation on 'f32'}}
+    // expected-error@+1 {{failed to legalize operation 'tt.atomic_rmw'}}
+    %o = tt.atomic_rmw max, relaxed, gpu, %p, %v : (!tt.ptr<f32>, f32) -> f32
+    tt.return
+  }
+}
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+
+// Rounding toward zero has no 8-bit float form in PTX.
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @fp8_rtz(%x: tensor<32xf32, #b>) -> tensor<32xf8E4M3FN, #b> {
+    // expected-error@+2 {{conversion to 8-bit floats rounds to nearest even only}}
+    // expected-error@+1 {{failed to legalize operation 'tt.fp_to_fp'}}
+    %y = tt.fp_to_fp %x, rounding = rtz : tensor<32xf32, #b> -> tensor<32xf8E4M3FN, #b>
+    tt.return %y : tensor<32xf8E4M3FN, #b>
+  }
+}
+
+// -----
+
+#src = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#other = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// A transpose into a layout that moves elements between threads needs a
+// ttg.convert_layout first.
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @trans_across_threads(%x: tensor<16x32xf32, #src>) -> tensor<32x16xf32, #other> {
+    // expected-error@+2 {{the result layout holds elements in other threads than the source layout; a ttg.convert_layout must come first}}
+    // expected-error@+1 {{failed to legalize operation 'tt.trans'}}
+    %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<16x32xf32, #src> -> tensor<32x16xf32, #other>
+    tt.return %t : tensor<32x16xf32, #other>
+  }
+}

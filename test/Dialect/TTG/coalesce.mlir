@@ -1,0 +1,121 @@
+// RUN: tritium-opt %s -split-input-file -ttg-coalesce | FileCheck %s
+
+// 1024 f32 from 16-byte aligned pointers: each thread loads 4 consecutive
+// elements (one 128-bit vector).  The load's pointers, mask and other value
+// are converted into the new layout and its result converted back; the
+// store and the atomic get the same layout.
+// CHECK-DAG: #[[DEF:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[VEC4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @vectorize_f32
+// CHECK: %[[MASK:.*]] = arith.cmpi
+// CHECK: %[[OTHER:.*]] = arith.constant dense<0.000000e+00> : tensor<1024xf32, #[[DEF]]>
+// CHECK: %[[PTRS:.*]] = tt.addptr
+// CHECK: %[[P4:.*]] = ttg.convert_layout %[[PTRS]] : tensor<1024x!tt.ptr<f32>, #[[DEF]]> -> tensor<1024x!tt.ptr<f32>, #[[VEC4]]>
+// CHECK: %[[M4:.*]] = ttg.convert_layout %[[MASK]] : tensor<1024xi1, #[[DEF]]> -> tensor<1024xi1, #[[VEC4]]>
+// CHECK: %[[O4:.*]] = ttg.convert_layout %[[OTHER]] : tensor<1024xf32, #[[DEF]]> -> tensor<1024xf32, #[[VEC4]]>
+// CHECK: %[[V4:.*]] = tt.load %[[P4]], %[[M4]], %[[O4]] : tensor<1024x!tt.ptr<f32>, #[[VEC4]]>
+// CHECK: %[[V:.*]] = ttg.convert_layout %[[V4]] : tensor<1024xf32, #[[VEC4]]> -> tensor<1024xf32, #[[DEF]]>
+// CHECK: %[[OLD4:.*]] = tt.atomic_rmw fadd, acq_rel, gpu, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1024x!tt.ptr<f32>, #[[VEC4]]>, tensor<1024xf32, #[[VEC4]]>, tensor<1024xi1, #[[VEC4]]>) -> tensor<1024xf32, #[[VEC4]]>
+// CHECK: tt.store %{{.*}}, %{{.*}}, %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[VEC4]]>
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @vectorize_f32(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) {
+    %r = tt.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32, #blocked>
+    %ns = tt.splat %n : i32 -> tensor<1024xi32, #blocked>
+    %mask = arith.cmpi slt, %r, %ns : tensor<1024xi32, #blocked>
+    %zero = arith.constant dense<0.0> : tensor<1024xf32, #blocked>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %xp = tt.addptr %xs, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %xp, %mask, %zero : tensor<1024x!tt.ptr<f32>, #blocked>
+    %old = tt.atomic_rmw fadd, acq_rel, gpu, %xp, %v, %mask : (tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xf32, #blocked>, tensor<1024xi1, #blocked>) -> tensor<1024xf32, #blocked>
+    tt.store %xp, %old, %mask : tensor<1024x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// f16 from 16-byte aligned pointers: 8 elements per thread is 128 bits.
+// CHECK-DAG: #[[VEC8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @vectorize_f16
+// CHECK: tt.load %{{.*}} : tensor<1024x!tt.ptr<f16>, #[[VEC8]]>
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @vectorize_f16(%x: !tt.ptr<f16> {tt.divisibility = 16 : i32}) -> tensor<1024xf16, #blocked> {
+    %r = tt.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32, #blocked>
+    %xs = tt.splat %x : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>, #blocked>
+    %xp = tt.addptr %xs, %r : tensor<1024x!tt.ptr<f16>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %xp : tensor<1024x!tt.ptr<f16>, #blocked>
+    tt.return %v : tensor<1024xf16, #blocked>
+  }
+}
+
+// -----
+
+// A transpose: the input tile is column-major (element (i, j) at i + j * m,
+// contiguous along dimension 0), so its load gets order [0, 1] with 4
+// elements per thread down the columns; the output tile is row-major
+// (element (i, j) at i * n + j), so its store gets order [1, 0].
+// CHECK-DAG: #[[COLMAJOR:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-DAG: #[[ROWMAJOR:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func @transpose
+// CHECK: %[[IN:.*]] = ttg.convert_layout %{{.*}} : tensor<64x64x!tt.ptr<f32>, #{{.*}}> -> tensor<64x64x!tt.ptr<f32>, #[[COLMAJOR]]>
+// CHECK: %[[V:.*]] = tt.load %[[IN]] : tensor<64x64x!tt.ptr<f32>, #[[COLMAJOR]]>
+// CHECK: %[[OUT:.*]] = ttg.convert_layout %{{.*}} : tensor<64x64x!tt.ptr<f32>, #{{.*}}> -> tensor<64x64x!tt.ptr<f32>, #[[ROWMAJOR]]>
+// CHECK: tt.store %[[OUT]], %{{.*}} : tensor<64x64x!tt.ptr<f32>, #[[ROWMAJOR]]>
+#tile = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#rows = #ttg.slice<{dim = 1, parent = #tile}>
+#cols = #ttg.slice<{dim = 0, parent = #tile}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @transpose(%in: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i32 {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
+    %rm = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #rows>
+    %rn = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #cols>
+    %i = tt.expand_dims %rm {axis = 1 : i32} : tensor<64xi32, #rows> -> tensor<64x1xi32, #tile>
+    %j = tt.expand_dims %rn {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #tile>
+    %ms = tt.splat %m : i32 -> tensor<1x64xi32, #tile>
+    %ns = tt.splat %n : i32 -> tensor<64x1xi32, #tile>
+    %jm = arith.muli %j, %ms : tensor<1x64xi32, #tile>
+    %ib = tt.broadcast %i : tensor<64x1xi32, #tile> -> tensor<64x64xi32, #tile>
+    %jmb = tt.broadcast %jm : tensor<1x64xi32, #tile> -> tensor<64x64xi32, #tile>
+    %inoff = arith.addi %ib, %jmb : tensor<64x64xi32, #tile>
+    %in_ = arith.muli %i, %ns : tensor<64x1xi32, #tile>
+    %inb = tt.broadcast %in_ : tensor<64x1xi32, #tile> -> tensor<64x64xi32, #tile>
+    %jb = tt.broadcast %j : tensor<1x64xi32, #tile> -> tensor<64x64xi32, #tile>
+    %outoff = arith.addi %inb, %jb : tensor<64x64xi32, #tile>
+    %inbase = tt.splat %in : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #tile>
+    %inp = tt.addptr %inbase, %inoff : tensor<64x64x!tt.ptr<f32>, #tile>, tensor<64x64xi32, #tile>
+    %v = tt.load %inp : tensor<64x64x!tt.ptr<f32>, #tile>
+    %outbase = tt.splat %out : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #tile>
+    %outp = tt.addptr %outbase, %outoff : tensor<64x64x!tt.ptr<f32>, #tile>, tensor<64x64xi32, #tile>
+    tt.store %outp, %v : tensor<64x64x!tt.ptr<f32>, #tile>
+    tt.return
+  }
+}
+
+// -----
+
+// Negative case: pointers of unknown alignment (no tt.divisibility) allow
+// one element per thread, which is the layout the ops already have; and a
+// tensor no larger than the CTA keeps one element per thread whatever its
+// alignment.  Nothing changes, scalar accesses included.
+// CHECK-LABEL: tt.func @unknown_alignment
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #blocked>
+// CHECK: tt.load %{{.*}} : tensor<128x!tt.ptr<f32>, #blocked>
+// CHECK: tt.load %{{.*}} : !tt.ptr<f32>
+// CHECK-NOT: ttg.convert_layout
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @unknown_alignment(%x: !tt.ptr<f32>, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32, #blocked>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #blocked>
+    %xp = tt.addptr %xs, %r : tensor<1024x!tt.ptr<f32>, #blocked>, tensor<1024xi32, #blocked>
+    %v = tt.load %xp : tensor<1024x!tt.ptr<f32>, #blocked>
+    %r128 = tt.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #blocked>
+    %ys = tt.splat %y : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+    %yp = tt.addptr %ys, %r128 : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+    %w = tt.load %yp : tensor<128x!tt.ptr<f32>, #blocked>
+    %s = tt.load %y : !tt.ptr<f32>
+    tt.return
+  }
+}
