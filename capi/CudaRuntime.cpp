@@ -129,12 +129,14 @@ extern "C" int tritium_cuda_load(const void *image, const char *kernel_name, uns
 
 extern "C" int tritium_cuda_launch(void *function, unsigned grid_x, unsigned grid_y,
                                    unsigned grid_z, unsigned threads, unsigned shared_bytes,
-                                   void *stream, void *params, size_t params_size) {
+                                   void *stream, const void *params, unsigned params_size) {
   std::string unused;
   CudaDriver *driver = CudaDriver::get(unused);
   if (!driver)
     return -1;
-  void *extra[] = {kParamBufferPointer, params, kParamBufferSize, &params_size, kParamEnd};
+  size_t size = params_size;
+  void *extra[] = {kParamBufferPointer, const_cast<void *>(params), kParamBufferSize, &size,
+                   kParamEnd};
   return driver->cuLaunchKernel(static_cast<CUfunction>(function), grid_x, grid_y, grid_z,
                                 threads, 1, 1, shared_bytes, static_cast<CUstream>(stream),
                                 nullptr, params_size ? extra : nullptr);

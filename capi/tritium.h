@@ -121,10 +121,12 @@ TRITIUM_API int tritium_cuda_load(const void *image, const char *kernel_name,
 /* Launches `function` on `stream` with `threads` threads per block; the
  * kernel's arguments are packed in `params` (natural alignment, as in a C
  * struct).  Returns the driver's CUresult (0 = success) and allocates
- * nothing; tritium_cuda_error_text() words a failure. */
+ * nothing; tritium_cuda_error_text() words a failure.  Every integer is 32
+ * bits wide so that a caller may pass plain ints (ctypes without argtypes:
+ * the warm launch path). */
 TRITIUM_API int tritium_cuda_launch(void *function, unsigned grid_x, unsigned grid_y,
                                     unsigned grid_z, unsigned threads, unsigned shared_bytes,
-                                    void *stream, void *params, size_t params_size);
+                                    void *stream, const void *params, unsigned params_size);
 
 /* Waits for the current context's work; 1 with the error (e.g. an illegal
  * address in an earlier kernel) in *diagnostics. */

@@ -167,13 +167,15 @@ except triton.TritiumError as e:
 """
 
 
-def test_illegal_address_surfaces_as_exception():
-    # In a child process: the error poisons the CUDA context for good.
+def test_illegal_address_surfaces_as_exception(tmp_path):
+    # In a child process: the error poisons the CUDA context for good.  The
+    # script is a file because @jit reads the kernel's source.
     import os
     import subprocess
     import sys
+    script = tmp_path / "illegal_address.py"
+    script.write_text(ILLEGAL_ADDRESS_SCRIPT)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    out = subprocess.run([sys.executable, "-c", ILLEGAL_ADDRESS_SCRIPT], capture_output=True, text=True,
-                         timeout=120, env=env)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
     assert "RAISED:" in out.stdout, out.stdout + out.stderr
     assert "ILLEGAL" in out.stdout and "bad_kernel" in out.stdout

@@ -8,6 +8,7 @@ there, with a TritiumError saying why.
 from __future__ import annotations
 
 import ctypes
+import sys
 import threading
 from typing import Optional, Tuple
 
@@ -35,16 +36,17 @@ class CudaRuntime:
         d.tritium_cuda_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint, ctypes.c_int, _c_void_pp,
                                         _c_void_pp, _c_int_p, _c_void_pp]
         d.tritium_cuda_load.restype = ctypes.c_int
-        d.tritium_cuda_launch.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
-                                          ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p, ctypes.c_char_p,
-                                          ctypes.c_size_t]
-        d.tritium_cuda_launch.restype = ctypes.c_int
+        # The warm launch path calls this without argtypes (half the ctypes
+        # cost): every integer argument of the C function is 32 bits, and
+        # the pointers are passed as c_void_p objects or bytes.
+        launch = d["tritium_cuda_launch"]
+        launch.restype = ctypes.c_int
         d.tritium_cuda_synchronize.argtypes = [_c_void_pp]
         d.tritium_cuda_synchronize.restype = ctypes.c_int
         d.tritium_cuda_error_text.argtypes = [ctypes.c_int, _c_void_pp]
         d.tritium_cuda_error_text.restype = None
         self._d = d
-        self.launch_raw = d.tritium_cuda_launch
+        self.launch_raw = launch
         count = ctypes.c_int(0)
         diag = ctypes.c_void_p()
         if d.tritium_cuda_init(ctypes.byref(count), ctypes.byref(diag)) != 0:
@@ -100,29 +102,40 @@ def cuda() -> CudaRuntime:
 
 
 # ---- the caller's device and stream (PyTorch's when it is in use) ----
+#
+# Both are asked on every launch, so the PyTorch entry points are looked up
+# once (and again only while PyTorch has not been imported yet).
 
-def _torch():
-    import sys
-    return sys.modules.get("torch")
+_device_getter = None
+_stream_getter = None
+
+
+def _resolve_torch():
+    global _device_getter, _stream_getter
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    _stream_getter = raw_stream if raw_stream is not None else \
+        (lambda device: torch.cuda.current_stream(device).cuda_stream)
+    get_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
+    is_initialized = torch.cuda.is_initialized
+    _device_getter = lambda: get_device() if is_initialized() else 0  # noqa: E731
+    return True
 
 
 def current_device() -> int:
-    torch = _torch()
-    if torch is not None and torch.cuda.is_initialized():
-        return torch.cuda.current_device()
-    return 0
+    if _device_getter is None and not _resolve_torch():
+        return 0
+    return _device_getter()
 
 
 def current_stream(device: int) -> int:
     """The raw CUstream PyTorch launches on (0, the legacy default stream,
     without PyTorch)."""
-    torch = _torch()
-    if torch is not None:
-        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-        if raw is not None:
-            return raw(device)
-        return torch.cuda.current_stream(device).cuda_stream
-    return 0
+    if _stream_getter is None and not _resolve_torch():
+        return 0
+    return _stream_getter(device)
 
 
 def synchronize():

@@ -17,6 +17,7 @@ import textwrap
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import CompilationError, TritiumError
+from . import driver as _driver
 
 
 _PACKAGE_DIR = __file__.rsplit("/runtime/", 1)[0]
@@ -168,11 +169,7 @@ def _hashable(v):
 
 
 def _current_device() -> int:
-    import sys
-    torch = sys.modules.get("torch")
-    if torch is not None and torch.cuda.is_initialized():
-        return torch._C._cuda_getDevice()
-    return 0
+    return _driver.current_device()
 
 
 class JITFunction(KernelInterface):
@@ -366,13 +363,14 @@ class JITFunction(KernelInterface):
         if not warmup:
             try:
                 key, values = self._binder(*args, **kwargs)
-                entry = self._warm.get((key, _current_device()))
+                device = _current_device()
+                entry = self._warm.get((key, device))
             except TypeError:
                 entry = None
             if entry is not None:
                 launcher, runtime_indices = entry
                 grid_size = grid(dict(zip(self.arg_names, values))) if callable(grid) else grid
-                launcher(grid_size, [values[i] for i in runtime_indices])
+                launcher(grid_size, [values[i] for i in runtime_indices], device)
                 return None
         return self._run_slow(args, kwargs, grid, warmup)
 

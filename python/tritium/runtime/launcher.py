@@ -8,11 +8,14 @@ one packer call, one stream query and one native call.
 """
 from __future__ import annotations
 
+import ctypes
 import struct
-from typing import Any, Callable, List, Sequence
+from typing import Any, Callable, List, Optional, Sequence
 
 from ..errors import OutOfResources, TritiumError
 from . import driver
+
+_c_void_p = ctypes.c_void_p
 
 # signature type -> struct format character (native size and alignment)
 _FORMATS = {"i1": "B", "u1": "B", "i8": "b", "u8": "B", "i16": "h", "u16": "H", "i32": "i", "u32": "I",
@@ -93,24 +96,26 @@ class Launcher:
             limit = cuda.device_properties(device)["max_shared_mem"]
             if self.shared > limit:
                 raise OutOfResources(self.shared, limit, "shared memory")
-            _, fn, _ = cuda.load(self.image, self.name, self.shared, device)
-            self._functions[device] = fn
+            _, handle, _ = cuda.load(self.image, self.name, self.shared, device)
+            fn = self._functions[device] = ctypes.c_void_p(handle)
         return fn
 
-    def __call__(self, grid: Sequence[int], args: Sequence[Any]):
+    def __call__(self, grid: Sequence[int], args: Sequence[Any], device: Optional[int] = None):
+        n = len(grid)
         gx = grid[0]
-        gy = grid[1] if len(grid) > 1 else 1
-        gz = grid[2] if len(grid) > 2 else 1
+        gy = grid[1] if n > 1 else 1
+        gz = grid[2] if n > 2 else 1
         if gx <= 0 or gy <= 0 or gz <= 0:
             raise TritiumError(f"grid must be positive in every dimension, got {tuple(grid)} for '{self.name}'")
         if len(args) != self.num_params:
             raise TritiumError(f"'{self.name}' takes {self.num_params} runtime arguments, got {len(args)}")
         params = self.pack(*args)
-        device = driver.current_device()
-        fn = self.function(device)
+        if device is None:
+            device = driver.current_device()
+        fn = self._functions.get(device) or self.function(device)
         cuda = driver._runtime
-        result = cuda.launch_raw(fn, gx, gy, gz, self.threads, self.shared, driver.current_stream(device),
-                                 params, len(params))
+        result = cuda.launch_raw(fn, gx, gy, gz, self.threads, self.shared,
+                                 _c_void_p(driver.current_stream(device)), params, len(params))
         if result != 0:
             earlier = Launcher.last_launched
             hint = f" (the kernel launched before it was '{earlier}')" if earlier else ""
