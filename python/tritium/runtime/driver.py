@@ -120,7 +120,16 @@ def _resolve_torch():
         (lambda device: torch.cuda.current_stream(device).cuda_stream)
     get_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
     is_initialized = torch.cuda.is_initialized
-    _device_getter = lambda: get_device() if is_initialized() else 0  # noqa: E731
+
+    def device_before_init():
+        # Until PyTorch initializes CUDA its current device is 0; once it has,
+        # ask it directly from then on (initialization is never undone).
+        global _device_getter
+        if is_initialized():
+            _device_getter = get_device
+            return get_device()
+        return 0
+    _device_getter = device_before_init
     return True
 
 

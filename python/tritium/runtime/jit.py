@@ -67,8 +67,10 @@ class KernelInterface:
     """`kernel[grid](*args, **kwargs)` launches with `grid`."""
 
     def __getitem__(self, grid):
+        run = self.run
+
         def launcher(*args, **kwargs):
-            return self.run(*args, grid=grid, warmup=False, **kwargs)
+            return run(*args, grid=grid, warmup=False, **kwargs)
         return launcher
 
 
@@ -363,14 +365,14 @@ class JITFunction(KernelInterface):
         if not warmup:
             try:
                 key, values = self._binder(*args, **kwargs)
-                device = _current_device()
+                device = _driver.current_device()
                 entry = self._warm.get((key, device))
             except TypeError:
                 entry = None
             if entry is not None:
-                launcher, runtime_indices = entry
-                grid_size = grid(dict(zip(self.arg_names, values))) if callable(grid) else grid
-                launcher(grid_size, [values[i] for i in runtime_indices], device)
+                if callable(grid):
+                    grid = grid(dict(zip(self.arg_names, values)))
+                entry(grid, values, device)
                 return None
         return self._run_slow(args, kwargs, grid, warmup)
 
@@ -404,7 +406,7 @@ class JITFunction(KernelInterface):
         # Remember this specialization for the warm path.
         try:
             fast_key, _ = self._binder(*args, **kwargs, **launch_options)
-            self._warm[(fast_key, device)] = (kernel._launcher, runtime_indices)
+            self._warm[(fast_key, device)] = kernel._launcher.values_launcher(runtime_indices)
         except TypeError:
             pass
         return kernel

@@ -29,6 +29,11 @@ def _bf16_bits(value: float) -> int:
 
 def device_pointer(value, name: str) -> int:
     """The device address of a tensor-like argument."""
+    try:
+        if value.is_cuda:
+            return value.data_ptr()
+    except AttributeError:
+        pass
     data_ptr = getattr(value, "data_ptr", None)
     if data_ptr is not None:
         if not getattr(value, "is_cuda", True):
@@ -46,27 +51,31 @@ def device_pointer(value, name: str) -> int:
                        f"got {type(value).__name__}")
 
 
-def make_packer(names: Sequence[str], types: Sequence[str]) -> Callable[..., bytes]:
-    """A function (args...) -> bytes for the kernel's runtime parameters."""
+def make_packer(names: Sequence[str], types: Sequence[str],
+                indices: Optional[Sequence[int]] = None) -> Callable[..., bytes]:
+    """A function (args...) -> bytes for the kernel's runtime parameters; with
+    `indices`, a function (values) -> bytes that takes parameter i from
+    values[indices[i]] (the warm launch path passes all bound values)."""
     fmt = "@"
     exprs = []
     for i, (name, ty) in enumerate(zip(names, types)):
+        arg = f"a{i}" if indices is None else f"v[{indices[i]}]"
         if ty.startswith("*"):
             fmt += "P"
-            exprs.append(f"_ptr(a{i}, {name!r})")
+            exprs.append(f"_ptr({arg}, {name!r})")
         elif ty in _FORMATS:
             fmt += _FORMATS[ty]
             if ty == "bf16":
-                exprs.append(f"_bf16(a{i})")
+                exprs.append(f"_bf16({arg})")
             elif ty.startswith("fp") or ty == "f32":
-                exprs.append(f"float(a{i})")
+                exprs.append(f"float({arg})")
             else:
-                exprs.append(f"int(a{i})")
+                exprs.append(f"int({arg})")
         else:
             raise TritiumError(f"cannot pass an argument of type {ty} to a kernel")
-    params = ", ".join(f"a{i}" for i in range(len(names)))
-    source = f"def pack({params}):\n    return _pack({', '.join(exprs)})\n" if names else \
-        "def pack():\n    return b''\n"
+    params = "v" if indices is not None else ", ".join(f"a{i}" for i in range(len(names)))
+    body = f"_pack({', '.join(exprs)})" if names else "b''"
+    source = f"def pack({params}):\n    return {body}\n"
     namespace = {"_pack": struct.Struct(fmt).pack, "_ptr": device_pointer, "_bf16": _bf16_bits}
     exec(compile(source, "<tritium packer>", "exec"), namespace)
     return namespace["pack"]
@@ -86,8 +95,38 @@ class Launcher:
         self.threads = num_warps * 32
         self.shared = shared
         self.pack = make_packer(param_names, param_types)
+        self.param_names, self.param_types = list(param_names), list(param_types)
         self.num_params = len(param_names)
         self._functions = {}
+
+    def values_launcher(self, indices: Sequence[int]) -> Callable:
+        """A launch function (grid, values, device) for the warm path, where
+        runtime parameter i is values[indices[i]]."""
+        pack = make_packer(self.param_names, self.param_types, indices)
+        functions = self._functions
+        threads, shared, name = self.threads, self.shared, self.name
+        get_function = self.function
+
+        def launch(grid, values, device):
+            n = len(grid)
+            gx = grid[0]
+            gy = grid[1] if n > 1 else 1
+            gz = grid[2] if n > 2 else 1
+            if gx <= 0 or gy <= 0 or gz <= 0:
+                raise TritiumError(f"grid must be positive in every dimension, got {tuple(grid)} for '{name}'")
+            params = pack(values)
+            fn = functions.get(device) or get_function(device)
+            result = driver._runtime.launch_raw(fn, gx, gy, gz, threads, shared,
+                                                _c_void_p(driver.current_stream(device)), params, len(params))
+            if result != 0:
+                self._raise_launch_error(result)
+            Launcher.last_launched = name
+        return launch
+
+    def _raise_launch_error(self, result: int):
+        earlier = Launcher.last_launched
+        hint = f" (the kernel launched before it was '{earlier}')" if earlier else ""
+        raise driver.CudaError(f"launching '{self.name}' failed: {driver._runtime.error_text(result)}{hint}")
 
     def function(self, device: int) -> int:
         fn = self._functions.get(device)
@@ -117,7 +156,5 @@ class Launcher:
         result = cuda.launch_raw(fn, gx, gy, gz, self.threads, self.shared,
                                  _c_void_p(driver.current_stream(device)), params, len(params))
         if result != 0:
-            earlier = Launcher.last_launched
-            hint = f" (the kernel launched before it was '{earlier}')" if earlier else ""
-            raise driver.CudaError(f"launching '{self.name}' failed: {cuda.error_text(result)}{hint}")
+            self._raise_launch_error(result)
         Launcher.last_launched = self.name
