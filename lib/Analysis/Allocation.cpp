@@ -73,19 +73,30 @@ int64_t tritium::getElementBytes(Type elementType) {
   return 8;
 }
 
-/// Scratch of a layout conversion: the whole tile, when elements move
-/// between threads.
-static int64_t getConvertLayoutScratch(ttg::ConvertLayoutOp op) {
-  auto srcType = cast<RankedTensorType>(op.getSrc().getType());
-  auto dstType = cast<RankedTensorType>(op.getType());
+std::optional<layout::ConvertScratchPlan>
+tritium::getConvertScratchPlan(RankedTensorType srcType,
+                               RankedTensorType dstType) {
   auto srcLayout = ttg::getDistributedEncoding(srcType);
   auto dstLayout = ttg::getDistributedEncoding(dstType);
   if (!srcLayout || !dstLayout)
+    return std::nullopt;
+  LinearLayout src = srcLayout.toLinearLayout(srcType.getShape());
+  LinearLayout dst = dstLayout.toLinearLayout(dstType.getShape());
+  if (getRegisterPermutation(src, dst))
+    return std::nullopt;
+  return layout::planConvertScratch(
+      src, dst, getElementBytes(srcType.getElementType()));
+}
+
+/// Scratch of a layout conversion: the whole tile, padded as
+/// getConvertScratchPlan chose, when elements move between threads.
+static int64_t getConvertLayoutScratch(ttg::ConvertLayoutOp op) {
+  auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+  auto plan = getConvertScratchPlan(srcType,
+                                    cast<RankedTensorType>(op.getType()));
+  if (!plan)
     return 0;
-  if (getRegisterPermutation(srcLayout.toLinearLayout(srcType.getShape()),
-                             dstLayout.toLinearLayout(dstType.getShape())))
-    return 0;
-  return srcType.getNumElements() * getElementBytes(srcType.getElementType());
+  return plan->tile.numElements() * getElementBytes(srcType.getElementType());
 }
 
 /// True when some element of a tensor of `type` is held by several threads.

@@ -4,8 +4,10 @@
 #col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
 
 // Scratch buffers live only while their op runs, so the scratch of two
-// layout conversions shares the same bytes: 32 x 16 x 4 = 2048 in all.
-// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 2048 : i32}
+// layout conversions shares the same bytes.  Rows to columns transposes,
+// so its tile pads every 16-element row by 2 (bank-conflict model, see
+// layout/BankConflicts.h): 32 x 18 x 4 = 2304 in all.
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 2304 : i32}
 // CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
 // CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
 module attributes {"ttg.num-warps" = 4 : i32} {
@@ -24,16 +26,16 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 #smem = #ttg.shared_memory
 
 // Buffers whose lives overlap get disjoint bytes, largest first at the
-// lowest free offset.  %b (2048 B) starts after the first conversion's
-// scratch ends, so both take offset 0; the conversion inside the loop lives
-// while %b does: 2048.  %a is used inside the loop, so it lives until the
-// loop's end and overlaps all three: 4096.  Total 4096 + 1024.
-// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 5120 : i32}
-// CHECK: %[[A:.*]] = ttg.local_alloc {allocation.offset = 4096 : i32} : () -> !ttg.memdesc<32x16xf16
+// lowest free offset.  The conversions' padded scratch (2304 B) is placed
+// first, at 0; %b (2048 B) lives with the conversion inside the loop:
+// 2304.  %a is used inside the loop, so it lives until the loop's end and
+// overlaps all three: 4352.  Total 4352 + 1024.
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 5376 : i32}
+// CHECK: %[[A:.*]] = ttg.local_alloc {allocation.offset = 4352 : i32} : () -> !ttg.memdesc<32x16xf16
 // CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
-// CHECK: %[[B:.*]] = ttg.local_alloc {allocation.offset = 0 : i32} : () -> !ttg.memdesc<64x16xf16
+// CHECK: %[[B:.*]] = ttg.local_alloc {allocation.offset = 2304 : i32} : () -> !ttg.memdesc<64x16xf16
 // CHECK: scf.for
-// CHECK:   ttg.convert_layout %{{.*}} {allocation.offset = 2048 : i32}
+// CHECK:   ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @lifetimes(%x: tensor<32x16xf32, #row>, %n: i32) -> tensor<32x16xf32, #col> {
     %a = ttg.local_alloc : () -> !ttg.memdesc<32x16xf16, #shared, #smem, mutable>
@@ -83,11 +85,11 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 // A device function may run while its caller's buffers are live, so each
 // function gets its own range: the kernel's at 0, the helper's after it.
-// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 4096 : i32}
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 4608 : i32}
 // CHECK-LABEL: tt.func @kernel
 // CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
 // CHECK-LABEL: tt.func private @helper
-// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 2048 : i32}
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 2304 : i32}
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @kernel(%x: tensor<32x16xf32, #row>) -> tensor<32x16xf32, #row> {
     %y = ttg.convert_layout %x : tensor<32x16xf32, #row> -> tensor<32x16xf32, #col>
@@ -97,5 +99,39 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func private @helper(%y: tensor<32x16xf32, #col>) -> tensor<32x16xf32, #row> {
     %z = ttg.convert_layout %y : tensor<32x16xf32, #col> -> tensor<32x16xf32, #row>
     tt.return %z : tensor<32x16xf32, #row>
+  }
+}
+
+// -----
+
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+#rowb = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [2, 2], order = [1, 0]}>
+
+// The 64x64 f32 transpose XOR-swizzles 16-byte chunks of its tile instead
+// of padding it, so it takes exactly the tile (64 x 64 x 4 = 16384 B); a
+// conversion between two row layouts that only spread their warps
+// differently is conflict-free row-major and takes the same.
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 16384 : i32}
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @transpose(%x: tensor<64x64xf32, #row>) -> tensor<64x64xf32, #col> {
+    %y = ttg.convert_layout %x : tensor<64x64xf32, #row> -> tensor<64x64xf32, #col>
+    tt.return %y : tensor<64x64xf32, #col>
+  }
+}
+
+// -----
+
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rowb = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [2, 2], order = [1, 0]}>
+
+// (Second half of the case above: no padding within one layout family.)
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 16384 : i32}
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @same_family(%x: tensor<64x64xf32, #row>) -> tensor<64x64xf32, #rowb> {
+    %y = ttg.convert_layout %x : tensor<64x64xf32, #row> -> tensor<64x64xf32, #rowb>
+    tt.return %y : tensor<64x64xf32, #rowb>
   }
 }

@@ -17,6 +17,7 @@
 #define TRITIUM_ANALYSIS_ALLOCATION_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "tritium/Layout/BankConflicts.h"
 #include "tritium/Layout/LinearLayout.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -48,6 +49,14 @@ std::optional<llvm::SmallVector<int64_t>> getRegisterPermutation(
 /// Bytes one element of `elementType` occupies in memory: i1 and 8-bit
 /// floats take a byte, pointers 8 bytes.
 int64_t getElementBytes(mlir::Type elementType);
+
+/// The scratch tile of a ttg.convert_layout from `srcType` to `dstType`
+/// (distributed layouts) and the vector width of its store and load phases,
+/// or nullopt when no element moves between threads.  The allocation sizes
+/// the buffer from it and the lowering addresses it with it.
+std::optional<layout::ConvertScratchPlan>
+getConvertScratchPlan(mlir::RankedTensorType srcType,
+                      mlir::RankedTensorType dstType);
 
 /// Bytes of scratch `op` uses while it executes (0 when it needs none).
 int64_t getScratchBytes(mlir::Operation *op);

@@ -178,6 +178,12 @@ private:
   std::vector<int> bitOffset_;
 };
 
+/// The largest power of two n such that registers [k*n, (k+1)*n) of
+/// `layout` hold n consecutive elements along tensor dimension `dim`,
+/// starting at a multiple of n, for every k and in every thread (1 when
+/// `dim` is out of range).  The widest vector memory access along `dim`.
+int64_t contiguousRegisters(const LinearLayout &layout, int dim);
+
 } // namespace layout
 } // namespace tritium
 

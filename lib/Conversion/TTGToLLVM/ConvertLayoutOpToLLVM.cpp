@@ -6,9 +6,14 @@
 //     registers, no code;
 //   * otherwise through the op's scratch buffer in shared memory:
 //       barrier          (earlier readers of the buffer are done)
-//       store the source registers at their row-major offsets
+//       store the source registers at their tile offsets
 //       barrier          (every element is written)
-//       load the result registers from their row-major offsets
+//       load the result registers from their tile offsets
+//     The tile is row-major with a pad after every row or its chunks XOR
+//     swizzled per row (whichever models faster), and each phase has
+//     its own vector width, as getConvertScratchPlan chose them (the same
+//     plan sized the buffer) to keep both phases free of bank conflicts as
+//     far as the model of layout/BankConflicts.h can.
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -54,6 +59,9 @@ struct ConvertLayoutLowering
       return success();
     }
 
+    std::optional<layout::ConvertScratchPlan> plan =
+        getConvertScratchPlan(srcType, dstType);
+    assert(plan && "elements move between threads");
     Value buffer = getBufferPointer(rewriter, op);
     if (!buffer)
       return failure();
@@ -64,10 +72,13 @@ struct ConvertLayoutLowering
         emitThreadIndex(rewriter, loc, op->getParentOfType<ModuleOp>());
     nvvm::barrier(rewriter, loc);
     storeTile(rewriter, loc, buffer, srcElements, srcLayout, thread,
-              memoryType);
+              memoryType, /*predicate=*/{},
+              TileAccess{plan->tile.pad, plan->storeVec, plan->tile.swizzle});
     nvvm::barrier(rewriter, loc);
-    SmallVector<Value> elements = loadTile(rewriter, loc, buffer, dstLayout,
-                                           thread, memoryType, registerType);
+    SmallVector<Value> elements =
+        loadTile(rewriter, loc, buffer, dstLayout, thread, memoryType,
+                 registerType, TileAccess{plan->tile.pad, plan->loadVec,
+                            plan->tile.swizzle});
     rewriter.replaceOp(op, packElements(rewriter, loc, resultType, elements));
     return success();
   }

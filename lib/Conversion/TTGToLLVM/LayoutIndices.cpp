@@ -201,29 +201,7 @@ tritium::getRepresentativeRegisters(const LinearLayout &layout) {
 }
 
 int64_t tritium::getContiguousRegisters(const LinearLayout &layout, int dim) {
-  if (dim < 0 || dim >= layout.rank())
-    return 1;
-  const layout::BasisList &regs = layout.bases(HwDim::Register);
-  int64_t n = 1;
-  for (size_t bit = 0; bit < regs.size(); ++bit) {
-    if (regs[bit] != layout::unitBasis(layout.rank(), dim, int64_t(1) << bit))
-      break;
-    n = int64_t(1) << (bit + 1);
-  }
-  // Every other basis must keep runs aligned: a multiple of n along `dim`.
-  auto aligned = [&](int64_t size) {
-    for (HwDim hw : {HwDim::Register, HwDim::Lane, HwDim::Warp}) {
-      const layout::BasisList &bases = layout.bases(hw);
-      size_t skip = hw == HwDim::Register ? llvm::Log2_64(size) : 0;
-      for (size_t bit = skip; bit < bases.size(); ++bit)
-        if (bases[bit][dim] % size != 0)
-          return false;
-    }
-    return true;
-  };
-  while (n > 1 && !aligned(n))
-    n /= 2;
-  return n;
+  return layout::contiguousRegisters(layout, dim);
 }
 
 int tritium::getRegisterFastestDim(const LinearLayout &layout) {

@@ -1,10 +1,18 @@
 //===- SharedMemoryAccess.cpp - tiles in shared memory --------------------===//
 //
 // Element (c_0, ..., c_{n-1}) of a tile of shape (s_0, ..., s_{n-1}) lives at
-// element offset sum_d c_d * prod_{e>d} s_e.  A group of `vec` registers
-// that LayoutIndices reports as consecutive and aligned along the last
-// dimension starts at a multiple of `vec`, so its vector access is aligned
-// to vec * bytes.
+// element offset sum_d c_d * stride_d, the strides of layout::PaddedTile
+// (row-major, plus `pad` after each row of the last dimension).  A group of
+// `vec` registers that LayoutIndices reports as consecutive and aligned
+// along the last dimension starts at a multiple of `vec` within its row,
+// and every row starts at a multiple of `vec` (vec divides the row length
+// and the pad), so its vector access is aligned to vec * bytes.
+//
+// A swizzled tile (layout::ScratchTile, no pad) replaces the last
+// coordinate col by col ^ (phase * chunk), phase = (row / perPhase) %
+// maxPhase with row the coordinate before it: the chunk index XORed with
+// the phase, as layout::swizzledColumn computes.  A vector of at most
+// `chunk` elements keeps its low bits, so it stays contiguous and aligned.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Conversion/TTGToLLVM/SharedMemoryAccess.h"
@@ -43,21 +51,76 @@ static int64_t elementBytes(Type memoryType) {
 }
 
 /// Registers per vector access: consecutive along the last dimension, at
-/// most 16 bytes.
-static int64_t vectorWidth(const LinearLayout &layout, Type memoryType) {
-  int64_t contiguous =
-      getContiguousRegisters(layout, static_cast<int>(layout.rank()) - 1);
-  return std::max<int64_t>(
-      1, std::min<int64_t>(contiguous, 16 / elementBytes(memoryType)));
+/// most 16 bytes, or the width `access` asks for.
+static int64_t vectorWidth(const LinearLayout &layout, Type memoryType,
+                           TileAccess access) {
+  int64_t widest = layout::maxVectorWidth(layout, elementBytes(memoryType));
+  if (access.vec == 0)
+    return access.swizzle.chunk > 0 ? std::min(widest, access.swizzle.chunk)
+                                    : widest;
+  assert(widest % access.vec == 0 && access.pad % access.vec == 0 &&
+         (access.swizzle.chunk == 0 || access.vec <= access.swizzle.chunk) &&
+         "vector width must divide the widest access and the pad, and fit "
+         "in a swizzle chunk");
+  return access.vec;
 }
 
-/// The element pointer of coordinates `coords` in the tile at `base`.
+/// The element pointer of coordinates `coords` in the tile at `base` whose
+/// element strides are `strides`.
 static Value elementPointer(OpBuilder &builder, Location loc, Value base,
-                            ArrayRef<Value> coords, ArrayRef<int64_t> shape,
+                            ArrayRef<Value> coords, ArrayRef<int64_t> strides,
                             Type memoryType) {
-  Value offset = emitRowMajorOffset(builder, loc, coords, shape);
+  Value offset;
+  for (int d = static_cast<int>(strides.size()) - 1; d >= 0; --d) {
+    Value term = coords[d];
+    if (strides[d] != 1)
+      term = LLVM::MulOp::create(builder, loc, term,
+                                 LLVM::ConstantOp::create(
+                                     builder, loc, builder.getI32Type(),
+                                     strides[d]));
+    offset = offset
+                 ? LLVM::AddOp::create(builder, loc, offset, term).getResult()
+                 : term;
+  }
   return LLVM::GEPOp::create(builder, loc, base.getType(), memoryType, base,
                              ValueRange{offset});
+}
+
+/// Element strides of the tile `layout` is accessed in.
+static std::vector<int64_t> tileStrides(const LinearLayout &layout,
+                                        TileAccess access) {
+  return layout::PaddedTile{layout.shape(), access.pad}.strides();
+}
+
+/// `coords` with the last one swizzled as `access` asks (unchanged without
+/// a swizzle or for a single row).
+static SmallVector<Value> swizzleCoords(OpBuilder &builder, Location loc,
+                                       ArrayRef<Value> coords,
+                                       const LinearLayout &layout,
+                                       TileAccess access) {
+  SmallVector<Value> result(coords.begin(), coords.end());
+  const layout::TileSwizzle &swizzle = access.swizzle;
+  size_t rank = coords.size();
+  if (swizzle.chunk == 0 || rank < 2)
+    return result;
+  int64_t chunksPerRow = layout.shape().back() / swizzle.chunk;
+  // swizzledColumn reduces the phase to the chunks of a row.
+  int64_t maxPhase = std::min(swizzle.maxPhase, chunksPerRow);
+  if (maxPhase <= 1)
+    return result;
+  auto constant = [&](int64_t value) {
+    return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), value);
+  };
+  Value phase = coords[rank - 2];
+  if (swizzle.perPhase > 1)
+    phase = LLVM::LShrOp::create(builder, loc, phase,
+                                 constant(llvm::Log2_64(swizzle.perPhase)));
+  phase = LLVM::AndOp::create(builder, loc, phase, constant(maxPhase - 1));
+  if (swizzle.chunk > 1)
+    phase = LLVM::ShlOp::create(builder, loc, phase,
+                                constant(llvm::Log2_64(swizzle.chunk)));
+  result[rank - 1] = LLVM::XOrOp::create(builder, loc, coords[rank - 1], phase);
+  return result;
 }
 
 static Value toMemory(OpBuilder &builder, Location loc, Value value,
@@ -76,7 +139,8 @@ static Value fromMemory(OpBuilder &builder, Location loc, Value value,
 
 void tritium::storeTile(OpBuilder &builder, Location loc, Value base,
                         ArrayRef<Value> values, const LinearLayout &layout,
-                        ThreadIndex thread, Type memoryType, Value predicate) {
+                        ThreadIndex thread, Type memoryType, Value predicate,
+                        TileAccess access) {
   OpBuilder::InsertionGuard guard(builder);
   if (predicate) {
     auto ifOp = scf::IfOp::create(builder, loc, predicate,
@@ -85,13 +149,16 @@ void tritium::storeTile(OpBuilder &builder, Location loc, Value base,
   }
   auto indices = emitIndices(builder, loc, layout, thread);
   SmallVector<int64_t> representative = getRepresentativeRegisters(layout);
-  int64_t vec = vectorWidth(layout, memoryType);
+  int64_t vec = vectorWidth(layout, memoryType, access);
+  std::vector<int64_t> strides = tileStrides(layout, access);
   int64_t bytes = elementBytes(memoryType);
   for (int64_t reg = 0; reg < layout.elemsPerThread(); reg += vec) {
     if (representative[reg] != reg)
       continue; // another register of this thread stores the same elements
-    Value ptr = elementPointer(builder, loc, base, indices[reg], layout.shape(),
-                               memoryType);
+    Value ptr = elementPointer(
+        builder, loc, base,
+        swizzleCoords(builder, loc, indices[reg], layout, access), strides,
+        memoryType);
     Value stored;
     if (vec == 1) {
       stored = toMemory(builder, loc, values[reg], memoryType);
@@ -111,10 +178,11 @@ void tritium::storeTile(OpBuilder &builder, Location loc, Value base,
 SmallVector<Value> tritium::loadTile(OpBuilder &builder, Location loc,
                                      Value base, const LinearLayout &layout,
                                      ThreadIndex thread, Type memoryType,
-                                     Type registerType) {
+                                     Type registerType, TileAccess access) {
   auto indices = emitIndices(builder, loc, layout, thread);
   SmallVector<int64_t> representative = getRepresentativeRegisters(layout);
-  int64_t vec = vectorWidth(layout, memoryType);
+  int64_t vec = vectorWidth(layout, memoryType, access);
+  std::vector<int64_t> strides = tileStrides(layout, access);
   int64_t bytes = elementBytes(memoryType);
   int64_t count = layout.elemsPerThread();
   SmallVector<Value> values(count);
@@ -124,8 +192,10 @@ SmallVector<Value> tritium::loadTile(OpBuilder &builder, Location loc,
         values[reg + i] = values[representative[reg + i]];
       continue;
     }
-    Value ptr = elementPointer(builder, loc, base, indices[reg], layout.shape(),
-                               memoryType);
+    Value ptr = elementPointer(
+        builder, loc, base,
+        swizzleCoords(builder, loc, indices[reg], layout, access), strides,
+        memoryType);
     if (vec == 1) {
       Value loaded = LLVM::LoadOp::create(builder, loc, memoryType, ptr, bytes);
       values[reg] = fromMemory(builder, loc, loaded, registerType);

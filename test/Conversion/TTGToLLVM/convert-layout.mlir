@@ -4,21 +4,26 @@
 #col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
 
 // Rows of four to columns of four: elements change threads, so they go
-// through the op's scratch buffer in shared memory (32 x 16 x 4 bytes,
-// recorded in ttg.shared).  After a barrier (earlier readers are done) each
-// thread stores its four consecutive row elements as one vector at
-// row * 16 + col, a barrier makes them visible, and each thread loads its
-// eight column elements one by one.
-// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 2048 : i32}
+// through the op's scratch buffer in shared memory.  The bank-conflict model
+// pads every 16-element row by 2 (row stride 18, 32 x 18 x 4 bytes recorded
+// in ttg.shared) and stores pairs: a plain 16-element row stride would put
+// the eight column reads of a load in 4-way conflicts.  After a barrier
+// (earlier readers are done) each thread stores its row elements as two
+// 8-byte vectors at row * 18 + col, a barrier makes them visible, and each
+// thread loads its eight column elements one by one.
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 2304 : i32}
 // CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: llvm.func @rows_to_columns
-// CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK-DAG: %[[C18:.*]] = llvm.mlir.constant(18 : i32) : i32
 // CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
 // CHECK: nvvm.barrier0
-// CHECK: %[[ROW:.*]] = llvm.mul %{{.*}}, %[[C16]] : i32
+// CHECK: %[[ROW:.*]] = llvm.mul %{{.*}}, %[[C18]] : i32
 // CHECK: %[[OFF:.*]] = llvm.add %{{.*}}, %[[ROW]] : i32
 // CHECK: %[[PTR:.*]] = llvm.getelementptr %[[SMEM]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-// CHECK: llvm.store %{{.*}}, %[[PTR]] {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %[[PTR]] {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK: %[[OFF2:.*]] = llvm.add %{{.*}}, %[[ROW]] : i32
+// CHECK: %[[PTR2:.*]] = llvm.getelementptr %[[SMEM]][%[[OFF2]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK: llvm.store %{{.*}}, %[[PTR2]] {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
 // CHECK-NOT: llvm.store
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
@@ -76,5 +81,35 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @registers_only(%x: tensor<8x64xf32, #a>) -> tensor<8x64xf32, #b> {
     %y = ttg.convert_layout %x : tensor<8x64xf32, #a> -> tensor<8x64xf32, #b>
     tt.return %y : tensor<8x64xf32, #b>
+  }
+}
+
+// -----
+
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+
+// The 64x64 f32 transpose goes through an XOR-swizzled tile with no
+// padding (64 x 64 x 4 bytes): 16-byte chunks, phase (row / 4) % 8, so each
+// column is row * 64 + (col ^ (((row >> 2) & 7) << 2)).  Stores are eight
+// conflict-free 16-byte vectors, loads 32 scalars.
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 16384 : i32}
+// CHECK-LABEL: llvm.func @swizzled_transpose
+// CHECK-DAG: %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[C7:.*]] = llvm.mlir.constant(7 : i32) : i32
+// CHECK: nvvm.barrier0
+// CHECK: %[[SHR:.*]] = llvm.lshr %[[ROW:.*]], %[[C2]] : i32
+// CHECK: %[[PHASE:.*]] = llvm.and %[[SHR]], %[[C7]] : i32
+// CHECK: %[[CHUNK:.*]] = llvm.shl %[[PHASE]], %[[C2]] : i32
+// CHECK: llvm.xor %{{.*}}, %[[CHUNK]] : i32
+// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-32: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @swizzled_transpose(%x: tensor<64x64xf32, #row>) -> tensor<64x64xf32, #col> {
+    %y = ttg.convert_layout %x : tensor<64x64xf32, #row> -> tensor<64x64xf32, #col>
+    tt.return %y : tensor<64x64xf32, #col>
   }
 }

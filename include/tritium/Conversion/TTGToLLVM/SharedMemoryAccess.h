@@ -2,10 +2,13 @@
 //
 // Moving a thread's elements of a distributed tensor to and from a tile in
 // shared memory.  The tile is row-major over the tensor's shape (the last
-// dimension is contiguous); each element goes to the offset of its
-// coordinates, so any layout can write it and any other layout read it.
-// Consecutive registers that are consecutive along the last dimension move
-// as one vector of up to 16 bytes.  Callers add the barriers.
+// dimension is contiguous), optionally with padding after each row (a
+// layout::PaddedTile) or with the XOR swizzle of a layout::ScratchTile;
+// each element goes to the offset of its coordinates,
+// so any layout can write it and any other layout read it.  Consecutive
+// registers that are consecutive along the last dimension move as one
+// vector of up to 16 bytes (or of a narrower width the caller picks).
+// Callers add the barriers.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_CONVERSION_TTGTOLLVM_SHAREDMEMORYACCESS_H
@@ -13,6 +16,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
+#include "tritium/Layout/BankConflicts.h"
 
 namespace tritium {
 
@@ -21,6 +25,18 @@ namespace tritium {
 /// returns null when the op has no offset.
 mlir::Value getBufferPointer(mlir::OpBuilder &builder, mlir::Operation *op);
 
+/// Where a tile lies and how it is accessed: `pad` elements after every row
+/// of the last dimension, and `vec` registers per vector access (0: the
+/// widest the layout allows; otherwise a power of two dividing it, and
+/// dividing `pad`, so vectors stay aligned).  With a `swizzle` (chunk > 0,
+/// pad 0), each row's chunks are permuted as layout::ScratchTile describes;
+/// vec must then be at most the chunk.
+struct TileAccess {
+  int64_t pad = 0;
+  int64_t vec = 0;
+  layout::TileSwizzle swizzle = {};
+};
+
 /// Stores `values`, the registers of `layout` in this thread (converted
 /// element types), into the tile at `base` as elements of `memoryType`
 /// (i1 is stored as i8).  Registers that duplicate an earlier one are not
@@ -28,14 +44,17 @@ mlir::Value getBufferPointer(mlir::OpBuilder &builder, mlir::Operation *op);
 void storeTile(mlir::OpBuilder &builder, mlir::Location loc, mlir::Value base,
                llvm::ArrayRef<mlir::Value> values,
                const layout::LinearLayout &layout, ThreadIndex thread,
-               mlir::Type memoryType, mlir::Value predicate = {});
+               mlir::Type memoryType, mlir::Value predicate = {},
+               TileAccess access = {});
 
 /// Loads the registers of `layout` in this thread from the tile at `base`,
-/// as values of `registerType`.
+/// as values of `registerType`, with the same `access` the tile was stored
+/// with (the vector width may differ).
 llvm::SmallVector<mlir::Value>
 loadTile(mlir::OpBuilder &builder, mlir::Location loc, mlir::Value base,
          const layout::LinearLayout &layout, ThreadIndex thread,
-         mlir::Type memoryType, mlir::Type registerType);
+         mlir::Type memoryType, mlir::Type registerType,
+         TileAccess access = {});
 
 } // namespace tritium
 

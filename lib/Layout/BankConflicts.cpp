@@ -1,0 +1,274 @@
+//===- BankConflicts.cpp - Shared-memory bank conflicts -------------------===//
+//
+// Part of the Tritium project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The bank model and the scratch-tile search of BankConflicts.h.  The search
+// gathers the coordinates warp 0 accesses once per layout and vector width
+// and then only recomputes offsets for each candidate pad; the store and
+// load phases are independent for a given tile, so each picks its own best
+// vector width.  Padded tiles are searched first, then swizzled ones.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tritium/Layout/BankConflicts.h"
+
+#include <algorithm>
+#include <cassert>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+
+namespace tritium {
+namespace layout {
+
+/// Lanes served together by one access of `accessBytes` per lane.
+static int64_t lanesPerGroup(int64_t accessBytes) {
+  return kNumBanks * kBankBytes / std::max(kBankBytes, accessBytes);
+}
+
+int64_t countWavefronts(const std::vector<int64_t> &laneByteOffsets,
+                        int64_t accessBytes) {
+  assert(isPowerOf2(accessBytes) && accessBytes <= 16 &&
+         "accesses are 1 to 16 bytes, a power of two");
+  int64_t groupSize = lanesPerGroup(accessBytes);
+  int64_t total = 0;
+  int64_t numLanes = static_cast<int64_t>(laneByteOffsets.size());
+  for (int64_t first = 0; first < numLanes; first += groupSize) {
+    std::map<int64_t, std::set<int64_t>> wordsOfBank;
+    for (int64_t lane = first; lane < std::min(numLanes, first + groupSize);
+         ++lane) {
+      int64_t start = laneByteOffsets[lane];
+      if (start < 0)
+        continue;
+      for (int64_t word = start / kBankBytes;
+           word <= (start + accessBytes - 1) / kBankBytes; ++word)
+        wordsOfBank[word % kNumBanks].insert(word);
+    }
+    int64_t worst = 0;
+    for (const auto &[bank, words] : wordsOfBank)
+      worst = std::max<int64_t>(worst, static_cast<int64_t>(words.size()));
+    total += worst;
+  }
+  return total;
+}
+
+int64_t idealWavefronts(const std::vector<int64_t> &laneByteOffsets,
+                        int64_t accessBytes) {
+  int64_t groupSize = lanesPerGroup(accessBytes);
+  int64_t numLanes = static_cast<int64_t>(laneByteOffsets.size());
+  int64_t groups = 0;
+  for (int64_t first = 0; first < numLanes; first += groupSize)
+    for (int64_t lane = first; lane < std::min(numLanes, first + groupSize);
+         ++lane)
+      if (laneByteOffsets[lane] >= 0) {
+        ++groups;
+        break;
+      }
+  return groups;
+}
+
+std::vector<int64_t> PaddedTile::strides() const {
+  int64_t rank = static_cast<int64_t>(shape.size());
+  std::vector<int64_t> result(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    result[d] = result[d + 1] * shape[d + 1] + (d == rank - 2 ? pad : 0);
+  return result;
+}
+
+int64_t PaddedTile::offset(const std::vector<int64_t> &coord) const {
+  std::vector<int64_t> stride = strides();
+  int64_t result = 0;
+  for (size_t d = 0; d < coord.size(); ++d)
+    result += coord[d] * stride[d];
+  return result;
+}
+
+int64_t PaddedTile::numElements() const {
+  if (shape.empty())
+    return 1;
+  return shape[0] * strides()[0];
+}
+
+SwizzleSpec ScratchTile::swizzleSpec() const {
+  SwizzleSpec spec{swizzle.chunk, swizzle.perPhase, swizzle.maxPhase, {}};
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d)
+    spec.order.push_back(d);
+  return spec;
+}
+
+int64_t ScratchTile::offset(const std::vector<int64_t> &coord) const {
+  if (isSwizzled())
+    return swizzledOffset(swizzleSpec(), shape, coord);
+  return PaddedTile{shape, pad}.offset(coord);
+}
+
+int64_t ScratchTile::numElements() const {
+  return PaddedTile{shape, isSwizzled() ? 0 : pad}.numElements();
+}
+
+bool ScratchTile::keepsVectorsWhole(int64_t vec) const {
+  if (isSwizzled())
+    return vec <= swizzle.chunk;
+  return pad % vec == 0;
+}
+
+namespace {
+/// The coordinates warp 0 accesses: one list of per-lane coordinates per
+/// access instruction.
+using AccessPattern = std::vector<std::vector<std::vector<int64_t>>>;
+} // namespace
+
+static AccessPattern collectAccesses(const LinearLayout &layout, int64_t vec) {
+  std::map<std::vector<int64_t>, int64_t> firstHolder;
+  std::vector<int64_t> representative;
+  for (int64_t reg = 0; reg < layout.elemsPerThread(); ++reg)
+    representative.push_back(
+        firstHolder.try_emplace(layout.apply(reg, 0, 0), reg).first->second);
+  AccessPattern pattern;
+  for (int64_t reg = 0; reg < layout.elemsPerThread(); reg += vec) {
+    if (representative[reg] != reg)
+      continue;
+    std::vector<std::vector<int64_t>> lanes;
+    for (int64_t lane = 0; lane < layout.inDimSize(HwDim::Lane); ++lane)
+      lanes.push_back(layout.apply(reg, lane, 0));
+    pattern.push_back(std::move(lanes));
+  }
+  return pattern;
+}
+
+static AccessCost costOf(const AccessPattern &pattern,
+                         const ScratchTile &tile, int64_t elementBytes,
+                         int64_t vec) {
+  AccessCost cost;
+  std::vector<int64_t> stride = PaddedTile{tile.shape, tile.pad}.strides();
+  std::optional<SwizzleSpec> spec;
+  if (tile.isSwizzled())
+    spec = tile.swizzleSpec();
+  for (const auto &lanes : pattern) {
+    std::vector<int64_t> offsets;
+    for (const std::vector<int64_t> &coord : lanes) {
+      int64_t offset = 0;
+      if (spec) {
+        offset = swizzledOffset(*spec, tile.shape, coord);
+      } else {
+        for (size_t d = 0; d < coord.size(); ++d)
+          offset += coord[d] * stride[d];
+      }
+      offsets.push_back(offset * elementBytes);
+    }
+    ++cost.instructions;
+    cost.wavefronts += countWavefronts(offsets, vec * elementBytes);
+    cost.ideal += idealWavefronts(offsets, vec * elementBytes);
+  }
+  return cost;
+}
+
+AccessCost modelTileAccess(const LinearLayout &layout, const PaddedTile &tile,
+                           int64_t elementBytes, int64_t vec) {
+  return costOf(collectAccesses(layout, vec), ScratchTile{tile.shape, tile.pad},
+                elementBytes, vec);
+}
+
+AccessCost modelTileAccess(const LinearLayout &layout, const ScratchTile &tile,
+                           int64_t elementBytes, int64_t vec) {
+  return costOf(collectAccesses(layout, vec), tile, elementBytes, vec);
+}
+
+int64_t maxVectorWidth(const LinearLayout &layout, int64_t elementBytes) {
+  int64_t contiguous =
+      contiguousRegisters(layout, static_cast<int>(layout.rank()) - 1);
+  return std::max<int64_t>(
+      1, std::min<int64_t>(contiguous, 16 / std::max<int64_t>(1, elementBytes)));
+}
+
+namespace {
+/// One phase's candidate vector widths, widest first, with their accesses.
+struct PhaseCandidates {
+  std::vector<std::pair<int64_t, AccessPattern>> byVec;
+
+  PhaseCandidates(const LinearLayout &layout, int64_t elementBytes) {
+    for (int64_t vec = maxVectorWidth(layout, elementBytes); vec >= 1;
+         vec /= 2)
+      byVec.emplace_back(vec, collectAccesses(layout, vec));
+  }
+
+  /// The best vector width for `tile` among those it keeps whole.
+  std::pair<int64_t, AccessCost> best(const ScratchTile &tile,
+                                      int64_t elementBytes) const {
+    std::pair<int64_t, AccessCost> result{0, {}};
+    for (const auto &[vec, pattern] : byVec) {
+      if (!tile.keepsVectorsWhole(vec))
+        continue;
+      AccessCost cost = costOf(pattern, tile, elementBytes, vec);
+      if (result.first == 0 || cost.wavefronts < result.second.wavefronts)
+        result = {vec, cost}; // ties keep the wider vector (seen first)
+    }
+    return result;
+  }
+};
+} // namespace
+
+ConvertScratchPlan planConvertScratch(const LinearLayout &src,
+                                      const LinearLayout &dst,
+                                      int64_t elementBytes) {
+  assert(src.shape() == dst.shape() && "a conversion keeps the shape");
+  PhaseCandidates stores(src, elementBytes);
+  PhaseCandidates loads(dst, elementBytes);
+  int64_t maxPad = kNumBanks * kBankBytes / std::max<int64_t>(1, elementBytes);
+  if (src.rank() < 2)
+    maxPad = 0; // a single row: nothing to shift
+  ConvertScratchPlan plan;
+  bool found = false;
+  // Keeps `tile` when it beats the plan so far: fewer wavefronts, then
+  // fewer instructions, then less memory; ties keep the earlier candidate.
+  auto consider = [&](const ScratchTile &tile) {
+    auto [storeVec, storeCost] = stores.best(tile, elementBytes);
+    auto [loadVec, loadCost] = loads.best(tile, elementBytes);
+    if (storeVec == 0 || loadVec == 0)
+      return;
+    auto key = [](const AccessCost &store, const AccessCost &load,
+                  const ScratchTile &t) {
+      return std::make_tuple(store.wavefronts + load.wavefronts,
+                             store.instructions + load.instructions,
+                             t.numElements());
+    };
+    if (found &&
+        key(storeCost, loadCost, tile) >= key(plan.store, plan.load, plan.tile))
+      return;
+    plan = {tile, storeVec, loadVec, storeCost, loadCost};
+    found = true;
+  };
+  for (int64_t pad = 0; pad <= maxPad; ++pad)
+    consider(ScratchTile{src.shape(), pad, {}});
+
+  // Swizzled tiles: rank >= 2 and a power-of-two row (swizzledColumn's
+  // requirement).  The chunk must hold the widest vector the plan may use
+  // in either phase only for that width to be allowed, so every chunk from
+  // one element up is tried.
+  int64_t rowLength = src.rank() >= 2 ? src.shape().back() : 0;
+  if (src.rank() < 2 || !isPowerOf2(rowLength))
+    return plan;
+  int64_t maxChunk = std::max(maxVectorWidth(src, elementBytes),
+                              maxVectorWidth(dst, elementBytes));
+  int64_t rows = 1;
+  for (size_t d = 0; d + 1 < src.shape().size(); ++d)
+    rows *= src.shape()[d];
+  for (int64_t chunk = 1; chunk <= std::min(maxChunk, rowLength); chunk *= 2) {
+    // Phases beyond one bank cycle of chunks, or rows per phase beyond one
+    // per bank, only repeat bank patterns already tried.
+    int64_t chunksPerCycle = std::max<int64_t>(
+        1, kNumBanks * kBankBytes / (chunk * std::max<int64_t>(1, elementBytes)));
+    int64_t phaseLimit = std::min(rowLength / chunk, chunksPerCycle);
+    for (int64_t maxPhase = 2; maxPhase <= phaseLimit; maxPhase *= 2)
+      for (int64_t perPhase = 1; perPhase <= std::min(rows, kNumBanks);
+           perPhase *= 2)
+        consider(ScratchTile{src.shape(), 0, {chunk, perPhase, maxPhase}});
+  }
+  return plan;
+}
+
+} // namespace layout
+} // namespace tritium
