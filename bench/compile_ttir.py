@@ -60,28 +60,10 @@ KERNELS = [
 ]
 
 
-class _TTIROnlyLibrary:
-    """The native library minus its NVIDIA backend entry point, so that
-    tritium.compile() stops after the TTIR pipeline (the default here)."""
-
-    def __init__(self, lib):
-        self._lib = lib
-
-    def __getattr__(self, name):
-        if name == "compile_cuda":
-            raise AttributeError(name)
-        return getattr(self._lib, name)
-
-
-def stop_after_ttir():
-    import tritium.compiler.compiler as compiler_module
-    real = compiler_module.native_library
-    compiler_module.native_library = lambda: _TTIROnlyLibrary(real())
-
-
-def compile_ms(fn, signature, constexprs, attrs, target):
+def compile_ms(fn, signature, constexprs, attrs, target, full):
     start = time.perf_counter()
-    k = triton.compile(fn, signature=signature, constexprs=constexprs, attrs=attrs, target=target)
+    k = triton.compile(fn, signature=signature, constexprs=constexprs, attrs=attrs, target=target,
+                       stop_after=None if full else "ttir")
     return (time.perf_counter() - start) * 1e3, k
 
 
@@ -120,9 +102,6 @@ def main():
     parser.add_argument("--full", action="store_true",
                         help="compile through the NVIDIA backend too (ttgir, llir, ptx), not just to TTIR")
     args = parser.parse_args()
-    if not args.full:
-        stop_after_ttir()
-
     print(f"tritium {triton.__version__}, {triton.native_version()}, target {args.target}, "
           f"{'full compile' if args.full else 'to TTIR'}, {args.repeat} compiles per kernel after the first")
     header = f"{'kernel':<24} {'cold ms':>8} {'median ms':>10} {'min ms':>8} {'max ms':>8} {'frontend':>9} " \
@@ -132,17 +111,17 @@ def main():
     over = []
     for name, fn, signature, constexprs, attrs in KERNELS:
         try:
-            cold, k = compile_ms(fn, signature, constexprs, attrs, args.target)
+            cold, k = compile_ms(fn, signature, constexprs, attrs, args.target, args.full)
         except triton.CompilationError as e:
             print(f"{name:<24} failed: {str(e).splitlines()[0]}")
             over.append(name)
             continue
-        times = [compile_ms(fn, signature, constexprs, attrs, args.target)[0] for _ in range(args.repeat)]
+        times = [compile_ms(fn, signature, constexprs, attrs, args.target, args.full)[0] for _ in range(args.repeat)]
         ops = sum(1 for line in k.asm["ttir"].splitlines() if " = " in line or line.strip().startswith(("tt.", "scf.")))
         # one compile served from the on-disk cache, for comparison
         os.environ["TRITIUM_ALWAYS_COMPILE"] = "0"
-        compile_ms(fn, signature, constexprs, attrs, args.target)
-        cached = compile_ms(fn, signature, constexprs, attrs, args.target)[0]
+        compile_ms(fn, signature, constexprs, attrs, args.target, args.full)
+        cached = compile_ms(fn, signature, constexprs, attrs, args.target, args.full)[0]
         os.environ["TRITIUM_ALWAYS_COMPILE"] = "1"
         median = statistics.median(times)
         front, native = phase_ms(fn, signature, constexprs, attrs, args.repeat)
