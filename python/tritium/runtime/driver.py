@@ -147,6 +147,14 @@ def current_stream(device: int) -> int:
     return _stream_getter(device)
 
 
+def stream_getter():
+    """The function (device) -> raw CUstream to call on every launch:
+    PyTorch's own when PyTorch is loaded, else current_stream."""
+    if _stream_getter is None:
+        _resolve_torch()
+    return _stream_getter or current_stream
+
+
 def synchronize():
     """Waits for the GPU; an asynchronous kernel error (e.g. an illegal
     address) raises CudaError naming the last kernel Tritium launched."""

@@ -107,6 +107,9 @@ class Launcher:
         threads, shared, name = self.threads, self.shared, self.name
         get_function = self.function
 
+        launch_raw = driver.cuda().launch_raw
+        current_stream = driver.stream_getter()
+
         def launch(grid, values, device):
             n = len(grid)
             gx = grid[0]
@@ -116,8 +119,8 @@ class Launcher:
                 raise TritiumError(f"grid must be positive in every dimension, got {tuple(grid)} for '{name}'")
             params = pack(values)
             fn = functions.get(device) or get_function(device)
-            result = driver._runtime.launch_raw(fn, gx, gy, gz, threads, shared,
-                                                _c_void_p(driver.current_stream(device)), params, len(params))
+            result = launch_raw(fn, gx, gy, gz, threads, shared, _c_void_p(current_stream(device)), params,
+                                len(params))
             if result != 0:
                 self._raise_launch_error(result)
             Launcher.last_launched = name
