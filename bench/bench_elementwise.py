@@ -5,7 +5,8 @@ torch, same kernel sources (elementwise_kernels.py), same sizes, one run.
   x * sigmoid(x) + y in bf16, 2^28          GB/s (3 x 2 bytes per element)
   transpose 8192 x 8192 fp32                GB/s (2 x 4 bytes per element)
   first call of vector add, empty cache     ms   (compile + load + launch + sync)
-  host time per launch, tiny kernel         us   (10000 launches, no sync inside)
+  host time per launch, tiny kernel         us   (median of 9 rounds of 2000 launches,
+                                                 backends interleaved, no sync inside)
 
 Medians of CUDA-event timings (do_bench, L2 flushed between runs).
 Usage: python bench/bench_elementwise.py [--quick]
@@ -135,24 +136,24 @@ del src, dst, dst_t
 
 rows.append(("first call, empty cache (ms)", {name: cold[name] for name in backends}))
 
-# host time per launch
+# host time per launch: rounds of launches, backends interleaved round by
+# round (the host is shared: its speed drifts), median round per backend
 small = torch.zeros(1024, device="cuda")
-res = {}
-for name, k in backends.items():
-    k.tiny_kernel[(1,)](small, 1024, BLOCK=1024)
-    torch.cuda.synchronize()
-    iters = 10000
-    t0 = time.perf_counter()
-    for _ in range(iters):
-        k.tiny_kernel[(1,)](small, 1024, BLOCK=1024)
-    t1 = time.perf_counter()
-    torch.cuda.synchronize()
-    res[name] = ((t1 - t0) / iters * 1e6, True)
-t0 = time.perf_counter()
-for _ in range(10000):
-    small.add_(1)
-res["torch"] = ((time.perf_counter() - t0) / 10000 * 1e6, True)
+launchers = {name: (lambda k=k: k.tiny_kernel[(1,)](small, 1024, BLOCK=1024)) for name, k in backends.items()}
+launchers["torch"] = lambda: small.add_(1)
+for fn in launchers.values():
+    fn()
 torch.cuda.synchronize()
+per_round = 2000
+samples = {name: [] for name in launchers}
+for _ in range(9):
+    for name, fn in launchers.items():
+        t0 = time.perf_counter()
+        for _ in range(per_round):
+            fn()
+        samples[name].append((time.perf_counter() - t0) / per_round * 1e6)
+        torch.cuda.synchronize()
+res = {name: (sorted(v)[len(v) // 2], True) for name, v in samples.items()}
 rows.append(("host time per launch (us)", res))
 
 print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  "
