@@ -10,6 +10,7 @@ No GPU is needed: the target is named (`cuda:90`, or GPUTarget("cuda", 90, 32)).
 """
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import re
@@ -95,8 +96,7 @@ class ASTSource:
             if p.name in self.constexprs:
                 self.signature.setdefault(p.name, "constexpr")
             elif p.is_constexpr:
-                if p.default is not p.default.__class__ and p.default is not None and \
-                        p.default is not __import__("inspect").Parameter.empty:
+                if p.default is not inspect.Parameter.empty:
                     self.constexprs[p.name] = p.default
                     self.signature.setdefault(p.name, "constexpr")
                 else:
@@ -257,12 +257,9 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
 
     arg_values, arg_attrs = src.arg_values()
     text = generate_ttir(fn, arg_values, arg_attrs, debug_on)
-    if hasattr(lib, "run_pipeline"):
-        # Named apart from the kernel's file: positions in this buffer are
-        # positions in generated IR (ops carry the Python locations).
-        ttir = lib.run_pipeline(text, TTIR_PIPELINE, f"<TTIR generated for {name}>")
-    else:  # a native library that predates the TTIR pipeline
-        ttir = lib.parse_and_verify(text, f"<TTIR generated for {name}>")
+    # Named apart from the kernel's file: positions in this buffer are
+    # positions in generated IR (the ops carry the Python locations).
+    ttir = lib.run_pipeline(text, TTIR_PIPELINE, f"<TTIR generated for {name}>")
     asm: Dict[str, Any] = {"source": fn.src, "ttir": ttir}
     metadata: Dict[str, Any] = {"name": name, "kernel_name": name, "target": str(target),
                                 "num_warps": nw, "num_stages": opts["num_stages"], "num_ctas": opts["num_ctas"],
