@@ -262,12 +262,41 @@ void Allocation::allocateFunction(Operation *function) {
   totalBytes_ += llvm::alignTo(functionBytes, kAlignment);
 }
 
+bool tritium::isFirstSharedMemoryUse(Operation *op) {
+  return op->hasAttr(kFirstSharedMemoryUseAttrName);
+}
+
+/// Marks the first buffer owner of each public function (a kernel, entered
+/// once per CTA) when it is not inside a loop: no shared-memory access can
+/// run before it.
+static void markFirstSharedMemoryUses(ModuleOp module) {
+  module.walk([&](FunctionOpInterface function) {
+    if (function.isExternal() || function.isPrivate())
+      return;
+    Operation *first = nullptr;
+    function->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (!getAllocationOffset(op))
+        return WalkResult::advance();
+      first = op;
+      return WalkResult::interrupt();
+    });
+    if (!first)
+      return;
+    for (Operation *parent = first->getParentOp(); parent != function.getOperation();
+         parent = parent->getParentOp())
+      if (isa<LoopLikeOpInterface>(parent))
+        return;
+    first->setAttr(kFirstSharedMemoryUseAttrName, UnitAttr::get(module.getContext()));
+  });
+}
+
 void tritium::allocateSharedMemory(ModuleOp module) {
   Allocation allocation(module);
   Builder builder(module.getContext());
   for (const Allocation::Buffer &buffer : allocation.getBuffers())
     buffer.owner->setAttr(kAllocationOffsetAttrName,
                           builder.getI32IntegerAttr(buffer.offset));
+  markFirstSharedMemoryUses(module);
   module->setAttr(kSharedMemorySizeAttrName,
                   builder.getI32IntegerAttr(allocation.getTotalBytes()));
 }

@@ -32,6 +32,12 @@ inline constexpr llvm::StringLiteral kAllocationOffsetAttrName =
     "allocation.offset";
 /// The module attribute holding the shared memory a kernel needs (i32 bytes).
 inline constexpr llvm::StringLiteral kSharedMemorySizeAttrName = "ttg.shared";
+/// Unit attribute on the first op of a kernel to use shared memory, when no
+/// use can precede it at run time (not in a loop; kernels are entered once
+/// per CTA): nothing has to be waited for before its first write.  (A
+/// membar analysis will generalize this; see Membar in DESIGN.md.)
+inline constexpr llvm::StringLiteral kFirstSharedMemoryUseAttrName =
+    "allocation.first_use";
 
 /// For a tensor moving from layout `src` to layout `dst`: the source
 /// register each destination register can copy, in the same thread, or
@@ -92,6 +98,10 @@ private:
 
 /// The offset that allocate-shared-memory recorded on `op`, if any.
 std::optional<int64_t> getAllocationOffset(mlir::Operation *op);
+
+/// True if allocate-shared-memory found that no shared-memory access can
+/// precede `op` at run time (kFirstSharedMemoryUseAttrName).
+bool isFirstSharedMemoryUse(mlir::Operation *op);
 
 /// Runs the analysis and records its result in the IR (the
 /// allocate-shared-memory pass).

@@ -5,7 +5,8 @@
 //   * every element of the result is already in the same thread: pick
 //     registers, no code;
 //   * otherwise through the op's scratch buffer in shared memory:
-//       barrier          (earlier readers of the buffer are done)
+//       barrier          (earlier readers of the buffer are done; omitted
+//                         when no shared-memory access can precede it)
 //       store the source registers at their tile offsets
 //       barrier          (every element is written)
 //       load the result registers from their tile offsets
@@ -70,7 +71,8 @@ struct ConvertLayoutLowering
     Type registerType = converter.convertElementType(elementType);
     ThreadIndex thread =
         emitThreadIndex(rewriter, loc, op->getParentOfType<ModuleOp>());
-    nvvm::barrier(rewriter, loc);
+    if (!isFirstSharedMemoryUse(op)) // earlier readers of the buffer are done
+      nvvm::barrier(rewriter, loc);
     storeTile(rewriter, loc, buffer, srcElements, srcLayout, thread,
               memoryType, /*predicate=*/{},
               TileAccess{plan->tile.pad, plan->storeVec, plan->tile.swizzle});
