@@ -445,8 +445,10 @@ def binary_operands(lhs, rhs, allow_lhs_ptr=False, allow_rhs_ptr=False, arithmet
             _check_fits(lhs, ret)
         if rhs_is_number and isinstance(rhs, numbers.Integral) and ret.is_int():
             _check_fits(rhs, ret)
-        lhs = to_tensor(lhs, ret) if lhs_is_number else cast(lhs, ret)
-        rhs = to_tensor(rhs, ret) if rhs_is_number else cast(rhs, ret)
+        # A number beside a block becomes a dense constant of the block's
+        # shape directly (one cached constant, no scalar + tt.splat).
+        lhs = full(_shape(rhs), lhs, ret) if lhs_is_number else cast(lhs, ret)
+        rhs = full(_shape(lhs), rhs, ret) if rhs_is_number else cast(rhs, ret)
     else:
         lhs = to_tensor(lhs) if lhs_is_number else lhs
         rhs = to_tensor(rhs) if rhs_is_number else rhs
