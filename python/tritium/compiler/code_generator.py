@@ -235,11 +235,8 @@ class CodeGenerator(ast.NodeVisitor):
 
     def _assign_target(self, target, value, node):
         if isinstance(target, ast.Name):
-            if isinstance(value, tl.constexpr) or _is_tensor(value) or isinstance(value, tuple) \
-                    or not isinstance(value, (int, float, bool)):
-                self.scope[target.id] = value
-            else:
-                self.scope[target.id] = tl.constexpr(value)
+            # plain Python numbers are compile-time values
+            self.scope[target.id] = tl.constexpr(value) if isinstance(value, (int, float, bool)) else value
             return
         if isinstance(target, (ast.Tuple, ast.List)):
             values = _unwrap(value)
@@ -638,7 +635,7 @@ class CodeGenerator(ast.NodeVisitor):
         if isinstance(base, tl.constexpr):
             base = base.value
         value = getattr(base, node.attr)
-        return _wrap_python(value) if not callable(value) or isinstance(value, (int, float)) else value
+        return value if callable(value) else _wrap_python(value)
 
     def visit_Subscript(self, node):
         base = self.visit(node.value)
