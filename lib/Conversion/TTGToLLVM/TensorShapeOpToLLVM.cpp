@@ -48,64 +48,6 @@ void replaceWithRegisters(ConversionPatternRewriter &rewriter, Operation *op,
       op, packElements(rewriter, op->getLoc(), resultType, elements));
 }
 
-struct BroadcastLowering : public ConvertOpToLLVMPattern<tt::BroadcastOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(tt::BroadcastOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
-    auto dstType = cast<RankedTensorType>(op.getType());
-    if (!ttg::getDistributedEncoding(srcType) ||
-        !ttg::getDistributedEncoding(dstType))
-      return rewriter.notifyMatchFailure(op, "no distributed layout");
-    ArrayRef<int64_t> srcShape = srcType.getShape();
-    auto zeroBroadcastDims = [&](const std::vector<int64_t> &coord) {
-      std::vector<int64_t> result = coord;
-      for (size_t d = 0; d < result.size(); ++d)
-        if (srcShape[d] == 1)
-          result[d] = 0;
-      return result;
-    };
-    auto mapping = getRegisterPermutation(
-        getLinearLayout(srcType), getLinearLayout(dstType), zeroBroadcastDims);
-    if (!mapping)
-      return op.emitError("broadcast between layouts that hold elements in "
-                          "different threads is not supported");
-    replaceWithRegisters(rewriter, op, adaptor.getSrc(), *mapping,
-                         getTypeConverter()->convertType(dstType));
-    return success();
-  }
-};
-
-struct ExpandDimsLowering : public ConvertOpToLLVMPattern<tt::ExpandDimsOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
-
-  LogicalResult
-  matchAndRewrite(tt::ExpandDimsOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
-    auto dstType = cast<RankedTensorType>(op.getType());
-    if (!ttg::getDistributedEncoding(srcType) ||
-        !ttg::getDistributedEncoding(dstType))
-      return rewriter.notifyMatchFailure(op, "no distributed layout");
-    unsigned axis = op.getAxis();
-    auto dropAxis = [&](const std::vector<int64_t> &coord) {
-      std::vector<int64_t> result = coord;
-      result.erase(result.begin() + axis);
-      return result;
-    };
-    auto mapping = getRegisterPermutation(getLinearLayout(srcType),
-                                          getLinearLayout(dstType), dropAxis);
-    if (!mapping)
-      return op.emitError("expand_dims must go from a slice layout to its "
-                          "parent (or an equivalent layout)");
-    replaceWithRegisters(rewriter, op, adaptor.getSrc(), *mapping,
-                         getTypeConverter()->convertType(dstType));
-    return success();
-  }
-};
-
 /// The source registers, for each result register of `op`, whose element
 /// sits at `dstToSrc` of its coordinates; reports at `op` when some element
 /// is in another thread.
@@ -126,6 +68,58 @@ bool haveDistributedLayouts(TypeRange types) {
     return ttg::getDistributedEncoding(type) != nullptr;
   });
 }
+
+struct BroadcastLowering : public ConvertOpToLLVMPattern<tt::BroadcastOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(tt::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto dstType = cast<RankedTensorType>(op.getType());
+    if (!haveDistributedLayouts({srcType, dstType}))
+      return rewriter.notifyMatchFailure(op, "no distributed layout");
+    ArrayRef<int64_t> srcShape = srcType.getShape();
+    auto zeroBroadcastDims = [&](const std::vector<int64_t> &coord) {
+      std::vector<int64_t> result = coord;
+      for (size_t d = 0; d < result.size(); ++d)
+        if (srcShape[d] == 1)
+          result[d] = 0;
+      return result;
+    };
+    auto mapping = mapByCoordinates(op, srcType, dstType, zeroBroadcastDims);
+    if (!mapping)
+      return failure();
+    replaceWithRegisters(rewriter, op, adaptor.getSrc(), *mapping,
+                         getTypeConverter()->convertType(dstType));
+    return success();
+  }
+};
+
+struct ExpandDimsLowering : public ConvertOpToLLVMPattern<tt::ExpandDimsOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(tt::ExpandDimsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto dstType = cast<RankedTensorType>(op.getType());
+    if (!haveDistributedLayouts({srcType, dstType}))
+      return rewriter.notifyMatchFailure(op, "no distributed layout");
+    unsigned axis = op.getAxis();
+    auto dropAxis = [&](const std::vector<int64_t> &coord) {
+      std::vector<int64_t> result = coord;
+      result.erase(result.begin() + axis);
+      return result;
+    };
+    auto mapping = mapByCoordinates(op, srcType, dstType, dropAxis);
+    if (!mapping)
+      return failure();
+    replaceWithRegisters(rewriter, op, adaptor.getSrc(), *mapping,
+                         getTypeConverter()->convertType(dstType));
+    return success();
+  }
+};
 
 struct TransLowering : public ConvertOpToLLVMPattern<tt::TransOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
