@@ -731,8 +731,9 @@ void AxisInfoAnalysis::visitNonControlFlowArguments(
     Operation *op, const RegionSuccessor &successor,
     ArrayRef<AxisInfoLattice *> argLattices, unsigned firstIndex) {
   auto forOp = dyn_cast<scf::ForOp>(op);
-  if (!forOp || successor.getSuccessor() != &forOp.getRegion() ||
-      firstIndex == 0) {
+  // The body's first argument is the induction variable, also when the loop
+  // carries nothing (then the framework passes firstIndex 0 and no inputs).
+  if (!forOp || successor.getSuccessor() != &forOp.getRegion()) {
     SparseForwardDataFlowAnalysis::visitNonControlFlowArguments(
         op, successor, argLattices, firstIndex);
     return;

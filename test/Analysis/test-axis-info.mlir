@@ -181,6 +181,20 @@ tt.func @loop_arguments(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) 
 
 // -----
 
+// A loop that carries nothing still knows its induction variable (layer
+// norm's last loop): stepping by 4096 from 0 gives multiples of 4096.
+tt.func @loop_without_iter_args(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c4096 = arith.constant 4096 : i32
+  scf.for %i = %c0 to %n step %c4096 : i32 {
+    // expected-remark @below {{contiguity = [1], divisibility = [4096], constancy = [64]}}
+    %is = tt.splat %i : i32 -> tensor<64xi32>
+  }
+  tt.return
+}
+
+// -----
+
 // Hints from tl.multiple_of / tl.max_contiguous / tl.max_constancy replace
 // what was computed, here for loaded offsets; function arguments state
 // theirs as attributes.  Two runs added together are no run.
