@@ -58,6 +58,10 @@ LogicalResult tritium::convertTTGToLLVM(ModuleOp module,
   populateLoadStoreOpToLLVMPatterns(converter, patterns, access);
   populateAtomicOpToLLVMPatterns(converter, patterns);
   populateConvertLayoutOpToLLVMPatterns(converter, patterns);
+  populateReduceOpToLLVMPatterns(converter, patterns);
+  populateScanOpToLLVMPatterns(converter, patterns);
+  populateGatherHistogramOpToLLVMPatterns(converter, patterns);
+  populateBarrierOpToLLVMPatterns(converter, patterns);
   populateDebugOpToLLVMPatterns(converter, patterns);
   arith::populateArithToLLVMConversionPatterns(converter, patterns);
   populateMathToLLVMConversionPatterns(converter, patterns);

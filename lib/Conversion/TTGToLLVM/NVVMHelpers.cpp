@@ -51,13 +51,36 @@ void tritium::nvvm::barrier(OpBuilder &builder, Location loc) {
   NVVM::Barrier0Op::create(builder, loc);
 }
 
+Value tritium::nvvm::shuffle(OpBuilder &builder, Location loc,
+                             ShuffleMode mode, Value value, Value operand) {
+  Type i32 = builder.getI32Type();
+  auto constant = [&](int32_t v) {
+    return LLVM::ConstantOp::create(builder, loc, i32,
+                                    builder.getI32IntegerAttr(v));
+  };
+  // The c operand of shfl: segment mask 0 (the whole warp) and the clamp
+  // lane, which is 0 for up and 31 for the other modes.
+  NVVM::ShflKind kind = NVVM::ShflKind::idx;
+  int32_t clamp = 0x1f;
+  switch (mode) {
+  case ShuffleMode::Idx:
+    break;
+  case ShuffleMode::Up:
+    kind = NVVM::ShflKind::up;
+    clamp = 0;
+    break;
+  case ShuffleMode::Down:
+    kind = NVVM::ShflKind::down;
+    break;
+  case ShuffleMode::Xor:
+    kind = NVVM::ShflKind::bfly;
+    break;
+  }
+  return NVVM::ShflOp::create(builder, loc, i32, constant(-1), value, operand,
+                              constant(clamp), kind, UnitAttr());
+}
+
 Value tritium::nvvm::shuffleIdx(OpBuilder &builder, Location loc, Value value,
                                 Value srcLane) {
-  Type i32 = builder.getI32Type();
-  Value fullMask = LLVM::ConstantOp::create(builder, loc, i32,
-                                            builder.getI32IntegerAttr(-1));
-  Value clamp = LLVM::ConstantOp::create(builder, loc, i32,
-                                         builder.getI32IntegerAttr(0x1f));
-  return NVVM::ShflOp::create(builder, loc, i32, fullMask, value, srcLane,
-                              clamp, NVVM::ShflKind::idx, UnitAttr());
+  return shuffle(builder, loc, ShuffleMode::Idx, value, srcLane);
 }

@@ -37,6 +37,17 @@ mlir::Value gridDim(mlir::OpBuilder &builder, mlir::Location loc, int axis);
 /// memory written before is visible after.
 void barrier(mlir::OpBuilder &builder, mlir::Location loc);
 
+/// The four shfl.sync modes: which lane each lane reads.
+enum class ShuffleMode {
+  Idx,  // lane `operand`
+  Up,   // lane - operand (lanes below `operand` keep their own value)
+  Down, // lane + operand (lanes that would read past 31 keep their own)
+  Xor,  // lane ^ operand (butterfly)
+};
+/// shfl.sync.{mode}.b32 over the full warp on the i32 `value`; `operand` is
+/// an i32 lane, delta or xor mask.  WarpShuffle.h wraps it for other types.
+mlir::Value shuffle(mlir::OpBuilder &builder, mlir::Location loc,
+                    ShuffleMode mode, mlir::Value value, mlir::Value operand);
 /// shfl.sync.idx.b32 over the full warp: the i32 `value` of lane `srcLane`.
 mlir::Value shuffleIdx(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::Value value, mlir::Value srcLane);

@@ -75,6 +75,20 @@ void populateAtomicOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
 void populateConvertLayoutOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                            mlir::RewritePatternSet &patterns);
 
+/// tt.reduce: within threads, across lanes by shuffles, across warps
+/// through shared memory.
+void populateReduceOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+/// tt.scan: within threads, across lanes by shuffles, across warps through
+/// shared memory.
+void populateScanOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+/// tt.gather, tt.histogram.
+void populateGatherHistogramOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
+                                             mlir::RewritePatternSet &patterns);
+/// ttg.barrier (inserted by the membar analysis).
+void populateBarrierOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns);
 /// tt.print, tt.assert.
 void populateDebugOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);

@@ -1,0 +1,12 @@
+//===- ScanOpToLLVM.cpp - tt.scan to LLVM ---===//
+//
+// (being written)
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Conversion/TTGToLLVM/Patterns.h"
+
+using namespace mlir;
+using namespace tritium;
+
+void tritium::populateScanOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
+                                             RewritePatternSet &patterns) {}
