@@ -133,6 +133,14 @@ int64_t tritium::getScratchBytes(Operation *op) {
     return getConvertLayoutScratch(cvt);
   if (isa<tt::AtomicRMWOp, tt::AtomicCASOp>(op))
     return getAtomicScratch(op);
+  if (isa<tt::ReduceOp>(op))
+    return getReduceScratchBytes(op);
+  if (isa<tt::ScanOp>(op))
+    return getScanScratchBytes(op);
+  if (isa<tt::GatherOp>(op))
+    return getGatherScratchBytes(op);
+  if (isa<tt::HistogramOp>(op))
+    return getHistogramScratchBytes(op);
   return 0;
 }
 

@@ -66,6 +66,13 @@ getConvertScratchPlan(mlir::RankedTensorType srcType,
 
 /// Bytes of scratch `op` uses while it executes (0 when it needs none).
 int64_t getScratchBytes(mlir::Operation *op);
+/// The scratch of the ops whose lowering decides how it is laid out; each is
+/// defined next to its lowering (lib/Conversion/TTGToLLVM/<Op>OpToLLVM.cpp)
+/// so that the size and the addressing cannot drift apart.
+int64_t getReduceScratchBytes(mlir::Operation *reduceOp);
+int64_t getScanScratchBytes(mlir::Operation *scanOp);
+int64_t getGatherScratchBytes(mlir::Operation *gatherOp);
+int64_t getHistogramScratchBytes(mlir::Operation *histogramOp);
 
 /// The buffers of a module and their offsets.
 class Allocation {

@@ -3,6 +3,7 @@
 // (being written)
 //
 //===----------------------------------------------------------------------===//
+#include "tritium/Analysis/Allocation.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
 
 using namespace mlir;
@@ -10,3 +11,5 @@ using namespace tritium;
 
 void tritium::populateScanOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                              RewritePatternSet &patterns) {}
+
+int64_t tritium::getScanScratchBytes(Operation *op) { return 0; }
