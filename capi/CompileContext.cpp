@@ -121,6 +121,9 @@ void CompileContext::addMessage(const std::string &message) {
 std::string tritium::capi::printModule(mlir::ModuleOp module) {
   std::string out;
   llvm::raw_string_ostream stream(out);
-  module->print(stream);
+  // With locations (as #loc aliases): the next stage parses this text, and
+  // its diagnostics must still point at the kernel's Python source.
+  module->print(stream, mlir::OpPrintingFlags().enableDebugInfo(
+                            /*enable=*/true, /*prettyForm=*/false));
   return out;
 }

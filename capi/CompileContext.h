@@ -70,7 +70,7 @@ private:
   mlir::SourceMgrDiagnosticHandler handler;
 };
 
-/// The printed form of `module`.
+/// The printed form of `module`, locations included (parseable).
 std::string printModule(mlir::ModuleOp module);
 
 } // namespace tritium::capi

@@ -1,15 +1,378 @@
-//===- ReduceOpToLLVM.cpp - tt.reduce to LLVM ---===//
+//===- ReduceOpToLLVM.cpp - tt.reduce to LLVM ------------------------------===//
 //
-// (being written)
+// A reduction along `axis` of N operands in a distributed layout L; the
+// results are in L's slice at `axis` (rank-1 reductions yield scalars).
+//
+// Algorithm:
+//   1. Within a thread.  The thread's registers are grouped by their
+//      coordinates with the axis coordinate zeroed (one group per result
+//      element the thread contributes to); registers that duplicate an
+//      earlier one (zero register bases) are skipped, and each group is
+//      folded with the combine region in increasing register order.
+//   2. Across lanes.  For every lane bit whose basis moves along the axis,
+//      a butterfly step: shuffle xor with that bit and combine.  Afterwards
+//      every lane of a warp holds its warp's partial result.  Lane bits with
+//      zero bases hold copies and are left out (combining them would count
+//      twice).
+//   3. Across warps, when warp bases move along the axis (W = 2^k warps share
+//      a result element): through the op's scratch buffer.  Each thread
+//      stores its partials at [result index * W + its warp's position along
+//      the axis] (threads holding the same value store the same word), a
+//      barrier, then each thread loads the W partials of each of its result
+//      registers and folds them in warp order.  The same path serves a
+//      result layout that is not the slice of the operand's (the loads go by
+//      result coordinates), with W = 1.
+//   Otherwise each result register takes the group with its coordinates.
+//
+// Scratch (getReduceScratchBytes): per operand, result elements * W
+// elements, each operand's section 16-byte aligned.  The barrier before the
+// first store is the membar pass's business, not this lowering's.
 //
 //===----------------------------------------------------------------------===//
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "tritium/Analysis/Allocation.h"
+#include "tritium/Conversion/TTGToLLVM/CombineRegion.h"
+#include "tritium/Conversion/TTGToLLVM/ElementPacking.h"
+#include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
+#include "tritium/Conversion/TTGToLLVM/NVVMHelpers.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
+#include "tritium/Conversion/TTGToLLVM/SharedMemoryAccess.h"
+#include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
+#include "tritium/Conversion/TTGToLLVM/WarpShuffle.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace tritium;
+using layout::HwDim;
+using layout::LinearLayout;
 
-void tritium::populateReduceOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
-                                             RewritePatternSet &patterns) {}
+namespace {
+/// How one tt.reduce is lowered, decided from types only (the allocation
+/// and the lowering both use it).
+struct ReducePlan {
+  explicit ReducePlan(LinearLayout src) : src(std::move(src)) {}
+  LinearLayout src;
+  int axis = 0;
+  /// Lane bits (indices) whose bases move along the axis.
+  SmallVector<int> laneBits;
+  /// Warp bits whose bases move along the axis, low to high.
+  SmallVector<int> warpBits;
+  /// Result elements (1 for scalar results).
+  int64_t numResults = 1;
+  /// True when the partials meet in shared memory.
+  bool throughScratch = false;
 
-int64_t tritium::getReduceScratchBytes(Operation *op) { return 0; }
+  int64_t warpsAlongAxis() const { return int64_t(1) << warpBits.size(); }
+};
+
+std::vector<int64_t> dropAxis(const std::vector<int64_t> &coord, int axis) {
+  std::vector<int64_t> out;
+  for (int d = 0; d < static_cast<int>(coord.size()); ++d)
+    if (d != axis)
+      out.push_back(coord[d]);
+  return out;
+}
+
+/// True when `dst` (the result layout) is `src` with the axis dropped on
+/// lanes and warps, so that a thread's result elements are the ones its
+/// groups produced.
+bool isSliceOf(const LinearLayout &src, const LinearLayout &dst, int axis) {
+  for (HwDim dim : {HwDim::Lane, HwDim::Warp}) {
+    const layout::BasisList &srcBases = src.bases(dim);
+    const layout::BasisList &dstBases = dst.bases(dim);
+    if (srcBases.size() != dstBases.size())
+      return false;
+    for (size_t i = 0; i < srcBases.size(); ++i)
+      if (dropAxis(srcBases[i], axis) != dstBases[i])
+        return false;
+  }
+  return true;
+}
+
+std::optional<ReducePlan> planReduce(tt::ReduceOp op) {
+  auto srcType = cast<RankedTensorType>(op.getSrcs().front().getType());
+  if (!ttg::getDistributedEncoding(srcType))
+    return std::nullopt;
+  ReducePlan plan(getLinearLayout(srcType));
+  plan.axis = static_cast<int>(op.getAxis());
+  auto movesAlongAxis = [&](const std::vector<int64_t> &basis) {
+    return basis[plan.axis] != 0;
+  };
+  const layout::BasisList &lanes = plan.src.bases(HwDim::Lane);
+  for (int i = 0; i < static_cast<int>(lanes.size()); ++i)
+    if (movesAlongAxis(lanes[i]))
+      plan.laneBits.push_back(i);
+  const layout::BasisList &warps = plan.src.bases(HwDim::Warp);
+  for (int i = 0; i < static_cast<int>(warps.size()); ++i)
+    if (movesAlongAxis(warps[i]))
+      plan.warpBits.push_back(i);
+  plan.throughScratch = !plan.warpBits.empty();
+  if (auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType())) {
+    plan.numResults = resultType.getNumElements();
+    if (!plan.throughScratch) {
+      if (!ttg::getDistributedEncoding(resultType))
+        return std::nullopt;
+      plan.throughScratch =
+          !isSliceOf(plan.src, getLinearLayout(resultType), plan.axis);
+    }
+  }
+  return plan;
+}
+
+/// Byte offset of each operand's section of the scratch, and the total.
+SmallVector<int64_t> scratchSections(tt::ReduceOp op, const ReducePlan &plan,
+                                     int64_t *total) {
+  SmallVector<int64_t> offsets;
+  int64_t bytes = 0;
+  for (Value src : op.getSrcs()) {
+    offsets.push_back(bytes);
+    int64_t elementBytes = getElementBytes(
+        cast<RankedTensorType>(src.getType()).getElementType());
+    bytes += llvm::alignTo(plan.numResults * plan.warpsAlongAxis() *
+                               elementBytes,
+                           16);
+  }
+  if (total)
+    *total = bytes;
+  return offsets;
+}
+
+Value i32Constant(OpBuilder &builder, Location loc, int64_t value) {
+  return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                  builder.getI32IntegerAttr(value));
+}
+
+struct ReduceLowering : public ConvertOpToLLVMPattern<tt::ReduceOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(tt::ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<ReducePlan> plan = planReduce(op);
+    if (!plan)
+      return op.emitError("only reductions of tensors in distributed "
+                          "layouts can be lowered");
+    Location loc = op.getLoc();
+    auto &converter = TTGToLLVMTypeConverter::of(getTypeConverter());
+    unsigned numOperands = op.getSrcs().size();
+    Region &combine = op.getCombineOp();
+
+    // Step 1: fold each group of registers.
+    SmallVector<SmallVector<Value>> operandElements;
+    for (Value src : adaptor.getSrcs())
+      operandElements.push_back(unpackElements(rewriter, loc, src));
+    SmallVector<int64_t> representative =
+        getRepresentativeRegisters(plan->src);
+    std::map<std::vector<int64_t>, size_t> groupOf;
+    SmallVector<std::vector<int64_t>> groupCoords; // axis dropped
+    SmallVector<int64_t> groupFirstRegister;
+    SmallVector<SmallVector<Value>> partials; // [group][operand]
+    for (int64_t reg = 0; reg < plan->src.elemsPerThread(); ++reg) {
+      if (representative[reg] != reg)
+        continue;
+      std::vector<int64_t> key =
+          dropAxis(plan->src.apply(reg, 0, 0), plan->axis);
+      SmallVector<Value> values;
+      for (unsigned k = 0; k < numOperands; ++k)
+        values.push_back(operandElements[k][reg]);
+      auto [it, inserted] = groupOf.try_emplace(key, partials.size());
+      if (inserted) {
+        groupCoords.push_back(key);
+        groupFirstRegister.push_back(reg);
+        partials.push_back(values);
+      } else {
+        partials[it->second] =
+            emitCombine(rewriter, loc, combine, partials[it->second], values);
+      }
+    }
+
+    // Step 2: butterflies across the lanes along the axis.
+    for (int bit : plan->laneBits)
+      for (SmallVector<Value> &partial : partials) {
+        SmallVector<Value> other;
+        for (Value value : partial)
+          other.push_back(shuffleValue(rewriter, loc, nvvm::ShuffleMode::Xor,
+                                       value, int32_t(1) << bit));
+        partial = emitCombine(rewriter, loc, combine, partial, other);
+      }
+
+    // Step 3: results, by coordinates or through shared memory.
+    SmallVector<SmallVector<Value>> results; // [operand][result register]
+    results.resize(numOperands);
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!plan->throughScratch) {
+      if (!resultType) {
+        for (unsigned k = 0; k < numOperands; ++k)
+          results[k].push_back(partials.front()[k]);
+      } else {
+        LinearLayout dst = getLinearLayout(resultType);
+        for (int64_t reg = 0; reg < dst.elemsPerThread(); ++reg) {
+          auto it = groupOf.find(dst.apply(reg, 0, 0));
+          if (it == groupOf.end())
+            return op.emitError("reduce result layout does not match its "
+                                "operand's");
+          for (unsigned k = 0; k < numOperands; ++k)
+            results[k].push_back(partials[it->second][k]);
+        }
+      }
+    } else if (failed(reduceThroughScratch(op, *plan, rewriter, converter,
+                                           groupFirstRegister, partials,
+                                           results))) {
+      return failure();
+    }
+
+    SmallVector<Value> replacements;
+    for (unsigned k = 0; k < numOperands; ++k) {
+      Type type = converter.convertType(op->getResult(k).getType());
+      replacements.push_back(packElements(rewriter, loc, type, results[k]));
+    }
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+
+private:
+  /// Step 3 through the scratch buffer: store the warp partials, barrier,
+  /// load and fold them per result register.
+  LogicalResult
+  reduceThroughScratch(tt::ReduceOp op, const ReducePlan &plan,
+                       ConversionPatternRewriter &rewriter,
+                       const TTGToLLVMTypeConverter &converter,
+                       ArrayRef<int64_t> groupFirstRegister,
+                       ArrayRef<SmallVector<Value>> partials,
+                       SmallVector<SmallVector<Value>> &results) const {
+    Location loc = op.getLoc();
+    Value buffer = getBufferPointer(rewriter, op);
+    if (!buffer)
+      return failure();
+    unsigned numOperands = op.getSrcs().size();
+    int64_t warpsAlongAxis = plan.warpsAlongAxis();
+    auto srcType = cast<RankedTensorType>(op.getSrcs().front().getType());
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    SmallVector<int64_t> resultShape;
+    if (resultType)
+      resultShape.assign(resultType.getShape().begin(),
+                         resultType.getShape().end());
+    ThreadIndex thread =
+        emitThreadIndex(rewriter, loc, op->getParentOfType<ModuleOp>());
+    Type i8 = rewriter.getI8Type();
+
+    // This warp's position among the warps along the axis: its warp-id bits
+    // that move along the axis, packed.
+    Value warpPosition = i32Constant(rewriter, loc, 0);
+    for (auto [packed, bit] : llvm::enumerate(plan.warpBits)) {
+      Value one = LLVM::AndOp::create(
+          rewriter, loc,
+          LLVM::LShrOp::create(rewriter, loc, thread.warp,
+                               i32Constant(rewriter, loc, bit)),
+          i32Constant(rewriter, loc, 1));
+      if (packed != 0)
+        one = LLVM::ShlOp::create(rewriter, loc, one,
+                                  i32Constant(rewriter, loc, packed));
+      warpPosition = LLVM::OrOp::create(rewriter, loc, warpPosition, one);
+    }
+
+    SmallVector<int64_t> sections = scratchSections(op, plan, nullptr);
+    auto elementPointer = [&](unsigned k, Value elementIndex) {
+      Type elementType = converter.convertMemoryElementType(
+          cast<RankedTensorType>(op.getSrcs()[k].getType()).getElementType());
+      Value section = buffer;
+      if (sections[k] != 0)
+        section = LLVM::GEPOp::create(rewriter, loc, buffer.getType(), i8,
+                                      buffer,
+                                      ArrayRef<LLVM::GEPArg>{sections[k]});
+      return std::make_pair(
+          Value(LLVM::GEPOp::create(rewriter, loc, buffer.getType(),
+                                    elementType, section,
+                                    ValueRange{elementIndex})),
+          elementType);
+    };
+
+    // Store: the partial of each group at its result index.
+    SmallVector<SmallVector<Value>> srcCoords =
+        emitIndices(rewriter, loc, plan.src, thread);
+    Value width = i32Constant(rewriter, loc, warpsAlongAxis);
+    for (auto [group, reg] : llvm::enumerate(groupFirstRegister)) {
+      Value resultIndex = i32Constant(rewriter, loc, 0);
+      if (resultType) {
+        SmallVector<Value> coords;
+        for (int d = 0; d < srcType.getRank(); ++d)
+          if (d != plan.axis)
+            coords.push_back(srcCoords[reg][d]);
+        resultIndex = emitRowMajorOffset(rewriter, loc, coords, resultShape);
+      }
+      Value index = LLVM::AddOp::create(
+          rewriter, loc, LLVM::MulOp::create(rewriter, loc, resultIndex, width),
+          warpPosition);
+      for (unsigned k = 0; k < numOperands; ++k) {
+        auto [pointer, memoryType] = elementPointer(k, index);
+        Value value = partials[group][k];
+        if (value.getType() != memoryType) // i1 lives as i8
+          value = LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
+        LLVM::StoreOp::create(rewriter, loc, value, pointer);
+      }
+    }
+    nvvm::barrier(rewriter, loc);
+
+    // Load and fold the partials of each result register.
+    SmallVector<SmallVector<Value>> resultIndices;
+    if (resultType) {
+      LinearLayout dst = getLinearLayout(resultType);
+      SmallVector<SmallVector<Value>> dstCoords =
+          emitIndices(rewriter, loc, dst, thread);
+      for (SmallVector<Value> &coords : dstCoords)
+        resultIndices.push_back(
+            {emitRowMajorOffset(rewriter, loc, coords, resultShape)});
+    } else {
+      resultIndices.push_back({i32Constant(rewriter, loc, 0)});
+    }
+    for (SmallVector<Value> &resultIndex : resultIndices) {
+      Value first =
+          LLVM::MulOp::create(rewriter, loc, resultIndex.front(), width);
+      SmallVector<Value> acc;
+      for (int64_t w = 0; w < warpsAlongAxis; ++w) {
+        Value index = w == 0 ? first
+                             : LLVM::AddOp::create(
+                                   rewriter, loc, first,
+                                   i32Constant(rewriter, loc, w))
+                                   .getResult();
+        SmallVector<Value> loaded;
+        for (unsigned k = 0; k < numOperands; ++k) {
+          auto [pointer, memoryType] = elementPointer(k, index);
+          Value value =
+              LLVM::LoadOp::create(rewriter, loc, memoryType, pointer);
+          Type registerType = partials.front()[k].getType();
+          if (registerType != memoryType)
+            value = LLVM::TruncOp::create(rewriter, loc, registerType, value);
+          loaded.push_back(value);
+        }
+        acc = w == 0 ? loaded
+                     : emitCombine(rewriter, loc, op.getCombineOp(), acc,
+                                   loaded);
+      }
+      for (unsigned k = 0; k < numOperands; ++k)
+        results[k].push_back(acc[k]);
+    }
+    return success();
+  }
+};
+} // namespace
+
+int64_t tritium::getReduceScratchBytes(Operation *op) {
+  auto reduce = cast<tt::ReduceOp>(op);
+  std::optional<ReducePlan> plan = planReduce(reduce);
+  if (!plan || !plan->throughScratch)
+    return 0;
+  int64_t total = 0;
+  scratchSections(reduce, *plan, &total);
+  return total;
+}
+
+void tritium::populateReduceOpToLLVMPatterns(
+    TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ReduceLowering>(converter, kTritiumPatternBenefit);
+}

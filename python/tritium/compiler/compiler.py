@@ -272,7 +272,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
         dump = os.environ.get("TRITIUM_DUMP_DIR")
         if dump:
             backend_options["dump_dir"] = dump
-        stages, cubin = lib.compile_cuda(ttir, backend_options, fn.file_name)
+        stages, cubin = lib.compile_cuda(ttir, backend_options, f"<TTIR of {name}>")
         for stage in ("ttgir", "llir", "ptx"):
             if stage in stages:
                 asm[stage] = stages[stage]
