@@ -1,0 +1,212 @@
+"""Side-by-side benchmark on the GPU of reductions and scans: tritium vs
+Triton (when importable) vs torch, same kernel sources (reduction_kernels.py),
+same sizes, one run.
+
+  fused softmax fp32, 8192 x {1024, 4096, 16384}   GB/s (2 x 4 bytes per element)
+  fused softmax bf16, 8192 x {1024, 4096, 16384}   GB/s (2 x 2 bytes per element)
+  layer norm forward fp16 8192 x 4096, w and b     GB/s (x, y: 2 x 2 bytes per element,
+                                                         w, b: 2 x 2 bytes per column,
+                                                         mean, rstd: 2 x 4 bytes per row)
+  row-wise argmax fp32 8192 x 4096 -> int32        GB/s (4 bytes per element + 4 per row)
+  cumsum along rows fp32 8192 x 4096 (axis=1)      GB/s (2 x 4 bytes per element)
+
+Softmax is Triton's tutorial 02 kernel (fp32) and the same kernel with the
+row upcast to fp32 after the load (bf16: Triton's tl.exp takes fp32/fp64
+only), launched with one program per row, num_stages=4 and the tutorial's
+num_warps by BLOCK_SIZE (4; 8 from 2048; 16 from 4096).  Layer norm is
+tutorial 05's forward kernel with its launch (BLOCK_SIZE = next power of 2,
+num_warps = min(max(BLOCK_SIZE // 256, 1), 8)).  Every result is checked
+against torch before it is timed (a wrong one is marked WRONG; a backend
+that fails to compile or run shows ERROR and the reason goes to stderr).
+
+Medians of CUDA-event timings (do_bench, L2 flushed between runs).
+Usage: python bench/bench_reductions.py [--quick]
+"""
+import os
+import sys
+import tempfile
+import types
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+# Fresh caches for both compilers.
+os.environ["TRITIUM_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritium-cache-")
+os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
+
+import torch  # noqa: E402
+
+import tritium  # noqa: E402
+import tritium.language as ttl  # noqa: E402
+from tritium.testing import do_bench  # noqa: E402
+
+try:
+    import triton
+    import triton.language as tl
+    HAVE_TRITON = True
+except ImportError:
+    HAVE_TRITON = False
+
+QUICK = "--quick" in sys.argv
+M = 8192 if not QUICK else 1024
+
+
+def load_kernels(triton_module, language_module, tag):
+    path = os.path.join(HERE, "reduction_kernels.py")
+    module = types.ModuleType(f"reduction_kernels_{tag}")
+    module.__file__ = path
+    module.triton, module.tl = triton_module, language_module
+    sys.modules[module.__name__] = module
+    with open(path) as f:
+        exec(compile(f.read(), path, "exec"), module.__dict__)
+    return module
+
+
+backends = {"tritium": load_kernels(tritium, ttl, "tritium")}
+if HAVE_TRITON:
+    backends["triton"] = load_kernels(triton, tl, "triton")
+
+
+def median_ms(fn):
+    return do_bench(fn, warmup=25, rep=200 if not QUICK else 50, return_mode="median")
+
+
+def next_power_of_2(n):
+    return 1 << (n - 1).bit_length()
+
+
+def measure(name, launch, check, nbytes):
+    """(GB/s, correct) of `launch` after one checked run; None when the
+    backend fails to compile or run it (the reason goes to stderr)."""
+    try:
+        launch()
+        torch.cuda.synchronize()
+        ok = bool(check())
+        ms = median_ms(launch)
+    except Exception as e:  # a compiler that cannot do it yet: report, go on
+        first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        print(f"[{name}] {type(e).__name__}: {first}", file=sys.stderr)
+        torch.cuda.synchronize()
+        return None
+    return nbytes / ms / 1e6, ok
+
+
+rows = []
+
+# fused softmax (tutorial 02)
+for dtype, kernel_name in ((torch.float32, "softmax_kernel"), (torch.bfloat16, "softmax_kernel_fp32_math")):
+    for n_cols in (1024, 4096, 16384):
+        x = torch.randn(M, n_cols, device="cuda", dtype=dtype)
+        ref = torch.softmax(x.float(), dim=1)
+        BLOCK_SIZE = next_power_of_2(n_cols)
+        num_warps = 4
+        if BLOCK_SIZE >= 2048:
+            num_warps = 8
+        if BLOCK_SIZE >= 4096:
+            num_warps = 16
+        num_stages = 4
+        nbytes = 2 * M * n_cols * x.element_size()
+        res = {}
+        for name, k in backends.items():
+            y = torch.full_like(x, float("nan"))
+            kernel = getattr(k, kernel_name)
+
+            def launch(kernel=kernel, y=y):
+                kernel[(M,)](y, x, x.stride(0), y.stride(0), M, n_cols, BLOCK_SIZE=BLOCK_SIZE,
+                             num_stages=num_stages, num_warps=num_warps)
+
+            if dtype == torch.float32:
+                def check(y=y):
+                    return torch.allclose(y, ref, rtol=1e-5, atol=1e-8)
+            else:
+                def check(y=y):  # within one bf16 ulp of the fp32 result rounded
+                    return torch.allclose(y.float(), ref.to(dtype).float(), rtol=2.0**-7, atol=1e-6)
+            res[name] = measure(name, launch, check, nbytes)
+            del y
+        res["torch"] = (nbytes / median_ms(lambda: torch.softmax(x, dim=1)) / 1e6, True)
+        rows.append((f"softmax {'fp32' if dtype == torch.float32 else 'bf16'} {M}x{n_cols} (GB/s)", res))
+        del x, ref
+
+# layer norm forward (tutorial 05)
+N = 4096
+eps = 1e-5
+x = -2.3 + 0.5 * torch.randn(M, N, device="cuda", dtype=torch.float16)
+w = torch.rand(N, device="cuda", dtype=torch.float16)
+b = torch.rand(N, device="cuda", dtype=torch.float16)
+ref = torch.nn.functional.layer_norm(x, (N,), w, b, eps)
+ref_mean = x.float().mean(1)
+ref_rstd = 1.0 / torch.sqrt(x.float().var(1, unbiased=False) + eps)
+MAX_FUSED_SIZE = 65536 // x.element_size()
+BLOCK_SIZE = min(MAX_FUSED_SIZE, next_power_of_2(N))
+num_warps = min(max(BLOCK_SIZE // 256, 1), 8)
+nbytes = 2 * M * N * 2 + 2 * N * 2 + 2 * M * 4
+res = {}
+for name, k in backends.items():
+    y = torch.full_like(x, float("nan"))
+    mean = torch.full((M,), float("nan"), device="cuda")
+    rstd = torch.full((M,), float("nan"), device="cuda")
+
+    def launch(k=k, y=y, mean=mean, rstd=rstd):
+        k._layer_norm_fwd_fused[(M,)](x, y, w, b, mean, rstd, x.stride(0), N, eps,
+                                      BLOCK_SIZE=BLOCK_SIZE, num_warps=num_warps, num_ctas=1)
+
+    def check(y=y, mean=mean, rstd=rstd):
+        return (torch.allclose(y, ref, atol=1e-2, rtol=0) and torch.allclose(mean, ref_mean, rtol=1e-5, atol=1e-5)
+                and torch.allclose(rstd, ref_rstd, rtol=1e-4, atol=0))
+    res[name] = measure(name, launch, check, nbytes)
+    del y, mean, rstd
+res["torch"] = (nbytes / median_ms(lambda: torch.nn.functional.layer_norm(x, (N,), w, b, eps)) / 1e6, True)
+rows.append((f"layer norm fwd fp16 {M}x{N} (GB/s)", res))
+del x, w, b, ref, ref_mean, ref_rstd
+
+# row-wise argmax
+N = 4096
+x = torch.randn(M, N, device="cuda")
+ref = torch.argmax(x, dim=1)
+nbytes = M * N * 4 + M * 4
+res = {}
+for name, k in backends.items():
+    out = torch.full((M,), -77, device="cuda", dtype=torch.int32)
+
+    def launch(k=k, out=out):
+        k.argmax_rows_kernel[(M,)](x, out, N, x.stride(0), BLOCK_SIZE=N, num_warps=8)
+
+    res[name] = measure(name, launch, lambda out=out: torch.equal(out.long(), ref), nbytes)
+    del out
+res["torch"] = (nbytes / median_ms(lambda: torch.argmax(x, dim=1)) / 1e6, True)
+rows.append((f"argmax rows fp32 {M}x{N} (GB/s)", res))
+del x, ref
+
+# cumsum along rows; integer-valued data: every order of additions is exact
+x = torch.randint(-8, 9, (M, N), device="cuda").float()
+ref = torch.cumsum(x, dim=1)
+nbytes = 2 * M * N * 4
+res = {}
+for name, k in backends.items():
+    out = torch.full_like(x, float("nan"))
+
+    def launch(k=k, out=out):
+        k.cumsum_rows_kernel[(M,)](x, out, M, N, x.stride(0), ROWS=1, BLOCK_SIZE=N, num_warps=8)
+
+    res[name] = measure(name, launch, lambda out=out: torch.equal(out, ref), nbytes)
+    del out
+out_t = torch.empty_like(x)
+res["torch"] = (nbytes / median_ms(lambda: torch.cumsum(x, dim=1, out=out_t)) / 1e6, True)
+rows.append((f"cumsum rows fp32 {M}x{N} (GB/s)", res))
+del x, ref, out_t
+
+print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  "
+      f"triton {triton.__version__ if HAVE_TRITON else 'absent'}  tritium {tritium.__version__}")
+print(f"{'benchmark':38} {'tritium':>14} {'triton':>14} {'torch':>10} {'tritium/triton':>15}")
+for label, res in rows:
+    def fmt(name):
+        if name not in res:
+            return "-"
+        v = res[name]
+        if v is None:
+            return "ERROR"
+        value, ok = v
+        return f"{value:.1f}" + ("" if ok else " WRONG")
+    ratio = ""
+    if res.get("tritium") and res.get("triton"):
+        ratio = f"{res['tritium'][0] / res['triton'][0]:.3f}"
+    print(f"{label:38} {fmt('tritium'):>14} {fmt('triton'):>14} {fmt('torch'):>10} {ratio:>15}")
