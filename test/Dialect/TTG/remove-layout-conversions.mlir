@@ -235,7 +235,8 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // -----
 
 // A reduction follows its operand's layout, and its result becomes the
-// slice of that layout.
+// slice of that layout.  The conversion the return needs then moves up the
+// element-wise op to the reduction's result (same cost, nearer its source).
 // CHECK-DAG: #[[V4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-DAG: #[[ROWS:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #[[V4]]}>
 // CHECK-LABEL: tt.func @reduce_follows
@@ -243,9 +244,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<32x32x!tt.ptr<f32>, #[[V4]]>
 // CHECK: %[[SUM:.*]] = tt.reduce %[[X]] axis = 1
 // CHECK: }) : (tensor<32x32xf32, #[[V4]]>) -> tensor<32xf32, #[[ROWS]]>
-// CHECK: %[[Y:.*]] = arith.mulf %[[SUM]], %[[SUM]] : tensor<32xf32, #[[ROWS]]>
-// CHECK: %[[RET:.*]] = ttg.convert_layout %[[Y]] : tensor<32xf32, #[[ROWS]]> -> tensor<32xf32, #blocked{{[0-9]*}}>
-// CHECK: tt.return %[[RET]]
+// CHECK: %[[C:.*]] = ttg.convert_layout %[[SUM]] : tensor<32xf32, #[[ROWS]]> -> tensor<32xf32, #[[B1:blocked[0-9]*]]>
+// CHECK: %[[Y:.*]] = arith.mulf %[[C]], %[[C]] : tensor<32xf32, #[[B1]]>
+// CHECK: tt.return %[[Y]]
 #b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #v4 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -340,5 +341,528 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     %x = tt.load %p : tensor<512x!tt.ptr<f32>, #v4>
     %y = ttg.convert_layout %x : tensor<512xf32, #v4> -> tensor<512xf32, #b1>
     tt.return %y : tensor<512xf32, #b1>
+  }
+}
+
+// -----
+
+// Softmax over the rows of a tile: x - max(x) and e / sum(e) go through
+// reduce -> expand_dims -> broadcast -> element-wise op with the operand.
+// The reductions take the load's layout, their results its slices, and the
+// whole chain needs no conversion.
+// CHECK-DAG: #[[V:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[ROWS:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #[[V]]}>
+// CHECK-LABEL: tt.func @softmax_rows
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<64x128x!tt.ptr<f32>, #[[V]]>
+// CHECK: %[[M:.*]] = tt.reduce %[[X]] axis = 1
+// CHECK: arith.maxnumf %{{.*}}, %{{.*}} : f32
+// CHECK: }) : (tensor<64x128xf32, #[[V]]>) -> tensor<64xf32, #[[ROWS]]>
+// CHECK: %[[ME:.*]] = tt.expand_dims %[[M]] {axis = 1 : i32} : tensor<64xf32, #[[ROWS]]> -> tensor<64x1xf32, #[[V]]>
+// CHECK: %[[MB:.*]] = tt.broadcast %[[ME]] : tensor<64x1xf32, #[[V]]> -> tensor<64x128xf32, #[[V]]>
+// CHECK: %[[Y:.*]] = arith.subf %[[X]], %[[MB]] : tensor<64x128xf32, #[[V]]>
+// CHECK: %[[E:.*]] = math.exp %[[Y]] : tensor<64x128xf32, #[[V]]>
+// CHECK: %[[S:.*]] = tt.reduce %[[E]] axis = 1
+// CHECK: }) : (tensor<64x128xf32, #[[V]]>) -> tensor<64xf32, #[[ROWS]]>
+// CHECK: %[[SE:.*]] = tt.expand_dims %[[S]] {axis = 1 : i32} : tensor<64xf32, #[[ROWS]]> -> tensor<64x1xf32, #[[V]]>
+// CHECK: %[[SB:.*]] = tt.broadcast %[[SE]] : tensor<64x1xf32, #[[V]]> -> tensor<64x128xf32, #[[V]]>
+// CHECK: %[[Z:.*]] = arith.divf %[[E]], %[[SB]] : tensor<64x128xf32, #[[V]]>
+// CHECK: tt.store %{{.*}}, %[[Z]] : tensor<64x128x!tt.ptr<f32>, #[[V]]>
+// CHECK-NOT: ttg.convert_layout
+#d = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#v = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @softmax_rows(%p: tensor<64x128x!tt.ptr<f32>, #v>, %q: tensor<64x128x!tt.ptr<f32>, #v>) {
+    %x4 = tt.load %p : tensor<64x128x!tt.ptr<f32>, #v>
+    %x = ttg.convert_layout %x4 : tensor<64x128xf32, #v> -> tensor<64x128xf32, #d>
+    %m = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.maxnumf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<64x128xf32, #d>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #d}>>
+    %me = tt.expand_dims %m {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #d}>> -> tensor<64x1xf32, #d>
+    %mb = tt.broadcast %me : tensor<64x1xf32, #d> -> tensor<64x128xf32, #d>
+    %y = arith.subf %x, %mb : tensor<64x128xf32, #d>
+    %e = math.exp %y : tensor<64x128xf32, #d>
+    %s = "tt.reduce"(%e) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<64x128xf32, #d>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #d}>>
+    %se = tt.expand_dims %s {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #d}>> -> tensor<64x1xf32, #d>
+    %sb = tt.broadcast %se : tensor<64x1xf32, #d> -> tensor<64x128xf32, #d>
+    %z = arith.divf %e, %sb : tensor<64x128xf32, #d>
+    %z4 = ttg.convert_layout %z : tensor<64x128xf32, #d> -> tensor<64x128xf32, #v>
+    tt.store %q, %z4 : tensor<64x128x!tt.ptr<f32>, #v>
+    tt.return
+  }
+}
+
+// -----
+
+// Reductions along both axes of one tile, each broadcast back over the
+// other axis: x - max(x, 1)[:, None] + sum(x, 0)[None, :].  Both results
+// are slices (dim 1 and dim 0) of the load's layout; no conversion.
+// CHECK-DAG: #[[V:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[ROWS:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #[[V]]}>
+// CHECK-DAG: #[[COLS:slice[0-9]*]] = #ttg.slice<{dim = 0, parent = #[[V]]}>
+// CHECK-LABEL: tt.func @reduce_both_axes
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<64x128x!tt.ptr<f32>, #[[V]]>
+// CHECK: %[[M:.*]] = tt.reduce %[[X]] axis = 1
+// CHECK: }) : (tensor<64x128xf32, #[[V]]>) -> tensor<64xf32, #[[ROWS]]>
+// CHECK: %[[S:.*]] = tt.reduce %[[X]] axis = 0
+// CHECK: }) : (tensor<64x128xf32, #[[V]]>) -> tensor<128xf32, #[[COLS]]>
+// CHECK-DAG: tt.expand_dims %[[M]] {axis = 1 : i32} : tensor<64xf32, #[[ROWS]]> -> tensor<64x1xf32, #[[V]]>
+// CHECK-DAG: tt.expand_dims %[[S]] {axis = 0 : i32} : tensor<128xf32, #[[COLS]]> -> tensor<1x128xf32, #[[V]]>
+// CHECK: %[[Z:.*]] = arith.addf %{{.*}}, %{{.*}} : tensor<64x128xf32, #[[V]]>
+// CHECK: tt.store %{{.*}}, %[[Z]] : tensor<64x128x!tt.ptr<f32>, #[[V]]>
+// CHECK-NOT: ttg.convert_layout
+#d = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#v = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @reduce_both_axes(%p: tensor<64x128x!tt.ptr<f32>, #v>, %q: tensor<64x128x!tt.ptr<f32>, #v>) {
+    %x4 = tt.load %p : tensor<64x128x!tt.ptr<f32>, #v>
+    %x = ttg.convert_layout %x4 : tensor<64x128xf32, #v> -> tensor<64x128xf32, #d>
+    %m = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.maxnumf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<64x128xf32, #d>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #d}>>
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<64x128xf32, #d>) -> tensor<128xf32, #ttg.slice<{dim = 0, parent = #d}>>
+    %me = tt.expand_dims %m {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #d}>> -> tensor<64x1xf32, #d>
+    %mb = tt.broadcast %me : tensor<64x1xf32, #d> -> tensor<64x128xf32, #d>
+    %se = tt.expand_dims %s {axis = 0 : i32} : tensor<128xf32, #ttg.slice<{dim = 0, parent = #d}>> -> tensor<1x128xf32, #d>
+    %sb = tt.broadcast %se : tensor<1x128xf32, #d> -> tensor<64x128xf32, #d>
+    %y = arith.subf %x, %mb : tensor<64x128xf32, #d>
+    %z = arith.addf %y, %sb : tensor<64x128xf32, #d>
+    %z4 = ttg.convert_layout %z : tensor<64x128xf32, #d> -> tensor<64x128xf32, #v>
+    tt.store %q, %z4 : tensor<64x128x!tt.ptr<f32>, #v>
+    tt.return
+  }
+}
+
+// -----
+
+// The other direction: the layout a reduction's result must have (here the
+// return's slice of #v) decides the layout of its operand, and through
+// broadcast and expand_dims that of the range it reduces.
+// CHECK-DAG: #[[V:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[ROWS:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #[[V]]}>
+// CHECK-DAG: #[[COLS:slice[0-9]*]] = #ttg.slice<{dim = 0, parent = #[[V]]}>
+// CHECK-LABEL: tt.func @reduce_result_decides
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #[[COLS]]>
+// CHECK: %[[X:.*]] = arith.muli %{{.*}}, %{{.*}} : tensor<64x128xi32, #[[V]]>
+// CHECK: %[[S:.*]] = tt.reduce %[[X]] axis = 1
+// CHECK: }) : (tensor<64x128xi32, #[[V]]>) -> tensor<64xi32, #[[ROWS]]>
+// CHECK: tt.return %[[S]] : tensor<64xi32, #[[ROWS]]>
+#d = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#v = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @reduce_result_decides(%n: i32) -> tensor<64xi32, #ttg.slice<{dim = 1, parent = #v}>> {
+    %r = tt.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #ttg.slice<{dim = 0, parent = #d}>>
+    %re = tt.expand_dims %r {axis = 0 : i32} : tensor<128xi32, #ttg.slice<{dim = 0, parent = #d}>> -> tensor<1x128xi32, #d>
+    %rb = tt.broadcast %re : tensor<1x128xi32, #d> -> tensor<64x128xi32, #d>
+    %ns = tt.splat %n : i32 -> tensor<64x128xi32, #d>
+    %x = arith.muli %rb, %ns : tensor<64x128xi32, #d>
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: i32, %b: i32):
+      %t = arith.addi %a, %b : i32
+      tt.reduce.return %t : i32
+    }) : (tensor<64x128xi32, #d>) -> tensor<64xi32, #ttg.slice<{dim = 1, parent = #d}>>
+    %s4 = ttg.convert_layout %s : tensor<64xi32, #ttg.slice<{dim = 1, parent = #d}>> -> tensor<64xi32, #ttg.slice<{dim = 1, parent = #v}>>
+    tt.return %s4 : tensor<64xi32, #ttg.slice<{dim = 1, parent = #v}>>
+  }
+}
+
+// -----
+
+// A reduction with two operands (an argmax over values and their indices)
+// is rebuilt in its new layout as a whole: both operands and both results
+// change, the scalar combine region stays as it is.
+// CHECK-DAG: #[[V:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[ROWS:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #[[V]]}>
+// CHECK-LABEL: tt.func @argmax_two_operands
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<64x128x!tt.ptr<f32>, #[[V]]>
+// CHECK: %[[I:.*]] = tt.broadcast %{{.*}} : tensor<1x128xi32, #[[V]]> -> tensor<64x128xi32, #[[V]]>
+// CHECK: %[[M:.*]]:2 = tt.reduce %[[X]], %[[I]] axis = 1
+// CHECK: arith.cmpf ogt
+// CHECK: tt.reduce.return %{{.*}}, %{{.*}} : f32, i32
+// CHECK: }) : (tensor<64x128xf32, #[[V]]>, tensor<64x128xi32, #[[V]]>) -> (tensor<64xf32, #[[ROWS]]>, tensor<64xi32, #[[ROWS]]>)
+// CHECK: tt.expand_dims %[[M]]#1 {axis = 1 : i32} : tensor<64xi32, #[[ROWS]]> -> tensor<64x1xi32, #[[V]]>
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<64x128x!tt.ptr<i32>, #[[V]]>
+// CHECK-NOT: ttg.convert_layout
+#d = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#v = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @argmax_two_operands(%p: tensor<64x128x!tt.ptr<f32>, #v>, %q: tensor<64x128x!tt.ptr<i32>, #v>) {
+    %x4 = tt.load %p : tensor<64x128x!tt.ptr<f32>, #v>
+    %x = ttg.convert_layout %x4 : tensor<64x128xf32, #v> -> tensor<64x128xf32, #d>
+    %r = tt.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #ttg.slice<{dim = 0, parent = #d}>>
+    %re = tt.expand_dims %r {axis = 0 : i32} : tensor<128xi32, #ttg.slice<{dim = 0, parent = #d}>> -> tensor<1x128xi32, #d>
+    %i = tt.broadcast %re : tensor<1x128xi32, #d> -> tensor<64x128xi32, #d>
+    %m:2 = "tt.reduce"(%x, %i) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
+      %gt = arith.cmpf ogt, %a, %b : f32
+      %v = arith.select %gt, %a, %b : f32
+      %vi = arith.select %gt, %ai, %bi : i32
+      tt.reduce.return %v, %vi : f32, i32
+    }) : (tensor<64x128xf32, #d>, tensor<64x128xi32, #d>) -> (tensor<64xf32, #ttg.slice<{dim = 1, parent = #d}>>, tensor<64xi32, #ttg.slice<{dim = 1, parent = #d}>>)
+    %me = tt.expand_dims %m#1 {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #d}>> -> tensor<64x1xi32, #d>
+    %mb = tt.broadcast %me : tensor<64x1xi32, #d> -> tensor<64x128xi32, #d>
+    %hit = arith.subi %i, %mb : tensor<64x128xi32, #d>
+    %h4 = ttg.convert_layout %hit : tensor<64x128xi32, #d> -> tensor<64x128xi32, #v>
+    tt.store %q, %h4 : tensor<64x128x!tt.ptr<i32>, #v>
+    tt.return
+  }
+}
+
+// -----
+
+// A scan keeps its operand's layout: a cumulative sum between a load and a
+// store takes their layout and needs no conversion.
+// CHECK-DAG: #[[V4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @scan_follows
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+// CHECK: %[[C:.*]] = tt.scan %[[X]] axis = 0 reverse = false
+// CHECK: }) : (tensor<1024xf32, #[[V4]]>) -> tensor<1024xf32, #[[V4]]>
+// CHECK: tt.store %{{.*}}, %[[C]] : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+// CHECK-NOT: ttg.convert_layout
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#v4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @scan_follows(%p: tensor<1024x!tt.ptr<f32>, #v4>, %q: tensor<1024x!tt.ptr<f32>, #v4>) {
+    %x4 = tt.load %p : tensor<1024x!tt.ptr<f32>, #v4>
+    %x = ttg.convert_layout %x4 : tensor<1024xf32, #v4> -> tensor<1024xf32, #b1>
+    %c = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.scan.return %t : f32
+    }) : (tensor<1024xf32, #b1>) -> tensor<1024xf32, #b1>
+    %c4 = ttg.convert_layout %c : tensor<1024xf32, #b1> -> tensor<1024xf32, #v4>
+    tt.store %q, %c4 : tensor<1024x!tt.ptr<f32>, #v4>
+    tt.return
+  }
+}
+
+// -----
+
+// scf.if: both branches yield in the layout of the load one of them makes,
+// the constant of the other branch included; the store after needs no
+// conversion.
+// CHECK-DAG: #[[V4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @if_yields
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (tensor<1024xf32, #[[V4]]>)
+// CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+// CHECK: scf.yield %[[X]] : tensor<1024xf32, #[[V4]]>
+// CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<1024xf32, #[[V4]]>
+// CHECK: scf.yield %[[Z]] : tensor<1024xf32, #[[V4]]>
+// CHECK: tt.store %{{.*}}, %[[R]] : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+// CHECK-NOT: ttg.convert_layout
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#v4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @if_yields(%p: tensor<1024x!tt.ptr<f32>, #v4>, %q: tensor<1024x!tt.ptr<f32>, #v4>, %c: i1) {
+    %r = scf.if %c -> (tensor<1024xf32, #b1>) {
+      %x4 = tt.load %p : tensor<1024x!tt.ptr<f32>, #v4>
+      %x = ttg.convert_layout %x4 : tensor<1024xf32, #v4> -> tensor<1024xf32, #b1>
+      scf.yield %x : tensor<1024xf32, #b1>
+    } else {
+      %z = arith.constant dense<0.0> : tensor<1024xf32, #b1>
+      scf.yield %z : tensor<1024xf32, #b1>
+    }
+    %r4 = ttg.convert_layout %r : tensor<1024xf32, #b1> -> tensor<1024xf32, #v4>
+    tt.store %q, %r4 : tensor<1024x!tt.ptr<f32>, #v4>
+    tt.return
+  }
+}
+
+// -----
+
+// Layer norm's shape: a loop carries a tensor accumulator of converted
+// fp16 loads, the accumulator is reduced after the loop, and a second loop
+// normalizes with the result.  Accumulator, loop results, reduction operand
+// and all element-wise ops take the loads' layout; no conversion.
+// CHECK-DAG: #[[V8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @layer_norm_loops
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<1024xf32, #[[V8]]>
+// CHECK: %[[ACC:.*]] = scf.for %{{.*}} iter_args(%[[A:.*]] = %[[ZERO]]) -> (tensor<1024xf32, #[[V8]]>)
+// CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<f16>, #[[V8]]>
+// CHECK: %[[W:.*]] = arith.extf %[[X]] : tensor<1024xf16, #[[V8]]> to tensor<1024xf32, #[[V8]]>
+// CHECK: %[[S:.*]] = arith.addf %[[A]], %[[W]] : tensor<1024xf32, #[[V8]]>
+// CHECK: scf.yield %[[S]] : tensor<1024xf32, #[[V8]]>
+// CHECK: tt.reduce %[[ACC]] axis = 0
+// CHECK: }) : (tensor<1024xf32, #[[V8]]>) -> f32
+// CHECK: %[[MEANS:.*]] = tt.splat %{{.*}} : f32 -> tensor<1024xf32, #[[V8]]>
+// CHECK: scf.for
+// CHECK: arith.subf %{{.*}}, %[[MEANS]] : tensor<1024xf32, #[[V8]]>
+// CHECK: %[[Y:.*]] = arith.truncf %{{.*}} : tensor<1024xf32, #[[V8]]> to tensor<1024xf16, #[[V8]]>
+// CHECK: tt.store %{{.*}}, %[[Y]] : tensor<1024x!tt.ptr<f16>, #[[V8]]>
+// CHECK-NOT: ttg.convert_layout
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#v8 = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @layer_norm_loops(%px: tensor<1024x!tt.ptr<f16>, #v8>, %py: tensor<1024x!tt.ptr<f16>, #v8>, %n: i32, %nf: f32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<1024xf32, #b1>
+    %acc = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zero) -> (tensor<1024xf32, #b1>) : i32 {
+      %x8 = tt.load %px : tensor<1024x!tt.ptr<f16>, #v8>
+      %x16 = ttg.convert_layout %x8 : tensor<1024xf16, #v8> -> tensor<1024xf16, #b1>
+      %x = arith.extf %x16 : tensor<1024xf16, #b1> to tensor<1024xf32, #b1>
+      %s = arith.addf %a, %x : tensor<1024xf32, #b1>
+      scf.yield %s : tensor<1024xf32, #b1>
+    }
+    %sum = "tt.reduce"(%acc) <{axis = 0 : i32}> ({
+    ^bb0(%l: f32, %r: f32):
+      %t = arith.addf %l, %r : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<1024xf32, #b1>) -> f32
+    %mean = arith.divf %sum, %nf : f32
+    %means = tt.splat %mean : f32 -> tensor<1024xf32, #b1>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %x8 = tt.load %px : tensor<1024x!tt.ptr<f16>, #v8>
+      %x16 = ttg.convert_layout %x8 : tensor<1024xf16, #v8> -> tensor<1024xf16, #b1>
+      %x = arith.extf %x16 : tensor<1024xf16, #b1> to tensor<1024xf32, #b1>
+      %d = arith.subf %x, %means : tensor<1024xf32, #b1>
+      %y = arith.truncf %d : tensor<1024xf32, #b1> to tensor<1024xf16, #b1>
+      %y8 = ttg.convert_layout %y : tensor<1024xf16, #b1> -> tensor<1024xf16, #v8>
+      tt.store %py, %y8 : tensor<1024x!tt.ptr<f16>, #v8>
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Hoisting: an fp16 load is widened and scaled, then stored as fp32 in
+// another layout.  The conversion moves up the element-wise chain to right
+// after the load, where it moves half the bytes.
+// CHECK-DAG: #[[V8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[V4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @hoist_above_extf
+// CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<f16>, #[[V8]]>
+// CHECK-NEXT: %[[XC:.*]] = ttg.convert_layout %[[X]] : tensor<1024xf16, #[[V8]]> -> tensor<1024xf16, #[[V4]]>
+// CHECK-NEXT: %[[W:.*]] = arith.extf %[[XC]] : tensor<1024xf16, #[[V4]]> to tensor<1024xf32, #[[V4]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[Y:.*]] = arith.mulf %[[W]], %{{.*}} : tensor<1024xf32, #[[V4]]>
+// CHECK: tt.store %{{.*}}, %[[Y]] : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+#v8 = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#v4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @hoist_above_extf(%p: tensor<1024x!tt.ptr<f16>, #v8>, %q: tensor<1024x!tt.ptr<f32>, #v4>) {
+    %x = tt.load %p : tensor<1024x!tt.ptr<f16>, #v8>
+    %w = arith.extf %x : tensor<1024xf16, #v8> to tensor<1024xf32, #v8>
+    %two = arith.constant dense<2.0> : tensor<1024xf32, #v8>
+    %y = arith.mulf %w, %two : tensor<1024xf32, #v8>
+    %y4 = ttg.convert_layout %y : tensor<1024xf32, #v8> -> tensor<1024xf32, #v4>
+    tt.store %q, %y4 : tensor<1024x!tt.ptr<f32>, #v4>
+    tt.return
+  }
+}
+
+// -----
+
+// Hoisting above a broadcast: the row maxima are converted (64 values)
+// instead of the 64x128 tile they are broadcast to.
+// CHECK-DAG: #[[V:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[W:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-DAG: #[[VROWS:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #[[V]]}>
+// CHECK-DAG: #[[WROWS:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #[[W]]}>
+// CHECK-LABEL: tt.func @hoist_above_broadcast
+// CHECK: %[[M:.*]] = tt.reduce
+// CHECK: }) : (tensor<64x128xf32, #[[V]]>) -> tensor<64xf32, #[[VROWS]]>
+// CHECK-NEXT: %[[MC:.*]] = ttg.convert_layout %[[M]] : tensor<64xf32, #[[VROWS]]> -> tensor<64xf32, #[[WROWS]]>
+// CHECK-NEXT: %[[ME:.*]] = tt.expand_dims %[[MC]] {axis = 1 : i32} : tensor<64xf32, #[[WROWS]]> -> tensor<64x1xf32, #[[W]]>
+// CHECK-NEXT: %[[MB:.*]] = tt.broadcast %[[ME]] : tensor<64x1xf32, #[[W]]> -> tensor<64x128xf32, #[[W]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[MB]] : tensor<64x128x!tt.ptr<f32>, #[[W]]>
+#v = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#w = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @hoist_above_broadcast(%p: tensor<64x128x!tt.ptr<f32>, #v>, %q: tensor<64x128x!tt.ptr<f32>, #w>) {
+    %x = tt.load %p : tensor<64x128x!tt.ptr<f32>, #v>
+    %m = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.maxnumf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<64x128xf32, #v>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #v}>>
+    %me = tt.expand_dims %m {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #v}>> -> tensor<64x1xf32, #v>
+    %mb = tt.broadcast %me : tensor<64x1xf32, #v> -> tensor<64x128xf32, #v>
+    %m4 = ttg.convert_layout %mb : tensor<64x128xf32, #v> -> tensor<64x128xf32, #w>
+    tt.store %q, %m4 : tensor<64x128x!tt.ptr<f32>, #w>
+    tt.return
+  }
+}
+
+// -----
+
+// Hoisting that removes a conversion: an fp32 load meets a widened fp16
+// load and the fp16 sum is stored in the fp16 load's layout.  Converting
+// the fp32 load alone replaces the two conversions (of the fp16 load and of
+// the sum) with one of as many bytes.
+// CHECK-DAG: #[[V4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[V8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @hoist_merges_two
+// CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+// CHECK-NEXT: %[[XC:.*]] = ttg.convert_layout %[[X]] : tensor<1024xf32, #[[V4]]> -> tensor<1024xf32, #[[V8]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[S:.*]] = arith.addf %[[XC]], %{{.*}} : tensor<1024xf32, #[[V8]]>
+// CHECK: %[[H:.*]] = arith.truncf %[[S]] : tensor<1024xf32, #[[V8]]> to tensor<1024xf16, #[[V8]]>
+// CHECK: tt.store %{{.*}}, %[[H]] : tensor<1024x!tt.ptr<f16>, #[[V8]]>
+#v4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#v8 = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @hoist_merges_two(%px: tensor<1024x!tt.ptr<f32>, #v4>, %py: tensor<1024x!tt.ptr<f16>, #v8>, %pz: tensor<1024x!tt.ptr<f16>, #v8>) {
+    %x = tt.load %px : tensor<1024x!tt.ptr<f32>, #v4>
+    %y8 = tt.load %py : tensor<1024x!tt.ptr<f16>, #v8>
+    %y4 = ttg.convert_layout %y8 : tensor<1024xf16, #v8> -> tensor<1024xf16, #v4>
+    %y = arith.extf %y4 : tensor<1024xf16, #v4> to tensor<1024xf32, #v4>
+    %s = arith.addf %x, %y : tensor<1024xf32, #v4>
+    %h = arith.truncf %s : tensor<1024xf32, #v4> to tensor<1024xf16, #v4>
+    %h8 = ttg.convert_layout %h : tensor<1024xf16, #v4> -> tensor<1024xf16, #v8>
+    tt.store %pz, %h8 : tensor<1024x!tt.ptr<f16>, #v8>
+    tt.return
+  }
+}
+
+// -----
+
+// Hoisting out of a loop: the conversion a store inside the loop needs of a
+// value loaded before the loop moves out of it, to right after the load.
+// CHECK-DAG: #[[V8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[V4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @hoist_out_of_loop
+// CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<f16>, #[[V8]]>
+// CHECK-NEXT: %[[XC:.*]] = ttg.convert_layout %[[X]] : tensor<1024xf16, #[[V8]]> -> tensor<1024xf16, #[[V4]]>
+// CHECK-NEXT: %[[W:.*]] = arith.extf %[[XC]] : tensor<1024xf16, #[[V4]]> to tensor<1024xf32, #[[V4]]>
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: tt.store %{{.*}}, %[[W]] : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+// CHECK-NOT: ttg.convert_layout
+#v8 = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#v4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @hoist_out_of_loop(%p: tensor<1024x!tt.ptr<f16>, #v8>, %q: tensor<1024x!tt.ptr<f32>, #v4>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %x = tt.load %p : tensor<1024x!tt.ptr<f16>, #v8>
+    %w = arith.extf %x : tensor<1024xf16, #v8> to tensor<1024xf32, #v8>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %w4 = ttg.convert_layout %w : tensor<1024xf32, #v8> -> tensor<1024xf32, #v4>
+      tt.store %q, %w4 : tensor<1024x!tt.ptr<f32>, #v4>
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Negative case for hoisting: the sum of two loads is needed in another
+// layout.  Moving its conversion up would convert both loads, so it stays
+// after the addition.
+// CHECK-DAG: #[[V4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[V8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @no_hoist_two_loads
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[S:.*]] = arith.addf %{{.*}}, %{{.*}} : tensor<1024xf32, #[[V4]]>
+// CHECK-NEXT: %[[SC:.*]] = ttg.convert_layout %[[S]] : tensor<1024xf32, #[[V4]]> -> tensor<1024xf32, #[[V8]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[SC]] : tensor<1024x!tt.ptr<f32>, #[[V8]]>
+#v4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#v8 = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @no_hoist_two_loads(%px: tensor<1024x!tt.ptr<f32>, #v4>, %py: tensor<1024x!tt.ptr<f32>, #v4>, %pz: tensor<1024x!tt.ptr<f32>, #v8>) {
+    %x = tt.load %px : tensor<1024x!tt.ptr<f32>, #v4>
+    %y = tt.load %py : tensor<1024x!tt.ptr<f32>, #v4>
+    %s = arith.addf %x, %y : tensor<1024xf32, #v4>
+    %s8 = ttg.convert_layout %s : tensor<1024xf32, #v4> -> tensor<1024xf32, #v8>
+    tt.store %pz, %s8 : tensor<1024x!tt.ptr<f32>, #v8>
+    tt.return
+  }
+}
+
+// -----
+
+// Negative case for hoisting: after an fp32 -> fp16 truncf the conversion
+// moves half the bytes it would move before it, so it stays after it.
+// CHECK-DAG: #[[V4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[V8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @no_hoist_above_truncf
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : tensor<1024xf32, #[[V4]]> to tensor<1024xf16, #[[V4]]>
+// CHECK-NEXT: %[[HC:.*]] = ttg.convert_layout %[[H]] : tensor<1024xf16, #[[V4]]> -> tensor<1024xf16, #[[V8]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[HC]] : tensor<1024x!tt.ptr<f16>, #[[V8]]>
+#v4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#v8 = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @no_hoist_above_truncf(%px: tensor<1024x!tt.ptr<f32>, #v4>, %pz: tensor<1024x!tt.ptr<f16>, #v8>) {
+    %x = tt.load %px : tensor<1024x!tt.ptr<f32>, #v4>
+    %h = arith.truncf %x : tensor<1024xf32, #v4> to tensor<1024xf16, #v4>
+    %h8 = ttg.convert_layout %h : tensor<1024xf16, #v4> -> tensor<1024xf16, #v8>
+    tt.store %pz, %h8 : tensor<1024x!tt.ptr<f16>, #v8>
+    tt.return
+  }
+}
+
+// -----
+
+// Negative case for hoisting: a conversion inside an scf.if branch does not
+// move out of the branch, where it would run also when the branch does not.
+// CHECK-DAG: #[[V8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[V4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @no_hoist_out_of_if
+// CHECK-NOT: ttg.convert_layout
+// CHECK: %[[W:.*]] = arith.extf %{{.*}} : tensor<1024xf16, #[[V8]]> to tensor<1024xf32, #[[V8]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.if
+// CHECK-NEXT: %[[WC:.*]] = ttg.convert_layout %[[W]] : tensor<1024xf32, #[[V8]]> -> tensor<1024xf32, #[[V4]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[WC]] : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+#v8 = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#v4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @no_hoist_out_of_if(%p: tensor<1024x!tt.ptr<f16>, #v8>, %q: tensor<1024x!tt.ptr<f32>, #v4>, %c: i1) {
+    %x = tt.load %p : tensor<1024x!tt.ptr<f16>, #v8>
+    %w = arith.extf %x : tensor<1024xf16, #v8> to tensor<1024xf32, #v8>
+    scf.if %c {
+      %w4 = ttg.convert_layout %w : tensor<1024xf32, #v8> -> tensor<1024xf32, #v4>
+      tt.store %q, %w4 : tensor<1024x!tt.ptr<f32>, #v4>
+    }
+    tt.return
+  }
+}
+
+// -----
+
+// Hoisting stops at a value that other ops also use: the conversion of
+// exp(extf(x)) moves up to the widened value, which is also stored as it is,
+// and not to the load, which would compute the extf twice.
+// CHECK-DAG: #[[V8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[V4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @hoist_stops_at_shared_value
+// CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<f16>, #[[V8]]>
+// CHECK-NEXT: %[[W:.*]] = arith.extf %[[X]] : tensor<1024xf16, #[[V8]]> to tensor<1024xf32, #[[V8]]>
+// CHECK-NEXT: %[[WC:.*]] = ttg.convert_layout %[[W]] : tensor<1024xf32, #[[V8]]> -> tensor<1024xf32, #[[V4]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[W]] : tensor<1024x!tt.ptr<f32>, #[[V8]]>
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[WC]] : tensor<1024xf32, #[[V4]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[E]] : tensor<1024x!tt.ptr<f32>, #[[V4]]>
+// CHECK-NOT: ttg.convert_layout
+#v8 = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#v4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @hoist_stops_at_shared_value(%p: tensor<1024x!tt.ptr<f16>, #v8>, %q: tensor<1024x!tt.ptr<f32>, #v4>, %r: tensor<1024x!tt.ptr<f32>, #v8>) {
+    %x = tt.load %p : tensor<1024x!tt.ptr<f16>, #v8>
+    %w = arith.extf %x : tensor<1024xf16, #v8> to tensor<1024xf32, #v8>
+    tt.store %r, %w : tensor<1024x!tt.ptr<f32>, #v8>
+    %e = math.exp %w : tensor<1024xf32, #v8>
+    %e4 = ttg.convert_layout %e : tensor<1024xf32, #v8> -> tensor<1024xf32, #v4>
+    tt.store %q, %e4 : tensor<1024x!tt.ptr<f32>, #v4>
+    tt.return
   }
 }

@@ -1,14 +1,18 @@
-//===- ConversionCleanup.cpp - step 3 of remove-layout-conversions --------===//
+//===- ConversionCleanup.cpp - cleanup of remove-layout-conversions -------===//
 //
-// What the first two steps leave behind: conversions between equal layouts,
-// conversions of conversions, ops whose results nobody uses any more (the
-// originals of rematerialized values), and loop-carried values that the
-// loop still computes although only the computation of the next iteration
-// reads them (a loop carried in the old layout next to one in the new).
+// Runs after each step of ttg-remove-layout-conversions and removes what the
+// step leaves behind: conversions between equal layouts, conversions of
+// conversions, two conversions of one value to one type (hoisting converts
+// a load once per conversion it moves up to it), ops whose results nobody
+// uses any more (the originals of rematerialized and hoisted values), and
+// loop-carried values that the loop still computes although only the
+// computation of the next iteration reads them (a loop carried in the old
+// layout next to one in the new).
 //
 // Algorithm, repeated until nothing changes:
 //   1. convert(convert(x)) becomes convert(x); convert(x) to x's own type
-//      becomes x.
+//      becomes x; of two conversions of x to one type in one block, the
+//      later one is replaced by the earlier.
 //   2. A carried value of an scf.for whose result is unused and whose
 //      iteration argument only flows, through pure ops of the body, into its
 //      own yield is dropped: the loop is rebuilt without it.
@@ -31,13 +35,25 @@ namespace {
 /// Step 1; true if a conversion changed.
 bool foldConversions(Operation *funcOp) {
   bool changed = false;
+  // The first conversion of each value to each type in each block; the walk
+  // visits the ops of a block in order.
+  DenseMap<std::tuple<Value, Type, Block *>, ConvertLayoutOp> first;
   funcOp->walk([&](ConvertLayoutOp op) {
     if (auto inner = op.getSrc().getDefiningOp<ConvertLayoutOp>()) {
       op.getSrcMutable().assign(inner.getSrc());
       changed = true;
     }
-    if (op.getSrc().getType() == op.getType() && !op->use_empty()) {
+    if (op->use_empty())
+      return;
+    if (op.getSrc().getType() == op.getType()) {
       op.getResult().replaceAllUsesWith(op.getSrc());
+      changed = true;
+      return;
+    }
+    auto [it, inserted] =
+        first.insert({{op.getSrc(), op.getType(), op->getBlock()}, op});
+    if (!inserted) {
+      op.getResult().replaceAllUsesWith(it->second.getResult());
       changed = true;
     }
   });

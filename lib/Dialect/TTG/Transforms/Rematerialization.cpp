@@ -1,32 +1,55 @@
-//===- Rematerialization.cpp - step 2 of remove-layout-conversions --------===//
+//===- Rematerialization.cpp - steps 2 and 3 of remove-layout-conversions -===//
 //
-// A conversion of a cheaply computed value is replaced by computing the
-// value again, directly in the target layout.  Step 1 gives each value one
-// layout; this step removes the conversions that remain where one value is
-// needed in two layouts, such as index ranges and masks shared by a load and
-// a store that coalesced differently.
+// Backward rewrites of single conversions.  Step 1 gives each value one
+// layout; what remains are conversions where one value is needed in two
+// layouts, such as index ranges and masks shared by a load and a store that
+// coalesced differently, or a loaded tensor that a store wants in its own
+// layout.  Both steps walk back from a ttg.convert_layout (source x, target
+// layout T) and redo the computation of x in T:
 //
-// Algorithm, for each ttg.convert_layout (source x, target layout T):
+//   step 2, rematerialization: only when every leaf of that computation is
+//     free (constants, splats, ranges, values already in the layout they are
+//     needed in): the conversion goes away and nothing is converted instead;
+//   step 3, hoisting: the leaves may be any values (loads, reductions, block
+//     arguments, ...), which are converted instead, right after they are
+//     defined.  So a conversion moves up an element-wise chain to the load it
+//     starts from: before an fp16 -> fp32 extf it moves half the bytes, before
+//     a broadcast it moves one row instead of a tile, and out of a loop it
+//     runs once.
+//
+// Algorithm, for each ttg.convert_layout:
 //   1. Plan, depth first from x, which layout each value must be recomputed
 //      in (T for x; the slice at the axis for the operand of an
 //      expand_dims).  A value stops the walk when it already has the layout
-//      it is needed in (it is used as it is); a conversion is looked
-//      through (its source is needed in the same layout); splat, make_range
-//      and dense constants, element-wise ops, broadcasts and expand_dims are
-//      recomputed.  Anything else (loads, block arguments, reductions, a
-//      value needed in two layouts, more than kMaxRematerializedOps ops)
-//      abandons the plan.
-//   2. Clone the planned ops, operands first, each right after its original
-//      (so it sees the same operands and stays at the same loop depth), with
-//      result types in the planned layouts.
-//   3. Replace the conversion by the copy of x.  The originals stay for
-//      their other users; step 3 erases those left unused.
+//      it is needed in (it is used as it is); a conversion is looked through
+//      (its source is needed in the same layout); splat, make_range and dense
+//      constants, element-wise ops, broadcasts and expand_dims are
+//      recomputed.  Any other value (loads, block arguments, reductions, more
+//      than kMaxRematerializedOps ops) abandons the plan in step 2 and
+//      becomes a converted leaf in step 3.  A value needed in two layouts
+//      abandons the plan in both.
+//   2. Step 3 only: the recomputed ops other than producers must feed nothing
+//      but the plan (else their computation would be done twice); a value
+//      that feeds something else becomes a leaf and the plan is redone.  The
+//      recomputed ops and the leaves must sit in the conversion's block or in
+//      blocks around it that only loops lie between (never leave an scf.if
+//      branch: the conversion would run where it did not).  The plan is taken
+//      only if it converts at most as many values, and at most as many bytes,
+//      as the conversions it removes (the root and the conversions it looks
+//      through that only it uses).  The root itself is never a leaf.
+//   3. Convert the leaves right after their definitions, clone the planned
+//      ops, operands first, each right after its original (so it sees the
+//      same operands and stays at the same loop depth), with result types in
+//      the planned layouts.
+//   4. Replace the conversion by the copy of x.  The originals stay for
+//      their other users; cleanup erases those left unused.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 
 #include "LayoutRoles.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 
@@ -40,14 +63,71 @@ namespace {
 /// than the conversion saves.
 constexpr size_t kMaxRematerializedOps = 64;
 
+/// Times a hoisting plan is redone after turning shared values into leaves.
+constexpr int kMaxPlanAttempts = 8;
+
+/// Bits a conversion of `value` moves (pointers count 64 bits).
+int64_t bitsOf(Value value) {
+  auto tensor = cast<RankedTensorType>(value.getType());
+  Type element = tensor.getElementType();
+  int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+  return tensor.getNumElements() * bits;
+}
+
+/// True if code in `from` may as well run in `to`, a block around it: only
+/// loops lie between, so it runs at most as often there.
+bool onlyLoopsBetween(Block *from, Block *to) {
+  for (Block *block = from; block != to;) {
+    Operation *parent = block->getParentOp();
+    if (!parent || !isa<scf::ForOp, scf::WhileOp>(parent))
+      return false;
+    block = parent->getBlock();
+    if (!block)
+      return false;
+  }
+  return true;
+}
+
 class RematerializationPlan {
 public:
-  /// Plans recomputing `root` in `layout`; false if it cannot be done.
-  bool build(Value root, Attribute layout) { return need(root, layout); }
+  /// A plan for `conversion`; `hoist` allows converted leaves (step 3).
+  RematerializationPlan(ConvertLayoutOp conversion, bool hoist)
+      : conversion(conversion), root(conversion.getSrc()), hoist(hoist) {}
 
-  /// Clones the planned ops and returns the copy of `root`.
-  Value apply(Value root) {
+  /// Plans recomputing the conversion's source in its target layout; false
+  /// if it cannot be done (or, when hoisting, would not pay).
+  bool build() {
+    Attribute layout =
+        cast<RankedTensorType>(conversion.getType()).getEncoding();
+    if (!hoist)
+      return need(root, layout);
+    for (int attempt = 0; attempt < kMaxPlanAttempts; ++attempt) {
+      needed.clear();
+      order.clear();
+      leaves.clear();
+      if (!need(root, layout))
+        return false;
+      if (!addSharedValuesAsLeaves())
+        return pays();
+    }
+    return false;
+  }
+
+  /// Converts the leaves, clones the planned ops and returns the copy of
+  /// the root.
+  Value apply() {
     IRMapping mapping;
+    for (auto [leaf, layout] : leaves) {
+      OpBuilder builder(conversion->getContext());
+      if (Operation *def = leaf.getDefiningOp())
+        builder.setInsertionPointAfter(def);
+      else
+        builder.setInsertionPointToStart(cast<BlockArgument>(leaf).getOwner());
+      mapping.map(leaf, ConvertLayoutOp::create(builder, conversion.getLoc(),
+                                                withEncoding(leaf.getType(),
+                                                             layout),
+                                                leaf));
+    }
     for (Operation *op : order) {
       if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
         mapping.map(convert.getResult(),
@@ -79,10 +159,24 @@ private:
       return false;
     if (current == layout)
       return true;
+    if (sharedValues.contains(value))
+      return addLeaf(value, layout);
     Operation *def = value.getDefiningOp();
-    if (!def || def->getNumResults() != 1 || def->getNumRegions() != 0)
+    LayoutRole role = def ? getLayoutRole(def) : LayoutRole::Fixed;
+    bool recomputable = def && def->getNumResults() == 1 &&
+                        def->getNumRegions() == 0 &&
+                        (role == LayoutRole::Convert ||
+                         role == LayoutRole::Producer ||
+                         role == LayoutRole::SameLayout ||
+                         role == LayoutRole::ExpandDims);
+    if (!recomputable)
+      return addLeaf(value, layout);
+    // Recomputed work (not producers, which cost nothing, nor conversions,
+    // which are only looked through) must not leave an scf.if branch.
+    if (hoist && role != LayoutRole::Producer && role != LayoutRole::Convert &&
+        !onlyLoopsBetween(conversion->getBlock(), def->getBlock()))
       return false;
-    switch (getLayoutRole(def)) {
+    switch (role) {
     case LayoutRole::Convert:
       if (!need(def->getOperand(0), layout))
         return false;
@@ -107,26 +201,95 @@ private:
     return order.size() <= kMaxRematerializedOps;
   }
 
+  /// Plans converting `value` to `layout` where it is defined (hoisting
+  /// only; never the root, whose conversion is what the plan replaces).
+  bool addLeaf(Value value, Attribute layout) {
+    if (!hoist || value == root)
+      return false;
+    Block *block = value.getParentBlock();
+    if (!onlyLoopsBetween(conversion->getBlock(), block))
+      return false;
+    leaves.push_back({value, layout});
+    return true;
+  }
+
+  /// Marks the recomputed values that also feed ops outside the plan (their
+  /// computation would be done twice); true if there were new ones.
+  bool addSharedValuesAsLeaves() {
+    DenseSet<Operation *> planned(order.begin(), order.end());
+    planned.insert(conversion);
+    bool added = false;
+    for (Operation *op : order) {
+      LayoutRole role = getLayoutRole(op);
+      if (role == LayoutRole::Producer || role == LayoutRole::Convert)
+        continue;
+      Value result = op->getResult(0);
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !planned.contains(user);
+          }))
+        added |= sharedValues.insert(result).second;
+    }
+    return added;
+  }
+
+  /// True if the plan converts no more values and bytes than it removes.
+  bool pays() const {
+    DenseSet<Operation *> planned(order.begin(), order.end());
+    planned.insert(conversion);
+    int64_t removed = 1, removedBits = bitsOf(root);
+    for (Operation *op : order) {
+      auto convert = dyn_cast<ConvertLayoutOp>(op);
+      if (!convert || !llvm::all_of(convert->getUsers(), [&](Operation *user) {
+            return planned.contains(user);
+          }))
+        continue;
+      ++removed;
+      removedBits += bitsOf(convert.getResult());
+    }
+    int64_t addedBits = 0;
+    for (auto [leaf, layout] : leaves)
+      addedBits += bitsOf(leaf);
+    return static_cast<int64_t>(leaves.size()) <= removed &&
+           addedBits <= removedBits;
+  }
+
+  ConvertLayoutOp conversion;
+  Value root;
+  bool hoist;
   /// The layout each visited value is needed in.
   llvm::MapVector<Value, Attribute> needed;
   /// Ops to recompute (and conversions to look through), operands first.
   SmallVector<Operation *> order;
+  /// Values converted where they are defined, and the layouts they go to.
+  SmallVector<std::pair<Value, Attribute>> leaves;
+  /// Values that feed ops outside the plan: leaves when met again.
+  DenseSet<Value> sharedValues;
 };
-} // namespace
 
-bool ttg::rematerializeConversions(Operation *funcOp) {
+/// Runs a plan (hoisting or not) for every conversion of `funcOp`.
+bool rewriteConversions(Operation *funcOp, bool hoist) {
   SmallVector<ConvertLayoutOp> conversions;
   funcOp->walk([&](ConvertLayoutOp op) { conversions.push_back(op); });
   bool changed = false;
   for (ConvertLayoutOp conversion : conversions) {
-    RematerializationPlan plan;
-    if (!plan.build(conversion.getSrc(),
-                    cast<RankedTensorType>(conversion.getType()).getEncoding()))
+    if (conversion->use_empty())
       continue;
-    Value copy = plan.apply(conversion.getSrc());
+    RematerializationPlan plan(conversion, hoist);
+    if (!plan.build())
+      continue;
+    Value copy = plan.apply();
     conversion.getResult().replaceAllUsesWith(copy);
     conversion->erase();
     changed = true;
   }
   return changed;
+}
+} // namespace
+
+bool ttg::rematerializeConversions(Operation *funcOp) {
+  return rewriteConversions(funcOp, /*hoist=*/false);
+}
+
+bool ttg::hoistConversions(Operation *funcOp) {
+  return rewriteConversions(funcOp, /*hoist=*/true);
 }

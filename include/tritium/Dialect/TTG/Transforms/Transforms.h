@@ -55,7 +55,7 @@ void coalesceMemoryAccesses(mlir::ModuleOp module);
 
 //===----------------------------------------------------------------------===//
 // ttg-remove-layout-conversions (LayoutPropagation.cpp,
-// Rematerialization.cpp, RemoveLayoutConversions.cpp)
+// Rematerialization.cpp, ConversionCleanup.cpp, RemoveLayoutConversions.cpp)
 //===----------------------------------------------------------------------===//
 
 /// Step 1: floods the layouts of anchored ops through layout-agnostic ops in
@@ -68,12 +68,19 @@ void propagateLayouts(mlir::Operation *funcOp);
 /// the target layout.  Returns true if anything changed.
 bool rematerializeConversions(mlir::Operation *funcOp);
 
-/// Step 3: folds no-op conversions and chains, erases dead pure ops and
+/// Step 3: moves each conversion in `funcOp` up the chain of cheap
+/// layout-agnostic ops that computes its operand, to right after the values
+/// (loads, reductions, ...) that chain starts from, where that converts no
+/// more values and no more bytes.  Returns true if anything changed.
+bool hoistConversions(mlir::Operation *funcOp);
+
+/// Cleanup (after each step): folds no-op conversions and chains, merges
+/// conversions of one value to one type, erases dead pure ops and
 /// loop-carried values that nothing reads.
 void cleanupConversions(mlir::Operation *funcOp);
 
-/// ttg-remove-layout-conversions: the three steps on every function of
-/// `module`.
+/// ttg-remove-layout-conversions: the three steps, each followed by cleanup,
+/// on every function of `module`.
 void removeLayoutConversions(mlir::ModuleOp module);
 
 } // namespace tritium::ttg
