@@ -1,6 +1,8 @@
 """Shared set-up of the unit tests (no GPU): each test module compiles with
 a kernel cache of its own, empty at the start, so that no cache left by an
 older compiler answers for this one; `compile_ttir` compiles to Triton IR."""
+import re
+
 import pytest
 
 import tritium as triton
@@ -15,7 +17,17 @@ def _fresh_kernel_cache(tmp_path_factory):
     patch.undo()
 
 
+_LOCATION = re.compile(r' loc\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)')
+
+
+def strip_locations(text: str) -> str:
+    """IR text without its locations: the ` loc(...)` suffixes and the
+    `#locN = loc(...)` alias lines, so tests can match ops and headers."""
+    lines = [line for line in text.splitlines() if not line.startswith("#loc")]
+    return _LOCATION.sub("", "\n".join(lines)) + "\n"
+
+
 def compile_ttir(fn, signature, constexprs=None, **kwargs) -> str:
-    """The kernel's Triton IR (after the TTIR pipeline)."""
-    return triton.compile(fn, signature=signature, constexprs=constexprs or {}, stop_after="ttir",
-                          **kwargs).asm["ttir"]
+    """The kernel's Triton IR (after the TTIR pipeline), without locations."""
+    return strip_locations(triton.compile(fn, signature=signature, constexprs=constexprs or {},
+                                          stop_after="ttir", **kwargs).asm["ttir"])

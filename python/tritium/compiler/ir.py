@@ -154,9 +154,15 @@ class Operation:
 class Block:
     """The ops of one block being written, with its argument list."""
 
-    def __init__(self, args: Sequence[Value] = ()):
+    def __init__(self, args: Sequence[Value] = (), loc: Optional["Location"] = None):
         self.args = list(args)
         self.ops: List[Operation] = []
+        # where the block's arguments come from (the op that opened it)
+        self.loc = loc
+
+    def render_args(self) -> str:
+        loc = f" {self.loc.text()}" if self.loc is not None else ""
+        return ", ".join(f"{a.name}: {a.type}{loc}" for a in self.args)
 
     def render_lines(self) -> List[str]:
         return [op.render() for op in self.ops]
@@ -184,7 +190,7 @@ class Builder:
     def open_block(self, args: Sequence[Value] = ()) -> Block:
         """Starts a block; constants of enclosing blocks stay usable in it,
         its own constants are forgotten when it closes."""
-        block = Block(args)
+        block = Block(args, self.loc)
         self._blocks.append(block)
         parent = self._constant_caches[-1] if self._constant_caches else {}
         self._constant_caches.append(dict(parent))
@@ -255,7 +261,7 @@ class Builder:
         """A closed block as the text of a one-block region."""
         lines = ["{"]
         if block.args:
-            lines.append("^bb0(" + ", ".join(f"{a.name}: {a.type}" for a in block.args) + "):")
+            lines.append("^bb0(" + block.render_args() + "):")
         lines.extend(block.render_lines())
         lines.append("}")
         return "\n".join(lines)
@@ -266,6 +272,7 @@ class Module:
 
     def __init__(self):
         self.functions: List[str] = []
+        self.loc: Location = UNKNOWN_LOCATION  # the first (kernel) function's
 
     def add_function(self, name: str, visibility: str, args: Sequence[Value],
                      arg_attrs: Sequence[Dict[str, str]], result_types: Sequence[str],
@@ -275,7 +282,7 @@ class Module:
             p = f"{value.name}: {value.type}"
             if attrs:
                 p += " {" + ", ".join(f"{k} = {v}" for k, v in attrs.items()) + "}"
-            params.append(p)
+            params.append(p + " " + loc.text())
         header = f"tt.func {visibility} @{name}(" + ", ".join(params) + ")"
         if result_types:
             header += " -> (" + ", ".join(result_types) + ")"
@@ -284,7 +291,9 @@ class Module:
         lines = [header + " {"]
         lines.extend("  " + line for line in body.render_lines())
         lines.append("} " + loc.text())
+        if not self.functions:
+            self.loc = loc
         self.functions.append("\n".join(lines))
 
     def text(self) -> str:
-        return "module {\n" + "\n".join(self.functions) + "\n}\n"
+        return "module {\n" + "\n".join(self.functions) + "\n} " + self.loc.text() + "\n"
