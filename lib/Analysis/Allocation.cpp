@@ -22,6 +22,7 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "tritium/Layout/WarpShufflePlan.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -73,19 +74,40 @@ int64_t tritium::getElementBytes(Type elementType) {
   return 8;
 }
 
-std::optional<layout::ConvertScratchPlan>
-tritium::getConvertScratchPlan(RankedTensorType srcType,
-                               RankedTensorType dstType) {
+/// The path of a conversion and, for the SharedMemory path, its scratch
+/// plan (computed anyway to compare costs).
+static std::pair<ConvertLayoutPath, std::optional<layout::ConvertScratchPlan>>
+decideConvertLayout(RankedTensorType srcType, RankedTensorType dstType) {
   auto srcLayout = ttg::getDistributedEncoding(srcType);
   auto dstLayout = ttg::getDistributedEncoding(dstType);
   if (!srcLayout || !dstLayout)
-    return std::nullopt;
+    return {ConvertLayoutPath::Registers, std::nullopt}; // not lowered here
   LinearLayout src = srcLayout.toLinearLayout(srcType.getShape());
   LinearLayout dst = dstLayout.toLinearLayout(dstType.getShape());
   if (getRegisterPermutation(src, dst))
-    return std::nullopt;
-  return layout::planConvertScratch(
-      src, dst, getElementBytes(srcType.getElementType()));
+    return {ConvertLayoutPath::Registers, std::nullopt};
+  int64_t elementBytes = getElementBytes(srcType.getElementType());
+  layout::ConvertScratchPlan plan =
+      layout::planConvertScratch(src, dst, elementBytes);
+  if (std::optional<layout::WarpShufflePlan> shuffles =
+          layout::planWarpShuffle(src, dst)) {
+    int64_t words = llvm::divideCeil(elementBytes, 4);
+    int64_t shuffleCost = shuffles->numShuffles(dst) * words;
+    if (shuffleCost <= plan.store.wavefronts + plan.load.wavefronts)
+      return {ConvertLayoutPath::WarpShuffle, std::nullopt};
+  }
+  return {ConvertLayoutPath::SharedMemory, plan};
+}
+
+ConvertLayoutPath tritium::getConvertLayoutPath(RankedTensorType srcType,
+                                                RankedTensorType dstType) {
+  return decideConvertLayout(srcType, dstType).first;
+}
+
+std::optional<layout::ConvertScratchPlan>
+tritium::getConvertScratchPlan(RankedTensorType srcType,
+                               RankedTensorType dstType) {
+  return decideConvertLayout(srcType, dstType).second;
 }
 
 /// Scratch of a layout conversion: the whole tile, padded as
@@ -172,9 +194,8 @@ struct ProgramOrder {
 };
 } // namespace
 
-/// Bytes of the whole buffer a ttg.local_alloc creates.
-static int64_t getLocalAllocBytes(ttg::LocalAllocOp op) {
-  auto type = cast<ttg::MemDescType>(op.getType());
+int64_t tritium::getLocalAllocBytes(Operation *localAlloc) {
+  auto type = cast<ttg::MemDescType>(localAlloc->getResult(0).getType());
   int64_t elements = 1;
   for (int64_t size : type.getAllocShape())
     elements *= size;
@@ -270,41 +291,12 @@ void Allocation::allocateFunction(Operation *function) {
   totalBytes_ += llvm::alignTo(functionBytes, kAlignment);
 }
 
-bool tritium::isFirstSharedMemoryUse(Operation *op) {
-  return op->hasAttr(kFirstSharedMemoryUseAttrName);
-}
-
-/// Marks the first buffer owner of each public function (a kernel, entered
-/// once per CTA) when it is not inside a loop: no shared-memory access can
-/// run before it.
-static void markFirstSharedMemoryUses(ModuleOp module) {
-  module.walk([&](FunctionOpInterface function) {
-    if (function.isExternal() || function.isPrivate())
-      return;
-    Operation *first = nullptr;
-    function->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (!getAllocationOffset(op))
-        return WalkResult::advance();
-      first = op;
-      return WalkResult::interrupt();
-    });
-    if (!first)
-      return;
-    for (Operation *parent = first->getParentOp(); parent != function.getOperation();
-         parent = parent->getParentOp())
-      if (isa<LoopLikeOpInterface>(parent))
-        return;
-    first->setAttr(kFirstSharedMemoryUseAttrName, UnitAttr::get(module.getContext()));
-  });
-}
-
 void tritium::allocateSharedMemory(ModuleOp module) {
   Allocation allocation(module);
   Builder builder(module.getContext());
   for (const Allocation::Buffer &buffer : allocation.getBuffers())
     buffer.owner->setAttr(kAllocationOffsetAttrName,
                           builder.getI32IntegerAttr(buffer.offset));
-  markFirstSharedMemoryUses(module);
   module->setAttr(kSharedMemorySizeAttrName,
                   builder.getI32IntegerAttr(allocation.getTotalBytes()));
 }

@@ -1,5 +1,384 @@
 //===- Membar.cpp - barriers between shared-memory accesses ---------------===//
 //
-// (being written)
+// Algorithm overview:
+//   The state is the set of byte intervals of shared memory read, and the
+//   set written, since the last barrier ("pending").  A function starts with
+//   nothing pending: a kernel begins with no access in flight, and a caller
+//   synchronizes before a device function that uses shared memory (below).
+//   Each function is walked forward, op by op, through structured control
+//   flow:
+//     * ttg.barrier clears the state;
+//     * an op with accesses (getSharedMemoryAccess) conflicts with the state
+//       when it writes an interval overlapping a pending read or write
+//       (WAR, WAW) or reads one overlapping a pending write (RAW); then a
+//       ttg.barrier goes right before it and the state is cleared.  Its own
+//       accesses are then added;
+//     * tt.call of a function that uses shared memory (directly or through
+//       its callees) reads and writes every byte: a barrier before it when
+//       anything is pending, and the next access after it waits for it;
+//     * scf.if: both branches start from the state; afterwards the state is
+//       their union (a missing else branch contributes the state itself);
+//     * scf.for: the body's entry state E must contain the state before the
+//       loop and the state at the end of the body (the back edge), so E is
+//       grown from the state before the loop until the body adds nothing.
+//       The loop's exit state is the state before it (zero trips) joined
+//       with the body's exit;
+//     * scf.while: the same over "before" then "after"; the loop exits from
+//       the end of "before";
+//     * any other op whose regions contain shared-memory accesses or calls:
+//       each block of each region may run any number of times in any order,
+//       so one entry state for all of them is grown to a fixed point.
+//   While a loop's fixed point is sought, barriers are only simulated (they
+//   clear the state but change nothing); once it is found, one last walk of
+//   the body from it inserts them.  So every block gets its barriers once,
+//   from the final state, and the entry state grows monotonically (the
+//   intervals come from a finite set of buffers, so the iteration ends).
 //
 //===----------------------------------------------------------------------===//
+#include "tritium/Analysis/Membar.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tritium/Analysis/Allocation.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace tritium;
+
+//===----------------------------------------------------------------------===//
+// The accesses of one op
+//===----------------------------------------------------------------------===//
+
+/// The bytes of the ttg.local_alloc that `memdesc` views, or every byte when
+/// it is not known which buffer it is.
+static SharedInterval getBufferInterval(Value memdesc) {
+  while (Operation *def = memdesc.getDefiningOp()) {
+    if (auto index = dyn_cast<ttg::MemDescIndexOp>(def)) {
+      memdesc = index.getSrc();
+      continue;
+    }
+    if (auto subslice = dyn_cast<ttg::MemDescSubsliceOp>(def)) {
+      memdesc = subslice.getSrc();
+      continue;
+    }
+    if (isa<ttg::LocalAllocOp>(def))
+      if (std::optional<int64_t> offset = getAllocationOffset(def))
+        return {*offset, *offset + getLocalAllocBytes(def)};
+    break;
+  }
+  return SharedInterval::all();
+}
+
+/// True if `op` declares that it reads or writes shared memory.
+static bool declaresSharedMemoryAccess(Operation *op) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
+    return isa<ttg::SharedMemory>(e.getResource()) &&
+           isa<MemoryEffects::Read, MemoryEffects::Write>(e.getEffect());
+  });
+}
+
+SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
+  SharedMemoryAccess access;
+  if (isa<ttg::BarrierOp, ttg::LocalDeallocOp>(op))
+    return access;
+  if (auto alloc = dyn_cast<ttg::LocalAllocOp>(op)) {
+    if (alloc.getSrc())
+      access.writes.push_back(getBufferInterval(alloc.getResult()));
+    return access;
+  }
+  if (auto store = dyn_cast<ttg::LocalStoreOp>(op)) {
+    access.writes.push_back(getBufferInterval(store.getDst()));
+    return access;
+  }
+  if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op)) {
+    access.writes.push_back(getBufferInterval(copy.getDst()));
+    return access;
+  }
+  if (auto load = dyn_cast<ttg::LocalLoadOp>(op)) {
+    access.reads.push_back(getBufferInterval(load.getSrc()));
+    return access;
+  }
+  if (std::optional<int64_t> offset = getAllocationOffset(op)) {
+    if (int64_t bytes = getScratchBytes(op)) {
+      SharedInterval scratch{*offset, *offset + bytes};
+      access.reads.push_back(scratch);
+      access.writes.push_back(scratch);
+      return access;
+    }
+  }
+  if (declaresSharedMemoryAccess(op)) {
+    access.reads.push_back(SharedInterval::all());
+    access.writes.push_back(SharedInterval::all());
+  }
+  return access;
+}
+
+//===----------------------------------------------------------------------===//
+// The pending state
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The intervals read and written since the last barrier.
+struct Pending {
+  std::set<SharedInterval> reads;
+  std::set<SharedInterval> writes;
+
+  static bool overlapsAny(const std::set<SharedInterval> &set,
+                          ArrayRef<SharedInterval> intervals) {
+    for (const SharedInterval &interval : intervals)
+      for (const SharedInterval &other : set)
+        if (interval.overlaps(other))
+          return true;
+    return false;
+  }
+
+  /// RAW, WAR or WAW between `access` and what is pending.
+  bool conflictsWith(const SharedMemoryAccess &access) const {
+    return overlapsAny(writes, access.reads) ||
+           overlapsAny(writes, access.writes) ||
+           overlapsAny(reads, access.writes);
+  }
+  void add(const SharedMemoryAccess &access) {
+    reads.insert(access.reads.begin(), access.reads.end());
+    writes.insert(access.writes.begin(), access.writes.end());
+  }
+  void join(const Pending &other) {
+    reads.insert(other.reads.begin(), other.reads.end());
+    writes.insert(other.writes.begin(), other.writes.end());
+  }
+  void clear() {
+    reads.clear();
+    writes.clear();
+  }
+  bool operator==(const Pending &other) const {
+    return reads == other.reads && writes == other.writes;
+  }
+};
+
+/// Walks the functions of a module and places their barriers.
+class BarrierPlacement {
+public:
+  explicit BarrierPlacement(ModuleOp module) {
+    findSharedMemoryFunctions(module);
+  }
+
+  void runOnFunction(FunctionOpInterface function) {
+    Region &body = function.getFunctionBody();
+    Pending state;
+    if (body.hasOneBlock())
+      visitBlock(body.front(), state, /*insert=*/true);
+    else
+      visitRegions(function, state, /*insert=*/true);
+  }
+
+private:
+  /// The accesses of `op` itself (calls included), computed once.
+  const SharedMemoryAccess &getAccess(Operation *op);
+  /// True if `op`'s regions hold anything this analysis must look at.
+  bool hasNestedAccesses(Operation *op);
+  /// Functions of the module that use shared memory, callees included.
+  void findSharedMemoryFunctions(ModuleOp module);
+  Operation *getCallee(CallOpInterface call);
+
+  void visitBlock(Block &block, Pending &state, bool insert);
+  void visitOp(Operation *op, Pending &state, bool insert);
+  void visitFor(scf::ForOp forOp, Pending &state, bool insert);
+  void visitWhile(scf::WhileOp whileOp, Pending &state, bool insert);
+  void visitIf(scf::IfOp ifOp, Pending &state, bool insert);
+  void visitRegions(Operation *op, Pending &state, bool insert);
+
+  SymbolTableCollection symbols;
+  DenseSet<Operation *> sharedMemoryFunctions;
+  DenseMap<Operation *, SharedMemoryAccess> accesses;
+  DenseMap<Operation *, bool> nested;
+};
+} // namespace
+
+Operation *BarrierPlacement::getCallee(CallOpInterface call) {
+  return call.resolveCallableInTable(&symbols);
+}
+
+void BarrierPlacement::findSharedMemoryFunctions(ModuleOp module) {
+  // Direct users first, then callers of users until nothing changes.
+  SmallVector<std::pair<Operation *, Operation *>> calls; // caller, callee
+  module.walk([&](FunctionOpInterface function) {
+    function->walk([&](Operation *op) {
+      if (auto call = dyn_cast<CallOpInterface>(op)) {
+        if (Operation *callee = getCallee(call))
+          calls.push_back({function, callee});
+        return;
+      }
+      if (!getSharedMemoryAccess(op).empty())
+        sharedMemoryFunctions.insert(function);
+    });
+  });
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (auto [caller, callee] : calls)
+      if (sharedMemoryFunctions.contains(callee) &&
+          sharedMemoryFunctions.insert(caller).second)
+        changed = true;
+  }
+}
+
+const SharedMemoryAccess &BarrierPlacement::getAccess(Operation *op) {
+  auto it = accesses.find(op);
+  if (it != accesses.end())
+    return it->second;
+  SharedMemoryAccess access;
+  if (auto call = dyn_cast<CallOpInterface>(op)) {
+    Operation *callee = getCallee(call);
+    // An unresolved callee may do anything.
+    if (!callee || sharedMemoryFunctions.contains(callee)) {
+      access.reads.push_back(SharedInterval::all());
+      access.writes.push_back(SharedInterval::all());
+    }
+  } else {
+    access = getSharedMemoryAccess(op);
+  }
+  return accesses.try_emplace(op, std::move(access)).first->second;
+}
+
+bool BarrierPlacement::hasNestedAccesses(Operation *op) {
+  auto it = nested.find(op);
+  if (it != nested.end())
+    return it->second;
+  bool found = false;
+  for (Region &region : op->getRegions())
+    region.walk([&](Operation *inner) {
+      if (isa<ttg::BarrierOp>(inner) || !getAccess(inner).empty()) {
+        found = true;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+  return nested[op] = found;
+}
+
+void BarrierPlacement::visitBlock(Block &block, Pending &state, bool insert) {
+  for (Operation &op : block)
+    visitOp(&op, state, insert);
+}
+
+void BarrierPlacement::visitOp(Operation *op, Pending &state, bool insert) {
+  if (isa<ttg::BarrierOp>(op)) {
+    state.clear();
+    return;
+  }
+  if (op->getNumRegions() != 0 && hasNestedAccesses(op)) {
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      visitFor(forOp, state, insert);
+    else if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+      visitWhile(whileOp, state, insert);
+    else if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      visitIf(ifOp, state, insert);
+    else
+      visitRegions(op, state, insert);
+  }
+  const SharedMemoryAccess &access = getAccess(op);
+  if (access.empty())
+    return;
+  if (state.conflictsWith(access)) {
+    if (insert) {
+      OpBuilder builder(op);
+      ttg::BarrierOp::create(builder, op->getLoc());
+    }
+    state.clear();
+  }
+  state.add(access);
+}
+
+void BarrierPlacement::visitFor(scf::ForOp forOp, Pending &state,
+                                bool insert) {
+  Block &body = *forOp.getBody();
+  Pending entry = state;
+  while (true) {
+    Pending next = entry;
+    visitBlock(body, next, /*insert=*/false);
+    next.join(entry);
+    if (next == entry)
+      break;
+    entry = std::move(next);
+  }
+  visitBlock(body, entry, insert);
+  state.join(entry);
+}
+
+void BarrierPlacement::visitWhile(scf::WhileOp whileOp, Pending &state,
+                                  bool insert) {
+  Block &before = whileOp.getBefore().front();
+  Block &after = whileOp.getAfter().front();
+  Pending entry = state;
+  while (true) {
+    Pending next = entry;
+    visitBlock(before, next, /*insert=*/false);
+    visitBlock(after, next, /*insert=*/false);
+    next.join(entry);
+    if (next == entry)
+      break;
+    entry = std::move(next);
+  }
+  visitBlock(before, entry, insert);
+  Pending afterState = entry;
+  visitBlock(after, afterState, insert);
+  state = std::move(entry); // the loop leaves from the end of "before"
+}
+
+void BarrierPlacement::visitIf(scf::IfOp ifOp, Pending &state, bool insert) {
+  Pending thenState = state;
+  visitBlock(ifOp.getThenRegion().front(), thenState, insert);
+  if (!ifOp.getElseRegion().empty())
+    visitBlock(ifOp.getElseRegion().front(), state, insert);
+  state.join(thenState);
+}
+
+void BarrierPlacement::visitRegions(Operation *op, Pending &state,
+                                    bool insert) {
+  // Every block may follow every other (or the op's entry), any number of
+  // times: one entry state for all, grown until the blocks add nothing.
+  auto visitAll = [&](const Pending &entry, Pending &exits, bool doInsert) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region) {
+        Pending blockState = entry;
+        visitBlock(block, blockState, doInsert);
+        exits.join(blockState);
+      }
+  };
+  Pending entry = state;
+  while (true) {
+    Pending next = entry;
+    visitAll(entry, next, /*doInsert=*/false);
+    if (next == entry)
+      break;
+    entry = std::move(next);
+  }
+  Pending exits = state;
+  visitAll(entry, exits, insert);
+  state = std::move(exits);
+}
+
+void tritium::insertSharedMemoryBarriers(ModuleOp module) {
+  BarrierPlacement placement(module);
+  SmallVector<FunctionOpInterface> functions;
+  module.walk([&](FunctionOpInterface function) {
+    if (!function.isExternal())
+      functions.push_back(function);
+  });
+  for (FunctionOpInterface function : functions)
+    placement.runOnFunction(function);
+}

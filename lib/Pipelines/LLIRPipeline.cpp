@@ -2,6 +2,10 @@
 //
 // The pass order and why:
 //   allocate-shared-memory      offsets of the buffers the lowering uses;
+//   ttg-membar                  barriers between shared-memory accesses
+//                               that would race (it reads the offsets; the
+//                               lowerings emit only the barriers inside
+//                               an op);
 //   convert-ttg-to-llvm         everything but control flow to llvm + nvvm
 //                               (scf keeps its structure, with LLVM types);
 //   convert-scf-to-cf           loops and ifs to blocks and branches;
@@ -27,6 +31,7 @@
 void tritium::buildLLIRPipeline(mlir::OpPassManager &pm,
                                 const LLIRPipelineOptions &options) {
   pm.addPass(createAllocateSharedMemoryPass());
+  pm.addPass(createTTGMembarPass());
   ConvertTTGToLLVMPassOptions lowering;
   lowering.computeCapability = options.computeCapability;
   lowering.ptxVersion = options.ptxVersion;
@@ -43,7 +48,7 @@ void tritium::registerLLIRPipeline() {
   mlir::PassPipelineRegistration<LLIRPipelineOptions>(
       "tritium-make-llir",
       "TritonGPU IR to the LLVM and NVVM dialects: allocate shared memory, "
-      "lower, scf/cf/arith leftovers to llvm, reconcile casts, canonicalize, "
+      "insert barriers, lower, scf/cf/arith leftovers to llvm, reconcile casts, canonicalize, "
       "cse",
       buildLLIRPipeline);
 }

@@ -4,12 +4,12 @@
 #col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
 
 // Scratch buffers live only while their op runs, so the scratch of two
-// layout conversions shares the same bytes.  Only the first, which no
-// shared-memory access can precede, is marked allocation.first_use.  Rows to columns transposes,
-// so its tile pads every 16-element row by 2 (bank-conflict model, see
+// layout conversions shares the same bytes (the ttg-membar pass puts a
+// barrier between them).  Rows to columns transposes, so its tile pads
+// every 16-element row by 2 (bank-conflict model, see
 // layout/BankConflicts.h): 32 x 18 x 4 = 2304 in all.
 // CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 2304 : i32}
-// CHECK: ttg.convert_layout %{{.*}} {allocation.first_use, allocation.offset = 0 : i32}
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
 // CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @scratch_shares(%x: tensor<32x16xf32, #row>) -> tensor<32x16xf32, #row> {
@@ -32,7 +32,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // 2304.  %a is used inside the loop, so it lives until the loop's end and
 // overlaps all three: 4352.  Total 4352 + 1024.
 // CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 5376 : i32}
-// CHECK: %[[A:.*]] = ttg.local_alloc {allocation.first_use, allocation.offset = 4352 : i32} : () -> !ttg.memdesc<32x16xf16
+// CHECK: %[[A:.*]] = ttg.local_alloc {allocation.offset = 4352 : i32} : () -> !ttg.memdesc<32x16xf16
 // CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
 // CHECK: %[[B:.*]] = ttg.local_alloc {allocation.offset = 2304 : i32} : () -> !ttg.memdesc<64x16xf16
 // CHECK: scf.for
@@ -66,7 +66,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 16 : i32}
 // CHECK: ttg.convert_layout %{{.*}} : tensor<8x64xf32
 // CHECK-NOT: allocation.offset
-// CHECK: tt.atomic_rmw add, relaxed, gpu, %{{.*}}, %{{.*}} {allocation.first_use, allocation.offset = 0 : i32}
+// CHECK: tt.atomic_rmw add, relaxed, gpu, %{{.*}}, %{{.*}} {allocation.offset = 0 : i32}
 // CHECK-NOT: allocation.offset
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @no_buffers(%x: tensor<8x64xf32, #a>, %p: !tt.ptr<i32>, %ps: tensor<128x!tt.ptr<i32>, #one>, %v: tensor<128xi32, #one>) -> (tensor<8x64xf32, #b>, i32, tensor<128xi32, #one>) {
@@ -88,7 +88,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // function gets its own range: the kernel's at 0, the helper's after it.
 // CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 4608 : i32}
 // CHECK-LABEL: tt.func @kernel
-// CHECK: ttg.convert_layout %{{.*}} {allocation.first_use, allocation.offset = 0 : i32}
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
 // CHECK-LABEL: tt.func private @helper
 // CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 2304 : i32}
 module attributes {"ttg.num-warps" = 4 : i32} {
@@ -114,7 +114,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // conversion between two row layouts that only spread their warps
 // differently is conflict-free row-major and takes the same.
 // CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 16384 : i32}
-// CHECK: ttg.convert_layout %{{.*}} {allocation.first_use, allocation.offset = 0 : i32}
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @transpose(%x: tensor<64x64xf32, #row>) -> tensor<64x64xf32, #col> {
     %y = ttg.convert_layout %x : tensor<64x64xf32, #row> -> tensor<64x64xf32, #col>
@@ -129,36 +129,10 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 // (Second half of the case above: no padding within one layout family.)
 // CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 16384 : i32}
-// CHECK: ttg.convert_layout %{{.*}} {allocation.first_use, allocation.offset = 0 : i32}
+// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @same_family(%x: tensor<64x64xf32, #row>) -> tensor<64x64xf32, #rowb> {
     %y = ttg.convert_layout %x : tensor<64x64xf32, #row> -> tensor<64x64xf32, #rowb>
     tt.return %y : tensor<64x64xf32, #rowb>
-  }
-}
-
-// -----
-
-#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
-#col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
-
-// A first use inside a loop is not marked (the previous iteration's reads
-// may still run), nor is one in a private function (it may be called again).
-// CHECK-LABEL: tt.func @in_a_loop
-// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = 0 : i32}
-// CHECK-LABEL: tt.func private @device_function
-// CHECK: ttg.convert_layout %{{.*}} {allocation.offset = {{[0-9]+}} : i32}
-module attributes {"ttg.num-warps" = 4 : i32} {
-  tt.func @in_a_loop(%x: tensor<32x16xf32, #row>, %n: i32) {
-    %c0 = arith.constant 0 : i32
-    %c1 = arith.constant 1 : i32
-    scf.for %i = %c0 to %n step %c1 : i32 {
-      %y = ttg.convert_layout %x : tensor<32x16xf32, #row> -> tensor<32x16xf32, #col>
-    }
-    tt.return
-  }
-  tt.func private @device_function(%x: tensor<32x16xf32, #row>) -> tensor<32x16xf32, #col> {
-    %y = ttg.convert_layout %x : tensor<32x16xf32, #row> -> tensor<32x16xf32, #col>
-    tt.return %y : tensor<32x16xf32, #col>
   }
 }

@@ -4,8 +4,8 @@
 // at which byte offset of the kernel's (dynamic) shared memory each buffer
 // lives.  Two kinds of buffers exist:
 //   * scratch: used only while one op executes (a ttg.convert_layout that
-//     moves elements between threads, a scalar atomic whose result every
-//     thread needs);
+//     moves elements through shared memory, a scalar atomic whose result
+//     every thread needs);
 //   * explicit: a ttg.local_alloc, live from its definition to its last use
 //     (through views), whole loops included when used inside one.
 // Buffers whose live ranges overlap get disjoint bytes.  The result is
@@ -32,12 +32,6 @@ inline constexpr llvm::StringLiteral kAllocationOffsetAttrName =
     "allocation.offset";
 /// The module attribute holding the shared memory a kernel needs (i32 bytes).
 inline constexpr llvm::StringLiteral kSharedMemorySizeAttrName = "ttg.shared";
-/// Unit attribute on the first op of a kernel to use shared memory, when no
-/// use can precede it at run time (not in a loop; kernels are entered once
-/// per CTA): nothing has to be waited for before its first write.  (A
-/// membar analysis will generalize this; see Membar in DESIGN.md.)
-inline constexpr llvm::StringLiteral kFirstSharedMemoryUseAttrName =
-    "allocation.first_use";
 
 /// For a tensor moving from layout `src` to layout `dst`: the source
 /// register each destination register can copy, in the same thread, or
@@ -56,13 +50,35 @@ std::optional<llvm::SmallVector<int64_t>> getRegisterPermutation(
 /// floats take a byte, pointers 8 bytes.
 int64_t getElementBytes(mlir::Type elementType);
 
+/// How a ttg.convert_layout between distributed layouts is lowered.
+enum class ConvertLayoutPath {
+  Registers,    // every element stays in its thread: registers are renamed
+  WarpShuffle,  // elements stay in their warp: shfl.sync.idx per register
+  SharedMemory, // through the op's scratch buffer
+};
+
+/// The path of a conversion from `srcType` to `dstType` (both distributed).
+/// The one decision both the allocation (only SharedMemory gets scratch)
+/// and the lowering follow: registers when getRegisterPermutation finds a
+/// mapping; warp shuffles when layout::planWarpShuffle finds a plan and its
+/// shuffles (one per 32 bits of each destination register that is not
+/// local) cost no more than the wavefronts of the shared-memory plan's
+/// store and load phases (a 32-bit shuffle moves 128 bytes per warp, as one
+/// conflict-free wavefront does, and needs no barrier); else shared memory.
+ConvertLayoutPath getConvertLayoutPath(mlir::RankedTensorType srcType,
+                                       mlir::RankedTensorType dstType);
+
 /// The scratch tile of a ttg.convert_layout from `srcType` to `dstType`
 /// (distributed layouts) and the vector width of its store and load phases,
-/// or nullopt when no element moves between threads.  The allocation sizes
-/// the buffer from it and the lowering addresses it with it.
+/// or nullopt when the conversion does not take the SharedMemory path.  The
+/// allocation sizes the buffer from it and the lowering addresses it with
+/// it.
 std::optional<layout::ConvertScratchPlan>
 getConvertScratchPlan(mlir::RankedTensorType srcType,
                       mlir::RankedTensorType dstType);
+
+/// Bytes of the whole buffer a ttg.local_alloc creates (its allocShape).
+int64_t getLocalAllocBytes(mlir::Operation *localAlloc);
 
 /// Bytes of scratch `op` uses while it executes (0 when it needs none).
 int64_t getScratchBytes(mlir::Operation *op);
@@ -105,10 +121,6 @@ private:
 
 /// The offset that allocate-shared-memory recorded on `op`, if any.
 std::optional<int64_t> getAllocationOffset(mlir::Operation *op);
-
-/// True if allocate-shared-memory found that no shared-memory access can
-/// precede `op` at run time (kFirstSharedMemoryUseAttrName).
-bool isFirstSharedMemoryUse(mlir::Operation *op);
 
 /// Runs the analysis and records its result in the IR (the
 /// allocate-shared-memory pass).

@@ -1,12 +1,35 @@
-//===- BarrierOpToLLVM.cpp - ttg.barrier to LLVM ---===//
+//===- BarrierOpToLLVM.cpp - ttg.barrier to LLVM --------------------------===//
 //
-// (being written)
+// ttg.barrier, which the ttg-membar pass places between conflicting
+// shared-memory accesses, becomes `bar.sync 0` (nvvm.barrier0): every
+// thread of the CTA waits, and shared memory written before is visible
+// after.
 //
 //===----------------------------------------------------------------------===//
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "tritium/Conversion/TTGToLLVM/NVVMHelpers.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
+#include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
 
 using namespace mlir;
 using namespace tritium;
 
+namespace {
+struct BarrierLowering : public ConvertOpToLLVMPattern<ttg::BarrierOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::BarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    nvvm::barrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
 void tritium::populateBarrierOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
-                                             RewritePatternSet &patterns) {}
+                                             RewritePatternSet &patterns) {
+  patterns.add<BarrierLowering>(converter, kTritiumPatternBenefit);
+}

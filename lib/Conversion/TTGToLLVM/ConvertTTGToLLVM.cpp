@@ -56,7 +56,7 @@ LogicalResult tritium::convertTTGToLLVM(ModuleOp module,
   populateLibdeviceOpToLLVMPatterns(converter, patterns);
   populateFpToFpOpToLLVMPatterns(converter, patterns, target);
   populateLoadStoreOpToLLVMPatterns(converter, patterns, access);
-  populateAtomicOpToLLVMPatterns(converter, patterns);
+  populateAtomicOpToLLVMPatterns(converter, patterns, access, target);
   populateConvertLayoutOpToLLVMPatterns(converter, patterns);
   populateReduceOpToLLVMPatterns(converter, patterns);
   populateScanOpToLLVMPatterns(converter, patterns);

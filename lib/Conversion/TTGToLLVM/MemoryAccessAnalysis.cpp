@@ -35,6 +35,9 @@ MemoryAccessAnalysis::MemoryAccessAnalysis(ModuleOp module) {
     } else if (auto store = dyn_cast<tt::StoreOp>(op)) {
       ptr = store.getPtr();
       mask = store.getMask();
+    } else if (auto atomic = dyn_cast<tt::AtomicRMWOp>(op)) {
+      ptr = atomic.getPtr();
+      mask = atomic.getMask();
     } else {
       return;
     }

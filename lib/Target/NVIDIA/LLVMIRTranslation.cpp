@@ -7,12 +7,17 @@
 // `tt.divisibility`, ...) are ignored by the translation.  Line information
 // comes from the upstream ensure-debug-info-scope-on-llvm-func pass: it gives
 // each function a DISubprogram in a compile unit, after which the translation
-// turns FileLineColLocs into debug locations.
+// turns FileLineColLocs into debug locations.  That pass expects every
+// location to reach a file position; ops inlined from a @jit helper carry
+// call-site locations (and some ops fused or unknown ones), so each location
+// is first reduced to the position in the kernel a user would look for: the
+// outermost caller's line.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/NVIDIA/LLVMIRTranslation.h"
 
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -28,7 +33,38 @@
 
 using namespace tritium::nvidia;
 
+/// The file position `loc` stands for in the kernel's own source: the
+/// caller of a call site (recursively), the first file position in a fused
+/// or named location; null when there is none.
+static mlir::FileLineColLoc kernelPosition(mlir::Location loc) {
+  if (auto file = mlir::dyn_cast<mlir::FileLineColLoc>(loc))
+    return file;
+  if (auto callSite = mlir::dyn_cast<mlir::CallSiteLoc>(loc)) {
+    if (mlir::FileLineColLoc caller = kernelPosition(callSite.getCaller()))
+      return caller;
+    return kernelPosition(callSite.getCallee());
+  }
+  if (auto name = mlir::dyn_cast<mlir::NameLoc>(loc))
+    return kernelPosition(name.getChildLoc());
+  if (auto fused = mlir::dyn_cast<mlir::FusedLoc>(loc))
+    for (mlir::Location part : fused.getLocations())
+      if (mlir::FileLineColLoc file = kernelPosition(part))
+        return file;
+  return {};
+}
+
 bool tritium::nvidia::addLineInfo(mlir::ModuleOp module) {
+  // Every op gets a plain file position: its own, or its function's.
+  module->walk([](mlir::Operation *op) {
+    mlir::FileLineColLoc position = kernelPosition(op->getLoc());
+    if (!position)
+      if (auto function = op->getParentOfType<mlir::LLVM::LLVMFuncOp>())
+        position = kernelPosition(function.getLoc());
+    if (!position)
+      position = mlir::FileLineColLoc::get(op->getContext(), "<unknown>", 0, 0);
+    if (position != op->getLoc())
+      op->setLoc(position);
+  });
   mlir::PassManager pm(module->getContext());
   // Debug directives only: `.loc`/`.file` without DWARF sections.  Line
   // tables proper make NVPTX mark the target `, debug`, which ptxas refuses

@@ -436,8 +436,8 @@ def advance(base, offsets):
 
 
 @builtin
-def histogram(input, num_bins):
-    return semantic.histogram(input, num_bins)
+def histogram(input, num_bins, mask=None):
+    return semantic.histogram(input, num_bins, mask)
 
 
 @builtin

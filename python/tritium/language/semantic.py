@@ -895,12 +895,14 @@ _RMW = {"and": 1, "or": 2, "xor": 3, "add": 4, "fadd": 5, "max": 6, "min": 7, "u
 
 
 def _sem_scope(sem, scope) -> Tuple[str, str]:
-    sem = _unwrap_constexpr(sem) or "acq_rel"
-    scope = _unwrap_constexpr(scope) or "gpu"
-    if sem not in _SEM:
-        raise SemanticError(f"sem must be one of {list(_SEM)}, got '{sem}'")
-    if scope not in _SCOPE:
-        raise SemanticError(f"scope must be one of {list(_SCOPE)}, got '{scope}'")
+    sem = _unwrap_constexpr(sem)
+    scope = _unwrap_constexpr(scope)
+    sem = "acq_rel" if sem is None else sem
+    scope = "gpu" if scope is None else scope
+    if not isinstance(sem, str) or sem not in _SEM:
+        raise SemanticError(f"sem must be one of {list(_SEM)}, got {sem!r}")
+    if not isinstance(scope, str) or scope not in _SCOPE:
+        raise SemanticError(f"scope must be one of {list(_SCOPE)}, got {scope!r}")
     return ir.i32_attr(_SEM[sem]), ir.i32_attr(_SCOPE[scope])
 
 
@@ -922,55 +924,80 @@ def _atomic_operands(ptr, val, mask):
         mask = _as_bool(mask)
         if ptr.type.is_block():
             mask = _broadcast_any(mask, _shape(ptr))
+        elif mask.type.is_block():
+            raise SemanticError(f"the mask of an atomic on a scalar pointer must be a scalar, got {mask.type}")
     return ptr, val, mask
+
+
+def _check_atomic_dtype(name: str, elt):
+    """Raises unless PTX has an atomic `name` on elements of `elt`:
+    add on 32/64-bit integers and fp16/bf16/fp32/fp64; max/min on 32/64-bit
+    integers and fp32/fp64; and/or/xor on 32/64-bit integers; xchg on any
+    32/64-bit type; cas on any 16/32/64-bit type."""
+    if elt.is_ptr() or elt.is_block() or not (elt.is_int() or elt.is_floating()):
+        raise SemanticError(f"atomic_{name} does not support {elt}")
+    bits = elt.primitive_bitwidth
+    if elt.is_bool() or elt.is_fp8():
+        ok = False
+    elif name == "cas":
+        ok = bits in (16, 32, 64)
+    elif name == "add":
+        ok = bits in (32, 64) or elt in (T.float16, T.bfloat16)
+    elif name in ("and", "or", "xor"):
+        ok = elt.is_int() and bits in (32, 64)
+    else:  # max, min, xchg
+        ok = bits in (32, 64)
+    if not ok:
+        raise SemanticError(f"atomic_{name} does not support {elt}")
 
 
 def atomic_rmw(kind: str, ptr, val, mask=None, sem=None, scope=None):
     ptr, val, mask = _atomic_operands(ptr, val, mask)
     sca = val.type.scalar
-    if kind in ("max", "min") and sca in (T.float32, T.float64):
+    _check_atomic_dtype(kind, sca)
+    sem_attr, scope_attr = _sem_scope(sem, scope)
+    if kind in ("max", "min") and sca.is_floating():
         return _float_atomic_minmax(kind, ptr, val, mask, sem, scope)
     if kind == "add" and sca.is_floating():
         kind = "fadd"
     if kind in ("max", "min") and sca.is_int_unsigned():
         kind = "u" + kind
-    if kind in ("and", "or", "xor") and not sca.is_int():
-        raise SemanticError(f"atomic_{kind} needs integers, got {sca}")
-    if kind == "fadd" and sca not in (T.float16, T.bfloat16, T.float32, T.float64):
-        raise SemanticError(f"atomic_add of floats needs fp16, bf16, fp32 or fp64, got {sca}")
-    sem_attr, scope_attr = _sem_scope(sem, scope)
     props = {"atomic_rmw_op": ir.i32_attr(_RMW[kind]), "sem": sem_attr, "scope": scope_attr}
     operands = [ptr.handle, val.handle] + ([mask.handle] if mask is not None else [])
     return _tensor(builder().create1("tt.atomic_rmw", operands, val.type.to_ir(), props), val.type)
 
 
 def _float_atomic_minmax(kind: str, ptr, val, mask, sem, scope):
-    """Float atomic max/min through integer atomics on the same bits: for
-    IEEE floats, a non-negative value orders like a signed integer and a
-    negative one like an unsigned integer in reverse, so max is a signed
-    max where val >= 0 and an unsigned min where val < 0 (min the reverse)."""
+    """Float atomic max/min through integer atomics on the same bits.  IEEE
+    floats with the sign bit clear order like their bits as signed integers;
+    with the sign bit set, like their bits as unsigned integers in reverse.
+    So max is a signed max where val's sign bit is clear and an unsigned min
+    where it is set (min the reverse).  Splitting on the sign bit rather
+    than on `val >= 0` sends -0.0 down the negative path, so
+    max(-1.0, -0.0) is -0.0 (Triton's split leaves -1.0 there)."""
     sca = val.type.scalar
     ity, uty = (T.int32, T.uint32) if sca == T.float32 else (T.int64, T.uint64)
     shape = _shape(val)
     iptr_ty = _with_scalar(ptr.type, pointer_type(ity, ptr.type.scalar.address_space))
     iptr = _tensor(builder().create1("tt.bitcast", [ptr.handle], iptr_ty.to_ir()), iptr_ty)
     ival = bitcast(val, ity)
-    is_non_negative = compare(">=", val, full(shape, 0.0, sca))
-    pos_mask, neg_mask = is_non_negative, logical_not(is_non_negative)
+    sign_clear = compare(">=", ival, full(shape, 0, ity))
+    pos_mask, neg_mask = sign_clear, logical_not(sign_clear)
     if mask is not None:
         pos_mask, neg_mask = logical_and(pos_mask, mask), logical_and(neg_mask, mask)
     pos_kind, neg_kind = ("max", "umin") if kind == "max" else ("min", "umax")
     pos = atomic_rmw(pos_kind, iptr, ival, pos_mask, sem, scope)
     neg = atomic_rmw(neg_kind, iptr, bitcast(ival, uty), neg_mask, sem, scope)
-    return bitcast(where(is_non_negative, pos, bitcast(neg, ity)), sca)
+    return bitcast(where(sign_clear, pos, bitcast(neg, ity)), sca)
 
 
 def atomic_cas(ptr, cmp, val, sem=None, scope=None):
     ptr, val, _ = _atomic_operands(ptr, val, None)
+    _check_atomic_dtype("cas", val.type.scalar)
     cmp = cast(_broadcast_any(to_tensor(cmp, val.type.scalar), _shape(val)) if val.type.is_block()
                else to_tensor(cmp, val.type.scalar), val.type.scalar)
-    if val.type.scalar.primitive_bitwidth not in (16, 32, 64):
-        raise SemanticError(f"atomic_cas needs 16-, 32- or 64-bit values, got {val.type.scalar}")
+    if cmp.type.is_block() and not val.type.is_block():
+        raise SemanticError(f"atomic_cas on a scalar pointer needs a scalar cmp, got {cmp.type}")
     sem_attr, scope_attr = _sem_scope(sem, scope)
     return _tensor(builder().create1("tt.atomic_cas", [ptr.handle, cmp.handle, val.handle], val.type.to_ir(),
                                      {"sem": sem_attr, "scope": scope_attr}), val.type)
@@ -1170,12 +1197,23 @@ def inline_asm_elementwise(asm: str, constraints: str, args, dtypes_, is_pure: b
 
 # ---- histogram, gather -------------------------------------------------------------------
 
-def histogram(x, num_bins: int):
+def histogram(x, num_bins: int, mask=None):
+    """result[i] = number of elements of the 1-D integer tensor `x` equal to
+    i, for i in [0, num_bins); other values, and elements where `mask` is
+    false, are not counted.  Inputs narrower than 32 bits are widened to
+    int32 first (zero-extended when unsigned), so tt.histogram compares
+    values of at least 32 bits."""
     num_bins = int(_unwrap_constexpr(num_bins))
     if not x.type.is_block() or len(_shape(x)) != 1 or not x.type.scalar.is_int():
         raise SemanticError(f"histogram needs a 1-D integer tensor, got {x.type}")
     if not _is_pow2(num_bins):
         raise SemanticError(f"histogram's num_bins must be a power of two, got {num_bins}")
+    if x.type.scalar.int_bitwidth < 32:
+        x = cast(x, T.int32)
+    mask = _unwrap_constexpr(mask)
+    if mask is not None:
+        # num_bins itself is never counted.
+        x = where(mask, x, num_bins)
     ty = block_type(T.int32, [num_bins])
     return _tensor(builder().create1("tt.histogram", [x.handle], ty.to_ir()), ty)
 

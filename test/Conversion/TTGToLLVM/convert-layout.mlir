@@ -7,9 +7,9 @@
 // through the op's scratch buffer in shared memory.  The bank-conflict model
 // pads every 16-element row by 2 (row stride 18, 32 x 18 x 4 bytes recorded
 // in ttg.shared) and stores pairs: a plain 16-element row stride would put
-// the eight column reads of a load in 4-way conflicts.  After a barrier
-// (earlier readers are done) each thread stores its row elements as two
-// 8-byte vectors at row * 18 + col, a barrier makes them visible, and each
+// the eight column reads of a load in 4-way conflicts.  Each thread stores
+// its row elements as two 8-byte vectors at row * 18 + col (no barrier
+// before: ttg-membar places those), a barrier makes them visible, and each
 // thread loads its eight column elements one by one.
 // CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 2304 : i32}
 // CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
@@ -111,5 +111,85 @@ module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @swizzled_transpose(%x: tensor<64x64xf32, #row>) -> tensor<64x64xf32, #col> {
     %y = ttg.convert_layout %x : tensor<64x64xf32, #row> -> tensor<64x64xf32, #col>
     tt.return %y : tensor<64x64xf32, #col>
+  }
+}
+
+// -----
+
+#rm = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cm = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [0, 1]}>
+
+// Both layouts give each warp the same four rows of 16x8; only the order of
+// the lanes inside a warp changes (lanes run along the row in #rm, down
+// the column in #cm).  One shfl.sync.idx per thread reads the element from
+// source lane ((lane & 3) << 3) ^ ((lane & 28) >> 2): no shared memory,
+// no barrier (ttg.shared = 0).
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 0 : i32}
+// CHECK-NOT: global_smem
+// CHECK-LABEL: llvm.func @lane_transpose
+// CHECK-DAG: %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK-DAG: %[[C3:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK-DAG: %[[C28:.*]] = llvm.mlir.constant(28 : i32) : i32
+// CHECK-DAG: %[[C31:.*]] = llvm.mlir.constant(31 : i32) : i32
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[LANE:.*]] = llvm.and %[[TID]], %[[C31]] : i32
+// CHECK: %[[HI:.*]] = llvm.and %[[LANE]], %[[C28]] : i32
+// CHECK: %[[COL:.*]] = llvm.lshr %[[HI]], %[[C2]] : i32
+// CHECK: %[[LO:.*]] = llvm.and %[[LANE]], %[[C3]] : i32
+// CHECK: %[[ROW:.*]] = llvm.shl %[[LO]], %[[C3]] : i32
+// CHECK: %[[SRCLANE:.*]] = llvm.xor %[[COL]], %[[ROW]] : i32
+// CHECK: %[[BITS:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+// CHECK: %[[MOVED:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[BITS]], %[[SRCLANE]], %[[C31]] : i32 -> i32
+// CHECK: llvm.bitcast %[[MOVED]] : i32 to f32
+// CHECK-NOT: nvvm.barrier0
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: llvm.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @lane_transpose(%x: tensor<16x8xf32, #rm>) -> tensor<16x8xf32, #cm> {
+    %y = ttg.convert_layout %x : tensor<16x8xf32, #rm> -> tensor<16x8xf32, #cm>
+    tt.return %y : tensor<16x8xf32, #cm>
+  }
+}
+
+// -----
+
+#rm = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#cm = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [0, 1]}>
+
+// The same lane permutation on a 64x8 tile of f64: each thread's four
+// registers (the tile repeated down the rows) keep their register index,
+// and each 64-bit value moves as two 32-bit shuffles.
+// CHECK-LABEL: llvm.func @lane_transpose_f64
+// CHECK-COUNT-8: nvvm.shfl.sync idx
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: llvm.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @lane_transpose_f64(%x: tensor<64x8xf64, #rm>) -> tensor<64x8xf64, #cm> {
+    %y = ttg.convert_layout %x : tensor<64x8xf64, #rm> -> tensor<64x8xf64, #cm>
+    tt.return %y : tensor<64x8xf64, #cm>
+  }
+}
+
+// -----
+
+#a = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b = #ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [0, 1]}>
+
+// No element changes warps here either, but column 1 is a register bit of
+// #a and a lane bit of #b: one destination register would come from
+// register 0 in even lanes and register 1 in odd lanes, which one shuffle
+// per register cannot do.  It still goes through shared memory.
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 512 : i32}
+// CHECK-LABEL: llvm.func @lane_from_register
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> f16
+// CHECK-NOT: nvvm.shfl.sync
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @lane_from_register(%x: tensor<32x8xf16, #a>) -> tensor<32x8xf16, #b> {
+    %y = ttg.convert_layout %x : tensor<32x8xf16, #a> -> tensor<32x8xf16, #b>
+    tt.return %y : tensor<32x8xf16, #b>
   }
 }

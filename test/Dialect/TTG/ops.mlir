@@ -305,3 +305,24 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK: %[[C:.*]] = ttg.convert_layout %[[ACC]] : tensor<64x64xf32, [[BLOCKED]]> -> tensor<64x64xf32, [[MMA3]]>
 // CHECK: %[[BACK:.*]] = ttg.convert_layout %[[C]] : tensor<64x64xf32, [[MMA3]]> -> tensor<64x64xf32, [[BLOCKED]]>
 // CHECK: tt.return %[[A]], %[[BACK]]
+
+// -----
+
+// A CTA barrier between a store to a buffer and a load from it: no operands,
+// no results, no attributes, and it prints back as the bare op name.
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @barrier(%x: tensor<16x16xf16, #blocked>, %buf: !ttg.memdesc<16x16xf16, #shared, #ttg.shared_memory, mutable>) -> tensor<16x16xf16, #blocked> {
+    ttg.local_store %x, %buf : tensor<16x16xf16, #blocked> -> !ttg.memdesc<16x16xf16, #shared, #ttg.shared_memory, mutable>
+    ttg.barrier
+    %y = ttg.local_load %buf : !ttg.memdesc<16x16xf16, #shared, #ttg.shared_memory, mutable> -> tensor<16x16xf16, #blocked>
+    tt.return %y : tensor<16x16xf16, #blocked>
+  }
+}
+
+// CHECK-LABEL: tt.func @barrier(
+// CHECK: ttg.local_store
+// CHECK-NEXT: ttg.barrier{{$}}
+// CHECK-NEXT: ttg.local_load

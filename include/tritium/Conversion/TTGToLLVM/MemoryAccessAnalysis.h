@@ -5,7 +5,8 @@
 // consecutive, are guaranteed to be contiguous in memory, aligned to their
 // combined size, and under one mask value.  The lowering uses the largest
 // power of two within this limit (and 16 bytes, and the layout's run of
-// consecutive registers) as the width of each vector access.
+// consecutive registers) as the width of each vector access.  The same
+// limit is kept for tt.atomic_rmw, whose float adds are packed by it.
 //
 // The facts come from the module-wide axis-info analysis
 // (include/tritium/Analysis/AxisInfo.h).  They are read for every memory op
@@ -26,8 +27,9 @@ public:
   /// Analyses every load and store of `module` (before it is lowered).
   explicit MemoryAccessAnalysis(mlir::ModuleOp module);
 
-  /// The most consecutive elements one access of `op` (a tt.load or
-  /// tt.store) may cover along the layout's register-contiguous dimension;
+  /// The most consecutive elements one access of `op` (a tt.load,
+  /// tt.store or tt.atomic_rmw) may cover along the layout's
+  /// register-contiguous dimension;
   /// 1 for ops that were not analysed (scalar accesses, say).
   int64_t getVectorLimit(mlir::Operation *op) const;
 

@@ -1,6 +1,6 @@
 //===- Passes.h - TTGIR to LLVM dialect lowering ----------------*- C++ -*-===//
 //
-// Declares the passes of Passes.td (allocate-shared-memory and
+// Declares the passes of Passes.td (allocate-shared-memory, ttg-membar and
 // convert-ttg-to-llvm): their create functions, option structs and
 // registration.  The lowering itself is callable without a pass through
 // Patterns.h.

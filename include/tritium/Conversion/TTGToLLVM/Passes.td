@@ -1,8 +1,9 @@
 //===- Passes.td - TTGIR to LLVM dialect lowering ----------------*- tablegen -*-===//
 //
-// The last two passes on TritonGPU IR: give every op that needs a scratch
-// buffer in shared memory its offset, then lower the whole module to the LLVM
-// and NVVM dialects (with PTX inline assembly where NVVM has no op).  The
+// The last three passes on TritonGPU IR: give every op that needs a buffer
+// in shared memory its offset, insert the barriers that keep threads from
+// racing on those bytes, then lower the whole module to the LLVM and NVVM
+// dialects (with PTX inline assembly where NVVM has no op).  The
 // `tritium-make-llir` pipeline (include/tritium/Pipelines/LLIRPipeline.h)
 // runs them and the upstream clean-up passes after them.
 //
@@ -32,6 +33,34 @@ def AllocateSharedMemoryPass : Pass<"allocate-shared-memory", "::mlir::ModuleOp"
 
     The analysis itself is `tritium::Allocation` (include/tritium/Analysis/
     Allocation.h); this pass only writes its result into the IR.
+  }];
+}
+
+def TTGMembarPass : Pass<"ttg-membar", "::mlir::ModuleOp"> {
+  let summary = "insert barriers between racing shared-memory accesses";
+  let description = [{
+    Threads of a CTA access shared memory unsynchronized, so an access that
+    overlaps one made since the last barrier, as read after write, write
+    after read or write after write, needs a `ttg.barrier` before it.  With
+    the offsets allocate-shared-memory recorded, this pass follows the bytes
+    each op reads and writes (scratch buffers, `ttg.local_alloc` buffers
+    through their views, calls of functions that use shared memory) forward
+    through each function, scf.if branches and scf.for/scf.while back edges
+    included, and inserts a `ttg.barrier` right before each op that would
+    race.  A kernel starts with nothing to wait for.
+
+    ```mlir
+    %y = ttg.convert_layout %x {allocation.offset = 0 : i32} : tensor<64x64xf32, #row> -> tensor<64x64xf32, #col>
+    %z = ttg.convert_layout %y {allocation.offset = 0 : i32} : tensor<64x64xf32, #col> -> tensor<64x64xf32, #row>
+    // becomes
+    %y = ttg.convert_layout %x {allocation.offset = 0 : i32} : ...
+    ttg.barrier
+    %z = ttg.convert_layout %y {allocation.offset = 0 : i32} : ...
+    ```
+
+    The analysis is in include/tritium/Analysis/Membar.h.  The lowerings
+    emit only the barriers inside an op (between its own writes and reads
+    of its scratch).
   }];
 }
 

@@ -67,9 +67,11 @@ void populateLoadStoreOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
                                        const MemoryAccessAnalysis &access);
 
-/// tt.atomic_rmw, tt.atomic_cas.
+/// tt.atomic_rmw, tt.atomic_cas (float adds packed per `access`).
 void populateAtomicOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
-                                    mlir::RewritePatternSet &patterns);
+                                    mlir::RewritePatternSet &patterns,
+                                    const MemoryAccessAnalysis &access,
+                                    const TargetConfig &target);
 
 /// ttg.convert_layout between distributed layouts.
 void populateConvertLayoutOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,

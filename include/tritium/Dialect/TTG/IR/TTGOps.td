@@ -2,7 +2,8 @@
 //
 // Layout conversion and explicit shared memory: allocate, load, store, free
 // and view buffers, and copy global memory into them asynchronously
-// (cp.async) in commit groups that are waited for by count.
+// (cp.async) in commit groups that are waited for by count; and the CTA
+// barrier that orders shared-memory accesses between threads.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_DIALECT_TTG_IR_TTGOPS_TD
@@ -178,6 +179,24 @@ def TTG_AsyncCopyGlobalToLocalOp : TTG_Op<"async_copy_global_to_local", [
     attr-dict `:` type($src) `->` qualified(type($dst))
   }];
   let hasVerifier = 1;
+}
+
+def TTG_BarrierOp : TTG_Op<"barrier", [
+    MemoryEffects<[MemRead<SharedMemory>, MemWrite<SharedMemory>]>]> {
+  let summary = "wait for every thread of the CTA (bar.sync 0)";
+  let description = [{
+    Every thread of the CTA waits here until all have arrived; the
+    shared-memory accesses made before the barrier are visible to every
+    thread after it.  The ttg-membar pass inserts it between shared-memory
+    accesses that could otherwise race (read after write, write after read,
+    write after write).  It reads and writes shared memory as far as other
+    passes can tell, so no shared-memory access moves across it.
+
+    ```mlir
+    ttg.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 def TTG_AsyncCommitGroupOp : TTG_Op<"async_commit_group"> {

@@ -1,0 +1,123 @@
+//===- WarpShufflePlanTest.cpp - Tests for conversions inside warps -------===//
+//
+// Part of the Tritium project.
+//
+//===----------------------------------------------------------------------===//
+//
+// planWarpShuffle on blocked layouts: lane permutations (one shuffle per
+// register, the source register unchanged), a broadcast to every lane (a
+// constant source lane per register), and the cases that must go through
+// shared memory (an element changes warps; a destination lane basis is a
+// source register basis, so the source register would differ per lane).
+// Every plan is checked element by element against both layouts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tritium/Layout/WarpShufflePlan.h"
+#include "tritium/Layout/BlockedLayout.h"
+
+#include <gtest/gtest.h>
+
+using namespace tritium::layout;
+
+namespace {
+
+/// Destination register r of lane l in warp w holds what the plan reads:
+/// source register srcRegister[r] of lane srcLane(r, l) in the same warp.
+void expectPlanMovesEveryElement(const LinearLayout &src,
+                                 const LinearLayout &dst,
+                                 const WarpShufflePlan &plan) {
+  ASSERT_EQ(static_cast<int64_t>(plan.srcRegister.size()),
+            dst.elemsPerThread());
+  for (int64_t w = 0; w < dst.inDimSize(HwDim::Warp); ++w)
+    for (int64_t l = 0; l < dst.inDimSize(HwDim::Lane); ++l)
+      for (int64_t r = 0; r < dst.elemsPerThread(); ++r) {
+        int64_t lane = plan.srcLane(r, l);
+        ASSERT_GE(lane, 0);
+        ASSERT_LT(lane, src.inDimSize(HwDim::Lane));
+        EXPECT_EQ(dst.apply(r, l, w), src.apply(plan.srcRegister[r], lane, w))
+            << "register " << r << " lane " << l << " warp " << w;
+      }
+}
+
+TEST(WarpShufflePlan, LaneTransposeIsOneShufflePerRegister) {
+  // 16x8, one element per thread: lanes run along dim 1 first in `src`,
+  // along dim 0 first in `dst`; the warps own the same four-row bands.
+  BlockedSpec rowMajor{{1, 1}, {4, 8}, {4, 1}, {1, 0}};
+  BlockedSpec colMajor{{1, 1}, {4, 8}, {4, 1}, {0, 1}};
+  LinearLayout src = blockedToLinear(rowMajor, {16, 8});
+  LinearLayout dst = blockedToLinear(colMajor, {16, 8});
+  std::optional<WarpShufflePlan> plan = planWarpShuffle(src, dst);
+  ASSERT_TRUE(plan);
+  expectPlanMovesEveryElement(src, dst, *plan);
+  EXPECT_FALSE(plan->isIdentityLaneMap());
+  EXPECT_EQ(plan->srcRegister, (std::vector<int64_t>{0}));
+  EXPECT_EQ(plan->laneXor, (std::vector<int64_t>{0}));
+  // dst lane bits (row 1, row 2, col 1, col 2, col 4) are src lane bits
+  // 3, 4, 0, 1, 2.
+  EXPECT_EQ(plan->laneMap, (std::vector<int64_t>{8, 16, 1, 2, 4}));
+  EXPECT_EQ(plan->numShuffles(dst), 1);
+}
+
+TEST(WarpShufflePlan, RepeatedTilesKeepTheirRegisters) {
+  // 64x8: the 16x8 tile repeats four times down the rows, so each thread
+  // has four registers, each shuffled from the same register of the source.
+  BlockedSpec rowMajor{{1, 1}, {4, 8}, {4, 1}, {1, 0}};
+  BlockedSpec colMajor{{1, 1}, {4, 8}, {4, 1}, {0, 1}};
+  LinearLayout src = blockedToLinear(rowMajor, {64, 8});
+  LinearLayout dst = blockedToLinear(colMajor, {64, 8});
+  std::optional<WarpShufflePlan> plan = planWarpShuffle(src, dst);
+  ASSERT_TRUE(plan);
+  expectPlanMovesEveryElement(src, dst, *plan);
+  EXPECT_EQ(plan->srcRegister, (std::vector<int64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(plan->numShuffles(dst), 4);
+}
+
+TEST(WarpShufflePlan, BroadcastToEveryLaneUsesConstantLanes) {
+  // 32 elements, one per lane in `src`; every lane holds all 32 in `dst`:
+  // register r of every lane comes from lane r.  The four warps hold the
+  // same elements in both layouts.
+  LinearLayout src = blockedToLinear({{1}, {32}, {4}, {0}}, {32});
+  LinearLayout dst = blockedToLinear({{32}, {32}, {4}, {0}}, {32});
+  std::optional<WarpShufflePlan> plan = planWarpShuffle(src, dst);
+  ASSERT_TRUE(plan);
+  expectPlanMovesEveryElement(src, dst, *plan);
+  for (int64_t r = 0; r < 32; ++r) {
+    EXPECT_EQ(plan->srcRegister[r], 0);
+    EXPECT_EQ(plan->laneXor[r], r);
+  }
+  EXPECT_EQ(plan->laneMap, (std::vector<int64_t>{0, 0, 0, 0, 0}));
+  EXPECT_EQ(plan->numShuffles(dst), 32);
+}
+
+TEST(WarpShufflePlan, IdenticalLayoutsNeedNoShuffle) {
+  LinearLayout layout =
+      blockedToLinear({{2, 2}, {4, 8}, {2, 2}, {1, 0}}, {32, 32});
+  std::optional<WarpShufflePlan> plan = planWarpShuffle(layout, layout);
+  ASSERT_TRUE(plan);
+  expectPlanMovesEveryElement(layout, layout, *plan);
+  EXPECT_TRUE(plan->isIdentityLaneMap());
+  EXPECT_EQ(plan->numShuffles(layout), 0);
+}
+
+TEST(WarpShufflePlan, ElementsChangingWarpsHaveNoPlan) {
+  // Rows of four to columns of four: the warps own row bands in `src` and
+  // column bands in `dst`.
+  LinearLayout src =
+      blockedToLinear({{1, 4}, {8, 4}, {4, 1}, {1, 0}}, {32, 16});
+  LinearLayout dst =
+      blockedToLinear({{4, 1}, {4, 8}, {1, 4}, {0, 1}}, {32, 16});
+  EXPECT_FALSE(planWarpShuffle(src, dst));
+}
+
+TEST(WarpShufflePlan, LaneBasisFromASourceRegisterHasNoPlan) {
+  // Same warp bands, but column 1 is a register bit of `src` and a lane bit
+  // of `dst`: even lanes would read register 0 and odd lanes register 1
+  // for one destination register.
+  LinearLayout src = blockedToLinear({{1, 2}, {8, 4}, {4, 1}, {1, 0}}, {32, 8});
+  LinearLayout dst = blockedToLinear({{2, 1}, {4, 8}, {4, 1}, {0, 1}}, {32, 8});
+  ASSERT_EQ(src.bases(HwDim::Warp), dst.bases(HwDim::Warp));
+  EXPECT_FALSE(planWarpShuffle(src, dst));
+}
+
+} // namespace
