@@ -41,6 +41,7 @@ class NativeLibrary:
         except OSError as e:
             raise NativeLibraryError(f"cannot load {path}: {e}") from e
         self.path = path
+        self._build_id = None
         d = self._dll
         d.tritium_version.restype = ctypes.c_char_p
         d.tritium_version.argtypes = []
@@ -86,6 +87,15 @@ class NativeLibrary:
 
     def version(self) -> str:
         return self._dll.tritium_version().decode()
+
+    def build_id(self) -> str:
+        """Identifies this build of the library for the kernel cache: its
+        version, size and modification time (a rebuilt compiler must not be
+        answered by kernels an older one compiled).  Cheap: one stat."""
+        if self._build_id is None:
+            st = os.stat(os.path.realpath(self.path))
+            self._build_id = f"{self.version()}:{st.st_size}:{st.st_mtime_ns}"
+        return self._build_id
 
     def _take_string(self, pointer: ctypes.c_void_p) -> str:
         if not pointer.value:

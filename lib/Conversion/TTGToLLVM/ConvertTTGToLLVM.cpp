@@ -54,6 +54,7 @@ LogicalResult tritium::convertTTGToLLVM(ModuleOp module,
   populateTensorShapeOpToLLVMPatterns(converter, patterns);
   populateElementwiseOpToLLVMPatterns(converter, patterns);
   populateLibdeviceOpToLLVMPatterns(converter, patterns);
+  populateApproxMathOpToLLVMPatterns(converter, patterns);
   populateFpToFpOpToLLVMPatterns(converter, patterns, target);
   populateLoadStoreOpToLLVMPatterns(converter, patterns, access);
   populateAtomicOpToLLVMPatterns(converter, patterns, access, target);

@@ -6,9 +6,8 @@
 // select.  Scalar math ops of that kind become calls to libdevice's
 // `__nv_*` functions (float and double versions), declared external here;
 // the NVIDIA back end links libdevice's bitcode into the module after
-// translation.  f16 and bf16 go through the float version.  exp2 on f32 is
-// the single hardware instruction ex2.approx.f32 (what __nv_exp2f becomes
-// anyway).
+// translation.  f16 and bf16 go through the float version.  f32 exp, exp2,
+// log and log2 never get here: ApproxMathOpToLLVM.cpp takes them first.
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -16,7 +15,6 @@
 #include "tritium/Conversion/TTGToLLVM/ModuleSymbols.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
-#include "tritium/Target/NVIDIA/PTXBuilder.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
@@ -79,15 +77,6 @@ struct LibdeviceCallLowering : public ConversionPattern {
         !llvm::all_of(operands, [&](Value v) { return v.getType() == type; }))
       return failure(); // tensors go per element first
     Location loc = op->getLoc();
-
-    if (type.isF32() && op->getName().getStringRef() == "math.exp2") {
-      nvidia::PTXBuilder ptx;
-      auto *out = ptx.output("=f");
-      ptx.instr("ex2.approx.f32").args({out, ptx.input(operands[0], "f")});
-      rewriter.replaceOp(op, ptx.launch(rewriter, loc, type,
-                                        /*hasSideEffects=*/false));
-      return success();
-    }
 
     // f16 and bf16 compute in f32.
     bool isDouble = type.isF64();

@@ -245,7 +245,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     fn = src.fn
     debug_on = _debug_enabled(opts)
     lib = native_library()
-    key = cache.make_key(__version__, lib.version(), frontend_hash(), fn.cache_key(), fn.global_constexprs(),
+    key = cache.make_key(__version__, lib.build_id(), frontend_hash(), fn.cache_key(), fn.global_constexprs(),
                          sorted(src.signature.items()),
                          sorted((k, repr(v)) for k, v in src.constexprs.items()),
                          sorted((k, repr(v)) for k, v in src.attrs.items()),

@@ -1,0 +1,130 @@
+//===- ApproxMathOpToLLVM.cpp - fast f32 exp, log and division ------------===//
+//
+// Scalar f32 math that Triton compiles to PTX's approximate instructions,
+// compiled the same way so that kernels get Triton's speed and Triton's
+// numerics (f16/bf16 compute in f32 and round back):
+//   exp(x)  = ex2.approx.f32(x * log2(e))
+//   exp2(x) = ex2.approx.f32(x)
+//   log(x)  = lg2.approx.f32(x) * ln(2)
+//   log2(x) = lg2.approx.f32(x)
+//   x / y   = div.full.f32 (at most 2 ulp; tl.math.div_rn is exact)
+// f64 math stays with libdevice (LibdeviceOpToLLVM.cpp) and f64 division
+// with LLVM.  These patterns run above the libdevice one.
+//
+//===----------------------------------------------------------------------===//
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "tritium/Conversion/TTGToLLVM/Patterns.h"
+#include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
+#include "tritium/Target/NVIDIA/PTXBuilder.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tritium;
+
+namespace {
+
+/// One PTX instruction on f32 registers.
+Value emitF32PTX(OpBuilder &builder, Location loc, StringRef opcode,
+                 ValueRange operands) {
+  nvidia::PTXBuilder ptx;
+  auto *out = ptx.output("=f");
+  SmallVector<nvidia::PTXBuilder::Arg> args = {out};
+  for (Value operand : operands)
+    args.push_back(ptx.input(operand, "f"));
+  ptx.instr(opcode).args(args);
+  return ptx.launch(builder, loc, builder.getF32Type(),
+                    /*hasSideEffects=*/false);
+}
+
+Value f32Constant(OpBuilder &builder, Location loc, double value) {
+  return LLVM::ConstantOp::create(builder, loc, builder.getF32Type(),
+                                  builder.getF32FloatAttr(value));
+}
+
+/// Lowers scalar `Op` on f32, f16 and bf16 by computing in f32.
+template <typename Op>
+struct ApproxF32Lowering : public ConvertOpToLLVMPattern<Op> {
+  using ConvertOpToLLVMPattern<Op>::ConvertOpToLLVMPattern;
+  using OpAdaptor = typename Op::Adaptor;
+
+  virtual Value compute(OpBuilder &builder, Location loc,
+                        ValueRange operands) const = 0;
+
+  LogicalResult
+  matchAndRewrite(Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<FloatType>(op.getType());
+    if (!type || !(type.isF32() || type.isF16() || type.isBF16()))
+      return failure(); // tensors go per element first; f64 elsewhere
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    SmallVector<Value> operands;
+    for (Value operand : adaptor.getOperands())
+      operands.push_back(operand.getType() == f32
+                             ? operand
+                             : LLVM::FPExtOp::create(rewriter, loc, f32,
+                                                     operand)
+                                   .getResult());
+    Value result = compute(rewriter, loc, operands);
+    if (type != f32)
+      result = LLVM::FPTruncOp::create(rewriter, loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct ExpLowering : public ApproxF32Lowering<math::ExpOp> {
+  using ApproxF32Lowering::ApproxF32Lowering;
+  Value compute(OpBuilder &builder, Location loc,
+                ValueRange operands) const override {
+    Value scaled = LLVM::FMulOp::create(
+        builder, loc, operands[0], f32Constant(builder, loc, llvm::numbers::log2e));
+    return emitF32PTX(builder, loc, "ex2.approx.f32", scaled);
+  }
+};
+
+struct Exp2Lowering : public ApproxF32Lowering<math::Exp2Op> {
+  using ApproxF32Lowering::ApproxF32Lowering;
+  Value compute(OpBuilder &builder, Location loc,
+                ValueRange operands) const override {
+    return emitF32PTX(builder, loc, "ex2.approx.f32", operands);
+  }
+};
+
+struct LogLowering : public ApproxF32Lowering<math::LogOp> {
+  using ApproxF32Lowering::ApproxF32Lowering;
+  Value compute(OpBuilder &builder, Location loc,
+                ValueRange operands) const override {
+    Value log2 = emitF32PTX(builder, loc, "lg2.approx.f32", operands);
+    return LLVM::FMulOp::create(builder, loc, log2,
+                                f32Constant(builder, loc, llvm::numbers::ln2));
+  }
+};
+
+struct Log2Lowering : public ApproxF32Lowering<math::Log2Op> {
+  using ApproxF32Lowering::ApproxF32Lowering;
+  Value compute(OpBuilder &builder, Location loc,
+                ValueRange operands) const override {
+    return emitF32PTX(builder, loc, "lg2.approx.f32", operands);
+  }
+};
+
+struct DivFLowering : public ApproxF32Lowering<arith::DivFOp> {
+  using ApproxF32Lowering::ApproxF32Lowering;
+  Value compute(OpBuilder &builder, Location loc,
+                ValueRange operands) const override {
+    return emitF32PTX(builder, loc, "div.full.f32", operands);
+  }
+};
+
+} // namespace
+
+void tritium::populateApproxMathOpToLLVMPatterns(
+    TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ExpLowering, Exp2Lowering, LogLowering, Log2Lowering,
+               DivFLowering>(converter, kTritiumPatternBenefit + 1);
+}
