@@ -1,13 +1,13 @@
-//===- ApproxMathOpToLLVM.cpp - fast f32 exp, log and division ------------===//
+//===- ApproxMathOpToLLVM.cpp - fast f32 exp and division -----------------===//
 //
 // Scalar f32 math that Triton compiles to PTX's approximate instructions,
 // compiled the same way so that kernels get Triton's speed and Triton's
 // numerics (f16/bf16 compute in f32 and round back):
 //   exp(x)  = ex2.approx.f32(x * log2(e))
 //   exp2(x) = ex2.approx.f32(x)
-//   log(x)  = lg2.approx.f32(x) * ln(2)
-//   log2(x) = lg2.approx.f32(x)
 //   x / y   = div.full.f32 (at most 2 ulp; tl.math.div_rn is exact)
+// log stays with libdevice's accurate __nv_logf: an approximate lg2 moves
+// tl.randn's Box-Muller results away from Triton's (measured on the H100).
 // f64 math stays with libdevice (LibdeviceOpToLLVM.cpp) and f64 division
 // with LLVM.  These patterns run above the libdevice one.
 //
@@ -95,24 +95,6 @@ struct Exp2Lowering : public ApproxF32Lowering<math::Exp2Op> {
   }
 };
 
-struct LogLowering : public ApproxF32Lowering<math::LogOp> {
-  using ApproxF32Lowering::ApproxF32Lowering;
-  Value compute(OpBuilder &builder, Location loc,
-                ValueRange operands) const override {
-    Value log2 = emitF32PTX(builder, loc, "lg2.approx.f32", operands);
-    return LLVM::FMulOp::create(builder, loc, log2,
-                                f32Constant(builder, loc, llvm::numbers::ln2));
-  }
-};
-
-struct Log2Lowering : public ApproxF32Lowering<math::Log2Op> {
-  using ApproxF32Lowering::ApproxF32Lowering;
-  Value compute(OpBuilder &builder, Location loc,
-                ValueRange operands) const override {
-    return emitF32PTX(builder, loc, "lg2.approx.f32", operands);
-  }
-};
-
 struct DivFLowering : public ApproxF32Lowering<arith::DivFOp> {
   using ApproxF32Lowering::ApproxF32Lowering;
   Value compute(OpBuilder &builder, Location loc,
@@ -125,6 +107,5 @@ struct DivFLowering : public ApproxF32Lowering<arith::DivFOp> {
 
 void tritium::populateApproxMathOpToLLVMPatterns(
     TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ExpLowering, Exp2Lowering, LogLowering, Log2Lowering,
-               DivFLowering>(converter, kTritiumPatternBenefit + 1);
+  patterns.add<ExpLowering, Exp2Lowering, DivFLowering>(converter, kTritiumPatternBenefit + 1);
 }

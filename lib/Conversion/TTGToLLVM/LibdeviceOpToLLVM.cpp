@@ -6,8 +6,8 @@
 // select.  Scalar math ops of that kind become calls to libdevice's
 // `__nv_*` functions (float and double versions), declared external here;
 // the NVIDIA back end links libdevice's bitcode into the module after
-// translation.  f16 and bf16 go through the float version.  f32 exp, exp2,
-// log and log2 never get here: ApproxMathOpToLLVM.cpp takes them first.
+// translation.  f16 and bf16 go through the float version.  f32 exp and
+// exp2 never get here: ApproxMathOpToLLVM.cpp takes them first.
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"

@@ -1,12 +1,14 @@
 """Helpers of the GPU tests of reductions, softmax/layer norm, random numbers
 and tutorials (not a test module):
 
-  * `philox4x32` / `philox4x64` and `randint4x`, `rand`, `randn`: Triton's
-    counter-based generator in numpy (Philox-4x32-10 and -4x64-10), with
-    Triton's conventions: counter (offset, 0, 0, 0), key (low 32 bits of the
-    seed, high 32 bits) for 32-bit offsets and (seed, 0) for 64-bit ones;
-    uint -> float as signed, negative x -> -x - 1, times a scale that keeps
-    the result below 1.0 in fp32;
+  * `philox4x32` / `philox4x64`, `philox` and `randint4x`, `rand`, `randn`:
+    Triton's counter-based generator in numpy (Philox-4x32-10 and -4x64-10),
+    with Triton's (3.4 and later) conventions: randint4x always runs
+    Philox-4x32 and returns uint32, with counter (low 32 bits of the
+    offset, its bits 32..63 for 64-bit offsets or 0, 0, 0) and key (low 32
+    bits of the seed, high 32 bits); tl.philox with 64-bit counters runs
+    Philox-4x64 with key (seed, 0); uint -> float as signed, negative
+    x -> -x - 1, times a scale that keeps the result below 1.0 in fp32;
   * `load_kernels`: executes a kernel-source file (one with no imports, whose
     `triton` and `tl` are injected) with the bindings of tritium or of
     Triton, so both compile exactly the same source;
@@ -69,18 +71,38 @@ def philox4x64(c0, c1, c2, c3, k0, k1, n_rounds=10):
     return tuple(np.array(lst, dtype=np.uint64) for lst in out)
 
 
-def randint4x(seed, offsets, n_rounds=10):
-    """tl.randint4x(seed, offsets): four arrays of uint32 (int32 offsets) or
-    uint64 (int64 offsets)."""
-    offsets = np.asarray(offsets)
-    bits = offsets.dtype.itemsize * 8
-    assert bits in (32, 64), offsets.dtype
-    k0, k1 = _key(seed, bits)
+def philox(seed, c0, c1, c2, c3, n_rounds=10):
+    """tl.philox(seed, c0, c1, c2, c3): Philox-4x32 for 32-bit counters,
+    Philox-4x64 for 64-bit ones (the counters' bits)."""
+    bits = np.asarray(c0).dtype.itemsize * 8
+    assert bits in (32, 64), np.asarray(c0).dtype
     word = np.uint32 if bits == 32 else np.uint64
-    c0 = offsets.view(word) if offsets.dtype.kind == "i" else offsets.astype(word)
-    zero = np.zeros_like(c0)
+    cs = [np.asarray(c).view(word) for c in (c0, c1, c2, c3)]
     fn = philox4x32 if bits == 32 else philox4x64
-    return fn(c0, zero, zero, zero, k0, k1, n_rounds)
+    return fn(*cs, *_key(seed, bits), n_rounds)
+
+
+def offset_counter(offsets):
+    """The first two counter words of randint4x's integer offsets (uint32):
+    the value mod 2**32 (narrower signed offsets sign-extended), and bits
+    32..63 of 64-bit offsets (0 for narrower ones)."""
+    offsets = np.asarray(offsets)
+    assert offsets.dtype.kind in "iu" and offsets.dtype.itemsize <= 8, offsets.dtype
+    wide = (offsets.astype(np.int64) if offsets.dtype.kind == "i" else offsets.astype(np.uint64)).astype(np.uint64)
+    c0 = (wide & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    if offsets.dtype.itemsize == 8:
+        c1 = (wide >> np.uint64(32)).astype(np.uint32)
+    else:
+        c1 = np.zeros_like(c0)
+    return c0, c1
+
+
+def randint4x(seed, offsets, n_rounds=10):
+    """tl.randint4x(seed, offsets): four arrays of uint32, whatever the width
+    of the (integer) offsets."""
+    c0, c1 = offset_counter(offsets)
+    zero = np.zeros_like(c0)
+    return philox4x32(c0, c1, zero, zero, *_key(seed, 32), n_rounds)
 
 
 def randint(seed, offsets, n_rounds=10):

@@ -1,9 +1,12 @@
 """tl.randint4x / randint / rand / randn on the GPU, bit for bit against
 Triton's generator:
 
-  (a) a numpy Philox-4x32-10 (and -4x64-10 for int64 offsets) with Triton's
-      counter/key mapping and uint -> float conversion (gpu_reference.py,
-      itself checked against Random123's known answers below);
+  (a) a numpy Philox-4x32-10 (and -4x64-10 for tl.philox on 64-bit
+      counters) with Triton's counter/key mapping and uint -> float
+      conversion (gpu_reference.py, itself checked against Random123's known
+      answers below); as in Triton 3.4 and later (triton-lang/triton#6832),
+      64-bit offsets still give uint32 words from Philox-4x32, the offset's
+      low and high halves in counter words 0 and 1;
   (b) real Triton, when `import triton` works: the same kernel source
       (random_kernels.py) compiled by both and run on the same seeds and
       offsets.
@@ -117,18 +120,38 @@ def test_randn(seed):
 
 
 @pytest.mark.parametrize("seed", [0, 42, 0x1234567890ABCDEF])
-@pytest.mark.parametrize("base", [0, 2**40 + 17, -(2**62)])
+@pytest.mark.parametrize("base", [0, 2**32 - 300, 2**40 + 17, -(2**62), -350])
 def test_64_bit_offsets(seed, base):
     n = 700
-    out = torch.full((n,), -77, dtype=torch.int64, device="cuda")
+    out = torch.full((n,), -77, dtype=torch.int32, device="cuda")
     K.randint64_kernel[(cdiv(n, BLOCK),)](out, seed, base, n, BLOCK=BLOCK)
     offsets = np.arange(n, dtype=np.int64) + np.int64(base)
     want = ref.randint(seed, offsets)
-    np.testing.assert_array_equal(out.cpu().numpy().view(np.uint64), want)
+    assert want.dtype == np.uint32
+    np.testing.assert_array_equal(bits32(out), want)
     outf = torch.full((n,), float("nan"), device="cuda")
     K.rand64_kernel[(cdiv(n, BLOCK),)](outf, seed, base, n, BLOCK=BLOCK)
     np.testing.assert_array_equal(outf.cpu().numpy().view(np.uint32),
                                   ref.uint_to_uniform_float(want).view(np.uint32))
+    out4 = torch.full((4, n), -77, dtype=torch.int32, device="cuda")
+    K.randint4x64_kernel[(cdiv(n, BLOCK),)](out4, seed, base, n, BLOCK=BLOCK)
+    got = bits32(out4)
+    for i, w in enumerate(ref.randint4x(seed, offsets.view(np.uint64))):
+        np.testing.assert_array_equal(got[i], w, err_msg=f"word {i}")
+
+
+@pytest.mark.parametrize("seed", [0, 42, 0x1234567890ABCDEF])
+@pytest.mark.parametrize("base", [0, 2**40 + 17, -(2**62)])
+def test_philox_64_bit_counters(seed, base):
+    n = 700
+    out = torch.full((4, n), -77, dtype=torch.int64, device="cuda")
+    K.philox64_kernel[(cdiv(n, BLOCK),)](out, seed, base, n, BLOCK=BLOCK)
+    c = np.arange(n, dtype=np.int64) + np.int64(base)
+    zero = np.zeros_like(c)
+    want = ref.philox(seed, c, zero, zero, zero)
+    got = out.cpu().numpy().view(np.uint64)
+    for i in range(4):
+        np.testing.assert_array_equal(got[i], want[i], err_msg=f"word {i}")
 
 
 def test_same_seed_same_numbers_other_seed_other_numbers():
@@ -189,16 +212,24 @@ def test_rand_offsets_match_triton(base, triton_kernels):
 
 
 @pytest.mark.parametrize("seed", [0, 42, 0x1234567890ABCDEF])
-@pytest.mark.parametrize("base", [0, 2**40 + 17])
+@pytest.mark.parametrize("base", [0, 2**40 + 17, -(2**62)])
 def test_64_bit_offsets_match_triton(seed, base, triton_kernels):
     n = 700
     mine, theirs = _run_both("randint64_kernel", triton_kernels,
-                             lambda: torch.full((n,), -77, dtype=torch.int64, device="cuda"),
+                             lambda: torch.full((n,), -77, dtype=torch.int32, device="cuda"),
+                             n, seed, base, n, BLOCK=BLOCK)
+    assert torch.equal(mine, theirs)
+    mine, theirs = _run_both("randint4x64_kernel", triton_kernels,
+                             lambda: torch.full((4, n), -77, dtype=torch.int32, device="cuda"),
                              n, seed, base, n, BLOCK=BLOCK)
     assert torch.equal(mine, theirs)
     mine, theirs = _run_both("rand64_kernel", triton_kernels,
                              lambda: torch.full((n,), float("nan"), device="cuda"), n, seed, base, n, BLOCK=BLOCK)
     assert torch.equal(mine.view(torch.int32), theirs.view(torch.int32))
+    mine, theirs = _run_both("philox64_kernel", triton_kernels,
+                             lambda: torch.full((4, n), -77, dtype=torch.int64, device="cuda"),
+                             n, seed, base, n, BLOCK=BLOCK)
+    assert torch.equal(mine, theirs)
 
 
 @pytest.mark.parametrize("seed", [0, 42, -5])

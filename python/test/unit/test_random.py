@@ -1,7 +1,12 @@
 """tl.rand / randn / randint / randint4x: the kernels compile to the Philox
 network, and a reference of Triton's generator (Philox-4x32-10 and
 Philox-4x64-10, checked here against Random123's known-answer vectors)
-that the GPU tests compare the kernels' output with."""
+that the GPU tests compare the kernels' output with.
+
+As in Triton 3.4 and later (triton-lang/triton#6832), randint4x runs
+Philox-4x32 and returns uint32 for every offset width: a 64-bit offset
+fills the first two counter words (low, high); only tl.philox called with
+64-bit counters runs Philox-4x64."""
 import math
 import re
 
@@ -43,14 +48,27 @@ def _mulhilo32(a, x):
     return (product >> np.uint64(32)).astype(np.uint32), (product & np.uint64(0xFFFFFFFF)).astype(np.uint32)
 
 
-def randint4x_reference(seed, offsets, n_rounds=10):
-    """tl.randint4x(seed, offsets) for int32 offsets: four uint32 arrays.
-    Counter (offset, 0, 0, 0), key (low and high 32 bits of the seed as uint64)."""
+def offset_counter_reference(offsets):
+    """The first two counter words of integer offsets, as uint32: the value
+    mod 2**32 (narrower signed offsets sign-extended), and bits 32..63 of
+    64-bit offsets (zero for narrower ones)."""
     offsets = np.asarray(offsets)
-    assert offsets.dtype.itemsize == 4
+    assert offsets.dtype.kind in "iu" and offsets.dtype.itemsize <= 8, offsets.dtype
+    wide = offsets.astype(np.int64) if offsets.dtype.kind == "i" else offsets.astype(np.uint64)
+    c0 = wide.astype(np.uint64).astype(np.uint32)  # wraps mod 2**32
+    if offsets.dtype.itemsize == 8:
+        c1 = (wide.astype(np.uint64) >> np.uint64(32)).astype(np.uint32)
+    else:
+        c1 = np.zeros_like(c0)
+    return c0, c1
+
+
+def randint4x_reference(seed, offsets, n_rounds=10):
+    """tl.randint4x(seed, offsets) for integer offsets: four uint32 arrays.
+    Counter (low 32 bits of the offset, high 32 bits or 0, 0, 0), key (low
+    and high 32 bits of the seed as uint64)."""
     mul_a, mul_b, key_a, key_b = PHILOX_CONSTANTS[32]
-    c0 = offsets.astype(np.int64).astype(np.uint32)  # the bits of the offset
-    c1 = np.zeros_like(c0)
+    c0, c1 = offset_counter_reference(offsets)
     c2 = np.zeros_like(c0)
     c3 = np.zeros_like(c0)
     seed = int(seed) & 0xFFFFFFFFFFFFFFFF
@@ -133,6 +151,32 @@ def test_vectorized_reference_matches_scalar_reference():
                 assert tuple(int(w[i]) for w in words) == want
 
 
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+def test_reference_64_bit_offsets_fill_two_counter_words(dtype):
+    offsets = np.array([0, 1, 2**32 - 1, 2**32, 2**40 + 17, 2**63 - 1, -1, -(2**63), -(2**62) + 5],
+                       dtype=np.int64).astype(dtype)
+    for seed in (0, 42, 0x1234567890ABCDEF, -5):
+        words = randint4x_reference(seed, offsets)
+        assert all(w.dtype == np.uint32 for w in words)
+        for i, off in enumerate(offsets.tolist()):
+            off &= (1 << 64) - 1
+            want = philox_reference((off & 0xFFFFFFFF, off >> 32, 0, 0),
+                                    (seed & 0xFFFFFFFF, (seed >> 32) & 0xFFFFFFFF))
+            assert tuple(int(w[i]) for w in words) == want
+    # offsets below 2**32 give the numbers of the same 32-bit offsets
+    small = np.arange(1000, dtype=np.int64)
+    for a, b in zip(randint4x_reference(7, small.astype(dtype)), randint4x_reference(7, small.astype(np.int32))):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_reference_narrow_offsets_are_sign_extended():
+    offsets = np.array([-3, -1, 0, 5, 127], dtype=np.int8)
+    for a, b in zip(randint4x_reference(3, offsets), randint4x_reference(3, offsets.astype(np.int32))):
+        np.testing.assert_array_equal(a, b)
+    u = np.array([0xFF, 1], dtype=np.uint8)
+    np.testing.assert_array_equal(randint_reference(3, u), randint_reference(3, u.astype(np.int32)))
+
+
 def test_uniform_conversion():
     x = np.array([0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0xC0000000], dtype=np.uint32)
     u = uint_to_uniform_float_reference(x)
@@ -190,6 +234,45 @@ def rand64_kernel(Out, seed, N: tl.constexpr):
     tl.store(Out + tl.arange(0, N), tl.rand(seed, offs))
 
 
+@triton.jit
+def randint4x64_kernel(Out, seed, base, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    r0, r1, r2, r3 = tl.randint4x(seed, base + offs.to(tl.int64))
+    tl.static_assert(r0.dtype == tl.uint32)
+    tl.static_assert(r3.dtype == tl.uint32)
+    tl.store(Out + offs, r0.to(tl.int32, bitcast=True))
+    tl.store(Out + N + offs, r3.to(tl.int32, bitcast=True))
+
+
+@triton.jit
+def randint_narrow_kernel(Out, seed, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    r = tl.randint(seed, offs.to(tl.int16))
+    tl.static_assert(r.dtype == tl.uint32)
+    tl.store(Out + offs, r)
+
+
+@triton.jit
+def philox64_kernel(Out, seed, base, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    c = base + offs.to(tl.int64)
+    r0, r1, r2, r3 = tl.philox(seed, c, c * 0, c * 0, c * 0)
+    tl.static_assert(r0.dtype == tl.uint64)
+    tl.store(Out + offs, r0)
+
+
+@triton.jit
+def rand_fp64_offsets_kernel(Out, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(Out + offs, tl.rand(1, offs.to(tl.float64)))
+
+
+@triton.jit
+def rand_float_seed_kernel(Out, seed, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(Out + offs, tl.rand(seed, offs))
+
+
 def _count(ttir, op):
     return len(re.findall(rf"\b{re.escape(op)}(?![\w.])", ttir))
 
@@ -223,11 +306,49 @@ def test_rand_kernels_ttir(kernel, out):
         assert "math.log" in ttir and "math.sqrt" in ttir and "math.cos" in ttir
 
 
-def test_64_bit_offsets_use_philox_4x64():
-    ttir = compile_ttir(rand64_kernel, {"Out": "*fp32", "seed": "i64"}, {"N": 64})
+@pytest.mark.parametrize("kernel, sig", [
+    (rand64_kernel, {"Out": "*fp32", "seed": "i64"}),
+    (randint4x64_kernel, {"Out": "*i32", "seed": "i64", "base": "i64"}),
+    (randint4x64_kernel, {"Out": "*i32", "seed": "i32", "base": "u64"}),
+])
+def test_64_bit_offsets_use_philox_4x32(kernel, sig):
+    # Triton >= 3.4: the low and high halves of the offset are counter words 0 and 1
+    ttir = compile_ttir(kernel, sig, {"N": 64})
+    assert _has_constant(ttir, 0xD2511F53, "i32") and _has_constant(ttir, 0xCD9E8D57, "i32"), ttir
+    assert not _has_constant(ttir, 0xD2E7470EE14C6C93, "i64")
+    assert not re.search(r"tt\.mulhiui[^\n]*i64", ttir)
+    assert _count(ttir, "tt.mulhiui") >= 15  # fewer when unused words are dead code
+    assert re.search(r"arith\.trunci[^\n]*i64[^\n]*to[^\n]*i32", ttir)  # the low half
+    assert re.search(r"arith\.shr[su]i[^\n]*i64", ttir)  # the high half
+    if kernel is rand64_kernel:
+        assert re.search(r"4\.65661\d*[eE]-10|0x2FFFFFFF", ttir), ttir  # the 32-bit scale
+
+
+def test_narrow_offsets_compile():
+    ttir = compile_ttir(randint_narrow_kernel, {"Out": "*u32", "seed": "i32"}, {"N": 64})
+    assert re.search(r"arith\.extsi[^\n]*i16[^\n]*to[^\n]*i32", ttir), ttir
+    assert _count(ttir, "tt.mulhiui") >= 15  # fewer when unused words are dead code
+
+
+def test_philox_with_64_bit_counters_uses_philox_4x64():
+    ttir = compile_ttir(philox64_kernel, {"Out": "*u64", "seed": "i64", "base": "i64"}, {"N": 64})
     assert _has_constant(ttir, 0xD2E7470EE14C6C93, "i64") and _has_constant(ttir, 0xCA5A826395121157, "i64")
     assert re.search(r"tt\.mulhiui[^\n]*i64", ttir)
     assert not _has_constant(ttir, 0xD2511F53, "i32")
+
+
+def test_64_bit_kernels_compile_for_cuda():
+    for kernel, sig in ((randint4x64_kernel, {"Out": "*i32", "seed": "i64", "base": "i64"}),
+                        (philox64_kernel, {"Out": "*u64", "seed": "i64", "base": "i64"})):
+        compiled = triton.compile(kernel, signature=sig, constexprs={"N": 64}, target="cuda:90")
+        assert "mul.hi.u32" in compiled.asm["ptx"] or "mul.hi" in compiled.asm["ptx"]
+
+
+def test_unsupported_offsets_and_seeds_raise():
+    with pytest.raises(Exception, match="32 bits|integer|float64|fp64"):
+        compile_ttir(rand_fp64_offsets_kernel, {"Out": "*fp32"}, {"N": 64})
+    with pytest.raises(Exception, match="seed"):
+        compile_ttir(rand_float_seed_kernel, {"Out": "*fp32", "seed": "fp32"}, {"N": 64})
 
 
 def test_random_functions_exported():

@@ -1,10 +1,18 @@
 """Counter-based random numbers: Philox-4xW-R (Salmon, Moraes, Dror and Shaw,
 "Parallel random numbers: as easy as 1, 2, 3", SC'11) with Triton's
-conventions, so that a seed and offsets give the numbers Triton gives:
+conventions, so that a seed and offsets give the numbers Triton (3.4 and
+later, after triton-lang/triton#6832) gives:
 
-  * counter = (offset, 0, 0, 0) and key = (low 32 bits of the seed, high 32
-    bits) for 32-bit offsets; for 64-bit offsets the 4x64 variant runs with
-    key = (seed, 0);
+  * randint4x / randint / rand / randn always run Philox-4x32 and return
+    uint32 words: counter = (low 32 bits of the offset, bits 32..63 of the
+    offset or 0 when it is 32 bits wide or narrower, 0, 0), where the low
+    word is the offset's value converted to uint32 (narrower signed offsets
+    are sign-extended); key = (low 32 bits of the seed, high 32 bits), the
+    seed converted to uint64 first (so a negative int32 seed is
+    sign-extended);
+  * philox itself follows the width of its counters: 32-bit counters run
+    Philox-4x32 keyed as above, 64-bit counters Philox-4x64 with
+    key = (seed, 0), the zero a 1-element block as in Triton;
   * R rounds (10 by default), each
         (c0, c1, c2, c3) <- (hi(B*c2) ^ c1 ^ k0, lo(B*c2), hi(A*c0) ^ c3 ^ k1, lo(A*c0))
     followed by the Weyl key bump (k0, k1) += (KEY_A, KEY_B) (the bump
@@ -74,7 +82,7 @@ def _philox_inputs(seed, c0, c1, c2, c3):
     elif bits == 64:
         word = core.uint64
         k0 = seed
-        k1 = semantic.to_tensor(0, core.uint64)
+        k1 = semantic.full([1], 0, core.uint64)  # a 1-element block, as Triton makes it
     else:
         raise core.SemanticError(f"philox needs 32- or 64-bit counters, got {counters[0].dtype}")
     counters = [semantic.bitcast(c, word) for c in counters]
@@ -88,12 +96,29 @@ def philox(seed, c0, c1, c2, c3, n_rounds: constexpr = N_ROUNDS_DEFAULT):
     return philox_impl(c0, c1, c2, c3, k0, k1, n_rounds)
 
 
+@builtin
+def _offset_counter(offset):
+    """The two low counter words of a block of offsets, as uint32: the offset's
+    value converted to uint32, and its bits 32..63 (zeros for offsets of 32
+    bits or fewer); and a block of uint32 zeros for the two others."""
+    offset = semantic.to_tensor(offset)
+    low = semantic.cast(offset, core.uint32)
+    zero = semantic.mul(low, 0)
+    if offset.dtype.primitive_bitwidth <= 32:
+        return low, zero, zero
+    if not offset.dtype.is_int():
+        raise core.SemanticError(f"random offsets wider than 32 bits must be integers, got {offset.dtype}")
+    high = semantic.cast(semantic.shr(offset, 32), core.uint32)
+    return low, high, zero
+
+
 @jit
 def randint4x(seed, offset, n_rounds: constexpr = N_ROUNDS_DEFAULT):
-    """Four blocks of random unsigned integers (uint32 for 32-bit offsets,
-    uint64 for 64-bit ones) for `seed` and the `offset` block."""
-    zero = offset * 0
-    return philox(seed, offset, zero, zero, zero, n_rounds)
+    """Four blocks of random uint32 for `seed` and the `offset` block
+    (Philox-4x32 whatever the width of the offsets; 64-bit offsets fill the
+    first two counter words)."""
+    low, high, zero = _offset_counter(offset)
+    return philox(seed, low, high, zero, zero, n_rounds)
 
 
 @jit

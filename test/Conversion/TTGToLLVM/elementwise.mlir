@@ -59,20 +59,18 @@ module attributes {"ttg.num-warps" = 1 : i32} {
 
 #b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 
-// f32 exp, exp2, log, log2 and division compile to PTX's approximate
-// instructions, as Triton compiles them: exp(x) = ex2.approx(x * log2 e),
-// log(x) = lg2.approx(x) * ln 2, x / y = div.full.f32; f16 computes in f32;
-// f64 exp stays with libdevice and f64 division with LLVM.
+// f32 exp, exp2 and division compile to PTX's approximate instructions, as
+// Triton compiles them: exp(x) = ex2.approx(x * log2 e), x / y =
+// div.full.f32; f16 computes in f32; log stays with libdevice (accurate),
+// f64 exp too, and f64 division with LLVM.
 // CHECK-LABEL: llvm.func @approx_math
 // CHECK-DAG: %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
-// CHECK-DAG: %[[LN2:.*]] = llvm.mlir.constant(0.693147182 : f32) : f32
 // CHECK: %[[T:.*]] = llvm.fmul %{{.*}}, %[[LOG2E]] : f32
 // CHECK: llvm.inline_asm asm_dialect = att "ex2.approx.f32 $0, $1;", "=f,f" %[[T]] : (f32) -> f32
 // CHECK: llvm.fpext %{{.*}} : f16 to f32
 // CHECK: llvm.inline_asm asm_dialect = att "ex2.approx.f32 $0, $1;", "=f,f" %{{.*}} : (f32) -> f32
 // CHECK: llvm.fptrunc %{{.*}} : f32 to f16
-// CHECK: %[[L:.*]] = llvm.inline_asm asm_dialect = att "lg2.approx.f32 $0, $1;", "=f,f" %{{.*}} : (f32) -> f32
-// CHECK: llvm.fmul %[[L]], %[[LN2]] : f32
+// CHECK: llvm.call @__nv_logf(%{{.*}}) : (f32) -> f32
 // CHECK: llvm.inline_asm asm_dialect = att "div.full.f32 $0, $1, $2;", "=f,f,f" %{{.*}}, %{{.*}} : (f32, f32) -> f32
 // CHECK: llvm.call @__nv_exp(%{{.*}}) : (f64) -> f64
 // CHECK: llvm.fdiv %{{.*}}, %{{.*}} : f64

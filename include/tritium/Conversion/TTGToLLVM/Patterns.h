@@ -57,7 +57,7 @@ void populateElementwiseOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
 void populateLibdeviceOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
 
-/// Scalar f32 (and f16/bf16) exp, exp2, log, log2 and arith.divf as PTX's
+/// Scalar f32 (and f16/bf16) exp, exp2 and arith.divf as PTX's
 /// approximate instructions, as Triton compiles them.
 void populateApproxMathOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                         mlir::RewritePatternSet &patterns);
