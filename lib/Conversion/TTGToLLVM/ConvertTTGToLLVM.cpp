@@ -52,7 +52,7 @@ LogicalResult tritium::convertTTGToLLVM(ModuleOp module,
   populateSPMDOpToLLVMPatterns(converter, patterns);
   populateTensorCreationOpToLLVMPatterns(converter, patterns);
   populateTensorShapeOpToLLVMPatterns(converter, patterns);
-  populateElementwiseOpToLLVMPatterns(converter, patterns);
+  populateElementwiseOpToLLVMPatterns(converter, patterns, access);
   populateLibdeviceOpToLLVMPatterns(converter, patterns);
   populateApproxMathOpToLLVMPatterns(converter, patterns);
   populateFpToFpOpToLLVMPatterns(converter, patterns, target);

@@ -7,7 +7,9 @@
 // * arith and math ops (any of them) are re-created on scalars here and
 //   lowered by the upstream arith/math-to-LLVM patterns in the same
 //   conversion (LibdeviceOpToLLVM.cpp takes the math functions NVPTX cannot
-//   expand);
+//   expand); where axis info proves a run of a thread's registers equal
+//   (MemoryAccessAnalysis::getEqualRegisterRun), only the run's first
+//   element is computed;
 // * tt.addptr is one GEP per element, over the pointee's memory type;
 // * tt.bitcast / int_to_ptr / ptr_to_int are llvm casts;
 // * tt.clamp is max-then-min (NaN-propagating forms when propagateNan=all);
@@ -23,6 +25,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "tritium/Conversion/TTGToLLVM/ElementPacking.h"
+#include "tritium/Conversion/TTGToLLVM/MemoryAccessAnalysis.h"
 #include "tritium/Conversion/TTGToLLVM/ModuleSymbols.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
@@ -42,10 +45,12 @@ using ElementFn =
 /// Lowers single-result `op` element by element.  `operands` are the
 /// converted operands; the result element type passed to `compute` is the
 /// converted one.
+/// With `equalRun` n > 1, registers [k*n, (k+1)*n) are known to hold equal
+/// results: only the first of each run is computed.
 LogicalResult lowerPerElement(Operation *op, ValueRange operands,
                               ConversionPatternRewriter &rewriter,
                               const TypeConverter &converter,
-                              ElementFn compute) {
+                              ElementFn compute, int64_t equalRun = 1) {
   Location loc = op->getLoc();
   Type resultType = converter.convertType(op->getResult(0).getType());
   if (!resultType)
@@ -59,6 +64,10 @@ LogicalResult lowerPerElement(Operation *op, ValueRange operands,
   auto columns = unpackOperands(rewriter, loc, operands, isTensor, count);
   SmallVector<Value> results;
   for (int64_t i = 0; i < count; ++i) {
+    if (i % equalRun != 0) {
+      results.push_back(results[i - i % equalRun]);
+      continue;
+    }
     SmallVector<Value> elementOperands;
     for (auto &column : columns)
       elementOperands.push_back(column[i]);
@@ -73,9 +82,12 @@ LogicalResult lowerPerElement(Operation *op, ValueRange operands,
 
 /// Any arith or math op whose result is a tensor: the same op per element.
 struct TensorArithLowering : public ConversionPattern {
-  TensorArithLowering(TTGToLLVMTypeConverter &converter, PatternBenefit benefit)
+  TensorArithLowering(TTGToLLVMTypeConverter &converter,
+                      const MemoryAccessAnalysis &access,
+                      PatternBenefit benefit)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), benefit,
-                          &converter.getContext()) {}
+                          &converter.getContext()),
+        access(access) {}
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
@@ -95,8 +107,12 @@ struct TensorArithLowering : public ConversionPattern {
                              state.addTypes(scalarType);
                              state.addAttributes(op->getAttrs());
                              return rewriter.create(state)->getResult(0);
-                           });
+                           },
+                           access.getEqualRegisterRun(op));
   }
+
+private:
+  const MemoryAccessAnalysis &access;
 };
 
 /// Pattern base for tt ops lowered element by element by `compute`.
@@ -378,8 +394,9 @@ struct ElementwiseInlineAsmLowering
 } // namespace
 
 void tritium::populateElementwiseOpToLLVMPatterns(
-    TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<TensorArithLowering>(converter, kTritiumPatternBenefit);
+    TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const MemoryAccessAnalysis &access) {
+  patterns.add<TensorArithLowering>(converter, access, kTritiumPatternBenefit);
   patterns.add<AddPtrLowering, CastLowering<tt::BitcastOp>,
                CastLowering<tt::IntToPtrOp>, CastLowering<tt::PtrToIntOp>,
                ClampLowering, PreciseSqrtLowering, PreciseDivLowering,

@@ -16,6 +16,8 @@
 #include "tritium/Conversion/TTGToLLVM/MemoryAccessAnalysis.h"
 
 #include "tritium/Analysis/Allocation.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "tritium/Analysis/AxisInfo.h"
 #include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
@@ -25,9 +27,32 @@
 using namespace mlir;
 using namespace tritium;
 
+/// Registers of `op`'s result that repeat their run's first value (see
+/// getEqualRegisterRun), or 1.
+static int64_t equalRegisterRun(Operation *op, const ModuleAxisInfo &axisInfo) {
+  if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+      isa<arith::ConstantOp>(op) || op->getNumResults() != 1 ||
+      op->getNumRegions() != 0)
+    return 1;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!type || !ttg::getDistributedEncoding(type))
+    return 1;
+  layout::LinearLayout layout = getLinearLayout(type);
+  int dim = getRegisterFastestDim(layout);
+  if (dim < 0)
+    return 1;
+  int64_t constancy = axisInfo.getAxisInfo(op->getResult(0)).getConstancy(dim);
+  int64_t run = std::min<int64_t>(
+      llvm::bit_floor(static_cast<uint64_t>(std::max<int64_t>(1, constancy))),
+      getContiguousRegisters(layout, dim));
+  return std::max<int64_t>(1, run);
+}
+
 MemoryAccessAnalysis::MemoryAccessAnalysis(ModuleOp module) {
   ModuleAxisInfo axisInfo(module);
   module.walk([&](Operation *op) {
+    if (int64_t run = equalRegisterRun(op, axisInfo); run > 1)
+      equalRegisterRuns_[op] = run;
     Value ptr, mask;
     if (auto load = dyn_cast<tt::LoadOp>(op)) {
       ptr = load.getPtr();
@@ -64,4 +89,8 @@ MemoryAccessAnalysis::MemoryAccessAnalysis(ModuleOp module) {
 
 int64_t MemoryAccessAnalysis::getVectorLimit(Operation *op) const {
   return vectorLimits_.lookup_or(op, 1);
+}
+
+int64_t MemoryAccessAnalysis::getEqualRegisterRun(Operation *op) const {
+  return equalRegisterRuns_.lookup_or(op, 1);
 }

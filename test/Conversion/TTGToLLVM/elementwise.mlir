@@ -184,3 +184,28 @@ module attributes {"ttg.num-warps" = 1 : i32} {
     tt.return %0 : tensor<128xi8, #b>
   }
 }
+
+// -----
+
+#b8 = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+
+// `offs < n` with n a multiple of 16 is constant over runs of 16 elements
+// (axis info), and a thread's 8 registers are consecutive: one compare per
+// thread serves all 8 registers, and the adds of the other 7 offsets are
+// left unused (and folded away).
+// CHECK-LABEL: llvm.func @mask_computed_once_per_run
+// CHECK: llvm.add
+// CHECK-NOT: llvm.add
+// CHECK: llvm.icmp "slt"
+// CHECK-NOT: llvm.icmp
+// CHECK: llvm.return
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @mask_computed_once_per_run(%base: i32 {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) -> tensor<256xi1, #b8> {
+    %r = tt.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32, #b8>
+    %b = tt.splat %base : i32 -> tensor<256xi32, #b8>
+    %offs = arith.addi %b, %r : tensor<256xi32, #b8>
+    %ns = tt.splat %n : i32 -> tensor<256xi32, #b8>
+    %mask = arith.cmpi slt, %offs, %ns : tensor<256xi32, #b8>
+    tt.return %mask : tensor<256xi1, #b8>
+  }
+}

@@ -8,6 +8,12 @@
 // consecutive registers) as the width of each vector access.  The same
 // limit is kept for tt.atomic_rmw, whose float adds are packed by it.
 //
+// Also, for each element-wise arith/math op on a tensor: how many
+// consecutive registers of a thread hold equal results (the result's
+// constancy along the register-contiguous dimension, within the layout's
+// run of consecutive registers), so that the lowering computes each run once
+// (e.g. a mask `offs < n` compares once per vector, not once per element).
+//
 // The facts come from the module-wide axis-info analysis
 // (include/tritium/Analysis/AxisInfo.h).  They are read for every memory op
 // before the conversion starts rewriting, because the analysis works on the
@@ -33,8 +39,14 @@ public:
   /// 1 for ops that were not analysed (scalar accesses, say).
   int64_t getVectorLimit(mlir::Operation *op) const;
 
+  /// For an element-wise op on a tensor: the power of two n such that
+  /// registers [k*n, (k+1)*n) of every thread hold equal results; 1 when
+  /// nothing is known.
+  int64_t getEqualRegisterRun(mlir::Operation *op) const;
+
 private:
   llvm::DenseMap<mlir::Operation *, int64_t> vectorLimits_;
+  llvm::DenseMap<mlir::Operation *, int64_t> equalRegisterRuns_;
 };
 
 } // namespace tritium

@@ -48,9 +48,11 @@ void populateTensorShapeOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
 /// arith and math ops on tensors (applied per element), tt.addptr,
 /// tt.bitcast, tt.int_to_ptr, tt.ptr_to_int, tt.clamp, tt.precise_sqrt,
 /// tt.precise_divf, tt.mulhiui, tt.extern_elementwise,
-/// tt.elementwise_inline_asm.
+/// tt.elementwise_inline_asm; `access` says which arith/math results repeat
+/// across runs of registers (computed once per run).
 void populateElementwiseOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
-                                         mlir::RewritePatternSet &patterns);
+                                         mlir::RewritePatternSet &patterns,
+                                         const MemoryAccessAnalysis &access);
 
 /// Scalar math ops the NVPTX backend cannot expand: libdevice calls (and
 /// ex2.approx for f32 exp2).
