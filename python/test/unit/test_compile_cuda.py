@@ -297,3 +297,36 @@ def test_line_info_is_on_by_default_and_names_the_source():
     assert ".target sm_90a\n" in stages["ptx"]  # not "sm_90a, debug": ptxas still optimizes
     off, _ = native_library().compile_cuda(LLVM_ADD, {"input": "llir", "line_info": 0}, "my_kernel.py")
     assert ".loc" not in off["ptx"]
+
+
+# ---- Triton's host API on a compiled kernel (no GPU needed up to the launch) ----
+
+@tritium.jit
+def _scaled_copy(x_ptr, y_ptr, n, scale, BLOCK: tritium.language.constexpr):
+    tl = tritium.language
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * scale, mask=offs < n)
+
+
+def test_compiled_kernel_takes_all_arguments_or_the_runtime_ones(monkeypatch):
+    # Tutorial 02 launches a warmed-up kernel with every argument, constexprs
+    # included: they are dropped, in order, before the launch.
+    k = tritium.compile(_scaled_copy, signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32",
+                                                 "scale": "fp32", "BLOCK": "constexpr"},
+                        constexprs={"BLOCK": 128}, target="cuda:90")
+    launched = []
+    monkeypatch.setattr(k, "launch", lambda grid, args: launched.append((grid, list(args))))
+    k[(3,)](1, 2, 100, 0.5, 128)
+    k[(3,)](1, 2, 100, 0.5)
+    assert launched == [((3,), [1, 2, 100, 0.5])] * 2
+    # metadata reads as attributes, as Triton's host code expects
+    assert k.metadata.shared == k.metadata["shared"] == 0
+    assert k.metadata.num_warps == 4
+    assert k.n_regs == k.metadata["registers"] > 0
+    with pytest.raises(AttributeError):
+        k.metadata.no_such_field
+
+
+def test_the_active_driver_is_importable_without_a_gpu():
+    from tritium.runtime import driver
+    assert hasattr(driver.active, "utils") and callable(driver.active.utils.get_device_properties)

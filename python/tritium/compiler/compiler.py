@@ -126,19 +126,54 @@ class ASTSource:
         return values, attrs
 
 
+class KernelMetadata(dict):
+    """A kernel's metadata: a dict whose keys also read as attributes
+    (`kernel.metadata.shared`, as Triton's host code writes it)."""
+
+    def __getattr__(self, key):
+        try:
+            return self[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+
 class CompiledKernel:
     """A compiled kernel: its texts per stage (`asm`), metadata, and a launcher.
 
     `asm` holds "source", "ttir" and, with the NVIDIA backend, "ttgir",
-    "llir", "ptx" and "cubin" (bytes).
+    "llir", "ptx" and "cubin" (bytes).  As in Triton, `kernel[grid](...)`
+    takes either the runtime arguments or all of the kernel's arguments
+    (constexprs included, which are then skipped), and `_init_handles()`
+    loads the kernel, after which `n_regs` is the driver's register count.
     """
 
     def __init__(self, name: str, asm: Dict[str, Any], metadata: Dict[str, Any]):
         self.name = name
         self.asm = asm
-        self.metadata = metadata
-        self.runtime_params = [n for n, t in metadata["signature"].items() if t != "constexpr"]
+        self.metadata = KernelMetadata(metadata)
+        signature = metadata["signature"]
+        self.runtime_params = [n for n, t in signature.items() if t != "constexpr"]
+        self._runtime_positions = [i for i, t in enumerate(signature.values()) if t != "constexpr"]
+        self._num_params = len(signature)
         self._launcher = None
+
+    @property
+    def n_regs(self) -> int:
+        launcher = self._launcher
+        if launcher is not None and launcher.registers is not None:
+            return launcher.registers
+        return int(self.metadata.get("registers") or 0)
+
+    @property
+    def n_spills(self) -> int:
+        return int(self.metadata.get("spills") or 0)
+
+    def _init_handles(self):
+        """Loads the kernel on the current device now (the first launch
+        would otherwise)."""
+        from ..runtime import driver
+        launcher = self._launcher or self._make_launcher()
+        launcher.function(driver.current_device())
 
     @property
     def shared(self) -> int:
@@ -169,6 +204,8 @@ class CompiledKernel:
 
     def __getitem__(self, grid):
         def run(*args):
+            if len(args) == self._num_params and len(args) != len(self.runtime_params):
+                args = [args[i] for i in self._runtime_positions]
             return self.launch(grid, args)
         return run
 

@@ -169,3 +169,43 @@ def synchronize():
 def current_target() -> str:
     """The target of the current device, e.g. "cuda:90"."""
     return f"cuda:{cuda().device_properties(current_device())['capability']}"
+
+
+# ---- Triton's `triton.runtime.driver.active` ----
+#
+# Host code written for Triton asks the active driver for device properties
+# (tutorial 02 sizes its persistent grid with them) and for the current
+# device and stream.
+
+class _DriverUtils:
+    def get_device_properties(self, device: int) -> dict:
+        """Triton's keys: multiprocessor_count, max_shared_mem (bytes per
+        block, opt-in), max_num_regs (32-bit registers per SM: 65536 on
+        every NVIDIA GPU since sm_50) and warpSize."""
+        props = cuda().device_properties(device)
+        return {"multiprocessor_count": props["multiprocessor_count"], "max_shared_mem": props["max_shared_mem"],
+                "max_num_regs": 65536, "warpSize": 32}
+
+
+class _ActiveDriver:
+    utils = _DriverUtils()
+
+    def get_current_device(self) -> int:
+        return current_device()
+
+    def get_current_stream(self, device: Optional[int] = None) -> int:
+        return current_stream(current_device() if device is None else device)
+
+    def get_current_target(self) -> str:
+        return current_target()
+
+    def get_active_torch_device(self):
+        import torch
+        return torch.device("cuda", current_device())
+
+    def get_device_interface(self):
+        import torch
+        return torch.cuda
+
+
+active = _ActiveDriver()

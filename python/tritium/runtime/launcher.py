@@ -98,6 +98,7 @@ class Launcher:
         self.param_names, self.param_types = list(param_names), list(param_types)
         self.num_params = len(param_names)
         self._functions = {}
+        self.registers = None  # per thread, known once loaded
 
     def values_launcher(self, indices: Sequence[int]) -> Callable:
         """A launch function (grid, values, device) for the warm path, where
@@ -138,7 +139,8 @@ class Launcher:
             limit = cuda.device_properties(device)["max_shared_mem"]
             if self.shared > limit:
                 raise OutOfResources(self.shared, limit, "shared memory")
-            _, handle, _ = cuda.load(self.image, self.name, self.shared, device)
+            _, handle, regs = cuda.load(self.image, self.name, self.shared, device)
+            self.registers = regs
             fn = self._functions[device] = ctypes.c_void_p(handle)
         return fn
 
