@@ -117,7 +117,8 @@ def main():
             over.append(name)
             continue
         times = [compile_ms(fn, signature, constexprs, attrs, args.target, args.full)[0] for _ in range(args.repeat)]
-        ops = sum(1 for line in k.asm["ttir"].splitlines() if " = " in line or line.strip().startswith(("tt.", "scf.")))
+        ops = sum(1 for line in k.asm["ttir"].splitlines()
+                  if not line.startswith("#") and (" = " in line or line.strip().startswith(("tt.", "scf."))))
         # one compile served from the on-disk cache, for comparison
         os.environ["TRITIUM_ALWAYS_COMPILE"] = "0"
         compile_ms(fn, signature, constexprs, attrs, args.target, args.full)
