@@ -57,7 +57,8 @@ def TTGRemoveLayoutConversionsPass
                 "disappear";
   let description = [{
     Removes `ttg.convert_layout` ops by choosing the layouts of the values
-    around them, in three steps per function:
+    around them, in four steps per function (a cleanup follows each of the
+    first three):
 
     1. Propagation.  Ops whose layout is fixed (loads and stores after
        ttg-coalesce, dots, atomics, ops this pass does not model) anchor the
@@ -79,7 +80,14 @@ def TTGRemoveLayoutConversionsPass
        in the target layout or conversions from it, is replaced by a copy of
        that computation in the target layout.
 
-    3. Cleanup.  Conversions to the same layout and chains of conversions
+    3. Hoisting.  A conversion that remains moves up toward the values it is
+       computed from (a load, a reduction, a loop result): those are
+       converted right after they are defined and the cheap ops after them
+       are redone in the new layout, when that converts no more values and
+       no more bytes (e.g. before an fp16->fp32 extf), never out of an
+       `scf.if` branch and never past a value something else also uses.
+
+    4. Cleanup.  Conversions to the same layout and chains of conversions
        fold; ops left without uses, and loop-carried values nobody reads,
        are erased.
 
