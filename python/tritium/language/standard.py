@@ -58,33 +58,45 @@ def _and_combine(a, b):
 
 
 @jit
-def _argmax_combine(value1, index1, value2, index2):
-    # ties pick the lower index, as torch.argmax does
-    gt = value1 > value2
-    eq = value1 == value2
-    lower = index1 < index2
-    take1 = gt | (eq & lower)
+def _argmax_combine(value1, index1, value2, index2, tie_break_left: core.constexpr):
+    # Triton's rule: the larger value wins; on a tie the lower index when
+    # tie_break_left, else either (no tie test: cheaper).  NaN compares
+    # false both ways, so where a NaN ends up depends on the reduction order,
+    # as in Triton (torch.argmax would always pick it).
+    if tie_break_left:
+        take1 = (value1 > value2) | ((value1 == value2) & (index1 < index2))
+    else:
+        take1 = value1 > value2
     return core.where(take1, value1, value2), core.where(take1, index1, index2)
 
 
 @jit
-def _argmax_nan_combine(value1, index1, value2, index2):
-    nan1 = value1 != value1
-    nan2 = value2 != value2
-    gt = value1 > value2
-    eq = value1 == value2
-    lower = index1 < index2
-    take1 = (nan1 & (~nan2 | lower)) | (~nan2 & (gt | (eq & lower)))
+def _argmax_combine_tie_break_left(value1, index1, value2, index2):
+    return _argmax_combine(value1, index1, value2, index2, True)
+
+
+@jit
+def _argmax_combine_tie_break_fast(value1, index1, value2, index2):
+    return _argmax_combine(value1, index1, value2, index2, False)
+
+
+@jit
+def _argmin_combine(value1, index1, value2, index2, tie_break_left: core.constexpr):
+    if tie_break_left:
+        take1 = (value1 < value2) | ((value1 == value2) & (index1 < index2))
+    else:
+        take1 = value1 < value2
     return core.where(take1, value1, value2), core.where(take1, index1, index2)
 
 
 @jit
-def _argmin_combine(value1, index1, value2, index2):
-    lt = value1 < value2
-    eq = value1 == value2
-    lower = index1 < index2
-    take1 = lt | (eq & lower)
-    return core.where(take1, value1, value2), core.where(take1, index1, index2)
+def _argmin_combine_tie_break_left(value1, index1, value2, index2):
+    return _argmin_combine(value1, index1, value2, index2, True)
+
+
+@jit
+def _argmin_combine_tie_break_fast(value1, index1, value2, index2):
+    return _argmin_combine(value1, index1, value2, index2, False)
 
 
 # ---- reductions ----
@@ -146,7 +158,7 @@ def _indices_like(input, axis):
 @core.builtin
 def argmax(input, axis, tie_break_left=True, keep_dims=False, _return_value=False):
     values, axis, indices = _indices_like(input, axis)
-    fn = _argmax_nan_combine if values.dtype.is_floating() else _argmax_combine
+    fn = _argmax_combine_tie_break_left if core._cv(tie_break_left) else _argmax_combine_tie_break_fast
     value, index = core.reduce((values, indices), axis, fn, keep_dims=keep_dims)
     return (value, index) if _return_value else index
 
@@ -154,7 +166,8 @@ def argmax(input, axis, tie_break_left=True, keep_dims=False, _return_value=Fals
 @core.builtin
 def argmin(input, axis, tie_break_left=True, keep_dims=False, _return_value=False):
     values, axis, indices = _indices_like(input, axis)
-    value, index = core.reduce((values, indices), axis, _argmin_combine, keep_dims=keep_dims)
+    fn = _argmin_combine_tie_break_left if core._cv(tie_break_left) else _argmin_combine_tie_break_fast
+    value, index = core.reduce((values, indices), axis, fn, keep_dims=keep_dims)
     return (value, index) if _return_value else index
 
 
