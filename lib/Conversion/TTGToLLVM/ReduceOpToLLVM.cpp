@@ -18,8 +18,10 @@
 //      a result element): through the op's scratch buffer.  Each thread
 //      stores its partials at [result index * W + its warp's position along
 //      the axis] (threads holding the same value store the same word), a
-//      barrier, then each thread loads the W partials of each of its result
-//      registers and folds them in warp order.  The same path serves a
+//      barrier, then for each of its result registers lane l loads partial
+//      l % W and log2(W) butterflies over the low lane bits fold the W
+//      partials (one load per result; with W above the warp size, each
+//      thread loads all W and folds them in warp order).  The same path serves a
 //      result layout that is not the slice of the operand's (the loads go by
 //      result coordinates), with W = 1.
 //   Otherwise each result register takes the group with its coordinates.
@@ -330,29 +332,56 @@ private:
     } else {
       resultIndices.push_back({i32Constant(rewriter, loc, 0)});
     }
+    // With W > 1 partials per result, lane l loads partial l % W and
+    // butterflies over the low log2(W) lane bits combine them: one load and
+    // log2(W) shuffles per result instead of W loads (and W live registers).
+    int threadsPerWarp = ttg::getThreadsPerWarp(op->getParentOfType<ModuleOp>());
+    bool spreadOverLanes =
+        warpsAlongAxis > 1 && warpsAlongAxis <= threadsPerWarp;
+    Value laneInGroup =
+        spreadOverLanes
+            ? LLVM::AndOp::create(rewriter, loc, thread.lane,
+                                  i32Constant(rewriter, loc, warpsAlongAxis - 1))
+                  .getResult()
+            : Value();
+    auto loadPartials = [&](Value index) {
+      SmallVector<Value> loaded;
+      for (unsigned k = 0; k < numOperands; ++k) {
+        auto [pointer, memoryType] = elementPointer(k, index);
+        Value value = LLVM::LoadOp::create(rewriter, loc, memoryType, pointer);
+        Type registerType = partials.front()[k].getType();
+        if (registerType != memoryType)
+          value = LLVM::TruncOp::create(rewriter, loc, registerType, value);
+        loaded.push_back(value);
+      }
+      return loaded;
+    };
     for (SmallVector<Value> &resultIndex : resultIndices) {
       Value first =
           LLVM::MulOp::create(rewriter, loc, resultIndex.front(), width);
       SmallVector<Value> acc;
-      for (int64_t w = 0; w < warpsAlongAxis; ++w) {
-        Value index = w == 0 ? first
-                             : LLVM::AddOp::create(
-                                   rewriter, loc, first,
-                                   i32Constant(rewriter, loc, w))
-                                   .getResult();
-        SmallVector<Value> loaded;
-        for (unsigned k = 0; k < numOperands; ++k) {
-          auto [pointer, memoryType] = elementPointer(k, index);
-          Value value =
-              LLVM::LoadOp::create(rewriter, loc, memoryType, pointer);
-          Type registerType = partials.front()[k].getType();
-          if (registerType != memoryType)
-            value = LLVM::TruncOp::create(rewriter, loc, registerType, value);
-          loaded.push_back(value);
+      if (spreadOverLanes) {
+        acc = loadPartials(
+            LLVM::AddOp::create(rewriter, loc, first, laneInGroup));
+        for (int64_t bit = 1; bit < warpsAlongAxis; bit <<= 1) {
+          SmallVector<Value> other;
+          for (Value value : acc)
+            other.push_back(shuffleValue(rewriter, loc, nvvm::ShuffleMode::Xor,
+                                         value, int32_t(bit)));
+          acc = emitCombine(rewriter, loc, op.getCombineOp(), acc, other);
         }
-        acc = w == 0 ? loaded
-                     : emitCombine(rewriter, loc, op.getCombineOp(), acc,
-                                   loaded);
+      } else {
+        for (int64_t w = 0; w < warpsAlongAxis; ++w) {
+          Value index = w == 0 ? first
+                               : LLVM::AddOp::create(
+                                     rewriter, loc, first,
+                                     i32Constant(rewriter, loc, w))
+                                     .getResult();
+          SmallVector<Value> loaded = loadPartials(index);
+          acc = w == 0 ? loaded
+                       : emitCombine(rewriter, loc, op.getCombineOp(), acc,
+                                     loaded);
+        }
       }
       for (unsigned k = 0; k < numOperands; ++k)
         results[k].push_back(acc[k]);

@@ -3,7 +3,8 @@
 // A 1-D sum over 4 warps: each thread folds its 8 registers, five butterfly
 // shuffles (xor 1, 2, 4, 8, 16) reduce the warp, and the four warp partials
 // meet in 16 bytes of scratch: stored at the warp's position, a barrier,
-// then every thread loads and adds all four.
+// then lane l loads partial l % 4 and two more butterflies (xor 1, 2) add
+// the four in every lane.
 #b1 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-LABEL: module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.shared = 16 : i32
 // CHECK-LABEL: llvm.func @sum_1d
@@ -13,8 +14,10 @@
 // CHECK-NOT: nvvm.shfl.sync
 // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
 // CHECK-NEXT: nvvm.barrier0
-// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
 // CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3>
+// CHECK-COUNT-2: nvvm.shfl.sync  bfly
+// CHECK-NOT: nvvm.shfl.sync
 // CHECK: st.global.b32
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32} {
   tt.func @sum_1d(%x: tensor<1024xf32, #b1>, %out: !tt.ptr<f32>) {
