@@ -18,10 +18,10 @@
 //      a result element): through the op's scratch buffer.  Each thread
 //      stores its partials at [result index * W + its warp's position along
 //      the axis] (threads holding the same value store the same word), a
-//      barrier, then for each of its result registers lane l loads partial
-//      l % W and log2(W) butterflies over the low lane bits fold the W
-//      partials (one load per result; with W above the warp size, each
-//      thread loads all W and folds them in warp order).  The same path serves a
+//      barrier, then the W partials of each result register are spread over
+//      W lanes that hold that same result (one load each) and folded by
+//      log2(W) butterflies; where the result layout has too few such lanes,
+//      each thread loads all W and folds them in warp order.  The same path serves a
 //      result layout that is not the slice of the operand's (the loads go by
 //      result coordinates), with W = 1.
 //   Otherwise each result register takes the group with its coordinates.
@@ -332,18 +332,45 @@ private:
     } else {
       resultIndices.push_back({i32Constant(rewriter, loc, 0)});
     }
-    // With W > 1 partials per result, lane l loads partial l % W and
-    // butterflies over the low log2(W) lane bits combine them: one load and
-    // log2(W) shuffles per result instead of W loads (and W live registers).
-    int threadsPerWarp = ttg::getThreadsPerWarp(op->getParentOfType<ModuleOp>());
+    // With W > 1 partials per result, spread them over lanes that hold the
+    // same result elements (lane bits whose bases in the result layout are
+    // zero; every lane bit for a scalar): the lane whose such bits read j
+    // loads partial j, and butterflies over those bits fold the W partials.
+    // One load and log2(W) shuffles per result instead of W loads (and W
+    // live registers).  Without log2(W) such lane bits, every thread loads
+    // all W partials and folds them in warp order.
+    SmallVector<int> groupLaneBits;
+    int log2Warps = static_cast<int>(plan.warpBits.size());
+    if (resultType) {
+      LinearLayout resultLayout = getLinearLayout(resultType);
+      const layout::BasisList &lanes = resultLayout.bases(HwDim::Lane);
+      for (int i = 0; i < static_cast<int>(lanes.size()); ++i)
+        if (llvm::all_of(lanes[i], [](int64_t c) { return c == 0; }))
+          groupLaneBits.push_back(i);
+    } else {
+      int threadsPerWarp =
+          ttg::getThreadsPerWarp(op->getParentOfType<ModuleOp>());
+      for (int i = 0; (1 << i) < threadsPerWarp; ++i)
+        groupLaneBits.push_back(i);
+    }
     bool spreadOverLanes =
-        warpsAlongAxis > 1 && warpsAlongAxis <= threadsPerWarp;
-    Value laneInGroup =
-        spreadOverLanes
-            ? LLVM::AndOp::create(rewriter, loc, thread.lane,
-                                  i32Constant(rewriter, loc, warpsAlongAxis - 1))
-                  .getResult()
-            : Value();
+        log2Warps > 0 && static_cast<int>(groupLaneBits.size()) >= log2Warps;
+    groupLaneBits.resize(std::min<size_t>(groupLaneBits.size(), log2Warps));
+    Value laneInGroup;
+    if (spreadOverLanes) {
+      laneInGroup = i32Constant(rewriter, loc, 0);
+      for (auto [packed, bit] : llvm::enumerate(groupLaneBits)) {
+        Value one = LLVM::AndOp::create(
+            rewriter, loc,
+            LLVM::LShrOp::create(rewriter, loc, thread.lane,
+                                 i32Constant(rewriter, loc, bit)),
+            i32Constant(rewriter, loc, 1));
+        if (packed != 0)
+          one = LLVM::ShlOp::create(rewriter, loc, one,
+                                    i32Constant(rewriter, loc, packed));
+        laneInGroup = LLVM::OrOp::create(rewriter, loc, laneInGroup, one);
+      }
+    }
     auto loadPartials = [&](Value index) {
       SmallVector<Value> loaded;
       for (unsigned k = 0; k < numOperands; ++k) {
@@ -363,11 +390,11 @@ private:
       if (spreadOverLanes) {
         acc = loadPartials(
             LLVM::AddOp::create(rewriter, loc, first, laneInGroup));
-        for (int64_t bit = 1; bit < warpsAlongAxis; bit <<= 1) {
+        for (int bit : groupLaneBits) {
           SmallVector<Value> other;
           for (Value value : acc)
             other.push_back(shuffleValue(rewriter, loc, nvvm::ShuffleMode::Xor,
-                                         value, int32_t(bit)));
+                                         value, int32_t(1) << bit));
           acc = emitCombine(rewriter, loc, op.getCombineOp(), acc, other);
         }
       } else {
