@@ -29,6 +29,18 @@
 #include <string>
 #include <vector>
 
+// Marks accessors returning references into the object, so that keeping such
+// a reference past a temporary's lifetime (`const auto &b =
+// makeLayout().bases(...)`) is a compile-time warning.
+#if defined(__has_cpp_attribute)
+#if __has_cpp_attribute(clang::lifetimebound)
+#define TRITIUM_LIFETIME_BOUND [[clang::lifetimebound]]
+#endif
+#endif
+#ifndef TRITIUM_LIFETIME_BOUND
+#define TRITIUM_LIFETIME_BOUND
+#endif
+
 namespace tritium {
 namespace layout {
 
@@ -107,10 +119,12 @@ public:
   int64_t rank() const { return static_cast<int64_t>(shape_.size()); }
 
   /// The tensor shape this layout covers.
-  const std::vector<int64_t> &shape() const { return shape_; }
+  const std::vector<int64_t> &shape() const TRITIUM_LIFETIME_BOUND {
+    return shape_;
+  }
 
   /// The bases of one input dimension.
-  const BasisList &bases(HwDim dim) const {
+  const BasisList &bases(HwDim dim) const TRITIUM_LIFETIME_BOUND {
     return bases_[static_cast<int>(dim)];
   }
 
