@@ -9,7 +9,7 @@
 //
 // Several elements per instruction ("packing") for float adds, when the
 // registers of a group are consecutive elements, their pointers contiguous
-// and aligned to the group and their mask uniform (MemoryAccessAnalysis):
+// and aligned to the group and their mask uniform (LoweringAxisInfo):
 //
 //   f16 / bf16, 2 elements:  add.noftz.f16x2 / .bf16x2 on one b32 register
 //   f16 / bf16, 4 or 8 (sm_90): add.noftz.v2/.v4.f16x2 (bf16x2)
@@ -34,7 +34,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "tritium/Conversion/TTGToLLVM/ElementPacking.h"
 #include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
-#include "tritium/Conversion/TTGToLLVM/MemoryAccessAnalysis.h"
+#include "tritium/Conversion/TTGToLLVM/LoweringAxisInfo.h"
 #include "tritium/Conversion/TTGToLLVM/NVVMHelpers.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
 #include "tritium/Conversion/TTGToLLVM/SharedMemoryAccess.h"
@@ -212,10 +212,10 @@ Value zeroOf(OpBuilder &b, Location loc, Type type) {
 }
 
 /// Elements per atom instruction for a tensor op: the layout's run of
-/// consecutive registers capped by what MemoryAccessAnalysis proved about
+/// consecutive registers capped by what LoweringAxisInfo proved about
 /// the pointers and the mask.
 int64_t getVectorWidth(Operation *op, const layout::LinearLayout &layout,
-                       const MemoryAccessAnalysis &access) {
+                       const LoweringAxisInfo &access) {
   int dim = getRegisterFastestDim(layout);
   if (dim < 0)
     return 1;
@@ -231,7 +231,7 @@ LogicalResult lowerAtomic(Operation *op, Value llPtr, Value llMask,
                           std::optional<tt::RMWOp> kind, tt::MemSemantic sem,
                           tt::MemSyncScope scope,
                           const TTGToLLVMTypeConverter &converter,
-                          const MemoryAccessAnalysis &access,
+                          const LoweringAxisInfo &access,
                           const TargetConfig &target,
                           ConversionPatternRewriter &rewriter) {
   Location loc = op->getLoc();
@@ -375,7 +375,7 @@ LogicalResult lowerAtomic(Operation *op, Value llPtr, Value llMask,
 
 struct AtomicRMWLowering : public ConvertOpToLLVMPattern<tt::AtomicRMWOp> {
   AtomicRMWLowering(TTGToLLVMTypeConverter &converter,
-                    const MemoryAccessAnalysis &access,
+                    const LoweringAxisInfo &access,
                     const TargetConfig &target, PatternBenefit benefit)
       : ConvertOpToLLVMPattern(converter, benefit), access(access),
         target(target) {}
@@ -390,13 +390,13 @@ struct AtomicRMWLowering : public ConvertOpToLLVMPattern<tt::AtomicRMWOp> {
                        target, rewriter);
   }
 
-  const MemoryAccessAnalysis &access;
+  const LoweringAxisInfo &access;
   TargetConfig target;
 };
 
 struct AtomicCASLowering : public ConvertOpToLLVMPattern<tt::AtomicCASOp> {
   AtomicCASLowering(TTGToLLVMTypeConverter &converter,
-                    const MemoryAccessAnalysis &access,
+                    const LoweringAxisInfo &access,
                     const TargetConfig &target, PatternBenefit benefit)
       : ConvertOpToLLVMPattern(converter, benefit), access(access),
         target(target) {}
@@ -411,7 +411,7 @@ struct AtomicCASLowering : public ConvertOpToLLVMPattern<tt::AtomicCASOp> {
                        target, rewriter);
   }
 
-  const MemoryAccessAnalysis &access;
+  const LoweringAxisInfo &access;
   TargetConfig target;
 };
 
@@ -419,7 +419,7 @@ struct AtomicCASLowering : public ConvertOpToLLVMPattern<tt::AtomicCASOp> {
 
 void tritium::populateAtomicOpToLLVMPatterns(
     TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns,
-    const MemoryAccessAnalysis &access, const TargetConfig &target) {
+    const LoweringAxisInfo &access, const TargetConfig &target) {
   patterns.add<AtomicRMWLowering, AtomicCASLowering>(
       converter, access, target, kTritiumPatternBenefit);
 }

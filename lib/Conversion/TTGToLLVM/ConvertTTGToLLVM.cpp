@@ -2,7 +2,7 @@
 //
 // Algorithm overview:
 //   1. Before anything is rewritten, analyse the pointers and masks of every
-//      global load and store (MemoryAccessAnalysis): how many consecutive
+//      global load and store (LoweringAxisInfo): how many consecutive
 //      elements one vector access may cover.
 //   2. Run one partial dialect conversion with
 //        - Tritium's type converter (tensor -> struct of a thread's
@@ -26,7 +26,7 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "tritium/Conversion/TTGToLLVM/MemoryAccessAnalysis.h"
+#include "tritium/Conversion/TTGToLLVM/LoweringAxisInfo.h"
 #include "tritium/Conversion/TTGToLLVM/NVVMHelpers.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
@@ -44,7 +44,7 @@ using namespace tritium;
 LogicalResult tritium::convertTTGToLLVM(ModuleOp module,
                                         const TargetConfig &target) {
   MLIRContext *context = module.getContext();
-  MemoryAccessAnalysis access(module);
+  LoweringAxisInfo access(module);
   TTGToLLVMTypeConverter converter(context);
 
   RewritePatternSet patterns(context);

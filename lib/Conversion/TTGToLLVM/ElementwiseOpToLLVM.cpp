@@ -8,7 +8,7 @@
 //   lowered by the upstream arith/math-to-LLVM patterns in the same
 //   conversion (LibdeviceOpToLLVM.cpp takes the math functions NVPTX cannot
 //   expand); where axis info proves a run of a thread's registers equal
-//   (MemoryAccessAnalysis::getEqualRegisterRun), only the run's first
+//   (LoweringAxisInfo::getEqualRegisterRun), only the run's first
 //   element is computed;
 // * tt.addptr is one GEP per element, over the pointee's memory type;
 // * tt.bitcast / int_to_ptr / ptr_to_int are llvm casts;
@@ -25,7 +25,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "tritium/Conversion/TTGToLLVM/ElementPacking.h"
-#include "tritium/Conversion/TTGToLLVM/MemoryAccessAnalysis.h"
+#include "tritium/Conversion/TTGToLLVM/LoweringAxisInfo.h"
 #include "tritium/Conversion/TTGToLLVM/ModuleSymbols.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
@@ -83,7 +83,7 @@ LogicalResult lowerPerElement(Operation *op, ValueRange operands,
 /// Any arith or math op whose result is a tensor: the same op per element.
 struct TensorArithLowering : public ConversionPattern {
   TensorArithLowering(TTGToLLVMTypeConverter &converter,
-                      const MemoryAccessAnalysis &access,
+                      const LoweringAxisInfo &access,
                       PatternBenefit benefit)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), benefit,
                           &converter.getContext()),
@@ -112,7 +112,7 @@ struct TensorArithLowering : public ConversionPattern {
   }
 
 private:
-  const MemoryAccessAnalysis &access;
+  const LoweringAxisInfo &access;
 };
 
 /// Pattern base for tt ops lowered element by element by `compute`.
@@ -395,7 +395,7 @@ struct ElementwiseInlineAsmLowering
 
 void tritium::populateElementwiseOpToLLVMPatterns(
     TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns,
-    const MemoryAccessAnalysis &access) {
+    const LoweringAxisInfo &access) {
   patterns.add<TensorArithLowering>(converter, access, kTritiumPatternBenefit);
   patterns.add<AddPtrLowering, CastLowering<tt::BitcastOp>,
                CastLowering<tt::IntToPtrOp>, CastLowering<tt::PtrToIntOp>,

@@ -47,10 +47,6 @@ using nvidia::PTXBuilder;
 
 namespace {
 
-Value i32Constant(OpBuilder &builder, Location loc, int64_t value) {
-  return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), value);
-}
-
 /// `value` (an integer) as an i32: sign-extended or truncated.
 Value toI32(OpBuilder &builder, Location loc, Value value) {
   unsigned bits = value.getType().getIntOrFloatBitWidth();
@@ -112,7 +108,7 @@ struct GatherLowering : public ConvertOpToLLVMPattern<tt::GatherOp> {
     nvvm::barrier(rewriter, loc);
 
     int axis = op.getAxis();
-    Value axisMask = i32Constant(rewriter, loc, srcType.getDimSize(axis) - 1);
+    Value axisMask = emitI32Constant(rewriter, loc, srcType.getDimSize(axis) - 1);
     auto coords = emitIndices(rewriter, loc, dstLayout, thread);
     SmallVector<int64_t> representative = getRepresentativeRegisters(dstLayout);
     SmallVector<Value> elements;
@@ -167,7 +163,7 @@ struct HistogramLowering : public ConvertOpToLLVMPattern<tt::HistogramOp> {
 
     // Zero the bins: every bin is some thread's result element.
     SmallVector<Value> zeros(dstLayout.elemsPerThread(),
-                             i32Constant(rewriter, loc, 0));
+                             emitI32Constant(rewriter, loc, 0));
     storeTile(rewriter, loc, buffer, zeros, dstLayout, thread, i32);
     nvvm::barrier(rewriter, loc);
 
@@ -195,7 +191,7 @@ struct HistogramLowering : public ConvertOpToLLVMPattern<tt::HistogramOp> {
       // The address stays inside the bins even where the guard is false.
       Value bin =
           LLVM::AndOp::create(rewriter, loc, toI32(rewriter, loc, value),
-                              i32Constant(rewriter, loc, numBins - 1));
+                              emitI32Constant(rewriter, loc, numBins - 1));
       Value ptr = LLVM::GEPOp::create(rewriter, loc, buffer.getType(), i32,
                                       buffer, ValueRange{bin});
       PTXBuilder ptx;

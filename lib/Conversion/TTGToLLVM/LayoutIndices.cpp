@@ -53,6 +53,29 @@ LinearLayout tritium::getLinearLayout(RankedTensorType type) {
 }
 
 /// xor-accumulates `term` into `acc` (null = 0).
+Value tritium::emitI32Constant(OpBuilder &builder, Location loc,
+                               int64_t value) {
+  return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                  builder.getI32IntegerAttr(value));
+}
+
+Value tritium::emitPackedBits(OpBuilder &builder, Location loc, Value value,
+                              ArrayRef<int> bits) {
+  Value packed = emitI32Constant(builder, loc, 0);
+  for (auto [position, bit] : llvm::enumerate(bits)) {
+    Value one = LLVM::AndOp::create(
+        builder, loc,
+        LLVM::LShrOp::create(builder, loc, value,
+                             emitI32Constant(builder, loc, bit)),
+        emitI32Constant(builder, loc, 1));
+    if (position != 0)
+      one = LLVM::ShlOp::create(builder, loc, one,
+                                emitI32Constant(builder, loc, position));
+    packed = LLVM::OrOp::create(builder, loc, packed, one);
+  }
+  return packed;
+}
+
 static Value xorInto(OpBuilder &builder, Location loc, Value acc, Value term) {
   return acc ? LLVM::XOrOp::create(builder, loc, acc, term).getResult() : term;
 }

@@ -2,7 +2,7 @@
 //
 // Each thread accesses its registers in groups of `vec` elements, where
 //   vec = min(registers consecutive along the layout's fastest dimension,
-//             MemoryAccessAnalysis's limit (contiguity, alignment, mask
+//             LoweringAxisInfo's limit (contiguity, alignment, mask
 //             constancy), 128 bits / element bits)
 // so that one PTX instruction moves a group: its elements are packed into
 // `nWords` words of `width` = min(vec * bits, max(32, bits)) bits, and the
@@ -30,7 +30,7 @@
 #include "tritium/Analysis/Allocation.h"
 #include "tritium/Conversion/TTGToLLVM/ElementPacking.h"
 #include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
-#include "tritium/Conversion/TTGToLLVM/MemoryAccessAnalysis.h"
+#include "tritium/Conversion/TTGToLLVM/LoweringAxisInfo.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
@@ -75,7 +75,7 @@ struct AccessShape {
 class AccessLowering {
 public:
   AccessLowering(const TTGToLLVMTypeConverter &converter,
-                 const MemoryAccessAnalysis &access)
+                 const LoweringAxisInfo &access)
       : converter(converter), access(access) {}
 
 protected:
@@ -174,7 +174,7 @@ protected:
   }
 
   const TTGToLLVMTypeConverter &converter;
-  const MemoryAccessAnalysis &access;
+  const LoweringAxisInfo &access;
 };
 
 StringRef loadCacheQualifier(tt::CacheModifier modifier) {
@@ -240,7 +240,7 @@ std::optional<APInt> getConstantBits(Value other) {
 struct LoadLowering : public ConvertOpToLLVMPattern<tt::LoadOp>,
                       public AccessLowering {
   LoadLowering(TTGToLLVMTypeConverter &converter,
-               const MemoryAccessAnalysis &access)
+               const LoweringAxisInfo &access)
       : ConvertOpToLLVMPattern(converter, kTritiumPatternBenefit),
         AccessLowering(converter, access) {}
 
@@ -363,7 +363,7 @@ struct LoadLowering : public ConvertOpToLLVMPattern<tt::LoadOp>,
 struct StoreLowering : public ConvertOpToLLVMPattern<tt::StoreOp>,
                        public AccessLowering {
   StoreLowering(TTGToLLVMTypeConverter &converter,
-                const MemoryAccessAnalysis &access)
+                const LoweringAxisInfo &access)
       : ConvertOpToLLVMPattern(converter, kTritiumPatternBenefit),
         AccessLowering(converter, access) {}
 
@@ -477,6 +477,6 @@ struct StoreLowering : public ConvertOpToLLVMPattern<tt::StoreOp>,
 
 void tritium::populateLoadStoreOpToLLVMPatterns(
     TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns,
-    const MemoryAccessAnalysis &access) {
+    const LoweringAxisInfo &access) {
   patterns.add<LoadLowering, StoreLowering>(converter, access);
 }

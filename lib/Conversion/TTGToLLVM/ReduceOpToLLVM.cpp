@@ -144,11 +144,6 @@ SmallVector<int64_t> scratchSections(tt::ReduceOp op, const ReducePlan &plan,
   return offsets;
 }
 
-Value i32Constant(OpBuilder &builder, Location loc, int64_t value) {
-  return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
-                                  builder.getI32IntegerAttr(value));
-}
-
 struct ReduceLowering : public ConvertOpToLLVMPattern<tt::ReduceOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -265,18 +260,8 @@ private:
 
     // This warp's position among the warps along the axis: its warp-id bits
     // that move along the axis, packed.
-    Value warpPosition = i32Constant(rewriter, loc, 0);
-    for (auto [packed, bit] : llvm::enumerate(plan.warpBits)) {
-      Value one = LLVM::AndOp::create(
-          rewriter, loc,
-          LLVM::LShrOp::create(rewriter, loc, thread.warp,
-                               i32Constant(rewriter, loc, bit)),
-          i32Constant(rewriter, loc, 1));
-      if (packed != 0)
-        one = LLVM::ShlOp::create(rewriter, loc, one,
-                                  i32Constant(rewriter, loc, packed));
-      warpPosition = LLVM::OrOp::create(rewriter, loc, warpPosition, one);
-    }
+    Value warpPosition =
+        emitPackedBits(rewriter, loc, thread.warp, plan.warpBits);
 
     SmallVector<int64_t> sections = scratchSections(op, plan, nullptr);
     auto elementPointer = [&](unsigned k, Value elementIndex) {
@@ -297,9 +282,9 @@ private:
     // Store: the partial of each group at its result index.
     SmallVector<SmallVector<Value>> srcCoords =
         emitIndices(rewriter, loc, plan.src, thread);
-    Value width = i32Constant(rewriter, loc, warpsAlongAxis);
+    Value width = emitI32Constant(rewriter, loc, warpsAlongAxis);
     for (auto [group, reg] : llvm::enumerate(groupFirstRegister)) {
-      Value resultIndex = i32Constant(rewriter, loc, 0);
+      Value resultIndex = emitI32Constant(rewriter, loc, 0);
       if (resultType) {
         SmallVector<Value> coords;
         for (int d = 0; d < srcType.getRank(); ++d)
@@ -330,7 +315,7 @@ private:
         resultIndices.push_back(
             {emitRowMajorOffset(rewriter, loc, coords, resultShape)});
     } else {
-      resultIndices.push_back({i32Constant(rewriter, loc, 0)});
+      resultIndices.push_back({emitI32Constant(rewriter, loc, 0)});
     }
     // With W > 1 partials per result, spread them over lanes that hold the
     // same result elements (lane bits whose bases in the result layout are
@@ -356,21 +341,10 @@ private:
     bool spreadOverLanes =
         log2Warps > 0 && static_cast<int>(groupLaneBits.size()) >= log2Warps;
     groupLaneBits.resize(std::min<size_t>(groupLaneBits.size(), log2Warps));
-    Value laneInGroup;
-    if (spreadOverLanes) {
-      laneInGroup = i32Constant(rewriter, loc, 0);
-      for (auto [packed, bit] : llvm::enumerate(groupLaneBits)) {
-        Value one = LLVM::AndOp::create(
-            rewriter, loc,
-            LLVM::LShrOp::create(rewriter, loc, thread.lane,
-                                 i32Constant(rewriter, loc, bit)),
-            i32Constant(rewriter, loc, 1));
-        if (packed != 0)
-          one = LLVM::ShlOp::create(rewriter, loc, one,
-                                    i32Constant(rewriter, loc, packed));
-        laneInGroup = LLVM::OrOp::create(rewriter, loc, laneInGroup, one);
-      }
-    }
+    Value laneInGroup =
+        spreadOverLanes
+            ? emitPackedBits(rewriter, loc, thread.lane, groupLaneBits)
+            : Value();
     auto loadPartials = [&](Value index) {
       SmallVector<Value> loaded;
       for (unsigned k = 0; k < numOperands; ++k) {
@@ -402,7 +376,7 @@ private:
           Value index = w == 0 ? first
                                : LLVM::AddOp::create(
                                      rewriter, loc, first,
-                                     i32Constant(rewriter, loc, w))
+                                     emitI32Constant(rewriter, loc, w))
                                      .getResult();
           SmallVector<Value> loaded = loadPartials(index);
           acc = w == 0 ? loaded

@@ -25,6 +25,16 @@ struct ThreadIndex {
   mlir::Value warp;
 };
 
+/// An i32 constant.
+mlir::Value emitI32Constant(mlir::OpBuilder &builder, mlir::Location loc,
+                            int64_t value);
+
+/// The bits `bits` (positions, in order) of the i32 `value` packed into a
+/// dense index, bits[0] becoming bit 0: e.g. a warp's position among the
+/// warps whose warp-id bits `bits` move along an axis.
+mlir::Value emitPackedBits(mlir::OpBuilder &builder, mlir::Location loc,
+                           mlir::Value value, llvm::ArrayRef<int> bits);
+
 /// Emits lane = tid % threadsPerWarp and warp = tid / threadsPerWarp from
 /// the thread id (tid.x, known to be below threadsPerWarp * numWarps).
 ThreadIndex emitThreadIndex(mlir::OpBuilder &builder, mlir::Location loc,

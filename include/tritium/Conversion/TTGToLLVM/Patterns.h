@@ -15,7 +15,7 @@
 namespace tritium {
 
 class TTGToLLVMTypeConverter;
-class MemoryAccessAnalysis;
+class LoweringAxisInfo;
 
 /// What the generated code may use.
 struct TargetConfig {
@@ -52,7 +52,7 @@ void populateTensorShapeOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
 /// across runs of registers (computed once per run).
 void populateElementwiseOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns,
-                                         const MemoryAccessAnalysis &access);
+                                         const LoweringAxisInfo &access);
 
 /// Scalar math ops the NVPTX backend cannot expand: libdevice calls (and
 /// ex2.approx for f32 exp2).
@@ -71,12 +71,12 @@ void populateFpToFpOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
 /// tt.load, tt.store.
 void populateLoadStoreOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
-                                       const MemoryAccessAnalysis &access);
+                                       const LoweringAxisInfo &access);
 
 /// tt.atomic_rmw, tt.atomic_cas (float adds packed per `access`).
 void populateAtomicOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns,
-                                    const MemoryAccessAnalysis &access,
+                                    const LoweringAxisInfo &access,
                                     const TargetConfig &target);
 
 /// ttg.convert_layout between distributed layouts.

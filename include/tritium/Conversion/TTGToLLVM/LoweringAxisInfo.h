@@ -1,4 +1,7 @@
-//===- MemoryAccessAnalysis.h - how wide a global access may be -*- C++ -*-===//
+//===- LoweringAxisInfo.h - axis-info facts the lowering uses --*- C++ -*-===//
+//
+// What convert-ttg-to-llvm needs from the axis-info analysis, read for every
+// op before the conversion rewrites the values the analysis works on:
 //
 // For each tt.load / tt.store on a tensor of pointers: how many consecutive
 // elements, along the dimension in which a thread's registers are
@@ -15,23 +18,22 @@
 // (e.g. a mask `offs < n` compares once per vector, not once per element).
 //
 // The facts come from the module-wide axis-info analysis
-// (include/tritium/Analysis/AxisInfo.h).  They are read for every memory op
-// before the conversion starts rewriting, because the analysis works on the
-// TTGIR values the rewrite replaces.
+// (include/tritium/Analysis/AxisInfo.h).
 //
 //===----------------------------------------------------------------------===//
-#ifndef TRITIUM_CONVERSION_TTGTOLLVM_MEMORYACCESSANALYSIS_H
-#define TRITIUM_CONVERSION_TTGTOLLVM_MEMORYACCESSANALYSIS_H
+#ifndef TRITIUM_CONVERSION_TTGTOLLVM_LOWERINGAXISINFO_H
+#define TRITIUM_CONVERSION_TTGTOLLVM_LOWERINGAXISINFO_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace tritium {
 
-class MemoryAccessAnalysis {
+class LoweringAxisInfo {
 public:
-  /// Analyses every load and store of `module` (before it is lowered).
-  explicit MemoryAccessAnalysis(mlir::ModuleOp module);
+  /// Analyses the memory and element-wise ops of `module` (before it is
+  /// lowered).
+  explicit LoweringAxisInfo(mlir::ModuleOp module);
 
   /// The most consecutive elements one access of `op` (a tt.load,
   /// tt.store or tt.atomic_rmw) may cover along the layout's
@@ -51,4 +53,4 @@ private:
 
 } // namespace tritium
 
-#endif // TRITIUM_CONVERSION_TTGTOLLVM_MEMORYACCESSANALYSIS_H
+#endif // TRITIUM_CONVERSION_TTGTOLLVM_LOWERINGAXISINFO_H

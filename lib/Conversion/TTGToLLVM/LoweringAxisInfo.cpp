@@ -1,4 +1,4 @@
-//===- MemoryAccessAnalysis.cpp - how wide a global access may be ---------===//
+//===- LoweringAxisInfo.cpp - axis-info facts the lowering uses ----------===//
 //
 // Along the dimension d in which the layout keeps a thread's registers
 // consecutive (LayoutIndices' getRegisterFastestDim), with the pointer's
@@ -12,8 +12,12 @@
 // contiguous pointers start at P.divisibility-aligned addresses, and groups
 // of n inside a run start n elements apart.
 //
+// An element-wise result with constancy c along d and r consecutive
+// registers along d repeats over runs of min(c, r) registers (both powers
+// of two, runs starting at multiples of them).
+//
 //===----------------------------------------------------------------------===//
-#include "tritium/Conversion/TTGToLLVM/MemoryAccessAnalysis.h"
+#include "tritium/Conversion/TTGToLLVM/LoweringAxisInfo.h"
 
 #include "tritium/Analysis/Allocation.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -48,7 +52,7 @@ static int64_t equalRegisterRun(Operation *op, const ModuleAxisInfo &axisInfo) {
   return std::max<int64_t>(1, run);
 }
 
-MemoryAccessAnalysis::MemoryAccessAnalysis(ModuleOp module) {
+LoweringAxisInfo::LoweringAxisInfo(ModuleOp module) {
   ModuleAxisInfo axisInfo(module);
   module.walk([&](Operation *op) {
     if (int64_t run = equalRegisterRun(op, axisInfo); run > 1)
@@ -87,10 +91,10 @@ MemoryAccessAnalysis::MemoryAccessAnalysis(ModuleOp module) {
   });
 }
 
-int64_t MemoryAccessAnalysis::getVectorLimit(Operation *op) const {
+int64_t LoweringAxisInfo::getVectorLimit(Operation *op) const {
   return vectorLimits_.lookup_or(op, 1);
 }
 
-int64_t MemoryAccessAnalysis::getEqualRegisterRun(Operation *op) const {
+int64_t LoweringAxisInfo::getEqualRegisterRun(Operation *op) const {
   return equalRegisterRuns_.lookup_or(op, 1);
 }
