@@ -365,6 +365,21 @@ std::string LinearLayout::threadTable() const {
   return os.str();
 }
 
+uint64_t registerBitsInsideBlocks(const LinearLayout &layout,
+                                  const std::vector<int64_t> &blockShape) {
+  const BasisList &regs = layout.bases(HwDim::Register);
+  uint64_t mask = 0;
+  for (size_t bit = 0; bit < regs.size() && bit < 64; ++bit) {
+    bool inside = true;
+    for (int dim = 0; dim < layout.rank() && inside; ++dim)
+      inside = dim < static_cast<int>(blockShape.size()) &&
+               regs[bit][dim] < blockShape[dim];
+    if (inside)
+      mask |= uint64_t(1) << bit;
+  }
+  return mask;
+}
+
 int64_t contiguousRegisters(const LinearLayout &layout, int dim) {
   if (dim < 0 || dim >= layout.rank())
     return 1;

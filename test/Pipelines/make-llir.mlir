@@ -12,7 +12,7 @@
 // CHECK-SAME: attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>}
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK: nvvm.read.ptx.sreg.tid.x
-// CHECK-COUNT-4: "@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];"
+// CHECK-COUNT-4: "mov.u32 $0, 0x0;\0Amov.u32 $1, 0x0;\0Amov.u32 $2, 0x0;\0Amov.u32 $3, 0x0;\0A@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];"
 // CHECK: llvm.fadd
 // CHECK-COUNT-2: "@$0 st.global.v4.b32 [ $1 + 0 ], { $2, $3, $4, $5 };"
 // CHECK: llvm.return
@@ -25,7 +25,7 @@
 
 // LLVMIR: define ptx_kernel void @add_kernel(ptr addrspace(1) align 16 %{{.*}}, ptr addrspace(1) align 16 %{{.*}}, ptr addrspace(1) align 16 %{{.*}}, i32 %{{.*}})
 // LLVMIR: call range(i32 0, 128) i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-// LLVMIR: asm sideeffect "@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];", "=r,=r,=r,=r,b,l"
+// LLVMIR: asm sideeffect "mov.u32 $0, 0x0;\0Amov.u32 $1, 0x0;\0Amov.u32 $2, 0x0;\0Amov.u32 $3, 0x0;\0A@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];", "=r,=r,=r,=r,b,l"
 // LLVMIR: asm sideeffect "@$0 st.global.v4.b32 [ $1 + 0 ], { $2, $3, $4, $5 };", "b,l,r,r,r,r"
 // LLVMIR: attributes #0 = { "nvvm.maxntid"="128,1,1" }
 

@@ -171,4 +171,35 @@ TEST(BlockedLayoutTest, Verifier) {
   EXPECT_TRUE(verifyBlocked({{}, {}, {}, {}}, 32, 1).has_value());
 }
 
+// The transpose kernel's load layout on 64x64: registers 0..4 step
+// (0,1), (0,2), (8,0), (16,0), (32,0).  A mask constant on 16x16 blocks
+// (rows < M and columns < N with M, N multiples of 16) is equal in the
+// registers that differ in bits 0-2: 4 distinct values per thread, not 32.
+TEST(BlockedLayoutTest, RegisterBitsInsideBlocks) {
+  LinearLayout layout =
+      blockedToLinear({{1, 4}, {2, 16}, {4, 1}, {1, 0}}, {64, 64});
+  EXPECT_EQ(registerBitsInsideBlocks(layout, {16, 16}), 0b00111u);
+  EXPECT_EQ(registerBitsInsideBlocks(layout, {1, 4}), 0b00011u);
+  EXPECT_EQ(registerBitsInsideBlocks(layout, {64, 1}), 0b11100u);
+  EXPECT_EQ(registerBitsInsideBlocks(layout, {64, 64}), 0b11111u);
+  EXPECT_EQ(registerBitsInsideBlocks(layout, {1, 1}), 0u);
+  // Every register the mask merges really lies in its representative's
+  // block, in every thread.
+  std::vector<int64_t> block{16, 16};
+  uint64_t mask = registerBitsInsideBlocks(layout, block);
+  for (int64_t w = 0; w < 4; ++w)
+    for (int64_t l = 0; l < 32; ++l)
+      for (int64_t r = 0; r < 32; ++r) {
+        std::vector<int64_t> a = layout.apply(r, l, w);
+        std::vector<int64_t> b = layout.apply(r & ~int64_t(mask), l, w);
+        EXPECT_EQ(a[0] / 16, b[0] / 16);
+        EXPECT_EQ(a[1] / 16, b[1] / 16);
+      }
+  // A register that repeats an element (zero basis: 4 registers per row
+  // over 2 columns) is inside any block.
+  LinearLayout wrapped =
+      blockedToLinear({{1, 4}, {2, 16}, {4, 1}, {1, 0}}, {64, 2});
+  EXPECT_EQ(registerBitsInsideBlocks(wrapped, {1, 1}), 0b10u);
+}
+
 } // namespace

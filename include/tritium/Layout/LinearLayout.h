@@ -198,6 +198,14 @@ private:
 /// `dim` is out of range).  The widest vector memory access along `dim`.
 int64_t contiguousRegisters(const LinearLayout &layout, int dim);
 
+/// The register-index bits of `layout` that never move an element out of
+/// its aligned block of `blockShape` (powers of two, one per dimension): the
+/// bits whose basis is below the block size in every dimension.  Registers
+/// i and i & ~mask of any thread then lie in the same block, so a tensor
+/// constant on such blocks holds equal values in them.
+uint64_t registerBitsInsideBlocks(const LinearLayout &layout,
+                                  const std::vector<int64_t> &blockShape);
+
 } // namespace layout
 } // namespace tritium
 

@@ -7,9 +7,8 @@
 // * arith and math ops (any of them) are re-created on scalars here and
 //   lowered by the upstream arith/math-to-LLVM patterns in the same
 //   conversion (LibdeviceOpToLLVM.cpp takes the math functions NVPTX cannot
-//   expand); where axis info proves a run of a thread's registers equal
-//   (LoweringAxisInfo::getEqualRegisterRun), only the run's first
-//   element is computed;
+//   expand); where axis info proves registers of a thread equal
+//   (LoweringAxisInfo::getEqualRegisterMask), each value is computed once;
 // * tt.addptr is one GEP per element, over the pointee's memory type;
 // * tt.bitcast / int_to_ptr / ptr_to_int are llvm casts;
 // * tt.clamp is max-then-min (NaN-propagating forms when propagateNan=all);
@@ -45,12 +44,12 @@ using ElementFn =
 /// Lowers single-result `op` element by element.  `operands` are the
 /// converted operands; the result element type passed to `compute` is the
 /// converted one.
-/// With `equalRun` n > 1, registers [k*n, (k+1)*n) are known to hold equal
-/// results: only the first of each run is computed.
+/// Register i is known to hold the same result as register
+/// i & ~`equalMask`: only those registers are computed.
 LogicalResult lowerPerElement(Operation *op, ValueRange operands,
                               ConversionPatternRewriter &rewriter,
                               const TypeConverter &converter,
-                              ElementFn compute, int64_t equalRun = 1) {
+                              ElementFn compute, uint64_t equalMask = 0) {
   Location loc = op->getLoc();
   Type resultType = converter.convertType(op->getResult(0).getType());
   if (!resultType)
@@ -64,8 +63,8 @@ LogicalResult lowerPerElement(Operation *op, ValueRange operands,
   auto columns = unpackOperands(rewriter, loc, operands, isTensor, count);
   SmallVector<Value> results;
   for (int64_t i = 0; i < count; ++i) {
-    if (i % equalRun != 0) {
-      results.push_back(results[i - i % equalRun]);
+    if (uint64_t(i) & equalMask) {
+      results.push_back(results[uint64_t(i) & ~equalMask]);
       continue;
     }
     SmallVector<Value> elementOperands;
@@ -108,7 +107,7 @@ struct TensorArithLowering : public ConversionPattern {
                              state.addAttributes(op->getAttrs());
                              return rewriter.create(state)->getResult(0);
                            },
-                           access.getEqualRegisterRun(op));
+                           access.getEqualRegisterMask(op));
   }
 
 private:

@@ -8,8 +8,12 @@
 // `nWords` words of `width` = min(vec * bits, max(32, bits)) bits, and the
 // instruction is `ld.global[.qualifiers][.vN].bW` with N = nWords.
 //
-// Loads:  @!$p mov.uW $w, <other>;   (each word, when there is `other`)
-//         @$p  ld.global.v4.b32 { $0, $1, $2, $3 }, [ $addr + 0 ];
+// Loads:  mov.uW $w, <other or 0>;   (each word, when there is a mask)
+//         @$p ld.global.v4.b32 { $0, $1, $2, $3 }, [ $addr + 0 ];
+// The unconditional mov defines every output before the predicated load,
+// so ptxas sees each register defined once; a register written only under
+// a predicate would stay live from the kernel's entry (48 registers
+// instead of 38 in the transpose benchmark).
 // Stores: @$p  st.global.v4.b32 [ $addr + 0 ], { $a, $b, $c, $d };
 // with $p the mask of the group's first element (the analysis guarantees
 // it is the mask of the whole group).  A store also runs in one thread only
@@ -306,12 +310,14 @@ struct LoadLowering : public ConvertOpToLLVMPattern<tt::LoadOp>,
       PTXBuilder::Operand *pred =
           masks.empty() ? nullptr : ptx.input(masks[start], "b");
       PTXBuilder::Operand *addr = ptx.input(ptrs[start], "l");
-      if (pred && !others.empty()) {
+      if (pred) {
         std::string mov =
             "mov.u" + std::to_string(std::max<int64_t>(16, shape.width));
         for (int64_t w = 0; w < shape.words; ++w) {
           PTXBuilder::Operand *value;
-          if (otherBits) {
+          if (others.empty()) {
+            value = ptx.literal("0x0");
+          } else if (otherBits) {
             APInt bits = otherBits->zextOrTrunc(shape.bits);
             APInt word = APInt::getSplat(shape.width, bits);
             value = ptx.literal("0x" + llvm::toString(word, 16, false));
@@ -324,7 +330,7 @@ struct LoadLowering : public ConvertOpToLLVMPattern<tt::LoadOp>,
                                    memoryType, shape.width),
                           shape.constraint());
           }
-          ptx.instr(mov).guard(pred, /*negate=*/true).args({words[w], value});
+          ptx.instr(mov).args({words[w], value});
         }
       }
       ptx.instr("ld")

@@ -12,9 +12,11 @@
 // contiguous pointers start at P.divisibility-aligned addresses, and groups
 // of n inside a run start n elements apart.
 //
-// An element-wise result with constancy c along d and r consecutive
-// registers along d repeats over runs of min(c, r) registers (both powers
-// of two, runs starting at multiples of them).
+// An element-wise result with constancy c[d] in every dimension d is
+// constant on aligned blocks of bit_floor(c[d]) elements; the register
+// bits whose layout basis stays inside such a block
+// (layout::registerBitsInsideBlocks) never change its value, so register i
+// equals register i & ~mask in every thread.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Conversion/TTGToLLVM/LoweringAxisInfo.h"
@@ -31,32 +33,30 @@
 using namespace mlir;
 using namespace tritium;
 
-/// Registers of `op`'s result that repeat their run's first value (see
-/// getEqualRegisterRun), or 1.
-static int64_t equalRegisterRun(Operation *op, const ModuleAxisInfo &axisInfo) {
+/// The register bits of `op`'s result that never change its value (see
+/// getEqualRegisterMask), or 0.
+static uint64_t equalRegisterMask(Operation *op,
+                                  const ModuleAxisInfo &axisInfo) {
   if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
       isa<arith::ConstantOp>(op) || op->getNumResults() != 1 ||
       op->getNumRegions() != 0)
-    return 1;
+    return 0;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!type || !ttg::getDistributedEncoding(type))
-    return 1;
-  layout::LinearLayout layout = getLinearLayout(type);
-  int dim = getRegisterFastestDim(layout);
-  if (dim < 0)
-    return 1;
-  int64_t constancy = axisInfo.getAxisInfo(op->getResult(0)).getConstancy(dim);
-  int64_t run = std::min<int64_t>(
-      llvm::bit_floor(static_cast<uint64_t>(std::max<int64_t>(1, constancy))),
-      getContiguousRegisters(layout, dim));
-  return std::max<int64_t>(1, run);
+    return 0;
+  const AxisInfo &info = axisInfo.getAxisInfo(op->getResult(0));
+  std::vector<int64_t> block;
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d)
+    block.push_back(static_cast<int64_t>(llvm::bit_floor(
+        static_cast<uint64_t>(std::max<int64_t>(1, info.getConstancy(d))))));
+  return layout::registerBitsInsideBlocks(getLinearLayout(type), block);
 }
 
 LoweringAxisInfo::LoweringAxisInfo(ModuleOp module) {
   ModuleAxisInfo axisInfo(module);
   module.walk([&](Operation *op) {
-    if (int64_t run = equalRegisterRun(op, axisInfo); run > 1)
-      equalRegisterRuns_[op] = run;
+    if (uint64_t mask = equalRegisterMask(op, axisInfo))
+      equalRegisterMasks_[op] = mask;
     Value ptr, mask;
     if (auto load = dyn_cast<tt::LoadOp>(op)) {
       ptr = load.getPtr();
@@ -95,6 +95,6 @@ int64_t LoweringAxisInfo::getVectorLimit(Operation *op) const {
   return vectorLimits_.lookup_or(op, 1);
 }
 
-int64_t LoweringAxisInfo::getEqualRegisterRun(Operation *op) const {
-  return equalRegisterRuns_.lookup_or(op, 1);
+uint64_t LoweringAxisInfo::getEqualRegisterMask(Operation *op) const {
+  return equalRegisterMasks_.lookup_or(op, 0);
 }

@@ -209,3 +209,39 @@ module attributes {"ttg.num-warps" = 1 : i32} {
     tt.return %mask : tensor<256xi1, #b8>
   }
 }
+
+// -----
+
+#bl = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// The transpose kernel's mask `(rows < M) & (cols < N)` on 64x64 with M and
+// N multiples of 16 is constant on 16x16 blocks.  A thread's 32 registers
+// step (0,1), (0,2), (8,0), (16,0), (32,0): registers differing only in the
+// first three bits share a block, so 4 row compares, 1 column compare and
+// 4 ands serve all 32 registers (not 8, 1 and 32).
+// CHECK-LABEL: llvm.func @mask_computed_once_per_block
+// CHECK-COUNT-5: llvm.icmp "slt"
+// CHECK-NOT: llvm.icmp
+// CHECK-COUNT-4: llvm.and %{{.*}}, %{{.*}} : i1
+// CHECK-NOT: llvm.and %{{.*}}, %{{.*}} : i1
+// CHECK: llvm.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @mask_computed_once_per_block(%row0: i32 {tt.divisibility = 64 : i32}, %col0: i32 {tt.divisibility = 64 : i32}, %m: i32 {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) -> tensor<64x64xi1, #bl> {
+    %r = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %c = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %rb = tt.splat %row0 : i32 -> tensor<64xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %cb = tt.splat %col0 : i32 -> tensor<64xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %rows = arith.addi %rb, %r : tensor<64xi32, #ttg.slice<{dim = 1, parent = #bl}>>
+    %cols = arith.addi %cb, %c : tensor<64xi32, #ttg.slice<{dim = 0, parent = #bl}>>
+    %rows2 = tt.expand_dims %rows {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #bl}>> -> tensor<64x1xi32, #bl>
+    %cols2 = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #bl}>> -> tensor<1x64xi32, #bl>
+    %ms = tt.splat %m : i32 -> tensor<64x1xi32, #bl>
+    %ns = tt.splat %n : i32 -> tensor<1x64xi32, #bl>
+    %mr = arith.cmpi slt, %rows2, %ms : tensor<64x1xi32, #bl>
+    %mc = arith.cmpi slt, %cols2, %ns : tensor<1x64xi32, #bl>
+    %mrb = tt.broadcast %mr : tensor<64x1xi1, #bl> -> tensor<64x64xi1, #bl>
+    %mcb = tt.broadcast %mc : tensor<1x64xi1, #bl> -> tensor<64x64xi1, #bl>
+    %mask = arith.andi %mrb, %mcb : tensor<64x64xi1, #bl>
+    tt.return %mask : tensor<64x64xi1, #bl>
+  }
+}

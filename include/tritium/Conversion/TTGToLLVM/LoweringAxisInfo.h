@@ -11,11 +11,12 @@
 // consecutive registers) as the width of each vector access.  The same
 // limit is kept for tt.atomic_rmw, whose float adds are packed by it.
 //
-// Also, for each element-wise arith/math op on a tensor: how many
-// consecutive registers of a thread hold equal results (the result's
-// constancy along the register-contiguous dimension, within the layout's
-// run of consecutive registers), so that the lowering computes each run once
-// (e.g. a mask `offs < n` compares once per vector, not once per element).
+// Also, for each element-wise arith/math op on a tensor: which registers of
+// a thread hold equal results (those in one aligned block on which the
+// result is constant), so that the lowering computes each value once (e.g.
+// a mask `offs < n` compares once per vector, not once per element, and a
+// 2-D mask `(rows < M) & (cols < N)` with M, N multiples of 16 once per
+// 16x16 block).
 //
 // The facts come from the module-wide axis-info analysis
 // (include/tritium/Analysis/AxisInfo.h).
@@ -41,14 +42,14 @@ public:
   /// 1 for ops that were not analysed (scalar accesses, say).
   int64_t getVectorLimit(mlir::Operation *op) const;
 
-  /// For an element-wise op on a tensor: the power of two n such that
-  /// registers [k*n, (k+1)*n) of every thread hold equal results; 1 when
-  /// nothing is known.
-  int64_t getEqualRegisterRun(mlir::Operation *op) const;
+  /// For an element-wise op on a tensor: the register-index bits that do
+  /// not change its result, i.e. register i holds the same value as
+  /// register i & ~mask in every thread; 0 when nothing is known.
+  uint64_t getEqualRegisterMask(mlir::Operation *op) const;
 
 private:
   llvm::DenseMap<mlir::Operation *, int64_t> vectorLimits_;
-  llvm::DenseMap<mlir::Operation *, int64_t> equalRegisterRuns_;
+  llvm::DenseMap<mlir::Operation *, uint64_t> equalRegisterMasks_;
 };
 
 } // namespace tritium
