@@ -2,14 +2,16 @@
 //
 // The runtime half of the C ABI: device queries, loading a cubin (or PTX,
 // which the driver compiles) as a module, and launching a kernel with its
-// arguments packed in one buffer.  The launch path allocates nothing and
-// returns the raw CUresult; Python asks for the error text only on failure.
+// arguments packed after a header in one launch record.  The launch path
+// allocates nothing and returns the raw CUresult; Python asks for the error
+// text only on failure.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium.h"
 
 #include "tritium/Runtime/CudaDriver.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -127,19 +129,33 @@ extern "C" int tritium_cuda_load(const void *image, const char *kernel_name, uns
   return 0;
 }
 
-extern "C" int tritium_cuda_launch(void *function, unsigned grid_x, unsigned grid_y,
-                                   unsigned grid_z, unsigned threads, unsigned shared_bytes,
-                                   void *stream, const void *params, unsigned params_size) {
+namespace {
+std::atomic<uint64_t> lastLaunched{0};
+} // namespace
+
+extern "C" int tritium_cuda_launch(const void *record) {
   std::string unused;
   CudaDriver *driver = CudaDriver::get(unused);
   if (!driver)
     return -1;
-  size_t size = params_size;
-  void *extra[] = {kParamBufferPointer, const_cast<void *>(params), kParamBufferSize, &size,
-                   kParamEnd};
-  return driver->cuLaunchKernel(static_cast<CUfunction>(function), grid_x, grid_y, grid_z,
-                                threads, 1, 1, shared_bytes, static_cast<CUstream>(stream),
-                                nullptr, params_size ? extra : nullptr);
+  tritium_launch_header header;
+  std::memcpy(&header, record, sizeof(header));
+  static_assert(sizeof(tritium_launch_header) % 8 == 0,
+                "the packed arguments must start 8-byte aligned");
+  const char *params = static_cast<const char *>(record) + sizeof(header);
+  size_t size = header.params_size;
+  void *extra[] = {kParamBufferPointer, const_cast<char *>(params),
+                   kParamBufferSize, &size, kParamEnd};
+  lastLaunched.store(header.function, std::memory_order_relaxed);
+  return driver->cuLaunchKernel(
+      reinterpret_cast<CUfunction>(header.function), header.grid[0],
+      header.grid[1], header.grid[2], header.threads, 1, 1,
+      header.shared_bytes, reinterpret_cast<CUstream>(header.stream), nullptr,
+      size ? extra : nullptr);
+}
+
+extern "C" uint64_t tritium_cuda_last_launched(void) {
+  return lastLaunched.load(std::memory_order_relaxed);
 }
 
 extern "C" int tritium_cuda_synchronize(char **diagnostics) {

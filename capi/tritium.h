@@ -10,6 +10,7 @@
 #define TRITIUM_CAPI_TRITIUM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(__GNUC__)
 #define TRITIUM_API __attribute__((visibility("default")))
@@ -118,15 +119,28 @@ TRITIUM_API int tritium_cuda_load(const void *image, const char *kernel_name,
                                   unsigned shared_bytes, int device, void **module,
                                   void **function, int *num_regs, char **diagnostics);
 
-/* Launches `function` on `stream` with `threads` threads per block; the
- * kernel's arguments are packed in `params` (natural alignment, as in a C
- * struct).  Returns the driver's CUresult (0 = success) and allocates
- * nothing; tritium_cuda_error_text() words a failure.  Every integer is 32
- * bits wide so that a caller may pass plain ints (ctypes without argtypes:
- * the warm launch path). */
-TRITIUM_API int tritium_cuda_launch(void *function, unsigned grid_x, unsigned grid_y,
-                                    unsigned grid_z, unsigned threads, unsigned shared_bytes,
-                                    void *stream, const void *params, unsigned params_size);
+/* The launch record of tritium_cuda_launch: this header, then the kernel's
+ * arguments packed as in a C struct (natural alignment, counted from the
+ * first argument, which starts 8-byte aligned right after the header). */
+typedef struct tritium_launch_header {
+  uint64_t function;    /* CUfunction from tritium_cuda_load */
+  uint64_t stream;      /* CUstream (0: the legacy default stream) */
+  uint32_t grid[3];     /* blocks in x, y, z */
+  uint32_t threads;     /* threads per block (x only) */
+  uint32_t shared_bytes;/* dynamic shared memory per block */
+  uint32_t params_size; /* bytes of packed arguments after the header */
+} tritium_launch_header;
+
+/* Launches the kernel a launch record describes.  One pointer in, so that
+ * the Python warm path converts a single bytes object (ctypes without
+ * argtypes).  Returns the driver's CUresult (0 = success), allocates
+ * nothing, and remembers the function as the last one launched;
+ * tritium_cuda_error_text() words a failure. */
+TRITIUM_API int tritium_cuda_launch(const void *record);
+
+/* The CUfunction passed to the last tritium_cuda_launch (0 if none): names
+ * the likely culprit of an asynchronous error found later. */
+TRITIUM_API uint64_t tritium_cuda_last_launched(void);
 
 /* Waits for the current context's work; 1 with the error (e.g. an illegal
  * address in an earlier kernel) in *diagnostics. */

@@ -36,17 +36,19 @@ class CudaRuntime:
         d.tritium_cuda_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint, ctypes.c_int, _c_void_pp,
                                         _c_void_pp, _c_int_p, _c_void_pp]
         d.tritium_cuda_load.restype = ctypes.c_int
-        # The warm launch path calls this without argtypes (half the ctypes
-        # cost): every integer argument of the C function is 32 bits, and
-        # the pointers are passed as c_void_p objects or bytes.
+        # The launch path calls this with one bytes object (the launch
+        # record) and without argtypes: ctypes' cheapest call.
         launch = d["tritium_cuda_launch"]
         launch.restype = ctypes.c_int
+        d.tritium_cuda_last_launched.argtypes = []
+        d.tritium_cuda_last_launched.restype = ctypes.c_uint64
         d.tritium_cuda_synchronize.argtypes = [_c_void_pp]
         d.tritium_cuda_synchronize.restype = ctypes.c_int
         d.tritium_cuda_error_text.argtypes = [ctypes.c_int, _c_void_pp]
         d.tritium_cuda_error_text.restype = None
         self._d = d
-        self.launch_raw = launch
+        self.launch = launch
+        self.last_launched = d.tritium_cuda_last_launched
         count = ctypes.c_int(0)
         diag = ctypes.c_void_p()
         if d.tritium_cuda_init(ctypes.byref(count), ctypes.byref(diag)) != 0:
@@ -139,6 +141,16 @@ def current_device() -> int:
     return _device_getter()
 
 
+def device_getter():
+    """The function () -> current device to call on every launch: PyTorch's
+    own once PyTorch has initialized CUDA, else current_device."""
+    if _device_getter is None:
+        _resolve_torch()
+    if _device_getter is not None and getattr(_device_getter, "__name__", "") != "device_before_init":
+        return _device_getter
+    return current_device
+
+
 def current_stream(device: int) -> int:
     """The raw CUstream PyTorch launches on (0, the legacy default stream,
     without PyTorch)."""
@@ -158,11 +170,11 @@ def stream_getter():
 def synchronize():
     """Waits for the GPU; an asynchronous kernel error (e.g. an illegal
     address) raises CudaError naming the last kernel Tritium launched."""
-    from .launcher import Launcher
+    from .launcher import last_launched
     try:
         cuda().synchronize()
     except CudaError as e:
-        last = Launcher.last_launched
+        last = last_launched()
         raise CudaError(f"{e} (last kernel launched by Tritium: '{last}')" if last else str(e)) from None
 
 

@@ -10,6 +10,7 @@ Python is an error.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import inspect
 import sys
@@ -27,7 +28,7 @@ def user_error(message: str) -> CompilationError:
     """A CompilationError located at the innermost caller outside Tritium
     (the user's launch or call line)."""
     frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+    while frame is not None and frame.f_code.co_filename.startswith((_PACKAGE_DIR, "<tritium ")):
         frame = frame.f_back
     if frame is None:
         return CompilationError(message)
@@ -132,42 +133,73 @@ def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) ->
 # keyword arguments of a launch that are options, not kernel arguments
 LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
 
-# ---- the warm path's per-argument keys ----
+# ---- the warm path ----
+#
+# A dispatcher generated for each @jit function's exact signature does the
+# whole warm launch in one Python frame: per runtime argument, a key of what
+# its specialization depends on and the value to pass (tensors of the exact
+# class torch.Tensor and ints inline, anything else through _warm_spec), one
+# dict lookup of (device, keys..., constexpr values, launch options), and a
+# call of the entry found: Launcher.warm_entry's launch function for that
+# specialization, which packs one launch record and calls the native
+# library once.  Anything else (a first call, an unknown argument type, a
+# missing or extra argument, an unhashable constexpr) takes the slow path,
+# which specializes, compiles, reports errors at the user's line, launches
+# and registers the entry.
 
-def _fast_spec(v):
+class _NoTensorClass:
+    """Stands for torch.Tensor until PyTorch is imported."""
+
+
+class _Missing:
+    """The default of a parameter without one: its key fails, so a call
+    missing it takes the slow path, which reports it."""
+
+
+_MISSING = _Missing()
+
+
+def _warm_spec(v, specialize_value: bool, specialize_alignment: bool):
+    """(key, value to pass) of a runtime argument that is not an exact
+    torch.Tensor or int; raises TypeError to send the call down the slow
+    path."""
     t = type(v)
-    if t is int:
-        return (-2147483648 <= v <= 2147483647, v == 1, (v & 15) == 0, v >= 2**63)
-    if t is float or t is bool or v is None:
-        return t
+    if t is float:
+        return float, v
+    if t is bool:
+        return bool, v
+    if v is None:
+        return None, None
+    if isinstance(v, int) and t is not bool:
+        v = int(v)
+        return (-0x80000000 <= v <= 0x7FFFFFFF, v < 0x8000000000000000,
+                specialize_value and v == 1, specialize_value and specialize_alignment and v & 15 == 0), v
     data_ptr = getattr(v, "data_ptr", None)
-    if data_ptr is not None:
-        return (v.dtype, (data_ptr() & 15) == 0)
-    raise TypeError  # anything else: slow path
+    if data_ptr is not None and getattr(v, "is_cuda", False):
+        ptr = data_ptr()
+        return (v.dtype, specialize_alignment and ptr & 15 == 0), ptr
+    interface = getattr(v, "__cuda_array_interface__", None)
+    if interface is not None:
+        ptr = interface["data"][0]
+        return (interface["typestr"], specialize_alignment and ptr & 15 == 0), ptr
+    raise TypeError  # the slow path says what is wrong
 
 
-def _fast_spec_no_value(v):
-    if type(v) is int:
-        return (-2147483648 <= v <= 2147483647, v >= 2**63)
-    return _fast_spec(v)
-
-
-def _fast_spec_no_alignment(v):
-    t = type(v)
-    if t is int:
-        return (-2147483648 <= v <= 2147483647, v == 1, v >= 2**63)
-    data_ptr = getattr(v, "data_ptr", None)
-    if data_ptr is not None:
-        return v.dtype
-    return _fast_spec(v)
-
-
-def _hashable(v):
-    try:
-        hash(v)
-        return (type(v), v)
-    except TypeError:
-        return repr(v)
+def _warm_key_lines(index: int, name: str, specialize_value: bool, specialize_alignment: bool) -> List[str]:
+    """Generated code setting k{index} (key) and v{index} (value to pass) for
+    runtime parameter `name`.  Must give the same keys as _warm_spec."""
+    align = "v{i} & 15 == 0" if specialize_alignment else "False"
+    int_key = (f"(-0x80000000 <= {name} <= 0x7FFFFFFF, {name} < 0x8000000000000000, "
+               + (f"{name} == 1, " if specialize_value else "False, ")
+               + (f"{name} & 15 == 0)" if specialize_value and specialize_alignment else "False)"))
+    return [
+        f"    if {name}.__class__ is _Tensor and {name}.is_cuda:",
+        f"        v{index} = {name}.data_ptr(); k{index} = ({name}.dtype, {align.format(i=index)})",
+        f"    elif {name}.__class__ is int:",
+        f"        v{index} = {name}; k{index} = {int_key}",
+        "    else:",
+        f"        k{index}, v{index} = _warm_spec({name}, {specialize_value}, {specialize_alignment})",
+    ]
 
 
 def _current_device() -> int:
@@ -221,7 +253,7 @@ class JITFunction(KernelInterface):
         self._cache_key: Optional[str] = None
         self._targets: Dict[int, str] = {}
         self._warm: Dict[Any, Any] = {}
-        self._binder = self._make_binder()
+        self._dispatch, self._warm_key = self._make_dispatcher()
         self.returns_tuple = False
 
     # -- Python calls are not allowed --
@@ -284,7 +316,8 @@ class JITFunction(KernelInterface):
         if len(args) > n:
             raise user_error(f"{self.__name__}() takes {n} arguments but {len(args)} were given "
                              f"(parameters: {', '.join(self.arg_names)})")
-        values = list(args) + [inspect.Parameter.empty] * (n - len(args))
+        values = [inspect.Parameter.empty if v is _MISSING else v for v in args]
+        values += [inspect.Parameter.empty] * (n - len(args))
         for name, value in kwargs.items():
             try:
                 i = self.arg_names.index(name)
@@ -323,58 +356,67 @@ class JITFunction(KernelInterface):
                 attrs[p.name] = [["tt.divisibility", 16]]
         return signature, constexprs, attrs
 
-    # ---- launching ----
-    #
-    # The warm path: a binder generated for this function's exact signature
-    # maps the call's arguments to a hashable key (per argument: dtype and
-    # 16-byte alignment of tensors; type, ==1 and %16 of ints; constexpr
-    # values) in one Python call, and a dict lookup finds the launcher of that
-    # specialization.  Anything unusual (a first call, an unknown argument
-    # type, a binding error) takes the slow path, which specializes, compiles
-    # and reports errors properly.
+    # ---- launching (the warm path: see _warm_spec above) ----
 
-    def _make_binder(self):
-        params = []
-        keys = []
+    def _make_dispatcher(self):
+        """Generates dispatch(grid, *args, **kwargs), the warm path, and
+        warm_key(*args, **kwargs) -> key, for registering entries; both
+        from the same lines, so they agree."""
+        params, key_terms, values, body = [], ["_device()"], [], []
         for p in self.params:
-            default = "" if p.default is inspect.Parameter.empty else f"=_d{p.num}"
-            params.append(f"{p.name}{default}")
+            default = "_Missing" if p.default is inspect.Parameter.empty else f"_d{p.num}"
+            params.append(f"{p.name}={default}")
             if p.is_constexpr:
-                keys.append(f"_h({p.name})")
-            elif p.do_not_specialize:
-                keys.append(f"_sn({p.name})")
-            elif p.do_not_specialize_on_alignment:
-                keys.append(f"_sa({p.name})")
+                key_terms += [f"{p.name}.__class__", p.name]
+                values.append(p.name)
             else:
-                keys.append(f"_s({p.name})")
-        names = ", ".join(p.name for p in self.params)
-        # launch options, unless the kernel has a parameter of that name
+                body += _warm_key_lines(p.num, p.name, not p.do_not_specialize,
+                                        not p.do_not_specialize_on_alignment)
+                key_terms.append(f"k{p.num}")
+                values.append(f"v{p.num}")
         options = [o for o in LAUNCH_OPTIONS if o not in self.arg_names]
-        source = (f"def bind({', '.join(params + (['*'] + [f'{o}=None' for o in options] if options else []))}):\n"
-                  f"    return ({', '.join(keys + options)},), "
-                  f"({names}{',' if len(self.params) == 1 else ''})\n")
-        namespace = {"_s": _fast_spec, "_sn": _fast_spec_no_value, "_sa": _fast_spec_no_alignment,
-                     "_h": _hashable}
+        key_terms += options
+        signature = ", ".join(params + ["*_more"] + [f"{o}=None" for o in options] + ["**_kw"])
+        names = ", ".join(p.name for p in self.params) + ("," if len(self.params) == 1 else "")
+        option_kwargs = "".join(f", {o}={o}" for o in options)
+        lines = [
+            f"def dispatch(grid, {signature}):",
+            "    try:",
+            "        if _more or _kw:",
+            "            raise TypeError",
+            *("    " + line for line in body),
+            f"        entry = _warm[({', '.join(key_terms)},)]",
+            "    except (TypeError, KeyError):",
+            f"        return _slow(grid, ({names}) + _more, dict(_kw{option_kwargs}))",
+            "    if grid.__class__ is not tuple and callable(grid):",
+            f"        grid = grid(dict(zip(_names, ({names}))))",
+            f"    entry(grid, {', '.join(values)})",
+            "",
+            f"def warm_key({signature}):",
+            *body,
+            f"    return ({', '.join(key_terms)},)",
+        ]
+        namespace = {"_warm_spec": _warm_spec, "_Tensor": _NoTensorClass, "_Missing": _MISSING,
+                     "_device": _driver.current_device, "_warm": self._warm, "_slow": self._run_slow_launch,
+                     "_names": tuple(self.arg_names)}
         for p in self.params:
             if p.default is not inspect.Parameter.empty:
                 namespace[f"_d{p.num}"] = p.default
-        exec(compile(source, f"<binder of {self.__name__}>", "exec"), namespace)
-        return namespace["bind"]
+        exec(compile("\n".join(lines) + "\n", f"<tritium dispatcher of {self.__name__}>", "exec"), namespace)
+        self._dispatch_namespace = namespace
+        return namespace["dispatch"], namespace["warm_key"]
+
+    def __getitem__(self, grid):
+        return functools.partial(self._dispatch, grid)
 
     def run(self, *args, grid, warmup, **kwargs):
-        if not warmup:
-            try:
-                key, values = self._binder(*args, **kwargs)
-                device = _driver.current_device()
-                entry = self._warm.get((key, device))
-            except TypeError:
-                entry = None
-            if entry is not None:
-                if callable(grid):
-                    grid = grid(dict(zip(self.arg_names, values)))
-                entry(grid, values, device)
-                return None
-        return self._run_slow(args, kwargs, grid, warmup)
+        if warmup:
+            return self._run_slow(args, kwargs, grid, True)
+        return self._dispatch(grid, *args, **kwargs)
+
+    def _run_slow_launch(self, grid, args, kwargs):
+        options = {k: v for k, v in kwargs.items() if v is not None or k not in LAUNCH_OPTIONS}
+        self._run_slow(args, options, grid, False)
 
     def _run_slow(self, args, kwargs, grid, warmup):
         from ..compiler.compiler import ASTSource, compile as compile_
@@ -403,13 +445,24 @@ class JITFunction(KernelInterface):
             raise user_error(f"grid must be a tuple of 1 to 3 integers, got {grid_size!r}")
         runtime_indices = [p.num for p in self.params if signature[p.name] != "constexpr"]
         kernel.launch(grid_size, [values[i] for i in runtime_indices])
-        # Remember this specialization for the warm path.
-        try:
-            fast_key, _ = self._binder(*args, **kwargs, **launch_options)
-            self._warm[(fast_key, device)] = kernel._launcher.values_launcher(runtime_indices)
-        except TypeError:
-            pass
+        self._register_warm(kernel, device, runtime_indices, values, launch_options)
         return kernel
+
+    def _register_warm(self, kernel, device, runtime_indices, values, launch_options):
+        """Remembers a launched specialization for the warm path."""
+        torch = sys.modules.get("torch")
+        if torch is not None:
+            self._dispatch_namespace["_Tensor"] = torch.Tensor
+        self._dispatch_namespace["_device"] = _driver.device_getter()
+        try:
+            key = self._warm_key(*values, **launch_options)
+        except TypeError:
+            return  # an argument the warm path does not handle: always slow
+        entry = kernel._launcher.warm_entry(device, runtime_indices, len(values))
+        try:
+            self._warm[key] = entry
+        except TypeError:
+            pass  # an unhashable constexpr
 
     def warmup(self, *args, grid=(1,), **kwargs):
         return self.run(*args, grid=grid, warmup=True, **kwargs)

@@ -1,25 +1,41 @@
-"""Launching a compiled kernel: argument packing and the driver call.
+"""Launching a compiled kernel: launch records and the driver call.
 
-For each kernel a packer is generated once from its signature: it turns the
-runtime arguments (tensors -> device addresses, Python numbers -> their
-signature types) into one buffer laid out like the kernel's C parameter
-struct, which the native library hands to cuLaunchKernel.  The warm path is
-one packer call, one stream query and one native call.
+A launch is one call into the native library with one bytes object, the
+launch record (capi/tritium.h): a 40-byte header (function, stream, grid,
+threads, shared memory, argument bytes) followed by the kernel's runtime
+arguments laid out like its C parameter struct.  A struct.Struct generated
+once per kernel from its signature builds the whole record in one call.
+
+Two callers:
+  * Launcher.__call__: the general path (first launches, CompiledKernel
+    launches); converts every argument (tensors -> device addresses, with
+    the checks that name bad arguments);
+  * Launcher.warm_entry: a function generated per specialization and
+    device for the JIT's warm path, which has already turned tensors into
+    addresses and knows the argument types from its specialization key.
 """
 from __future__ import annotations
 
 import ctypes
 import struct
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from ..errors import OutOfResources, TritiumError
 from . import driver
 
-_c_void_p = ctypes.c_void_p
-
 # signature type -> struct format character (native size and alignment)
 _FORMATS = {"i1": "B", "u1": "B", "i8": "b", "u8": "B", "i16": "h", "u16": "H", "i32": "i", "u32": "I",
             "i64": "q", "u64": "Q", "fp16": "e", "bf16": "H", "fp32": "f", "f32": "f", "fp64": "d"}
+
+# tritium_launch_header: function, stream, grid x/y/z, threads, shared bytes,
+# argument bytes.  40 bytes, so the arguments start 8-byte aligned and '@'
+# alignment counted from the record's start is the C struct's.
+_HEADER = "@QQIIIIII"
+_HEADER_BYTES = struct.calcsize(_HEADER)
+assert _HEADER_BYTES == 40
+
+# kernel names by CUfunction handle, to name the last kernel launched
+_names_by_function: Dict[int, str] = {}
 
 
 def _bf16_bits(value: float) -> int:
@@ -51,42 +67,49 @@ def device_pointer(value, name: str) -> int:
                        f"got {type(value).__name__}")
 
 
-def make_packer(names: Sequence[str], types: Sequence[str],
-                indices: Optional[Sequence[int]] = None) -> Callable[..., bytes]:
-    """A function (args...) -> bytes for the kernel's runtime parameters; with
-    `indices`, a function (values) -> bytes that takes parameter i from
-    values[indices[i]] (the warm launch path passes all bound values)."""
-    fmt = "@"
-    exprs = []
-    for i, (name, ty) in enumerate(zip(names, types)):
-        arg = f"a{i}" if indices is None else f"v[{indices[i]}]"
+def record_format(types: Sequence[str]) -> str:
+    """The struct format of a launch record for runtime parameter types."""
+    fmt = _HEADER
+    for ty in types:
         if ty.startswith("*"):
             fmt += "P"
-            exprs.append(f"_ptr({arg}, {name!r})")
         elif ty in _FORMATS:
             fmt += _FORMATS[ty]
-            if ty == "bf16":
-                exprs.append(f"_bf16({arg})")
-            elif ty.startswith("fp") or ty == "f32":
-                exprs.append(f"float({arg})")
-            else:
-                exprs.append(f"int({arg})")
         else:
             raise TritiumError(f"cannot pass an argument of type {ty} to a kernel")
-    params = "v" if indices is not None else ", ".join(f"a{i}" for i in range(len(names)))
-    body = f"_pack({', '.join(exprs)})" if names else "b''"
-    source = f"def pack({params}):\n    return {body}\n"
-    namespace = {"_pack": struct.Struct(fmt).pack, "_ptr": device_pointer, "_bf16": _bf16_bits}
-    exec(compile(source, "<tritium packer>", "exec"), namespace)
-    return namespace["pack"]
+    return fmt
+
+
+def last_launched() -> str:
+    """The name of the kernel Tritium launched last ("" if none), the
+    likely culprit of an asynchronous error found later."""
+    if driver._runtime is None:
+        return ""
+    return _names_by_function.get(driver._runtime.last_launched(), "")
+
+
+def bad_grid(grid, name: str):
+    raise TritiumError(f"grid must be 1 to 3 positive integers, got {tuple(grid)!r} for '{name}'")
+
+
+def grid_dims(grid, name: str):
+    """(x, y, z) of a launch grid, checked."""
+    n = len(grid)
+    if n == 1:
+        gx, gy, gz = grid[0], 1, 1
+    elif n == 2:
+        gx, gy, gz = grid[0], grid[1], 1
+    elif n == 3:
+        gx, gy, gz = grid
+    else:
+        bad_grid(grid, name)
+    if gx > 0 and gy > 0 and gz > 0:
+        return gx, gy, gz
+    bad_grid(grid, name)
 
 
 class Launcher:
     """Loads a compiled kernel on first use and launches it."""
-
-    # The name of the kernel launched last, to name the culprit of an
-    # asynchronous error (e.g. an illegal address) found later.
-    last_launched: str = ""
 
     def __init__(self, name: str, image: bytes, param_names: List[str], param_types: List[str],
                  num_warps: int, shared: int):
@@ -94,72 +117,105 @@ class Launcher:
         self.image = image
         self.threads = num_warps * 32
         self.shared = shared
-        self.pack = make_packer(param_names, param_types)
         self.param_names, self.param_types = list(param_names), list(param_types)
         self.num_params = len(param_names)
-        self._functions = {}
+        self.record = struct.Struct(record_format(param_types))
+        self.params_bytes = self.record.size - _HEADER_BYTES
+        self._functions: Dict[int, int] = {}
         self.registers = None  # per thread, known once loaded
 
-    def values_launcher(self, indices: Sequence[int]) -> Callable:
-        """A launch function (grid, values, device) for the warm path, where
-        runtime parameter i is values[indices[i]]."""
-        pack = make_packer(self.param_names, self.param_types, indices)
-        functions = self._functions
-        threads, shared, name = self.threads, self.shared, self.name
-        get_function = self.function
-
-        launch_raw = driver.cuda().launch_raw
-        current_stream = driver.stream_getter()
-
-        def launch(grid, values, device):
-            n = len(grid)
-            gx = grid[0]
-            gy = grid[1] if n > 1 else 1
-            gz = grid[2] if n > 2 else 1
-            if gx <= 0 or gy <= 0 or gz <= 0:
-                raise TritiumError(f"grid must be positive in every dimension, got {tuple(grid)} for '{name}'")
-            params = pack(values)
-            fn = functions.get(device) or get_function(device)
-            result = launch_raw(fn, gx, gy, gz, threads, shared, _c_void_p(current_stream(device)), params,
-                                len(params))
-            if result != 0:
-                self._raise_launch_error(result)
-            Launcher.last_launched = name
-        return launch
-
-    def _raise_launch_error(self, result: int):
-        earlier = Launcher.last_launched
-        hint = f" (the kernel launched before it was '{earlier}')" if earlier else ""
-        raise driver.CudaError(f"launching '{self.name}' failed: {driver._runtime.error_text(result)}{hint}")
-
     def function(self, device: int) -> int:
+        """The CUfunction on `device`, loading the module on first use."""
         fn = self._functions.get(device)
         if fn is None:
             cuda = driver.cuda()
             limit = cuda.device_properties(device)["max_shared_mem"]
             if self.shared > limit:
                 raise OutOfResources(self.shared, limit, "shared memory")
-            _, handle, regs = cuda.load(self.image, self.name, self.shared, device)
+            _, fn, regs = cuda.load(self.image, self.name, self.shared, device)
             self.registers = regs
-            fn = self._functions[device] = ctypes.c_void_p(handle)
+            self._functions[device] = fn
+            _names_by_function[fn] = self.name
         return fn
 
+    def _raise_launch_error(self, result: int):
+        hint = ""
+        earlier = last_launched()
+        if earlier and earlier != self.name:
+            hint = f" (the kernel launched before it was '{earlier}')"
+        raise driver.CudaError(f"launching '{self.name}' failed: {driver._runtime.error_text(result)}{hint}")
+
+    def _pack_error(self, error: Exception, values: Sequence[Any]):
+        for name, ty, value in zip(self.param_names, self.param_types, values):
+            try:
+                struct.pack("@" + ("P" if ty.startswith("*") else _FORMATS[ty]), value)
+            except (struct.error, TypeError, OverflowError):
+                raise TritiumError(f"argument '{name}' of '{self.name}' cannot be passed as {ty}: "
+                                   f"{value!r}") from None
+        raise TritiumError(f"cannot pack the arguments of '{self.name}': {error}") from None
+
     def __call__(self, grid: Sequence[int], args: Sequence[Any], device: Optional[int] = None):
-        n = len(grid)
-        gx = grid[0]
-        gy = grid[1] if n > 1 else 1
-        gz = grid[2] if n > 2 else 1
-        if gx <= 0 or gy <= 0 or gz <= 0:
-            raise TritiumError(f"grid must be positive in every dimension, got {tuple(grid)} for '{self.name}'")
+        """Launches with the values of the runtime parameters, in order."""
+        gx, gy, gz = grid_dims(grid, self.name)
         if len(args) != self.num_params:
             raise TritiumError(f"'{self.name}' takes {self.num_params} runtime arguments, got {len(args)}")
-        params = self.pack(*args)
+        values = []
+        for name, ty, value in zip(self.param_names, self.param_types, args):
+            if ty.startswith("*"):
+                value = device_pointer(value, name)
+            elif ty == "bf16":
+                value = _bf16_bits(value)
+            elif ty.startswith("fp") or ty == "f32":
+                value = float(value)
+            else:
+                value = int(value)
+            values.append(value)
         if device is None:
             device = driver.current_device()
-        fn = self._functions.get(device) or self.function(device)
-        cuda = driver._runtime
-        result = cuda.launch_raw(fn, gx, gy, gz, self.threads, self.shared,
-                                 _c_void_p(driver.current_stream(device)), params, len(params))
+        fn = self.function(device)
+        try:
+            record = self.record.pack(fn, driver.current_stream(device), gx, gy, gz, self.threads, self.shared,
+                                      self.params_bytes, *values)
+        except (struct.error, OverflowError) as e:
+            self._pack_error(e, values)
+        result = driver.cuda().launch(record)
         if result != 0:
             self._raise_launch_error(result)
-        Launcher.last_launched = self.name
+
+    def warm_entry(self, device: int, positions: Sequence[int], num_values: int) -> Callable:
+        """A launch function (grid, v0, ..., v{num_values-1}) for the JIT's
+        warm path on `device`: v_i is the bound value of parameter i with
+        tensors already turned into addresses; runtime parameter k is
+        v[positions[k]].  The kernel must be loaded on `device`."""
+        fn = self._functions[device]
+        values = [f"v{i}" for i in range(num_values)]
+        packed = []
+        for k, ty in zip(positions, self.param_types):
+            packed.append(f"_bf16(v{k})" if ty == "bf16" else f"v{k}")
+        source = (
+            f"def launch(grid, {', '.join(values)}):\n"
+            f"    n = len(grid)\n"
+            f"    if n == 1:\n"
+            f"        gx = grid[0]; gy = gz = 1\n"
+            f"    elif n == 2:\n"
+            f"        gx, gy = grid; gz = 1\n"
+            f"    elif n == 3:\n"
+            f"        gx, gy, gz = grid\n"
+            f"    else:\n"
+            f"        _bad_grid(grid, _NAME)\n"
+            f"    if gx <= 0 or gy <= 0 or gz <= 0:\n"
+            f"        _bad_grid(grid, _NAME)\n"
+            f"    try:\n"
+            f"        record = _pack(_FN, _stream(_DEVICE), gx, gy, gz, _THREADS, _SHARED, _BYTES"
+            f"{''.join(', ' + p for p in packed)})\n"
+            f"    except (_struct_error, OverflowError) as e:\n"
+            f"        _self._pack_error(e, [{', '.join(packed)}])\n"
+            f"    result = _launch(record)\n"
+            f"    if result:\n"
+            f"        _self._raise_launch_error(result)\n")
+        namespace = {"_pack": self.record.pack, "_FN": fn, "_stream": driver.stream_getter(), "_DEVICE": device,
+                     "_THREADS": self.threads, "_SHARED": self.shared, "_BYTES": self.params_bytes,
+                     "_launch": driver.cuda().launch, "_bad_grid": bad_grid, "_NAME": self.name, "_self": self,
+                     "_bf16": _bf16_bits, "_struct_error": struct.error}
+        exec(compile(source, f"<tritium launch of {self.name}>", "exec"), namespace)
+        return namespace["launch"]

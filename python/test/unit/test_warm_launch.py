@@ -1,0 +1,247 @@
+"""The launch path without a GPU: a fake CUDA runtime records every launch
+record, so these tests check what the warm path (the generated dispatcher
+and launch entries, python/tritium/runtime/jit.py and launcher.py) sends to
+the driver, when it falls back to the slow path, and its errors."""
+import struct
+
+import pytest
+
+import tritium
+import tritium.language as tl
+from tritium.errors import CompilationError, TritiumError
+from tritium.runtime import driver
+from tritium.runtime.launcher import last_launched
+
+HEADER = "@QQIIIIII"
+
+
+class FakeDType:
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        return self.name
+
+    def __eq__(self, other):
+        return isinstance(other, FakeDType) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+
+class FakeTensor:
+    """A stand-in for a torch tensor: address, dtype, device."""
+
+    def __init__(self, address, dtype="torch.float32", is_cuda=True):
+        self.address = address
+        self.dtype = FakeDType(dtype)
+        self.is_cuda = is_cuda
+        self.device = "cuda:0" if is_cuda else "cpu"
+
+    def data_ptr(self):
+        return self.address
+
+
+class FakeCuda:
+    """The subset of driver.CudaRuntime the launch path uses."""
+
+    def __init__(self):
+        self.records = []
+        self.loads = []
+        self.fail_with = 0
+        self.last = 0
+
+    def device_properties(self, device):
+        return {"major": 9, "minor": 0, "capability": 90, "multiprocessor_count": 132,
+                "max_shared_mem": 232448}
+
+    def load(self, image, name, shared, device):
+        self.loads.append((name, device))
+        return 1, 0xF000 + len(self.loads), 32
+
+    def launch(self, record):
+        self.records.append(bytes(record))
+        self.last = struct.unpack_from("@Q", record)[0]
+        return self.fail_with
+
+    def last_launched(self):
+        return self.last
+
+    def error_text(self, result):
+        return f"CUDA_ERROR_{result}: fake"
+
+
+@pytest.fixture
+def cuda(monkeypatch, tmp_path):
+    monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path))
+    fake = FakeCuda()
+    monkeypatch.setattr(driver, "_runtime", fake)
+    monkeypatch.setattr(driver, "_device_getter", lambda: 0)
+    monkeypatch.setattr(driver, "_stream_getter", lambda device: 0x5000 + device)
+    return fake
+
+
+def decode(record, formats):
+    header = struct.unpack_from(HEADER, record)
+    params = struct.unpack_from("@" + formats, record, struct.calcsize(HEADER))
+    assert header[7] == len(record) - 40
+    return {"function": header[0], "stream": header[1], "grid": header[2:5], "threads": header[5],
+            "shared": header[6], "params": params}
+
+
+def counting_slow_path(monkeypatch, kernel):
+    calls = []
+    original = kernel._run_slow
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(kernel, "_run_slow", counted)
+    return calls
+
+
+def fresh_copy_kernel():
+    @tritium.jit
+    def copy(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+    return copy
+
+
+@pytest.fixture(params=["torch.Tensor inline", "other tensor classes"])
+def tensor_path(request):
+    return request.param
+
+
+def use_path(kernel, path):
+    """The dispatcher handles exact torch.Tensor inline and other tensor
+    classes through _warm_spec; without torch here, FakeTensor plays
+    torch.Tensor for the inline path."""
+    if path == "torch.Tensor inline":
+        kernel._dispatch_namespace["_Tensor"] = FakeTensor
+
+
+def test_the_second_launch_takes_the_warm_path(cuda, monkeypatch, tensor_path):
+    copy = fresh_copy_kernel()
+    slow = counting_slow_path(monkeypatch, copy)
+    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    copy[(4,)](x, y, 100, BLOCK=128)
+    use_path(copy, tensor_path)
+    copy[(4,)](x, y, 100, BLOCK=128)
+    copy[(4,)](FakeTensor(0x30000), FakeTensor(0x40000), 200, BLOCK=128)
+    assert len(slow) == 1
+    first, second, third = (decode(r, "PPi") for r in cuda.records)
+    assert first == second
+    assert first["function"] == 0xF001 and first["stream"] == 0x5000
+    assert first["grid"] == (4, 1, 1) and first["threads"] == 128 and first["shared"] == 0
+    assert first["params"] == (0x10000, 0x20000, 100)
+    assert third["params"] == (0x30000, 0x40000, 200)
+    assert last_launched() == "copy"
+
+
+def test_a_new_specialization_takes_the_slow_path_once(cuda, monkeypatch, tensor_path):
+    copy = fresh_copy_kernel()
+    slow = counting_slow_path(monkeypatch, copy)
+    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    launches = [
+        lambda: copy[(1,)](x, y, 100, BLOCK=128),
+        lambda: copy[(1,)](FakeTensor(0x10004), y, 100, BLOCK=128),  # not 16-byte aligned
+        lambda: copy[(1,)](x, y, 1, BLOCK=128),  # n == 1 becomes a constant
+        lambda: copy[(1,)](x, y, 112, BLOCK=128),  # n a multiple of 16 (100 is not)
+        lambda: copy[(1,)](x, y, 2**40, BLOCK=128),  # i64
+        lambda: copy[(1,)](FakeTensor(0x10000, "torch.float16"), FakeTensor(0x20000, "torch.float16"), 100,
+                           BLOCK=128),
+        lambda: copy[(1,)](x, y, 100, BLOCK=256),
+        lambda: copy[(1,)](x, y, 100, BLOCK=128, num_warps=8),
+    ]
+    for i, launch in enumerate(launches):
+        launch()
+        use_path(copy, tensor_path)
+        assert len(slow) == i + 1, i
+    for launch in launches:
+        launch()
+    assert len(slow) == len(launches)
+    assert len(cuda.records) == 2 * len(launches)
+    assert cuda.records[len(launches):] == cuda.records[:len(launches)]
+    # n == 1 is not passed; i64 is
+    assert decode(cuda.records[2], "PP")["params"] == (0x10000, 0x20000)
+    assert decode(cuda.records[4], "PPq")["params"] == (0x10000, 0x20000, 2**40)
+    assert decode(cuda.records[7], "PPi")["threads"] == 256
+
+
+def test_keywords_callable_grids_and_lists(cuda, monkeypatch, tensor_path):
+    copy = fresh_copy_kernel()
+    slow = counting_slow_path(monkeypatch, copy)
+    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    grid = lambda meta: (triton_cdiv(meta["n"], meta["BLOCK"]), 2)  # noqa: E731
+    copy[grid](x, y, n=1000, BLOCK=128)
+    use_path(copy, tensor_path)
+    copy[grid](y_ptr=y, x_ptr=x, BLOCK=128, n=1000)
+    copy[[8, 2, 1]](x, y, 1000, BLOCK=128)
+    assert len(slow) == 1
+    assert [decode(r, "PPi")["grid"] for r in cuda.records] == [(8, 2, 1)] * 3
+    assert {decode(r, "PPi")["params"] for r in cuda.records} == {(0x10000, 0x20000, 1000)}
+
+
+def triton_cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def test_bad_launches_fail_clearly_on_the_warm_path_too(cuda, monkeypatch, tensor_path):
+    copy = fresh_copy_kernel()
+    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    copy[(1,)](x, y, 100, BLOCK=128)
+    use_path(copy, tensor_path)
+    with pytest.raises(TritiumError, match=r"grid must be 1 to 3 positive integers, got \(0,\)"):
+        copy[(0,)](x, y, 100, BLOCK=128)
+    with pytest.raises(TritiumError, match=r"grid must be 1 to 3 positive integers"):
+        copy[(1, 1, 1, 1)](x, y, 100, BLOCK=128)
+    with pytest.raises(TritiumError, match=r"'x_ptr' is a tensor on cpu.*\.cuda\(\)"):
+        copy[(1,)](FakeTensor(0x10000, is_cuda=False), y, 100, BLOCK=128)
+    with pytest.raises(CompilationError, match=r"missing 1 argument.*\bn\b"):
+        copy[(1,)](x, y, BLOCK=128)
+    with pytest.raises(CompilationError, match=r"unexpected keyword argument 'm'"):
+        copy[(1,)](x, y, 100, BLOCK=128, m=3)
+    with pytest.raises(CompilationError, match=r"takes 4 arguments but 5 were given"):
+        copy[(1,)](x, y, 100, 128, 7)
+    # a value outside every integer type the key knows
+    copy[(1,)](x, y, -2**40, BLOCK=128)
+    with pytest.raises(TritiumError, match=r"argument 'n' of 'copy' cannot be passed as i64"):
+        copy[(1,)](x, y, -2**70, BLOCK=128)
+    assert len(cuda.records) == 2
+
+
+def test_a_failed_launch_names_the_kernel(cuda, tensor_path):
+    copy = fresh_copy_kernel()
+    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    copy[(1,)](x, y, 100, BLOCK=128)
+    use_path(copy, tensor_path)
+    cuda.fail_with = 701
+    with pytest.raises(driver.CudaError, match=r"launching 'copy' failed: CUDA_ERROR_701"):
+        copy[(1,)](x, y, 100, BLOCK=128)
+
+
+def test_jit_run_and_kernel_interfaces_share_the_warm_path(cuda, monkeypatch):
+    copy = fresh_copy_kernel()
+    slow = counting_slow_path(monkeypatch, copy)
+    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    copy.run(x, y, 100, BLOCK=128, grid=(2,), warmup=False)
+    copy[(2,)](x, y, 100, BLOCK=128)
+    assert len(slow) == 1 and len(cuda.records) == 2
+    assert isinstance(copy.warmup(x, y, 100, BLOCK=128, grid=(2,)), tritium.compiler.compiler.CompiledKernel)
+    assert len(cuda.records) == 2  # warmup compiles, never launches
+
+
+def test_every_parameter_kind_is_packed_at_its_offset(cuda, tensor_path):
+    @tritium.jit
+    def mixed(a, flag, x_ptr, s, big, h, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        v = tl.load(x_ptr + offs) * s + a + big.to(tl.float32)
+        tl.store(x_ptr + offs, tl.where(flag, v, h.to(tl.float32)))
+    x = FakeTensor(0x10000)
+    args = (3, True, x, 0.5, 2**40, 7.0)
+    mixed[(1,)](*args, BLOCK=32)
+    use_path(mixed, tensor_path)
+    mixed[(1,)](*args, BLOCK=32)
+    assert len(cuda.records) == 2 and cuda.records[0] == cuda.records[1]
+    assert decode(cuda.records[1], "iBPfqf")["params"] == (3, 1, 0x10000, 0.5, 2**40, 7.0)
