@@ -45,7 +45,8 @@ class FakeTensor:
 class FakeCuda:
     """The subset of driver.CudaRuntime the launch path uses."""
 
-    def __init__(self):
+    def __init__(self, device_count=1):
+        self.device_count = device_count
         self.records = []
         self.loads = []
         self.fail_with = 0
@@ -245,3 +246,32 @@ def test_every_parameter_kind_is_packed_at_its_offset(cuda, tensor_path):
     mixed[(1,)](*args, BLOCK=32)
     assert len(cuda.records) == 2 and cuda.records[0] == cuda.records[1]
     assert decode(cuda.records[1], "iBPfqf")["params"] == (3, 1, 0x10000, 0.5, 2**40, 7.0)
+
+
+def test_each_device_gets_its_own_function_and_stream(cuda, monkeypatch, tensor_path):
+    cuda.device_count = 2
+    current = [0]
+    monkeypatch.setattr(driver, "_device_getter", lambda: current[0])
+    copy = fresh_copy_kernel()
+    slow = counting_slow_path(monkeypatch, copy)
+    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    for device in (0, 1, 0, 1):
+        current[0] = device
+        copy[(1,)](x, y, 100, BLOCK=128)
+        use_path(copy, tensor_path)
+    assert len(slow) == 2  # compiled once, loaded and registered once per device
+    assert cuda.loads == [("copy", 0), ("copy", 1)]
+    launched = [(r["function"], r["stream"]) for r in (decode(rec, "PPi") for rec in cuda.records)]
+    assert launched == [(0xF001, 0x5000), (0xF002, 0x5001)] * 2
+
+
+def test_one_device_needs_no_device_query(cuda, monkeypatch):
+    copy = fresh_copy_kernel()
+    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    copy[(1,)](x, y, 100, BLOCK=128)
+
+    def no_query():
+        raise AssertionError("the warm path asked for the device")
+    copy._dispatch_namespace["_device"] = no_query
+    copy[(1,)](x, y, 100, BLOCK=128)
+    assert len(cuda.records) == 2

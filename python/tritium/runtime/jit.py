@@ -253,6 +253,7 @@ class JITFunction(KernelInterface):
         self._cache_key: Optional[str] = None
         self._targets: Dict[int, str] = {}
         self._warm: Dict[Any, Any] = {}
+        self._single_device = False
         self._dispatch, self._warm_key = self._make_dispatcher()
         self.returns_tuple = False
 
@@ -358,11 +359,12 @@ class JITFunction(KernelInterface):
 
     # ---- launching (the warm path: see _warm_spec above) ----
 
-    def _make_dispatcher(self):
+    def _make_dispatcher(self, single_device: bool = False):
         """Generates dispatch(grid, *args, **kwargs), the warm path, and
         warm_key(*args, **kwargs) -> key, for registering entries; both
-        from the same lines, so they agree."""
-        params, key_terms, values, body = [], ["_device()"], [], []
+        from the same lines, so they agree.  With `single_device` (the
+        process sees one GPU), the device in the key is 0 without asking."""
+        params, key_terms, values, body = [], ["0" if single_device else "_device()"], [], []
         for p in self.params:
             default = "_Missing" if p.default is inspect.Parameter.empty else f"_d{p.num}"
             params.append(f"{p.name}={default}")
@@ -450,6 +452,9 @@ class JITFunction(KernelInterface):
 
     def _register_warm(self, kernel, device, runtime_indices, values, launch_options):
         """Remembers a launched specialization for the warm path."""
+        if not self._single_device and _driver.cuda().device_count == 1:
+            self._single_device = True
+            self._dispatch, self._warm_key = self._make_dispatcher(single_device=True)
         torch = sys.modules.get("torch")
         if torch is not None:
             self._dispatch_namespace["_Tensor"] = torch.Tensor

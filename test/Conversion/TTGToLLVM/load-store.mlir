@@ -5,18 +5,17 @@
 // With 16-byte aligned pointers (tt.divisibility), contiguous offsets and a
 // mask that is constant over groups of 16 (a bound divisible by 16), each
 // thread's four f32 registers move with one predicated ld.global.v4.b32.
-// Masked-off lanes get `other`, moved into the outputs unconditionally
-// before the predicated load (so each output has one full definition): from
-// registers, or as an immediate when `other` is a constant; without
-// `other`, zero.  The store is one predicated st.global.v4.b32; cache modifiers
+// Masked-off lanes get `other`, moved into the outputs under the negated
+// predicate first: from registers, or as an immediate when `other` is a
+// constant.  (Without `other`, an unconditional zero: see @f16_v8.)  The store is one predicated st.global.v4.b32; cache modifiers
 // and eviction hints become qualifiers.
 // CHECK-LABEL: llvm.func @masked_v4
 // CHECK: %[[M:.*]] = llvm.icmp "slt"
 // CHECK: %[[P:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
 // CHECK: %[[O0:.*]] = llvm.bitcast %{{.*}} : f32 to i32
-// CHECK: %[[L:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mov.u32 $0, $6;\0Amov.u32 $1, $7;\0Amov.u32 $2, $8;\0Amov.u32 $3, $9;\0A@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];", "=r,=r,=r,=r,b,l,r,r,r,r" %[[M]], %[[P]], %[[O0]], %{{.*}}, %{{.*}}, %{{.*}} : (i1, !llvm.ptr<1>, i32, i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
+// CHECK: %[[L:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "@!$4 mov.u32 $0, $6;\0A@!$4 mov.u32 $1, $7;\0A@!$4 mov.u32 $2, $8;\0A@!$4 mov.u32 $3, $9;\0A@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];", "=r,=r,=r,=r,b,l,r,r,r,r" %[[M]], %[[P]], %[[O0]], %{{.*}}, %{{.*}}, %{{.*}} : (i1, !llvm.ptr<1>, i32, i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK: llvm.extractvalue %[[L]][0] : !llvm.struct<(i32, i32, i32, i32)>
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.u32 $0, 0x0;\0Amov.u32 $1, 0x0;\0Amov.u32 $2, 0x0;\0Amov.u32 $3, 0x0;\0A@$4 ld.global.cg.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];", "=r,=r,=r,=r,b,l" %[[M]], %[[P]]
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@!$4 mov.u32 $0, 0x0;\0A@!$4 mov.u32 $1, 0x0;\0A@!$4 mov.u32 $2, 0x0;\0A@!$4 mov.u32 $3, 0x0;\0A@$4 ld.global.cg.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];", "=r,=r,=r,=r,b,l" %[[M]], %[[P]]
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$0 st.global.L1::evict_first.v4.b32 [ $1 + 0 ], { $2, $3, $4, $5 };", "b,l,r,r,r,r" %[[M]], %[[P]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (i1, !llvm.ptr<1>, i32, i32, i32, i32) -> ()
 // CHECK-NOT: ld.global
 module attributes {"ttg.num-warps" = 4 : i32} {
@@ -40,7 +39,9 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 #b = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 
 // Eight f16 registers are 128 bits: four 32-bit words, each packing two
-// halves (the f16 <-> i16 bitcasts between load and store fold away).
+// halves (the f16 <-> i16 bitcasts between load and store fold away).  A
+// masked load without `other` first zeroes its words unconditionally, so
+// that ptxas sees each output defined on every path.
 // CHECK-LABEL: llvm.func @f16_v8
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.u32 $0, 0x0;\0Amov.u32 $1, 0x0;\0Amov.u32 $2, 0x0;\0Amov.u32 $3, 0x0;\0A@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];"
 // CHECK: llvm.lshr %{{.*}}, %{{.*}} : i32
