@@ -109,6 +109,44 @@ int64_t ScratchTile::numElements() const {
   return PaddedTile{shape, isSwizzled() ? 0 : pad}.numElements();
 }
 
+std::optional<std::vector<int64_t>> ScratchTile::xorLinearBitOffsets() const {
+  if (shape.empty())
+    return std::nullopt;
+  for (int64_t size : shape)
+    if (!isPowerOf2(size))
+      return std::nullopt;
+  // Offsets of the single-bit coordinates.
+  std::vector<int64_t> bitOffsets;
+  std::vector<int64_t> zero(shape.size(), 0);
+  if (offset(zero) != 0)
+    return std::nullopt;
+  for (size_t d = 0; d < shape.size(); ++d)
+    for (int64_t bit = 1; bit < shape[d]; bit <<= 1) {
+      std::vector<int64_t> coord = zero;
+      coord[d] = bit;
+      bitOffsets.push_back(offset(coord));
+    }
+  // Every element must be the XOR of its bits' offsets.
+  int64_t elements = 1;
+  for (int64_t size : shape)
+    elements *= size;
+  for (int64_t flat = 0; flat < elements; ++flat) {
+    std::vector<int64_t> coord(shape.size());
+    int64_t rest = flat, expected = 0;
+    size_t index = 0;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      coord[d] = rest % shape[d];
+      rest /= shape[d];
+      for (int64_t bit = 1; bit < shape[d]; bit <<= 1, ++index)
+        if (coord[d] & bit)
+          expected ^= bitOffsets[index];
+    }
+    if (offset(coord) != expected)
+      return std::nullopt;
+  }
+  return bitOffsets;
+}
+
 bool ScratchTile::keepsVectorsWhole(int64_t vec) const {
   if (isSwizzled())
     return vec <= swizzle.chunk;

@@ -160,6 +160,25 @@ TEST(BankConflictsTest, SwizzledTileOffsets) {
   EXPECT_EQ(tile.numElements(), 4096);
 }
 
+TEST(BankConflictsTest, XorLinearBitOffsets) {
+  // Swizzled (chunk 4, perPhase 4, maxPhase 8): column bits are 1..32, row
+  // bits 64..2048 plus the chunk XOR their phase adds (rows 4, 8, 16 ->
+  // chunks 1, 2, 4, i.e. columns 4, 8, 16; rows 1, 2, 32 -> none).
+  ScratchTile swizzled{{64, 64}, 0, {4, 4, 8}};
+  auto bits = swizzled.xorLinearBitOffsets();
+  ASSERT_TRUE(bits.has_value());
+  EXPECT_EQ(*bits, (std::vector<int64_t>{64, 128, 256 ^ 4, 512 ^ 8, 1024 ^ 16,
+                                         2048, 1, 2, 4, 8, 16, 32}));
+  // Row-major without pad: plain strides.
+  ScratchTile plain{{4, 8, 16}, 0, {}};
+  EXPECT_EQ(*plain.xorLinearBitOffsets(),
+            (std::vector<int64_t>{128, 256, 16, 32, 64, 1, 2, 4, 8}));
+  // A pad breaks linearity (row * 65 is not a XOR of bits); so does a
+  // shape that is not a power of two.
+  EXPECT_FALSE((ScratchTile{{64, 64}, 1, {}}.xorLinearBitOffsets()));
+  EXPECT_FALSE((ScratchTile{{6, 64}, 0, {}}.xorLinearBitOffsets()));
+}
+
 TEST(BankConflictsTest, ReverseTransposePlan) {
   LinearLayout rows = blockedToLinear(kRows, {64, 64});
   LinearLayout cols = blockedToLinear(kCols, {64, 64});

@@ -51,6 +51,7 @@
 #include "tritium/Layout/SharedSwizzle.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace tritium {
@@ -115,6 +116,12 @@ struct ScratchTile {
   /// Whether a vector of `vec` elements along the last dimension, aligned
   /// to vec, stays contiguous and aligned in the tile.
   bool keepsVectorsWhole(int64_t vec) const;
+  /// When offset() is XOR-linear in the coordinate bits (a power-of-two
+  /// shape without pad, swizzled or not): the offset of each single-bit
+  /// coordinate, dimension by dimension from bit 0 up, so that offset(c) is
+  /// the XOR of the entries of c's set bits.  Checked on every element;
+  /// nullopt otherwise (a padded tile).
+  std::optional<std::vector<int64_t>> xorLinearBitOffsets() const;
 };
 
 /// The modelled cost of one thread block's accesses of a tile through a

@@ -14,6 +14,17 @@
 // the phase, as layout::swizzledColumn computes.  A vector of at most
 // `chunk` elements keeps its low bits, so it stays contiguous and aligned.
 //
+// When the tile's offset is XOR-linear in the coordinate bits (no pad,
+// power-of-two shape: layout::ScratchTile::xorLinearBitOffsets), so is the
+// offset of register r in thread t: offset(r, t) = R[r] ^ T(t), with R[r]
+// the offset of the register's own coordinates (a constant) and T(t) that
+// of register 0 in this thread (computed once).  With B the bits any T(t)
+// may have (the OR of the lane and warp bases' offsets),
+//   R ^ T = (T ^ (R & B)) + (R & ~B)
+// since the two terms share no bit: one XOR per distinct R & B, shared by
+// its registers, and a constant that PTX folds into the instruction's
+// immediate offset (registers with R & B = 0 use T itself).
+//
 //===----------------------------------------------------------------------===//
 #include "tritium/Conversion/TTGToLLVM/SharedMemoryAccess.h"
 
@@ -65,27 +76,6 @@ static int64_t vectorWidth(const LinearLayout &layout, Type memoryType,
   return access.vec;
 }
 
-/// The element pointer of coordinates `coords` in the tile at `base` whose
-/// element strides are `strides`.
-static Value elementPointer(OpBuilder &builder, Location loc, Value base,
-                            ArrayRef<Value> coords, ArrayRef<int64_t> strides,
-                            Type memoryType) {
-  Value offset;
-  for (int d = static_cast<int>(strides.size()) - 1; d >= 0; --d) {
-    Value term = coords[d];
-    if (strides[d] != 1)
-      term = LLVM::MulOp::create(builder, loc, term,
-                                 LLVM::ConstantOp::create(
-                                     builder, loc, builder.getI32Type(),
-                                     strides[d]));
-    offset = offset
-                 ? LLVM::AddOp::create(builder, loc, offset, term).getResult()
-                 : term;
-  }
-  return LLVM::GEPOp::create(builder, loc, base.getType(), memoryType, base,
-                             ValueRange{offset});
-}
-
 /// Element strides of the tile `layout` is accessed in.
 static std::vector<int64_t> tileStrides(const LinearLayout &layout,
                                         TileAccess access) {
@@ -123,6 +113,102 @@ static SmallVector<Value> swizzleCoords(OpBuilder &builder, Location loc,
   return result;
 }
 
+namespace {
+/// The registers' element pointers of one thread in a tile, computed per
+/// register or, for an XOR-linear tile, from one thread offset (see the
+/// file comment).
+class TilePointers {
+public:
+  TilePointers(OpBuilder &builder, Location loc, Value base,
+               const LinearLayout &layout, ThreadIndex thread,
+               Type memoryType, TileAccess access)
+      : builder(builder), loc(loc), base(base), layout(layout),
+        memoryType(memoryType), access(access),
+        strides(tileStrides(layout, access)),
+        indices(emitIndices(builder, loc, layout, thread)) {
+    layout::ScratchTile tile{layout.shape(), access.pad, access.swizzle};
+    std::optional<std::vector<int64_t>> bitOffsets = tile.xorLinearBitOffsets();
+    if (!bitOffsets)
+      return;
+    auto offsetOf = [&](const std::vector<int64_t> &coord) {
+      int64_t offset = 0;
+      size_t index = 0;
+      for (size_t d = 0; d < coord.size(); ++d)
+        for (int64_t bit = 1; bit < layout.shape()[d]; bit <<= 1, ++index)
+          if (coord[d] & bit)
+            offset ^= (*bitOffsets)[index];
+      return offset;
+    };
+    for (int64_t reg = 0; reg < layout.elemsPerThread(); ++reg)
+      registerOffsets.push_back(offsetOf(layout.apply(reg, 0, 0)));
+    for (layout::HwDim hw : {layout::HwDim::Lane, layout::HwDim::Warp})
+      for (const std::vector<int64_t> &basis : layout.bases(hw))
+        threadBits |= offsetOf(basis);
+    threadOffset = elementOffset(0);
+    pointersByOverlap[0] = LLVM::GEPOp::create(
+        builder, loc, base.getType(), memoryType, base,
+        ValueRange{threadOffset});
+  }
+
+  /// The pointer to register `reg`'s element.
+  Value operator[](int64_t reg) {
+    if (registerOffsets.empty())
+      return LLVM::GEPOp::create(builder, loc, base.getType(), memoryType,
+                                 base, ValueRange{elementOffset(reg)});
+    // T ^ R = (T ^ (R & threadBits)) + (R & ~threadBits): the first term
+    // is shared by every register with the same overlap, the second is a
+    // constant.
+    int64_t offset = registerOffsets[reg];
+    int64_t overlap = offset & threadBits;
+    Value &pointer = pointersByOverlap[overlap];
+    if (!pointer) {
+      Value mixed = LLVM::XOrOp::create(builder, loc, threadOffset,
+                                        i32Constant(overlap));
+      pointer = LLVM::GEPOp::create(builder, loc, base.getType(), memoryType,
+                                    base, ValueRange{mixed});
+    }
+    return LLVM::GEPOp::create(
+        builder, loc, base.getType(), memoryType, pointer,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset & ~threadBits)});
+  }
+
+private:
+  Value i32Constant(int64_t value) {
+    return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), value);
+  }
+
+  /// The element offset of register `reg` from its coordinates.
+  Value elementOffset(int64_t reg) {
+    SmallVector<Value> coords =
+        swizzleCoords(builder, loc, indices[reg], layout, access);
+    Value offset;
+    for (int d = static_cast<int>(strides.size()) - 1; d >= 0; --d) {
+      Value term = coords[d];
+      if (strides[d] != 1)
+        term = LLVM::MulOp::create(builder, loc, term, i32Constant(strides[d]));
+      offset = offset
+                   ? LLVM::AddOp::create(builder, loc, offset, term).getResult()
+                   : term;
+    }
+    return offset;
+  }
+
+  OpBuilder &builder;
+  Location loc;
+  Value base;
+  const LinearLayout &layout;
+  Type memoryType;
+  TileAccess access;
+  std::vector<int64_t> strides;
+  SmallVector<SmallVector<Value>> indices;
+  std::vector<int64_t> registerOffsets; // empty: not XOR-linear
+  int64_t threadBits = 0;
+  Value threadOffset;
+  /// base + (T ^ overlap) by overlap = R & threadBits.
+  llvm::DenseMap<int64_t, Value> pointersByOverlap;
+};
+} // namespace
+
 static Value toMemory(OpBuilder &builder, Location loc, Value value,
                       Type memoryType) {
   if (value.getType() == memoryType)
@@ -147,18 +233,15 @@ void tritium::storeTile(OpBuilder &builder, Location loc, Value base,
                                   /*withElseRegion=*/false);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
   }
-  auto indices = emitIndices(builder, loc, layout, thread);
+  TilePointers pointers(builder, loc, base, layout, thread, memoryType,
+                        access);
   SmallVector<int64_t> representative = getRepresentativeRegisters(layout);
   int64_t vec = vectorWidth(layout, memoryType, access);
-  std::vector<int64_t> strides = tileStrides(layout, access);
   int64_t bytes = elementBytes(memoryType);
   for (int64_t reg = 0; reg < layout.elemsPerThread(); reg += vec) {
     if (representative[reg] != reg)
       continue; // another register of this thread stores the same elements
-    Value ptr = elementPointer(
-        builder, loc, base,
-        swizzleCoords(builder, loc, indices[reg], layout, access), strides,
-        memoryType);
+    Value ptr = pointers[reg];
     Value stored;
     if (vec == 1) {
       stored = toMemory(builder, loc, values[reg], memoryType);
@@ -179,10 +262,10 @@ SmallVector<Value> tritium::loadTile(OpBuilder &builder, Location loc,
                                      Value base, const LinearLayout &layout,
                                      ThreadIndex thread, Type memoryType,
                                      Type registerType, TileAccess access) {
-  auto indices = emitIndices(builder, loc, layout, thread);
+  TilePointers pointers(builder, loc, base, layout, thread, memoryType,
+                        access);
   SmallVector<int64_t> representative = getRepresentativeRegisters(layout);
   int64_t vec = vectorWidth(layout, memoryType, access);
-  std::vector<int64_t> strides = tileStrides(layout, access);
   int64_t bytes = elementBytes(memoryType);
   int64_t count = layout.elemsPerThread();
   SmallVector<Value> values(count);
@@ -192,10 +275,7 @@ SmallVector<Value> tritium::loadTile(OpBuilder &builder, Location loc,
         values[reg + i] = values[representative[reg + i]];
       continue;
     }
-    Value ptr = elementPointer(
-        builder, loc, base,
-        swizzleCoords(builder, loc, indices[reg], layout, access), strides,
-        memoryType);
+    Value ptr = pointers[reg];
     if (vec == 1) {
       Value loaded = LLVM::LoadOp::create(builder, loc, memoryType, ptr, bytes);
       values[reg] = fromMemory(builder, loc, loaded, registerType);

@@ -1,8 +1,9 @@
 """A lockstep interpreter of lowered LLVM/NVVM IR, for running the code
 convert-ttg-to-llvm writes without a GPU: every thread of the CTA executes
 the straight-line body of one llvm.func together (warp shuffles, shared
-memory with a race check, scf.if, barriers).  Integers only.  Used by the
-scan and reduce codegen tests."""
+memory with a race check, scf.if, barriers).  Integers and vectors of
+them (a vector value is a tuple per thread).  Used by the scan, reduce and
+convert-layout codegen tests."""
 import re
 
 def width_of(t):
@@ -12,7 +13,10 @@ def width_of(t):
     return int(m.group(1))
 
 
-
+def vector_of(t):
+    """(length, element width) of a vector<NxiW> type, or None."""
+    m = re.fullmatch(r"vector<(\d+)x(i\d+)>", t.strip())
+    return (int(m.group(1)), width_of(m.group(2))) if m else None
 
 
 class RaceError(AssertionError):
@@ -67,7 +71,14 @@ def simulate(llir, func, num_threads, warp=32):
             else:
                 raise NotImplementedError(s)
         elif op in ("llvm.mlir.undef", "llvm.mlir.poison"):
-            env[res] = {} if "struct" in rest else [0] * T
+            vector = vector_of(rest.split(":", 1)[-1])
+            env[res] = {} if "struct" in rest else [(0,) * vector[0]] * T if vector else [0] * T
+        elif op == "llvm.insertelement":
+            v, vec, i = (val(o) for o in operands)
+            env[res] = [vt[:k] + (x,) + vt[k + 1:] for x, vt, k in zip(v, vec, i)]
+        elif op == "llvm.extractelement":
+            vec, i = (val(o) for o in operands)
+            env[res] = [vt[k] for vt, k in zip(vec, i)]
         elif op == "llvm.mlir.addressof":
             env[res] = [0] * T
         elif op == "nvvm.read.ptx.sreg.tid.x":
@@ -137,25 +148,33 @@ def simulate(llir, func, num_threads, warp=32):
             env[res] = [p + size * (x - (1 << 32) if x >> 31 else x) for p, x in zip(base, off)]
         elif op == "llvm.store":
             v, p = val(operands[0]), val(operands[1])
-            w = width_of(tail.split(", ")[0])
+            vector = vector_of(tail.split(", ")[0])
+            n, w = vector if vector else (1, width_of(tail.split(", ")[0]))
             pending = {}
             for t in range(T):
                 if mask[t]:
-                    if p[t] in pending and pending[p[t]][0] != v[t]:
-                        raise RaceError(f"threads store different values at {p[t]}: {s}")
-                    pending[p[t]] = (v[t], t)
+                    for k in range(n):
+                        x, addr = (v[t][k] if vector else v[t]), p[t] + k * max(1, w // 8)
+                        if addr in pending and pending[addr][0] != x:
+                            raise RaceError(f"threads store different values at {addr}: {s}")
+                        pending[addr] = (x, t)
             for addr, (x, t) in pending.items():
                 mem[addr] = (x, w, t, epoch)
         elif op == "llvm.load":
             p = val(operands[0])
-            w = width_of(tail.split(" -> ")[1])
+            vector = vector_of(tail.split(" -> ")[1])
+            n, w = vector if vector else (1, width_of(tail.split(" -> ")[1]))
             out = []
             for t in range(T):
-                x, ww, writer, e = mem[p[t]]
-                assert ww == w
-                if e == epoch and writer != t:
-                    raise RaceError(f"thread {t} reads {p[t]} written by {writer} without a barrier: {s}")
-                out.append(x)
+                elements = []
+                for k in range(n):
+                    addr = p[t] + k * max(1, w // 8)
+                    x, ww, writer, e = mem[addr]
+                    assert ww == w
+                    if e == epoch and writer != t:
+                        raise RaceError(f"thread {t} reads {addr} written by {writer} without a barrier: {s}")
+                    elements.append(x)
+                out.append(tuple(elements) if vector else elements[0])
             env[res] = out
         elif op == "nvvm.barrier0":
             assert all(masks[-1]), "barrier under a condition"
