@@ -131,7 +131,7 @@ def _resolve_torch():
             _device_getter = get_device
             return get_device()
         return 0
-    _device_getter = device_before_init
+    _device_getter = get_device if is_initialized() else device_before_init
     return True
 
 
@@ -143,12 +143,11 @@ def current_device() -> int:
 
 def device_getter():
     """The function () -> current device to call on every launch: PyTorch's
-    own once PyTorch has initialized CUDA, else current_device."""
+    own once PyTorch is loaded (a wrapper until it has initialized CUDA),
+    else current_device."""
     if _device_getter is None:
         _resolve_torch()
-    if _device_getter is not None and getattr(_device_getter, "__name__", "") != "device_before_init":
-        return _device_getter
-    return current_device
+    return _device_getter or current_device
 
 
 def current_stream(device: int) -> int:

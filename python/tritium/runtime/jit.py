@@ -202,10 +202,6 @@ def _warm_key_lines(index: int, name: str, specialize_value: bool, specialize_al
     ]
 
 
-def _current_device() -> int:
-    return _driver.current_device()
-
-
 class JITFunction(KernelInterface):
     """A function decorated with @jit."""
 
