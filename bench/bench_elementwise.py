@@ -16,7 +16,6 @@ import os
 import sys
 import tempfile
 import time
-import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
@@ -29,6 +28,7 @@ import torch  # noqa: E402
 import tritium  # noqa: E402
 import tritium.language as ttl  # noqa: E402
 from tritium.testing import do_bench  # noqa: E402
+from kernel_sources import load_kernels  # noqa: E402
 
 try:
     import triton
@@ -40,20 +40,9 @@ except ImportError:
 QUICK = "--quick" in sys.argv
 
 
-def load_kernels(triton_module, language_module, tag):
-    path = os.path.join(HERE, "elementwise_kernels.py")
-    module = types.ModuleType(f"elementwise_kernels_{tag}")
-    module.__file__ = path
-    module.triton, module.tl = triton_module, language_module
-    sys.modules[module.__name__] = module
-    with open(path) as f:
-        exec(compile(f.read(), path, "exec"), module.__dict__)
-    return module
-
-
-backends = {"tritium": load_kernels(tritium, ttl, "tritium")}
+backends = {"tritium": load_kernels("elementwise_kernels.py", tritium, ttl, "tritium")}
 if HAVE_TRITON:
-    backends["triton"] = load_kernels(triton, tl, "triton")
+    backends["triton"] = load_kernels("elementwise_kernels.py", triton, tl, "triton")
 
 
 def median_ms(fn):

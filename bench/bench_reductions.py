@@ -25,7 +25,6 @@ Usage: python bench/bench_reductions.py [--quick]
 import os
 import sys
 import tempfile
-import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
@@ -38,6 +37,7 @@ import torch  # noqa: E402
 import tritium  # noqa: E402
 import tritium.language as ttl  # noqa: E402
 from tritium.testing import do_bench  # noqa: E402
+from kernel_sources import load_kernels  # noqa: E402
 
 try:
     import triton
@@ -50,20 +50,9 @@ QUICK = "--quick" in sys.argv
 M = 8192 if not QUICK else 1024
 
 
-def load_kernels(triton_module, language_module, tag):
-    path = os.path.join(HERE, "reduction_kernels.py")
-    module = types.ModuleType(f"reduction_kernels_{tag}")
-    module.__file__ = path
-    module.triton, module.tl = triton_module, language_module
-    sys.modules[module.__name__] = module
-    with open(path) as f:
-        exec(compile(f.read(), path, "exec"), module.__dict__)
-    return module
-
-
-backends = {"tritium": load_kernels(tritium, ttl, "tritium")}
+backends = {"tritium": load_kernels("reduction_kernels.py", tritium, ttl, "tritium")}
 if HAVE_TRITON:
-    backends["triton"] = load_kernels(triton, tl, "triton")
+    backends["triton"] = load_kernels("reduction_kernels.py", triton, tl, "triton")
 
 
 def median_ms(fn):

@@ -7,7 +7,6 @@ import collections
 import re
 import os
 import sys
-import types
 
 sys.path.insert(0, os.path.join(os.getcwd(), "python"))
 import torch  # noqa: E402
@@ -16,17 +15,8 @@ import triton.language as tl  # noqa: E402
 import tritium  # noqa: E402
 import tritium.language as ttl  # noqa: E402
 
-HERE = os.path.join(os.getcwd(), "bench")
-
-
-def load(tm, lm, tag):
-    path = os.path.join(HERE, "reduction_kernels.py")
-    m = types.ModuleType("rk_" + tag)
-    m.__file__ = path
-    m.triton, m.tl = tm, lm
-    sys.modules[m.__name__] = m
-    exec(compile(open(path).read(), path, "exec"), m.__dict__)
-    return m
+sys.path.insert(0, os.path.join(os.getcwd(), "bench"))
+from kernel_sources import load_kernels  # noqa: E402
 
 
 out = os.environ.get("OUT", "/tmp")
@@ -49,7 +39,7 @@ def cases(k):
 
 
 for name, tm, lm in (("triton", triton, tl), ("tritium", tritium, ttl)):
-    k = load(tm, lm, name)
+    k = load_kernels("reduction_kernels.py", tm, lm, name)
     for case, launch in cases(k):
         ck = launch()
         for stage in ("ttgir", "ptx"):

@@ -1,19 +1,14 @@
-import os, sys, types
+import os, sys
 sys.path.insert(0, os.path.join(os.getcwd(), "python"))
 import torch, triton, triton.language as tl
 import tritium, tritium.language as ttl
-HERE = os.path.join(os.getcwd(), "bench")
-def load(tm, lm, tag):
-    path = os.path.join(HERE, "elementwise_kernels.py")
-    m = types.ModuleType("ek_" + tag); m.__file__ = path; m.triton, m.tl = tm, lm
-    sys.modules[m.__name__] = m
-    exec(compile(open(path).read(), path, "exec"), m.__dict__)
-    return m
+sys.path.insert(0, os.path.join(os.getcwd(), "bench"))
+from kernel_sources import load_kernels  # noqa: E402
 out = os.environ.get("OUT", "/tmp")
 m = 8192
 src = torch.randn(m, m, device="cuda"); dst = torch.empty_like(src)
 for name, tm, lm in (("triton", triton, tl), ("tritium", tritium, ttl)):
-    k = load(tm, lm, name)
+    k = load_kernels("elementwise_kernels.py", tm, lm, name)
     ck = k.transpose_kernel[(m // 64, m // 64)](src, dst, m, m, m, m, BLOCK_M=64, BLOCK_N=64)
     if ck is None:
         ck = k.transpose_kernel.warmup(src, dst, m, m, m, m, BLOCK_M=64, BLOCK_N=64, grid=(1,))

@@ -85,9 +85,9 @@ static std::vector<int64_t> tileStrides(const LinearLayout &layout,
 /// `coords` with the last one swizzled as `access` asks (unchanged without
 /// a swizzle or for a single row).
 static SmallVector<Value> swizzleCoords(OpBuilder &builder, Location loc,
-                                       ArrayRef<Value> coords,
-                                       const LinearLayout &layout,
-                                       TileAccess access) {
+                                        ArrayRef<Value> coords,
+                                        const LinearLayout &layout,
+                                        TileAccess access) {
   SmallVector<Value> result(coords.begin(), coords.end());
   const layout::TileSwizzle &swizzle = access.swizzle;
   size_t rank = coords.size();
@@ -98,17 +98,17 @@ static SmallVector<Value> swizzleCoords(OpBuilder &builder, Location loc,
   int64_t maxPhase = std::min(swizzle.maxPhase, chunksPerRow);
   if (maxPhase <= 1)
     return result;
-  auto constant = [&](int64_t value) {
-    return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), value);
-  };
   Value phase = coords[rank - 2];
   if (swizzle.perPhase > 1)
-    phase = LLVM::LShrOp::create(builder, loc, phase,
-                                 constant(llvm::Log2_64(swizzle.perPhase)));
-  phase = LLVM::AndOp::create(builder, loc, phase, constant(maxPhase - 1));
+    phase = LLVM::LShrOp::create(
+        builder, loc, phase,
+        emitI32Constant(builder, loc, llvm::Log2_64(swizzle.perPhase)));
+  phase = LLVM::AndOp::create(builder, loc, phase,
+                              emitI32Constant(builder, loc, maxPhase - 1));
   if (swizzle.chunk > 1)
-    phase = LLVM::ShlOp::create(builder, loc, phase,
-                                constant(llvm::Log2_64(swizzle.chunk)));
+    phase = LLVM::ShlOp::create(
+        builder, loc, phase,
+        emitI32Constant(builder, loc, llvm::Log2_64(swizzle.chunk)));
   result[rank - 1] = LLVM::XOrOp::create(builder, loc, coords[rank - 1], phase);
   return result;
 }
@@ -120,41 +120,31 @@ namespace {
 class TilePointers {
 public:
   TilePointers(OpBuilder &builder, Location loc, Value base,
-               const LinearLayout &layout, ThreadIndex thread,
-               Type memoryType, TileAccess access)
+               const LinearLayout &layout, ThreadIndex thread, Type memoryType,
+               TileAccess access)
       : builder(builder), loc(loc), base(base), layout(layout),
         memoryType(memoryType), access(access),
         strides(tileStrides(layout, access)),
         indices(emitIndices(builder, loc, layout, thread)) {
     layout::ScratchTile tile{layout.shape(), access.pad, access.swizzle};
-    std::optional<std::vector<int64_t>> bitOffsets = tile.xorLinearBitOffsets();
-    if (!bitOffsets)
+    if (!tile.xorLinearBitOffsets())
       return;
-    auto offsetOf = [&](const std::vector<int64_t> &coord) {
-      int64_t offset = 0;
-      size_t index = 0;
-      for (size_t d = 0; d < coord.size(); ++d)
-        for (int64_t bit = 1; bit < layout.shape()[d]; bit <<= 1, ++index)
-          if (coord[d] & bit)
-            offset ^= (*bitOffsets)[index];
-      return offset;
-    };
     for (int64_t reg = 0; reg < layout.elemsPerThread(); ++reg)
-      registerOffsets.push_back(offsetOf(layout.apply(reg, 0, 0)));
+      registerOffsets.push_back(tile.offset(layout.apply(reg, 0, 0)));
     for (layout::HwDim hw : {layout::HwDim::Lane, layout::HwDim::Warp})
       for (const std::vector<int64_t> &basis : layout.bases(hw))
-        threadBits |= offsetOf(basis);
+        threadBits |= tile.offset(basis);
     threadOffset = elementOffset(0);
-    pointersByOverlap[0] = LLVM::GEPOp::create(
-        builder, loc, base.getType(), memoryType, base,
-        ValueRange{threadOffset});
+    pointersByOverlap[0] =
+        LLVM::GEPOp::create(builder, loc, base.getType(), memoryType, base,
+                            ValueRange{threadOffset});
   }
 
   /// The pointer to register `reg`'s element.
   Value operator[](int64_t reg) {
     if (registerOffsets.empty())
-      return LLVM::GEPOp::create(builder, loc, base.getType(), memoryType,
-                                 base, ValueRange{elementOffset(reg)});
+      return LLVM::GEPOp::create(builder, loc, base.getType(), memoryType, base,
+                                 ValueRange{elementOffset(reg)});
     // T ^ R = (T ^ (R & threadBits)) + (R & ~threadBits): the first term
     // is shared by every register with the same overlap, the second is a
     // constant.
@@ -163,7 +153,7 @@ public:
     Value &pointer = pointersByOverlap[overlap];
     if (!pointer) {
       Value mixed = LLVM::XOrOp::create(builder, loc, threadOffset,
-                                        i32Constant(overlap));
+                                        emitI32Constant(builder, loc, overlap));
       pointer = LLVM::GEPOp::create(builder, loc, base.getType(), memoryType,
                                     base, ValueRange{mixed});
     }
@@ -173,10 +163,6 @@ public:
   }
 
 private:
-  Value i32Constant(int64_t value) {
-    return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), value);
-  }
-
   /// The element offset of register `reg` from its coordinates.
   Value elementOffset(int64_t reg) {
     SmallVector<Value> coords =
@@ -185,7 +171,8 @@ private:
     for (int d = static_cast<int>(strides.size()) - 1; d >= 0; --d) {
       Value term = coords[d];
       if (strides[d] != 1)
-        term = LLVM::MulOp::create(builder, loc, term, i32Constant(strides[d]));
+        term = LLVM::MulOp::create(builder, loc, term,
+                                   emitI32Constant(builder, loc, strides[d]));
       offset = offset
                    ? LLVM::AddOp::create(builder, loc, offset, term).getResult()
                    : term;
@@ -233,8 +220,7 @@ void tritium::storeTile(OpBuilder &builder, Location loc, Value base,
                                   /*withElseRegion=*/false);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
   }
-  TilePointers pointers(builder, loc, base, layout, thread, memoryType,
-                        access);
+  TilePointers pointers(builder, loc, base, layout, thread, memoryType, access);
   SmallVector<int64_t> representative = getRepresentativeRegisters(layout);
   int64_t vec = vectorWidth(layout, memoryType, access);
   int64_t bytes = elementBytes(memoryType);
@@ -262,8 +248,7 @@ SmallVector<Value> tritium::loadTile(OpBuilder &builder, Location loc,
                                      Value base, const LinearLayout &layout,
                                      ThreadIndex thread, Type memoryType,
                                      Type registerType, TileAccess access) {
-  TilePointers pointers(builder, loc, base, layout, thread, memoryType,
-                        access);
+  TilePointers pointers(builder, loc, base, layout, thread, memoryType, access);
   SmallVector<int64_t> representative = getRepresentativeRegisters(layout);
   int64_t vec = vectorWidth(layout, memoryType, access);
   int64_t bytes = elementBytes(memoryType);

@@ -170,7 +170,7 @@ def _warm_spec(v, specialize_value: bool, specialize_alignment: bool):
         return bool, v
     if v is None:
         return None, None
-    if isinstance(v, int) and t is not bool:
+    if isinstance(v, int):  # an int subclass (bool is handled above)
         v = int(v)
         return (-0x80000000 <= v <= 0x7FFFFFFF, v < 0x8000000000000000,
                 specialize_value and v == 1, specialize_value and specialize_alignment and v & 15 == 0), v

@@ -192,6 +192,8 @@ class Launcher:
         packed = []
         for k, ty in zip(positions, self.param_types):
             packed.append(f"_bf16(v{k})" if ty == "bf16" else f"v{k}")
+        # The grid checks are grid_dims written inline: a call per launch
+        # is what this function exists to save.
         source = (
             f"def launch(grid, {', '.join(values)}):\n"
             f"    n = len(grid)\n"
