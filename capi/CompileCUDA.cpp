@@ -27,6 +27,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "tritium/Analysis/Allocation.h"
+#include "tritium/Analysis/StreamingKernel.h"
 #include "tritium/InitAll.h"
 #include "tritium/Target/NVIDIA/Backend.h"
 #include "llvm/ADT/StringExtras.h"
@@ -246,6 +247,8 @@ private:
   unsigned dumpCounter = 0;
   std::string ttgir, llvmDialect;
   int64_t sharedBytes = 0;
+  int64_t maxWarpsPerSM = 0;
+  std::string streamingWhyNot = "not analyzed (LLVM IR input)";
   nvidia::CudaTarget target;
   nvidia::BackendResult backend;
   double ttgirMs = 0, llirMs = 0, totalMs = 0;
@@ -350,6 +353,10 @@ bool CudaCompile::run() {
     ttgir = printModule(*module);
   }
   if (options.input != InputStage::LLIR) {
+    // Decided on TTGIR, before it is lowered: see StreamingKernel.h.
+    streamingWhyNot = tritium::whyNotStreamingKernel(*module);
+    if (streamingWhyNot.empty())
+      maxWarpsPerSM = nvidia::streamingKernelWarpsPerSM(target.capability);
     auto t = std::chrono::steady_clock::now();
     std::string pipeline = llvm::formatv(
         "builtin.module(tritium-make-llir{{compute-capability={0} "
@@ -394,6 +401,9 @@ std::string CudaCompile::json() const {
   out["debug"] = options.debug;
   out["line_info"] = options.lineInfo || options.debug;
   out["shared"] = sharedBytes;
+  // The runtime keeps at most this many warps resident per SM (0: no limit).
+  out["max_warps_per_sm"] = maxWarpsPerSM;
+  out["streaming"] = streamingWhyNot.empty() ? "yes" : "no: " + streamingWhyNot;
 
   const nvidia::KernelResources *resources = nullptr;
   if (backend.ptxas)

@@ -11,6 +11,7 @@
 
 #include "tritium/Runtime/CudaDriver.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -126,6 +127,70 @@ extern "C" int tritium_cuda_load(const void *image, const char *kernel_name, uns
     driver->cuFuncGetAttribute(num_regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn);
   *module = mod;
   *function = fn;
+  return 0;
+}
+
+extern "C" int tritium_cuda_limit_residency(void *function, int device, unsigned threads,
+                                            unsigned shared_bytes, int max_warps_per_sm,
+                                            unsigned *launch_shared_bytes, int *blocks_per_sm,
+                                            char **diagnostics) {
+  CudaDriver *driver = driverOrError(diagnostics);
+  if (!driver)
+    return 1;
+  auto fn = static_cast<CUfunction>(function);
+  *launch_shared_bytes = shared_bytes;
+  CUresult result = driver->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+      blocks_per_sm, fn, static_cast<int>(threads), shared_bytes);
+  if (result != CUDA_SUCCESS)
+    return fail(*driver, result, "cuOccupancyMaxActiveBlocksPerMultiprocessor", diagnostics);
+  int warpsPerBlock = static_cast<int>((threads + 31) / 32);
+  int limit = max_warps_per_sm / warpsPerBlock;
+  if (max_warps_per_sm <= 0 || limit < 1 || *blocks_per_sm <= limit)
+    return 0; // no limit, or the function's resources already keep under it
+
+  // Pad each block's shared memory so that limit + 1 blocks no longer fit:
+  // every block takes its dynamic shared memory plus the driver's reserve,
+  // allocated in 128-byte units.
+  CUdevice dev;
+  int perSM = 0, reserved = 0, optin = 0;
+  if ((result = driver->cuDeviceGet(&dev, device)) != CUDA_SUCCESS ||
+      (result = driver->cuDeviceGetAttribute(
+           &perSM, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, dev)) !=
+          CUDA_SUCCESS ||
+      (result = driver->cuDeviceGetAttribute(
+           &reserved, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, dev)) !=
+          CUDA_SUCCESS ||
+      (result = driver->cuDeviceGetAttribute(
+           &optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev)) != CUDA_SUCCESS)
+    return fail(*driver, result, "cuDeviceGetAttribute", diagnostics);
+  constexpr int kUnit = 128;
+  int padded = (perSM / limit - reserved) / kUnit * kUnit;
+  if (padded <= static_cast<int>(shared_bytes) || padded > optin)
+    return 0;
+
+  // Allow the padded size, ask for the carveout that gives shared memory
+  // all it can, and check that exactly `limit` blocks fit.  Anything else
+  // puts the function back as it was.
+  auto restore = [&] {
+    driver->cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, -1);
+    if (padded > 48 * 1024)
+      driver->cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                 static_cast<int>(std::max(shared_bytes, 48u * 1024)));
+  };
+  int blocks = 0;
+  if ((padded > 48 * 1024 &&
+       driver->cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, padded) !=
+           CUDA_SUCCESS) ||
+      driver->cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                                 CU_SHAREDMEM_CARVEOUT_MAX_SHARED) != CUDA_SUCCESS ||
+      driver->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, static_cast<int>(threads),
+                                                          padded) != CUDA_SUCCESS ||
+      blocks != limit) {
+    restore();
+    return 0;
+  }
+  *launch_shared_bytes = static_cast<unsigned>(padded);
+  *blocks_per_sm = blocks;
   return 0;
 }
 

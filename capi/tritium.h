@@ -119,6 +119,21 @@ TRITIUM_API int tritium_cuda_load(const void *image, const char *kernel_name,
                                   unsigned shared_bytes, int device, void **module,
                                   void **function, int *num_regs, char **diagnostics);
 
+/* The dynamic shared memory to launch `function` (loaded on `device`, run
+ * with `threads` per block and needing `shared_bytes`) with so that at most
+ * `max_warps_per_sm` warps are resident per multiprocessor: more than
+ * `shared_bytes` when the function's own resources allow more blocks per
+ * SM than that (the function is then allowed the larger size and prefers
+ * the largest shared-memory carveout).  *blocks_per_sm receives the blocks
+ * per SM it will run with.  Leaves the function as it was and returns
+ * `shared_bytes` in *launch_shared_bytes when no limit applies or the limit
+ * cannot be met exactly.  Returns 0, or 1 with diagnostics.  Since ABI
+ * revision 6. */
+TRITIUM_API int tritium_cuda_limit_residency(void *function, int device, unsigned threads,
+                                             unsigned shared_bytes, int max_warps_per_sm,
+                                             unsigned *launch_shared_bytes, int *blocks_per_sm,
+                                             char **diagnostics);
+
 /* The launch record of tritium_cuda_launch: this header, then the kernel's
  * arguments packed as in a C struct (natural alignment, counted from the
  * first argument, which starts 8-byte aligned right after the header). */

@@ -47,6 +47,8 @@ bool CudaDriver::load(std::string &error) {
             resolve(handle, "cuFuncSetAttribute", cuFuncSetAttribute, error) &&
             resolve(handle, "cuFuncGetAttribute", cuFuncGetAttribute, error) &&
             resolve(handle, "cuLaunchKernel", cuLaunchKernel, error) &&
+            resolve(handle, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+                    cuOccupancyMaxActiveBlocksPerMultiprocessor, error) &&
             resolve(handle, "cuGetErrorName", cuGetErrorName, error) &&
             resolve(handle, "cuGetErrorString", cuGetErrorString, error);
   if (!ok)

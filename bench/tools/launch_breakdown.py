@@ -46,6 +46,17 @@ launchers = {
     "tritium warm path": lambda: ours.tiny_kernel[(1,)](small, 1024, BLOCK=1024),
     "torch x.add_(1)": lambda: small.add_(1),
 }
+# host-only stages of the warm path (nothing launched)
+stream = driver.stream_getter()
+host_only = {
+    "  [grid] only": lambda: ours.tiny_kernel[(1,)],
+    "  warm key only": lambda: ours.tiny_kernel._warm_key(small, 1024, BLOCK=1024),
+    "  tensor is_cuda+dtype+ptr": lambda: (small.is_cuda, small.dtype, small.data_ptr()),
+    "  stream query": lambda: stream(0),
+    "  record pack": lambda: launcher.record.pack(1, 0, 1, 1, 1, 128, 0, 12, 0, 1024),
+}
+dispatch = ours.tiny_kernel._dispatch
+launchers["tritium dispatch, no [grid]"] = lambda: dispatch((1,), small, 1024, BLOCK=1024)
 if triton is not None:
     theirs = load_kernels("elementwise_kernels.py", triton, tl, "triton")
     launchers["triton"] = lambda: theirs.tiny_kernel[(1,)](small, 1024, BLOCK=1024)
@@ -60,6 +71,14 @@ for _ in range(9):
             fn()
         samples[name].append((time.perf_counter() - t0) / 2000 * 1e6)
         torch.cuda.synchronize()
+for name, fn in host_only.items():
+    values = []
+    for _ in range(9):
+        t0 = time.perf_counter()
+        for _ in range(20000):
+            fn()
+        values.append((time.perf_counter() - t0) / 20000 * 1e6)
+    samples[name] = values
 cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
 print(f"host CPU: {cpu}")
 for name, values in samples.items():

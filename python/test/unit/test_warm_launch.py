@@ -13,6 +13,7 @@ from tritium.runtime import driver
 from tritium.runtime.launcher import last_launched
 
 HEADER = "@QQIIIIII"
+PADDED_SHARED = 22272  # what FakeCuda.limit_residency launches streaming kernels with
 
 
 class FakeDType:
@@ -49,6 +50,7 @@ class FakeCuda:
         self.device_count = device_count
         self.records = []
         self.loads = []
+        self.limits = []
         self.fail_with = 0
         self.last = 0
 
@@ -59,6 +61,14 @@ class FakeCuda:
     def load(self, image, name, shared, device):
         self.loads.append((name, device))
         return 1, 0xF000 + len(self.loads), 32
+
+    def limit_residency(self, function, device, threads, shared, max_warps_per_sm):
+        """As the driver would on an H100 for a kernel whose registers allow
+        16 blocks per SM: pad shared memory when a limit is asked for."""
+        self.limits.append((function, max_warps_per_sm))
+        if not max_warps_per_sm:
+            return shared, 16
+        return max(shared, PADDED_SHARED), max_warps_per_sm // (threads // 32)
 
     def launch(self, record):
         self.records.append(bytes(record))
@@ -134,7 +144,9 @@ def test_the_second_launch_takes_the_warm_path(cuda, monkeypatch, tensor_path):
     first, second, third = (decode(r, "PPi") for r in cuda.records)
     assert first == second
     assert first["function"] == 0xF001 and first["stream"] == 0x5000
-    assert first["grid"] == (4, 1, 1) and first["threads"] == 128 and first["shared"] == 0
+    # a streaming kernel: launched with the shared memory that limits its residency
+    assert first["grid"] == (4, 1, 1) and first["threads"] == 128 and first["shared"] == PADDED_SHARED
+    assert cuda.limits == [(0xF001, 40)]
     assert first["params"] == (0x10000, 0x20000, 100)
     assert third["params"] == (0x30000, 0x40000, 200)
     assert last_launched() == "copy"
@@ -205,9 +217,9 @@ def test_bad_launches_fail_clearly_on_the_warm_path_too(cuda, monkeypatch, tenso
         copy[(1,)](x, y, 100, BLOCK=128, m=3)
     with pytest.raises(CompilationError, match=r"takes 4 arguments but 5 were given"):
         copy[(1,)](x, y, 100, 128, 7)
-    # a value outside every integer type the key knows
+    # a value outside every integer type: its key is new, and the slow path says why
     copy[(1,)](x, y, -2**40, BLOCK=128)
-    with pytest.raises(TritiumError, match=r"argument 'n' of 'copy' cannot be passed as i64"):
+    with pytest.raises(TritiumError, match=r"integer argument -1180591620717411303424 does not fit in 64 bits"):
         copy[(1,)](x, y, -2**70, BLOCK=128)
     assert len(cuda.records) == 2
 
@@ -275,3 +287,22 @@ def test_one_device_needs_no_device_query(cuda, monkeypatch):
     copy._dispatch_namespace["_device"] = no_query
     copy[(1,)](x, y, 100, BLOCK=128)
     assert len(cuda.records) == 2
+
+
+def test_only_streaming_kernels_limit_their_residency(cuda, tensor_path):
+    @tritium.jit
+    def row_sums(x_ptr, out_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(out_ptr + tl.program_id(0), tl.sum(tl.load(x_ptr + offs), axis=0))
+    copy = fresh_copy_kernel()
+    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    for _ in range(2):
+        row_sums[(1,)](x, y, BLOCK=1024)
+        copy[(1,)](x, y, 100, BLOCK=128)
+        use_path(row_sums, tensor_path)
+        use_path(copy, tensor_path)
+    sums = next(iter(row_sums.compiled.values()))
+    assert sums.metadata["max_warps_per_sm"] == 0 and sums.metadata["streaming"] == "no: 'tt.reduce'"
+    assert next(iter(copy.compiled.values())).metadata["max_warps_per_sm"] == 40
+    shared = [decode(r, "PP" if i % 2 == 0 else "PPi")["shared"] for i, r in enumerate(cuda.records)]
+    assert shared == [sums.shared, PADDED_SHARED] * 2

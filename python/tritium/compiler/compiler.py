@@ -194,7 +194,8 @@ class CompiledKernel:
             image = ptx.encode() + b"\0"  # the driver JIT-compiles PTX
         sig = self.metadata["signature"]
         self._launcher = Launcher(self.metadata.get("kernel_name", self.name), image, self.runtime_params,
-                                  [sig[n] for n in self.runtime_params], self.num_warps, self.shared)
+                                  [sig[n] for n in self.runtime_params], self.num_warps, self.shared,
+                                  int(self.metadata.get("max_warps_per_sm") or 0))
         return self._launcher
 
     def launch(self, grid, args: Sequence[Any]):
@@ -315,7 +316,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
                 asm[stage] = stages[stage]
         if cubin is not None:
             asm["cubin"] = cubin
-        for field in ("shared", "registers", "spills", "name"):
+        for field in ("shared", "registers", "spills", "name", "max_warps_per_sm", "streaming"):
             if field in stages:
                 metadata["kernel_name" if field == "name" else field] = stages[field]
     files = {stage: (v.encode() if isinstance(v, str) else v) for stage, v in asm.items()}

@@ -159,6 +159,20 @@ class _Missing:
 _MISSING = _Missing()
 
 
+def _int_key(v: int, specialize_value: bool, specialize_alignment: bool):
+    """The warm-path key of an int argument: what its specialization
+    depends on.  A 32-bit int other than a specialized 1 (the common case,
+    which the dispatcher computes inline) keys as a bool, 16-divisibility;
+    everything else as a str or tuple, so the kinds never compare equal."""
+    if specialize_value and v == 1:
+        return "one"
+    aligned = specialize_value and specialize_alignment and v & 15 == 0
+    if -0x80000000 <= v <= 0x7FFFFFFF:
+        return aligned
+    return ("i64" if -0x8000000000000000 <= v <= 0x7FFFFFFFFFFFFFFF else
+            "u64" if 0 <= v <= 0xFFFFFFFFFFFFFFFF else "too wide", aligned)
+
+
 def _warm_spec(v, specialize_value: bool, specialize_alignment: bool):
     """(key, value to pass) of a runtime argument that is not an exact
     torch.Tensor or int; raises TypeError to send the call down the slow
@@ -172,31 +186,35 @@ def _warm_spec(v, specialize_value: bool, specialize_alignment: bool):
         return None, None
     if isinstance(v, int):  # an int subclass (bool is handled above)
         v = int(v)
-        return (-0x80000000 <= v <= 0x7FFFFFFF, v < 0x8000000000000000,
-                specialize_value and v == 1, specialize_value and specialize_alignment and v & 15 == 0), v
+        return _int_key(v, specialize_value, specialize_alignment), v
     data_ptr = getattr(v, "data_ptr", None)
     if data_ptr is not None and getattr(v, "is_cuda", False):
         ptr = data_ptr()
-        return (v.dtype, specialize_alignment and ptr & 15 == 0), ptr
+        return (v.dtype if not specialize_alignment or ptr & 15 == 0 else (v.dtype,)), ptr
     interface = getattr(v, "__cuda_array_interface__", None)
     if interface is not None:
         ptr = interface["data"][0]
-        return (interface["typestr"], specialize_alignment and ptr & 15 == 0), ptr
+        return ("cai", interface["typestr"], specialize_alignment and ptr & 15 == 0), ptr
     raise TypeError  # the slow path says what is wrong
 
 
 def _warm_key_lines(index: int, name: str, specialize_value: bool, specialize_alignment: bool) -> List[str]:
     """Generated code setting k{index} (key) and v{index} (value to pass) for
-    runtime parameter `name`.  Must give the same keys as _warm_spec."""
-    align = "v{i} & 15 == 0" if specialize_alignment else "False"
-    int_key = (f"(-0x80000000 <= {name} <= 0x7FFFFFFF, {name} < 0x8000000000000000, "
-               + (f"{name} == 1, " if specialize_value else "False, ")
-               + (f"{name} & 15 == 0)" if specialize_value and specialize_alignment else "False)"))
+    runtime parameter `name`: the common cases inline, as cheap as Python
+    gets (no tuple per argument), the rest through _int_key and _warm_spec,
+    which give the same keys.  A tensor's key is its dtype when its address
+    is 16-byte aligned (or alignment is not specialized), else (dtype,)."""
+    tensor_key = (f"{name}.dtype if v{index} & 15 == 0 else ({name}.dtype,)" if specialize_alignment
+                  else f"{name}.dtype")
+    int_aligned = f"{name} & 15 == 0" if specialize_value and specialize_alignment else "False"
+    int_common = f"-0x80000000 <= {name} <= 0x7FFFFFFF" + (f" and {name} != 1" if specialize_value else "")
     return [
         f"    if {name}.__class__ is _Tensor and {name}.is_cuda:",
-        f"        v{index} = {name}.data_ptr(); k{index} = ({name}.dtype, {align.format(i=index)})",
+        f"        v{index} = {name}.data_ptr(); k{index} = {tensor_key}",
         f"    elif {name}.__class__ is int:",
-        f"        v{index} = {name}; k{index} = {int_key}",
+        f"        v{index} = {name}",
+        f"        k{index} = {int_aligned} if {int_common} else "
+        f"_int_key({name}, {specialize_value}, {specialize_alignment})",
         "    else:",
         f"        k{index}, v{index} = _warm_spec({name}, {specialize_value}, {specialize_alignment})",
     ]
@@ -394,7 +412,7 @@ class JITFunction(KernelInterface):
             *body,
             f"    return ({', '.join(key_terms)},)",
         ]
-        namespace = {"_warm_spec": _warm_spec, "_Tensor": _NoTensorClass, "_Missing": _MISSING,
+        namespace = {"_warm_spec": _warm_spec, "_int_key": _int_key, "_Tensor": _NoTensorClass, "_Missing": _MISSING,
                      "_device": _driver.current_device, "_warm": self._warm, "_slow": self._run_slow_launch,
                      "_names": tuple(self.arg_names)}
         for p in self.params:

@@ -112,11 +112,17 @@ class Launcher:
     """Loads a compiled kernel on first use and launches it."""
 
     def __init__(self, name: str, image: bytes, param_names: List[str], param_types: List[str],
-                 num_warps: int, shared: int):
+                 num_warps: int, shared: int, max_warps_per_sm: int = 0):
         self.name = name
         self.image = image
         self.threads = num_warps * 32
         self.shared = shared
+        # Streaming kernels run with at most this many warps per SM (0: no
+        # limit; see the compiler's "max_warps_per_sm"): launching with more
+        # dynamic shared memory than they use keeps the rest off the SM.
+        self.max_warps_per_sm = max_warps_per_sm
+        self._launch_shared: Dict[int, int] = {}  # per device
+        self.blocks_per_sm: Dict[int, int] = {}  # per device, once loaded
         self.param_names, self.param_types = list(param_names), list(param_types)
         self.num_params = len(param_names)
         self.record = struct.Struct(record_format(param_types))
@@ -134,6 +140,8 @@ class Launcher:
                 raise OutOfResources(self.shared, limit, "shared memory")
             _, fn, regs = cuda.load(self.image, self.name, self.shared, device)
             self.registers = regs
+            self._launch_shared[device], self.blocks_per_sm[device] = cuda.limit_residency(
+                fn, device, self.threads, self.shared, self.max_warps_per_sm)
             self._functions[device] = fn
             _names_by_function[fn] = self.name
         return fn
@@ -174,8 +182,8 @@ class Launcher:
             device = driver.current_device()
         fn = self.function(device)
         try:
-            record = self.record.pack(fn, driver.current_stream(device), gx, gy, gz, self.threads, self.shared,
-                                      self.params_bytes, *values)
+            record = self.record.pack(fn, driver.current_stream(device), gx, gy, gz, self.threads,
+                                      self._launch_shared[device], self.params_bytes, *values)
         except (struct.error, OverflowError) as e:
             self._pack_error(e, values)
         result = driver.cuda().launch(record)
@@ -216,7 +224,7 @@ class Launcher:
             f"    if result:\n"
             f"        _self._raise_launch_error(result)\n")
         namespace = {"_pack": self.record.pack, "_FN": fn, "_stream": driver.stream_getter(), "_DEVICE": device,
-                     "_THREADS": self.threads, "_SHARED": self.shared, "_BYTES": self.params_bytes,
+                     "_THREADS": self.threads, "_SHARED": self._launch_shared[device], "_BYTES": self.params_bytes,
                      "_launch": driver.cuda().launch, "_bad_grid": bad_grid, "_NAME": self.name, "_self": self,
                      "_bf16": _bf16_bits, "_struct_error": struct.error}
         exec(compile(source, f"<tritium launch of {self.name}>", "exec"), namespace)

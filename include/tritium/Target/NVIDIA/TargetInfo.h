@@ -83,6 +83,16 @@ llvm::Expected<CudaTarget> makeCudaTarget(unsigned capability,
                                           unsigned defaultPtxVersion =
                                               kFallbackPtxVersion);
 
+/// The most warps a streaming kernel (Analysis/StreamingKernel.h) should
+/// have resident per SM on `capability`, 0 for no limit.  Measured on the
+/// H100 (bench/tools/ab_cubins.py, 4-warp programs, 2^28 elements): vector
+/// add fp32 reads and writes 0.5-1% faster with 8-12 programs per SM than
+/// with the 16 its registers allow, and x*sigmoid(x)+y in bf16 0.6-0.9%
+/// faster with 10 (the transpose, which converts through shared memory, is
+/// 0.1-0.2% slower with fewer, and is not a streaming kernel).  40 warps is
+/// the cap that suits both.  Other chips were not measured: no limit.
+unsigned streamingKernelWarpsPerSM(unsigned capability);
+
 } // namespace tritium::nvidia
 
 #endif // TRITIUM_TARGET_NVIDIA_TARGETINFO_H

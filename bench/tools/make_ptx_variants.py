@@ -1,0 +1,108 @@
+"""Builds PTX variants of the element-wise benchmark kernels for an A/B run on
+the GPU machine (bench/tools/ab_cubins.py): compiles each kernel with
+tritium (no GPU needed), applies each variant's text edits to its PTX, and
+assembles every variant with the local ptxas, as the backend does.  Output:
+.ship/ab/<kernel>.<variant>.cubin and .ptx, plus manifest.json (parameter
+types, shared bytes, warps), which the device tool carries with .ship.
+
+A variant is a list of (regex, replacement) edits; "base" is the PTX as
+tritium emits it.  Edit VARIANTS to try other PTX-level ideas.
+Usage: python bench/tools/make_ptx_variants.py
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+
+import tritium  # noqa: E402
+import tritium.language as tl  # noqa: E402
+from kernel_sources import load_kernels  # noqa: E402
+
+ALIGNED = [["tt.divisibility", 16]]
+LOAD = r"ld\.global\.v4\.b32"
+STORE = r"st\.global\.v4\.b32"
+
+
+def entry_directive(text):
+    """An edit adding a performance directive after .maxntid."""
+    return (r"(\.maxntid [^\n]*\n)", r"\1" + text + "\n")
+
+
+# variant name -> edits; applied to every kernel unless the name says which.
+# Tried on the H100 before (2026-11-21, no gain over base): L2::128B and
+# L2::256B prefetch sizes on loads, st.global.cs; L1::no_allocate loads were
+# 2-3% slower; .maxnreg 40/64 only mattered through occupancy.
+COMMON = {
+    "base": [],
+    "ld_nc": [(LOAD, "ld.global.nc.v4.b32")],
+    "ld_evict_last": [(LOAD, "ld.global.L1::evict_last.v4.b32")],
+}
+PER_KERNEL = {
+    "silu": {
+        "div_rn": [(r"div\.full\.f32", "div.rn.f32")],
+    },
+    "transpose": {
+        "regs40": [entry_directive(".maxnreg 40")],
+    },
+}
+
+KERNELS = {
+    # name: (kernel attribute, signature, constexprs)
+    "add": ("add_kernel", {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"},
+            {"BLOCK": 1024}),
+    "silu": ("silu_mul_add_kernel", {"x_ptr": "*bf16", "y_ptr": "*bf16", "out_ptr": "*bf16", "n": "i32"},
+             {"BLOCK": 2048}),
+    "transpose": ("transpose_kernel", {"src": "*fp32", "dst": "*fp32", "M": "i32", "N": "i32",
+                                       "stride_sm": "i32", "stride_dn": "i32"},
+                  {"BLOCK_M": 64, "BLOCK_N": 64}),
+}
+
+
+def ptxas():
+    home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+    return os.path.join(home, "bin", "ptxas")
+
+
+def main():
+    out_dir = os.path.join(ROOT, ".ship", "ab")
+    os.makedirs(out_dir, exist_ok=True)
+    kernels = load_kernels("elementwise_kernels.py", tritium, tl, "tritium")
+    manifest = {}
+    for key, (attr, runtime_sig, constexprs) in KERNELS.items():
+        signature = dict(runtime_sig, **{name: "constexpr" for name in constexprs})
+        compiled = tritium.compile(getattr(kernels, attr), signature=signature, constexprs=constexprs,
+                                   attrs={name: ALIGNED for name in runtime_sig}, target="cuda:90",
+                                   num_warps=4)
+        meta = compiled.metadata
+        meta = meta if isinstance(meta, dict) else vars(meta)
+        base = compiled.asm["ptx"]
+        manifest[key] = {"name": meta["name"], "param_names": list(runtime_sig),
+                         "param_types": list(runtime_sig.values()), "num_warps": 4,
+                         "shared": meta["shared"], "variants": {}}
+        for variant, edits in {**COMMON, **PER_KERNEL.get(key, {})}.items():
+            text = base
+            for pattern, replacement in edits:
+                text, count = re.subn(pattern, replacement, text)
+                assert count, f"{key}.{variant}: {pattern!r} matched nothing"
+            stem = os.path.join(out_dir, f"{key}.{variant}")
+            with open(stem + ".ptx", "w") as f:
+                f.write(text)
+            run = subprocess.run([ptxas(), "-v", "--gpu-name=sm_90a", "-O3", stem + ".ptx", "-o", stem + ".cubin"],
+                                 capture_output=True, text=True)
+            if run.returncode:
+                sys.exit(f"{key}.{variant}: ptxas failed:\n{run.stderr}")
+            regs = re.search(r"Used (\d+) registers", run.stderr)
+            manifest[key]["variants"][variant] = int(regs.group(1)) if regs else None
+            print(f"{key:10} {variant:16} registers {manifest[key]['variants'][variant]}")
+    with open(os.path.join(out_dir, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
