@@ -27,7 +27,7 @@ import torch  # noqa: E402
 
 import tritium  # noqa: E402
 import tritium.language as ttl  # noqa: E402
-from tritium.testing import do_bench  # noqa: E402
+from bench_timing import interleaved_gbps  # noqa: E402
 from kernel_sources import load_kernels  # noqa: E402
 
 try:
@@ -43,25 +43,6 @@ QUICK = "--quick" in sys.argv
 backends = {"tritium": load_kernels("elementwise_kernels.py", tritium, ttl, "tritium")}
 if HAVE_TRITON:
     backends["triton"] = load_kernels("elementwise_kernels.py", triton, tl, "triton")
-
-
-def median_ms(fn):
-    return do_bench(fn, warmup=25, rep=200 if not QUICK else 50, return_mode="median")
-
-
-ROUNDS = 5 if not QUICK else 1
-
-
-def interleaved_gbps(fns, nbytes):
-    """{name: GB/s} for launch functions timed in ROUNDS rounds, the
-    backends interleaved within each round (the GPU alternates between two
-    clock/memory states for seconds at a time, which a single measurement
-    per backend would attribute to the compiler), median round per backend."""
-    samples = {name: [] for name in fns}
-    for _ in range(ROUNDS):
-        for name, fn in fns.items():
-            samples[name].append(nbytes / median_ms(fn) / 1e6)
-    return {name: sorted(v)[len(v) // 2] for name, v in samples.items()}
 
 
 rows = []
@@ -97,7 +78,7 @@ for name, k in backends.items():
     fns[name] = lambda k=k, out=out: k.add_kernel[(triton_cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, num_warps=4)
 out_t = torch.empty_like(x)
 fns["torch"], ok["torch"] = (lambda: torch.add(x, y, out=out_t)), True
-gbps = interleaved_gbps(fns, 3 * 4 * n)
+gbps = interleaved_gbps(fns, 3 * 4 * n, QUICK)
 rows.append(("vector add fp32 2^%d (GB/s)" % (n.bit_length() - 1), {b: (gbps[b], ok[b]) for b in fns}))
 del x, y, out, out_t, fns
 
@@ -119,7 +100,7 @@ def torch_chain():
 
 
 fns["torch"], ok["torch"] = torch_chain, True
-gbps = interleaved_gbps(fns, 3 * 2 * n)
+gbps = interleaved_gbps(fns, 3 * 2 * n, QUICK)
 rows.append(("x*sigmoid(x)+y bf16 (GB/s)", {b: (gbps[b], ok[b]) for b in fns}))
 del xb, yb, out, out_t, ref, fns
 
@@ -135,7 +116,7 @@ for name, k in backends.items():
     fns[name] = lambda k=k, dst=dst: k.transpose_kernel[grid](src, dst, m, m, m, m, BLOCK_M=64, BLOCK_N=64)
 dst_t = torch.empty_like(src)
 fns["torch"], ok["torch"] = (lambda: dst_t.copy_(src.t())), True
-gbps = interleaved_gbps(fns, 2 * 4 * m * m)
+gbps = interleaved_gbps(fns, 2 * 4 * m * m, QUICK)
 rows.append(("transpose 8192^2 fp32 (GB/s)", {name: (gbps[name], ok[name]) for name in fns}))
 del src, dst, dst_t, fns
 

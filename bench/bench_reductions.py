@@ -19,7 +19,9 @@ num_warps = min(max(BLOCK_SIZE // 256, 1), 8)).  Every result is checked
 against torch before it is timed (a wrong one is marked WRONG; a backend
 that fails to compile or run shows ERROR and the reason goes to stderr).
 
-Medians of CUDA-event timings (do_bench, L2 flushed between runs).
+Bandwidths: medians of CUDA-event timings (do_bench, L2 flushed between
+runs), in 5 rounds with the backends interleaved; the median round counts
+(bench_timing.py).
 Usage: python bench/bench_reductions.py [--quick]
 """
 import os
@@ -36,7 +38,7 @@ import torch  # noqa: E402
 
 import tritium  # noqa: E402
 import tritium.language as ttl  # noqa: E402
-from tritium.testing import do_bench  # noqa: E402
+from bench_timing import interleaved_gbps  # noqa: E402
 from kernel_sources import load_kernels  # noqa: E402
 
 try:
@@ -55,28 +57,31 @@ if HAVE_TRITON:
     backends["triton"] = load_kernels("reduction_kernels.py", triton, tl, "triton")
 
 
-def median_ms(fn):
-    return do_bench(fn, warmup=25, rep=200 if not QUICK else 50, return_mode="median")
-
-
 def next_power_of_2(n):
     return 1 << (n - 1).bit_length()
 
 
-def measure(name, launch, check, nbytes):
-    """(GB/s, correct) of `launch` after one checked run; None when the
+def checked(name, launch, check):
+    """Whether `launch` gives a correct result (it runs once); None when the
     backend fails to compile or run it (the reason goes to stderr)."""
     try:
         launch()
         torch.cuda.synchronize()
-        ok = bool(check())
-        ms = median_ms(launch)
+        return bool(check())
     except Exception as e:  # a compiler that cannot do it yet: report, go on
         first = str(e).strip().splitlines()[0] if str(e).strip() else ""
         print(f"[{name}] {type(e).__name__}: {first}", file=sys.stderr)
         torch.cuda.synchronize()
         return None
-    return nbytes / ms / 1e6, ok
+
+
+def timed(launches, checks, nbytes):
+    """{backend: (GB/s, correct) or None} for launch functions ({name: fn},
+    torch's included) and their results' correctness ({name: bool or None}),
+    timed in interleaved rounds."""
+    ok = {name: checks.get(name, True) for name in launches}
+    gbps = interleaved_gbps({name: fn for name, fn in launches.items() if ok[name] is not None}, nbytes, QUICK)
+    return {name: (gbps[name], ok[name]) if ok[name] is not None else None for name in launches}
 
 
 rows = []
@@ -94,7 +99,7 @@ for dtype, kernel_name in ((torch.float32, "softmax_kernel"), (torch.bfloat16, "
             num_warps = 16
         num_stages = 4
         nbytes = 2 * M * n_cols * x.element_size()
-        res = {}
+        launches, checks = {}, {}
         for name, k in backends.items():
             y = torch.full_like(x, float("nan"))
             kernel = getattr(k, kernel_name)
@@ -109,10 +114,11 @@ for dtype, kernel_name in ((torch.float32, "softmax_kernel"), (torch.bfloat16, "
             else:
                 def check(y=y):  # within one bf16 ulp of the fp32 result rounded
                     return torch.allclose(y.float(), ref.to(dtype).float(), rtol=2.0**-7, atol=1e-6)
-            res[name] = measure(name, launch, check, nbytes)
+            launches[name], checks[name] = launch, checked(name, launch, check)
             del y
-        res["torch"] = (nbytes / median_ms(lambda: torch.softmax(x, dim=1)) / 1e6, True)
-        rows.append((f"softmax {'fp32' if dtype == torch.float32 else 'bf16'} {M}x{n_cols} (GB/s)", res))
+        launches["torch"] = lambda: torch.softmax(x, dim=1)
+        rows.append((f"softmax {'fp32' if dtype == torch.float32 else 'bf16'} {M}x{n_cols} (GB/s)",
+                     timed(launches, checks, nbytes)))
         del x, ref
 
 # layer norm forward (tutorial 05)
@@ -128,7 +134,7 @@ MAX_FUSED_SIZE = 65536 // x.element_size()
 BLOCK_SIZE = min(MAX_FUSED_SIZE, next_power_of_2(N))
 num_warps = min(max(BLOCK_SIZE // 256, 1), 8)
 nbytes = 2 * M * N * 2 + 2 * N * 2 + 2 * M * 4
-res = {}
+launches, checks = {}, {}
 for name, k in backends.items():
     y = torch.full_like(x, float("nan"))
     mean = torch.full((M,), float("nan"), device="cuda")
@@ -141,10 +147,10 @@ for name, k in backends.items():
     def check(y=y, mean=mean, rstd=rstd):
         return (torch.allclose(y, ref, atol=1e-2, rtol=0) and torch.allclose(mean, ref_mean, rtol=1e-5, atol=1e-5)
                 and torch.allclose(rstd, ref_rstd, rtol=1e-4, atol=0))
-    res[name] = measure(name, launch, check, nbytes)
+    launches[name], checks[name] = launch, checked(name, launch, check)
     del y, mean, rstd
-res["torch"] = (nbytes / median_ms(lambda: torch.nn.functional.layer_norm(x, (N,), w, b, eps)) / 1e6, True)
-rows.append((f"layer norm fwd fp16 {M}x{N} (GB/s)", res))
+launches["torch"] = lambda: torch.nn.functional.layer_norm(x, (N,), w, b, eps)
+rows.append((f"layer norm fwd fp16 {M}x{N} (GB/s)", timed(launches, checks, nbytes)))
 del x, w, b, ref, ref_mean, ref_rstd
 
 # row-wise argmax
@@ -152,35 +158,35 @@ N = 4096
 x = torch.randn(M, N, device="cuda")
 ref = torch.argmax(x, dim=1)
 nbytes = M * N * 4 + M * 4
-res = {}
+launches, checks = {}, {}
 for name, k in backends.items():
     out = torch.full((M,), -77, device="cuda", dtype=torch.int32)
 
     def launch(k=k, out=out):
         k.argmax_rows_kernel[(M,)](x, out, N, x.stride(0), BLOCK_SIZE=N, num_warps=8)
 
-    res[name] = measure(name, launch, lambda out=out: torch.equal(out.long(), ref), nbytes)
+    launches[name], checks[name] = launch, checked(name, launch, lambda out=out: torch.equal(out.long(), ref))
     del out
-res["torch"] = (nbytes / median_ms(lambda: torch.argmax(x, dim=1)) / 1e6, True)
-rows.append((f"argmax rows fp32 {M}x{N} (GB/s)", res))
+launches["torch"] = lambda: torch.argmax(x, dim=1)
+rows.append((f"argmax rows fp32 {M}x{N} (GB/s)", timed(launches, checks, nbytes)))
 del x, ref
 
 # cumsum along rows; integer-valued data: every order of additions is exact
 x = torch.randint(-8, 9, (M, N), device="cuda").float()
 ref = torch.cumsum(x, dim=1)
 nbytes = 2 * M * N * 4
-res = {}
+launches, checks = {}, {}
 for name, k in backends.items():
     out = torch.full_like(x, float("nan"))
 
     def launch(k=k, out=out):
         k.cumsum_rows_kernel[(M,)](x, out, M, N, x.stride(0), ROWS=1, BLOCK_SIZE=N, num_warps=8)
 
-    res[name] = measure(name, launch, lambda out=out: torch.equal(out, ref), nbytes)
+    launches[name], checks[name] = launch, checked(name, launch, lambda out=out: torch.equal(out, ref))
     del out
 out_t = torch.empty_like(x)
-res["torch"] = (nbytes / median_ms(lambda: torch.cumsum(x, dim=1, out=out_t)) / 1e6, True)
-rows.append((f"cumsum rows fp32 {M}x{N} (GB/s)", res))
+launches["torch"] = lambda: torch.cumsum(x, dim=1, out=out_t)
+rows.append((f"cumsum rows fp32 {M}x{N} (GB/s)", timed(launches, checks, nbytes)))
 del x, ref, out_t
 
 print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  "

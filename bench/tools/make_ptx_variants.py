@@ -34,6 +34,23 @@ def entry_directive(text):
     return (r"(\.maxntid [^\n]*\n)", r"\1" + text + "\n")
 
 
+def grouped_program_ids(group: int, grid: int):
+    """Edits mapping the hardware block (x, y) of a grid x grid launch to
+    programs in groups of `group` pid-0 values per pid-1 step: with
+    lin = y * grid + x, pid0 = lin / (group * grid) * group + lin % group and
+    pid1 = lin % (group * grid) / group."""
+    shift = (group * grid).bit_length() - 1
+    code = (f"\t.reg .b32 %g<8>;\n"
+            f"\tmov.u32 %g0, %ctaid.x;\n\tmov.u32 %g1, %ctaid.y;\n"
+            f"\tmad.lo.s32 %g2, %g1, {grid}, %g0;\n"
+            f"\tshr.u32 %g3, %g2, {shift};\n\tmul.lo.s32 %g3, %g3, {group};\n"
+            f"\trem.u32 %g4, %g2, {group};\n\tadd.s32 %g5, %g3, %g4;\n"
+            f"\trem.u32 %g6, %g2, {group * grid};\n\tdiv.u32 %g7, %g6, {group};\n")
+    return [(r"(\.reg \.b64[^\n]*\n)", r"\1" + code.replace("\\", "\\\\")),
+            (r"%ctaid\.x;", "%g5;"), (r"mov\.u32\s+(%r\d+), %ctaid\.y;", r"mov.u32 \1, %g7;"),
+            (r"mov\.u32 %g0, %g5;", "mov.u32 %g0, %ctaid.x;")]
+
+
 # variant name -> edits; applied to every kernel unless the name says which.
 # Tried on the H100 before (2026-11-21, no gain over base): L2::128B and
 # L2::256B prefetch sizes on loads, st.global.cs; L1::no_allocate loads were
@@ -49,6 +66,12 @@ PER_KERNEL = {
     },
     "transpose": {
         "regs40": [entry_directive(".maxnreg 40")],
+        # program-id rasterization (the grid is 128 x 128, so it is unchanged):
+        # consecutive CTAs along pid 1 instead of pid 0, or in groups of G
+        # pid-0 values per pid-1 step (matmul-style grouping)
+        "swap_xy": [(r"%ctaid\.x", "%ctaid.TMP"), (r"%ctaid\.y", "%ctaid.x"), (r"%ctaid\.TMP", "%ctaid.y")],
+        "group8": grouped_program_ids(8, 128),
+        "group32": grouped_program_ids(32, 128),
     },
 }
 

@@ -412,9 +412,9 @@ class JITFunction(KernelInterface):
             *body,
             f"    return ({', '.join(key_terms)},)",
         ]
-        namespace = {"_warm_spec": _warm_spec, "_int_key": _int_key, "_Tensor": _NoTensorClass, "_Missing": _MISSING,
-                     "_device": _driver.current_device, "_warm": self._warm, "_slow": self._run_slow_launch,
-                     "_names": tuple(self.arg_names)}
+        namespace = {"_warm_spec": _warm_spec, "_int_key": _int_key, "_Tensor": _NoTensorClass,
+                     "_Missing": _MISSING, "_device": _driver.current_device, "_warm": self._warm,
+                     "_slow": self._run_slow_launch, "_names": tuple(self.arg_names)}
         for p in self.params:
             if p.default is not inspect.Parameter.empty:
                 namespace[f"_d{p.num}"] = p.default

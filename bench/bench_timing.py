@@ -1,0 +1,25 @@
+"""Timing shared by the bench scripts: bandwidth of launch functions timed
+in interleaved rounds.
+
+The H100 switches between two bandwidth levels about 0.3% apart for seconds
+at a time, so a single measurement per backend would credit the compiler
+with the GPU's state.  Each round times every backend once (do_bench: the
+median of CUDA-event timings with the L2 flushed between runs); the median
+round per backend counts.
+"""
+from tritium.testing import do_bench
+
+
+def median_ms(fn, quick: bool = False) -> float:
+    return do_bench(fn, warmup=25, rep=200 if not quick else 50, return_mode="median")
+
+
+def interleaved_gbps(fns, nbytes: int, quick: bool = False, rounds: int = 5) -> dict:
+    """{name: GB/s} of the launch functions `fns` ({name: fn}), each moving
+    `nbytes`, over `rounds` interleaved rounds (1 when `quick`)."""
+    rounds = 1 if quick else rounds
+    samples = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            samples[name].append(nbytes / median_ms(fn, quick) / 1e6)
+    return {name: sorted(v)[len(v) // 2] for name, v in samples.items()}
