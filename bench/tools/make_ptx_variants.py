@@ -52,9 +52,12 @@ def grouped_program_ids(group: int, grid: int):
 
 
 # variant name -> edits; applied to every kernel unless the name says which.
-# Tried on the H100 before (2026-11-21, no gain over base): L2::128B and
-# L2::256B prefetch sizes on loads, st.global.cs; L1::no_allocate loads were
-# 2-3% slower; .maxnreg 40/64 only mattered through occupancy.
+# Measured on the H100 (2026-11-21, ab_cubins.py, ratio to Triton's kernel):
+# no gain from L2::128B / L2::256B prefetch sizes on loads, ld.global.nc,
+# L1::evict_last, st.global.cs; L1::no_allocate loads 2-3% slower; .maxnreg
+# only matters through occupancy (div.rn's 63 registers give 8 blocks per
+# SM, hence its speed); the transpose's program-id rasterizations are slower
+# than the default (swap 0.991, groups of 8 0.990, of 32 0.988, base 0.999).
 COMMON = {
     "base": [],
     "ld_nc": [(LOAD, "ld.global.nc.v4.b32")],
