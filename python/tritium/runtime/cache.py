@@ -76,8 +76,9 @@ def store(key: str, name: str, files: Dict[str, bytes], metadata: dict) -> str:
         for ext, data in files.items():
             _write_atomically(os.path.join(directory, f"{name}.{ext}"), data)
         metadata = dict(metadata, files=sorted(files))
-        _write_atomically(os.path.join(directory, f"{name}.json"),
-                          json.dumps(metadata, indent=1, sort_keys=True).encode())
+        # Keys in insertion order, not sorted: the order of "signature" is
+        # the kernel's parameter order, which launches bind arguments by.
+        _write_atomically(os.path.join(directory, f"{name}.json"), json.dumps(metadata, indent=1).encode())
     except OSError:
         pass
     return directory
