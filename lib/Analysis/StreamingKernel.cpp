@@ -4,11 +4,12 @@
 // cf branches).  Its ops are walked in order against an allow-list: arith
 // and math, the index ops (program id, range, splat, broadcast, expand_dims,
 // addptr), conversions and element-wise tt ops, tt.load, tt.store and
-// tt.return; none of them has regions, so a loop (scf.for, scf.while), an
-// scf.if, a call or a reduction is rejected by name, the reason returned.  Along the walk,
-// a value "depends on loaded data" if a tt.load made it or any operand of
-// its op depends on loaded data; a load with such an operand (pointer, mask
-// or other) or a store with such a pointer or mask is a gather or scatter.
+// tt.return.  None of them has regions, so a loop (scf.for, scf.while), an
+// scf.if, a call or a reduction is rejected by its name, which is the reason
+// returned.  Along the walk, a value "depends on loaded data" if a tt.load
+// made it or any operand of its op depends on loaded data; a load with such
+// an operand (pointer, mask or other) or a store with such a pointer or mask
+// is a gather or a scatter.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Analysis/StreamingKernel.h"

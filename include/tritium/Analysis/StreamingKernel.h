@@ -19,7 +19,8 @@
 namespace tritium {
 
 /// Why the TritonGPU IR `module` is not a streaming kernel ("'scf.for'",
-/// "'tt.reduce'", "a load whose address depends on loaded data", ...), or an
+/// "'tt.reduce'", "a load whose address, mask or other value depends on
+/// loaded data", ...), or an
 /// empty string when it is one: one kernel function without calls, loops or
 /// branches, made only of element-wise ops, index computations, loads and
 /// stores (no layout conversion, reduction, dot, atomic or shared memory),

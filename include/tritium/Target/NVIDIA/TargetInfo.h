@@ -85,12 +85,14 @@ llvm::Expected<CudaTarget> makeCudaTarget(unsigned capability,
 
 /// The most warps a streaming kernel (Analysis/StreamingKernel.h) should
 /// have resident per SM on `capability`, 0 for no limit.  Measured on the
-/// H100 (bench/tools/ab_cubins.py, 4-warp programs, 2^28 elements): vector
-/// add fp32 reads and writes 0.5-1% faster with 8-12 programs per SM than
-/// with the 16 its registers allow, and x*sigmoid(x)+y in bf16 0.6-0.9%
-/// faster with 10 (the transpose, which converts through shared memory, is
-/// 0.1-0.2% slower with fewer, and is not a streaming kernel).  40 warps is
-/// the cap that suits both.  Other chips were not measured: no limit.
+/// H100 (bench/tools/ab_cubins.py, 4-warp programs, 2^28 elements, against
+/// the 16 programs per SM their registers allow): vector add fp32 gains
+/// 0.5% with 12 programs per SM, 0.7% with 10, 0.9% with 8, 1.0% with 6;
+/// x*sigmoid(x)+y in bf16 gains 0.9% with 10 and 0.7% with 12 or 8, but
+/// loses 2.4% with 6 (its math needs warps to hide).  40 warps suits both.
+/// The transpose (not a streaming kernel: it converts through shared
+/// memory) does not move beyond run-to-run noise.  Other chips were not
+/// measured: no limit.
 unsigned streamingKernelWarpsPerSM(unsigned capability);
 
 } // namespace tritium::nvidia
