@@ -14,12 +14,18 @@ def median_ms(fn, quick: bool = False) -> float:
     return do_bench(fn, warmup=25, rep=200 if not quick else 50, return_mode="median")
 
 
-def interleaved_gbps(fns, nbytes: int, quick: bool = False, rounds: int = 5) -> dict:
-    """{name: GB/s} of the launch functions `fns` ({name: fn}), each moving
-    `nbytes`, over `rounds` interleaved rounds (1 when `quick`)."""
+def interleaved_rounds(fns, nbytes: int, quick: bool = False, rounds: int = 5) -> dict:
+    """{name: [GB/s of each round], ascending} of the launch functions `fns`
+    ({name: fn}), each moving `nbytes`, over `rounds` interleaved rounds (1
+    when `quick`)."""
     rounds = 1 if quick else rounds
     samples = {name: [] for name in fns}
     for _ in range(rounds):
         for name, fn in fns.items():
             samples[name].append(nbytes / median_ms(fn, quick) / 1e6)
-    return {name: sorted(v)[len(v) // 2] for name, v in samples.items()}
+    return {name: sorted(v) for name, v in samples.items()}
+
+
+def interleaved_gbps(fns, nbytes: int, quick: bool = False, rounds: int = 5) -> dict:
+    """{name: GB/s of the median round} (see interleaved_rounds)."""
+    return {name: v[len(v) // 2] for name, v in interleaved_rounds(fns, nbytes, quick, rounds).items()}

@@ -23,7 +23,7 @@ import torch  # noqa: E402
 import tritium  # noqa: E402
 import tritium.language as ttl  # noqa: E402
 from tritium.runtime.launcher import Launcher  # noqa: E402
-from tritium.testing import do_bench  # noqa: E402
+from bench_timing import interleaved_rounds  # noqa: E402
 from kernel_sources import load_kernels  # noqa: E402
 
 try:
@@ -91,14 +91,10 @@ def main():
             torch.cuda.synchronize()
             if not check():
                 print(f"{key}: {name} gives a WRONG result")
-        samples = {name: [] for name in fns}
-        for _ in range(ROUNDS):
-            for name, fn in fns.items():
-                samples[name].append(nbytes / do_bench(fn, warmup=25, rep=200, return_mode="median") / 1e6)
-        reference = sorted(samples["triton jit"])[ROUNDS // 2] if "triton jit" in samples else None
+        samples = interleaved_rounds(fns, nbytes, rounds=ROUNDS)
+        reference = samples["triton jit"][ROUNDS // 2] if "triton jit" in samples else None
         print(f"\n{key}: GB/s, median of {ROUNDS} interleaved rounds (min-max)")
-        for name, values in samples.items():
-            values.sort()
+        for name, values in samples.items():  # each ascending
             median = values[ROUNDS // 2]
             ratio = f"  x{median / reference:.4f} vs triton" if reference else ""
             print(f"  {name:28} {median:8.1f}  ({values[0]:.1f}-{values[-1]:.1f}){ratio}")
