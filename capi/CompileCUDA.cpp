@@ -4,7 +4,7 @@
 //
 //   parse + verify the TTIR
 //   builtin.module(tritium-make-ttgir{num-warps threads-per-warp num-ctas
-//                                     target})                -> "ttgir"
+//                                     target}), ttg.maxnreg   -> "ttgir"
 //   builtin.module(tritium-make-llir{compute-capability
 //                                    ptx-version})           -> "llvm_mlir"
 //   translate, link libdevice, O3                             -> "llir"
@@ -28,6 +28,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "tritium/Analysis/Allocation.h"
 #include "tritium/Analysis/StreamingKernel.h"
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
 #include "tritium/InitAll.h"
 #include "tritium/Target/NVIDIA/Backend.h"
 #include "llvm/ADT/StringExtras.h"
@@ -53,6 +54,7 @@ struct CudaOptions {
   unsigned numWarps = 4;
   unsigned numCtas = 1;
   unsigned numStages = 3;
+  unsigned maxnreg = 0; // 0: no cap on registers per thread
   unsigned capability = 90;
   unsigned ptxVersion = 0; // 0: what the installed ptxas takes
   bool fpFusion = true;
@@ -107,6 +109,8 @@ std::string parseOptions(llvm::StringRef text, CudaOptions &options) {
       problem = unsignedValue(options.numCtas);
     else if (key == "num_stages")
       problem = unsignedValue(options.numStages);
+    else if (key == "maxnreg")
+      problem = unsignedValue(options.maxnreg);
     else if (key == "arch")
       arch = value.str();
     else if (key == "ptx_version") {
@@ -138,7 +142,7 @@ std::string parseOptions(llvm::StringRef text, CudaOptions &options) {
                   ": expected ttir, ttgir or llir";
     } else
       problem = "unknown option '" + key.str() +
-                "' (known: num_warps, num_ctas, num_stages, arch, "
+                "' (known: num_warps, num_ctas, num_stages, maxnreg, arch, "
                 "ptx_version, enable_fp_fusion, debug, line_info, ftz, dump_dir, "
                 "input)";
     if (!problem.empty())
@@ -163,6 +167,12 @@ std::string parseOptions(llvm::StringRef text, CudaOptions &options) {
   if (options.numStages > 16)
     return "num_stages=" + std::to_string(options.numStages) +
            ": must be from 0 to 16";
+  if (options.maxnreg > 255)
+    return "maxnreg=" + std::to_string(options.maxnreg) +
+           ": must be from 1 to 255 (0: no cap)";
+  if (options.maxnreg && options.input == InputStage::LLIR)
+    return "maxnreg applies when TTGIR is lowered: it cannot be used with "
+           "input=llir";
   return "";
 }
 
@@ -240,6 +250,15 @@ public:
 private:
   bool runPipeline(llvm::StringRef stage, const std::string &pipeline,
                    mlir::ModuleOp module);
+  /// Puts the maxnreg option on the module as ttg.maxnreg (the kernel
+  /// lowering turns it into nvvm.maxnreg).
+  void setMaxNReg(mlir::ModuleOp module) {
+    if (options.maxnreg)
+      module->setAttr(tritium::ttg::TTGDialect::kMaxNRegAttrName,
+                      mlir::IntegerAttr::get(
+                          mlir::IntegerType::get(module.getContext(), 32),
+                          options.maxnreg));
+  }
   void dump(llvm::StringRef name, llvm::StringRef text);
 
   CompileContext context;
@@ -350,9 +369,12 @@ bool CudaCompile::run() {
     ttgirMs = millisecondsSince(t);
     if (!ok)
       return fail("");
+    setMaxNReg(*module);
     ttgir = printModule(*module);
   }
   if (options.input != InputStage::LLIR) {
+    if (options.input == InputStage::TTGIR)
+      setMaxNReg(*module); // the option overrides the input's own cap
     // Decided on TTGIR, before it is lowered: see StreamingKernel.h.
     streamingWhyNot = tritium::whyNotStreamingKernel(*module);
     if (streamingWhyNot.empty())
@@ -396,6 +418,7 @@ std::string CudaCompile::json() const {
   out["num_warps"] = static_cast<int64_t>(options.numWarps);
   out["num_ctas"] = static_cast<int64_t>(options.numCtas);
   out["num_stages"] = static_cast<int64_t>(options.numStages);
+  out["maxnreg"] = static_cast<int64_t>(options.maxnreg);
   out["threads_per_warp"] = 32;
   out["enable_fp_fusion"] = options.fpFusion;
   out["debug"] = options.debug;

@@ -61,6 +61,9 @@ TRITIUM_API int tritium_run_pipeline(const char *text, size_t len,
  *   num_warps=4          power of two, 1..32
  *   num_ctas=1           power of two, 1..16 (more than 1 needs arch 90)
  *   num_stages=3         0..16
+ *   maxnreg=0            at most this many registers per thread, 1..255
+ *                        (module attribute ttg.maxnreg, PTX .maxnreg); 0 =
+ *                        no cap; not with input=llir
  *   arch=90              compute capability: 80, 86, 89 or 90 (90 compiles
  *                        for sm_90a); "sm_90", "cuda:90" are accepted too
  *   ptx_version=0        PTX ISA as 84 or 8.4; 0 = what the installed ptxas
@@ -80,7 +83,7 @@ TRITIUM_API int tritium_run_pipeline(const char *text, size_t len,
  * Returns 0 on success: *stages_json holds a JSON object with the stages
  * ("ttgir", "llvm_mlir" = the LLVM dialect module, "llir" = the optimized
  * LLVM IR, "ptx") and metadata ("name", "target", "arch", "ptx_version",
- * "num_warps", "num_ctas", "num_stages", "shared" = dynamic shared memory
+ * "num_warps", "num_ctas", "num_stages", "maxnreg" (0: no cap), "shared" = dynamic shared memory
  * from the module's ttg.shared attribute, "max_warps_per_sm" = the most
  * warps per SM the runtime should keep resident (0: no limit; see
  * tritium_cuda_limit_residency), "streaming" = "yes" or "no: <reason>"

@@ -3,7 +3,9 @@
 // A public tt.func with a body is a kernel: an llvm.func with `nvvm.kernel`
 // (the ptx_kernel calling convention once translated) and `nvvm.maxntid`
 // = [num_warps * threads_per_warp, 1, 1], which lets ptxas budget registers
-// for exactly the block size the launcher uses.  Private functions stay
+// for exactly the block size the launcher uses, and `nvvm.maxnreg` when the
+// module caps registers (`ttg.maxnreg`, the maxnreg launch option; PTX
+// .maxnreg, which ptxas honours by spilling).  Private functions stay
 // device functions (internal linkage); bodiless ones are external
 // declarations.  Several results are returned as one literal struct.
 //
@@ -66,6 +68,10 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<tt::FuncOp> {
       llvmFunc->setAttr(nvvm::kKernelAttrName, rewriter.getUnitAttr());
       llvmFunc->setAttr(nvvm::kMaxNTidAttrName,
                         rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
+      if (auto maxnreg = module->getAttrOfType<IntegerAttr>(
+              ttg::TTGDialect::kMaxNRegAttrName))
+        llvmFunc->setAttr(nvvm::kMaxNRegAttrName,
+                          rewriter.getI32IntegerAttr(maxnreg.getInt()));
     }
 
     rewriter.inlineRegionBefore(func.getBody(), llvmFunc.getBody(),

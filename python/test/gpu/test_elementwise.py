@@ -75,6 +75,22 @@ def test_fused_chain(dtype):
     torch.testing.assert_close(out.float(), ref.float(), rtol=tol, atol=tol)
 
 
+def test_maxnreg_caps_registers_and_keeps_results():
+    # maxnreg is a launch option (Triton's): the capped kernel is its own
+    # specialization, spills if it must, and computes the same values.
+    n = 100_003
+    x = torch.randn(n, device="cuda")
+    y = torch.randn(n, device="cuda")
+    ref = x.double() * torch.sigmoid(x.double()) + y.double()
+    for maxnreg in (None, 24, None):
+        out = poisoned_like(x)
+        silu_mul_add_kernel[(triton.cdiv(n, 2048),)](x, y, out, n, BLOCK=2048, maxnreg=maxnreg)
+        torch.testing.assert_close(out.double(), ref, rtol=1e-5, atol=1e-5)
+    capped = silu_mul_add_kernel.warmup(x, y, out, n, BLOCK=2048, maxnreg=24, grid=(1,))
+    free = silu_mul_add_kernel.warmup(x, y, out, n, BLOCK=2048, grid=(1,))
+    assert capped.metadata["maxnreg"] == 24 and capped.n_regs <= 24 < free.n_regs
+
+
 @triton.jit
 def copy_2d_kernel(src, dst, M, N, stride_sm, stride_sn, stride_dm, stride_dn,
                    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):

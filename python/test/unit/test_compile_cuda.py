@@ -122,6 +122,9 @@ def compile_llir(text, **options):
     ({"num_ctas": 3}, "num_ctas=3: must be a power of two from 1 to 16"),
     ({"num_ctas": 2, "arch": 80}, "num_ctas=2: thread block clusters need compute capability 9.0"),
     ({"num_stages": 99}, "num_stages=99: must be from 0 to 16"),
+    ({"maxnreg": 256}, "maxnreg=256: must be from 1 to 255 (0: no cap)"),
+    ({"maxnreg": -1}, "option maxnreg=-1: expected a non-negative integer"),
+    ({"maxnreg": 32, "input": "llir"}, "maxnreg applies when TTGIR is lowered: it cannot be used with input=llir"),
     ({"arch": 75}, "unsupported arch '75' (compute capability 7.5): Tritium compiles for "
                    "compute capabilities 80, 86, 89, 90"),
     ({"arch": 100}, "unsupported arch '100'"),
@@ -325,6 +328,39 @@ def test_compiled_kernel_takes_all_arguments_or_the_runtime_ones(monkeypatch):
     assert k.n_regs == k.metadata["registers"] > 0
     with pytest.raises(AttributeError):
         k.metadata.no_such_field
+
+
+@tritium.jit
+def _register_hungry(x_ptr, y_ptr, n, BLOCK: tritium.language.constexpr):
+    tl = tritium.language
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, tl.exp(x) * tl.sin(x) + tl.sqrt(x), mask=offs < n)
+
+
+_HUNGRY_SIGNATURE = {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}
+
+
+def test_maxnreg_caps_the_kernels_registers():
+    # The launch option becomes ttg.maxnreg on the TTGIR module and .maxnreg
+    # on the PTX entry; ptxas then stays within it (spilling if it must).
+    free = tritium.compile(_register_hungry, signature=_HUNGRY_SIGNATURE, constexprs={"BLOCK": 1024},
+                           target="cuda:90")
+    capped = tritium.compile(_register_hungry, signature=_HUNGRY_SIGNATURE, constexprs={"BLOCK": 1024},
+                             target="cuda:90", options={"maxnreg": 32})
+    assert free.metadata["maxnreg"] is None and capped.metadata["maxnreg"] == 32
+    assert "ttg.maxnreg" not in free.asm["ttgir"] and "ttg.maxnreg = 32 : i32" in capped.asm["ttgir"]
+    assert ".maxnreg" not in free.asm["ptx"]
+    assert ".maxnreg 32" in capped.asm["ptx"]
+    if _ptxas_available():
+        assert free.n_regs > 32 >= capped.n_regs
+
+
+@pytest.mark.parametrize("value", [0, 256, "32", True, 3.5])
+def test_maxnreg_out_of_range_is_refused_before_compiling(value):
+    with pytest.raises(tritium.TritiumError, match=r"maxnreg must be an integer from 1 to 255"):
+        tritium.compile(_register_hungry, signature=_HUNGRY_SIGNATURE, constexprs={"BLOCK": 1024},
+                        target="cuda:90", options={"maxnreg": value})
 
 
 def test_the_active_driver_is_importable_without_a_gpu():

@@ -280,6 +280,10 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     nw = opts["num_warps"]
     if not isinstance(nw, int) or nw <= 0 or nw & (nw - 1) or nw > 32:
         raise TritiumError(f"num_warps must be a power of two from 1 to 32, got {nw}")
+    maxnreg = opts.get("maxnreg")
+    if maxnreg is not None and (not isinstance(maxnreg, int) or isinstance(maxnreg, bool)
+                                or not 1 <= maxnreg <= 255):
+        raise TritiumError(f"maxnreg must be an integer from 1 to 255 (registers per thread), got {maxnreg!r}")
     fn = src.fn
     debug_on = _debug_enabled(opts)
     lib = native_library()
@@ -307,6 +311,8 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     if stop_after is None:
         backend_options = {"num_warps": nw, "num_ctas": opts["num_ctas"], "num_stages": opts["num_stages"],
                            "arch": target.arch, "debug": int(debug_on)}
+        if maxnreg is not None:
+            backend_options["maxnreg"] = maxnreg
         dump = os.environ.get("TRITIUM_DUMP_DIR")
         if dump:
             backend_options["dump_dir"] = dump
@@ -319,6 +325,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
         for field in ("shared", "registers", "spills", "name", "max_warps_per_sm", "streaming"):
             if field in stages:
                 metadata["kernel_name" if field == "name" else field] = stages[field]
+        metadata["maxnreg"] = stages.get("maxnreg") or None
     files = {stage: (v.encode() if isinstance(v, str) else v) for stage, v in asm.items()}
     cache.store(key, name, files, metadata)
     return CompiledKernel(name, asm, metadata)

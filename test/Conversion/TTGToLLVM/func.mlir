@@ -16,6 +16,23 @@ module attributes {"ttg.num-warps" = 2 : i32} {
 
 // -----
 
+// ttg.maxnreg (the maxnreg launch option) caps a kernel's registers:
+// nvvm.maxnreg on the kernel, nothing on a device function.
+// CHECK-LABEL: llvm.func internal @capped_helper() {
+// CHECK-LABEL: llvm.func @capped_kernel()
+// CHECK-SAME: attributes {nvvm.kernel, nvvm.maxnreg = 40 : i32, nvvm.maxntid = array<i32: 128, 1, 1>}
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.maxnreg" = 40 : i32} {
+  tt.func private @capped_helper() {
+    tt.return
+  }
+  tt.func public @capped_kernel() {
+    tt.call @capped_helper() : () -> ()
+    tt.return
+  }
+}
+
+// -----
+
 #b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
 
 // A private function stays a device function (internal, no kernel

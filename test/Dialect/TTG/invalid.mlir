@@ -602,6 +602,41 @@ module attributes {"ttg.target" = 90 : i32} {
 
 // -----
 
+// ttg.maxnreg is a register count a thread can address (PTX .maxnreg).
+
+// expected-error@+1 {{'ttg.maxnreg' must be an integer from 1 to 255}}
+module attributes {"ttg.maxnreg" = 256 : i32} {
+}
+
+// -----
+
+// ttg.maxnreg is positive.
+
+// expected-error@+1 {{'ttg.maxnreg' must be an integer from 1 to 255}}
+module attributes {"ttg.maxnreg" = 0 : i32} {
+}
+
+// -----
+
+// ttg.maxnreg is an integer.
+
+// expected-error@+1 {{'ttg.maxnreg' must be an integer from 1 to 255}}
+module attributes {"ttg.maxnreg" = "32"} {
+}
+
+// -----
+
+// ttg.maxnreg belongs on the module, not on a function.
+
+module {
+  // expected-error@+1 {{'ttg.maxnreg' belongs on a builtin.module}}
+  tt.func @maxnreg_on_func() attributes {"ttg.maxnreg" = 32 : i32} {
+    tt.return
+  }
+}
+
+// -----
+
 // ttg.num-warps belongs on the module, not on a function.
 
 module {

@@ -130,7 +130,8 @@ LogicalResult TTGDialect::verifyOperationAttribute(Operation *op,
   StringRef name = attr.getName().getValue();
   auto module = dyn_cast<ModuleOp>(op);
   if (name == kNumWarpsAttrName || name == kThreadsPerWarpAttrName ||
-      name == kNumCTAsAttrName || name == kTargetAttrName) {
+      name == kNumCTAsAttrName || name == kTargetAttrName ||
+      name == kMaxNRegAttrName) {
     if (!module)
       return op->emitError() << "'" << name << "' belongs on a builtin.module";
   }
@@ -149,6 +150,14 @@ LogicalResult TTGDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kNumCTAsAttrName)
     return verifyPositivePowerOfTwo(op, attr);
+  if (name == kMaxNRegAttrName) {
+    // A thread addresses at most 255 registers (PTX .maxnreg).
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getInt() < 1 || value.getInt() > 255)
+      return op->emitError() << "'" << name
+                             << "' must be an integer from 1 to 255";
+    return success();
+  }
   if (name == kTargetAttrName) {
     auto target = dyn_cast<StringAttr>(attr.getValue());
     unsigned capability = 0;

@@ -24,6 +24,9 @@ def TTG_Dialect : Dialect {
     module attributes {ttg.num-warps = 4 : i32, ttg.threads-per-warp = 32 : i32,
                        ttg.num-ctas = 1 : i32, ttg.target = "cuda:90"} { ... }
     ```
+
+    `ttg.maxnreg = n : i32` (optional, 1 to 255; the `maxnreg` launch
+    option) caps the registers per thread of the module's kernels.
   }];
   let dependentDialects = ["::tritium::tt::TTDialect"];
   let useDefaultTypePrinterParser = 1;
@@ -38,6 +41,7 @@ def TTG_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kThreadsPerWarpAttrName = "ttg.threads-per-warp";
     static constexpr ::llvm::StringLiteral kNumCTAsAttrName = "ttg.num-ctas";
     static constexpr ::llvm::StringLiteral kTargetAttrName = "ttg.target";
+    static constexpr ::llvm::StringLiteral kMaxNRegAttrName = "ttg.maxnreg";
   }];
 }
 
