@@ -51,13 +51,34 @@ def grouped_program_ids(group: int, grid: int):
             (r"mov\.u32 %g0, %g5;", "mov.u32 %g0, %ctaid.x;")]
 
 
+def program_id_runs(run: int, grid: int):
+    """Edits mapping the hardware block (x, y) of a grid x grid launch to
+    programs in runs of `run` consecutive pid-1 values per pid-0 value: with
+    lin = y * grid + x and q = lin / run, pid0 = q % grid and
+    pid1 = q / grid * run + lin % run.  Consecutive blocks then read
+    adjacent tiles of the same rows of the transpose's source."""
+    log_run = run.bit_length() - 1
+    log_grid = grid.bit_length() - 1
+    code = (f"\t.reg .b32 %q<8>;\n"
+            f"\tmov.u32 %q0, %ctaid.x;\n\tmov.u32 %q1, %ctaid.y;\n"
+            f"\tmad.lo.s32 %q2, %q1, {grid}, %q0;\n"
+            f"\tshr.u32 %q3, %q2, {log_run};\n\tand.b32 %q4, %q3, {grid - 1};\n"
+            f"\tshr.u32 %q5, %q3, {log_grid};\n\tshl.b32 %q5, %q5, {log_run};\n"
+            f"\tand.b32 %q6, %q2, {run - 1};\n\tadd.s32 %q7, %q5, %q6;\n")
+    return [(r"(\.reg \.b64[^\n]*\n)", r"\1" + code.replace("\\", "\\\\")),
+            (r"%ctaid\.x;", "%q4;"), (r"mov\.u32\s+(%r\d+), %ctaid\.y;", r"mov.u32 \1, %q7;"),
+            (r"mov\.u32 %q0, %q4;", "mov.u32 %q0, %ctaid.x;")]
+
+
 # variant name -> edits; applied to every kernel unless the name says which.
 # Measured on the H100 (2026-11-21, ab_cubins.py, ratio to Triton's kernel):
 # no gain from L2::128B / L2::256B prefetch sizes on loads, ld.global.nc,
 # L1::evict_last, st.global.cs; L1::no_allocate loads 2-3% slower; .maxnreg
 # only matters through occupancy (div.rn's 63 registers give 8 blocks per
 # SM, hence its speed); the transpose's program-id rasterizations are slower
-# than the default (swap 0.991, groups of 8 0.990, of 32 0.988, base 0.999).
+# than the default (swap 0.991, groups of 8 0.990, of 32 0.988, base 0.999;
+# in a later run runs of 2 / 4 / 8 pid-1 values 0.996 / 0.994 / 0.992, base
+# 0.996, tritium jit 0.999: closer reads cost more than they give).
 COMMON = {
     "base": [],
     "ld_nc": [(LOAD, "ld.global.nc.v4.b32")],
@@ -75,6 +96,9 @@ PER_KERNEL = {
         "swap_xy": [(r"%ctaid\.x", "%ctaid.TMP"), (r"%ctaid\.y", "%ctaid.x"), (r"%ctaid\.TMP", "%ctaid.y")],
         "group8": grouped_program_ids(8, 128),
         "group32": grouped_program_ids(32, 128),
+        "runs2": program_id_runs(2, 128),
+        "runs4": program_id_runs(4, 128),
+        "runs8": program_id_runs(8, 128),
     },
 }
 
