@@ -83,12 +83,12 @@ TRITIUM_API int tritium_run_pipeline(const char *text, size_t len,
  * Returns 0 on success: *stages_json holds a JSON object with the stages
  * ("ttgir", "llvm_mlir" = the LLVM dialect module, "llir" = the optimized
  * LLVM IR, "ptx") and metadata ("name", "target", "arch", "ptx_version",
- * "num_warps", "num_ctas", "num_stages", "maxnreg" (0: no cap), "shared" = dynamic shared memory
- * from the module's ttg.shared attribute, "max_warps_per_sm" = the most
- * warps per SM the runtime should keep resident (0: no limit; see
- * tritium_cuda_limit_residency), "streaming" = "yes" or "no: <reason>"
- * (Analysis/StreamingKernel.h), "registers", "spills",
- * "spill_stores", "spill_loads", "stack_frame", "static_shared",
+ * "num_warps", "num_ctas", "num_stages", "maxnreg" (0: no cap), "shared" =
+ * dynamic shared memory from the module's ttg.shared attribute,
+ * "max_warps_per_sm" = the most warps per SM the runtime should keep
+ * resident (0: no limit; see tritium_cuda_limit_residency), "streaming" =
+ * "yes" or "no: <reason>" (Analysis/StreamingKernel.h), "registers",
+ * "spills", "spill_stores", "spill_loads", "stack_frame", "static_shared",
  * "has_cubin", "ptxas" = its path or null, "ptxas_log", "warnings",
  * "times_ms"); *cubin and *cubin_size hold the cubin, or NULL and 0 when no
  * ptxas was found (the driver then JIT-compiles the PTX); *diagnostics holds
