@@ -40,3 +40,9 @@ def tiny_kernel(x_ptr, n, BLOCK: tl.constexpr):  # noqa: F821
     mask = offs < n
     x = tl.load(x_ptr + offs, mask=mask)  # noqa: F821
     tl.store(x_ptr + offs, x + 1, mask=mask)  # noqa: F821
+
+
+@triton.jit  # noqa: F821
+def fill_kernel(out_ptr, n, value, BLOCK: tl.constexpr):  # noqa: F821
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)  # noqa: F821
+    tl.store(out_ptr + offs, tl.full([BLOCK], value, tl.float32), mask=offs < n)  # noqa: F821
