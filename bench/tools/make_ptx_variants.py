@@ -34,40 +34,40 @@ def entry_directive(text):
     return (r"(\.maxntid [^\n]*\n)", r"\1" + text + "\n")
 
 
+def remapped_program_ids(grid: int, body: str, pid0: str, pid1: str):
+    """Edits making a grid x grid kernel read its program ids from registers
+    instead of %ctaid.x / %ctaid.y: `body` (PTX) computes them into `pid0`
+    and `pid1` from %pg2 = lin = ctaid.y * grid + ctaid.x, the hardware's
+    launch order, using the registers %pg3..%pg7."""
+    code = (f"\t.reg .b32 %pg<8>;\n"
+            f"\tmov.u32 %pg0, %ctaid.x;\n\tmov.u32 %pg1, %ctaid.y;\n"
+            f"\tmad.lo.s32 %pg2, %pg1, {grid}, %pg0;\n" + body)
+    return [(r"(\.reg \.b64[^\n]*\n)", r"\1" + code.replace("\\", "\\\\")),
+            (r"%ctaid\.x;", f"{pid0};"), (r"mov\.u32\s+(%r\d+), %ctaid\.y;", rf"mov.u32 \1, {pid1};"),
+            (rf"mov\.u32 %pg0, {pid0};", "mov.u32 %pg0, %ctaid.x;")]
+
+
 def grouped_program_ids(group: int, grid: int):
-    """Edits mapping the hardware block (x, y) of a grid x grid launch to
-    programs in groups of `group` pid-0 values per pid-1 step: with
-    lin = y * grid + x, pid0 = lin / (group * grid) * group + lin % group and
+    """Programs in groups of `group` pid-0 values per pid-1 step (matmul-style
+    grouping): pid0 = lin / (group * grid) * group + lin % group and
     pid1 = lin % (group * grid) / group."""
     shift = (group * grid).bit_length() - 1
-    code = (f"\t.reg .b32 %g<8>;\n"
-            f"\tmov.u32 %g0, %ctaid.x;\n\tmov.u32 %g1, %ctaid.y;\n"
-            f"\tmad.lo.s32 %g2, %g1, {grid}, %g0;\n"
-            f"\tshr.u32 %g3, %g2, {shift};\n\tmul.lo.s32 %g3, %g3, {group};\n"
-            f"\trem.u32 %g4, %g2, {group};\n\tadd.s32 %g5, %g3, %g4;\n"
-            f"\trem.u32 %g6, %g2, {group * grid};\n\tdiv.u32 %g7, %g6, {group};\n")
-    return [(r"(\.reg \.b64[^\n]*\n)", r"\1" + code.replace("\\", "\\\\")),
-            (r"%ctaid\.x;", "%g5;"), (r"mov\.u32\s+(%r\d+), %ctaid\.y;", r"mov.u32 \1, %g7;"),
-            (r"mov\.u32 %g0, %g5;", "mov.u32 %g0, %ctaid.x;")]
+    return remapped_program_ids(grid, f"\tshr.u32 %pg3, %pg2, {shift};\n\tmul.lo.s32 %pg3, %pg3, {group};\n"
+                                      f"\trem.u32 %pg4, %pg2, {group};\n\tadd.s32 %pg5, %pg3, %pg4;\n"
+                                      f"\trem.u32 %pg6, %pg2, {group * grid};\n\tdiv.u32 %pg7, %pg6, {group};\n",
+                                "%pg5", "%pg7")
 
 
 def program_id_runs(run: int, grid: int):
-    """Edits mapping the hardware block (x, y) of a grid x grid launch to
-    programs in runs of `run` consecutive pid-1 values per pid-0 value: with
-    lin = y * grid + x and q = lin / run, pid0 = q % grid and
-    pid1 = q / grid * run + lin % run.  Consecutive blocks then read
-    adjacent tiles of the same rows of the transpose's source."""
-    log_run = run.bit_length() - 1
-    log_grid = grid.bit_length() - 1
-    code = (f"\t.reg .b32 %q<8>;\n"
-            f"\tmov.u32 %q0, %ctaid.x;\n\tmov.u32 %q1, %ctaid.y;\n"
-            f"\tmad.lo.s32 %q2, %q1, {grid}, %q0;\n"
-            f"\tshr.u32 %q3, %q2, {log_run};\n\tand.b32 %q4, %q3, {grid - 1};\n"
-            f"\tshr.u32 %q5, %q3, {log_grid};\n\tshl.b32 %q5, %q5, {log_run};\n"
-            f"\tand.b32 %q6, %q2, {run - 1};\n\tadd.s32 %q7, %q5, %q6;\n")
-    return [(r"(\.reg \.b64[^\n]*\n)", r"\1" + code.replace("\\", "\\\\")),
-            (r"%ctaid\.x;", "%q4;"), (r"mov\.u32\s+(%r\d+), %ctaid\.y;", r"mov.u32 \1, %q7;"),
-            (r"mov\.u32 %q0, %q4;", "mov.u32 %q0, %ctaid.x;")]
+    """Programs in runs of `run` consecutive pid-1 values per pid-0 value: with
+    q = lin / run, pid0 = q % grid and pid1 = q / grid * run + lin % run.
+    Consecutive blocks then read adjacent tiles of the same rows of the
+    transpose's source."""
+    log_run, log_grid = run.bit_length() - 1, grid.bit_length() - 1
+    return remapped_program_ids(grid, f"\tshr.u32 %pg3, %pg2, {log_run};\n\tand.b32 %pg4, %pg3, {grid - 1};\n"
+                                      f"\tshr.u32 %pg5, %pg3, {log_grid};\n\tshl.b32 %pg5, %pg5, {log_run};\n"
+                                      f"\tand.b32 %pg6, %pg2, {run - 1};\n\tadd.s32 %pg7, %pg5, %pg6;\n",
+                                "%pg4", "%pg7")
 
 
 # variant name -> edits; applied to every kernel unless the name says which.
