@@ -7,7 +7,7 @@
 //   synchronizes before a device function that uses shared memory (below).
 //   Each function is walked forward, op by op, through structured control
 //   flow:
-//     * ttg.barrier clears the state;
+//     * ttg.barrier (and gpu.barrier, from tl.debug_barrier) clears the state;
 //     * an op with accesses (getSharedMemoryAccess) conflicts with the state
 //       when it writes an interval overlapping a pending read or write
 //       (WAR, WAW) or reads one overlapping a pending write (RAW); then a
@@ -37,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 #include "tritium/Analysis/Membar.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -93,7 +94,7 @@ static bool declaresSharedMemoryAccess(Operation *op) {
 
 SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
   SharedMemoryAccess access;
-  if (isa<ttg::BarrierOp, ttg::LocalDeallocOp>(op))
+  if (isa<ttg::BarrierOp, gpu::BarrierOp, ttg::LocalDeallocOp>(op))
     return access;
   if (auto alloc = dyn_cast<ttg::LocalAllocOp>(op)) {
     if (alloc.getSrc())
@@ -261,7 +262,8 @@ bool BarrierPlacement::hasNestedAccesses(Operation *op) {
   bool found = false;
   for (Region &region : op->getRegions())
     region.walk([&](Operation *inner) {
-      if (isa<ttg::BarrierOp>(inner) || !getAccess(inner).empty()) {
+      if (isa<ttg::BarrierOp, gpu::BarrierOp>(inner) ||
+          !getAccess(inner).empty()) {
         found = true;
         return WalkResult::interrupt();
       }
@@ -276,7 +278,7 @@ void BarrierPlacement::visitBlock(Block &block, Pending &state, bool insert) {
 }
 
 void BarrierPlacement::visitOp(Operation *op, Pending &state, bool insert) {
-  if (isa<ttg::BarrierOp>(op)) {
+  if (isa<ttg::BarrierOp, gpu::BarrierOp>(op)) {
     state.clear();
     return;
   }

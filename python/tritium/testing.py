@@ -38,7 +38,49 @@ def do_bench(fn: Callable, warmup: float = 25, rep: float = 100, grad_to_none=No
         fn()
         ends[i].record()
     torch.cuda.synchronize()
-    times = [s.elapsed_time(e) for s, e in zip(starts, ends)]
+    return _summarize([s.elapsed_time(e) for s, e in zip(starts, ends)], quantiles, return_mode)
+
+
+def do_bench_cudagraph(fn: Callable, rep: float = 20, grad_to_none=None, quantiles: Optional[List[float]] = None,
+                       return_mode: str = "mean"):
+    """Runtime of `fn` in milliseconds, as Triton's do_bench_cudagraph: the
+    calls are captured in one CUDA graph (on a side stream) and the graph
+    is replayed; each of 10 replays gives one time per call."""
+    import torch
+    with torch.cuda.stream(torch.cuda.Stream()):
+        fn()
+        torch.cuda.synchronize()
+        start_event = torch.cuda.Event(enable_timing=True)
+        end_event = torch.cuda.Event(enable_timing=True)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            fn()
+        torch.cuda.synchronize()
+        start_event.record()
+        graph.replay()
+        end_event.record()
+        torch.cuda.synchronize()
+        n_repeat = max(1, int(rep / max(start_event.elapsed_time(end_event), 1e-6)))
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            for _ in range(n_repeat):
+                if grad_to_none is not None:
+                    for x in grad_to_none:
+                        x.grad = None
+                fn()
+        torch.cuda.synchronize()
+        times = []
+        for _ in range(10):
+            start_event.record()
+            graph.replay()
+            end_event.record()
+            torch.cuda.synchronize()
+            times.append(start_event.elapsed_time(end_event) / n_repeat)
+    return _summarize(times, quantiles, return_mode)
+
+
+def _summarize(times: List[float], quantiles: Optional[List[float]], return_mode: str):
+    """do_bench's answer: the requested quantiles, or one statistic."""
     if quantiles is not None:
         ordered = sorted(times)
         out = [ordered[min(len(ordered) - 1, int(q * len(ordered)))] for q in quantiles]

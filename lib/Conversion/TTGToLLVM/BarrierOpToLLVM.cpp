@@ -1,12 +1,13 @@
 //===- BarrierOpToLLVM.cpp - ttg.barrier to LLVM --------------------------===//
 //
 // ttg.barrier, which the ttg-membar pass places between conflicting
-// shared-memory accesses, becomes `bar.sync 0` (nvvm.barrier0): every
-// thread of the CTA waits, and shared memory written before is visible
-// after.
+// shared-memory accesses, and gpu.barrier, which `tl.debug_barrier()`
+// writes, become `bar.sync 0` (nvvm.barrier0): every thread of the CTA
+// waits, and shared memory written before is visible after.
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "tritium/Conversion/TTGToLLVM/NVVMHelpers.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
@@ -16,11 +17,13 @@ using namespace mlir;
 using namespace tritium;
 
 namespace {
-struct BarrierLowering : public ConvertOpToLLVMPattern<ttg::BarrierOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+template <typename BarrierOpT>
+struct BarrierLowering : public ConvertOpToLLVMPattern<BarrierOpT> {
+  using ConvertOpToLLVMPattern<BarrierOpT>::ConvertOpToLLVMPattern;
+  using OpAdaptor = typename BarrierOpT::Adaptor;
 
   LogicalResult
-  matchAndRewrite(ttg::BarrierOp op, OpAdaptor adaptor,
+  matchAndRewrite(BarrierOpT op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     nvvm::barrier(rewriter, op.getLoc());
     rewriter.eraseOp(op);
@@ -31,5 +34,6 @@ struct BarrierLowering : public ConvertOpToLLVMPattern<ttg::BarrierOp> {
 
 void tritium::populateBarrierOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                              RewritePatternSet &patterns) {
-  patterns.add<BarrierLowering>(converter, kTritiumPatternBenefit);
+  patterns.add<BarrierLowering<ttg::BarrierOp>, BarrierLowering<gpu::BarrierOp>>(
+      converter, kTritiumPatternBenefit);
 }

@@ -24,6 +24,7 @@
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "tritium/Conversion/TTGToLLVM/LoweringAxisInfo.h"
@@ -72,6 +73,7 @@ LogicalResult tritium::convertTTGToLLVM(ModuleOp module,
   legality.addLegalDialect("nvvm");
   legality.addIllegalDialect<tt::TTDialect, ttg::TTGDialect,
                              arith::ArithDialect, math::MathDialect>();
+  legality.addIllegalOp<gpu::BarrierOp>();
   legality.addLegalOp<ModuleOp>();
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        legality);

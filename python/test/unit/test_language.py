@@ -1347,6 +1347,13 @@ def test_config_autotune_and_heuristics_objects():
                        constexprs={"BLOCK": recorder.kwargs["BLOCK"]}).asm["ttir"]
     assert "tt.make_range {end = 128 : i32, start = 0 : i32}" in t
 
-    pruned = triton.autotune(configs=configs, key=["n"],
-                             prune_configs_by={"early_config_prune": lambda cs, args: cs[:1]})(tuned.fn)
-    assert pruned.prune_configs({"n": 4}) == configs[:1]
+    # as in Triton, early_config_prune(configs, named_args, **kwargs)
+    seen = {}
+
+    def early(cs, named_args, **kwargs):
+        seen.update(named_args=named_args, kwargs=kwargs)
+        return cs[:1]
+    pruned = triton.autotune(configs=configs, key=["n"], prune_configs_by={"early_config_prune": early})(tuned.fn)
+    pruned.nargs = {"x_ptr": None, "n": 4}
+    assert pruned.prune_configs({"BLOCK2": 4}) == configs[:1]
+    assert seen == {"named_args": {"x_ptr": None, "n": 4}, "kwargs": {"BLOCK2": 4}}

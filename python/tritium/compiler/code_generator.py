@@ -77,8 +77,15 @@ def _wrap_python(x):
     return x
 
 
+_ABSENT = object()
+
+
 class _Return(Exception):
     """Unwinds a function body at `return`."""
+
+
+def _contains_return(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Return) for n in ast.walk(node))
 
 
 # Python builtins a kernel may call on compile-time values.
@@ -91,7 +98,8 @@ class CodeGenerator(ast.NodeVisitor):
     def __init__(self, fn: JITFunction, arg_values: Sequence[Any], state: ModuleState,
                  function_name: str, is_kernel: bool, arg_attrs: Optional[Sequence[Dict[str, str]]] = None):
         self.fn = fn
-        self.arg_values = list(arg_values)  # dtype for runtime args, constexpr for the others
+        # a dtype (the type of a runtime argument) or a tl.constexpr (a compile-time value)
+        self.arg_values = list(arg_values)
         self.arg_attrs = list(arg_attrs) if arg_attrs else [{} for _ in arg_values]
         self.state = state
         self.function_name = function_name
@@ -105,6 +113,8 @@ class CodeGenerator(ast.NodeVisitor):
         self.col_offset = fn._src_col_offset
         self.src_lines = fn.src.splitlines()
         self._current_node = None
+        self.loop_depth = 0  # enclosing scf.for / scf.while / static_range loops
+        self._continuation: Optional[List[ast.stmt]] = None  # see visit_statements
 
     # ---- errors and locations -------------------------------------------------
     def _location(self, node) -> ir.Location:
@@ -175,7 +185,7 @@ class CodeGenerator(ast.NodeVisitor):
         arg_attrs = []
         runtime_args = []
         for name, value, attrs in zip(names, self.arg_values, self.arg_attrs):
-            if isinstance(value, dtype):
+            if not isinstance(value, tl.constexpr):
                 arg_types.append(value.to_ir())
                 arg_attrs.append(attrs)
                 runtime_args.append((name, value))
@@ -184,8 +194,8 @@ class CodeGenerator(ast.NodeVisitor):
         for (name, ty), handle in zip(runtime_args, block_args):
             self.scope[name] = tl.tensor(handle, ty)
         for name, value in zip(names, self.arg_values):
-            if not isinstance(value, dtype):
-                self.scope[name] = tl.constexpr(value)
+            if isinstance(value, tl.constexpr):
+                self.scope[name] = value
         try:
             self.visit_statements(fdef.body)
         except _Return:
@@ -215,7 +225,12 @@ class CodeGenerator(ast.NodeVisitor):
 
     # ---- statements -----------------------------------------------------------
     def visit_statements(self, stmts: Sequence[ast.stmt]):
-        for stmt in stmts:
+        stmts = list(stmts)
+        for i, stmt in enumerate(stmts):
+            if isinstance(stmt, ast.If) and _contains_return(stmt):
+                # an `if` with a `return` in it takes the rest of the function
+                # into its branches (visit_If); it always ends the function
+                self._continuation = stmts[i + 1:]
             self.visit(stmt)
             if self.returned:
                 raise _Return()
@@ -227,9 +242,9 @@ class CodeGenerator(ast.NodeVisitor):
         self.visit(node.value)
 
     def visit_Return(self, node):
-        if self.builder.depth > 1:
-            raise self.error(node, "return inside `if`, `for` or `while` is not supported; "
-                                   "assign the value and return at the end of the function")
+        if self.loop_depth:
+            raise self.error(node, "return inside a loop is not supported (as in Triton); assign the value "
+                                   "and return after the loop")
         self.return_values = self.visit(node.value) if node.value is not None else None
         self.returned = True
 
@@ -306,12 +321,67 @@ class CodeGenerator(ast.NodeVisitor):
 
     # ---- if ---------------------------------------------------------------------
     def visit_If(self, node):
+        continuation, self._continuation = self._continuation, None
         cond = self.visit(node.test)
+        if continuation is not None:
+            return self._returning_if(node, cond, continuation)
         if not _is_tensor(cond):
             branch = node.body if _unwrap(cond) else node.orelse
             self.visit_statements(branch)
             return
         self._runtime_if(node, cond)
+
+    def _returning_if(self, node, cond, continuation: List[ast.stmt]):
+        """An `if` with a `return` in a branch, followed by `continuation`,
+        the rest of the function.  A constexpr condition splices the chosen
+        branch into the function.  A runtime one becomes an `scf.if` whose
+        branches each run their statements and then the continuation, and
+        yield what the function returns on that path (nothing for a kernel);
+        the function returns the `scf.if`'s results.  Statements after the
+        `if` are thus generated once per path (as Triton's unstructured
+        branches would run them once per path)."""
+        if self.loop_depth:
+            raise self.error(node, "return inside a loop is not supported (as in Triton); assign the value "
+                                   "and return after the loop")
+        if not _is_tensor(cond):
+            self.visit_statements((node.body if _unwrap(cond) else node.orelse) + continuation)
+        else:
+            cond = self._scalar_condition(node.test, cond)
+            before = self.scope
+            then_block, then_values = self._returning_branch(node.body + continuation, before)
+            else_block, else_values = self._returning_branch(node.orelse + continuation, before)
+            if [v.type for v in then_values] != [v.type for v in else_values]:
+                describe = lambda vs: ", ".join(str(v.type) for v in vs) or "nothing"  # noqa: E731
+                raise self.error(node, f"the function returns {describe(then_values)} when this condition "
+                                       f"holds but {describe(else_values)} when it does not; every path must "
+                                       "return values of the same types")
+            for block, values in ((then_block, then_values), (else_block, else_values)):
+                self._append_to_block(block, lambda: self.builder.create(
+                    "scf.yield", [v.handle for v in values], []), node, None)
+            types_ = [v.type for v in then_values]
+            results = self.builder.create("scf.if", [cond.handle], [t.to_ir() for t in types_],
+                                          regions=[ir.Builder.render_region(then_block),
+                                                   ir.Builder.render_region(else_block)])
+            self.scope = before
+            outs = [tl.tensor(h, t) for h, t in zip(results, types_)]
+            self.return_values = None if not outs else outs[0] if len(outs) == 1 else tuple(outs)
+        self.returned = True
+        raise _Return()
+
+    def _returning_branch(self, stmts: List[ast.stmt], before: Dict[str, Any]):
+        """Generates one path to the end of the function into a new block;
+        returns the block and the values the path returns, as tensors."""
+        self.scope = dict(before)
+        self.returned, self.return_values = False, None
+        block = self.builder.open_block()
+        try:
+            self.visit_statements(stmts)
+        except _Return:
+            pass
+        values = self._return_list()
+        self.returned, self.return_values = False, None
+        self.builder.close_block()
+        return block, values
 
     def _scalar_condition(self, node, cond) -> tl.tensor:
         if cond.type.is_block():
@@ -492,10 +562,11 @@ class CodeGenerator(ast.NodeVisitor):
         for name, arg, init in zip(carried, block_args[1:], inits):
             self.scope[name] = tl.tensor(arg, init.type)
         body = self.builder.open_block(block_args)
+        self.loop_depth += 1
         try:
             self.visit_statements(node.body)
-        except _Return:
-            raise self.error(node, "return inside a loop is not supported")
+        finally:
+            self.loop_depth -= 1
         yields = self._loop_yields(node, carried, inits)
         self.builder.create("scf.yield", [y.handle for y in yields], [])
         self.builder.close_block()
@@ -543,9 +614,13 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(node.iter, "tl.static_range bounds must be constexpr integers")
         if not isinstance(node.target, ast.Name):
             raise self.error(node.target, "the loop variable must be a single name")
-        for i in builtins.range(*values):
-            self.scope[node.target.id] = tl.constexpr(i)
-            self.visit_statements(node.body)
+        self.loop_depth += 1
+        try:
+            for i in builtins.range(*values):
+                self.scope[node.target.id] = tl.constexpr(i)
+                self.visit_statements(node.body)
+        finally:
+            self.loop_depth -= 1
 
     def visit_While(self, node):
         if node.orelse:
@@ -571,10 +646,11 @@ class CodeGenerator(ast.NodeVisitor):
         for name, arg, init in zip(carried, after_args, inits):
             self.scope[name] = tl.tensor(arg, init.type)
         body_block = self.builder.open_block(after_args)
+        self.loop_depth += 1
         try:
             self.visit_statements(node.body)
-        except _Return:
-            raise self.error(node, "return inside a loop is not supported")
+        finally:
+            self.loop_depth -= 1
         yields = self._loop_yields(node, carried, inits)
         self.builder.create("scf.yield", [y.handle for y in yields], [])
         self.builder.close_block()
@@ -589,9 +665,8 @@ class CodeGenerator(ast.NodeVisitor):
     def _lookup(self, name: str, node):
         if name in self.scope:
             return self.scope[name]
-        globals_ = self.fn.__globals__
-        if name in globals_:
-            value = globals_[name]
+        value = self.fn.lookup_free_name(name, _ABSENT)
+        if value is not _ABSENT:
             if isinstance(value, (bool, int, float)) and not isinstance(value, tl.constexpr):
                 raise self.error(node, f"cannot use global variable '{name}' (a {type(value).__name__}) in a "
                                        f"@jit function: make it a constexpr, e.g. `{name} = tl.constexpr(...)`")
@@ -855,7 +930,7 @@ class CodeGenerator(ast.NodeVisitor):
                 call_operands.append(t)
                 key_parts.append(("t", t.type.to_ir(), str(t.type.scalar)))
                 continue
-            arg_values.append(v)
+            arg_values.append(tl.constexpr(v))
             key_parts.append(("c", repr(v)))
         key = (id(fn), fn.hash, tuple(key_parts))
         entry = self.state.functions.get(key)

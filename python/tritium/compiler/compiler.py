@@ -106,13 +106,15 @@ class ASTSource:
                 raise TritiumError(f"parameter '{p.name}' of {fn.__name__} has no type in the signature")
 
     def arg_values(self):
-        """Per parameter: a dtype (runtime) or the constexpr value, and its
-        argument attributes (empty for constexprs)."""
+        """Per parameter: a dtype (runtime) or the constexpr value wrapped in
+        `tl.constexpr` (so that a dtype passed as a constexpr stays a value),
+        and its argument attributes (empty for constexprs)."""
+        from ..language.core import constexpr
         values, attrs = [], []
         for p in self.fn.params:
             ty = self.signature[p.name]
             if ty == "constexpr" or p.name in self.constexprs:
-                values.append(self.constexprs.get(p.name))
+                values.append(constexpr(self.constexprs.get(p.name)))
                 attrs.append({})
                 continue
             try:

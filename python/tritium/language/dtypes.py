@@ -7,6 +7,16 @@ from enum import Enum
 from typing import List, Sequence
 
 
+class SemanticError(Exception):
+    """A kernel uses an operation wrongly (shapes, types, arguments)."""
+
+
+# The most elements one tensor may have (Triton's TRITON_MAX_TENSOR_NUMEL): a
+# larger tile would not fit the registers of a CTA, and the layout passes
+# would spend minutes on it, so it is refused where its type is made.
+MAX_TENSOR_NUMEL = 1 << 20
+
+
 class dtype:
     """A scalar type."""
 
@@ -153,6 +163,9 @@ class block_type(dtype):
         self.numel = 1
         for s in self.shape:
             self.numel *= s
+        if self.numel > MAX_TENSOR_NUMEL:
+            raise SemanticError(f"a tensor of shape {list(self.shape)}: numel ({self.numel}) exceeds the maximum "
+                                f"tensor numel ({MAX_TENSOR_NUMEL})")
         self.name = f"<{self.shape}, {element_ty}>"
         self.primitive_bitwidth = element_ty.primitive_bitwidth
         self.int_bitwidth = element_ty.int_bitwidth

@@ -15,11 +15,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..compiler import ir
 from . import dtypes as T
-from .dtypes import block_type, dtype, pointer_type
-
-
-class SemanticError(Exception):
-    """A kernel uses an operation wrongly (shapes, types, arguments)."""
+from .dtypes import SemanticError, block_type, dtype, pointer_type  # noqa: F401 (SemanticError: re-exported)
 
 
 _state = threading.local()

@@ -1,16 +1,32 @@
 """Triton's autotuning API: `Config`, `@autotune` and `@heuristics`.
 
 `@autotune(configs, key)` benchmarks every config the first time it sees a
-new value of the `key` arguments and reuses the fastest afterwards;
-`@heuristics({"BLOCK": fn})` computes meta-parameters from the arguments.
-Both wrap a JITFunction (or each other) and forward to its `run`.
+new value of the `key` arguments (and of the dtypes of the tensor
+arguments), and launches the fastest afterwards; `@heuristics({"BLOCK": fn})`
+computes meta-parameters from the arguments.  Both wrap a JITFunction (or
+each other) and forward to its `run(*args, grid=..., warmup=..., **kwargs)`,
+so `kernel[grid](...)`, `kernel[lambda meta: ...](...)`, `kernel.run(...)`
+and `kernel.warmup(...)` work through any stack of them.
+
+Around each benchmarked launch: the config's `pre_hook`, then the tuner's
+pre-hook (`reset_to_zero` zeroes tensors, `restore_value` saves copies; or
+the user's `pre_hook`), the launch, and the tuner's post-hook (`restore_value`
+copies the saved values back; or the user's `post_hook`).  A config that
+does not compile or does not fit the device times as infinity.  With
+`cache_results`, the choice is also kept on disk in the kernel cache
+directory, keyed by the kernel's source, the configs and the tuning key.
+`TRITON_PRINT_AUTOTUNING=1` prints each tuning's key, time and choice.
 """
 from __future__ import annotations
 
 import builtins
+import hashlib
+import json
+import os
+import time
 from typing import Callable, Dict, List, Optional
 
-from ..errors import TritiumError
+from ..errors import CompilationError, OutOfResources, TritiumError
 from .jit import KernelInterface
 
 
@@ -18,13 +34,14 @@ class Config:
     """One choice of meta-parameters and launch options."""
 
     def __init__(self, kwargs: Dict, num_warps: int = 4, num_stages: int = 3, num_ctas: int = 1,
-                 maxnreg: Optional[int] = None, pre_hook: Optional[Callable] = None):
+                 maxnreg: Optional[int] = None, pre_hook: Optional[Callable] = None, ir_override=None):
         self.kwargs = dict(kwargs)
         self.num_warps = num_warps
         self.num_stages = num_stages
         self.num_ctas = num_ctas
         self.maxnreg = maxnreg
         self.pre_hook = pre_hook
+        self.ir_override = ir_override
 
     def all_kwargs(self) -> Dict:
         out = dict(self.kwargs)
@@ -42,82 +59,208 @@ class Config:
 
     __repr__ = __str__
 
+    def _identity(self):
+        return (tuple(sorted((k, repr(v)) for k, v in self.kwargs.items())), self.num_warps, self.num_stages,
+                self.num_ctas, self.maxnreg, self.pre_hook)
+
+    def __hash__(self):
+        return hash(self._identity())
+
+    def __eq__(self, other):
+        return isinstance(other, Config) and self._identity() == other._identity()
+
 
 class Autotuner(KernelInterface):
     def __init__(self, fn, arg_names: List[str], configs: List[Config], key: List[str],
                  reset_to_zero=None, restore_value=None, pre_hook=None, post_hook=None,
                  prune_configs_by: Optional[Dict] = None, warmup=None, rep=None, use_cuda_graph=False,
                  do_bench=None, cache_results=False):
-        if not configs:
-            configs = [Config({})]
+        self.configs = configs if configs else [Config({})]
         self.fn = fn
-        self.arg_names = arg_names
-        self.configs = configs
+        self.base_fn = fn
+        while not hasattr(self.base_fn, "src") and hasattr(self.base_fn, "fn"):
+            self.base_fn = self.base_fn.fn
+        self.arg_names = list(arg_names)
         self.keys = list(key)
-        self.reset_to_zero = [arg_names.index(n) for n in (reset_to_zero or [])]
-        self.restore_value = [arg_names.index(n) for n in (restore_value or [])]
-        self.pre_hook = pre_hook
-        self.post_hook = post_hook
-        self.prune_configs_by = prune_configs_by or {}
-        self.warmup_ms = warmup if warmup is not None else 25
-        self.rep_ms = rep if rep is not None else 100
-        self._do_bench = do_bench
+        for name in self.keys:
+            if name not in self.arg_names:
+                raise TritiumError(f"autotune key '{name}' is not a parameter of {self.base_fn.__name__} "
+                                   f"(parameters: {', '.join(self.arg_names)})")
+        self.reset_to_zero = self._parameter_names(reset_to_zero, "reset_to_zero")
+        self.restore_value = self._parameter_names(restore_value, "restore_value")
+        self.restore_copies: Dict = {}
+        self.user_pre_hook = pre_hook
+        self.user_post_hook = post_hook
+        self.pre_hook = pre_hook or self._default_pre_hook
+        self.post_hook = post_hook or self._default_post_hook
+        prune_configs_by = prune_configs_by or {}
+        self.early_config_prune = prune_configs_by.get("early_config_prune")
+        self.perf_model = prune_configs_by.get("perf_model")
+        self.configs_top_k = prune_configs_by.get("top_k", 1.0)
+        self.num_warmups = warmup if warmup is not None else 25
+        self.num_reps = rep if rep is not None else 100
+        self.use_cuda_graph = use_cuda_graph
+        self.cache_results = cache_results or os.environ.get("TRITON_CACHE_AUTOTUNING") == "1"
+        self._user_do_bench = do_bench
         self.cache: Dict = {}
         self.best_config: Optional[Config] = None
         self.configs_timings = None
+        self.bench_time = 0.0
+        self.nargs = None
 
-    def _bench(self, args, kwargs, config: Config) -> float:
-        from ..testing import do_bench
-        current = dict(kwargs, **config.all_kwargs())
+    def _parameter_names(self, names, what: str) -> List[str]:
+        names = list(names or [])
+        for name in names:
+            if name not in self.arg_names:
+                raise TritiumError(f"{what}: '{name}' is not a parameter of {self.base_fn.__name__}")
+        return names
+
+    # ---- hooks ----
+    def _default_pre_hook(self, nargs: Dict, reset_only: bool = False):
+        for name in self.reset_to_zero:
+            nargs[name].zero_()
+        if not reset_only:
+            self.restore_copies = {name: nargs[name].clone() for name in self.restore_value}
+
+    def _default_post_hook(self, nargs: Dict, exception=None):
+        for name, copy in self.restore_copies.items():
+            nargs[name].copy_(copy)
+        self.restore_copies = {}
+
+    # ---- benchmarking ----
+    def do_bench(self, fn, quantiles=None):
+        if self._user_do_bench is not None:
+            return self._user_do_bench(fn, quantiles=quantiles)
+        from ..testing import do_bench, do_bench_cudagraph
+        if self.use_cuda_graph:
+            return do_bench_cudagraph(fn, rep=self.num_reps, quantiles=quantiles)
+        return do_bench(fn, warmup=self.num_warmups, rep=self.num_reps, quantiles=quantiles)
+
+    def _bench(self, *args, config: Config, **meta):
+        conflicts = set(meta) & set(config.kwargs)
+        if conflicts:
+            raise TritiumError(f"Conflicting meta-parameters: {', '.join(sorted(conflicts))}. Make sure that you "
+                               "don't re-define auto-tuned symbols.")
+        current = dict(meta, **config.all_kwargs())
+        full_nargs = {**self.nargs, **current}
 
         def kernel_call():
             if config.pre_hook:
-                config.pre_hook(dict(zip(self.arg_names, args), **current))
-            for i in self.reset_to_zero:
-                args[i].zero_()
-            self.fn.run(*args, **current)
-        bench = self._do_bench or (lambda f: do_bench(f, warmup=self.warmup_ms, rep=self.rep_ms))
-        try:
-            return bench(kernel_call)
-        except TritiumError:
-            return float("inf")
+                config.pre_hook(full_nargs)
+            self.pre_hook(full_nargs)
+            try:
+                self.fn.run(*args, **current)
+            except Exception as e:
+                try:
+                    self.post_hook(full_nargs, exception=e)
+                finally:
+                    raise
+            self.post_hook(full_nargs, exception=None)
 
-    def prune_configs(self, named_args: Dict) -> List[Config]:
-        configs = self.configs
-        early = self.prune_configs_by.get("early_config_prune")
-        if early:
-            configs = early(configs, named_args)
-        model = self.prune_configs_by.get("perf_model")
-        top_k = self.prune_configs_by.get("top_k")
-        if model and top_k:
+        try:
+            result = self.do_bench(kernel_call, quantiles=(0.5, 0.2, 0.8))
+        except (OutOfResources, CompilationError):
+            return [float("inf")] * 3
+        return list(result) if isinstance(result, (list, tuple)) else [result]
+
+    def prune_configs(self, kwargs: Dict) -> List[Config]:
+        pruned = self.configs
+        if self.early_config_prune:
+            pruned = self.early_config_prune(self.configs, self.nargs, **kwargs)
+            if not pruned:
+                raise TritiumError(f"early_config_prune of {self.base_fn.__name__} left no config")
+        if self.perf_model:
+            top_k = self.configs_top_k
             if isinstance(top_k, float) and top_k <= 1.0:
-                top_k = int(len(configs) * top_k)
-            configs = sorted(configs, key=lambda c: model(**named_args, **c.all_kwargs()))[:top_k]
-        return configs
+                top_k = int(len(self.configs) * top_k)
+            elif not isinstance(top_k, int):
+                raise TypeError("prune_configs_by's top_k must be an int, or a float <= 1.0 (a fraction)")
+            if len(pruned) > top_k:
+                estimates = {config: self.perf_model(**self.nargs, **kwargs, **config.all_kwargs())
+                             for config in pruned}
+                pruned = sorted(estimates, key=estimates.get)[:max(1, top_k)]
+        return pruned
+
+    # ---- launching ----
+    def _tuning_key(self, kwargs: Dict) -> tuple:
+        named = {**self.nargs, **{k: v for k, v in kwargs.items() if k in self.arg_names}}
+        key = [named[k] for k in self.keys if k in named]
+        key += [str(v.dtype) for v in named.values() if hasattr(v, "dtype")]
+        return tuple(key)
+
+    def _disk_cache_path(self, key: tuple) -> Optional[str]:
+        if not self.cache_results:
+            return None
+        from . import cache
+        base = self.base_fn
+        identity = [getattr(base, "cache_key", lambda: "")(), repr(key), [str(c) for c in self.configs]]
+        digest = hashlib.sha256(json.dumps(identity, default=str).encode()).hexdigest()
+        return os.path.join(cache.cache_dir(), "autotune", digest + ".json")
+
+    def _load_cached_choice(self, key: tuple) -> Optional[Config]:
+        path = self._disk_cache_path(key)
+        if path is None or not os.path.exists(path):
+            return None
+        try:
+            with open(path) as f:
+                index = json.load(f)["config_index"]
+            return self.configs[index]
+        except (OSError, ValueError, KeyError, IndexError, TypeError):
+            return None  # unreadable or from another config list: tune again
+
+    def _store_choice(self, key: tuple, config: Config):
+        path = self._disk_cache_path(key)
+        if path is None:
+            return
+        from . import cache
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            data = json.dumps({"key": repr(key), "config": str(config),
+                               "config_index": self.configs.index(config)}).encode()
+            cache.write_atomically(path, data)
+        except OSError:
+            pass  # a read-only cache directory: the choice stays in memory
 
     def run(self, *args, **kwargs):
-        named = dict(zip(self.arg_names, args))
-        named.update({k: v for k, v in kwargs.items() if k in self.arg_names})
-        key = tuple(str(named.get(k)) if not hasattr(named.get(k), "dtype") else
-                    str(named[k].dtype) for k in self.keys if k in named)
-        config = self.cache.get(key)
-        if config is None:
-            candidates = self.prune_configs(named)
-            if len(candidates) == 1:
-                config = candidates[0]
-            else:
-                timings = {c: self._bench(list(args), {k: v for k, v in kwargs.items() if k not in ("grid",
-                                          "warmup")}, c) for c in candidates}
-                config = builtins.min(timings, key=timings.get)
-                self.configs_timings = timings
-            self.cache[key] = config
+        self.nargs = dict(zip(self.arg_names, args))
+        used_cached_result = True
+        key = None
+        if len(self.configs) > 1:
+            key = self._tuning_key(kwargs)
+            if key not in self.cache:
+                config = self._load_cached_choice(key)
+                if config is None:
+                    used_cached_result = False
+                    start = time.time()
+                    candidates = self.prune_configs(kwargs)
+                    timings = {config: self._bench(*args, config=config, **kwargs) for config in candidates}
+                    self.bench_time = time.time() - start
+                    config = builtins.min(timings, key=timings.get)
+                    self.configs_timings = timings
+                    self._store_choice(key, config)
+                self.cache[key] = config
+                if self.user_pre_hook is None:  # the benchmark runs wrote to them
+                    self.pre_hook({**self.nargs, **kwargs, **config.all_kwargs()}, reset_only=True)
+            config = self.cache[key]
+        else:
+            config = self.configs[0]
         self.best_config = config
-        if config.pre_hook:
-            config.pre_hook(dict(named, **config.all_kwargs()))
-        return self.fn.run(*args, **kwargs, **config.all_kwargs())
+        if os.environ.get("TRITON_PRINT_AUTOTUNING") == "1" and not used_cached_result:
+            print(f"Triton autotuning for function {self.base_fn.__name__},\nwith key as {key},\n"
+                  f"finished after {self.bench_time:.2f}s,\nbest config selected: {self.best_config};")
+        if config.pre_hook is not None:
+            config.pre_hook({**self.nargs, **kwargs, **config.all_kwargs()})
+        try:
+            return self.fn.run(*args, **kwargs, **config.all_kwargs())
+        finally:
+            self.nargs = None
 
     def warmup(self, *args, **kwargs):
-        return [self.fn.warmup(*args, **kwargs, **c.all_kwargs()) for c in self.prune_configs(kwargs)]
+        self.nargs = dict(zip(self.arg_names, args))
+        try:
+            return [self.fn.warmup(*args, **kwargs, **config.all_kwargs()) for config in self.prune_configs(kwargs)]
+        finally:
+            self.nargs = None
 
 
 def autotune(configs, key, prune_configs_by=None, reset_to_zero=None, restore_value=None, pre_hook=None,
@@ -135,17 +278,16 @@ class Heuristics(KernelInterface):
         self.arg_names = arg_names
         self.values = values
 
-    def run(self, *args, **kwargs):
-        named = dict(zip(self.arg_names, args), **kwargs)
+    def _apply(self, args, kwargs):
         for name, compute in self.values.items():
-            kwargs[name] = compute(named)
-            named[name] = kwargs[name]
+            kwargs[name] = compute({**dict(zip(self.arg_names, args)), **kwargs})
+
+    def run(self, *args, **kwargs):
+        self._apply(args, kwargs)
         return self.fn.run(*args, **kwargs)
 
     def warmup(self, *args, **kwargs):
-        named = dict(zip(self.arg_names, args), **kwargs)
-        for name, compute in self.values.items():
-            kwargs[name] = compute(named)
+        self._apply(args, kwargs)
         return self.fn.warmup(*args, **kwargs)
 
 

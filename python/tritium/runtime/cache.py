@@ -34,7 +34,9 @@ def make_key(*parts) -> str:
     return h.hexdigest()[:40]
 
 
-def _write_atomically(path: str, data: bytes) -> None:
+def write_atomically(path: str, data: bytes) -> None:
+    """Writes `data` to `path` through a temporary file and a rename, so that
+    no reader ever sees a part of it."""
     directory = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix="-" + os.path.basename(path))
     try:
@@ -74,11 +76,11 @@ def store(key: str, name: str, files: Dict[str, bytes], metadata: dict) -> str:
     try:
         os.makedirs(directory, exist_ok=True)
         for ext, data in files.items():
-            _write_atomically(os.path.join(directory, f"{name}.{ext}"), data)
+            write_atomically(os.path.join(directory, f"{name}.{ext}"), data)
         metadata = dict(metadata, files=sorted(files))
         # Keys in insertion order, not sorted: the order of "signature" is
         # the kernel's parameter order, which launches bind arguments by.
-        _write_atomically(os.path.join(directory, f"{name}.json"), json.dumps(metadata, indent=1).encode())
+        write_atomically(os.path.join(directory, f"{name}.json"), json.dumps(metadata, indent=1).encode())
     except OSError:
         pass
     return directory

@@ -279,8 +279,24 @@ class JITFunction(KernelInterface):
     def __repr__(self):
         return f"JITFunction({self.module}:{self.__qualname__})"
 
+    def lookup_free_name(self, name: str, default=None):
+        """The value a free name of the function's body refers to: a cell of
+        its closure (a @jit function defined inside another function sees
+        the enclosing function's names) or else a global; `default` if
+        neither holds it."""
+        fn = self.fn
+        closure = fn.__closure__
+        if closure:
+            freevars = fn.__code__.co_freevars
+            if name in freevars:
+                try:
+                    return closure[freevars.index(name)].cell_contents
+                except ValueError:  # a cell not yet assigned
+                    pass
+        return self.__globals__.get(name, default)
+
     def global_constexprs(self) -> tuple:
-        """The current values of the global constexprs this function (and the
+        """The current values of the global (or closure) constexprs this function (and the
         @jit functions it calls) reads: part of every compile's cache key."""
         from ..language.core import constexpr
         seen = set()
@@ -292,7 +308,7 @@ class JITFunction(KernelInterface):
             seen.add(id(fn))
             for node in ast.walk(fn.parse()):
                 if isinstance(node, ast.Name):
-                    value = fn.__globals__.get(node.id)
+                    value = fn.lookup_free_name(node.id)
                     if isinstance(value, constexpr):
                         out.append((fn.__name__, node.id, repr(value.value)))
                     elif isinstance(value, JITFunction):
@@ -308,7 +324,7 @@ class JITFunction(KernelInterface):
             h = hashlib.sha256(self.src.encode())
             for node in ast.walk(self.parse()):
                 if isinstance(node, ast.Name):
-                    dep = self.__globals__.get(node.id)
+                    dep = self.lookup_free_name(node.id)
                     if isinstance(dep, JITFunction) and dep is not self:
                         h.update(node.id.encode() + dep.cache_key().encode())
             self._cache_key = h.hexdigest()
@@ -403,6 +419,10 @@ class JITFunction(KernelInterface):
             *("    " + line for line in body),
             f"        entry = _warm[({', '.join(key_terms)},)]",
             "    except (TypeError, KeyError):",
+            "        entry = None",
+            # outside the handler, so that an error of the slow path is not
+            # shown as raised "during handling of" the KeyError
+            "    if entry is None:",
             f"        return _slow(grid, ({names}) + _more, dict(_kw{option_kwargs}))",
             "    if grid.__class__ is not tuple and callable(grid):",
             f"        grid = grid(dict(zip(_names, ({names}))))",
