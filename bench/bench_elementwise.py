@@ -143,7 +143,7 @@ res = {name: (sorted(v)[len(v) // 2], True) for name, v in samples.items()}
 rows.append(("host time per launch (us)", res))
 
 print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  "
-      f"triton {triton.__version__ if HAVE_TRITON else 'absent'}  tritium {tritium.__version__}")
+      f"triton {triton.__version__ if HAVE_TRITON else 'absent'}  tritium {tritium.__tritium_version__}")
 print(f"{'benchmark':34} {'tritium':>14} {'triton':>14} {'torch':>10} {'tritium/triton':>15}")
 for label, res in rows:
     def fmt(name):

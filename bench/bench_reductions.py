@@ -190,7 +190,7 @@ rows.append((f"cumsum rows fp32 {M}x{N} (GB/s)", timed(launches, checks, nbytes)
 del x, ref, out_t
 
 print(f"GPU: {torch.cuda.get_device_name()}  torch {torch.__version__}  "
-      f"triton {triton.__version__ if HAVE_TRITON else 'absent'}  tritium {tritium.__version__}")
+      f"triton {triton.__version__ if HAVE_TRITON else 'absent'}  tritium {tritium.__tritium_version__}")
 print(f"{'benchmark':38} {'tritium':>14} {'triton':>14} {'torch':>10} {'tritium/triton':>15}")
 for label, res in rows:
     def fmt(name):

@@ -102,7 +102,7 @@ def main():
     parser.add_argument("--full", action="store_true",
                         help="compile through the NVIDIA backend too (ttgir, llir, ptx), not just to TTIR")
     args = parser.parse_args()
-    print(f"tritium {triton.__version__}, {triton.native_version()}, target {args.target}, "
+    print(f"tritium {triton.__tritium_version__}, {triton.native_version()}, target {args.target}, "
           f"{'full compile' if args.full else 'to TTIR'}, {args.repeat} compiles per kernel after the first")
     header = f"{'kernel':<24} {'cold ms':>8} {'median ms':>10} {'min ms':>8} {'max ms':>8} {'frontend':>9} " \
              f"{'native':>7} {'ttir ops':>9} {'cached ms':>10}"

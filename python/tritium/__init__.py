@@ -4,17 +4,32 @@ programming model of OpenAI Triton.  Use it as Triton:
     import tritium as triton
     import tritium.language as tl
 
+`__version__` is the version of Triton's API that Tritium implements (code
+that checks `triton.__version__` takes its 3.x paths); Tritium's own
+version is `__tritium_version__`.
+
 Importing needs no GPU and no compiler: the native library (libtritium.so,
 MLIR and LLVM linked in statically) is loaded with ctypes on first use.
 """
-__version__ = "0.1.0"
+__version__ = "3.6.0"
+__tritium_version__ = "0.1.0"
+
+import contextlib as _contextlib
 
 from ._native import native_library, native_version
-from .errors import CompilationError, OutOfResources, TritiumError
-from .runtime import Autotuner, Config, Heuristics, JITFunction, KernelInterface, autotune, heuristics, jit
+from .errors import (CompilationError, CompileTimeAssertionFailure, InterpreterError, OutOfResources,  # noqa: F401
+                     PTXASError, TritiumError, UnsupportedLanguageConstruct)
+from .runtime import (Autotuner, Config, Heuristics, JITFunction, KernelInterface, MockTensor,  # noqa: F401
+                      TensorWrapper, autotune, constexpr_function, heuristics, jit, reinterpret)
+from .runtime._allocation import set_allocator  # noqa: F401
 from .compiler.compiler import ASTSource, CompiledKernel, GPUTarget, compile
 from . import language  # noqa: F401
 from . import testing  # noqa: F401
+from . import knobs  # noqa: F401
+from . import tools  # noqa: F401
+from . import backends  # noqa: F401
+
+TritonError = TritiumError
 
 
 def cdiv(x: int, y: int) -> int:
@@ -30,8 +45,23 @@ def next_power_of_2(n: int) -> int:
     return 1 << (n - 1).bit_length()
 
 
+def must_use_result(x, s=True):
+    """Triton's marker for builtins whose result must be used; a no-op here."""
+    return x
+
+
+@_contextlib.contextmanager
+def AsyncCompileMode(executor=None):  # noqa: N802 (Triton's name)
+    """Triton compiles kernels in `executor` inside this block.  Tritium
+    compiles in the calling thread (a first compile takes tens of
+    milliseconds), so the block runs as written and the executor is unused."""
+    yield
+
+
 __all__ = [
-    "ASTSource", "Autotuner", "CompilationError", "CompiledKernel", "Config", "GPUTarget", "Heuristics",
-    "JITFunction", "KernelInterface", "OutOfResources", "TritiumError", "autotune", "cdiv", "compile",
-    "heuristics", "jit", "language", "native_library", "native_version", "next_power_of_2", "__version__",
+    "ASTSource", "AsyncCompileMode", "Autotuner", "CompilationError", "CompiledKernel", "Config", "GPUTarget",
+    "Heuristics", "InterpreterError", "JITFunction", "KernelInterface", "MockTensor", "OutOfResources",
+    "TensorWrapper", "TritonError", "TritiumError", "autotune", "cdiv", "compile", "constexpr_function",
+    "heuristics", "jit", "knobs", "language", "must_use_result", "native_library", "native_version",
+    "next_power_of_2", "reinterpret", "set_allocator", "testing", "tools", "__version__", "__tritium_version__",
 ]

@@ -1,5 +1,7 @@
 """Exceptions Tritium raises.  Every failure of the compiler reaches Python
-as one of these; nothing in the native library ends the process."""
+as one of these; nothing in the native library ends the process.  Triton's
+names for them (`TritonError`, `triton.compiler.errors.*`,
+`triton.runtime.errors.*`) are the same classes."""
 from typing import Optional
 
 
@@ -31,6 +33,24 @@ class CompilationError(TritiumError):
             text = message
         self.diagnostics = text
         super().__init__(text)
+
+
+class CompileTimeAssertionFailure(CompilationError):
+    """A `tl.static_assert` that failed (Triton's name for it)."""
+
+
+class UnsupportedLanguageConstruct(CompilationError):
+    """Python that a @jit function cannot contain (Triton's name for it)."""
+
+
+class InterpreterError(TritiumError):
+    """Triton's error of its CPU interpreter.  Tritium has no interpreter
+    (TRITON_INTERPRET is not honoured), so it is never raised; the name
+    exists for code that catches it."""
+
+
+class PTXASError(TritiumError):
+    """ptxas refused the PTX of a kernel."""
 
 
 class NativeLibraryError(TritiumError):

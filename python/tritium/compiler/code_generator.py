@@ -37,7 +37,7 @@ from ..language import core as tl
 from ..language import semantic
 from ..language.dtypes import block_type, dtype, pointer_type
 from ..language.semantic import SemanticError
-from ..runtime.jit import JITFunction
+from ..runtime.jit import ConstexprFunction, JITFunction
 from . import ir
 
 
@@ -860,6 +860,11 @@ class CodeGenerator(ast.NodeVisitor):
             return tl.constexpr(None)
         if isinstance(fn, JITFunction):
             return self.call_jit_function(node, fn, args, kwargs)
+        if isinstance(fn, ConstexprFunction):
+            if any(_is_tensor(a) for a in [*args, *kwargs.values()]):
+                raise self.error(node, f"constexpr function '{fn.__name__}' takes compile-time values only, "
+                                       "not tensors")
+            return _wrap_python(fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()}))
         if isinstance(fn, functools.partial) and isinstance(fn.func, JITFunction):
             # a tensor method that is a @jit function (x.sigmoid(), x.softmax())
             return self.call_jit_function(node, fn.func, [*fn.args, *args], {**fn.keywords, **kwargs})

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Dict, Optional, Sequence
 
-from .. import __version__
+from .. import __tritium_version__
 from .._native import native_library
 from ..runtime import cache
 from ..errors import CompilationError, TritiumError
@@ -289,7 +289,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     fn = src.fn
     debug_on = _debug_enabled(opts)
     lib = native_library()
-    key = cache.make_key(__version__, lib.build_id(), frontend_hash(), fn.cache_key(), fn.global_constexprs(),
+    key = cache.make_key(__tritium_version__, lib.build_id(), frontend_hash(), fn.cache_key(), fn.global_constexprs(),
                          sorted(src.signature.items()),
                          sorted((k, repr(v)) for k, v in src.constexprs.items()),
                          sorted((k, repr(v)) for k, v in src.attrs.items()),

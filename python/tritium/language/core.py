@@ -74,6 +74,40 @@ def _cv(x):
     return x.value if isinstance(x, constexpr) else x
 
 
+class constexpr_type(dtype):
+    """The type of a compile-time value (Triton's `constexpr_type(value)`)."""
+
+    def __init__(self, value):
+        self.value = _cv(value)
+        self.name = f"constexpr[{self.value!r}]"
+
+    def __eq__(self, other):
+        return isinstance(other, constexpr_type) and self.value == other.value
+
+    def __hash__(self):
+        return hash(("constexpr_type", repr(self.value)))
+
+    def __repr__(self):
+        return f"constexpr_type[{self.value!r}]"
+
+
+class PropagateNan:
+    """Values of the `propagate_nan` argument of minimum/maximum/clamp."""
+    NONE = False
+    ALL = True
+
+
+def str_to_ty(name: str, c=None) -> dtype:
+    """A dtype from a signature string ("fp32", "*fp16", "i32", "u8") or a
+    Triton dtype name ("float32", "bfloat16", "uint8")."""
+    from ..runtime.jit import type_canonicalisation_dict
+    from .dtypes import dtype_from_signature
+    pointer = name.startswith("*")
+    base = name[1:] if pointer else name
+    base = type_canonicalisation_dict.get(base, base)
+    return dtype_from_signature(("*" if pointer else "") + base)
+
+
 def _constexpr_binop(op):
     def method(self, other):
         if isinstance(other, tensor):

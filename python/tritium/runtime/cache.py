@@ -1,7 +1,7 @@
 """The on-disk cache of compiled kernels.
 
-One directory per kernel variant under $TRITIUM_CACHE_DIR (default
-~/.tritium/cache), named by a hash of everything that determines the
+One directory per kernel variant under $TRITIUM_CACHE_DIR (or
+`knobs.cache.dir`; default ~/.tritium/cache), named by a hash of everything that determines the
 compiled code: the kernel's source and the sources of the @jit functions it
 calls, the specialization, the options, the target and the compiler's
 version.  It holds <name>.source/.ttir/.ttgir/.llir/.ptx/.cubin/.json.
@@ -19,11 +19,15 @@ from typing import Dict, Optional
 
 
 def cache_dir() -> str:
-    return os.environ.get("TRITIUM_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".tritium", "cache")
+    """knobs.cache.dir: $TRITIUM_CACHE_DIR, else $TRITON_CACHE_DIR, else ~/.tritium/cache."""
+    from .. import knobs
+    return knobs.cache.dir or os.path.join(os.path.expanduser("~"), ".tritium", "cache")
 
 
 def always_compile() -> bool:
-    return os.environ.get("TRITIUM_ALWAYS_COMPILE", "0") not in ("", "0")
+    """knobs.compilation.always_compile: $TRITIUM_ALWAYS_COMPILE (or $TRITON_ALWAYS_COMPILE)."""
+    from .. import knobs
+    return bool(knobs.compilation.always_compile)
 
 
 def make_key(*parts) -> str:

@@ -223,8 +223,10 @@ class _ActiveDriver:
     def get_current_stream(self, device: Optional[int] = None) -> int:
         return current_stream(current_device() if device is None else device)
 
-    def get_current_target(self) -> str:
-        return current_target()
+    def get_current_target(self):
+        """The current device's GPUTarget (backend "cuda", arch such as 90, warp size 32)."""
+        from ..compiler.compiler import GPUTarget
+        return GPUTarget.parse(current_target())
 
     def get_active_torch_device(self):
         import torch
