@@ -2,7 +2,9 @@
 # Runs on the GPU machine (through the device tool, with .ship carried): unpacks
 # the shipped native library, then runs the GPU tests and the side-by-side
 # benchmarks.  Logs go to $OUT when set.
-#   scripts/gpu_run.sh [tests|bench|all] [pytest args...]
+#   scripts/gpu_run.sh [tests|bench|all|suite] [pytest args...]
+# `suite` runs Triton's upstream tests under Triton and Tritium
+# (scripts/triton_suite.sh; carry `upstream` too).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp}"
@@ -21,5 +23,9 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   python3 bench/bench_elementwise.py 2>&1 | tee "$OUT/bench_elementwise.log"
   python3 bench/bench_reductions.py 2>&1 | tee "$OUT/bench_reductions.log"
   python3 bench/compile_ttir.py --repeat 20 2>&1 | tee "$OUT/compile_ttir.log"
+fi
+if [ "$what" = suite ]; then
+  scripts/triton_suite.sh upstream/triton_tests "$OUT" 2>&1 | tee "$OUT/suite.log"
+  gzip -f "$OUT"/triton.xml "$OUT"/tritium.xml "$OUT"/triton.log "$OUT"/tritium.log 2>/dev/null
 fi
 exit $status

@@ -9,7 +9,6 @@ Intel predicate answers False, `is_interpreter()` answers False.
 """
 from __future__ import annotations
 
-import os
 
 import numpy as np
 

@@ -1,0 +1,255 @@
+"""Forms of Triton code that users write every day, each run on the GPU
+against torch: dtypes passed as constexprs, early returns (also from
+nested ifs and from @jit helpers with a value), @jit functions defined in
+an enclosing function (closures) called and passed as combine functions,
+tl.debug_barrier, the autotuner with grid callables and its hooks,
+heuristics stacked on autotune, and the error a failing launch shows.
+Outputs are poisoned before every launch."""
+import os
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import tritium as triton  # noqa: E402
+import tritium.language as tl  # noqa: E402
+
+
+def poisoned(n, dtype=torch.float32):
+    return torch.full((n,), float("nan") if dtype.is_floating_point else -77, dtype=dtype, device="cuda")
+
+
+# ---- a dtype as a constexpr argument ------------------------------------------------------------
+
+@triton.jit
+def sum_rows_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr, ACC_DTYPE: tl.constexpr):
+    row = tl.program_id(0)
+    acc = tl.zeros((BLOCK,), dtype=ACC_DTYPE)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        acc += tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=0).to(ACC_DTYPE)
+    tl.store(out_ptr + row, tl.sum(acc, axis=0).to(out_ptr.dtype.element_ty))
+
+
+@pytest.mark.parametrize("acc_dtype,out_dtype", [(tl.float32, torch.float32), (tl.float64, torch.float64)])
+def test_dtype_constexpr_accumulator(acc_dtype, out_dtype):
+    x = torch.randn(37, 1000, device="cuda", dtype=torch.float16)
+    out = poisoned(37, out_dtype)
+    sum_rows_kernel[(37,)](x, out, 1000, BLOCK=256, ACC_DTYPE=acc_dtype)
+    torch.testing.assert_close(out, x.to(torch.float64).sum(1).to(out_dtype), rtol=1e-4, atol=1e-3)
+
+
+# ---- early returns -------------------------------------------------------------------------------
+
+@triton.jit
+def early_exit_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    if pid * BLOCK >= n:
+        return
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+
+def test_early_exit_leaves_extra_programs_idle():
+    n = 1000
+    x = torch.randn(n, device="cuda")
+    out = poisoned(n + 1024)
+    early_exit_kernel[(8,)](x, out, n, BLOCK=256)  # programs 4..7 return at once
+    torch.testing.assert_close(out[:n], x * 2, rtol=0, atol=0)
+    assert torch.isnan(out[n:]).all()
+
+
+@triton.jit
+def scale_for(x, flag):
+    if flag > 0:
+        if flag > 10:
+            return x * 3
+        return x * 2
+    y = x + 1
+    return y
+
+
+@triton.jit
+def nested_return_kernel(x_ptr, flags_ptr, out_ptr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    flag = tl.load(flags_ptr + pid)
+    if flag < -5:
+        tl.store(out_ptr + offs, tl.full((BLOCK,), -1.0, tl.float32))
+        return
+    tl.store(out_ptr + offs, scale_for(tl.load(x_ptr + offs), flag))
+
+
+def test_nested_returns_with_values():
+    flags = torch.tensor([20, 3, 0, -7, 11, -1], dtype=torch.int32, device="cuda")
+    x = torch.randn(6 * 128, device="cuda")
+    out = poisoned(6 * 128)
+    nested_return_kernel[(6,)](x, flags, out, BLOCK=128)
+    rows = x.view(6, 128)
+    expected = torch.stack([rows[0] * 3, rows[1] * 2, rows[2] + 1, torch.full_like(rows[3], -1.0),
+                            rows[4] * 3, rows[5] + 1]).flatten()
+    torch.testing.assert_close(out, expected, rtol=0, atol=0)
+
+
+# ---- @jit functions defined in an enclosing function ----------------------------------------------
+
+def make_kernels(scale):
+    SCALE = tl.constexpr(scale)
+
+    @triton.jit
+    def combine_max(a, b):
+        return tl.maximum(a, b)
+
+    @triton.jit
+    def combine_add(a, b):
+        return a + b
+
+    @triton.jit
+    def scaled(x):
+        return x * SCALE
+
+    @triton.jit
+    def kernel(x_ptr, max_ptr, scan_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        x = scaled(tl.load(x_ptr + offs))
+        tl.store(max_ptr, tl.reduce(x, 0, combine_max))
+        tl.store(scan_ptr + offs, tl.associative_scan(x, 0, combine_add))
+    return kernel
+
+
+@pytest.mark.parametrize("scale", [2.0, -0.5])
+def test_closure_jit_functions(scale):
+    kernel = make_kernels(scale)
+    x = torch.randn(512, device="cuda")
+    top, scan = poisoned(1), poisoned(512)
+    kernel[(1,)](x, top, scan, BLOCK=512)
+    torch.testing.assert_close(top[0], (x * scale).max(), rtol=0, atol=0)
+    torch.testing.assert_close(scan, torch.cumsum(x * scale, 0), rtol=1e-5, atol=1e-4)
+
+
+# ---- tl.debug_barrier ------------------------------------------------------------------------------
+
+@triton.jit
+def barrier_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) + 1)
+    tl.debug_barrier()
+    # every thread now sees the other threads' stores: read them reversed
+    tl.store(out_ptr + BLOCK + offs, tl.load(out_ptr + BLOCK - 1 - offs))
+
+
+def test_debug_barrier():
+    x = torch.randn(256, device="cuda")
+    out = poisoned(512)
+    barrier_kernel[(1,)](x, out, BLOCK=256)
+    torch.testing.assert_close(out[:256], x + 1, rtol=0, atol=0)
+    torch.testing.assert_close(out[256:], (x + 1).flip(0), rtol=0, atol=0)
+
+
+# ---- autotune ---------------------------------------------------------------------------------------
+
+CONFIGS = [triton.Config({"BLOCK": 128}, num_warps=4), triton.Config({"BLOCK": 256}, num_warps=8),
+           triton.Config({"BLOCK": 64}, num_warps=2)]
+
+
+def test_autotune_grid_callable_and_reset_to_zero(capsys, monkeypatch):
+    monkeypatch.setenv("TRITON_PRINT_AUTOTUNING", "1")
+
+    @triton.autotune(configs=CONFIGS, key=["n"], reset_to_zero=["total_ptr"], warmup=1, rep=1)
+    @triton.jit
+    def accumulate(x_ptr, total_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.atomic_add(total_ptr, tl.sum(tl.load(x_ptr + offs, mask=offs < n, other=0), axis=0))
+
+    x = torch.randint(0, 100, (5000,), device="cuda", dtype=torch.int32)
+    total = torch.full((1,), -77, dtype=torch.int32, device="cuda")
+    accumulate[lambda meta: (triton.cdiv(5000, meta["BLOCK"]),)](x, total, 5000)
+    # tuning ran the kernel many times; reset_to_zero zeroed the total before each and before the real run
+    assert total.item() == x.sum().item()
+    assert accumulate.best_config in CONFIGS and len(accumulate.configs_timings) == 3
+    printed = capsys.readouterr().out
+    assert "Triton autotuning for function accumulate" in printed and "best config selected" in printed
+    # the second call uses the cached choice (no tuning, no reset: the caller zeroes)
+    total.zero_()
+    accumulate[lambda meta: (triton.cdiv(5000, meta["BLOCK"]),)](x, total, 5000)
+    assert total.item() == x.sum().item()
+    assert "Triton autotuning" not in capsys.readouterr().out
+
+
+def test_autotune_restore_value_hooks_prune_and_heuristics():
+    calls = {"pre": 0, "post": 0, "prune": None, "do_bench": 0}
+
+    def early_prune(configs, named_args, **kwargs):
+        calls["prune"] = sorted(named_args)
+        return configs[:2]
+
+    def my_bench(fn, quantiles=None):
+        calls["do_bench"] += 1
+        fn()
+        return [1.0 * calls["do_bench"], 0.0, 0.0]  # the first config benchmarked wins
+
+    def pre(nargs):
+        calls["pre"] += 1
+
+    # heuristics below autotune see the tuned BLOCK
+    @triton.autotune(configs=CONFIGS, key=["n"], restore_value=["x_ptr"],
+                     prune_configs_by={"early_config_prune": early_prune}, do_bench=my_bench)
+    @triton.heuristics({"EVEN": lambda args: args["n"] % args["BLOCK"] == 0})
+    @triton.jit
+    def double_in_place2(x_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        if EVEN:
+            tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)
+        else:
+            tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+    CONFIGS[0].pre_hook = pre
+    try:
+        x = torch.randn(1000, device="cuda")
+        original = x.clone()
+        double_in_place2[lambda meta: (triton.cdiv(1000, meta["BLOCK"]),)](x, 1000)
+    finally:
+        CONFIGS[0].pre_hook = None
+    # restore_value undid the benchmark runs: exactly one doubling is left
+    torch.testing.assert_close(x, original * 2, rtol=0, atol=0)
+    assert calls["prune"] == ["n", "x_ptr"] and calls["do_bench"] == 2
+    assert double_in_place2.best_config is CONFIGS[0] and calls["pre"] >= 2
+
+
+def test_autotune_warmup_and_run():
+    @triton.autotune(configs=CONFIGS[:2], key=["n"])
+    @triton.jit
+    def fill(x_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, offs.to(tl.float32), mask=offs < n)
+
+    x = poisoned(300)
+    compiled = fill.warmup(x, 300, grid=(1,))
+    assert len(compiled) == 2 and all("ptx" in k.asm for k in compiled)
+    fill.run(x, 300, grid=lambda meta: (triton.cdiv(300, meta["BLOCK"]),), warmup=False)
+    torch.testing.assert_close(x, torch.arange(300, device="cuda", dtype=torch.float32), rtol=0, atol=0)
+
+
+# ---- errors at launch ----------------------------------------------------------------------------------
+
+@triton.jit
+def broken_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, undefined_name)  # noqa: F821
+
+
+def test_launch_error_has_no_dispatcher_context():
+    x = torch.zeros(16, device="cuda")
+    with pytest.raises(triton.CompilationError) as info:
+        broken_kernel[(1,)](x, BLOCK=16)
+    assert "undefined_name" in str(info.value) and f"{os.path.basename(__file__)}:" in str(info.value)
+    assert info.value.__context__ is None  # no "during handling of KeyError"
+
+
+def test_too_large_tensor_fails_fast():
+    @triton.jit
+    def huge(x_ptr, BLOCK: tl.constexpr):
+        tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)
+
+    with pytest.raises(triton.CompilationError, match=r"numel \(4194304\) exceeds the maximum tensor numel"):
+        huge[(1,)](torch.zeros(1, device="cuda"), BLOCK=1 << 22)

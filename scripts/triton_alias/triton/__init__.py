@@ -1,0 +1,40 @@
+"""`import triton` answered by Tritium, for running Triton's own tests
+against it (scripts/triton_suite.sh puts this folder first on PYTHONPATH).
+
+This module replaces itself in sys.modules with the `tritium` package, and
+a finder answers every `triton.X` import with the module `tritium.X`, the
+same object, so that `triton.language.constexpr` and
+`tritium.language.constexpr` are one class.  A `triton.X` that Tritium
+lacks fails to import as it would in a Triton without it.
+"""
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
+
+class _TritiumAliasLoader(importlib.abc.Loader):
+    def __init__(self, target: str):
+        self.target = target
+
+    def create_module(self, spec):
+        return importlib.import_module(self.target)
+
+    def exec_module(self, module):
+        pass  # already executed as the tritium module
+
+
+class _TritiumAliasFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):
+        if not fullname.startswith("triton."):
+            return None
+        real = "tritium." + fullname[len("triton."):]
+        if importlib.util.find_spec(real) is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, _TritiumAliasLoader(real))
+
+
+sys.meta_path.insert(0, _TritiumAliasFinder())
+import tritium as _tritium  # noqa: E402
+
+sys.modules["triton"] = _tritium
