@@ -8,7 +8,7 @@ from .core import (TRITON_BUILTIN, PropagateNan, constexpr_type, str_to_ty, adva
                    permute, program_id, range, reduce, reshape, split, static_assert, static_print,
                    static_range, store, tensor, trans, view, where, zeros)
 from .dtypes import (block_type, dtype, pointer_type, void, int1, int8, int16, int32, int64, uint8,  # noqa: F401
-                     uint16, uint32, uint64, float8e4nv, float8e5, float8e4b8, float8e5b16, float16,
+                     uint16, uint32, uint64, float8e4nv, float8e5, float8e4b8, float8e4b15, float8e5b16, float16,
                      bfloat16, float32, float64)
 from .math import (abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log, log2, rsqrt, sin,  # noqa: F401
                    sqrt, sqrt_rn, umulhi)

@@ -31,17 +31,22 @@ class dtype:
 
     SINT_TYPES = ["int8", "int16", "int32", "int64"]
     UINT_TYPES = ["int1", "uint8", "uint16", "uint32", "uint64"]
-    FP_TYPES = ["fp8e4nv", "fp8e5", "fp8e4b8", "fp8e5b16", "fp16", "bf16", "fp32", "fp64"]
+    FP_TYPES = ["fp8e4nv", "fp8e5", "fp8e4b8", "fp8e5b16", "fp8e4b15", "fp16", "bf16", "fp32", "fp64"]
+    # fp8 formats of other targets (AMD's fnuz pair; Triton's e4b15 of pre-Hopper
+    # GPUs, which MLIR has no type for: its values travel as i8): they can be
+    # loaded, stored and reinterpreted, and a conversion says they are unsupported
+    FOREIGN_FP8_TYPES = ["fp8e4b8", "fp8e5b16", "fp8e4b15"]
     OTHER_TYPES = ["void"]
 
     _MLIR = {
         "int1": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
         "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
         "fp8e4nv": "f8E4M3FN", "fp8e5": "f8E5M2", "fp8e4b8": "f8E4M3FNUZ", "fp8e5b16": "f8E5M2FNUZ",
+        "fp8e4b15": "i8",
         "fp16": "f16", "bf16": "bf16", "fp32": "f32", "fp64": "f64", "void": "void",
     }
     _BITS = {"int1": 1, "int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8,
-             "uint16": 16, "uint32": 32, "uint64": 64, "fp8e4nv": 8, "fp8e5": 8, "fp8e4b8": 8,
+             "uint16": 16, "uint32": 32, "uint64": 64, "fp8e4nv": 8, "fp8e5": 8, "fp8e4b8": 8, "fp8e4b15": 8,
              "fp8e5b16": 8, "fp16": 16, "bf16": 16, "fp32": 32, "fp64": 64, "void": 0}
 
     def __init__(self, name: str):
@@ -52,7 +57,7 @@ class dtype:
         self.int_bitwidth = self.primitive_bitwidth if (name in self.SINT_TYPES or name in self.UINT_TYPES) else 0
         self.int_signedness = (dtype.SIGNEDNESS.UNSIGNED if name in self.UINT_TYPES
                                else dtype.SIGNEDNESS.SIGNED)
-        self.fp_mantissa_width = {"fp8e4nv": 3, "fp8e5": 2, "fp8e4b8": 3, "fp8e5b16": 2,
+        self.fp_mantissa_width = {"fp8e4nv": 3, "fp8e5": 2, "fp8e4b8": 3, "fp8e5b16": 2, "fp8e4b15": 3,
                                   "fp16": 10, "bf16": 7, "fp32": 23, "fp64": 52}.get(name, 0)
 
     # -- predicates (Triton's names) --
@@ -208,6 +213,7 @@ for _predicate in ("is_fp8", "is_fp8e4nv", "is_fp8e5", "is_fp16", "is_bf16", "is
             lambda self, _name=_predicate: getattr(self.element_ty, _name)())
 
 _SHORT_NAMES = {"int1": "int1", "fp8e4nv": "float8e4nv", "fp8e5": "float8e5", "fp8e4b8": "float8e4b8",
+                "fp8e4b15": "float8e4b15",
                 "fp8e5b16": "float8e5b16", "fp16": "float16", "bf16": "bfloat16", "fp32": "float32",
                 "fp64": "float64"}
 
@@ -224,6 +230,7 @@ uint64 = dtype("uint64")
 float8e4nv = dtype("fp8e4nv")
 float8e5 = dtype("fp8e5")
 float8e4b8 = dtype("fp8e4b8")
+float8e4b15 = dtype("fp8e4b15")
 float8e5b16 = dtype("fp8e5b16")
 float16 = dtype("fp16")
 bfloat16 = dtype("bf16")
@@ -235,6 +242,7 @@ SIGNATURE_TYPES = {
     "i1": int1, "u1": int1, "i8": int8, "i16": int16, "i32": int32, "i64": int64,
     "u8": uint8, "u16": uint16, "u32": uint32, "u64": uint64,
     "fp8e4nv": float8e4nv, "fp8e5": float8e5, "fp8e4b8": float8e4b8, "fp8e5b16": float8e5b16,
+    "fp8e4b15": float8e4b15,
     "fp16": float16, "bf16": bfloat16, "fp32": float32, "f32": float32, "fp64": float64,
 }
 

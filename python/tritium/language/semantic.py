@@ -330,6 +330,10 @@ def cast(x, dst: dtype, fp_downcast_rounding: Optional[str] = None):
     if fp_downcast_rounding is not None and not (src.is_floating() and dst.is_floating()
                                                  and dst.primitive_bitwidth < src.primitive_bitwidth):
         raise SemanticError("fp_downcast_rounding applies only to float-to-narrower-float casts")
+    for t_ in (src, dst):
+        if t_.name in dtype.FOREIGN_FP8_TYPES:
+            raise SemanticError(f"type {t_.name} not supported in this architecture. The supported fp8 dtypes "
+                                "are ('fp8e4nv', 'fp8e5')")
     # same MLIR type (int32 <-> uint32): nothing to emit
     if src.to_ir() == dst.to_ir() and not src.is_ptr() and not dst.is_ptr():
         return _tensor(x.handle, ty)

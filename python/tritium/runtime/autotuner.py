@@ -168,7 +168,8 @@ class Autotuner(KernelInterface):
         if self.early_config_prune:
             pruned = self.early_config_prune(self.configs, self.nargs, **kwargs)
             if not pruned:
-                raise TritiumError(f"early_config_prune of {self.base_fn.__name__} left no config")
+                raise TritiumError("Autotuner error: No valid autotuner configs after pruning. "
+                                   "`early_config_prune` should return at least one config.")
         if self.perf_model:
             top_k = self.configs_top_k
             if isinstance(top_k, float) and top_k <= 1.0:

@@ -47,6 +47,13 @@ def _is_constexpr_annotation(annotation) -> bool:
     return isinstance(annotation, str) and annotation.split(".")[-1] == "constexpr"
 
 
+class _JitFunctionInfo:
+    """What the jit hooks (knobs.runtime.jit_cache_hook) learn of a function."""
+
+    def __init__(self, module: str, name: str, jit_function: "JITFunction"):
+        self.module, self.name, self.jit_function = module, name, jit_function
+
+
 class KernelParam:
     """One parameter of a @jit function."""
 
@@ -210,7 +217,7 @@ def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) ->
     data_ptr = getattr(value, "data_ptr", None)
     if data_ptr is not None:
         value_dtype = getattr(value, "dtype", "")
-        if isinstance(value, TensorWrapper):
+        if isinstance(value, TensorWrapper) and not str(value_dtype).startswith("torch."):
             ty = _signature_of_dtype(value_dtype)
         else:
             ty = _TORCH_DTYPES.get(str(value_dtype))
@@ -524,7 +531,7 @@ class JITFunction(KernelInterface):
             f"        return _slow(grid, ({names}) + _more, dict(_kw{option_kwargs}))",
             "    if grid.__class__ is not tuple and callable(grid):",
             f"        grid = grid(dict(zip(_names, ({names}))))",
-            f"    entry(grid, {', '.join(values)})",
+            f"    return entry(grid, {', '.join(values)})",
             "",
             f"def warm_key({signature}):",
             *body,
@@ -550,7 +557,7 @@ class JITFunction(KernelInterface):
 
     def _run_slow_launch(self, grid, args, kwargs):
         options = {k: v for k, v in kwargs.items() if v is not None or k not in LAUNCH_OPTIONS}
-        self._run_slow(args, options, grid, False)
+        return self._run_slow(args, options, grid, False)
 
     def _run_slow(self, args, kwargs, grid, warmup):
         from ..compiler.compiler import ASTSource, compile as compile_
@@ -570,8 +577,20 @@ class JITFunction(KernelInterface):
                tuple(attrs), tuple(options.items()), target)
         kernel = self.compiled.get(key)
         if kernel is None:
+            from .. import knobs
+            hook_args = None
+            if knobs.runtime.jit_cache_hook or knobs.runtime.jit_post_compile_hook:
+                hook_args = dict(key=str(key), repr=f"{self.__name__}[{signature}, {constexprs}]",
+                                 fn=_JitFunctionInfo(self.module, self.__name__, self),
+                                 compile={"key": str(key), "signature": signature, "constants": constexprs,
+                                          "attrs": attrs, **options}, is_manual_warmup=warmup,
+                                 already_compiled=False)
+            if knobs.runtime.jit_cache_hook and knobs.runtime.jit_cache_hook(**hook_args) is False:
+                return None  # the hook vetoed this compile (Triton's contract)
             kernel = compile_(ASTSource(self, signature, constexprs, attrs), target=target, options=options)
             self.compiled[key] = kernel
+            if knobs.runtime.jit_post_compile_hook:
+                knobs.runtime.jit_post_compile_hook(**hook_args)
         if warmup:
             return kernel
         grid_size = grid(dict(zip(self.arg_names, values))) if callable(grid) else grid
@@ -595,7 +614,7 @@ class JITFunction(KernelInterface):
             key = self._warm_key(*values, **launch_options)
         except TypeError:
             return  # an argument the warm path does not handle: always slow
-        entry = kernel._launcher.warm_entry(device, runtime_indices, len(values))
+        entry = kernel._launcher.warm_entry(device, runtime_indices, len(values), result=kernel)
         try:
             self._warm[key] = entry
         except TypeError:

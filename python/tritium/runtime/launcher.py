@@ -190,11 +190,13 @@ class Launcher:
         if result != 0:
             self._raise_launch_error(result)
 
-    def warm_entry(self, device: int, positions: Sequence[int], num_values: int) -> Callable:
+    def warm_entry(self, device: int, positions: Sequence[int], num_values: int, result: Any = None) -> Callable:
         """A launch function (grid, v0, ..., v{num_values-1}) for the JIT's
         warm path on `device`: v_i is the bound value of parameter i with
         tensors already turned into addresses; runtime parameter k is
-        v[positions[k]].  The kernel must be loaded on `device`."""
+        v[positions[k]].  It returns `result` (the JIT passes the compiled
+        kernel, which `kernel[grid](...)` returns, as in Triton).  The
+        kernel must be loaded on `device`."""
         fn = self._functions[device]
         values = [f"v{i}" for i in range(num_values)]
         packed = []
@@ -222,10 +224,11 @@ class Launcher:
             f"        _self._pack_error(e, [{', '.join(packed)}])\n"
             f"    result = _launch(record)\n"
             f"    if result:\n"
-            f"        _self._raise_launch_error(result)\n")
+            f"        _self._raise_launch_error(result)\n"
+            f"    return _RESULT\n")
         namespace = {"_pack": self.record.pack, "_FN": fn, "_stream": driver.stream_getter(), "_DEVICE": device,
                      "_THREADS": self.threads, "_SHARED": self._launch_shared[device], "_BYTES": self.params_bytes,
                      "_launch": driver.cuda().launch, "_bad_grid": bad_grid, "_NAME": self.name, "_self": self,
-                     "_bf16": _bf16_bits, "_struct_error": struct.error}
+                     "_bf16": _bf16_bits, "_struct_error": struct.error, "_RESULT": result}
         exec(compile(source, f"<tritium launch of {self.name}>", "exec"), namespace)
         return namespace["launch"]
