@@ -36,6 +36,7 @@ class dtype:
     # GPUs, which MLIR has no type for: its values travel as i8): they can be
     # loaded, stored and reinterpreted, and a conversion says they are unsupported
     FOREIGN_FP8_TYPES = ["fp8e4b8", "fp8e5b16", "fp8e4b15"]
+    STANDARD_FP_TYPES = ["fp16", "bf16", "fp32", "fp64"]
     OTHER_TYPES = ["void"]
 
     _MLIR = {
