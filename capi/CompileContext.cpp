@@ -122,8 +122,11 @@ std::string tritium::capi::printModule(mlir::ModuleOp module) {
   std::string out;
   llvm::raw_string_ostream stream(out);
   // With locations (as #loc aliases): the next stage parses this text, and
-  // its diagnostics must still point at the kernel's Python source.
-  module->print(stream, mlir::OpPrintingFlags().enableDebugInfo(
-                            /*enable=*/true, /*prettyForm=*/false));
+  // its diagnostics must still point at the kernel's Python source.  Values
+  // with a name location (the kernel's arguments) print as %name.
+  module->print(stream, mlir::OpPrintingFlags()
+                            .enableDebugInfo(/*enable=*/true,
+                                             /*prettyForm=*/false)
+                            .printNameLocAsPrefix());
   return out;
 }

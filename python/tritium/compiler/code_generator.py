@@ -209,7 +209,7 @@ class CodeGenerator(ast.NodeVisitor):
         attributes = {"noinline": "true"} if (self.fn.noinline and not self.is_kernel) else None
         self.state.module.add_function(self.function_name, visibility, block_args, arg_attrs,
                                        [r.type.to_ir() for r in results], body, self._location(fdef),
-                                       attributes=attributes)
+                                       attributes=attributes, arg_names=[name for name, _ in runtime_args])
         return [r.type for r in results]
 
     def _return_list(self) -> List[tl.tensor]:
@@ -352,9 +352,9 @@ class CodeGenerator(ast.NodeVisitor):
             else_block, else_values = self._returning_branch(node.orelse + continuation, before)
             if [v.type for v in then_values] != [v.type for v in else_values]:
                 describe = lambda vs: ", ".join(str(v.type) for v in vs) or "nothing"  # noqa: E731
-                raise self.error(node, f"the function returns {describe(then_values)} when this condition "
-                                       f"holds but {describe(else_values)} when it does not; every path must "
-                                       "return values of the same types")
+                raise self.error(node, f"Inconsistent return types: the function returns "
+                                       f"{describe(then_values)} when this condition holds but "
+                                       f"{describe(else_values)} when it does not")
             for block, values in ((then_block, then_values), (else_block, else_values)):
                 self._append_to_block(block, lambda: self.builder.create(
                     "scf.yield", [v.handle for v in values], []), node, None)
@@ -424,8 +424,8 @@ class CodeGenerator(ast.NodeVisitor):
             a = self._append_to_block(then_block, lambda: semantic.to_tensor(_unwrap(a) if isinstance(a, tl.constexpr) else a), node, name)
             b = self._append_to_block(else_block, lambda: semantic.to_tensor(_unwrap(b) if isinstance(b, tl.constexpr) else b), node, name)
             if a.type != b.type:
-                raise self.error(node, f"'{name}' has type {a.type} after the `if` branch but {b.type} after "
-                                       "the `else` branch; both must agree")
+                raise self.error(node, f"Mismatched type for {name} between then block ({a.type}) and else "
+                                       f"block ({b.type}): both branches must give it one type")
             then_vals.append(a)
             else_vals.append(b)
         self._append_to_block(then_block, lambda: self.builder.create("scf.yield", [v.handle for v in then_vals], []),
@@ -461,7 +461,7 @@ class CodeGenerator(ast.NodeVisitor):
         else_block = self.builder.open_block()
         b = semantic.to_tensor(_unwrap(self.visit(node.orelse)))
         if a.type != b.type:
-            raise self.error(node, f"both sides of a conditional expression must have one type, got {a.type} "
+            raise self.error(node, f"Ternary expression with dynamic condition has inconsistent type: {a.type} "
                                    f"and {b.type}")
         self.builder.create("scf.yield", [b.handle], [])
         self.builder.close_block()

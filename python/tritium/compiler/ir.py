@@ -42,6 +42,11 @@ class Location:
             escaped = _ESCAPED_FILES[self.file] = escape_string(self.file)
         return f'loc("{escaped}":{self.line}:{self.col})'
 
+    def named(self, name: str) -> str:
+        """This location under a name (an MLIR NameLoc): a function
+        argument's, so that printed IR calls it %name, as Triton's does."""
+        return f'loc("{escape_string(name)}"{self.text()[3:]})'
+
 
 _ESCAPED_FILES: Dict[str, str] = {}
 
@@ -276,13 +281,14 @@ class Module:
 
     def add_function(self, name: str, visibility: str, args: Sequence[Value],
                      arg_attrs: Sequence[Dict[str, str]], result_types: Sequence[str],
-                     body: Block, loc: Location, attributes: Optional[Dict[str, str]] = None) -> None:
+                     body: Block, loc: Location, attributes: Optional[Dict[str, str]] = None,
+                     arg_names: Optional[Sequence[str]] = None) -> None:
         params = []
-        for value, attrs in zip(args, arg_attrs):
+        for i, (value, attrs) in enumerate(zip(args, arg_attrs)):
             p = f"{value.name}: {value.type}"
             if attrs:
                 p += " {" + ", ".join(f"{k} = {v}" for k, v in attrs.items()) + "}"
-            params.append(p + " " + loc.text())
+            params.append(p + " " + (loc.named(arg_names[i]) if arg_names else loc.text()))
         header = f"tt.func {visibility} @{name}(" + ", ".join(params) + ")"
         if result_types:
             header += " -> (" + ", ".join(result_types) + ")"

@@ -91,6 +91,11 @@ class constexpr_type(dtype):
         return f"constexpr_type[{self.value!r}]"
 
 
+class const:
+    """The annotation of a pointer parameter the kernel only reads
+    (`def k(x_ptr: tl.const, ...)`): a store through it is an error."""
+
+
 class PropagateNan:
     """Values of the `propagate_nan` argument of minimum/maximum/clamp."""
     NONE = False

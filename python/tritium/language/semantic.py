@@ -864,7 +864,7 @@ def store(ptr, value, mask=None, boundary_check=None, cache_modifier="", evictio
     if not ptr.type.scalar.is_ptr():
         raise SemanticError(f"store needs a pointer or a tensor of pointers, got {ptr.type}")
     if ptr.type.scalar.is_const():
-        raise SemanticError("cannot store through a constant pointer")
+        raise SemanticError("Cannot store to a constant pointer (a parameter annotated tl.const)")
     elt = ptr.type.scalar.element_ty
     value = to_tensor(value, elt) if not _is_tensor(value) else value
     if value.type.is_block() and not ptr.type.is_block():

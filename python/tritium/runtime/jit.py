@@ -54,11 +54,41 @@ class _JitFunctionInfo:
         self.module, self.name, self.jit_function = module, name, jit_function
 
 
+def annotation_type(annotation) -> str:
+    """What a parameter's annotation fixes about its type, as a signature
+    string: "u8", "fp16", "*fp32" for a dtype (or its name, e.g. "tl.uint8"),
+    "const" for `tl.const` (a pointer the kernel may not store through),
+    "" for no annotation or one that says nothing about the type."""
+    from ..language import core
+    from ..language.dtypes import dtype, pointer_type
+    if annotation is inspect.Parameter.empty or annotation is None:
+        return ""
+    if annotation is core.const:
+        return "const"
+    if isinstance(annotation, pointer_type):
+        inner = annotation_type(annotation.element_ty)
+        return "*" + inner if inner else ""
+    if isinstance(annotation, dtype):
+        return _signature_of_dtype(annotation) or ""
+    if isinstance(annotation, str):
+        text = annotation.strip()
+        for prefix in ("triton.language.", "tl.", "core."):
+            text = text[len(prefix):] if text.startswith(prefix) else text
+        if text == "const":
+            return "const"
+        value = getattr(core, text, None)
+        if isinstance(value, dtype):
+            return _signature_of_dtype(value) or ""
+        text = type_canonicalisation_dict.get(text.replace("_t", ""), "")
+        return text if text and text != "void" else ""
+    return ""
+
+
 class KernelParam:
     """One parameter of a @jit function."""
 
     __slots__ = ("num", "name", "is_constexpr", "default", "do_not_specialize",
-                 "do_not_specialize_on_alignment", "annotation")
+                 "do_not_specialize_on_alignment", "annotation", "annotation_type")
 
     def __init__(self, num: int, param: inspect.Parameter, do_not_specialize: bool,
                  do_not_specialize_on_alignment: bool):
@@ -66,6 +96,7 @@ class KernelParam:
         self.name = param.name
         self.annotation = param.annotation
         self.is_constexpr = _is_constexpr_annotation(param.annotation)
+        self.annotation_type = "" if self.is_constexpr else annotation_type(param.annotation)
         self.default = param.default
         self.do_not_specialize = do_not_specialize
         self.do_not_specialize_on_alignment = do_not_specialize_on_alignment
@@ -376,6 +407,18 @@ class JITFunction(KernelInterface):
         self._dispatch, self._warm_key = self._make_dispatcher()
         self.returns_tuple = False
 
+    def _unsafe_update_src(self, new_src: str):
+        """Replaces the source this function compiles (Triton's hook for
+        tests that patch a kernel's text): the parsed AST, hashes and
+        compiled specializations are dropped.  The Python function and its
+        globals stay as they were."""
+        self.src = textwrap.dedent(new_src)
+        self.hash = hashlib.sha256(self.src.encode()).hexdigest()
+        self._ast = None
+        self._cache_key = None
+        self.compiled.clear()
+        self._warm.clear()
+
     # -- Python calls are not allowed --
     def __call__(self, *args, **kwargs):
         raise user_error(f"cannot call @jit function '{self.__name__}' from plain Python: launch it with "
@@ -485,6 +528,12 @@ class JITFunction(KernelInterface):
                 constexprs[p.name] = value
                 continue
             ty, spec = specialize_arg(value, not p.do_not_specialize, not p.do_not_specialize_on_alignment)
+            annotated = p.annotation_type
+            if annotated == "const" and ty.startswith("*") and not ty.startswith("*k"):
+                ty = "*k" + ty[1:]
+            elif annotated and annotated != "const" and not annotated.startswith("*") \
+                    and isinstance(value, (int, float)):
+                ty, spec = annotated, ""  # a number takes its annotated type (and is never a constant 1)
             signature[p.name] = ty
             if ty == "constexpr":
                 constexprs[p.name] = spec

@@ -681,8 +681,17 @@ tt.func @f(%x: tensor<2xi32>) {
 
 // Inline asm produces at least one result.
 tt.func @f(%x: i32) {
-  // expected-error@+1 {{expected 1 or more results}}
+  // expected-error@+1 {{needs at least one result}}
   "tt.elementwise_inline_asm"(%x) {asm_string = "st.global.b32 [$0], 0;", constraints = "r", packed_element = 1 : i32, pure = false} : (i32) -> ()
+  tt.return
+}
+
+// -----
+
+// Inline asm operands and results have one shape.
+tt.func @f(%x: tensor<16xi32>) {
+  // expected-error@+1 {{all non-scalar operands/results must have the same shape}}
+  %y = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<16xi32> -> tensor<32xi32>
   tt.return
 }
 

@@ -231,6 +231,16 @@ tt.func @extern_and_asm(%f: tensor<64xf32>, %i: tensor<64xi32>) {
 
 // -----
 
+// Inline PTX without operands reads a special register (tl.extra.cuda.smid()).
+// CHECK-LABEL: tt.func @asm_without_operands
+// CHECK: tt.elementwise_inline_asm "mov.u32 $0, %smid;" {constraints = "=r", packed_element = 1 : i32, pure = false} -> i32
+tt.func @asm_without_operands() {
+  %0 = tt.elementwise_inline_asm "mov.u32 $0, %smid;" {constraints = "=r", packed_element = 1 : i32, pure = false} -> i32
+  tt.return
+}
+
+// -----
+
 // Device-side printing and assertions.
 // CHECK-LABEL: tt.func @debug
 // CHECK: tt.print " x: " {hex = false, isSigned = array<i32: 1>} : %{{.*}} : tensor<64xi32>

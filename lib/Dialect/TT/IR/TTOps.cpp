@@ -638,6 +638,10 @@ void ElementwiseInlineAsmOp::getEffects(
 }
 
 LogicalResult ElementwiseInlineAsmOp::verify() {
+  // (the Elementwise trait checks that operands and results share a shape;
+  // there may be no operands)
+  if (getResultTypes().empty())
+    return emitOpError() << "needs at least one result";
   if (getPackedElement() < 1 || !llvm::isPowerOf2_32(getPackedElement()))
     return emitOpError() << "packed_element must be a positive power of two, got "
                          << getPackedElement();

@@ -734,13 +734,14 @@ def TT_ExternElementwiseOp : TT_Op<"extern_elementwise", [Elementwise,
 }
 
 def TT_ElementwiseInlineAsmOp : TT_Op<"elementwise_inline_asm", [Elementwise,
-    SameOperandsAndResultShape,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "run PTX inline assembly on each group of elements";
   let description = [{
     Runs `asm_string` with `constraints` (LLVM inline-asm syntax) on
     `packed_element` consecutive elements at a time.  Operands and results
-    have one shape.  `pure` asm may be reordered or removed.
+    have one shape.  `pure` asm may be reordered or removed.  There may be
+    no operands at all: asm that reads a special register (`%smid`,
+    `%globaltimer`) only produces results.
 
     ```mlir
     %y = tt.elementwise_inline_asm "shl.b32 $0, $0, 3;" {constraints = "=r,r",
