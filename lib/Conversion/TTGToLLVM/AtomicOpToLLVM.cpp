@@ -1,6 +1,8 @@
 //===- AtomicOpToLLVM.cpp - tt.atomic_rmw / tt.atomic_cas to PTX ----------===//
 //
-// Each element is updated by one `atom.<sem>.<scope>.global.<op>.<type>`
+// Each element is updated by one `atom.global.<scope>.<sem>.<op>.<type>`
+// (the qualifier order Triton writes, which ptxas accepts as it accepts the
+// ISA's `.sem.scope.space`; tools that read PTX look for this spelling)
 // executed by exactly one thread: among threads holding the same element
 // only the one emitUniqueThreadPredicate picks, for a scalar only thread 0,
 // and only where the mask holds (`@$p` guard).  A duplicate register of a
@@ -276,8 +278,8 @@ LogicalResult lowerAtomic(Operation *op, Value llPtr, Value llMask,
         LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(), 0));
   }
 
-  std::string opcode = ("atom." + semanticQualifier(sem) + "." +
-                        scopeQualifier(scope) + ".global." + typing->suffix)
+  std::string opcode = ("atom.global." + scopeQualifier(scope) + "." +
+                        semanticQualifier(sem) + "." + typing->suffix)
                            .str();
   int64_t numRegs = static_cast<int64_t>(ptrs.size());
   int64_t group = typing->elements();

@@ -50,14 +50,14 @@ def k_add(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
 
 
 @pytest.mark.parametrize("ty, atom", [
-    ("fp32", "atom.acq_rel.gpu.global.add.f32"),
-    ("fp64", "atom.acq_rel.gpu.global.add.f64"),
-    ("fp16", "atom.acq_rel.gpu.global.add.noftz.f16"),
-    ("bf16", "atom.acq_rel.gpu.global.add.noftz.bf16"),
-    ("i32", "atom.acq_rel.gpu.global.add.u32"),
-    ("u32", "atom.acq_rel.gpu.global.add.u32"),
-    ("i64", "atom.acq_rel.gpu.global.add.u64"),
-    ("u64", "atom.acq_rel.gpu.global.add.u64"),
+    ("fp32", "atom.global.gpu.acq_rel.add.f32"),
+    ("fp64", "atom.global.gpu.acq_rel.add.f64"),
+    ("fp16", "atom.global.gpu.acq_rel.add.noftz.f16"),
+    ("bf16", "atom.global.gpu.acq_rel.add.noftz.bf16"),
+    ("i32", "atom.global.gpu.acq_rel.add.u32"),
+    ("u32", "atom.global.gpu.acq_rel.add.u32"),
+    ("i64", "atom.global.gpu.acq_rel.add.u64"),
+    ("u64", "atom.global.gpu.acq_rel.add.u64"),
 ])
 def test_add_of_each_type_unaligned(ty, atom):
     # no alignment known: one element per instruction
@@ -67,12 +67,12 @@ def test_add_of_each_type_unaligned(ty, atom):
 
 
 @pytest.mark.parametrize("ty, block, atom", [
-    ("fp16", 256, "atom.acq_rel.gpu.global.add.noftz.f16x2"),
-    ("bf16", 256, "atom.acq_rel.gpu.global.add.noftz.bf16x2"),
-    ("fp16", 1024, "atom.acq_rel.gpu.global.add.noftz.v4.f16x2"),
-    ("fp16", 512, "atom.acq_rel.gpu.global.add.noftz.v2.f16x2"),
-    ("fp32", 256, "atom.acq_rel.gpu.global.add.v2.f32"),
-    ("fp32", 512, "atom.acq_rel.gpu.global.add.v4.f32"),
+    ("fp16", 256, "atom.global.gpu.acq_rel.add.noftz.f16x2"),
+    ("bf16", 256, "atom.global.gpu.acq_rel.add.noftz.bf16x2"),
+    ("fp16", 1024, "atom.global.gpu.acq_rel.add.noftz.v4.f16x2"),
+    ("fp16", 512, "atom.global.gpu.acq_rel.add.noftz.v2.f16x2"),
+    ("fp32", 256, "atom.global.gpu.acq_rel.add.v2.f32"),
+    ("fp32", 512, "atom.global.gpu.acq_rel.add.v4.f32"),
 ])
 def test_float_add_is_packed_when_aligned(ty, block, atom):
     k = compile_ptx(k_add, {"x_ptr": f"*{ty}", "y_ptr": f"*{ty}", "n": "i32"}, {"BLOCK": block},
@@ -85,16 +85,16 @@ def test_packing_needs_a_mask_uniform_over_the_pair():
     # n not known to be even: the mask may cut a pair, so f16 stays unpacked
     k = compile_ptx(k_add, {"x_ptr": "*fp16", "y_ptr": "*fp16", "n": "i32"}, {"BLOCK": 256},
                     aligned=("x_ptr", "y_ptr"))
-    assert set(atoms(k)) == {"atom.acq_rel.gpu.global.add.noftz.f16"}
+    assert set(atoms(k)) == {"atom.global.gpu.acq_rel.add.noftz.f16"}
 
 
 def test_sm80_has_no_vector_atoms():
     k = compile_ptx(k_add, {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32"}, {"BLOCK": 512},
                     aligned=("x_ptr", "y_ptr", "n"), target="cuda:80")
-    assert set(atoms(k)) == {"atom.acq_rel.gpu.global.add.f32"}
+    assert set(atoms(k)) == {"atom.global.gpu.acq_rel.add.f32"}
     k = compile_ptx(k_add, {"x_ptr": "*fp16", "y_ptr": "*fp16", "n": "i32"}, {"BLOCK": 512},
                     aligned=("x_ptr", "y_ptr", "n"), target="cuda:80")
-    assert set(atoms(k)) == {"atom.acq_rel.gpu.global.add.noftz.f16x2"}
+    assert set(atoms(k)) == {"atom.global.gpu.acq_rel.add.noftz.f16x2"}
     assert_cubin(k)
 
 
@@ -116,7 +116,7 @@ def k_add_sem_scope(x_ptr, SEM: tl.constexpr, SCOPE: tl.constexpr):
 @pytest.mark.parametrize("scope", ["cta", "gpu", "sys"])
 def test_sem_and_scope_qualifiers(sem, scope):
     k = compile_ptx(k_add_sem_scope, {"x_ptr": "*i32"}, {"SEM": sem, "SCOPE": scope})
-    assert set(atoms(k)) == {f"atom.{sem}.{scope}.global.add.u32"}
+    assert set(atoms(k)) == {f"atom.global.{scope}.{sem}.add.u32"}
     assert_cubin(k)
 
 
@@ -133,15 +133,15 @@ def k_max_min(x_ptr, y_ptr, out_ptr):
 
 
 @pytest.mark.parametrize("ty, expected", [
-    ("i32", ["atom.acq_rel.gpu.global.max.s32", "atom.relaxed.cta.global.min.s32"]),
-    ("u32", ["atom.acq_rel.gpu.global.max.u32", "atom.relaxed.cta.global.min.u32"]),
-    ("i64", ["atom.acq_rel.gpu.global.max.s64", "atom.relaxed.cta.global.min.s64"]),
-    ("u64", ["atom.acq_rel.gpu.global.max.u64", "atom.relaxed.cta.global.min.u64"]),
+    ("i32", ["atom.global.gpu.acq_rel.max.s32", "atom.global.cta.relaxed.min.s32"]),
+    ("u32", ["atom.global.gpu.acq_rel.max.u32", "atom.global.cta.relaxed.min.u32"]),
+    ("i64", ["atom.global.gpu.acq_rel.max.s64", "atom.global.cta.relaxed.min.s64"]),
+    ("u64", ["atom.global.gpu.acq_rel.max.u64", "atom.global.cta.relaxed.min.u64"]),
     # floats: signed max / unsigned min on the bits (max), signed min / unsigned max (min)
-    ("fp32", ["atom.acq_rel.gpu.global.max.s32", "atom.acq_rel.gpu.global.min.u32",
-              "atom.relaxed.cta.global.min.s32", "atom.relaxed.cta.global.max.u32"]),
-    ("fp64", ["atom.acq_rel.gpu.global.max.s64", "atom.acq_rel.gpu.global.min.u64",
-              "atom.relaxed.cta.global.min.s64", "atom.relaxed.cta.global.max.u64"]),
+    ("fp32", ["atom.global.gpu.acq_rel.max.s32", "atom.global.gpu.acq_rel.min.u32",
+              "atom.global.cta.relaxed.min.s32", "atom.global.cta.relaxed.max.u32"]),
+    ("fp64", ["atom.global.gpu.acq_rel.max.s64", "atom.global.gpu.acq_rel.min.u64",
+              "atom.global.cta.relaxed.min.s64", "atom.global.cta.relaxed.max.u64"]),
 ])
 def test_max_min(ty, expected):
     k = compile_ptx(k_max_min, {"x_ptr": f"*{ty}", "y_ptr": f"*{ty}", "out_ptr": f"*{ty}"})
@@ -171,9 +171,9 @@ def k_bitwise(x_ptr, out_ptr):
 @pytest.mark.parametrize("ty, bits", [("i32", 32), ("u32", 32), ("i64", 64)])
 def test_and_or_xor(ty, bits):
     k = compile_ptx(k_bitwise, {"x_ptr": f"*{ty}", "out_ptr": f"*{ty}"})
-    assert sorted(set(atoms(k))) == sorted([f"atom.acquire.gpu.global.and.b{bits}",
-                                            f"atom.acq_rel.sys.global.or.b{bits}",
-                                            f"atom.release.cta.global.xor.b{bits}"])
+    assert sorted(set(atoms(k))) == sorted([f"atom.global.gpu.acquire.and.b{bits}",
+                                            f"atom.global.sys.acq_rel.or.b{bits}",
+                                            f"atom.global.cta.release.xor.b{bits}"])
     assert_cubin(k)
 
 
@@ -187,7 +187,7 @@ def k_xchg(x_ptr, y_ptr, out_ptr):
 @pytest.mark.parametrize("ty, suffix", [("i32", "b32"), ("fp32", "b32"), ("i64", "b64"), ("fp64", "b64")])
 def test_xchg(ty, suffix):
     k = compile_ptx(k_xchg, {"x_ptr": f"*{ty}", "y_ptr": f"*{ty}", "out_ptr": f"*{ty}"})
-    assert set(atoms(k)) == {f"atom.acq_rel.gpu.global.exch.{suffix}"}
+    assert set(atoms(k)) == {f"atom.global.gpu.acq_rel.exch.{suffix}"}
     assert_cubin(k)
 
 
@@ -208,12 +208,12 @@ def k_cas_tensor(x_ptr, cmp_ptr, out_ptr):
                                         ("i16", "b16")])
 def test_cas(ty, suffix):
     k = compile_ptx(k_cas_scalar, {"lock_ptr": f"*{ty}", "out_ptr": f"*{ty}"})
-    assert set(atoms(k)) == {f"atom.acquire.gpu.global.cas.{suffix}"}
+    assert set(atoms(k)) == {f"atom.global.gpu.acquire.cas.{suffix}"}
     # the scalar's old value reaches every thread through shared memory
     assert "bar.sync" in k.asm["ptx"]
     assert_cubin(k)
     k = compile_ptx(k_cas_tensor, {"x_ptr": f"*{ty}", "cmp_ptr": f"*{ty}", "out_ptr": f"*{ty}"})
-    assert set(atoms(k)) == {f"atom.acq_rel.gpu.global.cas.{suffix}"}
+    assert set(atoms(k)) == {f"atom.global.gpu.acq_rel.cas.{suffix}"}
     assert_cubin(k)
 
 
@@ -225,7 +225,7 @@ def k_scalar_add(x_ptr, out_ptr):
 
 def test_scalar_add_runs_once_per_program():
     k = compile_ptx(k_scalar_add, {"x_ptr": "*fp32", "out_ptr": "*fp32"})
-    assert atoms(k) == ["atom.acq_rel.gpu.global.add.f32"]
+    assert atoms(k) == ["atom.global.gpu.acq_rel.add.f32"]
     assert_cubin(k)
 
 

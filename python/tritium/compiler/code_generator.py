@@ -709,6 +709,10 @@ class CodeGenerator(ast.NodeVisitor):
         base = self.visit(node.value)
         if isinstance(base, tl.constexpr):
             base = base.value
+            if isinstance(base, (bool, int, float)) and not hasattr(base, node.attr):
+                # a number used as a tensor (`acc = 0; acc = acc.to(tl.int64)`,
+                # `value.dtype`): the scalar tensor Triton would have made of it
+                base = semantic.to_tensor(base)
         value = getattr(base, node.attr)
         return value if callable(value) else _wrap_python(value)
 

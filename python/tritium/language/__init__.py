@@ -16,11 +16,12 @@ from .standard import (argmax, argmin, cdiv, cumprod, cumsum, interleave, max, m
                        reduce_or, sigmoid, softmax, sum, swizzle2d, xor_sum, zeros_like)
 from .random import (pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint, randint4x,  # noqa: F401
                      randn, randn4x, uint_to_uniform_float)
-from .sorting import flip, sort  # noqa: F401
+from .sorting import flip, sort, topk  # noqa: F401
 
 # Triton's aliases
 float8e4m3fn = float8e4nv
 float8e5m2 = float8e5
 bool_ = int1  # noqa: N816
+pi32_t = pointer_type(int32)
 
 core._register_tensor_methods(globals())

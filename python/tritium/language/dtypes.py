@@ -61,6 +61,15 @@ class dtype:
         self.fp_mantissa_width = {"fp8e4nv": 3, "fp8e5": 2, "fp8e4b8": 3, "fp8e5b16": 2, "fp8e4b15": 3,
                                   "fp16": 10, "bf16": 7, "fp32": 23, "fp64": 52}.get(name, 0)
 
+    @property
+    def exponent_bias(self) -> int:
+        """The exponent bias of a float format (fp16: 15, fp32: 127, fp8e4nv: 7, ...)."""
+        bias = {"fp8e4nv": 7, "fp8e5": 15, "fp8e4b8": 8, "fp8e5b16": 16, "fp8e4b15": 15, "fp16": 15,
+                "bf16": 127, "fp32": 127, "fp64": 1023}.get(self.name)
+        if bias is None:
+            raise AttributeError(f"{self.name} is not a floating-point type: it has no exponent bias")
+        return bias
+
     # -- predicates (Triton's names) --
     def is_fp8(self): return self.name.startswith("fp8")
     def is_fp8e4nv(self): return self.name == "fp8e4nv"

@@ -413,8 +413,8 @@ def computation_type(a: dtype, a_is_scalar: bool, b: dtype, b_is_scalar: bool, d
     if not a.is_int() or not b.is_int():
         raise SemanticError(f"unexpected operand types {a} and {b}")
     if div_or_mod and a.int_signedness != b.int_signedness:
-        raise SemanticError(f"cannot use /, // or % with {a} and {b}: their signedness differs "
-                            "(cast one of them first)")
+        raise SemanticError(f"Cannot use /, // or % with {a} and {b} because they have different signedness; "
+                            "cast one of them first")
     return integer_promote(a, b)
 
 
@@ -522,6 +522,7 @@ def floordiv(a, b):
 
 
 def fdiv(a, b, ieee_rounding: bool = False):
+    a, b = to_tensor(a), to_tensor(b)
     if not a.type.scalar.is_floating() or not b.type.scalar.is_floating():
         raise SemanticError("fdiv needs float operands")
     a, b = binary_operands(a, b, div_or_mod=True)
@@ -537,10 +538,17 @@ def mod(a, b):
     return _binop("arith.remsi" if sca.is_int_signed() else "arith.remui", a, b)
 
 
+def _integer_operands(op_name: str, a, b):
+    """The operands of a bitwise or shift operator, promoted; both must be
+    integers (Triton's message names both types)."""
+    ta, tb = (to_tensor(x).type.scalar for x in (a, b))
+    if not (ta.is_int() and tb.is_int()):
+        raise SemanticError(f"invalid operands of type {ta} and {tb}: {op_name} needs integer operands")
+    return binary_operands(a, b)
+
+
 def _int_binop(op_name: str, signed_op: str, a, b):
-    a, b = binary_operands(a, b)
-    if not a.type.scalar.is_int():
-        raise SemanticError(f"{op_name} needs integer operands, got {a.type.scalar}")
+    a, b = _integer_operands(op_name, a, b)
     return _binop(signed_op, a, b)
 
 
@@ -559,10 +567,12 @@ def ashr(a, b):
 
 
 def shr(a, b):
-    a, b = binary_operands(a, b)
-    if not a.type.scalar.is_int():
-        raise SemanticError(f">> needs integer operands, got {a.type.scalar}")
-    return _binop("arith.shrsi" if a.type.scalar.is_int_signed() else "arith.shrui", a, b)
+    """`a >> b`: arithmetic when `a` itself is signed, logical otherwise
+    (decided before promotion, as in Triton: int8 >> uint8 shifts in the
+    sign bit although the operands are promoted to uint8)."""
+    signed = to_tensor(a).type.scalar.is_int_signed()
+    a, b = _integer_operands(">>", a, b)
+    return _binop("arith.shrsi" if signed else "arith.shrui", a, b)
 
 
 def minimum(a, b, propagate_nan: bool = False):

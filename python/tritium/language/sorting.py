@@ -140,3 +140,24 @@ def sort(x, dim=None, descending=False):
     be a power of two), ascending unless `descending`."""
     axis = _axis(x, dim, "sort")
     return sort_network(x, list(x.type.shape), axis, bool(core._cv(descending)), _TensorOps)
+
+
+@builtin
+def topk(x, k, dim=None):
+    """The `k` largest elements of `x` along its last dimension, largest
+    first (Triton's tl.topk); `k` is a power of two no larger than that
+    dimension.  After a descending sort, the dimension viewed as [n / k, k]
+    has the k largest elements in its first row, and every column is
+    sorted, so that row is the maximum over the rows."""
+    axis = _axis(x, dim, "topk")
+    shape = list(x.type.shape)
+    if axis != len(shape) - 1:
+        raise core.SemanticError(f"topk works along the last dimension ({len(shape) - 1}), got dimension {dim}")
+    k, n = int(core._cv(k)), shape[-1]
+    if k <= 0 or k & (k - 1) or k > n:
+        raise core.SemanticError(f"topk needs k to be a power of two from 1 to {n} (the dimension's size), got {k}")
+    ordered = sort_network(x, shape, axis, True, _TensorOps)
+    if k == n:
+        return ordered
+    rows = semantic.reshape(ordered, shape[:-1] + [n // k, k], False)
+    return standard.max(rows, axis=len(shape) - 1)

@@ -187,13 +187,19 @@ def reduce_or(input, axis, keep_dims=False):
 
 @core.builtin
 def cumsum(input, axis=0, reverse=False, dtype=None):
-    input = _promote_for_sum(input, dtype)
+    # as in Triton, a bf16 scan runs (and returns) in fp32: rounding every
+    # partial sum to 8 bits of mantissa would drift along the axis
+    input = _promote_for_sum(_promote_bf16_to_fp32(input), dtype)
     return core.associative_scan(input, axis, _sum_combine, reverse)
 
 
 @core.builtin
 def cumprod(input, axis=0, reverse=False):
-    return core.associative_scan(input, axis, _prod_combine, reverse)
+    return core.associative_scan(_promote_bf16_to_fp32(input), axis, _prod_combine, reverse)
+
+
+def _promote_bf16_to_fp32(input):
+    return input.to(core.float32) if input.dtype.is_bf16() else input
 
 
 # ---- element-wise helpers ----

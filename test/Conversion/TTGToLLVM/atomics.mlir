@@ -10,7 +10,7 @@
 // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
 // CHECK: %[[M:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(i1)>
 // CHECK: %[[V:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(f32)>
-// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "@$1 atom.acq_rel.gpu.global.add.f32 $0, [ $2 + 0 ], $3;", "=f,b,l,f" %[[M]], %{{.*}}, %[[V]] : (i1, !llvm.ptr<1>, f32) -> f32
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "@$1 atom.global.gpu.acq_rel.add.f32 $0, [ $2 + 0 ], $3;", "=f,b,l,f" %[[M]], %{{.*}}, %[[V]] : (i1, !llvm.ptr<1>, f32) -> f32
 // CHECK: %[[SEL:.*]] = llvm.select %[[M]], %[[OLD]], %[[ZERO]] : i1, f32
 // CHECK: llvm.insertvalue %[[SEL]], %{{.*}}[0]
 // CHECK-NOT: nvvm.barrier0
@@ -38,14 +38,14 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
 // CHECK: %[[ANY:.*]] = llvm.or
 // CHECK: %[[T0:.*]] = llvm.icmp "eq" %[[ANY]]
-// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "@$1 atom.acquire.cta.global.cas.b32 $0, [ $2 + 0 ], $3, $4;", "=r,b,l,r,r" %[[T0]]
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "@$1 atom.global.cta.acquire.cas.b32 $0, [ $2 + 0 ], $3, $4;", "=r,b,l,r,r" %[[T0]]
 // CHECK-NOT: nvvm.barrier0
 // CHECK: scf.if %[[T0]] {
 // CHECK:   llvm.store %[[OLD]], %[[SMEM]] : i32, !llvm.ptr<3>
 // CHECK: }
 // CHECK: nvvm.barrier0
 // CHECK: %[[ALL:.*]] = llvm.load %[[SMEM]] : !llvm.ptr<3> -> i32
-// CHECK: "@$1 atom.relaxed.gpu.global.max.s32 $0, [ $2 + 0 ], $3;", "=r,b,l,r" %[[T0]]
+// CHECK: "@$1 atom.global.gpu.relaxed.max.s32 $0, [ $2 + 0 ], $3;", "=r,b,l,r" %[[T0]]
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.return %[[ALL]]
 module attributes {"ttg.num-warps" = 4 : i32} {
@@ -70,7 +70,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // CHECK-LABEL: llvm.func @duplicated_f16
 // CHECK: %[[WARP:.*]] = llvm.lshr
 // CHECK: %[[ONE:.*]] = llvm.icmp "eq" %{{.*}}, %{{.*}} : i32
-// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "@$1 atom.relaxed.sys.global.add.noftz.f16 $0, [ $2 + 0 ], $3;", "=h,b,l,h" %[[ONE]], %{{.*}}, %{{.*}} : (i1, !llvm.ptr<1>, i16) -> i16
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "@$1 atom.global.sys.relaxed.add.noftz.f16 $0, [ $2 + 0 ], $3;", "=h,b,l,h" %[[ONE]], %{{.*}}, %{{.*}} : (i1, !llvm.ptr<1>, i16) -> i16
 // CHECK: %[[H:.*]] = llvm.bitcast %[[OLD]] : i16 to f16
 // CHECK-NOT: nvvm.barrier0
 // CHECK: scf.if %[[ONE]] {
@@ -100,12 +100,12 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // CHECK: %[[V0:.*]] = llvm.insertelement %[[A]]
 // CHECK: %[[V1:.*]] = llvm.insertelement %[[B]], %[[V0]]
 // CHECK: %[[W:.*]] = llvm.bitcast %[[V1]] : vector<2xf16> to i32
-// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "atom.relaxed.gpu.global.add.noftz.f16x2 $0, [ $1 + 0 ], $2;", "=r,l,r" %{{.*}}, %[[W]] : (!llvm.ptr<1>, i32) -> i32
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "atom.global.gpu.relaxed.add.noftz.f16x2 $0, [ $1 + 0 ], $2;", "=r,l,r" %{{.*}}, %[[W]] : (!llvm.ptr<1>, i32) -> i32
 // CHECK: %[[OV:.*]] = llvm.bitcast %[[OLD]] : i32 to vector<2xf16>
 // CHECK: llvm.extractelement %[[OV]]
 // CHECK: llvm.extractelement %[[OV]]
 // SM80-LABEL: llvm.func @packed_f16x2
-// SM80: "atom.relaxed.gpu.global.add.noftz.f16x2 $0, [ $1 + 0 ], $2;"
+// SM80: "atom.global.gpu.relaxed.add.noftz.f16x2 $0, [ $1 + 0 ], $2;"
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func public @packed_f16x2(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %v: tensor<256xf16, #b2>) -> tensor<256xf16, #b2> {
     %r = tt.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32, #b2>
@@ -124,7 +124,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // straddle a 4-byte boundary, so each f16 gets its own atom.
 // CHECK-LABEL: llvm.func @unaligned_f16
 // CHECK-NOT: f16x2
-// CHECK-COUNT-2: atom.relaxed.gpu.global.add.noftz.f16 $0
+// CHECK-COUNT-2: atom.global.gpu.relaxed.add.noftz.f16 $0
 // CHECK-NOT: f16x2
 // CHECK: llvm.return
 module attributes {"ttg.num-warps" = 4 : i32} {
@@ -145,10 +145,10 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // vector atom of four f16x2 words; on sm_80, which has no vector atoms,
 // four packed f16x2 atoms.
 // CHECK-LABEL: llvm.func @packed_f16_v4
-// CHECK: "atom.acq_rel.gpu.global.add.noftz.v4.f16x2 { $0, $1, $2, $3 }, [ $4 + 0 ], { $5, $6, $7, $8 };", "=r,=r,=r,=r,l,r,r,r,r"
+// CHECK: "atom.global.gpu.acq_rel.add.noftz.v4.f16x2 { $0, $1, $2, $3 }, [ $4 + 0 ], { $5, $6, $7, $8 };", "=r,=r,=r,=r,l,r,r,r,r"
 // CHECK-SAME: -> !llvm.struct<(i32, i32, i32, i32)>
 // SM80-LABEL: llvm.func @packed_f16_v4
-// SM80-COUNT-4: "atom.acq_rel.gpu.global.add.noftz.f16x2 $0, [ $1 + 0 ], $2;", "=r,l,r"
+// SM80-COUNT-4: "atom.global.gpu.acq_rel.add.noftz.f16x2 $0, [ $1 + 0 ], $2;", "=r,l,r"
 // SM80-NOT: atom.
 // SM80: llvm.return
 module attributes {"ttg.num-warps" = 4 : i32} {
@@ -172,14 +172,14 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // CHECK-LABEL: llvm.func @v4_f32
 // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
 // CHECK: %[[M:.*]] = llvm.icmp "slt"
-// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "@$4 atom.release.sys.global.add.v4.f32 { $0, $1, $2, $3 }, [ $5 + 0 ], { $6, $7, $8, $9 };", "=f,=f,=f,=f,b,l,f,f,f,f" %[[M]]
+// CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "@$4 atom.global.sys.release.add.v4.f32 { $0, $1, $2, $3 }, [ $5 + 0 ], { $6, $7, $8, $9 };", "=f,=f,=f,=f,b,l,f,f,f,f" %[[M]]
 // CHECK-SAME: -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK: %[[O0:.*]] = llvm.extractvalue %[[OLD]][0]
 // CHECK: llvm.select %[[M]], %[[O0]], %[[ZERO]] : i1, f32
 // CHECK-NOT: atom.
 // CHECK: llvm.return
 // SM80-LABEL: llvm.func @v4_f32
-// SM80-COUNT-4: atom.release.sys.global.add.f32 $0
+// SM80-COUNT-4: atom.global.sys.release.add.f32 $0
 // SM80-NOT: atom.
 // SM80: llvm.return
 module attributes {"ttg.num-warps" = 4 : i32} {
@@ -203,17 +203,17 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // compare-and-swap on .b64 and on 16-bit values (.b16 with "h" registers),
 // each with its own ordering and scope.
 // CHECK-LABEL: llvm.func @integer_ops
-// CHECK: "atom.relaxed.cta.global.and.b32 $0, [ $1 + 0 ], $2;", "=r,l,r"
-// CHECK: "atom.acquire.gpu.global.or.b64 $0, [ $1 + 0 ], $2;", "=l,l,l"
-// CHECK: "atom.release.sys.global.xor.b32 $0, [ $1 + 0 ], $2;", "=r,l,r"
+// CHECK: "atom.global.cta.relaxed.and.b32 $0, [ $1 + 0 ], $2;", "=r,l,r"
+// CHECK: "atom.global.gpu.acquire.or.b64 $0, [ $1 + 0 ], $2;", "=l,l,l"
+// CHECK: "atom.global.sys.release.xor.b32 $0, [ $1 + 0 ], $2;", "=r,l,r"
 // CHECK: %[[XB:.*]] = llvm.bitcast %{{.*}} : f32 to i32
-// CHECK: %[[X:.*]] = llvm.inline_asm {{.*}}"atom.acq_rel.gpu.global.exch.b32 $0, [ $1 + 0 ], $2;", "=r,l,r" %{{.*}}, %[[XB]]
-// CHECK: "atom.acq_rel.gpu.global.max.u32 $0, [ $1 + 0 ], $2;"
-// CHECK: "atom.acq_rel.gpu.global.min.u32 $0, [ $1 + 0 ], $2;"
-// CHECK: "atom.acq_rel.gpu.global.min.s64 $0, [ $1 + 0 ], $2;", "=l,l,l"
-// CHECK: "atom.acq_rel.gpu.global.add.u64 $0, [ $1 + 0 ], $2;", "=l,l,l"
-// CHECK: "atom.acq_rel.gpu.global.cas.b64 $0, [ $1 + 0 ], $2, $3;", "=l,l,l,l"
-// CHECK: "@$1 atom.relaxed.sys.global.cas.b16 $0, [ $2 + 0 ], $3, $4;", "=h,b,l,h,h"
+// CHECK: %[[X:.*]] = llvm.inline_asm {{.*}}"atom.global.gpu.acq_rel.exch.b32 $0, [ $1 + 0 ], $2;", "=r,l,r" %{{.*}}, %[[XB]]
+// CHECK: "atom.global.gpu.acq_rel.max.u32 $0, [ $1 + 0 ], $2;"
+// CHECK: "atom.global.gpu.acq_rel.min.u32 $0, [ $1 + 0 ], $2;"
+// CHECK: "atom.global.gpu.acq_rel.min.s64 $0, [ $1 + 0 ], $2;", "=l,l,l"
+// CHECK: "atom.global.gpu.acq_rel.add.u64 $0, [ $1 + 0 ], $2;", "=l,l,l"
+// CHECK: "atom.global.gpu.acq_rel.cas.b64 $0, [ $1 + 0 ], $2, $3;", "=l,l,l,l"
+// CHECK: "@$1 atom.global.sys.relaxed.cas.b16 $0, [ $2 + 0 ], $3, $4;", "=h,b,l,h,h"
 // CHECK-SAME: (i1, !llvm.ptr<1>, i16, i16) -> i16
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func public @integer_ops(%p: !tt.ptr<i32>, %q: !tt.ptr<i64>, %f: !tt.ptr<f32>, %h: !tt.ptr<f16>, %v: tensor<128xi32, #b>, %w: tensor<128xi64, #b>, %x: tensor<128xf32, #b>) {
