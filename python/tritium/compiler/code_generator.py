@@ -35,6 +35,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..errors import CompilationError
 from ..language import core as tl
 from ..language import semantic
+from ..language import standard as tl_standard
 from ..language.dtypes import block_type, dtype, pointer_type
 from ..language.semantic import SemanticError
 from ..runtime.jit import ConstexprFunction, JITFunction
@@ -384,6 +385,8 @@ class CodeGenerator(ast.NodeVisitor):
         return block, values
 
     def _scalar_condition(self, node, cond) -> tl.tensor:
+        if cond.type.is_block() and cond.type.numel == 1:
+            cond = tl_standard.item(cond)  # a condition of one element, as Triton reads it
         if cond.type.is_block():
             raise self.error(node, f"the condition of `if`/`while` must be a scalar, got a tensor of shape "
                                    f"{list(cond.type.shape)}")
@@ -543,14 +546,21 @@ class CodeGenerator(ast.NodeVisitor):
         else:
             raise self.error(iterator, f"range() takes 1 to 3 arguments, got {len(args)}")
         step_value = _unwrap(step)
-        if isinstance(step_value, int) and step_value <= 0:
-            raise self.error(iterator, f"range() step must be positive in @jit loops, got {step_value}")
+        if isinstance(step_value, int) and step_value == 0:
+            raise self.error(iterator, "range() step must not be zero")
+        # A constant negative step counts down: scf.for runs a counter t over
+        # [0, start - end) by -step, and the loop variable is start - t.
+        descending = isinstance(step_value, int) and step_value < 0
         lb_t, ub_t, step_t = (semantic.to_tensor(_unwrap(v)) for v in (lb, ub, step))
         for v, what in ((lb_t, "start"), (ub_t, "end"), (step_t, "step")):
             if v.type.is_block() or not v.type.is_int():
                 raise self.error(iterator, f"range() {what} must be a scalar integer, got {v.type}")
         iv_ty = tl.int64 if any(v.type.int_bitwidth == 64 for v in (lb_t, ub_t, step_t)) else tl.int32
         lb_t, ub_t, step_t = (semantic.cast(v, iv_ty) for v in (lb_t, ub_t, step_t))
+        start = lb_t
+        if descending:
+            lb_t, ub_t, step_t = (semantic.to_tensor(0, iv_ty), semantic.sub(start, ub_t),
+                                  semantic.to_tensor(-step_value, iv_ty))
         attrs = self._loop_attributes(iterator, kwargs)
 
         iv_name = node.target.id
@@ -562,6 +572,8 @@ class CodeGenerator(ast.NodeVisitor):
         for name, arg, init in zip(carried, block_args[1:], inits):
             self.scope[name] = tl.tensor(arg, init.type)
         body = self.builder.open_block(block_args)
+        if descending:
+            self.scope[iv_name] = semantic.sub(start, self.scope[iv_name])
         self.loop_depth += 1
         try:
             self.visit_statements(node.body)

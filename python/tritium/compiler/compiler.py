@@ -312,7 +312,8 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
                                 "debug": debug_on, "shared": 0}
     if stop_after is None:
         backend_options = {"num_warps": nw, "num_ctas": opts["num_ctas"], "num_stages": opts["num_stages"],
-                           "arch": target.arch, "debug": int(debug_on)}
+                           "arch": target.arch, "debug": int(debug_on),
+                           "enable_fp_fusion": int(bool(opts.get("enable_fp_fusion", True)))}
         if maxnreg is not None:
             backend_options["maxnreg"] = maxnreg
         dump = os.environ.get("TRITIUM_DUMP_DIR")

@@ -12,7 +12,7 @@ from .dtypes import (block_type, dtype, pointer_type, void, int1, int8, int16, i
                      bfloat16, float32, float64)
 from .math import (abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log, log2, rsqrt, sin,  # noqa: F401
                    sqrt, sqrt_rn, umulhi)
-from .standard import (argmax, argmin, cdiv, cumprod, cumsum, interleave, max, min, ravel,  # noqa: F401
+from .standard import (argmax, argmin, cdiv, cumprod, cumsum, interleave, item, max, min, ravel,  # noqa: F401
                        reduce_or, sigmoid, softmax, sum, swizzle2d, xor_sum, zeros_like)
 from .random import (pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint, randint4x,  # noqa: F401
                      randn, randn4x, uint_to_uniform_float)

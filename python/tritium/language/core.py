@@ -508,7 +508,7 @@ def _register_tensor_methods(namespace):
                  "sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce", "cumsum", "cumprod",
                  "associative_scan", "sort", "flip", "histogram", "gather", "abs", "exp", "exp2", "log",
                  "log2", "sin", "cos", "sqrt", "rsqrt", "floor", "ceil", "erf", "sigmoid", "softmax",
-                 "logical_and", "logical_or", "cast", "reduce_or", "join"):
+                 "logical_and", "logical_or", "cast", "reduce_or", "join", "item", "topk"):
         if name in namespace:
             _TENSOR_METHODS[name] = namespace[name]
 

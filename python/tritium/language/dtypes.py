@@ -157,14 +157,16 @@ class pointer_type(dtype):
         return f"!tt.ptr<{self.element_ty.to_ir()}, {self.address_space}>"
 
     def __eq__(self, other):
+        # constness is part of the type (as in Triton): a const and a mutable
+        # pointer do not merge at an `if` or a conditional expression
         return isinstance(other, pointer_type) and self.element_ty == other.element_ty \
-            and self.address_space == other.address_space
+            and self.address_space == other.address_space and self.const == other.const
 
     def __hash__(self):
-        return hash(("ptr", self.element_ty, self.address_space))
+        return hash(("ptr", self.element_ty, self.address_space, self.const))
 
     def __repr__(self):
-        return f"pointer_type({self.element_ty!r})"
+        return f"pointer_type({self.element_ty!r}{', const=True' if self.const else ''})"
 
     __str__ = __repr__
 

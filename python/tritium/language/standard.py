@@ -43,6 +43,11 @@ def _min_propagate_nan_combine(a, b):
 
 
 @jit
+def _first_combine(a, b):
+    return a
+
+
+@jit
 def _xor_combine(a, b):
     return a ^ b
 
@@ -200,6 +205,18 @@ def cumprod(input, axis=0, reverse=False):
 
 def _promote_bf16_to_fp32(input):
     return input.to(core.float32) if input.dtype.is_bf16() else input
+
+
+@core.builtin
+def item(input):
+    """The one element of a tensor of one element, as a scalar (Triton's
+    `x.item()`; a condition of one element is read the same way)."""
+    if not isinstance(input, core.tensor) or not input.type.is_block():
+        return input
+    if input.type.numel != 1:
+        raise core.SemanticError(f"item() needs a tensor of exactly one element, got shape "
+                                 f"{list(input.type.shape)}")
+    return core.reduce(core.reshape(input, [1]), 0, _first_combine)
 
 
 # ---- element-wise helpers ----

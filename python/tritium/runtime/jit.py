@@ -267,7 +267,8 @@ def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) ->
 
 
 # keyword arguments of a launch that are options, not kernel arguments
-LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
+LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid",
+                  "launch_pdl")
 
 # ---- the warm path ----
 #
@@ -619,9 +620,17 @@ class JITFunction(KernelInterface):
         target = self._targets.get(device)
         if target is None:
             target = self._targets[device] = driver.current_target()
+        if launch_options.get("launch_cooperative_grid"):
+            raise user_error("launch_cooperative_grid=True is not supported by Tritium yet: a grid-wide barrier "
+                             "in a kernel launched without it could deadlock, so the launch is refused")
+        # launch_pdl (programmatic dependent launch) only lets the next kernel start early: ignoring it is safe
+        fp_fusion = launch_options.get("enable_fp_fusion")
+        if fp_fusion is None:
+            from .. import knobs
+            fp_fusion = knobs.language.default_fp_fusion
         options = {"num_warps": num_warps or 4, "num_stages": launch_options.get("num_stages") or 3,
                    "num_ctas": launch_options.get("num_ctas") or 1, "maxnreg": launch_options.get("maxnreg"),
-                   "debug": self.debug}
+                   "enable_fp_fusion": bool(fp_fusion), "debug": self.debug}
         key = (tuple(signature.items()), tuple((k, repr(v)) for k, v in constexprs.items()),
                tuple(attrs), tuple(options.items()), target)
         kernel = self.compiled.get(key)
