@@ -81,11 +81,7 @@ class Autotuner(KernelInterface):
         while not hasattr(self.base_fn, "src") and hasattr(self.base_fn, "fn"):
             self.base_fn = self.base_fn.fn
         self.arg_names = list(arg_names)
-        self.keys = list(key)
-        for name in self.keys:
-            if name not in self.arg_names:
-                raise TritiumError(f"autotune key '{name}' is not a parameter of {self.base_fn.__name__} "
-                                   f"(parameters: {', '.join(self.arg_names)})")
+        self.keys = list(key)  # names that are not parameters are ignored, as in Triton
         self.reset_to_zero = self._parameter_names(reset_to_zero, "reset_to_zero")
         self.restore_value = self._parameter_names(restore_value, "restore_value")
         self.restore_copies: Dict = {}

@@ -1,0 +1,441 @@
+"""Forms of Triton code as people write it, compiled without a GPU: dtypes
+passed as constexprs, early returns, @jit functions defined in an
+enclosing function, tl.debug_barrier, parameter annotations, negative
+range() steps, tensors of one element, numbers used as tensors, the numel
+limit, Triton's error wording, the import surface of `triton` 3.6
+(version, knobs, tools, backends, errors, _internal_testing helpers) and the
+autotuner's semantics (driven with a fake kernel, so no GPU is needed).
+The same forms run on the GPU in python/test/gpu/test_everyday_forms.py."""
+import importlib
+import re
+import time
+
+import pytest
+
+import tritium as triton
+import tritium.language as tl
+from conftest import compile_ttir
+
+
+def compile_cuda(fn, signature, constexprs=None, **kwargs):
+    return triton.compile(fn, signature=signature, constexprs=constexprs or {}, target="cuda:90", **kwargs)
+
+
+# ---- values and names -------------------------------------------------------------------------
+
+@triton.jit
+def k_dtype_constexpr(x_ptr, BLOCK: tl.constexpr, ACC_DTYPE: tl.constexpr):
+    acc = tl.zeros((BLOCK,), dtype=ACC_DTYPE)
+    acc += tl.load(x_ptr + tl.arange(0, BLOCK)).to(ACC_DTYPE)
+    tl.store(x_ptr + tl.arange(0, BLOCK), acc.to(tl.float16))
+
+
+@pytest.mark.parametrize("acc,ir", [(tl.float32, "f32"), (tl.float64, "f64")])
+def test_a_dtype_passed_as_constexpr_stays_a_dtype(acc, ir):
+    t = compile_ttir(k_dtype_constexpr, {"x_ptr": "*fp16"}, {"BLOCK": 64, "ACC_DTYPE": acc})
+    assert re.search(rf"arith\.extf %\w+ : tensor<64xf16> to tensor<64x{ir}>", t)
+
+
+def make_closure_kernel():
+    FACTOR = tl.constexpr(3)
+
+    @triton.jit
+    def combine(a, b):
+        return a + b
+
+    @triton.jit
+    def scale(x):
+        return x * FACTOR
+
+    @triton.jit
+    def kernel(x_ptr, BLOCK: tl.constexpr):
+        x = scale(tl.load(x_ptr + tl.arange(0, BLOCK)))
+        tl.store(x_ptr, tl.reduce(x, 0, combine))
+        tl.store(x_ptr + tl.arange(0, BLOCK), tl.associative_scan(x, 0, combine))
+    return kernel
+
+
+def test_jit_functions_from_an_enclosing_function_resolve_through_the_closure():
+    t = compile_ttir(make_closure_kernel(), {"x_ptr": "*fp32"}, {"BLOCK": 32})
+    assert "tt.reduce" in t and "tt.scan" in t
+    assert re.search(r"arith\.constant dense<3\.0+e\+00> : tensor<32xf32>", t)
+
+
+def test_a_non_constexpr_closure_number_is_refused_as_a_global_is():
+    n = 7
+
+    @triton.jit
+    def kernel(x_ptr):
+        tl.store(x_ptr, n)
+    with pytest.raises(triton.CompilationError, match="cannot use global variable 'n'"):
+        compile_ttir(kernel, {"x_ptr": "*i32"})
+
+
+@triton.jit
+def k_numbers_as_tensors(out_ptr, BLOCK: tl.constexpr):
+    acc = 0
+    acc = acc.to(tl.int64)
+    value = 1
+    ones = tl.full([BLOCK], value=value, dtype=value.dtype)
+    tl.store(out_ptr + tl.arange(0, BLOCK), ones + acc)
+
+
+def test_numbers_used_as_tensors_become_scalar_tensors():
+    t = compile_ttir(k_numbers_as_tensors, {"out_ptr": "*i64"}, {"BLOCK": 16})
+    # full(1, dtype=int32) + int64(0), folded: a tensor of int64 ones
+    assert re.search(r"arith\.constant dense<1> : tensor<16xi64>", t)
+
+
+# ---- early returns ------------------------------------------------------------------------------
+
+@triton.jit
+def pick(x, flag):
+    if flag > 0:
+        if flag > 10:
+            return x * 3
+        return x * 2
+    return x + 1
+
+
+@triton.jit
+def k_returns(x_ptr, n, flag, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    if pid * BLOCK >= n:
+        return
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, pick(tl.load(x_ptr + offs), flag))
+
+
+def test_early_returns_become_scf_if_over_the_rest_of_the_function():
+    t = compile_ttir(k_returns, {"x_ptr": "*fp32", "n": "i32", "flag": "i32"}, {"BLOCK": 64})
+    # the early exit, then pick's three paths merged into one value
+    assert t.count("scf.if") >= 3
+    assert re.search(r"scf\.if %\w+ -> \(tensor<64xf32>\)", t)
+    compile_cuda(k_returns, {"x_ptr": "*fp32", "n": "i32", "flag": "i32"}, {"BLOCK": 64})
+
+
+@triton.jit
+def k_return_in_loop(x_ptr, n):
+    for i in range(n):
+        if i > 3:
+            return
+        tl.store(x_ptr + i, 1.0)
+
+
+@triton.jit
+def returns_value_or_nothing(x, flag):
+    if flag > 0:
+        return x
+    return
+
+
+@triton.jit
+def k_inconsistent_returns(x_ptr, flag):
+    returns_value_or_nothing(tl.load(x_ptr), flag)
+
+
+def test_returns_that_cannot_be_merged_are_errors_at_the_line():
+    with pytest.raises(triton.CompilationError, match="return inside a loop is not supported"):
+        compile_ttir(k_return_in_loop, {"x_ptr": "*fp32", "n": "i32"})
+    with pytest.raises(triton.CompilationError, match="Inconsistent return types"):
+        compile_ttir(k_inconsistent_returns, {"x_ptr": "*fp32", "flag": "i32"})
+
+
+# ---- control flow and conditions ------------------------------------------------------------------
+
+@triton.jit
+def k_count_down(x_ptr, lo, STEP: tl.constexpr):
+    for i in range(15, lo, STEP):
+        tl.store(x_ptr + i, i)
+
+
+def test_a_constant_negative_step_counts_down():
+    t = compile_ttir(k_count_down, {"x_ptr": "*i32", "lo": "i32"}, {"STEP": -2})
+    # a counter over [0, 15 - lo) by 2, the loop variable 15 - counter
+    assert re.search(r"%\w+ = arith\.subi %c15_i32, %lo : i32", t)
+    assert re.search(r"scf\.for %(\w+) = %c0_i32 to %\w+ step %c2_i32", t)
+    with pytest.raises(triton.CompilationError, match="step must not be zero"):
+        compile_ttir(k_count_down, {"x_ptr": "*i32", "lo": "i32"}, {"STEP": 0})
+
+
+@triton.jit
+def k_one_element(x_ptr, out_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 1))
+    first = tl.full((1,), 5, dtype=tl.int32).item()
+    if x:
+        tl.store(out_ptr, first)
+
+
+def test_one_element_tensors_read_as_scalars():
+    t = compile_ttir(k_one_element, {"x_ptr": "*i32", "out_ptr": "*i32"})
+    assert t.count("tt.reduce.return") == 2 and "scf.if" in t
+
+
+@triton.jit
+def k_barrier(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs) + 1)
+    tl.debug_barrier()
+    tl.store(x_ptr + BLOCK + offs, tl.load(x_ptr + BLOCK - 1 - offs))
+
+
+def test_debug_barrier_lowers_to_bar_sync():
+    k = compile_cuda(k_barrier, {"x_ptr": "*fp32"}, {"BLOCK": 128})
+    assert "gpu.barrier" in k.asm["ttir"]
+    assert re.search(r"\bbar\.sync\s+0;", k.asm["ptx"])
+
+
+# ---- annotations and names --------------------------------------------------------------------------
+
+@triton.jit
+def k_annotated(x_ptr: tl.const, out_ptr, v: tl.uint8, w: "tl.float16"):
+    tl.store(out_ptr + v, tl.load(x_ptr) + w)
+
+
+def test_annotations_fix_argument_types_and_ir_names_the_arguments():
+    sig, _, _ = k_annotated.specialization([FakeTensor(0x1000), FakeTensor(0x2000), 3, 1.5])
+    assert sig == {"x_ptr": "*kfp32", "out_ptr": "*fp32", "v": "u8", "w": "fp16"}
+    # an annotated 1 is not specialized away
+    assert k_annotated.specialization([FakeTensor(0x1000), FakeTensor(0x2000), 1, 1.0])[0]["v"] == "u8"
+    t = compile_ttir(k_annotated, sig)
+    assert "%v: i8" in t and "%w: f16" in t and "arith.extf %w" in t
+
+
+@triton.jit
+def k_store_to_const(x_ptr: tl.const):
+    tl.store(x_ptr, 1.0)
+
+
+def test_storing_through_a_const_pointer_is_an_error():
+    with pytest.raises(triton.CompilationError, match="Cannot store to a constant pointer"):
+        compile_ttir(k_store_to_const, {"x_ptr": "*kfp32"})
+
+
+class FakeTensor:
+    def __init__(self, ptr, dtype="torch.float32"):
+        self.ptr, self.dtype = ptr, dtype
+
+    def data_ptr(self):
+        return self.ptr
+
+
+# ---- limits and Triton's wording ---------------------------------------------------------------------------
+
+@triton.jit
+def k_huge(x_ptr, BLOCK: tl.constexpr):
+    tl.store(x_ptr + tl.arange(0, BLOCK), 1)
+
+
+def test_a_tensor_over_the_numel_limit_fails_at_once():
+    start = time.perf_counter()
+    with pytest.raises(triton.CompilationError, match=r"numel \(4194304\) exceeds the maximum tensor numel"):
+        compile_ttir(k_huge, {"x_ptr": "*i32"}, {"BLOCK": 1 << 22})
+    assert time.perf_counter() - start < 5
+
+
+@triton.jit
+def k_ops(x_ptr, y_ptr, OP: tl.constexpr):
+    x = tl.load(x_ptr)
+    y = tl.load(y_ptr)
+    if OP == "and":
+        z = x & y
+    else:
+        z = x / y
+    tl.store(x_ptr, z)
+
+
+def test_operator_errors_use_tritons_wording():
+    with pytest.raises(triton.CompilationError, match="invalid operands of type fp32 and int32"):
+        compile_ttir(k_ops, {"x_ptr": "*fp32", "y_ptr": "*i32"}, {"OP": "and"})
+    with pytest.raises(triton.CompilationError, match="because they have different signedness"):
+        compile_ttir(k_ops, {"x_ptr": "*i32", "y_ptr": "*u32"}, {"OP": "div"})
+
+
+@triton.jit
+def k_shift(x_ptr, y_ptr):
+    tl.store(x_ptr, tl.load(x_ptr) >> tl.load(y_ptr))
+
+
+def test_right_shift_follows_the_left_operand_signedness():
+    assert "arith.shrsi" in compile_ttir(k_shift, {"x_ptr": "*i8", "y_ptr": "*u8"})
+    assert "arith.shrui" in compile_ttir(k_shift, {"x_ptr": "*u8", "y_ptr": "*i8"})
+
+
+@triton.jit
+def k_topk(x_ptr, z_ptr, N: tl.constexpr, K: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, 4)[:, None] * N + tl.arange(0, N)[None, :])
+    tl.store(z_ptr + tl.arange(0, 4)[:, None] * K + tl.arange(0, K)[None, :], tl.topk(x, K))
+
+
+@triton.jit
+def k_topk_sum(x_ptr, z_ptr, N: tl.constexpr, K: tl.constexpr):
+    tl.store(z_ptr, tl.sum(tl.topk(tl.load(x_ptr + tl.arange(0, N)), K), axis=0))
+
+
+def test_topk_is_a_sort_then_a_max_over_rows():
+    t = compile_ttir(k_topk, {"x_ptr": "*fp32", "z_ptr": "*fp32"}, {"N": 64, "K": 8})
+    assert re.search(r"tt\.reshape %\w+ : tensor<4x64xf32> -> tensor<4x8x8xf32>", t)
+    with pytest.raises(triton.CompilationError, match="topk needs k to be a power of two"):
+        compile_ttir(k_topk_sum, {"x_ptr": "*fp32", "z_ptr": "*fp32"}, {"N": 64, "K": 6})
+
+
+@triton.jit
+def k_smid(out_ptr):
+    tl.store(out_ptr + tl.program_id(0), tl.extra.cuda.smid())
+    tl.store(out_ptr, tl.extra.cuda.globaltimer().to(tl.int32))
+
+
+def test_special_registers_through_inline_asm_without_operands():
+    ptx = compile_cuda(k_smid, {"out_ptr": "*i32"}).asm["ptx"]
+    assert ptx.count("%smid") == 1 and "%globaltimer" in ptx
+
+
+@triton.jit
+def k_fma(x_ptr):
+    x = tl.load(x_ptr)
+    tl.store(x_ptr, x * x + 1.0)
+
+
+def test_enable_fp_fusion_reaches_the_backend():
+    assert "fma.rn.f32" in compile_cuda(k_fma, {"x_ptr": "*fp32"}).asm["ptx"]
+    assert "fma.rn.f32" not in compile_cuda(k_fma, {"x_ptr": "*fp32"}, enable_fp_fusion=False).asm["ptx"]
+
+
+# ---- the import surface -------------------------------------------------------------------------------------
+
+def test_version_is_the_triton_api_version():
+    assert triton.__version__ == "3.6.0" and triton.__version__ >= "3.0.0"
+    assert triton.__tritium_version__ == "0.1.0"
+
+
+@pytest.mark.parametrize("module", [
+    "tritium.tools.tensor_descriptor", "tritium.language.extra.libdevice", "tritium.language.extra.cuda.libdevice",
+    "tritium.knobs", "tritium.runtime.errors", "tritium.runtime.driver", "tritium.runtime.jit",
+    "tritium.runtime.autotuner", "tritium.runtime._allocation", "tritium.backends", "tritium.backends.compiler",
+    "tritium.compiler.errors", "tritium.testing"])
+def test_triton_modules_import(module):
+    importlib.import_module(module)
+
+
+def test_names_triton_code_reaches_for():
+    from tritium.language.extra.libdevice import fast_dividef  # noqa: F401
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    assert triton.TritonError is triton.TritiumError
+    assert issubclass(triton.compiler.errors.CompilationError, triton.TritonError)
+    for name in ("set_allocator", "reinterpret", "TensorWrapper", "constexpr_function", "AsyncCompileMode",
+                 "must_use_result", "knobs", "testing"):
+        assert hasattr(triton, name), name
+    for name in ("float8e4b15", "pi32_t", "const", "constexpr_type", "str_to_ty", "topk", "item", "PropagateNan"):
+        assert hasattr(tl, name), name
+    assert tl.str_to_ty("float32", None) is tl.float32 and tl.float16.exponent_bias == 15
+    with pytest.raises(triton.TritiumError, match="strides must be multiples of 16 bytes"):
+        TensorDescriptor(FakeTensor(0), [4, 3], [3, 1], [4, 4])
+
+
+def test_knobs_read_the_environment_unless_set(monkeypatch, tmp_path):
+    from tritium import knobs
+    from tritium.runtime import cache
+    monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path / "a"))
+    assert knobs.cache.dir == str(tmp_path / "a") == cache.cache_dir()
+    with knobs.cache.scope():
+        knobs.cache.dir = str(tmp_path / "b")
+        assert cache.cache_dir() == str(tmp_path / "b")
+    assert knobs.cache.dir == str(tmp_path / "a")
+    hook = knobs.runtime.launch_enter_hook
+    fn = lambda *a: None  # noqa: E731
+    hook.add(fn)
+    assert hook and fn in hook.calls
+    hook.remove(fn)
+    assert not hook and knobs.runtime.copy().reset().jit_cache_hook is None
+
+
+def test_jit_cache_hook_can_veto_a_compile(monkeypatch):
+    from tritium import knobs
+    seen = []
+
+    def veto(**kwargs):
+        seen.append(kwargs["fn"].name)
+        return False
+    monkeypatch.setattr(knobs.runtime, "jit_cache_hook", veto)
+    monkeypatch.setattr("tritium.runtime.driver.current_device", lambda: 0)
+    monkeypatch.setattr("tritium.runtime.driver.current_target", lambda: "cuda:90")
+    assert k_fma.warmup(FakeTensor(0x1000), grid=(1,)) is None
+    assert seen == ["k_fma"]
+
+
+def test_constexpr_function_runs_in_python():
+    @triton.constexpr_function
+    def double(x):
+        return 2 * x
+
+    @triton.jit
+    def kernel(x_ptr, N: tl.constexpr):
+        tl.store(x_ptr + tl.arange(0, double(N)), 1)
+    assert "tensor<32xi32>" in compile_ttir(kernel, {"x_ptr": "*i32"}, {"N": 16})
+
+
+# ---- the autotuner, with a fake kernel ------------------------------------------------------------------------
+
+class FakeKernel:
+    """Records runs: what the autotuner passes to the kernel it wraps."""
+    arg_names = ["x", "n", "BLOCK"]
+    __name__ = "fake_kernel"
+
+    def __init__(self):
+        self.runs = []
+
+    def run(self, *args, grid, warmup, **kwargs):
+        self.runs.append((args, grid, kwargs))
+
+
+class FakeBuffer:
+    def __init__(self):
+        self.zeroed = 0
+
+    def zero_(self):
+        self.zeroed += 1
+
+
+def test_autotune_passes_grid_and_options_and_resets_to_zero(monkeypatch, capsys):
+    monkeypatch.setenv("TRITON_PRINT_AUTOTUNING", "1")
+    configs = [triton.Config({"BLOCK": 64}, num_warps=2), triton.Config({"BLOCK": 128}, num_warps=4)]
+    fake = FakeKernel()
+    times = iter([[3.0], [1.0]])
+    tuner = triton.Autotuner(fake, fake.arg_names, configs, key=["n"], reset_to_zero=["x"],
+                             do_bench=lambda fn, quantiles: (fn(), next(times))[1])
+    grid = lambda meta: (meta["BLOCK"],)  # noqa: E731
+    buffer = FakeBuffer()
+    tuner[grid](buffer, 1000)
+    assert tuner.best_config is configs[1]
+    # two benchmark runs and the real one, each with grid and the config's options
+    assert [r[2]["BLOCK"] for r in fake.runs] == [64, 128, 128]
+    assert all(r[1] is grid and r[2]["num_warps"] in (2, 4) for r in fake.runs)
+    assert buffer.zeroed == 3  # before each benchmark run, and once before the real run
+    assert "best config selected: BLOCK: 128" in capsys.readouterr().out
+    tuner[grid](buffer, 1000)  # cached: no benchmark, no reset
+    assert len(fake.runs) == 4 and buffer.zeroed == 3
+
+
+def test_autotune_prune_messages_and_conflicts():
+    fake = FakeKernel()
+    configs = [triton.Config({"BLOCK": 64}), triton.Config({"BLOCK": 128})]
+    tuner = triton.Autotuner(fake, fake.arg_names, configs, key=["n"],
+                             prune_configs_by={"early_config_prune": lambda cs, nargs, **kw: []})
+    with pytest.raises(triton.TritonError, match="No valid autotuner configs after pruning"):
+        tuner[(1,)](None, 10)
+    tuner = triton.Autotuner(fake, fake.arg_names, configs, key=["n"], do_bench=lambda fn, quantiles: [1.0])
+    with pytest.raises(triton.TritiumError, match="Conflicting meta-parameters: BLOCK"):
+        tuner[(1,)](None, 10, BLOCK=32)
+
+
+def test_autotune_caches_its_choice_on_disk(monkeypatch, tmp_path):
+    monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path))
+    configs = [triton.Config({"BLOCK": 64}), triton.Config({"BLOCK": 128})]
+    times = iter([[2.0], [1.0]])
+    first = triton.Autotuner(FakeKernel(), FakeKernel.arg_names, configs, key=["n"], cache_results=True,
+                             do_bench=lambda fn, quantiles: next(times))
+    first[(1,)](None, 10)
+    second = triton.Autotuner(FakeKernel(), FakeKernel.arg_names, configs, key=["n"], cache_results=True,
+                              do_bench=lambda fn, quantiles: pytest.fail("tuned again"))
+    second[(1,)](None, 10)
+    assert second.best_config is configs[1]
