@@ -253,3 +253,32 @@ def test_too_large_tensor_fails_fast():
 
     with pytest.raises(triton.CompilationError, match=r"numel \(4194304\) exceeds the maximum tensor numel"):
         huge[(1,)](torch.zeros(1, device="cuda"), BLOCK=1 << 22)
+
+
+# ---- tuple arguments ---------------------------------------------------------------------------------------
+
+@triton.jit
+def _scaled_pair(values, scale):
+    return tl.tuple([v * scale for v in values])
+
+
+@triton.jit
+def tuple_kernel(ptrs, n, scales, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(ptrs[0] + offs, mask=mask)
+    a, b = _scaled_pair((x, x + 1), scales[0])
+    tl.store(ptrs[1] + offs, a + b * scales[1], mask=mask)
+
+
+def test_tuple_arguments_on_the_gpu():
+    n = 3000
+    x = torch.randn(n, device="cuda")
+    out = poisoned(n)
+    tuple_kernel[(triton.cdiv(n, 512),)]((x, out), n, (2.0, 0.5), BLOCK=512)
+    torch.testing.assert_close(out, x * 2.0 + (x + 1) * 2.0 * 0.5, rtol=1e-6, atol=1e-6)
+    # the compiled kernel also takes the tuple (all arguments) or its leaves
+    compiled = tuple_kernel.warmup((x, out), n, (2.0, 0.5), BLOCK=512, grid=(1,))
+    out.fill_(float("nan"))
+    compiled[(triton.cdiv(n, 512),)]((x, out), n, (2.0, 0.5), 512)
+    torch.testing.assert_close(out, x * 2.0 + (x + 1) * 2.0 * 0.5, rtol=1e-6, atol=1e-6)

@@ -248,7 +248,7 @@ def e_nested_def(x_ptr):
 
 @triton.jit
 def e_list_comprehension(x_ptr):
-    xs = [i for i in range(4)]
+    xs = [i * j for i in range(4) for j in range(2)]
     tl.store(x_ptr, 1)
 
 
@@ -284,7 +284,8 @@ UNSUPPORTED = {
     "continue": (e_continue, "continue", "continue", r"`continue` is not supported"),
     "lambda": (e_lambda, "lambda", "lambda", r"lambda is not supported"),
     "nested def": (e_nested_def, "def inner", "def", r"nested function definitions are not supported"),
-    "list comprehension": (e_list_comprehension, "[i for i", "[", r"list comprehensions are not supported"),
+    "list comprehension": (e_list_comprehension, "[i * j for i", "[",
+                           r"only list comprehensions with one `for` are supported"),
     "try": (e_try, "try:", "try", r"try.*not supported"),
     "with": (e_with, "with x_ptr", "with", r"`with` is not supported"),
     "dict": (e_dict, "{\"a\": 1}", "{", r"dicts are not supported"),

@@ -439,3 +439,39 @@ def test_autotune_caches_its_choice_on_disk(monkeypatch, tmp_path):
                               do_bench=lambda fn, quantiles: pytest.fail("tuned again"))
     second[(1,)](None, 10)
     assert second.best_config is configs[1]
+
+
+# ---- tuples ------------------------------------------------------------------------------------------------
+
+@triton.jit
+def _incremented(values):
+    return tl.tuple([v + 1 for v in values])
+
+
+@triton.jit
+def _store_all(ptrs, values):
+    for i in tl.static_range(len(values)):
+        tl.store(ptrs[i], values[i])
+
+
+@triton.jit
+def k_tuples(ptrs, scale: tl.constexpr, values, flags):
+    tl.static_assert(flags[1] is None)
+    _store_all(ptrs, _incremented(values))
+    tl.store(ptrs[0], values[0] * scale + flags[0])
+
+
+def test_tuple_arguments_flatten_into_named_parameters():
+    ptrs = (FakeTensor(0x1000), FakeTensor(0x2000))
+    sig, constexprs, attrs = k_tuples.specialization([ptrs, 2, (3, 4), (5, None)])
+    assert sig == {"ptrs": "(*fp32,*fp32)", "scale": "constexpr", "values": "(i32,i32)", "flags": "(i32,constexpr)"}
+    assert repr(constexprs["flags"]) == "(<runtime>, None)"
+    from tritium.compiler.compiler import ASTSource
+    k = triton.compile(ASTSource(k_tuples, sig, constexprs, attrs), target="cuda:90")
+    header = next(line for line in k.asm["ttir"].splitlines() if "tt.func public @k_tuples" in line)
+    names = re.findall(r"%([\w.]+): ", header)
+    assert names == ["ptrs.0", "ptrs.1", "values.0", "values.1", "flags.0"]
+    assert k.runtime_params == names
+    from tritium.runtime import tuple_args
+    assert tuple_args.flatten_values(sig, [ptrs, 2, (3, 4), (5, None)]) == [*ptrs, 3, 4, 5]
+    assert tuple_args.parse("(*fp32,(i32,constexpr),())") == ["*fp32", ["i32", "constexpr"], []]

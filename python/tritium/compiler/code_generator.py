@@ -182,21 +182,32 @@ class CodeGenerator(ast.NodeVisitor):
         if fdef.args.vararg or fdef.args.kwarg or fdef.args.kwonlyargs:
             raise self.error(fdef, "@jit functions take only plain positional parameters "
                                    "(no *args, **kwargs or keyword-only parameters)")
-        arg_types = []
-        arg_attrs = []
-        runtime_args = []
+        # the function's arguments: one per runtime leaf (a tuple parameter
+        # contributes its runtime elements, depth first, named `name.i`)
+        runtime_args = []  # (name, dtype, attributes)
+
+        def collect(name, value, attrs):
+            if isinstance(value, tuple):
+                for i, element in enumerate(value):
+                    collect(f"{name}.{i}", element, {})
+            elif not isinstance(value, tl.constexpr):
+                runtime_args.append((name, value, attrs))
         for name, value, attrs in zip(names, self.arg_values, self.arg_attrs):
-            if not isinstance(value, tl.constexpr):
-                arg_types.append(value.to_ir())
-                arg_attrs.append(attrs)
-                runtime_args.append((name, value))
-        block_args = self.builder.new_block_args(arg_types)
+            collect(name, value, attrs)
+        arg_attrs = [attrs for _, _, attrs in runtime_args]
+        block_args = self.builder.new_block_args([ty.to_ir() for _, ty, _ in runtime_args])
         body = self.builder.open_block(block_args)
-        for (name, ty), handle in zip(runtime_args, block_args):
-            self.scope[name] = tl.tensor(handle, ty)
-        for name, value in zip(names, self.arg_values):
+        leaves = iter(zip(runtime_args, block_args))
+
+        def bind(value):
+            if isinstance(value, tuple):
+                return tuple(bind(element) for element in value)
             if isinstance(value, tl.constexpr):
-                self.scope[name] = value
+                return value
+            (_, ty, _), handle = next(leaves)
+            return tl.tensor(handle, ty)
+        for name, value in zip(names, self.arg_values):
+            self.scope[name] = bind(value)
         try:
             self.visit_statements(fdef.body)
         except _Return:
@@ -210,7 +221,7 @@ class CodeGenerator(ast.NodeVisitor):
         attributes = {"noinline": "true"} if (self.fn.noinline and not self.is_kernel) else None
         self.state.module.add_function(self.function_name, visibility, block_args, arg_attrs,
                                        [r.type.to_ir() for r in results], body, self._location(fdef),
-                                       attributes=attributes, arg_names=[name for name, _ in runtime_args])
+                                       attributes=attributes, arg_names=[name for name, _, _ in runtime_args])
         return [r.type for r in results]
 
     def _return_list(self) -> List[tl.tensor]:
@@ -306,7 +317,6 @@ class CodeGenerator(ast.NodeVisitor):
                  "function at module level")
     visit_AsyncFunctionDef = visit_FunctionDef
     visit_ClassDef = lambda self, n: CodeGenerator._raise(self, n, "class definitions are not supported in @jit functions")
-    visit_ListComp = lambda self, n: CodeGenerator._raise(self, n, "list comprehensions are not supported in @jit functions")
     visit_Dict = lambda self, n: CodeGenerator._raise(self, n, "dicts are not supported in @jit functions")
     visit_Set = lambda self, n: CodeGenerator._raise(self, n, "sets are not supported in @jit functions")
     visit_Try = lambda self, n: CodeGenerator._raise(self, n, "try/except is not supported in @jit functions")
@@ -708,6 +718,31 @@ class CodeGenerator(ast.NodeVisitor):
     def visit_FormattedValue(self, node):
         raise self.error(node, "unsupported f-string")
 
+    def visit_ListComp(self, node):
+        """`[f(v) for v in values]` over a compile-time sequence (a tuple, a
+        range of constexprs): unrolled while compiling, giving a tuple.
+        Conditions (`if ...`) must be compile-time values."""
+        if len(node.generators) != 1 or node.generators[0].is_async:
+            raise self.error(node, "only list comprehensions with one `for` are supported in @jit functions")
+        generator = node.generators[0]
+        iterable = _unwrap(self.visit(generator.iter))
+        if _is_tensor(iterable) or not isinstance(iterable, (tuple, range)):
+            raise self.error(generator.iter, "a list comprehension in a @jit function iterates over a tuple or a "
+                                             "range of compile-time values")
+        saved = dict(self.scope)
+        out = []
+        try:
+            for item in iterable:
+                self._assign_target(generator.target, _wrap_python(item), node)
+                conditions = [self.visit(c) for c in generator.ifs]
+                if any(_is_tensor(c) for c in conditions):
+                    raise self.error(node, "the condition of a list comprehension must be a compile-time value")
+                if all(_unwrap(c) for c in conditions):
+                    out.append(self.visit(node.elt))
+        finally:
+            self.scope = saved
+        return tuple(out)
+
     def visit_Tuple(self, node):
         return tuple(self.visit(e) for e in node.elts)
 
@@ -915,6 +950,22 @@ class CodeGenerator(ast.NodeVisitor):
         raise self.error(node, f"cannot call '{name}' from a @jit function: only @jit functions, "
                                "triton.language functions and Python builtins on constexprs can be called")
 
+    def _tuple_argument(self, value: tuple, operands: List[tl.tensor]) -> tuple:
+        """A tuple passed to a @jit function: its structure with dtypes for
+        the tensor elements (appended to `operands`) and constexprs for
+        the others."""
+        out = []
+        for element in value:
+            element = _unwrap(element)
+            if isinstance(element, tuple):
+                out.append(self._tuple_argument(element, operands))
+            elif _is_tensor(element):
+                operands.append(element)
+                out.append(element.type)
+            else:
+                out.append(tl.constexpr(element))
+        return tuple(out)
+
     def _static_assert(self, node, args, kwargs):
         cond = args[0] if args else kwargs.get("cond")
         msg = _unwrap(args[1]) if len(args) > 1 else _unwrap(kwargs.get("msg", ""))
@@ -943,7 +994,11 @@ class CodeGenerator(ast.NodeVisitor):
                 continue
             v = _unwrap(value)
             if isinstance(v, tuple):
-                raise self.error(node, f"tuple arguments to @jit functions are not supported ('{p.name}')")
+                # tensors inside the tuple become arguments, the rest compile-time elements
+                structure = self._tuple_argument(v, call_operands)
+                arg_values.append(structure)
+                key_parts.append(("T", repr(structure)))
+                continue
             if not p.is_constexpr and isinstance(v, (int, float)) and not isinstance(v, bool):
                 # a Python number passed to a runtime parameter becomes a scalar
                 t = semantic.to_tensor(v)

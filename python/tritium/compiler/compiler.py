@@ -19,7 +19,7 @@ from typing import Any, Dict, Optional, Sequence
 
 from .. import __tritium_version__
 from .._native import native_library
-from ..runtime import cache
+from ..runtime import cache, tuple_args
 from ..errors import CompilationError, TritiumError
 from ..language.dtypes import dtype_from_signature
 from ..runtime.jit import JITFunction
@@ -113,6 +113,10 @@ class ASTSource:
         values, attrs = [], []
         for p in self.fn.params:
             ty = self.signature[p.name]
+            if tuple_args.is_tuple_signature(ty):
+                values.append(tuple_args.structure_of(ty, self.constexprs.get(p.name, ()), dtype_from_signature))
+                attrs.append({})
+                continue
             if ty == "constexpr" or p.name in self.constexprs:
                 values.append(constexpr(self.constexprs.get(p.name)))
                 attrs.append({})
@@ -154,8 +158,9 @@ class CompiledKernel:
         self.asm = asm
         self.metadata = KernelMetadata(metadata)
         signature = metadata["signature"]
-        self.runtime_params = [n for n, t in signature.items() if t != "constexpr"]
-        self._runtime_positions = [i for i, t in enumerate(signature.values()) if t != "constexpr"]
+        self._signature = dict(signature)
+        self._runtime_leaves = tuple_args.flatten_signature(signature)  # tuple leaves named param.i
+        self.runtime_params = [n for n, _ in self._runtime_leaves]
         self._num_params = len(signature)
         self._launcher = None
 
@@ -194,9 +199,8 @@ class CompiledKernel:
                 raise TritiumError(f"'{self.name}' was compiled to Triton IR only: this build has no "
                                    "NVIDIA backend to launch it")
             image = ptx.encode() + b"\0"  # the driver JIT-compiles PTX
-        sig = self.metadata["signature"]
         self._launcher = Launcher(self.metadata.get("kernel_name", self.name), image, self.runtime_params,
-                                  [sig[n] for n in self.runtime_params], self.num_warps, self.shared,
+                                  [t for _, t in self._runtime_leaves], self.num_warps, self.shared,
                                   int(self.metadata.get("max_warps_per_sm") or 0))
         return self._launcher
 
@@ -207,8 +211,11 @@ class CompiledKernel:
 
     def __getitem__(self, grid):
         def run(*args):
-            if len(args) == self._num_params and len(args) != len(self.runtime_params):
-                args = [args[i] for i in self._runtime_positions]
+            if len(args) == self._num_params:
+                try:  # all of the kernel's arguments: keep the runtime ones, tuples flattened
+                    args = tuple_args.flatten_values(self._signature, args)
+                except TypeError:
+                    pass  # already the runtime values
             return self.launch(grid, args)
         return run
 

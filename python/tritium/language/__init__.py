@@ -23,5 +23,6 @@ float8e4m3fn = float8e4nv
 float8e5m2 = float8e5
 bool_ = int1  # noqa: N816
 pi32_t = pointer_type(int32)
+tuple = core.tuple_type  # noqa: A001 (Triton's name)
 
 core._register_tensor_methods(globals())

@@ -64,6 +64,10 @@ class constexpr:
     def __call__(self, *args, **kwargs):
         return self.value(*args, **kwargs)
 
+    @property
+    def type(self):
+        return constexpr_type(self.value)
+
     def __getattr__(self, name):
         if name == "value":
             raise AttributeError(name)
@@ -72,6 +76,18 @@ class constexpr:
 
 def _cv(x):
     return x.value if isinstance(x, constexpr) else x
+
+
+class tuple_type(_py.tuple):
+    """`tl.tuple(values)`: a tuple of tensors and compile-time values, as
+    @jit code builds and passes them (a Python tuple while compiling)."""
+    __triton_builtin__ = True
+
+    def __new__(cls, values=()):
+        return _py.tuple.__new__(cls, values)
+
+    def __add__(self, other):
+        return tuple_type(_py.tuple(self) + _py.tuple(other))
 
 
 class constexpr_type(dtype):

@@ -19,6 +19,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import CompilationError, TritiumError
 from . import driver as _driver
+from . import tuple_args
 
 
 _PACKAGE_DIR = __file__.rsplit("/runtime/", 1)[0]
@@ -528,6 +529,10 @@ class JITFunction(KernelInterface):
                 signature[p.name] = "constexpr"
                 constexprs[p.name] = value
                 continue
+            if tuple_args.is_tuple_argument(value):
+                signature[p.name], constexprs[p.name] = tuple_args.specialize_tuple(
+                    value, lambda v: specialize_arg(v, False, False)[0])
+                continue
             ty, spec = specialize_arg(value, not p.do_not_specialize, not p.do_not_specialize_on_alignment)
             annotated = p.annotation_type
             if annotated == "const" and ty.startswith("*") and not ty.startswith("*k"):
@@ -654,6 +659,9 @@ class JITFunction(KernelInterface):
         grid_size = grid(dict(zip(self.arg_names, values))) if callable(grid) else grid
         if not isinstance(grid_size, (tuple, list)) or not 1 <= len(grid_size) <= 3:
             raise user_error(f"grid must be a tuple of 1 to 3 integers, got {grid_size!r}")
+        if any(tuple_args.is_tuple_signature(ty) for ty in signature.values()):
+            kernel.launch(grid_size, tuple_args.flatten_values(signature, values))
+            return kernel  # no warm-path entry: its keys are per runtime parameter
         runtime_indices = [p.num for p in self.params if signature[p.name] != "constexpr"]
         kernel.launch(grid_size, [values[i] for i in runtime_indices])
         self._register_warm(kernel, device, runtime_indices, values, launch_options)
