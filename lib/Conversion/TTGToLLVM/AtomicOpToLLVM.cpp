@@ -278,9 +278,14 @@ LogicalResult lowerAtomic(Operation *op, Value llPtr, Value llMask,
         LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(), 0));
   }
 
-  std::string opcode = ("atom.global." + scopeQualifier(scope) + "." +
-                        semanticQualifier(sem) + "." + typing->suffix)
-                           .str();
+  // A compare-and-swap at .gpu scope leaves the scope out (it is atom's
+  // default), as Triton writes it: `atom.global.acq_rel.cas.b32`.
+  bool defaultScope = !kind && scope == tt::MemSyncScope::GPU;
+  std::string opcode =
+      ("atom.global." +
+       (defaultScope ? std::string() : scopeQualifier(scope).str() + ".") +
+       semanticQualifier(sem) + "." + typing->suffix)
+          .str();
   int64_t numRegs = static_cast<int64_t>(ptrs.size());
   int64_t group = typing->elements();
   SmallVector<Value> results(numRegs);

@@ -208,12 +208,12 @@ def k_cas_tensor(x_ptr, cmp_ptr, out_ptr):
                                         ("i16", "b16")])
 def test_cas(ty, suffix):
     k = compile_ptx(k_cas_scalar, {"lock_ptr": f"*{ty}", "out_ptr": f"*{ty}"})
-    assert set(atoms(k)) == {f"atom.global.gpu.acquire.cas.{suffix}"}
+    assert set(atoms(k)) == {f"atom.global.acquire.cas.{suffix}"}
     # the scalar's old value reaches every thread through shared memory
     assert "bar.sync" in k.asm["ptx"]
     assert_cubin(k)
     k = compile_ptx(k_cas_tensor, {"x_ptr": f"*{ty}", "cmp_ptr": f"*{ty}", "out_ptr": f"*{ty}"})
-    assert set(atoms(k)) == {f"atom.global.gpu.acq_rel.cas.{suffix}"}
+    assert set(atoms(k)) == {f"atom.global.acq_rel.cas.{suffix}"}
     assert_cubin(k)
 
 

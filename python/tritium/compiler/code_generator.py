@@ -46,9 +46,10 @@ class ModuleState:
     """What the functions of one compilation share: the module being written
     and the @jit functions already generated for it."""
 
-    def __init__(self, debug: bool):
+    def __init__(self, debug: bool, num_warps: int = 4):
         self.module = ir.Module()
         self.debug = debug
+        self.num_warps = num_warps  # tl.extra.cuda.num_threads() is a compile-time value
         self.functions: Dict[Tuple, Tuple[str, List[Any]]] = {}
         self.names: set = set()
 
@@ -106,6 +107,7 @@ class CodeGenerator(ast.NodeVisitor):
         self.function_name = function_name
         self.is_kernel = is_kernel
         self.builder = ir.Builder()
+        self.builder.num_warps = state.num_warps
         self.scope: Dict[str, Any] = {}
         self.return_values: Optional[Any] = None
         self.returned = False
@@ -1029,9 +1031,9 @@ class CodeGenerator(ast.NodeVisitor):
 
 
 def generate_ttir(fn: JITFunction, arg_values: Sequence[Any], arg_attrs: Sequence[Dict[str, str]],
-                  debug: bool) -> str:
+                  debug: bool, num_warps: int = 4) -> str:
     """The TTIR text of kernel `fn` for the given specialization."""
-    state = ModuleState(debug)
+    state = ModuleState(debug, num_warps)
     name = fn.__name__
     state.names.add(name)
     generator = CodeGenerator(fn, arg_values, state, name, is_kernel=True, arg_attrs=arg_attrs)

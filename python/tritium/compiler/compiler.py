@@ -307,7 +307,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
         return _from_cache(files, name)
 
     arg_values, arg_attrs = src.arg_values()
-    text = generate_ttir(fn, arg_values, arg_attrs, debug_on)
+    text = generate_ttir(fn, arg_values, arg_attrs, debug_on, nw)
     # Named apart from the kernel's file: positions in this buffer are
     # positions in generated IR (the ops carry the Python locations).
     ttir = lib.run_pipeline(text, TTIR_PIPELINE, f"<TTIR generated for {name}>")

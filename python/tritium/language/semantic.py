@@ -480,6 +480,16 @@ def _binop(op: str, a, b):
     return _tensor(builder().create1(op, [a.handle, b.handle], a.type.to_ir()), a.type)
 
 
+def _pointer_offset(offset):
+    """An offset as tt.addptr reads it: signed.  An unsigned offset narrower
+    than 64 bits is zero-extended to int64 first, so that uint8 200 moves
+    forward 200 elements (as in Triton), not back 56."""
+    sca = offset.type.scalar
+    if sca.is_int_unsigned() and sca.int_bitwidth < 64:
+        return cast(offset, T.int64)
+    return offset
+
+
 def add(a, b):
     a, b = binary_operands(a, b, True, True)
     if a.type.scalar.is_ptr() and b.type.scalar.is_ptr():
@@ -487,6 +497,7 @@ def add(a, b):
     if b.type.scalar.is_ptr():
         a, b = b, a
     if a.type.scalar.is_ptr():
+        b = _pointer_offset(b)
         return _tensor(builder().create1("tt.addptr", [a.handle, b.handle], a.type.to_ir()), a.type)
     return _binop("arith.addf" if a.type.scalar.is_floating() else "arith.addi", a, b)
 
@@ -494,6 +505,7 @@ def add(a, b):
 def sub(a, b):
     a, b = binary_operands(a, b, True, False)
     if a.type.scalar.is_ptr():
+        b = _pointer_offset(b)
         return _tensor(builder().create1("tt.addptr", [a.handle, neg(b).handle], a.type.to_ir()), a.type)
     return _binop("arith.subf" if a.type.scalar.is_floating() else "arith.subi", a, b)
 

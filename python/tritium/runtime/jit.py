@@ -372,6 +372,7 @@ class JITFunction(KernelInterface):
         self.__globals__ = fn.__globals__
         self.debug = debug
         self.noinline = noinline
+        self._repr = repr  # names compiled kernels from their specialization (Triton's jit(repr=...))
         self.signature = inspect.signature(fn)
 
         def _indices(names) -> set:
@@ -651,6 +652,10 @@ class JITFunction(KernelInterface):
             if knobs.runtime.jit_cache_hook and knobs.runtime.jit_cache_hook(**hook_args) is False:
                 return None  # the hook vetoed this compile (Triton's contract)
             kernel = compile_(ASTSource(self, signature, constexprs, attrs), target=target, options=options)
+            if self._repr is not None:
+                import types as _types
+                kernel.name = self._repr(_types.SimpleNamespace(signature=dict(signature),
+                                                                constants=dict(constexprs), attrs=dict(attrs)))
             self.compiled[key] = kernel
             if knobs.runtime.jit_post_compile_hook:
                 knobs.runtime.jit_post_compile_hook(**hook_args)

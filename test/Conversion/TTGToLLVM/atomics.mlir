@@ -212,7 +212,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // CHECK: "atom.global.gpu.acq_rel.min.u32 $0, [ $1 + 0 ], $2;"
 // CHECK: "atom.global.gpu.acq_rel.min.s64 $0, [ $1 + 0 ], $2;", "=l,l,l"
 // CHECK: "atom.global.gpu.acq_rel.add.u64 $0, [ $1 + 0 ], $2;", "=l,l,l"
-// CHECK: "atom.global.gpu.acq_rel.cas.b64 $0, [ $1 + 0 ], $2, $3;", "=l,l,l,l"
+// CHECK: "atom.global.acq_rel.cas.b64 $0, [ $1 + 0 ], $2, $3;", "=l,l,l,l"
 // CHECK: "@$1 atom.global.sys.relaxed.cas.b16 $0, [ $2 + 0 ], $3, $4;", "=h,b,l,h,h"
 // CHECK-SAME: (i1, !llvm.ptr<1>, i16, i16) -> i16
 module attributes {"ttg.num-warps" = 4 : i32} {

@@ -1,5 +1,6 @@
-"""CUDA-specific language extensions: libdevice, and special registers read
-with inline PTX (`smid`, `globaltimer`, `num_threads`, `num_warps`)."""
+"""CUDA-specific language extensions: libdevice, special registers read with
+inline PTX (`smid`, `globaltimer`), and the program's size (`num_threads`,
+`num_warps`, compile-time values as in Triton)."""
 from . import libdevice  # noqa: F401
 from ... import core, semantic
 from ...core import builtin
@@ -23,11 +24,11 @@ def smid():
 
 @builtin
 def num_threads():
-    """Threads per program (%ntid.x: 32 * num_warps), as int32."""
-    return _special_register("mov.u32 $0, %ntid.x;", "=r", core.int32)
+    """Threads per program (32 * num_warps), a compile-time value."""
+    return core.constexpr(32 * semantic.builder().num_warps)
 
 
 @builtin
 def num_warps():
-    """Warps per program (%ntid.x / 32), as int32."""
-    return semantic.floordiv(num_threads(), 32)
+    """Warps per program, a compile-time value."""
+    return core.constexpr(semantic.builder().num_warps)
