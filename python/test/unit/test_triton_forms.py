@@ -475,3 +475,32 @@ def test_tuple_arguments_flatten_into_named_parameters():
     from tritium.runtime import tuple_args
     assert tuple_args.flatten_values(sig, [ptrs, 2, (3, 4), (5, None)]) == [*ptrs, 3, 4, 5]
     assert tuple_args.parse("(*fp32,(i32,constexpr),())") == ["*fp32", ["i32", "constexpr"], []]
+
+
+@triton.jit
+def _one_tuple(x):
+    return tl.tuple([x + 1])
+
+
+@triton.jit
+def _empty_tuple(x):
+    return ()
+
+
+@triton.jit
+def k_tuple_returns(x_ptr):
+    t = _one_tuple(tl.load(x_ptr))
+    e = _empty_tuple(t[0])
+    tl.static_assert(len(t) == 1 and len(e) == 0)
+    tl.static_assert(((3, 4) or (5, 6)) == (3, 4))
+    tl.static_assert((0 and (1,)) == 0)
+    tl.store(x_ptr, t[0])
+
+
+def test_functions_returning_tuples_return_tuples_and_boolean_operators_give_operands():
+    compile_ttir(k_tuple_returns, {"x_ptr": "*fp32"})
+
+
+def test_a_one_in_a_tuple_is_specialized_like_a_plain_argument():
+    sig, constexprs, _ = k_tuples.specialization([(FakeTensor(0), FakeTensor(16)), 2, (1, 7), (1, None)])
+    assert sig["values"] == "(constexpr,i32)" and constexprs["values"][0] == 1

@@ -117,6 +117,7 @@ class CodeGenerator(ast.NodeVisitor):
         self.src_lines = fn.src.splitlines()
         self._current_node = None
         self.loop_depth = 0  # enclosing scf.for / scf.while / static_range loops
+        self.returns_tuple = False  # a `return` gave a tuple: callers get a tuple back
         self._continuation: Optional[List[ast.stmt]] = None  # see visit_statements
 
     # ---- errors and locations -------------------------------------------------
@@ -260,6 +261,7 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(node, "return inside a loop is not supported (as in Triton); assign the value "
                                    "and return after the loop")
         self.return_values = self.visit(node.value) if node.value is not None else None
+        self.returns_tuple = self.returns_tuple or isinstance(_unwrap(self.return_values), tuple)
         self.returned = True
 
     def _assign_target(self, target, value, node):
@@ -861,16 +863,14 @@ class CodeGenerator(ast.NodeVisitor):
             if result is None:
                 result = value
             elif not _is_tensor(result) and not _is_tensor(value):
-                result = tl.constexpr(_unwrap(result) and _unwrap(value)) if is_and else \
-                    tl.constexpr(_unwrap(result) or _unwrap(value))
+                result = value  # `result` did not decide (see below), so the operand does
             else:
                 result = semantic.logical_and(result, value) if is_and else semantic.logical_or(result, value)
-            # short-circuit on compile-time values
+            # short-circuit on compile-time values, giving the deciding operand
+            # itself as Python does (`(3, 4) or (5, 6)` is (3, 4))
             if not _is_tensor(result):
-                if is_and and not _unwrap(result):
-                    return tl.constexpr(False)
-                if not is_and and _unwrap(result):
-                    return tl.constexpr(True)
+                if (is_and and not _unwrap(result)) or (not is_and and _unwrap(result)):
+                    return result
         return result
 
     # ---- calls ---------------------------------------------------------------------
@@ -1016,18 +1016,17 @@ class CodeGenerator(ast.NodeVisitor):
             name = self.state.unique_name(fn.__name__, key)
             generator = CodeGenerator(fn, arg_values, self.state, name, is_kernel=False)
             result_types = generator.generate()
-            entry = (name, result_types)
+            entry = (name, result_types, generator.returns_tuple)
             self.state.functions[key] = entry
-        name, result_types = entry
+        name, result_types, returns_tuple = entry
         results = self.builder.create("tt.call", [o.handle for o in call_operands],
                                       [t.to_ir() for t in result_types], {"callee": f"@{name}"})
         outs = [tl.tensor(h, t) for h, t in zip(results, result_types)]
+        if returns_tuple:
+            return tuple(outs)
         if not outs:
             return tl.constexpr(None)
-        fn.parse()
-        if len(outs) == 1 and not fn.returns_tuple:
-            return outs[0]
-        return tuple(outs)
+        return outs[0] if len(outs) == 1 else tuple(outs)
 
 
 def generate_ttir(fn: JITFunction, arg_values: Sequence[Any], arg_attrs: Sequence[Dict[str, str]],

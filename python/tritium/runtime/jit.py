@@ -408,7 +408,6 @@ class JITFunction(KernelInterface):
         self._warm: Dict[Any, Any] = {}
         self._single_device = False
         self._dispatch, self._warm_key = self._make_dispatcher()
-        self.returns_tuple = False
 
     def _unsafe_update_src(self, new_src: str):
         """Replaces the source this function compiles (Triton's hook for
@@ -487,8 +486,6 @@ class JITFunction(KernelInterface):
             tree = ast.parse(self.src)
             assert isinstance(tree, ast.Module) and len(tree.body) == 1 and isinstance(tree.body[0], ast.FunctionDef)
             self._ast = tree
-            self.returns_tuple = any(isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple)
-                                     for n in ast.walk(tree))
         return self._ast
 
     # -- binding and specialization --

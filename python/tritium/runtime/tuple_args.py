@@ -1,8 +1,8 @@
 """Tuple arguments of kernels (`kernel[grid](x, (a_ptr, b_ptr), ...)`).
 
 A tuple argument is specialized element by element: tensors and numbers
-are runtime leaves, None, strings, dtypes and tl.constexpr values are
-compile-time leaves, and tuples nest.  Its signature entry is the leaves'
+are runtime leaves, None, strings, dtypes, tl.constexpr values and the
+integer 1 are compile-time leaves, and tuples nest.  Its signature entry is the leaves'
 types in parentheses, "constexpr" for a compile-time leaf: `(*fp32,i32,
 constexpr,(*i64))`.  Its constexpr entry is the tuple with every runtime
 leaf replaced by RUNTIME, so the compile-time leaves reach the code
@@ -51,7 +51,8 @@ def specialize_tuple(value, specialize_leaf) -> Tuple[str, tuple]:
             ty, sub = specialize_tuple(v, specialize_leaf)
             types.append(ty)
             view.append(sub)
-        elif v is None or isinstance(v, (str, constexpr, dtype)) or callable(v) and not hasattr(v, "data_ptr"):
+        elif v is None or isinstance(v, (str, constexpr, dtype)) or callable(v) and not hasattr(v, "data_ptr") \
+                or (type(v) is int and v == 1):  # a 1 is specialized to a constant, as a plain argument is
             types.append("constexpr")
             view.append(v.value if isinstance(v, constexpr) else v)
         else:
