@@ -504,3 +504,21 @@ def test_functions_returning_tuples_return_tuples_and_boolean_operators_give_ope
 def test_a_one_in_a_tuple_is_specialized_like_a_plain_argument():
     sig, constexprs, _ = k_tuples.specialization([(FakeTensor(0), FakeTensor(16)), 2, (1, 7), (1, None)])
     assert sig["values"] == "(constexpr,i32)" and constexprs["values"][0] == 1
+
+
+@triton.jit
+def k_range_keywords(z_ptr, N: tl.constexpr, STEP: tl.constexpr):
+    acc = 0
+    for i in tl.static_range(0, N, step=STEP):
+        acc += i
+    tl.store(z_ptr, acc)
+    total = 0
+    for j in tl.range(0, N, step=STEP, num_stages=1):
+        total += j
+    tl.store(z_ptr + 1, total)
+
+
+def test_range_steps_given_by_keyword_are_honoured():
+    # sum(range(0, 100, 7)) = 735: the unrolled loop folds to it, the scf.for steps by 7
+    t = compile_ttir(k_range_keywords, {"z_ptr": "*i32"}, {"N": 100, "STEP": 7})
+    assert "arith.constant 735 : i32" in t and re.search(r"scf\.for .* step %c7_i32", t)

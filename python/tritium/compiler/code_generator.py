@@ -543,22 +543,17 @@ class CodeGenerator(ast.NodeVisitor):
         fn = self.visit(iterator.func)
         args = [self.visit(a) for a in iterator.args]
         kwargs = {k.arg: self.visit(k.value) for k in iterator.keywords}
-        if fn is tl.static_range:
-            return self._static_for(node, args, kwargs)
-        if fn is not builtins.range and fn is not tl.range:
+        if fn is not builtins.range and fn is not tl.range and fn is not tl.static_range:
             raise self.error(iterator, "a @jit for loop must iterate over range(), tl.range() or tl.static_range()")
         if fn is builtins.range and kwargs:
             raise self.error(iterator, "range() takes no keyword arguments; use tl.range for loop options")
+        lb, ub, step = self._range_bounds(iterator, args, kwargs)
+        if fn is tl.static_range:
+            if kwargs:
+                raise self.error(iterator, f"tl.static_range() got unexpected keyword arguments: {', '.join(kwargs)}")
+            return self._static_for(node, [lb, ub, step])
         if not isinstance(node.target, ast.Name):
             raise self.error(node.target, "the loop variable must be a single name")
-        if len(args) == 1:
-            lb, ub, step = 0, args[0], 1
-        elif len(args) == 2:
-            lb, ub, step = args[0], args[1], 1
-        elif len(args) == 3:
-            lb, ub, step = args
-        else:
-            raise self.error(iterator, f"range() takes 1 to 3 arguments, got {len(args)}")
         step_value = _unwrap(step)
         if isinstance(step_value, int) and step_value == 0:
             raise self.error(iterator, "range() step must not be zero")
@@ -634,7 +629,27 @@ class CodeGenerator(ast.NodeVisitor):
                 raise self.error(node, f"unknown loop option '{key}'")
         return attrs
 
-    def _static_for(self, node, args, kwargs):
+    def _range_bounds(self, iterator, args, kwargs):
+        """(start, end, step) of range(...) / tl.range(...) / tl.static_range(...)
+        as Triton binds them: (arg1, arg2=None, step=None), by position or by
+        name; the keywords bound here are removed from `kwargs`."""
+        names = ("arg1", "arg2", "step")
+        if len(args) > 3:
+            raise self.error(iterator, f"range() takes 1 to 3 arguments, got {len(args)}")
+        bound = dict(zip(names, args))
+        for name in names:
+            if name in kwargs:
+                if name in bound:
+                    raise self.error(iterator, f"range() got multiple values for '{name}'")
+                bound[name] = kwargs.pop(name)
+        if "arg1" not in bound:
+            raise self.error(iterator, "range() needs at least one argument")
+        arg2, step = _unwrap(bound.get("arg2")), _unwrap(bound.get("step"))
+        if arg2 is None:
+            return 0, bound["arg1"], 1 if step is None else bound["step"]
+        return bound["arg1"], bound["arg2"], 1 if step is None else bound["step"]
+
+    def _static_for(self, node, args):
         values = [_unwrap(a) for a in args]
         if not all(isinstance(v, int) for v in values):
             raise self.error(node.iter, "tl.static_range bounds must be constexpr integers")
