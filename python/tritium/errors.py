@@ -53,6 +53,16 @@ class PTXASError(TritiumError):
     """ptxas refused the PTX of a kernel."""
 
 
+class ArgumentError(TritiumError, ValueError):
+    """A kernel argument that cannot be passed (a CPU tensor, say): also a
+    ValueError, as Triton raises."""
+
+
+class ArgumentOverflowError(TritiumError, OverflowError):
+    """An integer kernel argument wider than 64 bits: also an OverflowError,
+    as Triton raises."""
+
+
 class NativeLibraryError(TritiumError):
     """The native library is missing, unloadable, or of another ABI revision."""
 

@@ -282,3 +282,23 @@ def test_tuple_arguments_on_the_gpu():
     out.fill_(float("nan"))
     compiled[(triton.cdiv(n, 512),)]((x, out), n, (2.0, 0.5), 512)
     torch.testing.assert_close(out, x * 2.0 + (x + 1) * 2.0 * 0.5, rtol=1e-6, atol=1e-6)
+
+
+# ---- arguments Triton accepts or refuses ---------------------------------------------------------------------
+
+@triton.jit
+def copy_kernel(src_ptr, dst_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(dst_ptr + offs, tl.load(src_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+def test_pinned_host_memory_passes_and_pageable_memory_is_a_value_error():
+    src = torch.randn(1000).pin_memory()
+    dst = poisoned(1000)
+    copy_kernel[(2,)](src, dst, 1000, BLOCK=512)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(dst.cpu(), src, rtol=0, atol=0)
+    with pytest.raises(ValueError, match="is a tensor on cpu"):
+        copy_kernel[(2,)](torch.randn(1000), dst, 1000, BLOCK=512)
+    with pytest.raises(OverflowError, match="does not fit in 64 bits"):
+        copy_kernel[(2,)](dst, dst, 2**64, BLOCK=512)

@@ -17,7 +17,7 @@ import sys
 import textwrap
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..errors import CompilationError, TritiumError
+from ..errors import ArgumentOverflowError, CompilationError, TritiumError
 from . import driver as _driver
 from . import tuple_args
 
@@ -242,7 +242,7 @@ def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) ->
         elif 0 <= value < 2**64:
             ty = "u64"
         else:
-            raise TritiumError(f"integer argument {value} does not fit in 64 bits")
+            raise ArgumentOverflowError(f"integer argument {value} does not fit in 64 bits")
         return ty, ("D" if specialize_value and specialize_alignment and value % 16 == 0 else "")
     if isinstance(value, float):
         return "fp32", ""

@@ -20,7 +20,7 @@ import ctypes
 import struct
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from ..errors import OutOfResources, TritiumError
+from ..errors import ArgumentError, OutOfResources, TritiumError
 from . import driver
 
 # signature type -> struct format character (native size and alignment)
@@ -52,8 +52,10 @@ def device_pointer(value, name: str) -> int:
         pass
     data_ptr = getattr(value, "data_ptr", None)
     if data_ptr is not None:
-        if not getattr(value, "is_cuda", True):
-            raise TritiumError(f"argument '{name}' is a tensor on {value.device}, but kernels run on the GPU: "
+        pinned = getattr(value, "is_pinned", None)
+        if not getattr(value, "is_cuda", True) and not (callable(pinned) and pinned()):
+            # (pinned host memory is mapped into the GPU's address space: it passes)
+            raise ArgumentError(f"argument '{name}' is a tensor on {value.device}, but kernels run on the GPU: "
                                "move it with .cuda() first")
         return data_ptr()
     interface = getattr(value, "__cuda_array_interface__", None)
