@@ -12,6 +12,10 @@ variables.
 What Tritium honours: `cache.dir` (TRITIUM_CACHE_DIR, else TRITON_CACHE_DIR),
 `compilation.always_compile`, `runtime.jit_cache_hook` and
 `runtime.jit_post_compile_hook` (called around each new specialization),
+`runtime.launch_enter_hook` / `launch_exit_hook` (around every launch of a
+@jit function while a hook is set: such launches take the slow path),
+`runtime.kernel_load_start_hook` / `kernel_load_end_hook` (around a
+module load),
 `language.default_fp_fusion` (the default of `enable_fp_fusion`),
 `autotuning.print` and `autotuning.cache`.  The other knobs exist with
 Triton's names and defaults so that code which sets or reads them runs; they
@@ -78,6 +82,11 @@ def env_int(key: str, default: Optional[int] = None) -> env_knob:
     return env_knob(key, default, int)
 
 
+# Called (without arguments) whenever a hook is added to any chain: the JIT
+# drops its warm-path entries then, so that launch hooks see every launch.
+hook_added_callbacks: List[Callable[[], None]] = []
+
+
 class HookChain:
     """Hooks called in order (Triton's launch and load hooks): add, remove, call."""
 
@@ -87,6 +96,8 @@ class HookChain:
     def add(self, fn: Callable):
         if fn not in self.calls:
             self.calls.append(fn)
+        for callback in hook_added_callbacks:
+            callback()
 
     def remove(self, fn: Callable):
         if fn in self.calls:

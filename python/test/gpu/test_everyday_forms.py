@@ -302,3 +302,41 @@ def test_pinned_host_memory_passes_and_pageable_memory_is_a_value_error():
         copy_kernel[(2,)](torch.randn(1000), dst, 1000, BLOCK=512)
     with pytest.raises(OverflowError, match="does not fit in 64 bits"):
         copy_kernel[(2,)](dst, dst, 2**64, BLOCK=512)
+
+
+# ---- launch and load hooks -----------------------------------------------------------------------------------
+
+def test_launch_hooks_see_every_launch_and_load_hooks_the_load():
+    from tritium import knobs
+    seen, loads = [], []
+
+    def _metadata(grid, kernel, args):
+        return {"n": args["n"]}
+
+    @triton.jit(launch_metadata=_metadata)
+    def fill(x_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, 1.0, mask=offs < n)
+
+    def on_launch(metadata):
+        seen.append((metadata.get()["grid"], metadata.get()["n"]))
+
+    def on_load(module, function, name, metadata_group, hash):
+        loads.append((name, hash))
+
+    x = poisoned(100)
+    fill[(1,)](x, 100, BLOCK=128)  # warm entry registered before the hooks
+    knobs.runtime.launch_enter_hook.add(on_launch)
+    knobs.runtime.kernel_load_end_hook.add(on_load)
+    try:
+        fill[(1,)](x, 100, BLOCK=128)
+        fill[(1,)](x, 100, BLOCK=128)
+        fill[(2,)](x, 100, BLOCK=64)  # a new specialization: compiled and loaded
+    finally:
+        knobs.runtime.launch_enter_hook.remove(on_launch)
+        knobs.runtime.kernel_load_end_hook.remove(on_load)
+    assert seen == [((1,), 100), ((1,), 100), ((2,), 100)]
+    assert [name for name, _ in loads] == ["fill"] and len(loads[0][1]) == 32
+    fill[(1,)](x, 100, BLOCK=128)
+    assert len(seen) == 3
+    torch.testing.assert_close(x, torch.ones_like(x), rtol=0, atol=0)

@@ -15,11 +15,16 @@ import hashlib
 import inspect
 import sys
 import textwrap
+import types
+import weakref
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import ArgumentOverflowError, CompilationError, TritiumError
 from . import driver as _driver
 from . import tuple_args
+from .. import knobs as _knobs
+
+_knobs.hook_added_callbacks.append(lambda: _drop_warm_entries())  # (defined below)
 
 
 _PACKAGE_DIR = __file__.rsplit("/runtime/", 1)[0]
@@ -46,6 +51,31 @@ def _is_constexpr_annotation(annotation) -> bool:
     if annotation is constexpr:
         return True
     return isinstance(annotation, str) and annotation.split(".")[-1] == "constexpr"
+
+
+class _LaunchMetadata:
+    """What launch hooks receive: `.get()` gives the kernel's name, the grid,
+    and what the function's `launch_metadata(grid, kernel, args)` adds."""
+
+    def __init__(self, fn: "JITFunction", kernel, grid: tuple, args: Dict[str, Any]):
+        self.fn, self.kernel, self.grid, self.args = fn, kernel, grid, args
+        self._data = None
+
+    def get(self) -> Dict[str, Any]:
+        if self._data is None:
+            self._data = {"name": self.kernel.name, "grid": self.grid}
+            if self.fn.launch_metadata is not None:
+                self._data.update(self.fn.launch_metadata(self.grid, self.kernel, self.args))
+        return self._data
+
+
+# every JITFunction, so that adding a launch hook can drop their warm-path entries
+_ALL_JIT_FUNCTIONS: "weakref.WeakSet[JITFunction]" = weakref.WeakSet()
+
+
+def _drop_warm_entries():
+    for fn in list(_ALL_JIT_FUNCTIONS):
+        fn._warm.clear()
 
 
 class _JitFunctionInfo:
@@ -373,6 +403,8 @@ class JITFunction(KernelInterface):
         self.debug = debug
         self.noinline = noinline
         self._repr = repr  # names compiled kernels from their specialization (Triton's jit(repr=...))
+        self.launch_metadata = launch_metadata  # (grid, kernel, args) -> dict, for launch hooks
+        _ALL_JIT_FUNCTIONS.add(self)
         self.signature = inspect.signature(fn)
 
         def _indices(names) -> set:
@@ -629,8 +661,7 @@ class JITFunction(KernelInterface):
         # launch_pdl (programmatic dependent launch) only lets the next kernel start early: ignoring it is safe
         fp_fusion = launch_options.get("enable_fp_fusion")
         if fp_fusion is None:
-            from .. import knobs
-            fp_fusion = knobs.language.default_fp_fusion
+            fp_fusion = _knobs.language.default_fp_fusion
         options = {"num_warps": num_warps or 4, "num_stages": launch_options.get("num_stages") or 3,
                    "num_ctas": launch_options.get("num_ctas") or 1, "maxnreg": launch_options.get("maxnreg"),
                    "enable_fp_fusion": bool(fp_fusion), "debug": self.debug}
@@ -638,39 +669,53 @@ class JITFunction(KernelInterface):
                tuple(attrs), tuple(options.items()), target)
         kernel = self.compiled.get(key)
         if kernel is None:
-            from .. import knobs
             hook_args = None
-            if knobs.runtime.jit_cache_hook or knobs.runtime.jit_post_compile_hook:
+            if _knobs.runtime.jit_cache_hook or _knobs.runtime.jit_post_compile_hook:
                 hook_args = dict(key=str(key), repr=f"{self.__name__}[{signature}, {constexprs}]",
                                  fn=_JitFunctionInfo(self.module, self.__name__, self),
                                  compile={"key": str(key), "signature": signature, "constants": constexprs,
                                           "attrs": attrs, **options}, is_manual_warmup=warmup,
                                  already_compiled=False)
-            if knobs.runtime.jit_cache_hook and knobs.runtime.jit_cache_hook(**hook_args) is False:
+            if _knobs.runtime.jit_cache_hook and _knobs.runtime.jit_cache_hook(**hook_args) is False:
                 return None  # the hook vetoed this compile (Triton's contract)
             kernel = compile_(ASTSource(self, signature, constexprs, attrs), target=target, options=options)
             if self._repr is not None:
-                import types as _types
-                kernel.name = self._repr(_types.SimpleNamespace(signature=dict(signature),
+                kernel.name = self._repr(types.SimpleNamespace(signature=dict(signature),
                                                                 constants=dict(constexprs), attrs=dict(attrs)))
             self.compiled[key] = kernel
-            if knobs.runtime.jit_post_compile_hook:
-                knobs.runtime.jit_post_compile_hook(**hook_args)
+            if _knobs.runtime.jit_post_compile_hook:
+                _knobs.runtime.jit_post_compile_hook(**hook_args)
         if warmup:
             return kernel
         grid_size = grid(dict(zip(self.arg_names, values))) if callable(grid) else grid
         if not isinstance(grid_size, (tuple, list)) or not 1 <= len(grid_size) <= 3:
             raise user_error(f"grid must be a tuple of 1 to 3 integers, got {grid_size!r}")
+        enter_hook, exit_hook = _knobs.runtime.launch_enter_hook, _knobs.runtime.launch_exit_hook
+        if enter_hook or exit_hook:
+            metadata = _LaunchMetadata(self, kernel, tuple(grid_size), dict(zip(self.arg_names, values)))
+            if enter_hook:
+                enter_hook(metadata)
+            self._launch(kernel, grid_size, signature, values, device, launch_options)
+            if exit_hook:
+                exit_hook(metadata)
+            return kernel
+        self._launch(kernel, grid_size, signature, values, device, launch_options)
+        return kernel
+
+    def _launch(self, kernel, grid_size, signature, values, device, launch_options):
+        """Launches a compiled specialization and registers it for the warm path."""
         if any(tuple_args.is_tuple_signature(ty) for ty in signature.values()):
             kernel.launch(grid_size, tuple_args.flatten_values(signature, values))
-            return kernel  # no warm-path entry: its keys are per runtime parameter
+            return  # no warm-path entry: its keys are per runtime parameter
         runtime_indices = [p.num for p in self.params if signature[p.name] != "constexpr"]
         kernel.launch(grid_size, [values[i] for i in runtime_indices])
         self._register_warm(kernel, device, runtime_indices, values, launch_options)
-        return kernel
 
     def _register_warm(self, kernel, device, runtime_indices, values, launch_options):
-        """Remembers a launched specialization for the warm path."""
+        """Remembers a launched specialization for the warm path (not while
+        launch hooks are set: those launches must reach the hooks)."""
+        if _knobs.runtime.launch_enter_hook or _knobs.runtime.launch_exit_hook:
+            return
         if not self._single_device and _driver.cuda().device_count == 1:
             self._single_device = True
             self._dispatch, self._warm_key = self._make_dispatcher(single_device=True)

@@ -17,6 +17,7 @@ Two callers:
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import struct
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -131,6 +132,7 @@ class Launcher:
         self.params_bytes = self.record.size - _HEADER_BYTES
         self._functions: Dict[int, int] = {}
         self.registers = None  # per thread, known once loaded
+        self.hash = hashlib.sha256(image).hexdigest()[:32]  # names the binary to the load hooks
 
     def function(self, device: int) -> int:
         """The CUfunction on `device`, loading the module on first use."""
@@ -140,7 +142,13 @@ class Launcher:
             limit = cuda.device_properties(device)["max_shared_mem"]
             if self.shared > limit:
                 raise OutOfResources(self.shared, limit, "shared memory")
-            _, fn, regs = cuda.load(self.image, self.name, self.shared, device)
+            from .. import knobs
+            start_hook, end_hook = knobs.runtime.kernel_load_start_hook, knobs.runtime.kernel_load_end_hook
+            if start_hook:  # Triton's (module, function, name, metadata_group, hash); unknown before the load
+                start_hook(None, None, self.name, {}, self.hash)
+            module, fn, regs = cuda.load(self.image, self.name, self.shared, device)
+            if end_hook:
+                end_hook(module, fn, self.name, {}, self.hash)
             self.registers = regs
             self._launch_shared[device], self.blocks_per_sm[device] = cuda.limit_residency(
                 fn, device, self.threads, self.shared, self.max_warps_per_sm)
