@@ -340,3 +340,20 @@ def test_launch_hooks_see_every_launch_and_load_hooks_the_load():
     fill[(1,)](x, 100, BLOCK=128)
     assert len(seen) == 3
     torch.testing.assert_close(x, torch.ones_like(x), rtol=0, atol=0)
+
+
+def test_pre_run_hooks_run_before_every_launch():
+    @triton.jit
+    def add_two(a_ptr, N: tl.constexpr):
+        offs = tl.arange(0, N)
+        tl.store(a_ptr + offs, tl.load(a_ptr + offs) + 2)
+
+    add_two.add_pre_run_hook(lambda *args: args[0].zero_())
+    for _ in range(3):  # warm launches too
+        a = torch.ones(4, device="cuda", dtype=torch.int32)
+        add_two[(1,)](a, 4)
+        assert torch.all(a == 2)
+    a = torch.ones(4, device="cuda", dtype=torch.int32)
+    add_two.run(a, 4, grid=(1,), warmup=False)
+    assert torch.all(a == 2)
+    assert len(add_two.device_caches[0][0]) == 1

@@ -404,6 +404,7 @@ class JITFunction(KernelInterface):
         self.noinline = noinline
         self._repr = repr  # names compiled kernels from their specialization (Triton's jit(repr=...))
         self.launch_metadata = launch_metadata  # (grid, kernel, args) -> dict, for launch hooks
+        self.pre_run_hooks: List[Callable] = []  # called with the arguments before every launch
         _ALL_JIT_FUNCTIONS.add(self)
         self.signature = inspect.signature(fn)
 
@@ -440,6 +441,21 @@ class JITFunction(KernelInterface):
         self._warm: Dict[Any, Any] = {}
         self._single_device = False
         self._dispatch, self._warm_key = self._make_dispatcher()
+
+    def add_pre_run_hook(self, hook: Callable):
+        """Calls `hook(*arguments)` before every launch (Triton's name); such
+        launches take the slow path."""
+        self.pre_run_hooks.append(hook)
+        self._warm.clear()
+
+    @property
+    def device_caches(self):
+        """Triton's per-device caches: `device_caches[device][0]` is the dict
+        of compiled specializations (Tritium keeps one for all devices)."""
+        class _PerDevice(dict):
+            def __missing__(caches, device):
+                return (self.compiled, self._warm)
+        return _PerDevice()
 
     def _unsafe_update_src(self, new_src: str):
         """Replaces the source this function compiles (Triton's hook for
@@ -690,6 +706,8 @@ class JITFunction(KernelInterface):
         grid_size = grid(dict(zip(self.arg_names, values))) if callable(grid) else grid
         if not isinstance(grid_size, (tuple, list)) or not 1 <= len(grid_size) <= 3:
             raise user_error(f"grid must be a tuple of 1 to 3 integers, got {grid_size!r}")
+        for hook in self.pre_run_hooks:
+            hook(*values)
         enter_hook, exit_hook = _knobs.runtime.launch_enter_hook, _knobs.runtime.launch_exit_hook
         if enter_hook or exit_hook:
             metadata = _LaunchMetadata(self, kernel, tuple(grid_size), dict(zip(self.arg_names, values)))
@@ -713,8 +731,9 @@ class JITFunction(KernelInterface):
 
     def _register_warm(self, kernel, device, runtime_indices, values, launch_options):
         """Remembers a launched specialization for the warm path (not while
-        launch hooks are set: those launches must reach the hooks)."""
-        if _knobs.runtime.launch_enter_hook or _knobs.runtime.launch_exit_hook:
+        launch hooks or pre-run hooks are set: those launches must reach
+        the hooks)."""
+        if _knobs.runtime.launch_enter_hook or _knobs.runtime.launch_exit_hook or self.pre_run_hooks:
             return
         if not self._single_device and _driver.cuda().device_count == 1:
             self._single_device = True
