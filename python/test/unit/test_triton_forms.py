@@ -522,3 +522,15 @@ def test_range_steps_given_by_keyword_are_honoured():
     # sum(range(0, 100, 7)) = 735: the unrolled loop folds to it, the scf.for steps by 7
     t = compile_ttir(k_range_keywords, {"z_ptr": "*i32"}, {"N": 100, "STEP": 7})
     assert "arith.constant 735 : i32" in t and re.search(r"scf\.for .* step %c7_i32", t)
+
+
+@triton.jit
+def k_abs(x_ptr, z_ptr, SIZE: tl.constexpr):
+    offs = tl.arange(0, SIZE)
+    tl.store(z_ptr + offs, tl.abs(tl.load(x_ptr + offs)))
+
+
+def test_abs_of_fp8_clears_the_sign_bit():
+    t = compile_ttir(k_abs, {"x_ptr": "*fp8e5", "z_ptr": "*fp8e5"}, {"SIZE": 64})
+    assert "tt.bitcast" in t and re.search(r"arith\.andi %\w+, %\w+ : tensor<64xi8>", t)
+    compile_cuda(k_abs, {"x_ptr": "*fp8e4nv", "z_ptr": "*fp8e4nv"}, {"SIZE": 64})

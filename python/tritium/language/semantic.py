@@ -722,6 +722,9 @@ def math_unary(name: str, x):
 def abs_(x):
     x = to_tensor(x)
     sca = x.type.scalar
+    if sca.is_fp8():
+        # no fp8 arithmetic in LLVM: clear the sign bit of the byte
+        return bitcast(and_(bitcast(x, T.int8), 0x7F), sca)
     if sca.is_floating():
         return _tensor(builder().create1("math.absf", [x.handle], x.type.to_ir()), x.type)
     if sca.is_int_signed():
