@@ -534,3 +534,10 @@ def test_abs_of_fp8_clears_the_sign_bit():
     t = compile_ttir(k_abs, {"x_ptr": "*fp8e5", "z_ptr": "*fp8e5"}, {"SIZE": 64})
     assert "tt.bitcast" in t and re.search(r"arith\.andi %\w+, %\w+ : tensor<64xi8>", t)
     compile_cuda(k_abs, {"x_ptr": "*fp8e4nv", "z_ptr": "*fp8e4nv"}, {"SIZE": 64})
+
+
+def test_annotation_names_as_triton_writes_them():
+    from tritium.runtime.jit import annotation_type
+    assert [annotation_type(a) for a in ("tl.uint1", "tl.int64", "tl.float16", "const", tl.pointer_type(tl.int8))] \
+        == ["u1", "i64", "fp16", "const", "*i8"]
+    assert annotation_type("torch.Tensor") == "" and annotation_type(int) == ""

@@ -1,4 +1,5 @@
 """`triton.compiler.errors`: the compiler's exceptions under Triton's names."""
-from ..errors import CompilationError, CompileTimeAssertionFailure, TritiumError, UnsupportedLanguageConstruct  # noqa: F401
+from ..errors import (CompilationError, CompileTimeAssertionFailure, TritiumError,  # noqa: F401
+                      UnsupportedLanguageConstruct)
 
 TritonError = TritiumError

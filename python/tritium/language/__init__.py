@@ -1,7 +1,8 @@
 """`triton.language` for Tritium: `import tritium.language as tl`."""
 from . import core, extra, math, semantic  # noqa: F401
-from .core import (TRITON_BUILTIN, PropagateNan, const, constexpr_type, str_to_ty, advance, arange, associative_scan, assume, atomic_add, atomic_and,  # noqa: F401
-                   atomic_cas, atomic_max, atomic_min, atomic_or, atomic_xchg, atomic_xor, broadcast,
+from .core import (TRITON_BUILTIN, PropagateNan, const, constexpr_type, str_to_ty,  # noqa: F401
+                   advance, arange, associative_scan, assume, atomic_add, atomic_and, atomic_cas,
+                   atomic_max, atomic_min, atomic_or, atomic_xchg, atomic_xor, broadcast,
                    broadcast_to, builtin, cast, cat, clamp, constexpr, debug_barrier, device_assert,
                    device_print, dot, expand_dims, full, gather, histogram, inline_asm_elementwise, join, load,
                    make_block_ptr, max_constancy, max_contiguous, maximum, minimum, multiple_of, num_programs,

@@ -168,7 +168,8 @@ def _signature_of_dtype(ty) -> Optional[str]:
 
 # Triton's names of dtypes (numpy's, torch's, its own) -> signature strings
 type_canonicalisation_dict = {
-    "bool": "i1", "int1": "i1", "float8e4nv": "fp8e4nv", "float8e5": "fp8e5", "float8e4b15": "fp8e4b15",
+    "bool": "i1", "int1": "i1", "uint1": "u1", "float8e4nv": "fp8e4nv", "float8e5": "fp8e5",
+    "float8e4b15": "fp8e4b15",
     "float8_e4m3fn": "fp8e4nv", "float8e4b8": "fp8e4b8", "float8_e4m3fnuz": "fp8e4b8", "float8_e5m2": "fp8e5",
     "float8e5b16": "fp8e5b16", "float8_e5m2fnuz": "fp8e5b16", "half": "fp16", "float16": "fp16",
     "bfloat16": "bf16", "float": "fp32", "float32": "fp32", "double": "fp64", "float64": "fp64",
