@@ -12,13 +12,21 @@ shared module.  Algorithm:
   * `if` on a constexpr compiles one branch; on a runtime scalar it becomes
     `scf.if`: both branches are generated with their own scope, and every
     name either branch (re)binds that is visible afterwards becomes a result.
+    An `if` with a `return` inside (at any depth, not in a loop) takes the
+    rest of the function into both of its branches, so that every path
+    ends in a return: the `scf.if` yields what the function returns, and
+    the function returns the `scf.if`'s results.
   * `for ... in range(...)` becomes `scf.for`: the body is generated once
     without emitting it to find the names it rebinds (the loop-carried
     values), then for real with those names as iteration arguments.
     `tl.static_range` unrolls in Python.  `while` becomes `scf.while` the
     same way.
   * A call of a @jit function generates (once per specialization) a private
-    `tt.func` and a `tt.call`; the TTIR pipeline inlines it.
+    `tt.func` and a `tt.call`; the TTIR pipeline inlines it.  Tuples (as
+    arguments, of kernels too, and as results) are Python tuples while
+    compiling: their tensors travel as separate arguments and results.
+  * List comprehensions over compile-time sequences unroll into tuples.
+  * Free names resolve through the function's closure, then its globals.
   * Every op carries the source location of the expression that made it;
     every user mistake becomes a CompilationError at that location.
 """

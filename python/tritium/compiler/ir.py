@@ -183,6 +183,9 @@ class Builder:
         self._constant_caches: List[Dict[Tuple[str, str], Value]] = []
         self._definitions: Dict[str, Operation] = {}
         self.loc: Location = UNKNOWN_LOCATION
+        # the compile's num_warps, for builtins that are compile-time values
+        # of it (tl.extra.cuda.num_threads())
+        self.num_warps = 4
 
     # -- names and blocks --
     def fresh(self, prefix: str = "") -> str:
