@@ -99,11 +99,16 @@ struct TensorArithLowering : public ConversionPattern {
     if (!tensorType || !ttg::getDistributedEncoding(tensorType))
       return failure();
     Type scalarType = tensorType.getElementType();
+    // A pointer element (arith.select between tensors of pointers) takes its
+    // converted type, as its operands have; other elements keep their arith
+    // type, which the upstream arith patterns convert afterwards.
+    bool pointerElements = isa<tt::PointerType>(scalarType);
     return lowerPerElement(op, operands, rewriter, *getTypeConverter(),
-                           [&](ValueRange elements, Type) -> Value {
+                           [&](ValueRange elements, Type resultType) -> Value {
                              OperationState state(op->getLoc(), op->getName());
                              state.addOperands(elements);
-                             state.addTypes(scalarType);
+                             state.addTypes(pointerElements ? resultType
+                                                            : scalarType);
                              state.addAttributes(op->getAttrs());
                              return rewriter.create(state)->getResult(0);
                            },

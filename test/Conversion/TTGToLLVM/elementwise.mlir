@@ -110,6 +110,22 @@ module attributes {"ttg.num-warps" = 1 : i32} {
 
 // -----
 
+#b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+
+// arith.select between tensors of pointers selects LLVM pointers per element
+// (tl.where on pointers made with .to(tl.pi32_t)).
+// CHECK-LABEL: llvm.func @select_pointers
+// CHECK-COUNT-2: llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, !llvm.ptr<1>
+// CHECK: llvm.insertvalue %{{.*}}, %{{.*}}[1] : !llvm.struct<(ptr<1>, ptr<1>)>
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @select_pointers(%c: tensor<64xi1, #b>, %a: tensor<64x!tt.ptr<i32>, #b>, %b: tensor<64x!tt.ptr<i32>, #b>) -> tensor<64x!tt.ptr<i32>, #b> {
+    %0 = arith.select %c, %a, %b : tensor<64xi1, #b>, tensor<64x!tt.ptr<i32>, #b>
+    tt.return %0 : tensor<64x!tt.ptr<i32>, #b>
+  }
+}
+
+// -----
+
 #b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 
 // tt's special arithmetic: clamp is maximum-then-minimum (NaN-propagating
