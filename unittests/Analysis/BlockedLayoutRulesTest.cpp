@@ -111,6 +111,21 @@ TEST(BlockedLayoutRulesTest, PermutedLayoutKeepsEveryElementOnItsThread) {
       }
 }
 
+TEST(BlockedLayoutRulesTest, CatHoldsTheRegistersOfBothOperands) {
+  // 128 elements over 8 warps: each element on two threads (replicated);
+  // the default layout of the 256-element result has one register per
+  // thread, the cat layout two.
+  layout::BlockedSpec source{{1}, {32}, {8}, {0}};
+  layout::BlockedSpec cat = catBlockedLayout(source);
+  expectSpec(cat, {2}, {32}, {8}, {0});
+  EXPECT_FALSE(layout::verifyBlocked(cat, 32, 8).has_value());
+  EXPECT_EQ(layout::blockedToLinear(source, {128}).elemsPerThread(), 1);
+  EXPECT_EQ(layout::blockedToLinear(cat, {256}).elemsPerThread(), 2);
+  // large operands: twice the registers as well
+  EXPECT_EQ(layout::blockedToLinear(source, {1024}).elemsPerThread(), 4);
+  EXPECT_EQ(layout::blockedToLinear(cat, {2048}).elemsPerThread(), 8);
+}
+
 TEST(BlockedLayoutRulesTest, JoinAddsAnInThreadDimension) {
   layout::BlockedSpec joined =
       joinBlockedLayout(layout::BlockedSpec{{1}, {32}, {4}, {0}});

@@ -12,7 +12,11 @@
 //   tt.join         operands: default; result: the operand's layout with a
 //                   new in-thread dimension of size 2;
 //   tt.split        results: default; operand: the join layout of the
-//                   results'.
+//                   results';
+//   tt.cat          operands: default; result: default when it holds, per
+//                   thread, the registers of both operands, else the
+//                   operands' layout with sizePerThread doubled in dimension 0
+//                   (small operands, replicated over the threads).
 //
 // Operands are brought into the needed layout with ttg.convert_layout; users
 // that need the default layout of a result get one from the driver.
@@ -115,6 +119,35 @@ struct JoinConversion : public OpConversionPattern<tt::JoinOp> {
   }
 };
 
+struct CatConversion : public OpConversionPattern<tt::CatOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tt::CatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ttg::BlockedEncodingAttr source = getBlocked(adaptor.getLhs().getType());
+    RankedTensorType resultType = convertTensor(*getTypeConverter(), op.getType());
+    ttg::BlockedEncodingAttr result = resultType ? getBlocked(resultType) : nullptr;
+    if (!source || !result ||
+        adaptor.getRhs().getType() != adaptor.getLhs().getType())
+      return rewriter.notifyMatchFailure(op, "operands are not one blocked type");
+    auto registers = [](const layout::BlockedSpec &spec, ArrayRef<int64_t> shape) {
+      int64_t count = 1;
+      for (int64_t n : layout::elemsPerThreadPerDim(spec, shape.vec()))
+        count *= n;
+      return count;
+    };
+    auto operandShape = cast<RankedTensorType>(op.getLhs().getType()).getShape();
+    if (registers(result.toSpec(), resultType.getShape()) !=
+        2 * registers(source.toSpec(), operandShape))
+      resultType = ttg::withEncoding(
+          op.getType(), ttg::getBlockedEncoding(
+                            getContext(), ttg::catBlockedLayout(source.toSpec())));
+    rebuildOp(rewriter, op, adaptor.getOperands(), resultType);
+    return success();
+  }
+};
+
 struct SplitConversion : public OpConversionPattern<tt::SplitOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -139,7 +172,7 @@ struct SplitConversion : public OpConversionPattern<tt::SplitOp> {
 void tritium::populateShapeOpTTToTTGPatterns(const TTGTypeConverter &converter,
                                              RewritePatternSet &patterns) {
   patterns.add<ExpandDimsConversion, BroadcastConversion, TransConversion,
-               JoinConversion, SplitConversion>(converter,
+               JoinConversion, SplitConversion, CatConversion>(converter,
                                                 patterns.getContext(),
                                                 /*benefit=*/2);
 }

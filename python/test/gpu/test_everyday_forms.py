@@ -357,3 +357,39 @@ def test_pre_run_hooks_run_before_every_launch():
     add_two.run(a, 4, grid=(1,), warmup=False)
     assert torch.all(a == 2)
     assert len(add_two.device_caches[0][0]) == 1
+
+
+# ---- lowerings the upstream tests found ----------------------------------------------------------------------
+
+@triton.jit
+def cat_kernel(x_ptr, y_ptr, z_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    z = tl.cat(tl.load(x_ptr + offs), tl.load(y_ptr + offs), can_reorder=True)
+    tl.store(z_ptr + tl.arange(0, 2 * N), z)
+
+
+@pytest.mark.parametrize("num_warps", [4, 8])
+def test_cat_of_tensors_smaller_than_the_cta(num_warps):
+    x = torch.arange(0, 128, device="cuda", dtype=torch.int16)
+    y = torch.arange(-128, 0, device="cuda", dtype=torch.int16)
+    z = torch.full((256,), 999, device="cuda", dtype=torch.int16)
+    cat_kernel[(1,)](x, y, z, N=128, num_warps=num_warps)
+    assert torch.equal(z.sort().values, torch.cat([y, x]))  # every element once, in some order
+
+
+@triton.jit
+def where_pointers_kernel(cond_ptr, a_ptr, b_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + offs).to(tl.pi32_t)
+    b = tl.load(b_ptr + offs).to(tl.pi32_t)
+    picked = tl.where(tl.load(cond_ptr + offs), a, b)
+    tl.store(out_ptr + offs, picked.to(tl.int64))
+
+
+def test_where_between_pointer_tensors():
+    cond = torch.rand(128, device="cuda") > 0.5
+    a = torch.randint(1, 1 << 40, (128,), device="cuda", dtype=torch.int64)
+    b = torch.randint(1, 1 << 40, (128,), device="cuda", dtype=torch.int64)
+    out = torch.full((128,), -77, device="cuda", dtype=torch.int64)
+    where_pointers_kernel[(1,)](cond, a, b, out, BLOCK=128)
+    torch.testing.assert_close(out, torch.where(cond, a, b), rtol=0, atol=0)

@@ -252,6 +252,22 @@ tt.func @calls_and_more(%p: tensor<128x!tt.ptr<f32>>, %v: tensor<128xf32>, %m: t
 
 // -----
 
+// A cat of tensors smaller than the CTA (64 elements over 128 threads, each
+// element on two threads) gets a result layout with sizePerThread doubled,
+// so each thread holds the registers of both operands; users of the result
+// get the default layout through a conversion.
+// CHECK-DAG: #[[B:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[CAT:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @small_cat
+// CHECK: %[[C:.*]] = tt.cat %{{.*}}, %{{.*}} : tensor<64xf32, #[[B]]> -> tensor<128xf32, #[[CAT]]>
+// CHECK: ttg.convert_layout %[[C]] : tensor<128xf32, #[[CAT]]> -> tensor<128xf32, #[[B]]>
+tt.func @small_cat(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<128xf32> {
+  %c = tt.cat %x, %y : tensor<64xf32> -> tensor<128xf32>
+  tt.return %c : tensor<128xf32>
+}
+
+// -----
+
 // A dot keeps blocked operands and accumulator for now.
 // CHECK-DAG: #[[A:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-DAG: #[[C:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>

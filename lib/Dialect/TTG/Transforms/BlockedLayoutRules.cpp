@@ -102,3 +102,9 @@ layout::BlockedSpec ttg::joinBlockedLayout(const layout::BlockedSpec &source) {
   result.order.insert(result.order.begin(), newDim);
   return result;
 }
+
+layout::BlockedSpec ttg::catBlockedLayout(const layout::BlockedSpec &source) {
+  layout::BlockedSpec result = source;
+  result.sizePerThread[0] *= 2;
+  return result;
+}

@@ -10,8 +10,8 @@
 //     (one element per thread, row-major);
 //   * coalescedSizePerThread: how many consecutive elements ttg-coalesce
 //     lets one thread access (one 128-bit vector at most);
-//   * permuteBlockedLayout / joinBlockedLayout: the layouts tt.trans and
-//     tt.join produce without moving data.
+//   * permuteBlockedLayout / joinBlockedLayout / catBlockedLayout: the
+//     layouts tt.trans, tt.join and tt.cat produce without moving data.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_DIALECT_TTG_TRANSFORMS_BLOCKEDLAYOUTRULES_H
@@ -66,6 +66,14 @@ layout::BlockedSpec permuteBlockedLayout(const layout::BlockedSpec &source,
 /// of size 2, held inside each thread (sizePerThread 2, fastest in order), so
 /// joining moves no data between threads.
 layout::BlockedSpec joinBlockedLayout(const layout::BlockedSpec &source);
+
+/// The layout of `tt.cat` of two tensors in `source` (the result is twice as
+/// long in dimension 0): sizePerThread doubled in dimension 0, so that each
+/// thread holds exactly the registers of both operands, whatever their size
+/// (also when the operands have fewer elements than the CTA has threads and
+/// are replicated).  tt.cat may reorder elements, so the lowering only
+/// concatenates each thread's registers.
+layout::BlockedSpec catBlockedLayout(const layout::BlockedSpec &source);
 
 } // namespace tritium::ttg
 
