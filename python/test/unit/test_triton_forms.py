@@ -541,3 +541,17 @@ def test_annotation_names_as_triton_writes_them():
     assert [annotation_type(a) for a in ("tl.uint1", "tl.int64", "tl.float16", "const", tl.pointer_type(tl.int8))] \
         == ["u1", "i64", "fp16", "const", "*i8"]
     assert annotation_type("torch.Tensor") == "" and annotation_type(int) == ""
+
+
+@triton.jit
+def k_fp8_bitcast(x_ptr, y_ptr, DTYPE: tl.constexpr):
+    bits = tl.load(x_ptr + tl.arange(0, 16))
+    tl.store(y_ptr + tl.arange(0, 16), bits.to(DTYPE, bitcast=True).to(tl.int8, bitcast=True))
+
+
+def test_fp8_formats_of_other_targets_are_refused_as_triton_refuses_them():
+    for name in ("float8e4b8", "float8e5b16"):
+        with pytest.raises(triton.CompilationError, match="not supported in this architecture"):
+            compile_ttir(k_fp8_bitcast, {"x_ptr": "*i8", "y_ptr": "*i8"}, {"DTYPE": getattr(tl, name)})
+    compile_ttir(k_fp8_bitcast, {"x_ptr": "*i8", "y_ptr": "*i8"}, {"DTYPE": tl.float8e4b15})  # bitcasts pass
+    compile_ttir(k_fp8_bitcast, {"x_ptr": "*i8", "y_ptr": "*i8"}, {"DTYPE": tl.float8e4nv})

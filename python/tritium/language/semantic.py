@@ -303,10 +303,21 @@ def _with_scalar(ty: dtype, scalar: dtype) -> dtype:
     return block_type(scalar, ty.shape) if ty.is_block() else scalar
 
 
+def _check_target_fp8(*types: dtype, conversion: bool):
+    """fp8 formats of other targets: AMD's fnuz pair is refused in any use
+    (as Triton refuses it on NVIDIA GPUs); fp8e4b15 may be loaded, stored and
+    bitcast, but not converted."""
+    for t in types:
+        if t.name in ("fp8e4b8", "fp8e5b16") or (conversion and t.name in dtype.FOREIGN_FP8_TYPES):
+            raise SemanticError(f"type {t.name} not supported in this architecture. The supported fp8 dtypes "
+                                "are ('fp8e4nv', 'fp8e5')")
+
+
 def bitcast(x, dst: dtype):
     src_sca = x.type.scalar
     if src_sca == dst:
         return x
+    _check_target_fp8(src_sca, dst, conversion=False)
     if src_sca.primitive_bitwidth != dst.primitive_bitwidth:
         raise SemanticError(f"cannot bitcast {src_sca} ({src_sca.primitive_bitwidth} bits) to "
                             f"{dst} ({dst.primitive_bitwidth} bits)")
@@ -330,10 +341,7 @@ def cast(x, dst: dtype, fp_downcast_rounding: Optional[str] = None):
     if fp_downcast_rounding is not None and not (src.is_floating() and dst.is_floating()
                                                  and dst.primitive_bitwidth < src.primitive_bitwidth):
         raise SemanticError("fp_downcast_rounding applies only to float-to-narrower-float casts")
-    for t_ in (src, dst):
-        if t_.name in dtype.FOREIGN_FP8_TYPES:
-            raise SemanticError(f"type {t_.name} not supported in this architecture. The supported fp8 dtypes "
-                                "are ('fp8e4nv', 'fp8e5')")
+    _check_target_fp8(src, dst, conversion=True)
     # same MLIR type (int32 <-> uint32): nothing to emit
     if src.to_ir() == dst.to_ir() and not src.is_ptr() and not dst.is_ptr():
         return _tensor(x.handle, ty)
