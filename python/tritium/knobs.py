@@ -65,7 +65,11 @@ class env_knob:
 
     def __set__(self, group, value):
         group._values[self.name] = value
-        if propagate_env and value is not None and isinstance(value, (str, int, float, bool)):
+        if not propagate_env:
+            return
+        if value is None:
+            os.environ.pop(self.key, None)
+        elif isinstance(value, (str, int, float, bool)):
             os.environ[self.key] = ("1" if value else "0") if isinstance(value, bool) else str(value)
 
     def __delete__(self, group):

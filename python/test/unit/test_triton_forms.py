@@ -555,3 +555,23 @@ def test_fp8_formats_of_other_targets_are_refused_as_triton_refuses_them():
             compile_ttir(k_fp8_bitcast, {"x_ptr": "*i8", "y_ptr": "*i8"}, {"DTYPE": getattr(tl, name)})
     compile_ttir(k_fp8_bitcast, {"x_ptr": "*i8", "y_ptr": "*i8"}, {"DTYPE": tl.float8e4b15})  # bitcasts pass
     compile_ttir(k_fp8_bitcast, {"x_ptr": "*i8", "y_ptr": "*i8"}, {"DTYPE": tl.float8e4nv})
+
+
+@triton.jit
+def k_sqrt(x_ptr):
+    from_libdevice = tl.extra.cuda.libdevice.sqrt(tl.load(x_ptr))
+    tl.store(x_ptr, from_libdevice)
+
+
+def test_arch_override_and_reflect_ftz_options(monkeypatch):
+    from tritium import knobs
+    monkeypatch.setattr("tritium.runtime.driver.current_device", lambda: 0)
+    monkeypatch.setattr("tritium.runtime.driver.current_target", lambda: "cuda:90")
+    x = FakeTensor(0x1000)
+    assert "cuda:80" in k_sqrt.warmup(x, grid=(1,), arch="sm80").asm["ttgir"]
+    monkeypatch.setattr(knobs.runtime, "override_arch", "sm89")
+    assert "cuda:89" in k_sqrt.warmup(x, grid=(1,)).asm["ttgir"]
+    monkeypatch.setattr(knobs.runtime, "override_arch", None)
+    assert "cuda:90" in k_sqrt.warmup(x, grid=(1,)).asm["ttgir"]
+    assert ".ftz.f32" in k_sqrt.warmup(x, grid=(1,), enable_reflect_ftz=True).asm["ptx"]
+    assert ".ftz.f32" not in k_sqrt.warmup(x, grid=(1,), enable_reflect_ftz=False).asm["ptx"]

@@ -321,6 +321,8 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
         backend_options = {"num_warps": nw, "num_ctas": opts["num_ctas"], "num_stages": opts["num_stages"],
                            "arch": target.arch, "debug": int(debug_on),
                            "enable_fp_fusion": int(bool(opts.get("enable_fp_fusion", True)))}
+        if opts.get("enable_reflect_ftz") is not None:
+            backend_options["ftz"] = int(bool(opts["enable_reflect_ftz"]))
         if maxnreg is not None:
             backend_options["maxnreg"] = maxnreg
         dump = os.environ.get("TRITIUM_DUMP_DIR")

@@ -206,8 +206,8 @@ def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) ->
 
 
 # keyword arguments of a launch that are options, not kernel arguments
-LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "launch_cooperative_grid",
-                  "launch_pdl")
+LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "enable_reflect_ftz",
+                  "launch_cooperative_grid", "launch_pdl", "arch")
 
 # ---- the warm path ----
 #
@@ -579,6 +579,9 @@ class JITFunction(KernelInterface):
         target = self._targets.get(device)
         if target is None:
             target = self._targets[device] = driver.current_target()
+        arch = launch_options.get("arch") or _knobs.runtime.override_arch
+        if arch:  # compile for another GPU ("sm80", "90"); such a kernel is for warmup, not this device
+            target = "cuda:" + str(arch).removeprefix("sm")
         if launch_options.get("launch_cooperative_grid"):
             raise user_error("launch_cooperative_grid=True is not supported by Tritium yet: a grid-wide barrier "
                              "in a kernel launched without it could deadlock, so the launch is refused")
@@ -589,6 +592,9 @@ class JITFunction(KernelInterface):
         options = {"num_warps": num_warps or 4, "num_stages": launch_options.get("num_stages") or 3,
                    "num_ctas": launch_options.get("num_ctas") or 1, "maxnreg": launch_options.get("maxnreg"),
                    "enable_fp_fusion": bool(fp_fusion), "debug": self.debug}
+        if launch_options.get("enable_reflect_ftz") is not None:
+            # libdevice's __nvvm_reflect("__CUDA_FTZ"): denormals flushed in its functions
+            options["enable_reflect_ftz"] = bool(launch_options["enable_reflect_ftz"])
         key = (tuple(signature.items()), tuple((k, repr(v)) for k, v in constexprs.items()),
                tuple(attrs), tuple(options.items()), target)
         kernel = self.compiled.get(key)
