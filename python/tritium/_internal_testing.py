@@ -172,7 +172,11 @@ def default_alloc_fn(size: int, align: int, stream):
 def _fresh_knobs_impl(skipped_attr=None):
     """(fresh, reset): `fresh()` gives every knob group its defaults (except
     the groups named in `skipped_attr`) with their environment variables
-    removed, and returns the knobs module; `reset()` restores them."""
+    removed, and returns the knobs module; `reset()` restores them, and
+    removes the variables a test set that were not set before (a knob set
+    with `propagate_env` writes its variable)."""
+    import os
+
     import pytest
     from . import knobs
     skipped_attr = set(skipped_attr or ())
@@ -180,19 +184,25 @@ def _fresh_knobs_impl(skipped_attr=None):
     groups = {name: group for name, group in vars(knobs).items()
               if isinstance(group, knobs.base_knobs) and name not in skipped_attr}
     saved_propagate = knobs.propagate_env
+    unset_before = []
 
     def fresh():
         for name, group in groups.items():
             setattr(knobs, name, group.copy().reset())
             for descriptor in group.knob_descriptors.values():
-                monkeypatch.delenv(descriptor.key, raising=False)
+                if descriptor.key in os.environ:
+                    monkeypatch.delenv(descriptor.key)
+                else:
+                    unset_before.append(descriptor.key)
         knobs.propagate_env = True
         return knobs
 
     def reset():
         for name, group in groups.items():
             setattr(knobs, name, group)
-        monkeypatch.undo()
+        monkeypatch.undo()  # first: it restores what was set before
+        for key in unset_before:
+            os.environ.pop(key, None)
         knobs.propagate_env = saved_propagate
 
     return fresh, reset

@@ -575,3 +575,14 @@ def test_arch_override_and_reflect_ftz_options(monkeypatch):
     assert "cuda:90" in k_sqrt.warmup(x, grid=(1,)).asm["ttgir"]
     assert ".ftz.f32" in k_sqrt.warmup(x, grid=(1,), enable_reflect_ftz=True).asm["ptx"]
     assert ".ftz.f32" not in k_sqrt.warmup(x, grid=(1,), enable_reflect_ftz=False).asm["ptx"]
+
+
+def test_fresh_knobs_leave_no_environment_behind():
+    import os
+    from tritium import _internal_testing, knobs
+    fresh, reset = _internal_testing._fresh_knobs_impl()
+    assert "TRITON_OVERRIDE_ARCH" not in os.environ
+    fresh().runtime.override_arch = "sm80"
+    assert os.environ["TRITON_OVERRIDE_ARCH"] == "sm80"
+    reset()
+    assert "TRITON_OVERRIDE_ARCH" not in os.environ and knobs.runtime.override_arch is None
