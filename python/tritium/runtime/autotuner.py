@@ -26,6 +26,7 @@ import os
 import time
 from typing import Callable, Dict, List, Optional
 
+from .. import knobs
 from ..errors import CompilationError, OutOfResources, TritiumError
 from .jit import KernelInterface
 
@@ -96,7 +97,7 @@ class Autotuner(KernelInterface):
         self.num_warmups = warmup if warmup is not None else 25
         self.num_reps = rep if rep is not None else 100
         self.use_cuda_graph = use_cuda_graph
-        self.cache_results = cache_results or os.environ.get("TRITON_CACHE_AUTOTUNING") == "1"
+        self.cache_results = cache_results or knobs.autotuning.cache
         self._user_do_bench = do_bench
         self.cache: Dict = {}
         self.best_config: Optional[Config] = None
@@ -242,7 +243,7 @@ class Autotuner(KernelInterface):
         else:
             config = self.configs[0]
         self.best_config = config
-        if os.environ.get("TRITON_PRINT_AUTOTUNING") == "1" and not used_cached_result:
+        if knobs.autotuning.print and not used_cached_result:
             print(f"Triton autotuning for function {self.base_fn.__name__},\nwith key as {key},\n"
                   f"finished after {self.bench_time:.2f}s,\nbest config selected: {self.best_config};")
         if config.pre_hook is not None:
