@@ -11,6 +11,7 @@
 
 #include "tritium/Layout/MmaLayout.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace tritium {
@@ -190,6 +191,32 @@ LinearLayout dotOperandToLinear(const MmaSpec &parent, int opIdx,
   tile[otherDim] = otherPerWarp * parent.warpsPerCTA[otherDim];
   appendTileRepetitions(regs, tile, shape, /*dimOrder=*/{kDim, otherDim});
   return LinearLayout::wrapped(std::move(bases), shape);
+}
+
+MmaV2Repetitions mmaV2Repetitions(const MmaSpec &spec,
+                                  const std::vector<int64_t> &shape,
+                                  int64_t k, int64_t kWidth) {
+  std::vector<int64_t> tile = shapePerCTATile(spec);
+  MmaV2Repetitions reps;
+  reps.m = std::max<int64_t>(1, shape[0] / tile[0]);
+  reps.n = std::max<int64_t>(1, shape[1] / tile[1]);
+  reps.k = std::max<int64_t>(1, k / (8 * kWidth));
+  return reps;
+}
+
+int64_t mmaV2AccumulatorRegister(const MmaV2Repetitions &reps, int64_t mRep,
+                                 int64_t nRep, int64_t i) {
+  // Repetitions: N first, then M (mmaToLinear).
+  return i + 4 * (nRep + reps.n * mRep);
+}
+
+int64_t mmaV2OperandRegister(const MmaV2Repetitions &reps, int opIdx,
+                             int64_t kWidth, int64_t rep, int64_t kRep,
+                             int64_t i) {
+  // Per instruction A holds 4 * kWidth elements, B 2 * kWidth; repetitions
+  // go K first (dotOperandToLinear).
+  int64_t perInstr = (opIdx == 0 ? 4 : 2) * kWidth;
+  return i + perInstr * (kRep + reps.k * rep);
 }
 
 } // namespace layout

@@ -10,6 +10,11 @@
 //   ttg-remove-layout-conversions  those layouts spread to the computation
 //                                  around the accesses, and the conversions
 //                                  that no longer move data disappear;
+//   ttg-accelerate-matmul          dots that fit a tensor-core instruction
+//                                  move to mma layouts, the others get
+//                                  their operands cast for FMAs;
+//   ttg-remove-layout-conversions  again: the mma layout spreads through
+//                                  the accumulating loop;
 //   canonicalize                   folds what the rewrites exposed;
 //   cse                            shares the index arithmetic that
 //                                  rematerialization duplicated.
@@ -33,6 +38,8 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(createConvertTTToTTGPass(convertOptions));
   pm.addPass(ttg::createTTGCoalescePass());
   pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
+  pm.addPass(ttg::createTTGAccelerateMatmulPass());
+  pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }
@@ -41,6 +48,7 @@ void tritium::registerTTGIRPipeline() {
   mlir::PassPipelineRegistration<TTGIRPipelineOptions>(
       "tritium-make-ttgir",
       "Triton IR to TritonGPU IR for a launch shape: convert-tt-to-ttg, "
-      "ttg-coalesce, ttg-remove-layout-conversions, canonicalize, cse",
+      "ttg-coalesce, ttg-remove-layout-conversions, ttg-accelerate-matmul, "
+      "ttg-remove-layout-conversions, canonicalize, cse",
       buildTTGIRPipeline);
 }

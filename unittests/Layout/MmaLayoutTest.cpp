@@ -212,3 +212,70 @@ TEST(MmaLayoutTest, Verifiers) {
 }
 
 } // namespace
+
+namespace {
+
+/// The PTX ISA's fragment of mma.sync m16n8k(8*kWidth): the (row, col) of
+/// element i of lane l, for A (M x K), B (K x N) and the accumulator.
+std::vector<int64_t> ptxFragment(int which, int64_t kWidth, int64_t lane,
+                                 int64_t i) {
+  int64_t group = lane / 4, inGroup = lane % 4;
+  if (which == 2) // accumulator: c0..c3
+    return {group + 8 * (i / 2), 2 * inGroup + i % 2};
+  int64_t kLow = inGroup * kWidth + i % kWidth; // within the first 4*kWidth
+  if (which == 0) {
+    // A: kWidth elements per register; registers walk rows +8 then K half.
+    int64_t reg = i / kWidth;
+    return {group + 8 * (reg % 2), kLow + 4 * kWidth * (reg / 2)};
+  }
+  int64_t reg = i / kWidth; // B: registers walk the K halves
+  return {kLow + 4 * kWidth * reg, group};
+}
+
+TEST(MmaLayoutTest, V2RegistersFollowThePtxFragments) {
+  for (int64_t kWidth : {1, 2, 4}) {
+    MmaSpec spec = mmaV2(2, 2);
+    std::vector<int64_t> shape = {64, 32};
+    int64_t k = 2 * 8 * kWidth; // two K repetitions
+    MmaV2Repetitions reps = mmaV2Repetitions(spec, shape, k, kWidth);
+    EXPECT_EQ(reps.m, 2);
+    EXPECT_EQ(reps.n, 2);
+    EXPECT_EQ(reps.k, 2);
+    LinearLayout acc = mmaToLinear(spec, shape);
+    LinearLayout a = dotOperandToLinear(spec, 0, kWidth, {64, k});
+    LinearLayout b = dotOperandToLinear(spec, 1, kWidth, {k, 32});
+    for (int64_t warp = 0; warp < 4; ++warp) {
+      int64_t wm = warp / 2, wn = warp % 2; // version 2: N fastest
+      for (int64_t lane = 0; lane < 32; ++lane)
+        for (int64_t mr = 0; mr < reps.m; ++mr)
+          for (int64_t nr = 0; nr < reps.n; ++nr) {
+            int64_t row0 = 16 * wm + 32 * mr, col0 = 8 * wn + 16 * nr;
+            for (int64_t i = 0; i < 4; ++i) {
+              auto f = ptxFragment(2, kWidth, lane, i);
+              ASSERT_EQ(acc.apply(mmaV2AccumulatorRegister(reps, mr, nr, i),
+                                  lane, warp),
+                        (std::vector<int64_t>{row0 + f[0], col0 + f[1]}));
+            }
+            for (int64_t kr = 0; kr < reps.k; ++kr) {
+              int64_t k0 = 8 * kWidth * kr;
+              for (int64_t i = 0; i < 4 * kWidth; ++i) {
+                auto f = ptxFragment(0, kWidth, lane, i);
+                ASSERT_EQ(a.apply(mmaV2OperandRegister(reps, 0, kWidth, mr, kr, i),
+                                  lane, warp),
+                          (std::vector<int64_t>{row0 + f[0], k0 + f[1]}))
+                    << "A kWidth " << kWidth << " lane " << lane << " i " << i;
+              }
+              for (int64_t i = 0; i < 2 * kWidth; ++i) {
+                auto f = ptxFragment(1, kWidth, lane, i);
+                ASSERT_EQ(b.apply(mmaV2OperandRegister(reps, 1, kWidth, nr, kr, i),
+                                  lane, warp),
+                          (std::vector<int64_t>{k0 + f[0], col0 + f[1]}))
+                    << "B kWidth " << kWidth << " lane " << lane << " i " << i;
+              }
+            }
+          }
+    }
+  }
+}
+
+} // namespace

@@ -75,6 +75,29 @@ LinearLayout dotOperandToLinear(const MmaSpec &parent, int opIdx,
                                 int64_t kWidth,
                                 const std::vector<int64_t> &shape);
 
+/// How many mma.sync (version 2) instruction tiles each thread computes
+/// over an M x N accumulator of `shape` with operands of `k` columns:
+/// repetitions of the warp grid's tile along M, N and K.
+struct MmaV2Repetitions {
+  int64_t m = 1, n = 1, k = 1;
+};
+MmaV2Repetitions mmaV2Repetitions(const MmaSpec &spec,
+                                  const std::vector<int64_t> &shape,
+                                  int64_t k, int64_t kWidth);
+
+/// The register of the accumulator layout (mmaToLinear, version 2) holding
+/// fragment element `i` (c0..c3) of instruction tile (mRep, nRep).
+int64_t mmaV2AccumulatorRegister(const MmaV2Repetitions &reps, int64_t mRep,
+                                 int64_t nRep, int64_t i);
+
+/// The register of operand `opIdx` (dotOperandToLinear) holding fragment
+/// element `i` (A: a0..a(4*kWidth-1), B: b0..b(2*kWidth-1), in the PTX
+/// order) of the instruction tile at repetition `rep` along M (A) or N (B)
+/// and `kRep` along K.
+int64_t mmaV2OperandRegister(const MmaV2Repetitions &reps, int opIdx,
+                             int64_t kWidth, int64_t rep, int64_t kRep,
+                             int64_t i);
+
 } // namespace layout
 } // namespace tritium
 

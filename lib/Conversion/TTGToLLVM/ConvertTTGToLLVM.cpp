@@ -60,6 +60,8 @@ LogicalResult tritium::convertTTGToLLVM(ModuleOp module,
   populateLoadStoreOpToLLVMPatterns(converter, patterns, access);
   populateAtomicOpToLLVMPatterns(converter, patterns, access, target);
   populateConvertLayoutOpToLLVMPatterns(converter, patterns);
+  populateFmaDotOpToLLVMPatterns(converter, patterns);
+  populateMmaV2DotOpToLLVMPatterns(converter, patterns);
   populateReduceOpToLLVMPatterns(converter, patterns);
   populateScanOpToLLVMPatterns(converter, patterns);
   populateGatherHistogramOpToLLVMPatterns(converter, patterns);

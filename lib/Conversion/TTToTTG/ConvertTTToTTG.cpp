@@ -132,6 +132,7 @@ LogicalResult tritium::convertTTToTTG(ModuleOp module,
   populateGenericTTToTTGPatterns(converter, patterns);
   populateShapeOpTTToTTGPatterns(converter, patterns);
   populateReductionTTToTTGPatterns(converter, patterns);
+  populateDotTTToTTGPatterns(converter, patterns);
   populateFunctionOpInterfaceTypeConversionPattern<tt::FuncOp>(patterns,
                                                                converter);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,

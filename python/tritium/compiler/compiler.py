@@ -143,6 +143,20 @@ class KernelMetadata(dict):
             raise AttributeError(key) from None
 
 
+def _needs_ptx_jit(target) -> bool:
+    """True when a kernel compiled for `target` ("cuda:80") cannot run its
+    cubin on the current device but can run its PTX: the device is of a
+    later major generation (a cubin runs only on its own major version,
+    PTX on any later one through the driver's JIT)."""
+    from ..runtime import driver
+    try:
+        compiled = int(str(target).removeprefix("cuda:").rstrip("a"))
+        device = int(driver.current_target().removeprefix("cuda:"))
+    except (ValueError, TypeError):
+        return False
+    return compiled // 10 < device // 10
+
+
 class CompiledKernel:
     """A compiled kernel: its texts per stage (`asm`), metadata, and a launcher.
 
@@ -193,6 +207,8 @@ class CompiledKernel:
     def _make_launcher(self):
         from ..runtime.launcher import Launcher
         image = self.asm.get("cubin")
+        if image is not None and _needs_ptx_jit(self.metadata.get("target")):
+            image = None  # a cubin of another GPU generation: run its PTX
         if image is None:
             ptx = self.asm.get("ptx")
             if ptx is None:

@@ -1053,9 +1053,8 @@ def dot(a, b, acc=None, input_precision=None, max_num_imprecise_acc=None, out_dt
         raise SemanticError(f"dot's inner dimensions must agree: first operand is {sa}, second is {sb}")
     if len(sa) == 3 and sa[0] != sb[0]:
         raise SemanticError(f"dot's batch dimensions must agree: {sa} and {sb}")
-    for name, s in (("M", sa[-2]), ("N", sb[-1]), ("K", sa[-1])):
-        if s < 16:
-            raise SemanticError(f"dot's {name} dimension must be at least 16, got {s}")
+    # Any power-of-two size works: tiles that no tensor-core instruction
+    # fits run on the CUDA cores (ttg-accelerate-matmul).
     ea, eb = a.type.scalar, b.type.scalar
     if ea != eb and not (ea.is_fp8() and eb.is_fp8()):
         raise SemanticError(f"dot's operands must have one element type, got {ea} and {eb}")

@@ -83,6 +83,14 @@ void populateAtomicOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
 void populateConvertLayoutOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                            mlir::RewritePatternSet &patterns);
 
+/// tt.dot with a blocked accumulator: one FMA per product
+/// (DotOpToLLVM/FMA.cpp).
+void populateFmaDotOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+/// tt.dot with an mma v2 accumulator: mma.sync (DotOpToLLVM/MMAv2.cpp).
+void populateMmaV2DotOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
+
 /// tt.reduce: within threads, across lanes by shuffles, across warps
 /// through shared memory.
 void populateReduceOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,

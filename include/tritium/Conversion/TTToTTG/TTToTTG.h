@@ -58,6 +58,11 @@ void populateGenericTTToTTGPatterns(const TTGTypeConverter &converter,
 void populateShapeOpTTToTTGPatterns(const TTGTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 
+/// The pattern for tt.dot (operands in the #ttg.dot_op layouts of the
+/// blocked accumulator).
+void populateDotTTToTTGPatterns(const TTGTypeConverter &converter,
+                                mlir::RewritePatternSet &patterns);
+
 /// Patterns for tt.reduce and tt.scan (results in the slice / the layout of
 /// the operands; combine regions moved over).
 void populateReductionTTToTTGPatterns(const TTGTypeConverter &converter,

@@ -11,6 +11,7 @@
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
 
 #include "mlir/IR/DialectImplementation.h"
+#include "tritium/Layout/FmaDotLayout.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -386,10 +387,21 @@ LogicalResult
 DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                unsigned opIdx, Attribute parent,
                                unsigned kWidth) {
+  if (isa<BlockedEncodingAttr>(parent)) {
+    // A CUDA-core (FMA) dot: operands follow the blocked accumulator.
+    if (opIdx > 1)
+      return emitError() << "invalid #ttg.dot_op: opIdx is " << opIdx
+                         << ", expected 0 or 1";
+    if (kWidth != 1)
+      return emitError() << "invalid #ttg.dot_op: kWidth must be 1 with a "
+                            "#ttg.blocked parent, got "
+                         << kWidth;
+    return success();
+  }
   auto mma = dyn_cast<NvidiaMmaEncodingAttr>(parent);
   if (!mma)
-    return emitError() << "#ttg.dot_op parent must be a #ttg.nvidia_mma "
-                          "layout, got "
+    return emitError() << "#ttg.dot_op parent must be a #ttg.nvidia_mma or "
+                          "#ttg.blocked layout, got "
                        << parent;
   if (auto message = layout::verifyDotOperand(mma.toSpec(), opIdx, kWidth))
     return emitError() << "invalid #ttg.dot_op: " << *message;
@@ -397,6 +409,15 @@ DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 layout::LinearLayout DotOperandEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(getParent())) {
+    // The accumulator's shape is the operand's with K standing in for the
+    // accumulator dimension the operand lacks: fmaOperandToLinear drops
+    // that dimension, and a blocked layout's bases along one dimension do
+    // not depend on the sizes of the others.
+    SmallVector<int64_t> accShape(shape);
+    return layout::fmaOperandToLinear(
+        blocked.toLinearLayout(accShape), getOpIdx(), toInt64(shape));
+  }
   auto mma = cast<NvidiaMmaEncodingAttr>(getParent());
   return layout::dotOperandToLinear(mma.toSpec(), getOpIdx(), getKWidth(),
                                     toInt64(shape));

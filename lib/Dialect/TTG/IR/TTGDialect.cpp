@@ -180,6 +180,15 @@ int tritium::ttg::getThreadsPerWarp(ModuleOp module) {
                       kDefaultThreadsPerWarp);
 }
 
+int tritium::ttg::getComputeCapability(ModuleOp module) {
+  auto target = module->getAttrOfType<StringAttr>(TTGDialect::kTargetAttrName);
+  int capability = 0;
+  if (!target || !target.getValue().starts_with("cuda:") ||
+      target.getValue().drop_front(5).getAsInteger(10, capability))
+    return 0;
+  return capability;
+}
+
 DistributedEncodingAttr tritium::ttg::getDistributedEncoding(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)

@@ -35,6 +35,9 @@ struct SharedMemory : public mlir::SideEffects::Resource::Base<SharedMemory> {
 /// The module attributes, with their defaults when absent.
 int getNumWarps(mlir::ModuleOp module);
 int getThreadsPerWarp(mlir::ModuleOp module);
+/// The compute capability times ten of the module's `ttg.target`
+/// ("cuda:90" -> 90); 0 when the module names no CUDA target.
+int getComputeCapability(mlir::ModuleOp module);
 
 /// The distributed layout of a tensor type, or null.
 DistributedEncodingAttr getDistributedEncoding(mlir::Type type);

@@ -8,6 +8,7 @@
 #ifndef TRITIUM_DIALECT_TTG_TRANSFORMS_PASSES_H
 #define TRITIUM_DIALECT_TTG_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Pass/Pass.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
 

@@ -109,4 +109,35 @@ def TTGRemoveLayoutConversionsPass
   let dependentDialects = ["::tritium::ttg::TTGDialect"];
 }
 
+def TTGAccelerateMatmulPass
+    : Pass<"ttg-accelerate-matmul", "::mlir::ModuleOp"> {
+  let summary = "move dots onto tensor cores (mma layouts)";
+  let description = [{
+    For every `tt.dot` with a blocked accumulator, picks the `mma.sync`
+    instruction that fits its element types, input precision and the
+    module's `ttg.target` (m16n8k16 for fp16/bf16, m16n8k8 for tf32 and
+    tf32x3, m16n8k32 for int8 and, from sm_89, fp8), spreads the warps over
+    the tile, and rebuilds the dot with a `#ttg.nvidia_mma` accumulator and
+    `#ttg.dot_op` operands, converting in and out.  Dots no instruction
+    fits (ieee fp32, fp64, tiles smaller than one instruction, 3-D dots)
+    stay on the CUDA cores; their operands are cast to the accumulator's
+    element type.
+
+    ```mlir
+    %d = tt.dot %a, %b, %c : tensor<64x32xf16, #dot_a> * tensor<32x64xf16, #dot_b>
+                            -> tensor<64x64xf32, #blocked>
+    // becomes, with 4 warps on cuda:90
+    #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0,
+                            warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+    %a2 = ttg.convert_layout %a0 : ... -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %b2 = ttg.convert_layout %b0 : ... -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+    %c2 = ttg.convert_layout %c : ... -> tensor<64x64xf32, #mma>
+    %d2 = tt.dot %a2, %b2, %c2 : ... -> tensor<64x64xf32, #mma>
+    %d = ttg.convert_layout %d2 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    ```
+  }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // TRITIUM_DIALECT_TTG_TRANSFORMS_PASSES_TD

@@ -83,6 +83,17 @@ void cleanupConversions(mlir::Operation *funcOp);
 /// on every function of `module`.
 void removeLayoutConversions(mlir::ModuleOp module);
 
+//===----------------------------------------------------------------------===//
+// ttg-accelerate-matmul (AccelerateMatmul.cpp)
+//===----------------------------------------------------------------------===//
+
+/// ttg-accelerate-matmul: rebuilds every blocked tt.dot of `module` that a
+/// tensor-core instruction of the module's target fits in #ttg.nvidia_mma
+/// layouts, and casts the operands of the others (CUDA-core dots) to their
+/// accumulator's element type.  Fails, with an error at the dot, on fp8e4nv
+/// operands for a target before sm_89.
+mlir::LogicalResult accelerateMatmul(mlir::ModuleOp module);
+
 } // namespace tritium::ttg
 
 #endif // TRITIUM_DIALECT_TTG_TRANSFORMS_TRANSFORMS_H

@@ -1,0 +1,228 @@
+//===- AccelerateMatmul.cpp - ttg-accelerate-matmul ------------------------===//
+//
+// Moves tt.dot onto tensor cores where an instruction fits, and prepares the
+// rest for the CUDA cores.
+//
+// Algorithm, for every tt.dot whose accumulator is blocked (as
+// convert-tt-to-ttg leaves it):
+//   1. Pick the tensor-core instruction from the operand and accumulator
+//      element types, the input precision and the module's compute
+//      capability (chooseMmaV2):
+//        fp16 x fp16 -> f32 or f16     m16n8k16   kWidth 2
+//        bf16 x bf16 -> f32            m16n8k16   kWidth 2
+//        f32 x f32, tf32 / tf32x3      m16n8k8    kWidth 1
+//        i8 x i8 -> i32                m16n8k32   kWidth 4
+//        fp8 x fp8 -> f32 (sm_89+)     m16n8k32   kWidth 4
+//      An accumulator the instruction cannot hold (f16 for bf16 or fp8
+//      operands) is widened to f32 for the dot and narrowed after it.  The
+//      tile must be a multiple of the instruction: M of 16, N of 8, K of
+//      8 * kWidth.
+//   2. Spread the warps over the tile (warpsPerTileV2): double the warps
+//      along the dimension with more instruction tiles left per warp, M
+//      counted in 16-row and N in 16-column steps, while the tile still
+//      holds the doubled warp grid.
+//   3. Rebuild the dot in #ttg.nvidia_mma (version 2): A and B converted to
+//      #ttg.dot_op of it, the accumulator converted in, the result
+//      converted back to the blocked layout its users expect.  A following
+//      ttg-remove-layout-conversions carries the mma layout through the loop
+//      that accumulates and places the one conversion to blocked at the
+//      epilogue.
+// A dot no instruction fits (ieee fp32, fp64, shapes under one instruction,
+// batched 3-D dots, targets before sm_80) stays a CUDA-core dot: its
+// operands, already in the #ttg.dot_op layouts of the blocked accumulator,
+// are cast to the accumulator's element type so that the lowering is one
+// fused multiply-add per product.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Dialect/TTG/Transforms/Passes.h"
+#include "tritium/Dialect/TTG/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+
+namespace tritium::ttg {
+#define GEN_PASS_DEF_TTGACCELERATEMATMULPASS
+#include "tritium/Dialect/TTG/Transforms/Passes.h.inc"
+} // namespace tritium::ttg
+
+using namespace mlir;
+using namespace tritium;
+using namespace tritium::ttg;
+
+namespace {
+
+/// What a version-2 mma computes for one dot.
+struct MmaV2Choice {
+  /// Consecutive K elements per thread and register group.
+  unsigned kWidth;
+  /// The element type the instruction accumulates in.
+  Type accElem;
+};
+
+bool isFp8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+Type elementOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getElementType();
+}
+
+/// The mma.sync variant for `dot`, or nothing when none fits.
+std::optional<MmaV2Choice> chooseMmaV2(tt::DotOp dot, int computeCapability) {
+  auto cType = cast<RankedTensorType>(dot.getType());
+  if (cType.getRank() != 2 || computeCapability < 80)
+    return std::nullopt;
+  Type ea = elementOf(dot.getA()), eb = elementOf(dot.getB());
+  Type ec = cType.getElementType();
+  MLIRContext *context = dot.getContext();
+  Type f32 = Float32Type::get(context);
+  std::optional<MmaV2Choice> choice;
+  if (ea.isF16() && eb.isF16() && (ec.isF16() || ec.isF32()))
+    choice = MmaV2Choice{2, ec};
+  else if (ea.isBF16() && eb.isBF16() && (ec.isF32() || ec.isF16() || ec.isBF16()))
+    choice = MmaV2Choice{2, f32};
+  else if (ea.isF32() && eb.isF32() && ec.isF32() &&
+           (dot.getInputPrecision() == tt::InputPrecision::TF32 ||
+            dot.getInputPrecision() == tt::InputPrecision::TF32x3))
+    choice = MmaV2Choice{1, f32};
+  else if (ea.isInteger(8) && eb.isInteger(8) && ec.isInteger(32))
+    choice = MmaV2Choice{4, ec};
+  else if (isFp8(ea) && isFp8(eb) && computeCapability >= 89 &&
+           (ec.isF32() || ec.isF16() || ec.isBF16()))
+    choice = MmaV2Choice{4, f32};
+  if (!choice)
+    return std::nullopt;
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t k = cast<RankedTensorType>(dot.getA().getType()).getDimSize(1);
+  if (m % 16 != 0 || n % 8 != 0 || k % (8 * choice->kWidth) != 0)
+    return std::nullopt;
+  return choice;
+}
+
+/// The warp grid of a version-2 mma over an m x n tile.
+SmallVector<unsigned> warpsPerTileV2(int64_t m, int64_t n, int numWarps) {
+  unsigned wm = 1, wn = 1;
+  while (int64_t(wm) * wn < numWarps) {
+    bool roomM = m >= 16 * 2 * int64_t(wm);
+    bool roomN = n >= 8 * 2 * int64_t(wn);
+    bool moreAlongM = m / (16 * int64_t(wm)) >= n / (16 * int64_t(wn));
+    if (roomM && (moreAlongM || !roomN))
+      wm *= 2;
+    else if (roomN)
+      wn *= 2;
+    else
+      wm *= 2; // the tile is too small for the warps: they duplicate
+  }
+  return {wm, wn};
+}
+
+/// `value` without the ttg.convert_layout that produced it, if any.
+Value lookThroughConversion(Value value) {
+  if (auto convert = value.getDefiningOp<ConvertLayoutOp>())
+    return convert.getSrc();
+  return value;
+}
+
+/// `value` converted (layout and, for element types, cast) to `type`.
+Value castElements(OpBuilder &builder, Location loc, Value value,
+                   RankedTensorType type) {
+  Type from = elementOf(value), to = type.getElementType();
+  if (from == to)
+    return value;
+  if (isa<IntegerType>(to))
+    return arith::ExtSIOp::create(builder, loc, type, value);
+  if (isFp8(from) || isFp8(to))
+    return tt::FpToFpOp::create(builder, loc, type, value,
+                                tt::RoundingModeAttr::get(
+                                    builder.getContext(),
+                                    tt::RoundingMode::RTNE));
+  if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth())
+    return arith::ExtFOp::create(builder, loc, type, value);
+  return arith::TruncFOp::create(builder, loc, type, value);
+}
+
+void rewriteToMmaV2(tt::DotOp dot, const MmaV2Choice &choice, int numWarps) {
+  OpBuilder builder(dot);
+  Location loc = dot.getLoc();
+  MLIRContext *context = dot.getContext();
+  auto cType = cast<RankedTensorType>(dot.getType());
+  SmallVector<unsigned> warps =
+      warpsPerTileV2(cType.getDimSize(0), cType.getDimSize(1), numWarps);
+  auto mma = NvidiaMmaEncodingAttr::get(context, 2, 0, warps,
+                                        ArrayRef<unsigned>{16, 8});
+  auto operand = [&](Value value, unsigned opIdx) {
+    Value source = lookThroughConversion(value);
+    auto layout = DotOperandEncodingAttr::get(context, opIdx, mma, choice.kWidth);
+    return ConvertLayoutOp::create(builder, loc,
+                                   withEncoding(source.getType(), layout),
+                                   source)
+        .getResult();
+  };
+  Value a = operand(dot.getA(), 0), b = operand(dot.getB(), 1);
+  auto accType = RankedTensorType::get(cType.getShape(), choice.accElem, mma);
+  Value c = ConvertLayoutOp::create(builder, loc,
+                                    withEncoding(dot.getC().getType(), mma),
+                                    dot.getC());
+  c = castElements(builder, loc, c, accType);
+  auto mmaDot = tt::DotOp::create(builder, loc, accType, a, b, c,
+                                  dot.getInputPrecision(),
+                                  dot.getMaxNumImpreciseAcc());
+  Value result = castElements(builder, loc, mmaDot.getResult(),
+                              withEncoding(cType, mma));
+  result = ConvertLayoutOp::create(builder, loc, cType, result);
+  dot.replaceAllUsesWith(result);
+  dot.erase();
+}
+
+/// A CUDA-core dot: casts A and B to the accumulator's element type.
+void prepareFmaDot(tt::DotOp dot) {
+  Type accElem = cast<RankedTensorType>(dot.getType()).getElementType();
+  OpBuilder builder(dot);
+  for (OpOperand *operand : {&dot.getAMutable(), &dot.getBMutable()}) {
+    auto type = cast<RankedTensorType>(operand->get().getType());
+    if (type.getElementType() == accElem)
+      continue;
+    operand->set(castElements(builder, dot.getLoc(), operand->get(),
+                              type.clone(accElem)));
+  }
+}
+
+} // namespace
+
+LogicalResult ttg::accelerateMatmul(ModuleOp module) {
+  int computeCapability = getComputeCapability(module);
+  int numWarps = getNumWarps(module);
+  SmallVector<tt::DotOp> dots;
+  module.walk([&](tt::DotOp dot) {
+    if (isa<BlockedEncodingAttr>(
+            cast<RankedTensorType>(dot.getType()).getEncoding()))
+      dots.push_back(dot);
+  });
+  for (tt::DotOp dot : dots) {
+    // fp8e4nv exists from sm_89 on, as in Triton (fp8e5 converts anywhere).
+    for (Value operand : {dot.getA(), dot.getB()})
+      if (isa<Float8E4M3FNType>(elementOf(operand)) && computeCapability < 89)
+        return dot.emitError()
+               << "dot operands of type fp8e4nv need compute capability 89 "
+                  "or newer, the target has "
+               << computeCapability;
+  }
+  for (tt::DotOp dot : dots) {
+    if (auto choice = chooseMmaV2(dot, computeCapability))
+      rewriteToMmaV2(dot, *choice, numWarps);
+    else
+      prepareFmaDot(dot);
+  }
+  return success();
+}
+
+namespace {
+struct TTGAccelerateMatmulPass
+    : public tritium::ttg::impl::TTGAccelerateMatmulPassBase<
+          TTGAccelerateMatmulPass> {
+  void runOnOperation() override {
+    if (failed(accelerateMatmul(getOperation())))
+      signalPassFailure();
+  }
+};
+} // namespace

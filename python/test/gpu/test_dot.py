@@ -1,0 +1,231 @@
+"""tl.dot on the GPU against torch in float64: every operand dtype and input
+precision, out_dtype, tiles from 1 to 256 in each dimension, 1-8 warps,
+row- and column-major operands, batched 3-D dots, a bias + activation
+epilogue, and the tutorial matmul kernel (grouped ordering, masks, a K
+loop) on sizes that are not multiples of its tile.  Each runs for the
+H100 itself (cuda:90) and for cuda:80, whose mma.sync PTX the driver
+JIT-compiles for the H100.  Outputs are poisoned before every launch."""
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import tritium as triton  # noqa: E402
+import tritium.language as tl  # noqa: E402
+
+ARCHS = [None, "sm80"]  # None: the device's own target
+
+TORCH_DTYPES = {
+    "float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
+    "float64": torch.float64, "int8": torch.int8, "int32": torch.int32,
+    # getattr: CI collects these tests with an older CPU torch that lacks fp8
+    "float8e4nv": getattr(torch, "float8_e4m3fn", None), "float8e5": getattr(torch, "float8_e5m2", None),
+}
+
+
+def random_operand(shape, dtype, col_major=False):
+    """Random values exactly representable in `dtype`, optionally stored
+    column-major (the transpose of a contiguous tensor)."""
+    if col_major:
+        return random_operand(shape[:-2] + (shape[-1], shape[-2]), dtype).transpose(-1, -2)
+    torch_dtype = TORCH_DTYPES[dtype]
+    if dtype == "int8":
+        return torch.randint(-128, 128, shape, device="cuda", dtype=torch.int8)
+    x = torch.randn(shape, device="cuda", dtype=torch.float32)
+    if dtype.startswith("float8"):
+        x = x * 2  # spread over the fp8 exponents
+    return x.to(torch_dtype)
+
+
+def reference(a, b):
+    return torch.matmul(a.to(torch.float64), b.to(torch.float64))
+
+
+def poisoned(shape, dtype):
+    torch_dtype = TORCH_DTYPES[dtype]
+    if torch_dtype.is_floating_point:
+        return torch.full(shape, float("nan"), device="cuda", dtype=torch_dtype)
+    return torch.full(shape, -77, device="cuda", dtype=torch_dtype)
+
+
+@triton.jit
+def dot_tile_kernel(X, sxm, sxk, Y, syk, syn, Z, szm, szn,
+                    M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                    INPUT_PRECISION: tl.constexpr, OUT_DTYPE: tl.constexpr):
+    m = tl.arange(0, M)
+    n = tl.arange(0, N)
+    k = tl.arange(0, K)
+    x = tl.load(X + m[:, None] * sxm + k[None, :] * sxk)
+    y = tl.load(Y + k[:, None] * syk + n[None, :] * syn)
+    z = tl.dot(x, y, input_precision=INPUT_PRECISION, out_dtype=OUT_DTYPE)
+    tl.store(Z + m[:, None] * szm + n[None, :] * szn, z)
+
+
+def run_tile(M, N, K, in_dtype, out_dtype, precision, num_warps, arch, col_a=False, col_b=False):
+    a = random_operand((M, K), in_dtype, col_a)
+    b = random_operand((K, N), in_dtype, col_b)
+    z = poisoned((M, N), out_dtype)
+    out_tl = {"float32": tl.float32, "float16": tl.float16, "int32": tl.int32,
+              "float64": tl.float64, "bfloat16": tl.bfloat16}[out_dtype]
+    options = {"arch": arch} if arch else {}
+    dot_tile_kernel[(1,)](a, a.stride(0), a.stride(1), b, b.stride(0), b.stride(1), z, z.stride(0), z.stride(1),
+                          M=M, N=N, K=K, INPUT_PRECISION=precision, OUT_DTYPE=out_tl,
+                          num_warps=num_warps, **options)
+    return a, b, z
+
+
+# (in_dtype, out_dtype, input_precision, rtol, atol); values are randn-sized, so
+# K=64 sums are about 8 in magnitude.
+DTYPE_CASES = [
+    ("float16", "float32", "ieee", 1e-5, 1e-4),
+    ("float16", "float16", "ieee", 1e-2, 6e-2),
+    ("bfloat16", "float32", "ieee", 1e-5, 1e-4),
+    ("float32", "float32", "tf32", 1e-2, 5e-2),
+    ("float32", "float32", "tf32x3", 1e-5, 1e-4),
+    ("float32", "float32", "ieee", 1e-5, 1e-4),
+    ("int8", "int32", "ieee", 0, 0),
+    ("float8e4nv", "float32", "ieee", 1e-5, 1e-3),
+    ("float8e5", "float32", "ieee", 1e-5, 1e-3),
+    ("float64", "float64", "ieee", 1e-12, 1e-12),
+]
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("in_dtype,out_dtype,precision,rtol,atol", DTYPE_CASES)
+def test_dot_dtypes_and_precisions(in_dtype, out_dtype, precision, rtol, atol, arch):
+    if in_dtype == "float8e4nv" and arch == "sm80":
+        with pytest.raises(triton.CompilationError, match="fp8e4nv need compute capability 89"):
+            run_tile(64, 32, 64, in_dtype, out_dtype, precision, 4, arch)
+        return
+    a, b, z = run_tile(64, 32, 64, in_dtype, out_dtype, precision, 4, arch)
+    want = reference(a, b)
+    if out_dtype == "int32":
+        assert torch.equal(z.to(torch.int64), want.to(torch.int64))
+    else:
+        torch.testing.assert_close(z.to(torch.float64), want, rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("M,N,K,num_warps", [
+    (16, 16, 16, 1), (16, 32, 16, 2), (32, 16, 64, 4), (64, 128, 32, 4), (128, 64, 64, 8),
+    (128, 256, 32, 8), (256, 128, 16, 8), (256, 16, 32, 4), (16, 256, 64, 4), (64, 64, 256, 2),
+    (32, 32, 128, 1), (16, 64, 256, 8),
+    # under one tensor-core instruction: CUDA cores
+    (2, 4, 32, 1), (1, 2, 32, 1), (16, 16, 8, 4), (8, 64, 16, 2), (64, 4, 16, 4),
+])
+def test_dot_tiles_and_warps(M, N, K, num_warps, arch):
+    a, b, z = run_tile(M, N, K, "float16", "float32", "ieee", num_warps, arch)
+    torch.testing.assert_close(z.to(torch.float64), reference(a, b), rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("col_a,col_b", [(False, False), (True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("in_dtype,out_dtype", [("float16", "float32"), ("int8", "int32"), ("float32", "float32")])
+def test_dot_operand_majorness(col_a, col_b, in_dtype, out_dtype, arch):
+    a, b, z = run_tile(64, 64, 32, in_dtype, out_dtype, "tf32x3", 4, arch, col_a, col_b)
+    want = reference(a, b)
+    if out_dtype == "int32":
+        assert torch.equal(z.to(torch.int64), want.to(torch.int64))
+    else:
+        torch.testing.assert_close(z.to(torch.float64), want, rtol=1e-5, atol=1e-4)
+
+
+@triton.jit
+def dot_3d_kernel(X, Y, Z, B: tl.constexpr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    b = tl.arange(0, B)[:, None, None]
+    m = tl.arange(0, M)[None, :, None]
+    n = tl.arange(0, N)[None, None, :]
+    kr = tl.arange(0, K)[None, None, :]
+    kc = tl.arange(0, K)[None, :, None]
+    x = tl.load(X + b * M * K + m * K + kr)
+    y = tl.load(Y + b * K * N + kc * N + n)
+    z = tl.dot(x, y)
+    tl.store(Z + b * M * N + m * N + n, z)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("B,M,N,K,num_warps", [(2, 16, 16, 16, 1), (4, 32, 64, 32, 4), (8, 16, 32, 64, 8)])
+def test_batched_3d_dot(B, M, N, K, num_warps, arch):
+    a = random_operand((B, M, K), "float16")
+    b = random_operand((B, K, N), "float16")
+    z = poisoned((B, M, N), "float32")
+    dot_3d_kernel[(1,)](a, b, z, B=B, M=M, N=N, K=K, num_warps=num_warps, **({"arch": arch} if arch else {}))
+    torch.testing.assert_close(z.to(torch.float64), reference(a, b), rtol=1e-5, atol=1e-4)
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                  stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                  GROUP_M: tl.constexpr, EPILOGUE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+    accumulator = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
+        accumulator = tl.dot(a, b, accumulator)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    if EPILOGUE == "bias_relu":
+        accumulator += tl.load(bias_ptr + offs_cn, mask=offs_cn < N, other=0.0)[None, :]
+        accumulator = tl.where(accumulator > 0, accumulator, 0.0)
+    elif EPILOGUE == "leaky_relu":
+        accumulator = tl.where(accumulator >= 0, accumulator, 0.01 * accumulator)
+    c = accumulator.to(c_ptr.dtype.element_ty)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptrs, c, mask=c_mask)
+
+
+def run_matmul(M, N, K, BM, BN, BK, num_warps, num_stages, dtype, epilogue="none", col_a=False, col_b=False,
+               arch=None):
+    a = random_operand((M, K), dtype, col_a)
+    b = random_operand((K, N), dtype, col_b)
+    bias = torch.randn(N, device="cuda", dtype=torch.float32)
+    out_dtype = "float16" if dtype in ("float16", "bfloat16") else "float32"
+    c = poisoned((M, N), out_dtype)
+    grid = (triton.cdiv(M, BM) * triton.cdiv(N, BN),)
+    matmul_kernel[grid](a, b, c, bias, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                        c.stride(0), c.stride(1), BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, GROUP_M=8,
+                        EPILOGUE=epilogue, num_warps=num_warps, num_stages=num_stages,
+                        **({"arch": arch} if arch else {}))
+    want = reference(a, b)
+    if epilogue == "bias_relu":
+        want = torch.relu(want + bias.to(torch.float64)[None, :])
+    elif epilogue == "leaky_relu":
+        want = torch.where(want >= 0, want, 0.01 * want)
+    return c, want
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("M,N,K,BM,BN,BK,num_warps,num_stages", [
+    (333, 257, 129, 64, 64, 32, 4, 1), (512, 512, 512, 128, 128, 64, 8, 3), (1000, 700, 300, 128, 64, 32, 4, 4),
+    (77, 1029, 64, 32, 128, 64, 4, 2), (256, 256, 1000, 64, 256, 32, 8, 5), (129, 130, 131, 16, 16, 16, 1, 2),
+])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_matmul_sizes_not_multiples_of_the_tile(M, N, K, BM, BN, BK, num_warps, num_stages, dtype, arch):
+    c, want = run_matmul(M, N, K, BM, BN, BK, num_warps, num_stages, dtype, arch=arch)
+    # fp16/bf16 outputs round to 11/8 bits; tf32 inputs keep 10 mantissa bits.
+    tol = {"float16": (2e-3, 2e-2), "bfloat16": (1e-2, 1e-1), "float32": (1e-2, 1e-1)}[dtype]
+    torch.testing.assert_close(c.to(torch.float64), want, rtol=tol[0], atol=tol[1])
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("col_a,col_b", [(True, False), (False, True)])
+@pytest.mark.parametrize("epilogue", ["bias_relu", "leaky_relu"])
+def test_matmul_epilogue_and_majorness(col_a, col_b, epilogue, arch):
+    c, want = run_matmul(300, 200, 256, 64, 128, 32, 4, 3, "float16", epilogue, col_a, col_b, arch)
+    torch.testing.assert_close(c.to(torch.float64), want, rtol=2e-3, atol=2e-2)
