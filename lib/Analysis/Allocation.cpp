@@ -202,6 +202,13 @@ int64_t tritium::getLocalAllocBytes(Operation *localAlloc) {
   return elements * getElementBytes(type.getElementType());
 }
 
+int64_t tritium::getLocalAllocAlignment(Operation *localAlloc) {
+  auto type = cast<ttg::MemDescType>(localAlloc->getResult(0).getType());
+  if (auto nvmma = dyn_cast<ttg::NvmmaSharedEncodingAttr>(type.getEncoding()))
+    return 8 * int64_t(nvmma.getSwizzlingByteWidth());
+  return Allocation::kAlignment;
+}
+
 /// The last position at which the buffer made by `alloc` is used: users are
 /// followed through view ops, and a use in a loop that does not contain the
 /// allocation counts at the end of the outermost such loop.
@@ -243,7 +250,8 @@ void Allocation::allocateFunction(Operation *function) {
       local.push_back({op, bytes, -1, at, at});
     } else if (auto alloc = dyn_cast<ttg::LocalAllocOp>(op)) {
       local.push_back({op, getLocalAllocBytes(alloc), -1,
-                       order.first.lookup(op), getLastUse(op, order)});
+                       order.first.lookup(op), getLastUse(op, order),
+                       getLocalAllocAlignment(alloc)});
     }
   });
   if (local.empty())
@@ -268,7 +276,7 @@ void Allocation::allocateFunction(Operation *function) {
     for (const Buffer *other : placed)
       if (livesWith(other))
         candidates.push_back(
-            llvm::alignTo(other->offset + other->bytes, kAlignment));
+            llvm::alignTo(other->offset + other->bytes, buffer->alignment));
     llvm::sort(candidates);
     for (int64_t offset : candidates) {
       bool collides = llvm::any_of(placed, [&](const Buffer *other) {
@@ -284,6 +292,10 @@ void Allocation::allocateFunction(Operation *function) {
     functionBytes = std::max(functionBytes, buffer->offset + buffer->bytes);
   }
 
+  int64_t maxAlignment = kAlignment;
+  for (Buffer &buffer : local)
+    maxAlignment = std::max(maxAlignment, buffer.alignment);
+  totalBytes_ = llvm::alignTo(totalBytes_, maxAlignment);
   for (Buffer &buffer : local) {
     buffer.offset += totalBytes_;
     buffers_.push_back(buffer);

@@ -109,6 +109,11 @@ SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
     access.writes.push_back(getBufferInterval(copy.getDst()));
     return access;
   }
+  if (auto dot = dyn_cast<ttg::WarpGroupDotOp>(op)) {
+    access.reads.push_back(getBufferInterval(dot.getA()));
+    access.reads.push_back(getBufferInterval(dot.getB()));
+    return access;
+  }
   if (auto load = dyn_cast<ttg::LocalLoadOp>(op)) {
     access.reads.push_back(getBufferInterval(load.getSrc()));
     return access;

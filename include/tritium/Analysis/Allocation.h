@@ -80,6 +80,10 @@ getConvertScratchPlan(mlir::RankedTensorType srcType,
 /// Bytes of the whole buffer a ttg.local_alloc creates (its allocShape).
 int64_t getLocalAllocBytes(mlir::Operation *localAlloc);
 
+/// The alignment the buffer of a ttg.local_alloc needs (see
+/// Allocation::kAlignment).
+int64_t getLocalAllocAlignment(mlir::Operation *localAlloc);
+
 /// Bytes of scratch `op` uses while it executes (0 when it needs none).
 int64_t getScratchBytes(mlir::Operation *op);
 /// The scratch of the ops whose lowering decides how it is laid out; each is
@@ -99,9 +103,13 @@ public:
     int64_t offset = -1;
     int64_t liveStart = 0; // program-order positions, inclusive
     int64_t liveEnd = 0;
+    int64_t alignment = kAlignment;
   };
 
-  /// Buffers are 16-byte aligned (vectorized 128-bit accesses).
+  /// Buffers are 16-byte aligned (vectorized 128-bit accesses); tiles in a
+  /// #ttg.nvmma_shared layout to a whole swizzle pattern (8 rows of the
+  /// swizzle width: 1024 bytes for 128-byte swizzling), since the hardware
+  /// swizzles absolute address bits.
   static constexpr int64_t kAlignment = 16;
 
   /// Finds and places every buffer of `module`.  Functions get disjoint

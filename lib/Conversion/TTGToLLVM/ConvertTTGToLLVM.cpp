@@ -62,6 +62,8 @@ LogicalResult tritium::convertTTGToLLVM(ModuleOp module,
   populateConvertLayoutOpToLLVMPatterns(converter, patterns);
   populateFmaDotOpToLLVMPatterns(converter, patterns);
   populateMmaV2DotOpToLLVMPatterns(converter, patterns);
+  populateWgmmaDotOpToLLVMPatterns(converter, patterns);
+  populateLocalMemoryOpToLLVMPatterns(converter, patterns);
   populateReduceOpToLLVMPatterns(converter, patterns);
   populateScanOpToLLVMPatterns(converter, patterns);
   populateGatherHistogramOpToLLVMPatterns(converter, patterns);

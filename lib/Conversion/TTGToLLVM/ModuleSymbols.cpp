@@ -70,7 +70,7 @@ Value tritium::getSharedMemoryBase(OpBuilder &builder, Location loc,
     global = LLVM::GlobalOp::create(
         builder, module.getLoc(), type, /*isConstant=*/false,
         LLVM::Linkage::External, kSharedMemorySymbol, Attribute(),
-        /*alignment=*/16, kSharedAddressSpace);
+        /*alignment=*/1024, kSharedAddressSpace);
   }
   return LLVM::AddressOfOp::create(builder, loc, global);
 }

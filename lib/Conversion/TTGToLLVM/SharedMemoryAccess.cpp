@@ -278,3 +278,91 @@ SmallVector<Value> tritium::loadTile(OpBuilder &builder, Location loc,
   }
   return values;
 }
+
+//===----------------------------------------------------------------------===//
+// XOR-linear tiles
+//===----------------------------------------------------------------------===//
+
+void tritium::storeXorLinearTile(OpBuilder &builder, Location loc, Value base,
+                                 ArrayRef<Value> values,
+                                 const LinearLayout &layout, ThreadIndex thread,
+                                 Type memoryType,
+                                 const XorLinearOffset &offset) {
+  // offset(reg, lane, warp) = R[reg] ^ T(lane, warp), as for ScratchTile.
+  int64_t count = layout.elemsPerThread();
+  std::vector<int64_t> registerOffsets;
+  for (int64_t reg = 0; reg < count; ++reg)
+    registerOffsets.push_back(offset(layout.apply(reg, 0, 0)));
+  int64_t threadBits = 0;
+  Value threadOffset = emitI32Constant(builder, loc, 0);
+  for (auto [hw, index] : {std::pair{layout::HwDim::Lane, thread.lane},
+                           std::pair{layout::HwDim::Warp, thread.warp}}) {
+    const layout::BasisList &bases = layout.bases(hw);
+    for (int bit = 0, e = static_cast<int>(bases.size()); bit < e; ++bit) {
+      int64_t bitOffset = offset(bases[bit]);
+      if (bitOffset == 0)
+        continue;
+      threadBits |= bitOffset;
+      // T ^= bit ? bitOffset : 0, as (index >> bit & 1) * bitOffset.
+      Value set = LLVM::AndOp::create(
+          builder, loc,
+          LLVM::LShrOp::create(builder, loc, index,
+                               emitI32Constant(builder, loc, bit)),
+          emitI32Constant(builder, loc, 1));
+      Value term = LLVM::MulOp::create(builder, loc, set,
+                                       emitI32Constant(builder, loc, bitOffset));
+      threadOffset = LLVM::XOrOp::create(builder, loc, threadOffset, term);
+    }
+  }
+  // The widest vector: registers reg..reg+vec-1 at consecutive offsets from
+  // a multiple of vec, which no thread bit disturbs.
+  int64_t bytes = elementBytes(memoryType);
+  int64_t vec = 1;
+  for (int64_t candidate = 2; candidate * bytes <= 16 && candidate <= count;
+       candidate *= 2) {
+    bool contiguous = (threadBits & (candidate - 1)) == 0;
+    for (int64_t reg = 0; contiguous && reg < count; reg += candidate)
+      for (int64_t i = 0; contiguous && i < candidate; ++i)
+        contiguous = registerOffsets[reg + i] ==
+                         (registerOffsets[reg] | i) &&
+                     (registerOffsets[reg] & (candidate - 1)) == 0;
+    if (!contiguous)
+      break;
+    vec = candidate;
+  }
+  SmallVector<int64_t> representative = getRepresentativeRegisters(layout);
+  llvm::DenseMap<int64_t, Value> pointersByOverlap;
+  for (int64_t reg = 0; reg < count; reg += vec) {
+    if (representative[reg] != reg)
+      continue;
+    int64_t overlap = registerOffsets[reg] & threadBits;
+    Value &pointer = pointersByOverlap[overlap];
+    if (!pointer) {
+      Value mixed = overlap == 0
+                        ? threadOffset
+                        : LLVM::XOrOp::create(
+                              builder, loc, threadOffset,
+                              emitI32Constant(builder, loc, overlap))
+                              .getResult();
+      pointer = LLVM::GEPOp::create(builder, loc, base.getType(), memoryType,
+                                    base, ValueRange{mixed});
+    }
+    Value ptr = LLVM::GEPOp::create(
+        builder, loc, base.getType(), memoryType, pointer,
+        ArrayRef<LLVM::GEPArg>{
+            static_cast<int32_t>(registerOffsets[reg] & ~threadBits)});
+    Value stored;
+    if (vec == 1) {
+      stored = toMemory(builder, loc, values[reg], memoryType);
+    } else {
+      auto vectorType = VectorType::get({vec}, memoryType);
+      stored = LLVM::UndefOp::create(builder, loc, vectorType);
+      for (int64_t i = 0; i < vec; ++i)
+        stored = LLVM::InsertElementOp::create(
+            builder, loc, stored,
+            toMemory(builder, loc, values[reg + i], memoryType),
+            LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), i));
+    }
+    LLVM::StoreOp::create(builder, loc, stored, ptr, vec * bytes);
+  }
+}

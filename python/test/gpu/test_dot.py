@@ -83,8 +83,10 @@ DTYPE_CASES = [
     ("float32", "float32", "tf32x3", 1e-5, 1e-4),
     ("float32", "float32", "ieee", 1e-5, 1e-4),
     ("int8", "int32", "ieee", 0, 0),
-    ("float8e4nv", "float32", "ieee", 1e-5, 1e-3),
-    ("float8e5", "float32", "ieee", 1e-5, 1e-3),
+    # Hopper's fp8 wgmma adds products at reduced precision (about 2^-11 of
+    # the sum), as Triton's default max_num_imprecise_acc lets it.
+    ("float8e4nv", "float32", "ieee", 1e-2, 5e-2),
+    ("float8e5", "float32", "ieee", 1e-2, 5e-2),
     ("float64", "float64", "ieee", 1e-12, 1e-12),
 ]
 

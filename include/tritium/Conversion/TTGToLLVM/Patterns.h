@@ -91,6 +91,13 @@ void populateFmaDotOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
 void populateMmaV2DotOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 
+/// tt.dot on Hopper: ttg.warp_group_dot as wgmma (DotOpToLLVM/WGMMA.cpp).
+void populateWgmmaDotOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
+/// ttg.local_alloc (with a source: stored from registers), ttg.local_dealloc.
+void populateLocalMemoryOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
+
 /// tt.reduce: within threads, across lanes by shuffles, across warps
 /// through shared memory.
 void populateReduceOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,

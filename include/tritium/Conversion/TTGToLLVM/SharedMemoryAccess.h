@@ -15,6 +15,8 @@
 #define TRITIUM_CONVERSION_TTGTOLLVM_SHAREDMEMORYACCESS_H
 
 #include "mlir/IR/Builders.h"
+
+#include <functional>
 #include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
 #include "tritium/Layout/BankConflicts.h"
 
@@ -55,6 +57,21 @@ loadTile(mlir::OpBuilder &builder, mlir::Location loc, mlir::Value base,
          const layout::LinearLayout &layout, ThreadIndex thread,
          mlir::Type memoryType, mlir::Type registerType,
          TileAccess access = {});
+
+/// The element offset of a tensor coordinate in a shared tile whose
+/// offsets are XOR-linear in the coordinate bits (the offset of a
+/// coordinate is the XOR of the offsets of its single-bit parts), such as
+/// #ttg.nvmma_shared and #ttg.swizzled_shared tiles of power-of-two shape.
+using XorLinearOffset = std::function<int64_t(const std::vector<int64_t> &)>;
+
+/// Stores `values`, the registers of `layout` in this thread, into the tile
+/// at `base` laid out by `offset`, as elements of `memoryType`.  Registers
+/// whose offsets are consecutive and aligned move as one vector of up to 16
+/// bytes; duplicate registers are stored once.
+void storeXorLinearTile(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Value base, llvm::ArrayRef<mlir::Value> values,
+                        const layout::LinearLayout &layout, ThreadIndex thread,
+                        mlir::Type memoryType, const XorLinearOffset &offset);
 
 } // namespace tritium
 

@@ -476,3 +476,42 @@ LogicalResult SwizzledSharedEncodingAttr::verify(
 layout::SwizzleSpec SwizzledSharedEncodingAttr::toSpec() const {
   return {getVec(), getPerPhase(), getMaxPhase(), toInt64(getOrder())};
 }
+
+//===----------------------------------------------------------------------===//
+// #ttg.nvmma_shared
+//===----------------------------------------------------------------------===//
+
+Attribute NvmmaSharedEncodingAttr::parse(AsmParser &parser, Type) {
+  LayoutFields fields(parser, "nvmma_shared");
+  if (!fields.parsed())
+    return {};
+  unsigned swizzle, bits;
+  SmallVector<unsigned> order;
+  if (!fields.onlyFields({"swizzlingByteWidth", "elementBitWidth", "order"}) ||
+      !fields.getUnsigned("swizzlingByteWidth", swizzle) ||
+      !fields.getUnsigned("elementBitWidth", bits) ||
+      !fields.getUnsignedArray("order", order))
+    return {};
+  return parser.getChecked<NvmmaSharedEncodingAttr>(parser.getContext(),
+                                                    swizzle, bits, order);
+}
+
+void NvmmaSharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{swizzlingByteWidth = " << getSwizzlingByteWidth()
+          << ", elementBitWidth = " << getElementBitWidth() << ", order = ";
+  printArray(printer, getOrder());
+  printer << "}>";
+}
+
+LogicalResult NvmmaSharedEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, unsigned swizzle,
+    unsigned bits, ArrayRef<unsigned> order) {
+  layout::NvmmaSharedSpec spec{swizzle, bits, toInt64(order)};
+  if (auto message = layout::verifyNvmmaShared(spec))
+    return emitError() << "invalid #ttg.nvmma_shared: " << *message;
+  return success();
+}
+
+layout::NvmmaSharedSpec NvmmaSharedEncodingAttr::toSpec() const {
+  return {getSwizzlingByteWidth(), getElementBitWidth(), toInt64(getOrder())};
+}

@@ -43,6 +43,8 @@ struct TTGOpAsmInterface : public OpAsmDialectInterface {
       os << "dot_op";
     else if (isa<SwizzledSharedEncodingAttr>(attr))
       os << "shared";
+    else if (isa<NvmmaSharedEncodingAttr>(attr))
+      os << "nvmma";
     else if (isa<SharedMemorySpaceAttr>(attr))
       os << "smem";
     else

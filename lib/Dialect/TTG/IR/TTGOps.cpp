@@ -79,6 +79,33 @@ LogicalResult LocalAllocOp::verify() {
                                    type);
 }
 
+LogicalResult WarpGroupDotOp::verify() {
+  MemDescType a = getA().getType(), b = getB().getType();
+  auto c = cast<RankedTensorType>(getC().getType());
+  auto mma = dyn_cast_or_null<NvidiaMmaEncodingAttr>(c.getEncoding());
+  if (!mma || !mma.isHopper())
+    return emitOpError("accumulator must have a #ttg.nvidia_mma layout of "
+                       "version 3");
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError("operands must be 2-D");
+  if (a.getDimSize(1) != b.getDimSize(0) ||
+      a.getDimSize(0) != c.getDimSize(0) || b.getDimSize(1) != c.getDimSize(1))
+    return emitOpError() << "shapes do not multiply: " << a.getDimSize(0)
+                         << "x" << a.getDimSize(1) << " * " << b.getDimSize(0)
+                         << "x" << b.getDimSize(1) << " -> " << c.getDimSize(0)
+                         << "x" << c.getDimSize(1);
+  for (MemDescType operand : {a, b}) {
+    auto layout = dyn_cast<NvmmaSharedEncodingAttr>(operand.getEncoding());
+    if (!layout)
+      return emitOpError("operands must have #ttg.nvmma_shared layouts");
+    std::vector<int64_t> shape(operand.getShape().begin(),
+                               operand.getShape().end());
+    if (auto message = layout::verifyNvmmaTile(layout.toSpec(), shape))
+      return emitOpError() << *message;
+  }
+  return success();
+}
+
 LogicalResult LocalLoadOp::verify() {
   return verifyTensorMatchesBuffer(*this, cast<RankedTensorType>(getType()),
                                    getSrc().getType());

@@ -5,6 +5,15 @@
 //
 // Algorithm, for every tt.dot whose accumulator is blocked (as
 // convert-tt-to-ttg leaves it):
+//   0. On sm_90, Hopper's wgmma when it fits (chooseMmaV3): 2-D, warps in
+//      whole warpgroups, M a multiple of 64, K of one instruction (32
+//      bytes), no tf32x3.  The warpgroups stack along M while M has room,
+//      then spread along N; instrShape is [16, min(256, N per warp
+//      column), 32 bytes of K].  Each operand is stored from the layout it
+//      was loaded in into a ttg.local_alloc with an #ttg.nvmma_shared
+//      layout (the widest swizzle its contiguous dimension allows; K-major
+//      unless a 16-bit operand is contiguous along M or N), and the dot
+//      becomes a ttg.warp_group_dot on the two buffers.  Otherwise:
 //   1. Pick the tensor-core instruction from the operand and accumulator
 //      element types, the input precision and the module's compute
 //      capability (chooseMmaV2):
@@ -174,6 +183,119 @@ void rewriteToMmaV2(tt::DotOp dot, const MmaV2Choice &choice, int numWarps) {
   dot.erase();
 }
 
+/// What a version-3 mma (wgmma) computes for one dot.
+struct MmaV3Choice {
+  SmallVector<unsigned> warps;
+  unsigned instrN, instrK;
+  Type accElem;
+};
+
+/// The wgmma variant for `dot` on sm_90, or nothing when none fits: 2-D,
+/// a multiple of 4 warps, M a multiple of 64, N of 8 per warp column, K of
+/// one instruction (32 bytes), and no tf32x3 (whose split operands would
+/// need more buffers; mma.sync does it).
+std::optional<MmaV3Choice> chooseMmaV3(tt::DotOp dot, int computeCapability,
+                                       int numWarps) {
+  auto cType = cast<RankedTensorType>(dot.getType());
+  if (cType.getRank() != 2 || computeCapability != 90 || numWarps % 4 != 0)
+    return std::nullopt;
+  Type ea = elementOf(dot.getA()), eb = elementOf(dot.getB());
+  Type ec = cType.getElementType();
+  Type f32 = Float32Type::get(dot.getContext());
+  std::optional<MmaV3Choice> choice;
+  if (ea.isF16() && eb.isF16() && (ec.isF16() || ec.isF32()))
+    choice = MmaV3Choice{{}, 0, 16, ec};
+  else if (ea.isBF16() && eb.isBF16() && (ec.isF32() || ec.isF16() || ec.isBF16()))
+    choice = MmaV3Choice{{}, 0, 16, f32};
+  else if (ea.isF32() && eb.isF32() && ec.isF32() &&
+           dot.getInputPrecision() == tt::InputPrecision::TF32)
+    choice = MmaV3Choice{{}, 0, 8, f32};
+  else if (ea.isInteger(8) && eb.isInteger(8) && ec.isInteger(32))
+    choice = MmaV3Choice{{}, 0, 32, ec};
+  else if (isFp8(ea) && isFp8(eb) && (ec.isF32() || ec.isF16() || ec.isBF16()))
+    choice = MmaV3Choice{{}, 0, 32, f32};
+  if (!choice)
+    return std::nullopt;
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t k = cast<RankedTensorType>(dot.getA().getType()).getDimSize(1);
+  if (m % 64 != 0 || k % choice->instrK != 0)
+    return std::nullopt;
+  // Warpgroups stack along M while M has room, then spread along N.
+  unsigned wm = 4, wn = 1;
+  while (int64_t(wm) * wn < numWarps) {
+    if (m > 16 * int64_t(wm))
+      wm *= 2;
+    else
+      wn *= 2;
+  }
+  int64_t perColumn = n / wn;
+  if (perColumn < 8)
+    return std::nullopt;
+  choice->warps = {wm, wn};
+  choice->instrN = static_cast<unsigned>(std::min<int64_t>(256, perColumn));
+  return choice;
+}
+
+/// The #ttg.nvmma_shared layout for operand `opIdx` (dimension kDim is K)
+/// of a dot, keeping the contiguous dimension of the blocked layout it is
+/// stored from where wgmma can read it (K-major always; MN-major for
+/// 16-bit types), or nothing when no swizzle fits.
+NvmmaSharedEncodingAttr chooseOperandLayout(Value source, int opIdx) {
+  auto type = cast<RankedTensorType>(source.getType());
+  unsigned kDim = opIdx == 0 ? 1 : 0;
+  unsigned bits = type.getElementTypeBitWidth();
+  unsigned contiguous = kDim;
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding()))
+    if (bits == 16)
+      contiguous = blocked.getOrder()[0];
+  SmallVector<unsigned> order = {contiguous, 1 - contiguous};
+  int64_t swizzle =
+      layout::chooseNvmmaSwizzle(type.getDimSize(contiguous), bits);
+  if (swizzle == 0 || type.getDimSize(1 - contiguous) % 8 != 0)
+    return {};
+  return NvmmaSharedEncodingAttr::get(type.getContext(), swizzle, bits, order);
+}
+
+/// Rebuilds `dot` as a ttg.warp_group_dot on shared copies of its operands;
+/// false (nothing changed) when an operand has no NVMMA layout.
+bool rewriteToMmaV3(tt::DotOp dot, const MmaV3Choice &choice) {
+  Value aSource = lookThroughConversion(dot.getA());
+  Value bSource = lookThroughConversion(dot.getB());
+  NvmmaSharedEncodingAttr aLayout = chooseOperandLayout(aSource, 0);
+  NvmmaSharedEncodingAttr bLayout = chooseOperandLayout(bSource, 1);
+  if (!aLayout || !bLayout)
+    return false;
+  OpBuilder builder(dot);
+  Location loc = dot.getLoc();
+  MLIRContext *context = dot.getContext();
+  auto cType = cast<RankedTensorType>(dot.getType());
+  auto mma = NvidiaMmaEncodingAttr::get(
+      context, 3, 0, choice.warps,
+      ArrayRef<unsigned>{16, choice.instrN, choice.instrK});
+  auto smem = SharedMemorySpaceAttr::get(context);
+  auto toShared = [&](Value source, NvmmaSharedEncodingAttr layout) {
+    auto type = cast<RankedTensorType>(source.getType());
+    auto memType = MemDescType::get(type.getShape(), type.getElementType(),
+                                    layout, smem, /*mutableMemory=*/false);
+    return LocalAllocOp::create(builder, loc, memType, source).getResult();
+  };
+  Value a = toShared(aSource, aLayout), b = toShared(bSource, bLayout);
+  auto accType = RankedTensorType::get(cType.getShape(), choice.accElem, mma);
+  Value c = ConvertLayoutOp::create(builder, loc,
+                                    withEncoding(dot.getC().getType(), mma),
+                                    dot.getC());
+  c = castElements(builder, loc, c, accType);
+  auto wgmma = WarpGroupDotOp::create(builder, loc, accType, a, b, c,
+                                      dot.getInputPrecision(),
+                                      dot.getMaxNumImpreciseAcc());
+  Value result = castElements(builder, loc, wgmma.getResult(),
+                              withEncoding(cType, mma));
+  result = ConvertLayoutOp::create(builder, loc, cType, result);
+  dot.replaceAllUsesWith(result);
+  dot.erase();
+  return true;
+}
+
 /// A CUDA-core dot: casts A and B to the accumulator's element type.
 void prepareFmaDot(tt::DotOp dot) {
   Type accElem = cast<RankedTensorType>(dot.getType()).getElementType();
@@ -208,6 +330,9 @@ LogicalResult ttg::accelerateMatmul(ModuleOp module) {
                << computeCapability;
   }
   for (tt::DotOp dot : dots) {
+    if (auto choice = chooseMmaV3(dot, computeCapability, numWarps))
+      if (rewriteToMmaV3(dot, *choice))
+        continue;
     if (auto choice = chooseMmaV2(dot, computeCapability))
       rewriteToMmaV2(dot, *choice, numWarps);
     else

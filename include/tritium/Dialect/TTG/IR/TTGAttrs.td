@@ -187,6 +187,31 @@ def TTG_SwizzledSharedEncodingAttr : TTG_Attr<"SwizzledSharedEncoding",
   }];
 }
 
+def TTG_NvmmaSharedEncodingAttr : TTG_Attr<"NvmmaSharedEncoding",
+    "nvmma_shared", [TTG_SharedEncoding]> {
+  let summary = "a tile in shared memory as tensor-core instructions read it";
+  let description = [{
+    The layout wgmma's matrix descriptors (and ldmatrix) read: the
+    contiguous dimension (order[0]) is cut into slabs of
+    `swizzlingByteWidth` bytes (32, 64 or 128); each slab stores the rows
+    of the other dimension one after another and XORs the 16-byte chunks of
+    row r with (r / (128 / swizzlingByteWidth)) % (swizzlingByteWidth / 16),
+    the swizzle the hardware applies to the address bits.  Operand A (M x K)
+    with order [1, 0] and B (K x N) with order [0, 1] are K-major; the
+    other orders are MN-major (transposed in wgmma's terms).
+
+    ```mlir
+    #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$swizzlingByteWidth,
+                        "unsigned":$elementBitWidth,
+                        ArrayRefParameter<"unsigned">:$order);
+  let extraClassDeclaration = [{
+    ::tritium::layout::NvmmaSharedSpec toSpec() const;
+  }];
+}
+
 def TTG_SharedMemorySpaceAttr : AttrDef<TTG_Dialect, "SharedMemorySpace"> {
   let mnemonic = "shared_memory";
   let summary = "the memory space of buffers in shared memory";

@@ -14,6 +14,7 @@
 #include "tritium/Layout/BlockedLayout.h"
 #include "tritium/Layout/LinearLayout.h"
 #include "tritium/Layout/MmaLayout.h"
+#include "tritium/Layout/NvmmaShared.h"
 #include "tritium/Layout/SharedSwizzle.h"
 
 #include "tritium/Dialect/TTG/IR/TTGDialect.h.inc"

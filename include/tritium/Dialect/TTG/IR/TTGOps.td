@@ -2,8 +2,9 @@
 //
 // Layout conversion and explicit shared memory: allocate, load, store, free
 // and view buffers, and copy global memory into them asynchronously
-// (cp.async) in commit groups that are waited for by count; and the CTA
-// barrier that orders shared-memory accesses between threads.
+// (cp.async) in commit groups that are waited for by count; the CTA
+// barrier that orders shared-memory accesses between threads; and the
+// warpgroup dot (Hopper's wgmma) that reads its operands from shared memory.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_DIALECT_TTG_IR_TTGOPS_TD
@@ -228,6 +229,34 @@ def TTG_AsyncWaitOp : TTG_Op<"async_wait"> {
                        ConfinedAttr<I32Attr, [IntNonNegative]>:$num);
   let results = (outs TTG_AsyncToken:$retToken);
   let assemblyFormat = "($asyncToken^)? attr-dict";
+}
+
+def TTG_WarpGroupDotOp : TTG_Op<"warp_group_dot", [
+    AllTypesMatch<["c", "d"]>]> {
+  let summary = "d = a * b + c on Hopper tensor cores, operands in shared memory";
+  let description = [{
+    The tt.dot of a warpgroup-level MMA (wgmma, sm_90a): `a` (M x K) and `b`
+    (K x N) are tiles in shared memory in #ttg.nvmma_shared layouts, `c` and
+    `d` are in a #ttg.nvidia_mma layout of version 3.  Each warpgroup (4
+    consecutive warps) computes its 64-row blocks of `d` with one
+    wgmma.mma_async per instrShape[2] of K, then waits for them.
+
+    ```mlir
+    %d = ttg.warp_group_dot %a, %b, %c : !ttg.memdesc<128x64xf16, #nvmma, #smem>
+        * !ttg.memdesc<64x128xf16, #nvmma1, #smem> -> tensor<128x128xf32, #mma>
+    ```
+  }];
+  let arguments = (ins Arg<TTG_MemDesc, "", [MemRead<SharedMemory>]>:$a,
+      Arg<TTG_MemDesc, "", [MemRead<SharedMemory>]>:$b,
+      TT_FpIntTensor:$c,
+      DefaultValuedAttr<TT_InputPrecisionAttr, "::tritium::tt::InputPrecision::IEEE">:$inputPrecision,
+      DefaultValuedAttr<ConfinedAttr<I32Attr, [IntNonNegative]>, "0">:$maxNumImpreciseAcc);
+  let results = (outs TT_FpIntTensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`,` `inputPrecision` `=` $inputPrecision^)? attr-dict `:`
+    qualified(type($a)) `*` qualified(type($b)) `->` type($d)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TRITIUM_DIALECT_TTG_IR_TTGOPS_TD

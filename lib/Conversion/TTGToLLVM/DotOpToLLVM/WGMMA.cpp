@@ -1,0 +1,318 @@
+//===- WGMMA.cpp - ttg.warp_group_dot as wgmma ----------------------------===//
+//
+// Hopper's warpgroup MMA: the four warps of a warpgroup together compute a
+// 64 x instrN block of the accumulator from A and B tiles in shared
+// memory, which each wgmma.mma_async names by 64-bit matrix descriptors:
+//
+//   bits  0-13  (address & 0x3ffff) >> 4 of the sub-tile's first element,
+//               unswizzled (layout/NvmmaShared.h: nvmmaUnswizzledOffset)
+//   bits 16-29  leading byte offset >> 4: for an MN-major operand the
+//               distance between slabs along M or N (rows * swizzle bytes);
+//               unused (1) for K-major operands, whose K step of one
+//               instruction stays inside one slab row
+//   bits 32-45  stride byte offset >> 4: 8 rows of the swizzle width, the
+//               distance between groups of core matrices
+//   bits 62-63  swizzle: 1 = 128 bytes, 2 = 64, 3 = 32
+//
+// Per warp_group_dot:
+//   wgmma.fence                      (the accumulator registers are ready)
+//   for mRep, nRep, kRep:  acc[mRep, nRep] = wgmma.mma_async(descA, descB, acc)
+//   wgmma.commit_group; wgmma.wait_group 0
+// The wait takes and returns every accumulator register, so nothing reads
+// one before the asynchronous MMAs are done.  Warpgroup g of the grid
+// (warpsPerCTA [wm, wn], warps M-fastest) covers rows 64 * ((w % wm) / 4)
+// and columns instrN * (w / wm) of each repetition of the CTA tile.
+// MN-major operands (order [0, 1] for A, [1, 0] for B; 16-bit types only)
+// set the instruction's transpose flags.
+//
+//===----------------------------------------------------------------------===//
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "tritium/Conversion/TTGToLLVM/ElementPacking.h"
+#include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
+#include "tritium/Conversion/TTGToLLVM/Patterns.h"
+#include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "tritium/Target/NVIDIA/PTXBuilder.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tritium;
+
+namespace {
+
+std::string wgmmaTypeName(Type type, bool isOperand) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return isOperand ? "tf32" : "f32";
+  if (type.isInteger(8))
+    return "s8";
+  if (type.isInteger(32))
+    return "s32";
+  if (isa<Float8E4M3FNType>(type))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(type))
+    return "e5m2";
+  return "";
+}
+
+/// One operand's tile in shared memory and how descriptors address it.
+struct OperandTile {
+  Value base; // i32 shared address of element (0, 0)
+  layout::NvmmaSharedSpec spec;
+  std::vector<int64_t> shape;
+  int64_t elementBytes;
+  bool kMajor;
+  int64_t fixedFields; // LBO, SBO and swizzle bits of the descriptor
+
+  OperandTile(Value base, ttg::MemDescType type, int kDim)
+      : base(base),
+        spec(cast<ttg::NvmmaSharedEncodingAttr>(type.getEncoding()).toSpec()),
+        shape(type.getShape().begin(), type.getShape().end()),
+        elementBytes(spec.elementBits / 8), kMajor(spec.order[0] == kDim) {
+    int64_t rows = shape[spec.order[1]];
+    int64_t lbo = kMajor ? 16 : rows * spec.swizzleBytes;
+    int64_t sbo = 8 * spec.swizzleBytes;
+    int64_t mode = spec.swizzleBytes == 128 ? 1 : spec.swizzleBytes == 64 ? 2 : 3;
+    fixedFields = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (mode << 62);
+  }
+
+  /// The descriptor of the sub-tile at (coord0 + dynamic0, coord1): the
+  /// dynamic part (a warpgroup's offset) is added along dimension
+  /// `dynamicDim` at run time.
+  Value descriptor(OpBuilder &builder, Location loc,
+                   std::vector<int64_t> coord, int dynamicDim,
+                   Value dynamic) const {
+    // The unswizzled offset is r * perSlab + (c / perSlab) * rows * perSlab
+    // + c % perSlab; every warpgroup offset is a multiple of 64 rows or of
+    // instrN columns, so split it into the same terms at run time.
+    int64_t perSlab = spec.swizzleBytes / elementBytes;
+    int64_t rows = shape[spec.order[1]];
+    Value elements;
+    if (dynamicDim == spec.order[1]) {
+      elements = LLVM::MulOp::create(builder, loc, dynamic,
+                                     emitI32Constant(builder, loc, perSlab));
+    } else {
+      Value slab = LLVM::LShrOp::create(
+          builder, loc, dynamic,
+          emitI32Constant(builder, loc, llvm::Log2_64(perSlab)));
+      Value inSlab = LLVM::AndOp::create(
+          builder, loc, dynamic, emitI32Constant(builder, loc, perSlab - 1));
+      elements = LLVM::AddOp::create(
+          builder, loc,
+          LLVM::MulOp::create(builder, loc, slab,
+                              emitI32Constant(builder, loc, rows * perSlab)),
+          inSlab);
+    }
+    // Static and dynamic parts never carry into each other's terms: the
+    // static coordinate along the dynamic dimension is a multiple of the
+    // whole warp grid's extent there, which is a multiple of a slab.
+    int64_t fixed = layout::nvmmaUnswizzledOffset(spec, shape, coord);
+    Value offset = LLVM::AddOp::create(builder, loc, elements,
+                                       emitI32Constant(builder, loc, fixed));
+    Value address = LLVM::AddOp::create(
+        builder, loc, base,
+        LLVM::MulOp::create(builder, loc, offset,
+                            emitI32Constant(builder, loc, elementBytes)));
+    Value field = LLVM::LShrOp::create(
+        builder, loc,
+        LLVM::AndOp::create(builder, loc, address,
+                            emitI32Constant(builder, loc, 0x3ffff)),
+        emitI32Constant(builder, loc, 4));
+    Type i64 = builder.getI64Type();
+    return LLVM::OrOp::create(
+        builder, loc, LLVM::ZExtOp::create(builder, loc, i64, field),
+        LLVM::ConstantOp::create(builder, loc, i64, fixedFields));
+  }
+};
+
+struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::WarpGroupDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto cType = cast<RankedTensorType>(op.getType());
+    auto mma = cast<ttg::NvidiaMmaEncodingAttr>(cType.getEncoding());
+    ttg::MemDescType aType = op.getA().getType(), bType = op.getB().getType();
+    Type ea = aType.getElementType(), eb = bType.getElementType();
+    Type ec = cType.getElementType();
+    ArrayRef<unsigned> instr = mma.getInstrShape();
+    int64_t instrN = instr[1], instrK = instr[2];
+    int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+    int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+    int64_t k = aType.getDimSize(1);
+    int64_t repM = std::max<int64_t>(1, m / (16 * wm));
+    int64_t repN = std::max<int64_t>(1, n / (instrN * wn));
+    int64_t repK = k / instrK;
+
+    Type i32 = rewriter.getI32Type();
+    auto address = [&](Value ptr) {
+      return LLVM::PtrToIntOp::create(rewriter, loc, i32, ptr).getResult();
+    };
+    OperandTile a(address(adaptor.getA()), aType, /*kDim=*/1);
+    OperandTile b(address(adaptor.getB()), bType, /*kDim=*/0);
+    bool is16Bit = ea.getIntOrFloatBitWidth() == 16;
+    if ((!a.kMajor || !b.kMajor) && !is16Bit)
+      return op.emitError("wgmma reads MN-major operands only of 16-bit types");
+
+    std::string ta = wgmmaTypeName(ea, true), tb = wgmmaTypeName(eb, true),
+                tc = wgmmaTypeName(ec, false);
+    if (ta.empty() || tb.empty() || tc.empty())
+      return op.emitError() << "no wgmma multiplies " << ea << " by " << eb
+                            << " into " << ec;
+    bool halfAcc = ec.isF16();
+    bool intAcc = ec.isInteger(32);
+    int64_t accRegs = halfAcc ? instrN / 4 : instrN / 2;
+    std::string opcode = "wgmma.mma_async.sync.aligned.m64n" +
+                         std::to_string(instrN) + "k" +
+                         std::to_string(instrK) + "." + tc + "." + ta + "." + tb;
+    std::string tail;
+    if (!intAcc)
+      tail += ", 1, 1"; // imm-scale-a, imm-scale-b
+    if (is16Bit)
+      tail += std::string(", ") + (a.kMajor ? "0" : "1") + ", " +
+              (b.kMajor ? "0" : "1");
+
+    auto module = op->getParentOfType<ModuleOp>();
+    ThreadIndex thread = emitThreadIndex(rewriter, loc, module);
+    // Warpgroup offsets: rows 64 * ((w % wm) / 4), columns instrN * (w / wm).
+    Value wmValue = emitI32Constant(rewriter, loc, wm);
+    Value rowBlock = LLVM::MulOp::create(
+        rewriter, loc,
+        LLVM::UDivOp::create(
+            rewriter, loc, LLVM::URemOp::create(rewriter, loc, thread.warp, wmValue),
+            emitI32Constant(rewriter, loc, 4)),
+        emitI32Constant(rewriter, loc, 64));
+    Value colBlock = LLVM::MulOp::create(
+        rewriter, loc, LLVM::UDivOp::create(rewriter, loc, thread.warp, wmValue),
+        emitI32Constant(rewriter, loc, instrN));
+
+    SmallVector<Value> d = unpackElements(rewriter, loc, adaptor.getC());
+    if (int64_t(d.size()) != (instrN / 2) * repM * repN)
+      return op.emitError("wgmma accumulator registers do not match its layout");
+    Type accType = halfAcc ? i32 : intAcc ? i32 : rewriter.getF32Type();
+    StringRef accConstraint = (halfAcc || intAcc) ? "r" : "f";
+
+    auto packHalves = [&](Value lo, Value hi) {
+      auto vectorType = VectorType::get({2}, rewriter.getF16Type());
+      Value v = LLVM::UndefOp::create(rewriter, loc, vectorType);
+      v = LLVM::InsertElementOp::create(rewriter, loc, v, lo,
+                                        emitI32Constant(rewriter, loc, 0));
+      v = LLVM::InsertElementOp::create(rewriter, loc, v, hi,
+                                        emitI32Constant(rewriter, loc, 1));
+      return LLVM::BitcastOp::create(rewriter, loc, i32, v).getResult();
+    };
+
+    // Accumulator registers of each instruction tile, as wgmma holds them.
+    SmallVector<SmallVector<Value>> acc;
+    for (int64_t mr = 0; mr < repM; ++mr)
+      for (int64_t nr = 0; nr < repN; ++nr) {
+        int64_t first = (instrN / 2) * (nr + repN * mr);
+        SmallVector<Value> regs;
+        for (int64_t i = 0; i < instrN / 2; i += halfAcc ? 2 : 1)
+          regs.push_back(halfAcc ? packHalves(d[first + i], d[first + i + 1])
+                                 : d[first + i]);
+        acc.push_back(regs);
+      }
+
+    auto fence = [&](StringRef text) {
+      nvidia::PTXBuilder ptx;
+      ptx.instr(text);
+      ptx.launch(rewriter, loc, Type());
+    };
+    fence("wgmma.fence.sync.aligned");
+    Value one = emitI32Constant(rewriter, loc, 1);
+    for (int64_t mr = 0; mr < repM; ++mr)
+      for (int64_t nr = 0; nr < repN; ++nr) {
+        SmallVector<Value> &regs = acc[nr + repN * mr];
+        for (int64_t kr = 0; kr < repK; ++kr) {
+          Value descA = a.descriptor(rewriter, loc, {mr * 16 * wm, kr * instrK},
+                                     /*dynamicDim=*/0, rowBlock);
+          Value descB = b.descriptor(rewriter, loc,
+                                     {kr * instrK, nr * instrN * wn},
+                                     /*dynamicDim=*/1, colBlock);
+          nvidia::PTXBuilder ptx;
+          auto outs = ptx.outputs(accRegs, ("=" + accConstraint).str());
+          SmallVector<nvidia::PTXBuilder::Operand *> refs(outs.begin(), outs.end());
+          for (int64_t i = 0; i < accRegs; ++i)
+            ptx.input(regs[i], std::to_string(i)); // tied to output i
+          refs.push_back(ptx.input(descA, "l"));
+          refs.push_back(ptx.input(descB, "l"));
+          refs.push_back(ptx.input(one, "r"));
+          std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, %" +
+                             std::to_string(accRegs + 2) + ", 0;\n" + opcode +
+                             " {";
+          for (int64_t i = 0; i < accRegs; ++i)
+            text += (i ? ", %" : "%") + std::to_string(i);
+          text += "}, %" + std::to_string(accRegs) + ", %" +
+                  std::to_string(accRegs + 1) + ", p" + tail + ";\n}";
+          ptx.verbatim(text, refs);
+          SmallVector<Type> types(accRegs, accType);
+          Value result = ptx.launch(
+              rewriter, loc, LLVM::LLVMStructType::getLiteral(getContext(), types));
+          for (int64_t i = 0; i < accRegs; ++i)
+            regs[i] = LLVM::ExtractValueOp::create(rewriter, loc, result, i);
+        }
+      }
+    fence("wgmma.commit_group.sync.aligned");
+    // The wait returns every accumulator register (tied), so that reads of
+    // them stay after it.
+    {
+      SmallVector<Value> all;
+      for (auto &regs : acc)
+        all.append(regs.begin(), regs.end());
+      nvidia::PTXBuilder ptx;
+      auto outs = ptx.outputs(all.size(), ("=" + accConstraint).str());
+      (void)outs;
+      for (size_t i = 0; i < all.size(); ++i)
+        ptx.input(all[i], std::to_string(i));
+      ptx.verbatim("wgmma.wait_group.sync.aligned 0;", {});
+      SmallVector<Type> types(all.size(), accType);
+      Value result = ptx.launch(
+          rewriter, loc, LLVM::LLVMStructType::getLiteral(getContext(), types));
+      size_t i = 0;
+      for (auto &regs : acc)
+        for (Value &reg : regs)
+          reg = LLVM::ExtractValueOp::create(rewriter, loc, result, i++);
+    }
+
+    auto unpackHalves = [&](Value reg) {
+      auto vectorType = VectorType::get({2}, rewriter.getF16Type());
+      Value v = LLVM::BitcastOp::create(rewriter, loc, vectorType, reg);
+      return std::pair<Value, Value>(
+          LLVM::ExtractElementOp::create(rewriter, loc, v,
+                                         emitI32Constant(rewriter, loc, 0)),
+          LLVM::ExtractElementOp::create(rewriter, loc, v,
+                                         emitI32Constant(rewriter, loc, 1)));
+    };
+    for (int64_t mr = 0; mr < repM; ++mr)
+      for (int64_t nr = 0; nr < repN; ++nr) {
+        int64_t first = (instrN / 2) * (nr + repN * mr);
+        SmallVector<Value> &regs = acc[nr + repN * mr];
+        for (int64_t i = 0, r = 0; i < instrN / 2; ++r) {
+          if (halfAcc) {
+            std::tie(d[first + i], d[first + i + 1]) = unpackHalves(regs[r]);
+            i += 2;
+          } else {
+            d[first + i] = regs[r];
+            i += 1;
+          }
+        }
+      }
+    rewriter.replaceOp(op, packElements(rewriter, loc,
+                                        adaptor.getC().getType(), d));
+    return success();
+  }
+};
+} // namespace
+
+void tritium::populateWgmmaDotOpToLLVMPatterns(
+    TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<WgmmaDotLowering>(converter, kTritiumPatternBenefit);
+}

@@ -1,0 +1,105 @@
+//===- LocalMemoryOpToLLVM.cpp - shared-memory buffers to LLVM ------------===//
+//
+// A !ttg.memdesc becomes the pointer to its first element in shared memory
+// (address space 3): allocate-shared-memory placed every buffer, so
+//   ttg.local_alloc     is the module's shared base plus the buffer's
+//                       offset; with a source tensor, each thread stores
+//                       its registers at their offsets in the buffer's
+//                       layout (storeXorLinearTile: #ttg.nvmma_shared and
+//                       #ttg.swizzled_shared are XOR-linear), and for an
+//                       #ttg.nvmma_shared buffer, which wgmma reads through
+//                       the async proxy, fence.proxy.async.shared::cta
+//                       makes those generic-proxy writes visible to it
+//                       (the barrier after them is the membar pass's);
+//   ttg.local_dealloc   is nothing (the allocation is static).
+//
+//===----------------------------------------------------------------------===//
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "tritium/Conversion/TTGToLLVM/ElementPacking.h"
+#include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
+#include "tritium/Conversion/TTGToLLVM/Patterns.h"
+#include "tritium/Conversion/TTGToLLVM/SharedMemoryAccess.h"
+#include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "tritium/Target/NVIDIA/PTXBuilder.h"
+
+using namespace mlir;
+using namespace tritium;
+
+namespace {
+
+/// The XOR-linear offset function of a shared layout over `shape`, or
+/// null for layouts that are not.
+XorLinearOffset getTileOffset(Attribute encoding, ArrayRef<int64_t> shape) {
+  std::vector<int64_t> dims(shape.begin(), shape.end());
+  if (auto nvmma = dyn_cast<ttg::NvmmaSharedEncodingAttr>(encoding)) {
+    layout::NvmmaSharedSpec spec = nvmma.toSpec();
+    return [spec, dims](const std::vector<int64_t> &coord) {
+      return layout::nvmmaOffset(spec, dims, coord);
+    };
+  }
+  if (auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(encoding)) {
+    layout::SwizzleSpec spec = swizzled.toSpec();
+    return [spec, dims](const std::vector<int64_t> &coord) {
+      return layout::swizzledOffset(spec, dims, coord);
+    };
+  }
+  return nullptr;
+}
+
+struct LocalAllocLowering : public ConvertOpToLLVMPattern<ttg::LocalAllocOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::LocalAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value base = getBufferPointer(rewriter, op);
+    if (!base)
+      return failure();
+    if (Value src = adaptor.getSrc()) {
+      auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+      ttg::MemDescType type = op.getType();
+      XorLinearOffset offset = getTileOffset(type.getEncoding(), type.getShape());
+      if (!offset || !ttg::getDistributedEncoding(srcType))
+        return op.emitError("cannot store a tensor of this layout into a "
+                            "buffer of this layout");
+      auto module = op->getParentOfType<ModuleOp>();
+      Type memoryType = static_cast<const TTGToLLVMTypeConverter *>(
+                            getTypeConverter())
+                            ->convertMemoryElementType(srcType.getElementType());
+      storeXorLinearTile(rewriter, loc, base,
+                         unpackElements(rewriter, loc, src),
+                         getLinearLayout(srcType),
+                         emitThreadIndex(rewriter, loc, module), memoryType,
+                         offset);
+      if (isa<ttg::NvmmaSharedEncodingAttr>(type.getEncoding())) {
+        nvidia::PTXBuilder ptx;
+        ptx.instr("fence.proxy.async.shared::cta");
+        ptx.launch(rewriter, loc, Type());
+      }
+    }
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
+struct LocalDeallocLowering
+    : public ConvertOpToLLVMPattern<ttg::LocalDeallocOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::LocalDeallocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void tritium::populateLocalMemoryOpToLLVMPatterns(
+    TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<LocalAllocLowering, LocalDeallocLowering>(converter,
+                                                        kTritiumPatternBenefit);
+}
