@@ -363,8 +363,8 @@ bool CudaCompile::run() {
     auto t = std::chrono::steady_clock::now();
     std::string pipeline = llvm::formatv(
         "builtin.module(tritium-make-ttgir{{num-warps={0} threads-per-warp=32 "
-        "num-ctas={1} target={2}})",
-        options.numWarps, options.numCtas, target.name());
+        "num-ctas={1} target={2} num-stages={3}})",
+        options.numWarps, options.numCtas, target.name(), options.numStages);
     bool ok = runPipeline("ttgir", pipeline, *module);
     ttgirMs = millisecondsSince(t);
     if (!ok)

@@ -15,6 +15,9 @@
 //                                  their operands cast for FMAs;
 //   ttg-remove-layout-conversions  again: the mma layout spreads through
 //                                  the accumulating loop;
+//   ttg-pipeline                   loads that feed dots move num-stages - 1
+//                                  iterations ahead through a ring of
+//                                  shared buffers (cp.async);
 //   canonicalize                   folds what the rewrites exposed;
 //   cse                            shares the index arithmetic that
 //                                  rematerialization duplicated.
@@ -40,6 +43,9 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
   pm.addPass(ttg::createTTGAccelerateMatmulPass());
   pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
+  ttg::TTGPipelinePassOptions pipelineOptions;
+  pipelineOptions.numStages = options.numStages;
+  pm.addPass(ttg::createTTGPipelinePass(pipelineOptions));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }
@@ -49,6 +55,6 @@ void tritium::registerTTGIRPipeline() {
       "tritium-make-ttgir",
       "Triton IR to TritonGPU IR for a launch shape: convert-tt-to-ttg, "
       "ttg-coalesce, ttg-remove-layout-conversions, ttg-accelerate-matmul, "
-      "ttg-remove-layout-conversions, canonicalize, cse",
+      "ttg-remove-layout-conversions, ttg-pipeline, canonicalize, cse",
       buildTTGIRPipeline);
 }

@@ -32,6 +32,10 @@ struct TTGIRPipelineOptions
   Option<int> numCTAs{*this, "num-ctas",
                       llvm::cl::desc("CTAs per cluster (a power of two)"),
                       llvm::cl::init(1)};
+  Option<int> numStages{*this, "num-stages",
+                        llvm::cl::desc("stages of software pipelining of "
+                                       "loops (1: none)"),
+                        llvm::cl::init(3)};
   Option<std::string> target{
       *this, "target",
       llvm::cl::desc("the target, \"cuda:<compute capability>\""),

@@ -64,6 +64,7 @@ LogicalResult tritium::convertTTGToLLVM(ModuleOp module,
   populateMmaV2DotOpToLLVMPatterns(converter, patterns);
   populateWgmmaDotOpToLLVMPatterns(converter, patterns);
   populateLocalMemoryOpToLLVMPatterns(converter, patterns);
+  populateAsyncCopyOpToLLVMPatterns(converter, patterns, access);
   populateReduceOpToLLVMPatterns(converter, patterns);
   populateScanOpToLLVMPatterns(converter, patterns);
   populateGatherHistogramOpToLLVMPatterns(converter, patterns);

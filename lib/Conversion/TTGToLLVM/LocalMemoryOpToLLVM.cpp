@@ -11,6 +11,8 @@
 //                       the async proxy, fence.proxy.async.shared::cta
 //                       makes those generic-proxy writes visible to it
 //                       (the barrier after them is the membar pass's);
+//   ttg.memdesc_index   is the buffer's base plus the index times the bytes
+//                       of one slot;
 //   ttg.local_dealloc   is nothing (the allocation is static).
 //
 //===----------------------------------------------------------------------===//
@@ -85,6 +87,32 @@ struct LocalAllocLowering : public ConvertOpToLLVMPattern<ttg::LocalAllocOp> {
   }
 };
 
+/// A view of slot `index` of a buffer: its base plus index times the bytes
+/// of one slot (the buffer's shape without the leading dimension).
+struct MemDescIndexLowering
+    : public ConvertOpToLLVMPattern<ttg::MemDescIndexOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::MemDescIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ttg::MemDescType srcType = op.getSrc().getType();
+    int64_t slotBytes = srcType.getElementTypeBitWidth() / 8;
+    for (int64_t size : srcType.getShape().drop_front())
+      slotBytes *= size;
+    Value offset = LLVM::MulOp::create(
+        rewriter, loc, adaptor.getIndex(),
+        LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                 slotBytes));
+    rewriter.replaceOp(op, LLVM::GEPOp::create(
+                               rewriter, loc, adaptor.getSrc().getType(),
+                               rewriter.getI8Type(), adaptor.getSrc(),
+                               ValueRange{offset}));
+    return success();
+  }
+};
+
 struct LocalDeallocLowering
     : public ConvertOpToLLVMPattern<ttg::LocalDeallocOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -100,6 +128,7 @@ struct LocalDeallocLowering
 
 void tritium::populateLocalMemoryOpToLLVMPatterns(
     TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LocalAllocLowering, LocalDeallocLowering>(converter,
+  patterns.add<LocalAllocLowering, LocalDeallocLowering, MemDescIndexLowering>(
+      converter,
                                                         kTritiumPatternBenefit);
 }

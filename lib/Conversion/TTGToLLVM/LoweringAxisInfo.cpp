@@ -67,6 +67,9 @@ LoweringAxisInfo::LoweringAxisInfo(ModuleOp module) {
     } else if (auto atomic = dyn_cast<tt::AtomicRMWOp>(op)) {
       ptr = atomic.getPtr();
       mask = atomic.getMask();
+    } else if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op)) {
+      ptr = copy.getSrc();
+      mask = copy.getMask();
     } else {
       return;
     }

@@ -283,18 +283,17 @@ SmallVector<Value> tritium::loadTile(OpBuilder &builder, Location loc,
 // XOR-linear tiles
 //===----------------------------------------------------------------------===//
 
-void tritium::storeXorLinearTile(OpBuilder &builder, Location loc, Value base,
-                                 ArrayRef<Value> values,
-                                 const LinearLayout &layout, ThreadIndex thread,
-                                 Type memoryType,
-                                 const XorLinearOffset &offset) {
+XorLinearTilePointers::XorLinearTilePointers(OpBuilder &builder, Location loc,
+                                             Value base,
+                                             const LinearLayout &layout,
+                                             ThreadIndex thread,
+                                             Type memoryType,
+                                             const XorLinearOffset &offset)
+    : builder(builder), loc(loc), base(base), memoryType(memoryType) {
   // offset(reg, lane, warp) = R[reg] ^ T(lane, warp), as for ScratchTile.
-  int64_t count = layout.elemsPerThread();
-  std::vector<int64_t> registerOffsets;
-  for (int64_t reg = 0; reg < count; ++reg)
+  for (int64_t reg = 0; reg < layout.elemsPerThread(); ++reg)
     registerOffsets.push_back(offset(layout.apply(reg, 0, 0)));
-  int64_t threadBits = 0;
-  Value threadOffset = emitI32Constant(builder, loc, 0);
+  threadOffset = emitI32Constant(builder, loc, 0);
   for (auto [hw, index] : {std::pair{layout::HwDim::Lane, thread.lane},
                            std::pair{layout::HwDim::Warp, thread.warp}}) {
     const layout::BasisList &bases = layout.bases(hw);
@@ -314,43 +313,59 @@ void tritium::storeXorLinearTile(OpBuilder &builder, Location loc, Value base,
       threadOffset = LLVM::XOrOp::create(builder, loc, threadOffset, term);
     }
   }
-  // The widest vector: registers reg..reg+vec-1 at consecutive offsets from
-  // a multiple of vec, which no thread bit disturbs.
-  int64_t bytes = elementBytes(memoryType);
+}
+
+int64_t XorLinearTilePointers::vectorWidth(int64_t maxElements) const {
+  // Registers reg..reg+vec-1 at consecutive offsets from a multiple of vec,
+  // which no thread bit disturbs.
+  int64_t count = registerOffsets.size();
   int64_t vec = 1;
-  for (int64_t candidate = 2; candidate * bytes <= 16 && candidate <= count;
+  for (int64_t candidate = 2; candidate <= maxElements && candidate <= count;
        candidate *= 2) {
     bool contiguous = (threadBits & (candidate - 1)) == 0;
     for (int64_t reg = 0; contiguous && reg < count; reg += candidate)
       for (int64_t i = 0; contiguous && i < candidate; ++i)
-        contiguous = registerOffsets[reg + i] ==
-                         (registerOffsets[reg] | i) &&
+        contiguous = registerOffsets[reg + i] == (registerOffsets[reg] | i) &&
                      (registerOffsets[reg] & (candidate - 1)) == 0;
     if (!contiguous)
       break;
     vec = candidate;
   }
+  return vec;
+}
+
+Value XorLinearTilePointers::pointer(int64_t reg) {
+  int64_t overlap = registerOffsets[reg] & threadBits;
+  Value &shared = pointersByOverlap[overlap];
+  if (!shared) {
+    Value mixed = overlap == 0
+                      ? threadOffset
+                      : LLVM::XOrOp::create(builder, loc, threadOffset,
+                                            emitI32Constant(builder, loc, overlap))
+                            .getResult();
+    shared = LLVM::GEPOp::create(builder, loc, base.getType(), memoryType, base,
+                                 ValueRange{mixed});
+  }
+  return LLVM::GEPOp::create(
+      builder, loc, base.getType(), memoryType, shared,
+      ArrayRef<LLVM::GEPArg>{
+          static_cast<int32_t>(registerOffsets[reg] & ~threadBits)});
+}
+
+void tritium::storeXorLinearTile(OpBuilder &builder, Location loc, Value base,
+                                 ArrayRef<Value> values,
+                                 const LinearLayout &layout, ThreadIndex thread,
+                                 Type memoryType,
+                                 const XorLinearOffset &offset) {
+  XorLinearTilePointers pointers(builder, loc, base, layout, thread,
+                                 memoryType, offset);
+  int64_t bytes = elementBytes(memoryType);
+  int64_t vec = pointers.vectorWidth(16 / bytes);
   SmallVector<int64_t> representative = getRepresentativeRegisters(layout);
-  llvm::DenseMap<int64_t, Value> pointersByOverlap;
-  for (int64_t reg = 0; reg < count; reg += vec) {
+  for (int64_t reg = 0; reg < layout.elemsPerThread(); reg += vec) {
     if (representative[reg] != reg)
       continue;
-    int64_t overlap = registerOffsets[reg] & threadBits;
-    Value &pointer = pointersByOverlap[overlap];
-    if (!pointer) {
-      Value mixed = overlap == 0
-                        ? threadOffset
-                        : LLVM::XOrOp::create(
-                              builder, loc, threadOffset,
-                              emitI32Constant(builder, loc, overlap))
-                              .getResult();
-      pointer = LLVM::GEPOp::create(builder, loc, base.getType(), memoryType,
-                                    base, ValueRange{mixed});
-    }
-    Value ptr = LLVM::GEPOp::create(
-        builder, loc, base.getType(), memoryType, pointer,
-        ArrayRef<LLVM::GEPArg>{
-            static_cast<int32_t>(registerOffsets[reg] & ~threadBits)});
+    Value ptr = pointers.pointer(reg);
     Value stored;
     if (vec == 1) {
       stored = toMemory(builder, loc, values[reg], memoryType);

@@ -20,6 +20,10 @@ TTGToLLVMTypeConverter::TTGToLLVMTypeConverter(MLIRContext *context)
   addConversion([context](tt::PointerType type) -> Type {
     return LLVM::LLVMPointerType::get(context, type.getAddressSpace());
   });
+  // Async tokens only order ops in the IR; they lower to a dummy i32.
+  addConversion([context](ttg::AsyncTokenType) -> Type {
+    return IntegerType::get(context, 32);
+  });
   addConversion([context](ttg::MemDescType) -> Type {
     return LLVM::LLVMPointerType::get(context, kSharedAddressSpace);
   });

@@ -98,6 +98,12 @@ void populateWgmmaDotOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
 void populateLocalMemoryOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
 
+/// ttg.async_copy_global_to_local (cp.async), ttg.async_commit_group,
+/// ttg.async_wait.
+void populateAsyncCopyOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns,
+                                       const LoweringAxisInfo &access);
+
 /// tt.reduce: within threads, across lanes by shuffles, across warps
 /// through shared memory.
 void populateReduceOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,

@@ -15,6 +15,7 @@
 #define TRITIUM_CONVERSION_TTGTOLLVM_SHAREDMEMORYACCESS_H
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <functional>
 #include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
@@ -63,6 +64,34 @@ loadTile(mlir::OpBuilder &builder, mlir::Location loc, mlir::Value base,
 /// coordinate is the XOR of the offsets of its single-bit parts), such as
 /// #ttg.nvmma_shared and #ttg.swizzled_shared tiles of power-of-two shape.
 using XorLinearOffset = std::function<int64_t(const std::vector<int64_t> &)>;
+
+/// The pointers of one thread's registers into an XOR-linear tile:
+/// offset(reg, lane, warp) = R[reg] ^ T(lane, warp) with R a constant per
+/// register and T computed once; R ^ T = (T ^ (R & B)) + (R & ~B) with B
+/// the bits T may have, so registers share one XOR per distinct R & B and
+/// the rest folds into the access's immediate offset.
+class XorLinearTilePointers {
+public:
+  XorLinearTilePointers(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Value base, const layout::LinearLayout &layout,
+                        ThreadIndex thread, mlir::Type memoryType,
+                        const XorLinearOffset &offset);
+  /// The most registers (a power of two, at most `maxElements`) that lie at
+  /// consecutive, aligned offsets in every thread.
+  int64_t vectorWidth(int64_t maxElements) const;
+  /// The pointer to register `reg`'s element.
+  mlir::Value pointer(int64_t reg);
+
+private:
+  mlir::OpBuilder &builder;
+  mlir::Location loc;
+  mlir::Value base;
+  mlir::Type memoryType;
+  std::vector<int64_t> registerOffsets;
+  int64_t threadBits = 0;
+  mlir::Value threadOffset;
+  llvm::DenseMap<int64_t, mlir::Value> pointersByOverlap;
+};
 
 /// Stores `values`, the registers of `layout` in this thread, into the tile
 /// at `base` laid out by `offset`, as elements of `memoryType`.  Registers

@@ -140,4 +140,51 @@ def TTGAccelerateMatmulPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def TTGPipelinePass : Pass<"ttg-pipeline", "::mlir::ModuleOp"> {
+  let summary = "software-pipeline the loads of loops through shared memory";
+  let description = [{
+    In an `scf.for` whose loads feed only `ttg.local_alloc`s (the operands
+    of tensor-core dots), the loads of iteration i + numStages - 1 are
+    issued as `ttg.async_copy_global_to_local` (cp.async) into a ring of
+    numStages shared buffers while iteration i computes on the buffer its
+    copies filled numStages - 1 iterations earlier.  The ops the loads
+    depend on (pointer and mask arithmetic, the pointer increments carried
+    by the loop) form stage 0 and run ahead; everything else stays.  A
+    prologue issues the first numStages - 1 iterations' copies, each commit
+    group predicated on its iteration existing; every iteration waits until
+    its own group has landed (`ttg.async_wait {num = numStages - 2}`).
+
+    ```mlir
+    scf.for %i = %lb to %ub step %s iter_args(%acc = %c0, %p = %p0) {
+      %x = tt.load %p, %m : tensor<128x64x!tt.ptr<f16>, #blocked>
+      %a = ttg.local_alloc %x : ... -> !ttg.memdesc<128x64xf16, #nvmma, #smem>
+      %d = ttg.warp_group_dot %a, ...
+      %p2 = tt.addptr %p, %step
+      scf.yield %d, %p2
+    }
+    // becomes (numStages = 3)
+    %ring = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16, #nvmma, #smem, mutable>
+    (copies of iterations 0 and 1 into ring[0], ring[1], one commit each)
+    scf.for %i ... iter_args(%acc, %p_ahead = %p2_of_iteration_1, %in = 2, %out = 0) {
+      ttg.async_wait {num = 1}
+      %a = ttg.memdesc_index %ring[%out]
+      %d = ttg.warp_group_dot %a, ...
+      (copy of iteration i + 2 from %p_ahead into ring[%in], commit)
+      ...
+    }
+    ttg.async_wait {num = 0}
+    ```
+
+    Loads whose masked-out value is not zero, whose vectors would be under
+    4 bytes (cp.async's smallest copy), loops whose stage-0 values are used
+    after the loop, and loops with fewer than 2 stages are left alone.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "int", "3",
+           "buffers of the ring: loads run numStages - 1 iterations ahead">
+  ];
+  let dependentDialects = ["::tritium::ttg::TTGDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // TRITIUM_DIALECT_TTG_TRANSFORMS_PASSES_TD

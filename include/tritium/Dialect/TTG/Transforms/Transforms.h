@@ -94,6 +94,14 @@ void removeLayoutConversions(mlir::ModuleOp module);
 /// operands for a target before sm_89.
 mlir::LogicalResult accelerateMatmul(mlir::ModuleOp module);
 
+//===----------------------------------------------------------------------===//
+// ttg-pipeline (Pipeline.cpp)
+//===----------------------------------------------------------------------===//
+
+/// ttg-pipeline: runs the loads that feed shared-memory operands of dots
+/// numStages - 1 iterations ahead through rings of shared buffers.
+void pipelineLoops(mlir::ModuleOp module, int numStages);
+
 } // namespace tritium::ttg
 
 #endif // TRITIUM_DIALECT_TTG_TRANSFORMS_TRANSFORMS_H

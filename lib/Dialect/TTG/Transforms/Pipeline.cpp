@@ -1,0 +1,415 @@
+//===- Pipeline.cpp - ttg-pipeline ------------------------------------------===//
+//
+// Software pipelining of the loads that feed tensor-core dots: loads move
+// numStages - 1 iterations ahead and land, by cp.async, in a ring of
+// numStages shared buffers, so that global-memory latency overlaps the
+// MMAs of the iterations in between.
+//
+// Algorithm, for each scf.for (innermost first) with numStages >= 2:
+//   1. Pipelined loads: tt.loads of the loop body on tensors of pointers
+//      whose only user is a ttg.local_alloc in the body, whose masked-out
+//      value is zero (cp.async zero-fills), and whose per-thread vectors
+//      are at least 4 bytes (the axis facts of pointer and mask, as the
+//      lowering will vectorize them).
+//   2. Stage 0: the body ops the loads depend on, found backward from their
+//      operands; a loop-carried value they read pulls in the op that
+//      yields it (the pointer increments), and the induction variable is
+//      read as it is.  Every other op of the body is stage 1.  A stage-0
+//      op that stage 1 also uses is copied into stage 1 too, unless it
+//      reads a loop-carried stage-0 value (then the loop is left alone, as
+//      it is when such a value is used after the loop or by stage 1).
+//   3. Rewrite:
+//        ring_j = local_alloc [numStages x shape_j] (mutable)
+//        prologue, s = 0 .. numStages-2: stage 0 at iv = lb + s * step,
+//          each load as an async copy into ring_j[s] masked by its mask
+//          and iv < ub; one commit group; carried stage-0 values advance;
+//        loop over the same range, carrying the stage-1 values, the
+//          stage-0 values of iteration i + numStages - 1, and the ring
+//          slots to fill (insert) and to read (extract):
+//          async_wait {num = numStages - 2}: iteration i's group is done;
+//          stage 1 with each local_alloc replaced by ring_j[extract];
+//          stage 0 of iteration i + numStages - 1 into ring_j[insert],
+//          masked by iv + (numStages - 1) * step < ub; one commit group;
+//        async_wait {num = 0} after the loop.
+//      The membar pass adds the barriers between the copies and the reads
+//      of the ring.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Dialect/TTG/Transforms/Passes.h"
+#include "tritium/Dialect/TTG/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "tritium/Analysis/AxisInfo.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+
+namespace tritium::ttg {
+#define GEN_PASS_DEF_TTGPIPELINEPASS
+#include "tritium/Dialect/TTG/Transforms/Passes.h.inc"
+} // namespace tritium::ttg
+
+using namespace mlir;
+using namespace tritium;
+using namespace tritium::ttg;
+
+namespace {
+
+struct PipelinedLoad {
+  tt::LoadOp load;
+  LocalAllocOp alloc;
+};
+
+/// Whether `value` is absent or a zero constant (splat or scalar).
+bool isZeroOrAbsent(Value value) {
+  if (!value)
+    return true;
+  return matchPattern(value, m_Zero()) || matchPattern(value, m_AnyZeroFloat());
+}
+
+/// Bytes each thread moves per vector for `load`, as the lowering would
+/// vectorize it: registers consecutive along the layout's contiguous
+/// dimension, limited by pointer contiguity, alignment and mask constancy.
+int64_t vectorBytes(tt::LoadOp load, const ModuleAxisInfo &axisInfo) {
+  auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
+  auto blocked = dyn_cast<BlockedEncodingAttr>(ptrType.getEncoding());
+  if (!blocked)
+    return 0;
+  int dim = blocked.getOrder()[0];
+  auto layout = blocked.toLinearLayout(ptrType.getShape());
+  int64_t bytes =
+      cast<RankedTensorType>(load.getType()).getElementTypeBitWidth() / 8;
+  AxisInfo info = axisInfo.getAxisInfo(load.getPtr());
+  int64_t vec = std::min({layout::contiguousRegisters(layout, dim),
+                          info.getContiguity(dim),
+                          std::max<int64_t>(1, info.getDivisibility(dim) / bytes),
+                          std::max<int64_t>(1, 16 / bytes)});
+  if (Value mask = load.getMask())
+    vec = std::min(vec, axisInfo.getAxisInfo(mask).getConstancy(dim));
+  return llvm::bit_floor(static_cast<uint64_t>(std::max<int64_t>(vec, 1))) *
+         bytes;
+}
+
+class LoopPipeliner {
+public:
+  LoopPipeliner(scf::ForOp loop, int numStages, const ModuleAxisInfo &axisInfo)
+      : loop(loop), numStages(numStages), axisInfo(axisInfo) {}
+
+  /// Pipelines the loop; false (nothing changed) when it does not qualify.
+  bool run() {
+    if (!collectLoads() || !collectStages())
+      return false;
+    rewrite();
+    return true;
+  }
+
+private:
+  bool collectLoads() {
+    for (Operation &op : *loop.getBody()) {
+      auto load = dyn_cast<tt::LoadOp>(&op);
+      if (!load || !isa<RankedTensorType>(load.getPtr().getType()) ||
+          !load->hasOneUse() || !isZeroOrAbsent(load.getOther()) ||
+          load.getIsVolatile())
+        continue;
+      auto alloc = dyn_cast<LocalAllocOp>(*load->user_begin());
+      if (!alloc || alloc->getBlock() != loop.getBody() ||
+          !isa<NvmmaSharedEncodingAttr>(alloc.getType().getEncoding()))
+        continue;
+      if (vectorBytes(load, axisInfo) < 4)
+        continue;
+      loads.push_back({load, alloc});
+    }
+    return !loads.empty();
+  }
+
+  bool collectStages() {
+    Block *body = loop.getBody();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    SmallVector<Value> worklist;
+    for (const PipelinedLoad &p : loads) {
+      stage0.insert(p.load);
+      worklist.append(p.load->operand_begin(), p.load->operand_end());
+    }
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (auto arg = dyn_cast<BlockArgument>(value)) {
+        if (arg.getOwner() != body || arg == loop.getInductionVar())
+          continue;
+        unsigned index = arg.getArgNumber() - 1;
+        if (carried0.insert(index))
+          worklist.push_back(yield.getOperand(index));
+        continue;
+      }
+      Operation *def = value.getDefiningOp();
+      if (def->getBlock() != body) {
+        if (loop->isAncestor(def))
+          return false; // defined inside a nested region of the body
+        continue;       // loop-invariant
+      }
+      if (!stage0.insert(def).second)
+        continue;
+      if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+        if (!isa<tt::LoadOp>(def) ||
+            !llvm::any_of(loads, [&](auto &p) { return p.load == def; }))
+          return false;
+      worklist.append(def->operand_begin(), def->operand_end());
+    }
+    // Loop-carried stage-0 values: read only by stage 0, unused after.
+    for (unsigned index : carried0) {
+      if (!loop.getResult(index).use_empty())
+        return false;
+      for (Operation *user : loop.getRegionIterArg(index).getUsers())
+        if (!stage0.contains(user))
+          return false;
+    }
+    // Stage-0 ops that stage 1 also needs are recomputed there.
+    for (Operation &op : *body) {
+      if (!stage0.contains(&op) || isa<tt::LoadOp>(op))
+        continue;
+      bool usedByStage1 = llvm::any_of(op.getUsers(), [&](Operation *user) {
+        return !stage0.contains(user) &&
+               !(isa<scf::YieldOp>(user) && yieldsOnlyCarried0(&op));
+      });
+      if (!usedByStage1)
+        continue;
+      if (readsCarried0(&op))
+        return false;
+      shared.insert(&op);
+    }
+    return true;
+  }
+
+  /// Whether every use of `op`'s results by the yield is a carried stage-0
+  /// value.
+  bool yieldsOnlyCarried0(Operation *op) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (OpOperand &use : yield->getOpOperands())
+      if (use.get().getDefiningOp() == op &&
+          !carried0.contains(use.getOperandNumber()))
+        return false;
+    return true;
+  }
+
+  /// Whether `op` depends, within the body, on a carried stage-0 value.
+  bool readsCarried0(Operation *op) {
+    SmallVector<Value> worklist(op->operand_begin(), op->operand_end());
+    DenseSet<Value> seen;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      if (!seen.insert(value).second)
+        continue;
+      if (auto arg = dyn_cast<BlockArgument>(value)) {
+        if (arg.getOwner() == loop.getBody() &&
+            arg != loop.getInductionVar() &&
+            carried0.contains(arg.getArgNumber() - 1))
+          return true;
+        continue;
+      }
+      Operation *def = value.getDefiningOp();
+      if (def->getBlock() == loop.getBody())
+        worklist.append(def->operand_begin(), def->operand_end());
+    }
+    return false;
+  }
+
+  /// Emits stage 0 with `mapping` (induction variable and carried stage-0
+  /// values already mapped): each load becomes an async copy into
+  /// ring[slot] masked by `valid`; then one commit group.
+  void emitStage0(OpBuilder &builder, IRMapping &mapping, Value slot,
+                  Value valid) {
+    Location loc = loop.getLoc();
+    for (Operation &op : *loop.getBody()) {
+      if (!stage0.contains(&op))
+        continue;
+      auto load = dyn_cast<tt::LoadOp>(&op);
+      if (!load) {
+        builder.clone(op, mapping);
+        continue;
+      }
+      unsigned j = llvm::find_if(loads, [&](auto &p) { return p.load == load; }) -
+                   loads.begin();
+      auto maskType = tt::getI1SameShape(load.getPtr().getType());
+      Value mask = tt::SplatOp::create(builder, loc, maskType, valid);
+      if (Value own = load.getMask())
+        mask = arith::AndIOp::create(builder, loc, mapping.lookup(own), mask);
+      Value view = viewOf(builder, j, slot);
+      AsyncCopyGlobalToLocalOp::create(
+          builder, loc, tokenType(), mapping.lookup(load.getPtr()), view, mask,
+          Value(), load.getCache(), load.getEvict(), /*isVolatile=*/false);
+    }
+    AsyncCommitGroupOp::create(builder, loc, tokenType(), ValueRange{});
+  }
+
+  Type tokenType() { return AsyncTokenType::get(loop.getContext()); }
+
+  void emitWait(OpBuilder &builder, int64_t pending) {
+    AsyncWaitOp::create(builder, loop.getLoc(), tokenType(), ValueRange{},
+                        builder.getI32IntegerAttr(pending));
+  }
+
+  /// ring_j[slot] as a view of one stage.
+  Value viewOf(OpBuilder &builder, unsigned j, Value slot) {
+    MemDescType ringType = cast<MemDescType>(rings[j].getType());
+    MemDescType allocType = loads[j].alloc.getType();
+    auto viewType = MemDescType::get(
+        builder.getContext(), allocType.getShape(), allocType.getElementType(),
+        allocType.getEncoding(), allocType.getMemorySpace(),
+        /*mutableMemory=*/true, ringType.getShape());
+    return MemDescIndexOp::create(builder, loop.getLoc(), viewType, rings[j],
+                                  slot);
+  }
+
+  /// `iv + k * step` and whether it is below the upper bound.
+  std::pair<Value, Value> iterationAhead(OpBuilder &builder, Value iv,
+                                         int64_t k) {
+    Location loc = loop.getLoc();
+    Type type = iv.getType();
+    Value offset = arith::MulIOp::create(
+        builder, loc, loop.getStep(),
+        arith::ConstantOp::create(builder, loc, builder.getIntegerAttr(type, k)));
+    Value ahead = k == 0 ? iv : arith::AddIOp::create(builder, loc, iv, offset).getResult();
+    Value valid = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                        ahead, loop.getUpperBound());
+    return {ahead, valid};
+  }
+
+  void rewrite() {
+    Location loc = loop.getLoc();
+    OpBuilder builder(loop);
+    Block *body = loop.getBody();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    MLIRContext *context = loop.getContext();
+    Type i32 = builder.getI32Type();
+    auto constI32 = [&](OpBuilder &b, int64_t v) {
+      return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v)).getResult();
+    };
+
+    // The rings.
+    for (PipelinedLoad &p : loads) {
+      MemDescType type = p.alloc.getType();
+      SmallVector<int64_t> shape = {numStages};
+      shape.append(type.getShape().begin(), type.getShape().end());
+      auto ringType = MemDescType::get(context, shape, type.getElementType(),
+                                       type.getEncoding(), type.getMemorySpace(),
+                                       /*mutableMemory=*/true, shape);
+      rings.push_back(LocalAllocOp::create(builder, loc, ringType, Value()));
+    }
+
+    // Prologue: iterations 0 .. numStages - 2.
+    IRMapping ahead;
+    for (unsigned index : carried0)
+      ahead.map(loop.getRegionIterArg(index), loop.getInitArgs()[index]);
+    for (int64_t s = 0; s < numStages - 1; ++s) {
+      auto [iv, valid] = iterationAhead(builder, loop.getLowerBound(), s);
+      ahead.map(loop.getInductionVar(), iv);
+      emitStage0(builder, ahead, constI32(builder, s), valid);
+      advanceCarried(ahead, yield);
+    }
+
+    // The new loop.
+    SmallVector<Value> inits(loop.getInitArgs());
+    for (unsigned index : carried0)
+      inits[index] = ahead.lookup(loop.getRegionIterArg(index));
+    inits.push_back(constI32(builder, numStages - 1)); // insert slot
+    inits.push_back(constI32(builder, 0));             // extract slot
+    auto newLoop = scf::ForOp::create(builder, loc, loop.getLowerBound(),
+                                      loop.getUpperBound(), loop.getStep(),
+                                      inits);
+    Block *newBody = newLoop.getBody();
+    OpBuilder inner = OpBuilder::atBlockBegin(newBody);
+    unsigned numCarried = loop.getNumRegionIterArgs();
+    Value insert = newLoop.getRegionIterArg(numCarried);
+    Value extract = newLoop.getRegionIterArg(numCarried + 1);
+
+    emitWait(inner, numStages - 2);
+    IRMapping current;
+    current.map(loop.getInductionVar(), newLoop.getInductionVar());
+    for (unsigned i = 0; i < numCarried; ++i)
+      if (!carried0.contains(i))
+        current.map(loop.getRegionIterArg(i), newLoop.getRegionIterArg(i));
+    for (auto [j, p] : llvm::enumerate(loads))
+      current.map(p.alloc.getResult(), viewOf(inner, j, extract));
+    for (Operation &op : body->without_terminator()) {
+      if (isa<tt::LoadOp>(op) && stage0.contains(&op))
+        continue;
+      if (llvm::any_of(loads, [&](auto &p) { return p.alloc == &op; }))
+        continue;
+      if (stage0.contains(&op) && !shared.contains(&op))
+        continue;
+      inner.clone(op, current);
+    }
+
+    IRMapping next;
+    for (unsigned index : carried0)
+      next.map(loop.getRegionIterArg(index), newLoop.getRegionIterArg(index));
+    auto [ivAhead, valid] =
+        iterationAhead(inner, newLoop.getInductionVar(), numStages - 1);
+    next.map(loop.getInductionVar(), ivAhead);
+    emitStage0(inner, next, insert, valid);
+    advanceCarried(next, yield);
+
+    SmallVector<Value> yielded;
+    for (unsigned i = 0; i < numCarried; ++i)
+      yielded.push_back(carried0.contains(i)
+                            ? next.lookup(loop.getRegionIterArg(i))
+                            : current.lookupOrDefault(yield.getOperand(i)));
+    auto wrap = [&](Value slot) {
+      Value plus = arith::AddIOp::create(inner, loc, slot, constI32(inner, 1));
+      Value full = arith::CmpIOp::create(inner, loc, arith::CmpIPredicate::eq,
+                                         plus, constI32(inner, numStages));
+      return arith::SelectOp::create(inner, loc, full, constI32(inner, 0), plus)
+          .getResult();
+    };
+    yielded.push_back(wrap(insert));
+    yielded.push_back(wrap(extract));
+    scf::YieldOp::create(inner, loc, yielded);
+    (void)i32;
+
+    builder.setInsertionPointAfter(newLoop);
+    emitWait(builder, 0);
+    for (unsigned i = 0; i < numCarried; ++i)
+      loop.getResult(i).replaceAllUsesWith(newLoop.getResult(i));
+    loop.erase();
+  }
+
+  /// Maps each carried stage-0 value to what the just-emitted stage 0
+  /// yields for it (the next iteration's value).
+  void advanceCarried(IRMapping &mapping, scf::YieldOp yield) {
+    SmallVector<std::pair<Value, Value>> updates;
+    for (unsigned index : carried0)
+      updates.push_back({loop.getRegionIterArg(index),
+                         mapping.lookupOrDefault(yield.getOperand(index))});
+    for (auto [from, to] : updates)
+      mapping.map(from, to);
+  }
+
+  scf::ForOp loop;
+  int64_t numStages;
+  const ModuleAxisInfo &axisInfo;
+  SmallVector<PipelinedLoad> loads;
+  DenseSet<Operation *> stage0;
+  DenseSet<Operation *> shared;
+  llvm::SetVector<unsigned> carried0;
+  SmallVector<Value> rings;
+};
+
+} // namespace
+
+void ttg::pipelineLoops(ModuleOp module, int numStages) {
+  if (numStages < 2)
+    return;
+  SmallVector<scf::ForOp> loops;
+  module.walk([&](scf::ForOp loop) { loops.push_back(loop); }); // innermost first
+  ModuleAxisInfo axisInfo(module);
+  for (scf::ForOp loop : loops)
+    LoopPipeliner(loop, numStages, axisInfo).run();
+}
+
+namespace {
+struct TTGPipelinePass
+    : public tritium::ttg::impl::TTGPipelinePassBase<TTGPipelinePass> {
+  using TTGPipelinePassBase::TTGPipelinePassBase;
+  void runOnOperation() override { pipelineLoops(getOperation(), numStages); }
+};
+} // namespace
