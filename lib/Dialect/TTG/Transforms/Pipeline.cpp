@@ -177,6 +177,17 @@ private:
         return false;
       shared.insert(&op);
     }
+    // What a recomputed op reads from stage 0 is recomputed too.
+    SmallVector<Operation *> worklist2(shared.begin(), shared.end());
+    while (!worklist2.empty()) {
+      Operation *op = worklist2.pop_back_val();
+      for (Value operand : op->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (def && def->getBlock() == loop.getBody() && stage0.contains(def) &&
+            !isa<tt::LoadOp>(def) && shared.insert(def).second)
+          worklist2.push_back(def);
+      }
+    }
     return true;
   }
 
