@@ -17,9 +17,10 @@
 // Per warp_group_dot:
 //   wgmma.fence                      (the accumulator registers are ready)
 //   for mRep, nRep, kRep:  acc[mRep, nRep] = wgmma.mma_async(descA, descB, acc)
-//   wgmma.commit_group; wgmma.wait_group 0
+//   wgmma.commit_group; wgmma.wait_group 0 (not for an isAsync dot)
 // The wait takes and returns every accumulator register, so nothing reads
-// one before the asynchronous MMAs are done.  Warpgroup g of the grid
+// one before the asynchronous MMAs are done; ttg.warp_group_dot_wait
+// {pendings = n} is the same wait on its own, for asynchronous dots.  Warpgroup g of the grid
 // (warpsPerCTA [wm, wn], warps M-fastest) covers rows 64 * ((w % wm) / 4)
 // and columns instrN * (w / wm) of each repetition of the CTA tile.
 // MN-major operands (order [0, 1] for A, [1, 0] for B; 16-bit types only)
@@ -129,6 +130,34 @@ struct OperandTile {
         LLVM::ConstantOp::create(builder, loc, i64, fixedFields));
   }
 };
+
+/// wgmma.wait_group `pendings`, taking and returning `values` (tied), so
+/// that every later read of them is ordered after the wait.
+SmallVector<Value> emitWgmmaWait(OpBuilder &builder, Location loc,
+                                 ArrayRef<Value> values, int64_t pendings) {
+  nvidia::PTXBuilder ptx;
+  SmallVector<Type> types;
+  for (auto [i, value] : llvm::enumerate(values)) {
+    Type type = value.getType();
+    ptx.output(type.isF32() ? "=f" : type.isInteger(64) ? "=l" : "=r");
+    types.push_back(type);
+  }
+  for (auto [i, value] : llvm::enumerate(values))
+    ptx.input(value, std::to_string(i));
+  ptx.verbatim("wgmma.wait_group.sync.aligned " + std::to_string(pendings) + ";",
+               {});
+  if (values.empty()) {
+    ptx.launch(builder, loc, Type());
+    return {};
+  }
+  Value result = ptx.launch(
+      builder, loc,
+      LLVM::LLVMStructType::getLiteral(builder.getContext(), types));
+  SmallVector<Value> outputs;
+  for (size_t i = 0; i < values.size(); ++i)
+    outputs.push_back(LLVM::ExtractValueOp::create(builder, loc, result, i));
+  return outputs;
+}
 
 struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -261,25 +290,17 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
         }
       }
     fence("wgmma.commit_group.sync.aligned");
-    // The wait returns every accumulator register (tied), so that reads of
-    // them stay after it.
-    {
+    // A synchronous dot waits here; an asynchronous one leaves that to a
+    // ttg.warp_group_dot_wait.
+    if (!op.getIsAsync()) {
       SmallVector<Value> all;
       for (auto &regs : acc)
         all.append(regs.begin(), regs.end());
-      nvidia::PTXBuilder ptx;
-      auto outs = ptx.outputs(all.size(), ("=" + accConstraint).str());
-      (void)outs;
-      for (size_t i = 0; i < all.size(); ++i)
-        ptx.input(all[i], std::to_string(i));
-      ptx.verbatim("wgmma.wait_group.sync.aligned 0;", {});
-      SmallVector<Type> types(all.size(), accType);
-      Value result = ptx.launch(
-          rewriter, loc, LLVM::LLVMStructType::getLiteral(getContext(), types));
+      all = emitWgmmaWait(rewriter, loc, all, 0);
       size_t i = 0;
       for (auto &regs : acc)
         for (Value &reg : regs)
-          reg = LLVM::ExtractValueOp::create(rewriter, loc, result, i++);
+          reg = all[i++];
     }
 
     auto unpackHalves = [&](Value reg) {
@@ -310,9 +331,39 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     return success();
   }
 };
+/// ttg.warp_group_dot_wait: one wait over the registers of all operands.
+struct WgmmaWaitLowering
+    : public ConvertOpToLLVMPattern<ttg::WarpGroupDotWaitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::WarpGroupDotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> all;
+    SmallVector<size_t> counts;
+    for (Value input : adaptor.getInputs()) {
+      SmallVector<Value> elements = unpackElements(rewriter, loc, input);
+      counts.push_back(elements.size());
+      all.append(elements.begin(), elements.end());
+    }
+    all = emitWgmmaWait(rewriter, loc, all, op.getPendings());
+    SmallVector<Value> results;
+    size_t next = 0;
+    for (auto [input, count] : llvm::zip(adaptor.getInputs(), counts)) {
+      results.push_back(packElements(
+          rewriter, loc, input.getType(),
+          ArrayRef<Value>(all).slice(next, count)));
+      next += count;
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
 } // namespace
 
 void tritium::populateWgmmaDotOpToLLVMPatterns(
     TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<WgmmaDotLowering>(converter, kTritiumPatternBenefit);
+  patterns.add<WgmmaDotLowering, WgmmaWaitLowering>(converter,
+                                                     kTritiumPatternBenefit);
 }

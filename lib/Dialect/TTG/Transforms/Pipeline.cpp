@@ -31,6 +31,10 @@
 //          stage 0 of iteration i + numStages - 1 into ring_j[insert],
 //          masked by iv + (numStages - 1) * step < ub; one commit group;
 //        async_wait {num = 0} after the loop.
+//   4. A ttg.warp_group_dot that only accumulates into a carried value runs
+//      asynchronously (makeDotsAsync): ttg.warp_group_dot_wait
+//      {pendings = 1} right after it lets its MMAs overlap the next
+//      iteration's copies; {pendings = 0} after the loop.
 //      The membar pass adds the barriers between the copies and the reads
 //      of the ring.
 //
@@ -379,9 +383,41 @@ private:
 
     builder.setInsertionPointAfter(newLoop);
     emitWait(builder, 0);
+    makeDotsAsync(newLoop);
     for (unsigned i = 0; i < numCarried; ++i)
       loop.getResult(i).replaceAllUsesWith(newLoop.getResult(i));
     loop.erase();
+  }
+
+  /// A ttg.warp_group_dot of the new loop that only accumulates into a
+  /// carried value (read by nothing else) runs asynchronously: right after
+  /// issuing it the loop waits for the previous iteration's dot
+  /// (pendings = 1), so the MMAs of one iteration overlap the next
+  /// iteration's waits and copies; after the loop it waits for the last.
+  void makeDotsAsync(scf::ForOp newLoop) {
+    auto yield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
+    for (Operation &op : newLoop.getBody()->without_terminator()) {
+      auto dot = dyn_cast<WarpGroupDotOp>(&op);
+      if (!dot || !dot->hasOneUse() || *dot->user_begin() != yield)
+        continue;
+      unsigned index = dot->use_begin()->getOperandNumber();
+      Value carried = newLoop.getRegionIterArg(index);
+      if (dot.getC() != carried || !carried.hasOneUse())
+        continue;
+      dot.setIsAsync(true);
+      OpBuilder builder(dot->getContext());
+      builder.setInsertionPointAfter(dot);
+      auto wait = WarpGroupDotWaitOp::create(
+          builder, dot.getLoc(), TypeRange{dot.getType()},
+          ValueRange{dot.getResult()}, builder.getI32IntegerAttr(1));
+      yield->setOperand(index, wait.getResult(0));
+      builder.setInsertionPointAfter(newLoop);
+      Value result = newLoop.getResult(index);
+      auto last = WarpGroupDotWaitOp::create(
+          builder, dot.getLoc(), TypeRange{result.getType()},
+          ValueRange{result}, builder.getI32IntegerAttr(0));
+      result.replaceAllUsesExcept(last.getResult(0), last);
+    }
   }
 
   /// Maps each carried stage-0 value to what the just-emitted stage 0

@@ -250,13 +250,36 @@ def TTG_WarpGroupDotOp : TTG_Op<"warp_group_dot", [
       Arg<TTG_MemDesc, "", [MemRead<SharedMemory>]>:$b,
       TT_FpIntTensor:$c,
       DefaultValuedAttr<TT_InputPrecisionAttr, "::tritium::tt::InputPrecision::IEEE">:$inputPrecision,
-      DefaultValuedAttr<ConfinedAttr<I32Attr, [IntNonNegative]>, "0">:$maxNumImpreciseAcc);
+      DefaultValuedAttr<ConfinedAttr<I32Attr, [IntNonNegative]>, "0">:$maxNumImpreciseAcc,
+      UnitAttr:$isAsync);
   let results = (outs TT_FpIntTensor:$d);
   let assemblyFormat = [{
     $a `,` $b `,` $c (`,` `inputPrecision` `=` $inputPrecision^)? attr-dict `:`
     qualified(type($a)) `*` qualified(type($b)) `->` type($d)
   }];
   let hasVerifier = 1;
+}
+
+def TTG_WarpGroupDotWaitOp : TTG_Op<"warp_group_dot_wait", [
+    AllTypesMatch<["inputs", "outputs"]>]> {
+  let summary = "wait until at most `pendings` asynchronous warpgroup dots run";
+  let description = [{
+    A `ttg.warp_group_dot` with `isAsync` returns before its MMAs finish
+    (wgmma.commit_group without a wait); its result may only feed further
+    warpgroup dots on the same accumulator until this op, whose results
+    are its operands once all but the `pendings` most recent groups are
+    done (wgmma.wait_group pendings).  The tensors pass through so that
+    every later read of them is ordered after the wait.
+
+    ```mlir
+    %d = ttg.warp_group_dot %a, %b, %c {isAsync} : ...
+    %w = ttg.warp_group_dot_wait %d {pendings = 1 : i32} : tensor<128x128xf32, #mma>
+    ```
+  }];
+  let arguments = (ins Variadic<TT_FpIntTensor>:$inputs,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let results = (outs Variadic<TT_FpIntTensor>:$outputs);
+  let assemblyFormat = "$inputs attr-dict `:` type($inputs)";
 }
 
 #endif // TRITIUM_DIALECT_TTG_IR_TTGOPS_TD
