@@ -25,6 +25,10 @@
 #include "tritium/Layout/WarpShufflePlan.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
 #include <algorithm>
 #include <map>
 
@@ -74,10 +78,13 @@ int64_t tritium::getElementBytes(Type elementType) {
   return 8;
 }
 
+using ConvertDecision =
+    std::pair<ConvertLayoutPath, std::optional<layout::ConvertScratchPlan>>;
+
 /// The path of a conversion and, for the SharedMemory path, its scratch
 /// plan (computed anyway to compare costs).
-static std::pair<ConvertLayoutPath, std::optional<layout::ConvertScratchPlan>>
-decideConvertLayout(RankedTensorType srcType, RankedTensorType dstType) {
+static ConvertDecision planConvertLayout(RankedTensorType srcType,
+                                         RankedTensorType dstType) {
   auto srcLayout = ttg::getDistributedEncoding(srcType);
   auto dstLayout = ttg::getDistributedEncoding(dstType);
   if (!srcLayout || !dstLayout)
@@ -97,6 +104,32 @@ decideConvertLayout(RankedTensorType srcType, RankedTensorType dstType) {
       return {ConvertLayoutPath::WarpShuffle, std::nullopt};
   }
   return {ConvertLayoutPath::SharedMemory, plan};
+}
+
+/// planConvertLayout, remembered per pair of types: allocation, the membar
+/// pass and the lowering all ask, and modelling the bank conflicts of every
+/// candidate tile is the costliest step of a large conversion.  Keyed by
+/// the printed types (layouts included), so the memo is exact across
+/// contexts; bounded, and shared by concurrent compiles under a lock.
+static ConvertDecision decideConvertLayout(RankedTensorType srcType,
+                                           RankedTensorType dstType) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << srcType << " -> " << dstType;
+  static std::mutex mutex;
+  static std::unordered_map<std::string, ConvertDecision> memo;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = memo.find(key);
+    if (it != memo.end())
+      return it->second;
+  }
+  ConvertDecision decision = planConvertLayout(srcType, dstType);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (memo.size() >= 4096)
+    memo.clear();
+  memo.emplace(std::move(key), decision);
+  return decision;
 }
 
 ConvertLayoutPath tritium::getConvertLayoutPath(RankedTensorType srcType,

@@ -36,8 +36,13 @@ int64_t countWavefronts(const std::vector<int64_t> &laneByteOffsets,
   int64_t groupSize = lanesPerGroup(accessBytes);
   int64_t total = 0;
   int64_t numLanes = static_cast<int64_t>(laneByteOffsets.size());
+  // The distinct words each group touches (at most 32 lanes x 4 words),
+  // then the most distinct words any one bank holds: no maps on this path,
+  // which the conversion planner runs for every candidate tile.
+  std::vector<int64_t> words;
+  words.reserve(static_cast<size_t>(groupSize) * 4);
   for (int64_t first = 0; first < numLanes; first += groupSize) {
-    std::map<int64_t, std::set<int64_t>> wordsOfBank;
+    words.clear();
     for (int64_t lane = first; lane < std::min(numLanes, first + groupSize);
          ++lane) {
       int64_t start = laneByteOffsets[lane];
@@ -45,11 +50,14 @@ int64_t countWavefronts(const std::vector<int64_t> &laneByteOffsets,
         continue;
       for (int64_t word = start / kBankBytes;
            word <= (start + accessBytes - 1) / kBankBytes; ++word)
-        wordsOfBank[word % kNumBanks].insert(word);
+        words.push_back(word);
     }
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    int64_t perBank[kNumBanks] = {};
     int64_t worst = 0;
-    for (const auto &[bank, words] : wordsOfBank)
-      worst = std::max<int64_t>(worst, static_cast<int64_t>(words.size()));
+    for (int64_t word : words)
+      worst = std::max(worst, ++perBank[word % kNumBanks]);
     total += worst;
   }
   return total;

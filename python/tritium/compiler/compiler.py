@@ -354,6 +354,8 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
             if field in stages:
                 metadata["kernel_name" if field == "name" else field] = stages[field]
         metadata["maxnreg"] = stages.get("maxnreg") or None
+        if "times_ms" in stages:  # per stage of the native compile, for profiling
+            metadata["compile_times_ms"] = stages["times_ms"]
     files = {stage: (v.encode() if isinstance(v, str) else v) for stage, v in asm.items()}
     cache.store(key, name, files, metadata)
     return CompiledKernel(name, asm, metadata)

@@ -95,7 +95,11 @@ MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!shared)
     return emitError() << "memdesc encoding must be a shared layout, got "
                        << encoding;
-  if (shared.getOrder().size() != shape.size())
+  // An #ttg.nvmma_shared layout describes 2-D tiles; a buffer of several
+  // (a pipelining ring) stacks them along leading dimensions.
+  bool stackedTiles = isa<NvmmaSharedEncodingAttr>(encoding) &&
+                      shared.getOrder().size() == 2 && shape.size() >= 2;
+  if (shared.getOrder().size() != shape.size() && !stackedTiles)
     return emitError() << "shared layout order has " << shared.getOrder().size()
                        << " entries for a rank-" << shape.size() << " memdesc";
   if (!isa<SharedMemorySpaceAttr>(memorySpace))
