@@ -7,6 +7,7 @@ name to the library it produced, and a shipped package holds a copy there.
 import ctypes
 import json
 import os
+import re
 import threading
 
 from .errors import CompilationError, NativeLibraryError
@@ -25,6 +26,10 @@ def library_path() -> str:
     if explicit:
         return explicit
     return os.path.join(_PACKAGE_DIR, "_lib", "libtritium.so")
+
+
+# "file:line:col: error: message", the first line of an MLIR diagnostic.
+_FIRST_ERROR = re.compile(r"^(.+?):(\d+):(\d+): error: (.*)$", re.MULTILINE)
 
 
 class NativeLibrary:
@@ -185,6 +190,10 @@ class NativeLibrary:
         stages = json.loads(text) if text else {}
         if rc != 0:
             error = CompilationError(messages or "compilation failed")
+            located = _FIRST_ERROR.search(messages or "")
+            if located:  # the first error's location, as frontend errors carry it
+                error.file, error.line, error.col = located[1], int(located[2]), int(located[3])
+                error.error_message = located[4]
             error.stages = stages
             raise error
         return stages, image

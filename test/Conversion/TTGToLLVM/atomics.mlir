@@ -32,7 +32,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // thread through shared memory (store under scf.if, barrier, load).  No
 // barrier precedes the store: the membar pass places those.  An atomic
 // whose result is unused needs no broadcast.
-// CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: llvm.func @scalar_cas
 // CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x

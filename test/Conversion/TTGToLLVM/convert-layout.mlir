@@ -12,7 +12,7 @@
 // before: ttg-membar places those), a barrier makes them visible, and each
 // thread loads its eight column elements one by one.
 // CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 2304 : i32}
-// CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: llvm.func @rows_to_columns
 // CHECK-DAG: %[[C18:.*]] = llvm.mlir.constant(18 : i32) : i32
 // CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>

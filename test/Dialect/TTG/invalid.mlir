@@ -251,11 +251,43 @@ tt.func @mma_warps_not_power_of_two(%arg0: tensor<16x16xf32, #ttg.nvidia_mma<{ve
 
 // -----
 
-// A dot operand's parent is an mma layout.
+// A dot operand of a blocked accumulator (a CUDA-core dot) has kWidth 1:
+// every thread holds all of K.
 
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-// expected-error@+1 {{#ttg.dot_op parent must be a #ttg.nvidia_mma layout, got #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}}
+// expected-error@+1 {{invalid #ttg.dot_op: kWidth must be 1 with a #ttg.blocked parent, got 2}}
 tt.func @dot_op_blocked_parent(%arg0: tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #blocked, kWidth = 2}>>) {
+  tt.return
+}
+
+// -----
+
+// A dot operand's parent is an mma or a blocked layout.
+
+#slice = #ttg.slice<{dim = 1, parent = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>}>
+// expected-error@+1 {{#ttg.dot_op parent must be a #ttg.nvidia_mma or #ttg.blocked layout}}
+tt.func @dot_op_slice_parent(%arg0: tensor<16x16xf16, #ttg.dot_op<{opIdx = 0, parent = #slice, kWidth = 2}>>) {
+  tt.return
+}
+
+// -----
+
+// A warpgroup dot needs a version-3 mma accumulator.
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+tt.func @warp_group_dot_blocked(%a: !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory>, %b: !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory>, %c: tensor<64x64xf32, #blocked>) {
+  // expected-error@+1 {{accumulator must have a #ttg.nvidia_mma layout of version 3}}
+  %d = ttg.warp_group_dot %a, %b, %c : !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory> * !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory> -> tensor<64x64xf32, #blocked>
+  tt.return
+}
+
+// -----
+
+// An NVMMA shared layout swizzles 32, 64 or 128 bytes.
+
+// expected-error@+1 {{invalid #ttg.nvmma_shared: swizzlingByteWidth is 48, expected 32, 64 or 128}}
+tt.func @nvmma_bad_swizzle(%a: !ttg.memdesc<64x64xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 48, elementBitWidth = 16, order = [1, 0]}>, #ttg.shared_memory>) {
   tt.return
 }
 

@@ -5,12 +5,14 @@
 // numStages shared buffers, so that global-memory latency overlaps the
 // MMAs of the iterations in between.
 //
-// Algorithm, for each scf.for (innermost first) with numStages >= 2:
+// Algorithm, for each scf.for (innermost first, constant positive step)
+// with numStages >= 2:
 //   1. Pipelined loads: tt.loads of the loop body on tensors of pointers
-//      whose only user is a ttg.local_alloc in the body, whose masked-out
-//      value is zero (cp.async zero-fills), and whose per-thread vectors
-//      are at least 4 bytes (the axis facts of pointer and mask, as the
-//      lowering will vectorize them).
+//      whose only user is a ttg.local_alloc in the body (with a shared
+//      layout contiguous along the load's contiguous dimension), whose
+//      masked-out value is zero (cp.async zero-fills), and whose per-thread
+//      vectors are at least 4 bytes (the axis facts of pointer and mask, as
+//      the lowering will vectorize them).
 //   2. Stage 0: the body ops the loads depend on, found backward from their
 //      operands; a loop-carried value they read pulls in the op that
 //      yields it (the pointer increments), and the induction variable is
@@ -110,6 +112,11 @@ public:
 
 private:
   bool collectLoads() {
+    // Iteration i + k exists when iv + k * step < ub: a positive step.
+    APInt step;
+    if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+        !step.isStrictlyPositive())
+      return false;
     for (Operation &op : *loop.getBody()) {
       auto load = dyn_cast<tt::LoadOp>(&op);
       if (!load || !isa<RankedTensorType>(load.getPtr().getType()) ||
@@ -117,8 +124,16 @@ private:
           load.getIsVolatile())
         continue;
       auto alloc = dyn_cast<LocalAllocOp>(*load->user_begin());
-      if (!alloc || alloc->getBlock() != loop.getBody() ||
-          !isa<NvmmaSharedEncodingAttr>(alloc.getType().getEncoding()))
+      if (!alloc || alloc->getBlock() != loop.getBody())
+        continue;
+      // The copies move the load's vectors whole: the tile must be
+      // contiguous along the same dimension (an operand that wgmma needs
+      // K-major but that is loaded along M or N is transposed by the
+      // synchronous store instead).
+      auto shared = dyn_cast<NvmmaSharedEncodingAttr>(alloc.getType().getEncoding());
+      auto blocked = dyn_cast<BlockedEncodingAttr>(
+          cast<RankedTensorType>(load.getType()).getEncoding());
+      if (!shared || !blocked || shared.getOrder()[0] != blocked.getOrder()[0])
         continue;
       if (vectorBytes(load, axisInfo) < 4)
         continue;
@@ -383,10 +398,12 @@ private:
 
     builder.setInsertionPointAfter(newLoop);
     emitWait(builder, 0);
-    makeDotsAsync(newLoop);
     for (unsigned i = 0; i < numCarried; ++i)
       loop.getResult(i).replaceAllUsesWith(newLoop.getResult(i));
     loop.erase();
+    // After the uses moved to the new loop: its results are then read
+    // through the final waits.
+    makeDotsAsync(newLoop);
   }
 
   /// A ttg.warp_group_dot of the new loop that only accumulates into a

@@ -1,0 +1,154 @@
+"""tl.dot compiled without a GPU: the tutorial matmul for cuda:90 runs on
+wgmma with cp.async pipelining (PTX wgmma.mma_async, cp.async.cg, commit
+and wait groups, an asynchronous MMA wait), for cuda:80 on
+mma.sync.m16n8k16; small or exact-fp32 dots on FMAs; ptxas accepts every
+one.  Bad dots fail at the user's tl.dot line."""
+import inspect
+import os
+import re
+
+import pytest
+
+import tritium as triton
+import tritium.language as tl
+
+THIS_FILE = os.path.abspath(__file__)
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    tl.store(c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn, acc.to(c_ptr.dtype.element_ty),
+             mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+NAMES = ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_ak", "stride_bk", "stride_bn",
+         "stride_cm", "stride_cn"]
+
+
+def compile_matmul(dtype, target, num_warps=4, num_stages=3, block=(128, 128, 64)):
+    signature = dict(zip(NAMES, [f"*{dtype}"] * 2 + ["*fp16"] + ["i32"] * 9))
+    # What launching with 16-divisible sizes and contiguous rows specializes.
+    attrs = {n: [["tt.divisibility", 16]] for n in ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am",
+                                                  "stride_bk", "stride_cm"]}
+    constexprs = {"BLOCK_M": block[0], "BLOCK_N": block[1], "BLOCK_K": block[2], "stride_ak": 1, "stride_bn": 1,
+                  "stride_cn": 1}
+    return triton.compile(matmul_kernel, signature=signature, constexprs=constexprs, attrs=attrs, target=target,
+                          num_warps=num_warps, num_stages=num_stages)
+
+
+def test_hopper_matmul_runs_on_pipelined_asynchronous_wgmma():
+    k = compile_matmul("fp16", "cuda:90", num_warps=8)
+    ptx, ttgir = k.asm["ptx"], k.asm["ttgir"]
+    assert "nvidia_mma<{versionMajor = 3" in ttgir and "ttg.warp_group_dot" in ttgir
+    # 64 of K per iteration, 16 per instruction; 8 warps: two warpgroups of 64 rows.
+    assert ptx.count("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16") == 4
+    assert "cp.async.cg.shared.global" in ptx and "cp.async.commit_group" in ptx
+    assert "cp.async.wait_group 1" in ptx  # 3 stages: one group may stay in flight
+    assert "wgmma.wait_group.sync.aligned 1" in ptx and "wgmma.wait_group.sync.aligned 0" in ptx
+    assert "cubin" in k.asm
+
+
+def test_one_stage_is_not_pipelined():
+    k = compile_matmul("fp16", "cuda:90", num_stages=1)
+    assert "cp.async" not in k.asm["ptx"] and "wgmma.mma_async" in k.asm["ptx"]
+
+
+@pytest.mark.parametrize("dtype,instr", [("bf16", "m64n128k16.f32.bf16.bf16"), ("fp8e4nv", "m64n128k32.f32.e4m3.e4m3"),
+                                         ("fp8e5", "m64n128k32.f32.e5m2.e5m2")])
+def test_hopper_matmul_dtypes(dtype, instr):
+    k = compile_matmul(dtype, "cuda:90", block=(128, 128, 128 if dtype.startswith("fp8") else 64))
+    assert "wgmma.mma_async.sync.aligned." + instr in k.asm["ptx"]
+    assert "cubin" in k.asm
+
+
+def test_ampere_matmul_runs_on_mma_sync():
+    k = compile_matmul("fp16", "cuda:80")
+    assert "nvidia_mma<{versionMajor = 2" in k.asm["ttgir"]
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in k.asm["ptx"]
+    assert "wgmma" not in k.asm["ptx"]
+    assert "cubin" in k.asm
+
+
+@triton.jit
+def small_dot_kernel(x_ptr, y_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                     PRECISION: tl.constexpr):
+    m = tl.arange(0, M)
+    n = tl.arange(0, N)
+    k = tl.arange(0, K)
+    x = tl.load(x_ptr + m[:, None] * K + k[None, :])
+    y = tl.load(y_ptr + k[:, None] * N + n[None, :])
+    tl.store(z_ptr + m[:, None] * N + n[None, :], tl.dot(x, y, input_precision=PRECISION))
+
+
+@pytest.mark.parametrize("dtype,shape,precision", [("fp16", (2, 4, 32), "ieee"), ("fp32", (64, 64, 32), "ieee"),
+                                                   ("fp64", (16, 16, 16), "ieee")])
+def test_dots_no_tensor_core_fits_run_on_fmas(dtype, shape, precision):
+    M, N, K = shape
+    k = triton.compile(small_dot_kernel, signature={"x_ptr": f"*{dtype}", "y_ptr": f"*{dtype}", "z_ptr": "*fp32"
+                                                    if dtype != "fp64" else "*fp64"},
+                       constexprs={"M": M, "N": N, "K": K, "PRECISION": precision}, target="cuda:90")
+    assert "mma" not in k.asm["ptx"] and re.search(r"\bfma\.rn\.f(32|64)", k.asm["ptx"])
+    assert "cubin" in k.asm
+
+
+def test_tf32x3_splits_into_three_mma_sync():
+    k = triton.compile(small_dot_kernel, signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "z_ptr": "*fp32"},
+                       constexprs={"M": 16, "N": 8, "K": 8, "PRECISION": "tf32x3"}, target="cuda:90", num_warps=1)
+    assert k.asm["ptx"].count("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32") == 3
+    assert "cvt.rna.tf32.f32" in k.asm["ptx"]
+
+
+# ---- bad dots ------------------------------------------------------------------------------------
+
+def line_of(fn, needle):
+    lines, start = inspect.getsourcelines(fn.fn)
+    return start + next(i for i, line in enumerate(lines) if needle in line and not line.lstrip().startswith("def"))
+
+
+@triton.jit
+def e_fp8_dot(x_ptr, z_ptr):
+    r = tl.arange(0, 32)
+    x = tl.load(x_ptr + r[:, None] * 32 + r[None, :])
+    z = tl.dot(x, x)
+    tl.store(z_ptr + r[:, None] * 32 + r[None, :], z)
+
+
+def test_fp8e4nv_dot_for_sm80_fails_at_the_dot_line():
+    with pytest.raises(triton.CompilationError) as info:
+        triton.compile(e_fp8_dot, signature={"x_ptr": "*fp8e4nv", "z_ptr": "*fp32"}, target="cuda:80")
+    e = info.value
+    assert e.line == line_of(e_fp8_dot, "tl.dot") and e.file == THIS_FILE
+    assert "fp8e4nv need compute capability 89" in str(e)
+
+
+@triton.jit
+def e_precision(x_ptr, z_ptr):
+    r = tl.arange(0, 32)
+    x = tl.load(x_ptr + r[:, None] * 32 + r[None, :])
+    z = tl.dot(x, x, input_precision="tf23")
+    tl.store(z_ptr + r[:, None] * 32 + r[None, :], z)
+
+
+def test_misspelt_input_precision_fails_at_the_dot_line():
+    with pytest.raises(triton.CompilationError) as info:
+        triton.compile(e_precision, signature={"x_ptr": "*fp32", "z_ptr": "*fp32"}, target="cuda:90",
+                       stop_after="ttir")
+    assert info.value.line == line_of(e_precision, "tl.dot")
+    assert "input_precision must be one of" in str(info.value) and "tf23" in str(info.value)

@@ -1,0 +1,93 @@
+// RUN: tritium-opt %s -split-input-file -allocate-shared-memory -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
+
+// A warpgroup dot from two swizzled shared tiles: the operands are stored
+// with 16-byte vectors, then fenced for the async proxy; the dot fences
+// the accumulator, issues one wgmma per 16 of K with shared-memory
+// descriptors (A K-major, B N-major: transpose flag 1), commits and waits.
+// CHECK-LABEL: llvm.func @wgmma_fp16
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK: fence.proxy.async.shared::cta
+// CHECK: wgmma.fence.sync.aligned
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} p, 1, 1, 0, 1;
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// CHECK-NOT: wgmma.mma_async
+// CHECK: wgmma.commit_group.sync.aligned
+// CHECK: wgmma.wait_group.sync.aligned 0;
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @wgmma_fp16(%a: tensor<64x64xf16, #ld>, %b: tensor<64x64xf16, #ld>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %as = ttg.local_alloc %a : (tensor<64x64xf16, #ld>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+    %bs = ttg.local_alloc %b : (tensor<64x64xf16, #ld>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+    %d = ttg.warp_group_dot %as, %bs, %c : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
+    tt.return %d : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// An mma v2 dot: per 16x8 accumulator tile and 16 of K, one mma.sync on
+// four A registers, two B registers and four accumulators.
+// CHECK-LABEL: llvm.func @mma_sync_fp16
+// CHECK-COUNT-2: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-NOT: mma.sync
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#da = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#db = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:80"} {
+  tt.func @mma_sync_fp16(%a: tensor<16x32xf16, #da>, %b: tensor<32x8xf16, #db>, %c: tensor<16x8xf32, #mma>) -> tensor<16x8xf32, #mma> {
+    %d = tt.dot %a, %b, %c : tensor<16x32xf16, #da> * tensor<32x8xf16, #db> -> tensor<16x8xf32, #mma>
+    tt.return %d : tensor<16x8xf32, #mma>
+  }
+}
+
+// -----
+
+// A CUDA-core dot: one fused multiply-add per product, K of them per
+// accumulator element (2 x 4 here, one element per thread).
+// CHECK-LABEL: llvm.func @fma_dot
+// CHECK-COUNT-4: llvm.intr.fma
+// CHECK-NOT: llvm.intr.fma
+#acc = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+#da = #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>
+#db = #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>
+module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @fma_dot(%a: tensor<4x4xf32, #da>, %b: tensor<4x8xf32, #db>, %c: tensor<4x8xf32, #acc>) -> tensor<4x8xf32, #acc> {
+    %d = tt.dot %a, %b, %c : tensor<4x4xf32, #da> * tensor<4x8xf32, #db> -> tensor<4x8xf32, #acc>
+    tt.return %d : tensor<4x8xf32, #acc>
+  }
+}
+
+// -----
+
+// Async copies of 8 consecutive fp16 per thread: one 16-byte cp.async.cg
+// each, zero-filled where the mask is off; the wait fences for wgmma.
+// CHECK-LABEL: llvm.func @async_copy
+// CHECK: llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, i32
+// CHECK: cp.async.cg.shared.global [$0], [$1], 16, $2;
+// CHECK: cp.async.commit_group
+// CHECK: cp.async.wait_group 0;
+// CHECK-SAME: fence.proxy.async.shared::cta
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#slice = #ttg.slice<{dim = 0, parent = #blocked}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @async_copy(%base: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %go: i1) {
+    %r = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #slice>
+    %re = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #slice> -> tensor<1x64xi32, #blocked>
+    %rb = tt.broadcast %re : tensor<1x64xi32, #blocked> -> tensor<16x64xi32, #blocked>
+    %bs = tt.splat %base : !tt.ptr<f16> -> tensor<16x64x!tt.ptr<f16>, #blocked>
+    %p = tt.addptr %bs, %rb : tensor<16x64x!tt.ptr<f16>, #blocked>, tensor<16x64xi32, #blocked>
+    %m = tt.splat %go : i1 -> tensor<16x64xi1, #blocked>
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<16x64xf16, #nvmma, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %p, %buf mask %m : tensor<16x64x!tt.ptr<f16>, #blocked> -> !ttg.memdesc<16x64xf16, #nvmma, #smem, mutable>
+    %g = ttg.async_commit_group
+    %w = ttg.async_wait {num = 0 : i32}
+    tt.return
+  }
+}

@@ -1,0 +1,96 @@
+// RUN: tritium-opt %s -split-input-file -ttg-accelerate-matmul | FileCheck %s
+
+// On sm_90 an fp16 dot with a 128-row tile and 4 warps becomes a warpgroup
+// dot: both operands are stored to 128-byte swizzled shared tiles from the
+// layouts they were loaded in (A K-major, B N-major as loaded), the
+// accumulator moves to a version-3 mma layout with one warpgroup along M
+// and the whole N in one instruction, and the result converts back.
+// CHECK-DAG: #[[MMA:.*]] = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+// CHECK-DAG: #[[SA:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+// CHECK-LABEL: tt.func @wgmma_fp16
+// CHECK: %[[A:.*]] = ttg.local_alloc %arg0 : (tensor<128x64xf16, #{{.*}}>) -> !ttg.memdesc<128x64xf16, #[[SA]], #smem>
+// CHECK: %[[B:.*]] = ttg.local_alloc %arg1 : (tensor<64x128xf16, #{{.*}}>) -> !ttg.memdesc<64x128xf16, #[[SA]], #smem>
+// CHECK: %[[C:.*]] = ttg.convert_layout %arg2 : {{.*}} -> tensor<128x128xf32, #[[MMA]]>
+// CHECK: %[[D:.*]] = ttg.warp_group_dot %[[A]], %[[B]], %[[C]]
+// CHECK: ttg.convert_layout %[[D]] : tensor<128x128xf32, #[[MMA]]> -> tensor<128x128xf32, #{{.*}}>
+// CHECK-NOT: tt.dot
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#dota = #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>
+#dotb = #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @wgmma_fp16(%a: tensor<128x64xf16, #ld>, %b: tensor<64x128xf16, #ld>, %c: tensor<128x128xf32, #acc>) -> tensor<128x128xf32, #acc> {
+    %a1 = ttg.convert_layout %a : tensor<128x64xf16, #ld> -> tensor<128x64xf16, #dota>
+    %b1 = ttg.convert_layout %b : tensor<64x128xf16, #ld> -> tensor<64x128xf16, #dotb>
+    %d = tt.dot %a1, %b1, %c : tensor<128x64xf16, #dota> * tensor<64x128xf16, #dotb> -> tensor<128x128xf32, #acc>
+    tt.return %d : tensor<128x128xf32, #acc>
+  }
+}
+
+// -----
+
+// The same dot on sm_80 runs on mma.sync m16n8k16: a version-2 mma layout
+// with the 4 warps as a 2 x 2 grid, operands in registers (#ttg.dot_op of
+// the mma, two fp16 per register: kWidth 2).
+// CHECK-DAG: #[[MMA2:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// CHECK-DAG: #[[DA2:dot_op[0-9]*]] = #ttg.dot_op<{opIdx = 0, parent = #[[MMA2]], kWidth = 2}>
+// CHECK-DAG: #[[DB2:dot_op[0-9]*]] = #ttg.dot_op<{opIdx = 1, parent = #[[MMA2]], kWidth = 2}>
+// CHECK-LABEL: tt.func @mma_sync_fp16
+// CHECK: %[[A2:.*]] = ttg.convert_layout %arg0 : tensor<128x64xf16, #{{.*}}> -> tensor<128x64xf16, #[[DA2]]>
+// CHECK: %[[B2:.*]] = ttg.convert_layout %arg1 : tensor<64x128xf16, #{{.*}}> -> tensor<64x128xf16, #[[DB2]]>
+// CHECK: tt.dot %[[A2]], %[[B2]], %{{.*}} : {{.*}} -> tensor<128x128xf32, #[[MMA2]]>
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#dota = #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>
+#dotb = #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:80"} {
+  tt.func @mma_sync_fp16(%a: tensor<128x64xf16, #ld>, %b: tensor<64x128xf16, #ld>, %c: tensor<128x128xf32, #acc>) -> tensor<128x128xf32, #acc> {
+    %a1 = ttg.convert_layout %a : tensor<128x64xf16, #ld> -> tensor<128x64xf16, #dota>
+    %b1 = ttg.convert_layout %b : tensor<64x128xf16, #ld> -> tensor<64x128xf16, #dotb>
+    %d = tt.dot %a1, %b1, %c : tensor<128x64xf16, #dota> * tensor<64x128xf16, #dotb> -> tensor<128x128xf32, #acc>
+    tt.return %d : tensor<128x128xf32, #acc>
+  }
+}
+
+// -----
+
+// tf32 on sm_80 is m16n8k8 (kWidth 1); int8 is m16n8k32 (kWidth 4).
+// CHECK-DAG: #[[TF:dot_op[0-9]*]] = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>
+// CHECK-DAG: #[[I8:dot_op[0-9]*]] = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+// CHECK-LABEL: tt.func @mma_sync_tf32_int8
+// CHECK: tt.dot {{.*}} inputPrecision = tf32 : tensor<64x32xf32, #[[TF]]>
+// CHECK: tt.dot {{.*}} : tensor<64x32xi8, #[[I8]]>
+#acc = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#dota = #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>
+#dotb = #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:80"} {
+  tt.func @mma_sync_tf32_int8(%a: tensor<64x32xf32, #dota>, %b: tensor<32x64xf32, #dotb>, %c: tensor<64x64xf32, #acc>,
+                              %x: tensor<64x32xi8, #dota>, %y: tensor<32x64xi8, #dotb>, %z: tensor<64x64xi32, #acc>) {
+    %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<64x32xf32, #dota> * tensor<32x64xf32, #dotb> -> tensor<64x64xf32, #acc>
+    %e = tt.dot %x, %y, %z : tensor<64x32xi8, #dota> * tensor<32x64xi8, #dotb> -> tensor<64x64xi32, #acc>
+    tt.return
+  }
+}
+
+// -----
+
+// Dots no tensor-core instruction fits stay on the CUDA cores with their
+// blocked accumulator: exact fp32 (ieee), and an fp16 tile of 8 rows, whose
+// operands are widened to the f32 accumulator first.
+// CHECK-LABEL: tt.func @fma_dots
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.dot %arg0, %arg1, %arg2 : tensor<64x32xf32, #{{dot_op[0-9]*}}> * {{.*}} -> tensor<64x64xf32, #{{blocked[0-9]*}}>
+// CHECK: %[[X:.*]] = arith.extf %arg3 : tensor<8x16xf16, {{.*}}> to tensor<8x16xf32, {{.*}}>
+// CHECK: %[[Y:.*]] = arith.extf %arg4 : tensor<16x8xf16, {{.*}}> to tensor<16x8xf32, {{.*}}>
+// CHECK: tt.dot %[[X]], %[[Y]], %arg5
+#acc = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#dota = #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>
+#dotb = #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @fma_dots(%a: tensor<64x32xf32, #dota>, %b: tensor<32x64xf32, #dotb>, %c: tensor<64x64xf32, #acc>,
+                    %x: tensor<8x16xf16, #dota>, %y: tensor<16x8xf16, #dotb>, %z: tensor<8x8xf32, #acc>) {
+    %d = tt.dot %a, %b, %c, inputPrecision = ieee : tensor<64x32xf32, #dota> * tensor<32x64xf32, #dotb> -> tensor<64x64xf32, #acc>
+    %e = tt.dot %x, %y, %z : tensor<8x16xf16, #dota> * tensor<16x8xf16, #dotb> -> tensor<8x8xf32, #acc>
+    tt.return
+  }
+}
