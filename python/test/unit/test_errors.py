@@ -430,18 +430,19 @@ def e_found_by_the_backend(x_ptr, z_ptr):
 
 
 def test_an_error_found_by_the_backend_shows_the_kernel_source_line():
-    # tt.dot has no lowering yet (the matmul issue): the GPU back end rejects
-    # it, and its diagnostic must still point at the kernel's own line, with
-    # that line's source (not a line of the intermediate IR).  When dot
-    # lowers, pick another op the back end rejects.
+    # An fp8e4nv dot for sm_80 passes the frontend; the GPU back end
+    # (ttg-accelerate-matmul) rejects it, and its diagnostic must still point
+    # at the kernel's own line, with that line's source (not a line of the
+    # intermediate IR).
     with pytest.raises(triton.CompilationError) as info:
-        triton.compile(e_found_by_the_backend, signature={"x_ptr": "*fp16", "z_ptr": "*fp32"},
-                       target="cuda:90")
+        triton.compile(e_found_by_the_backend, signature={"x_ptr": "*fp8e4nv", "z_ptr": "*fp32"},
+                       target="cuda:80")
     line, col, source = where_in(e_found_by_the_backend, "tl.dot")
     lines = str(info.value).splitlines()
     i = next(i for i, l in enumerate(lines) if f"{THIS_FILE}:{line}:{col}: error:" in l)
     assert lines[i + 1] == source
     assert lines[i + 2] == " " * (col - 1) + "^"
+    assert (info.value.file, info.value.line, info.value.col) == (THIS_FILE, line, col)
 
 
 GARBAGE_SCRIPT = r"""
