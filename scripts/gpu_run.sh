@@ -22,6 +22,7 @@ fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
   python3 bench/bench_elementwise.py 2>&1 | tee "$OUT/bench_elementwise.log"
   python3 bench/bench_reductions.py 2>&1 | tee "$OUT/bench_reductions.log"
+  python3 bench/bench_matmul.py 2>&1 | tee "$OUT/bench_matmul.log"
   python3 bench/compile_ttir.py --repeat 20 2>&1 | tee "$OUT/compile_ttir.log"
 fi
 if [ "$what" = suite ]; then
