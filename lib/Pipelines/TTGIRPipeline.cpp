@@ -15,12 +15,18 @@
 //                                  their operands cast for FMAs;
 //   ttg-remove-layout-conversions  again: the mma layout spreads through
 //                                  the accumulating loop;
+//   loop-invariant-code-motion     what the loops recompute every iteration
+//                                  (pointer offsets, splats, masks of
+//                                  invariant values) moves out before the
+//                                  loops are pipelined;
 //   ttg-pipeline                   loads that feed dots move num-stages - 1
 //                                  iterations ahead through a ring of
 //                                  shared buffers (cp.async);
 //   canonicalize                   folds what the rewrites exposed;
 //   cse                            shares the index arithmetic that
-//                                  rematerialization duplicated.
+//                                  rematerialization duplicated;
+//   sccp, canonicalize             constants the pipeliner's predicates and
+//                                  slot counters expose fold.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Pipelines/TTGIRPipeline.h"
@@ -43,11 +49,14 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
   pm.addPass(ttg::createTTGAccelerateMatmulPass());
   pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
+  pm.addPass(mlir::createLoopInvariantCodeMotionPass());
   ttg::TTGPipelinePassOptions pipelineOptions;
   pipelineOptions.numStages = options.numStages;
   pm.addPass(ttg::createTTGPipelinePass(pipelineOptions));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  pm.addPass(mlir::createSCCPPass());
+  pm.addPass(mlir::createCanonicalizerPass());
 }
 
 void tritium::registerTTGIRPipeline() {
@@ -55,6 +64,7 @@ void tritium::registerTTGIRPipeline() {
       "tritium-make-ttgir",
       "Triton IR to TritonGPU IR for a launch shape: convert-tt-to-ttg, "
       "ttg-coalesce, ttg-remove-layout-conversions, ttg-accelerate-matmul, "
-      "ttg-remove-layout-conversions, ttg-pipeline, canonicalize, cse",
+      "ttg-remove-layout-conversions, loop-invariant-code-motion, ttg-pipeline, "
+      "canonicalize, cse, sccp, canonicalize",
       buildTTGIRPipeline);
 }

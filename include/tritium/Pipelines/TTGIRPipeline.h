@@ -44,7 +44,9 @@ struct TTGIRPipelineOptions
 
 /// Adds the make-ttgir passes to `pm`, which must run on builtin.module:
 /// convert-tt-to-ttg, ttg-coalesce, ttg-remove-layout-conversions,
-/// canonicalize, cse.
+/// ttg-accelerate-matmul, ttg-remove-layout-conversions,
+/// loop-invariant-code-motion, ttg-pipeline, canonicalize, cse, sccp,
+/// canonicalize (TTGIRPipeline.cpp says why in this order).
 void buildTTGIRPipeline(mlir::OpPassManager &pm,
                         const TTGIRPipelineOptions &options);
 

@@ -7,10 +7,14 @@
 //                       its registers at their offsets in the buffer's
 //                       layout (storeXorLinearTile: #ttg.nvmma_shared and
 //                       #ttg.swizzled_shared are XOR-linear), and for an
-//                       #ttg.nvmma_shared buffer, which wgmma reads through
-//                       the async proxy, fence.proxy.async.shared::cta
+//                       #ttg.nvmma_shared buffer on sm_90, which wgmma reads
+//                       through the async proxy, fence.proxy.async.shared::cta
 //                       makes those generic-proxy writes visible to it
 //                       (the barrier after them is the membar pass's);
+//   ttg.local_load      reads the tile into a distributed layout: the
+//                       16-bit operands of mma.sync with ldmatrix
+//                       (LdMatrix.h), anything else element by element
+//                       at the offsets of the buffer's layout;
 //   ttg.memdesc_index   is the buffer's base plus the index times the bytes
 //                       of one slot;
 //   ttg.local_dealloc   is nothing (the allocation is static).
@@ -20,6 +24,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "tritium/Conversion/TTGToLLVM/ElementPacking.h"
 #include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
+#include "tritium/Conversion/TTGToLLVM/LdMatrix.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
 #include "tritium/Conversion/TTGToLLVM/SharedMemoryAccess.h"
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
@@ -76,13 +81,53 @@ struct LocalAllocLowering : public ConvertOpToLLVMPattern<ttg::LocalAllocOp> {
                          getLinearLayout(srcType),
                          emitThreadIndex(rewriter, loc, module), memoryType,
                          offset);
-      if (isa<ttg::NvmmaSharedEncodingAttr>(type.getEncoding())) {
+      if (isa<ttg::NvmmaSharedEncodingAttr>(type.getEncoding()) &&
+          ttg::getComputeCapability(module) >= 90) {
         nvidia::PTXBuilder ptx;
         ptx.instr("fence.proxy.async.shared::cta");
         ptx.launch(rewriter, loc, Type());
       }
     }
     rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
+/// A tile read into registers: with ldmatrix for the 16-bit operands of
+/// mma.sync, element by element (vectorized where the layouts allow)
+/// otherwise.
+struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::LocalLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto dstType = cast<RankedTensorType>(op.getType());
+    ttg::MemDescType srcType = op.getSrc().getType();
+    auto *converter =
+        static_cast<const TTGToLLVMTypeConverter *>(getTypeConverter());
+    Type registerType = converter->convertElementType(dstType.getElementType());
+    Type memoryType = converter->convertMemoryElementType(dstType.getElementType());
+    auto module = op->getParentOfType<ModuleOp>();
+    ThreadIndex thread = emitThreadIndex(rewriter, loc, module);
+    Type resultType = converter->convertType(dstType);
+    if (auto values = loadDotOperandWithLdMatrix(rewriter, loc, adaptor.getSrc(),
+                                                 srcType, dstType, thread,
+                                                 registerType)) {
+      rewriter.replaceOp(op, packElements(rewriter, loc, resultType, *values));
+      return success();
+    }
+    XorLinearOffset offset = getTileOffset(srcType.getEncoding(),
+                                           srcType.getShape());
+    if (!offset || !ttg::getDistributedEncoding(dstType))
+      return op.emitError("cannot load a buffer of this layout into a tensor "
+                          "of this layout");
+    SmallVector<Value> values =
+        loadXorLinearTile(rewriter, loc, adaptor.getSrc(),
+                          getLinearLayout(dstType), thread, memoryType,
+                          registerType, offset);
+    rewriter.replaceOp(op, packElements(rewriter, loc, resultType, values));
     return success();
   }
 };
@@ -128,7 +173,8 @@ struct LocalDeallocLowering
 
 void tritium::populateLocalMemoryOpToLLVMPatterns(
     TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LocalAllocLowering, LocalDeallocLowering, MemDescIndexLowering>(
+  patterns.add<LocalAllocLowering, LocalDeallocLowering, LocalLoadLowering,
+               MemDescIndexLowering>(
       converter,
                                                         kTritiumPatternBenefit);
 }

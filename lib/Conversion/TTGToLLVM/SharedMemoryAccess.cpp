@@ -381,3 +381,43 @@ void tritium::storeXorLinearTile(OpBuilder &builder, Location loc, Value base,
     LLVM::StoreOp::create(builder, loc, stored, ptr, vec * bytes);
   }
 }
+
+SmallVector<Value> tritium::loadXorLinearTile(OpBuilder &builder, Location loc,
+                                              Value base,
+                                              const LinearLayout &layout,
+                                              ThreadIndex thread,
+                                              Type memoryType,
+                                              Type registerType,
+                                              const XorLinearOffset &offset) {
+  XorLinearTilePointers pointers(builder, loc, base, layout, thread,
+                                 memoryType, offset);
+  int64_t bytes = elementBytes(memoryType);
+  int64_t vec = pointers.vectorWidth(16 / bytes);
+  SmallVector<int64_t> representative = getRepresentativeRegisters(layout);
+  int64_t count = layout.elemsPerThread();
+  SmallVector<Value> values(count);
+  for (int64_t reg = 0; reg < count; reg += vec) {
+    if (representative[reg] != reg) {
+      for (int64_t i = 0; i < vec; ++i)
+        values[reg + i] = values[representative[reg + i]];
+      continue;
+    }
+    Value ptr = pointers.pointer(reg);
+    if (vec == 1) {
+      Value loaded = LLVM::LoadOp::create(builder, loc, memoryType, ptr, bytes);
+      values[reg] = fromMemory(builder, loc, loaded, registerType);
+      continue;
+    }
+    auto vectorType = VectorType::get({vec}, memoryType);
+    Value loaded =
+        LLVM::LoadOp::create(builder, loc, vectorType, ptr, vec * bytes);
+    for (int64_t i = 0; i < vec; ++i)
+      values[reg + i] = fromMemory(
+          builder, loc,
+          LLVM::ExtractElementOp::create(
+              builder, loc, loaded,
+              LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), i)),
+          registerType);
+  }
+  return values;
+}

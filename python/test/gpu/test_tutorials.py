@@ -1,5 +1,6 @@
-"""Triton's tutorials 01 (vector add), 02 (fused softmax), 04 (low-memory
-dropout) and 05 (layer norm, forward) on the GPU: their kernels unchanged
+"""Triton's tutorials 01 (vector add), 02 (fused softmax), 03 (matrix
+multiplication, autotuned over the tutorial's configs, fp16 and fp8), 04
+(low-memory dropout) and 05 (layer norm, forward) on the GPU: their kernels unchanged
 (python/test/unit/kernels/tutorials.py), their host code as the tutorials
 write it, their sizes, and their checks against torch (tightened where the
 tutorial's tolerance would hide a bug).
@@ -109,6 +110,74 @@ def test_02_fused_softmax_tutorial_host_code():
     x = torch.randn(1823, 781, device=DEVICE)
     y_triton = softmax(x)
     torch.testing.assert_close(y_triton.double(), torch.softmax(x.double(), 1), rtol=1e-5, atol=1e-10)
+
+
+# ---- 03 matrix multiplication (autotuned) ------------------------------------------------------
+
+def tutorial_03_configs():
+    """The CUDA configs of tutorial 03's get_autotune_config (fp16 and fp8 lists)."""
+    c = triton.Config
+    return [
+        c({'BLOCK_SIZE_M': 128, 'BLOCK_SIZE_N': 256, 'BLOCK_SIZE_K': 64, 'GROUP_SIZE_M': 8}, num_stages=3, num_warps=8),
+        c({'BLOCK_SIZE_M': 64, 'BLOCK_SIZE_N': 256, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8}, num_stages=4, num_warps=4),
+        c({'BLOCK_SIZE_M': 128, 'BLOCK_SIZE_N': 128, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8}, num_stages=4, num_warps=4),
+        c({'BLOCK_SIZE_M': 128, 'BLOCK_SIZE_N': 64, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8}, num_stages=4, num_warps=4),
+        c({'BLOCK_SIZE_M': 64, 'BLOCK_SIZE_N': 128, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8}, num_stages=4, num_warps=4),
+        c({'BLOCK_SIZE_M': 128, 'BLOCK_SIZE_N': 32, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8}, num_stages=4, num_warps=4),
+        c({'BLOCK_SIZE_M': 64, 'BLOCK_SIZE_N': 32, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8}, num_stages=5, num_warps=2),
+        c({'BLOCK_SIZE_M': 32, 'BLOCK_SIZE_N': 64, 'BLOCK_SIZE_K': 32, 'GROUP_SIZE_M': 8}, num_stages=5, num_warps=2),
+        c({'BLOCK_SIZE_M': 128, 'BLOCK_SIZE_N': 256, 'BLOCK_SIZE_K': 128, 'GROUP_SIZE_M': 8}, num_stages=3, num_warps=8),
+        c({'BLOCK_SIZE_M': 256, 'BLOCK_SIZE_N': 128, 'BLOCK_SIZE_K': 128, 'GROUP_SIZE_M': 8}, num_stages=3, num_warps=8),
+        c({'BLOCK_SIZE_M': 256, 'BLOCK_SIZE_N': 64, 'BLOCK_SIZE_K': 128, 'GROUP_SIZE_M': 8}, num_stages=4, num_warps=4),
+        c({'BLOCK_SIZE_M': 64, 'BLOCK_SIZE_N': 256, 'BLOCK_SIZE_K': 128, 'GROUP_SIZE_M': 8}, num_stages=4, num_warps=4),
+        c({'BLOCK_SIZE_M': 128, 'BLOCK_SIZE_N': 128, 'BLOCK_SIZE_K': 128, 'GROUP_SIZE_M': 8}, num_stages=4, num_warps=4),
+        c({'BLOCK_SIZE_M': 128, 'BLOCK_SIZE_N': 64, 'BLOCK_SIZE_K': 64, 'GROUP_SIZE_M': 8}, num_stages=4, num_warps=4),
+        c({'BLOCK_SIZE_M': 64, 'BLOCK_SIZE_N': 128, 'BLOCK_SIZE_K': 64, 'GROUP_SIZE_M': 8}, num_stages=4, num_warps=4),
+        c({'BLOCK_SIZE_M': 128, 'BLOCK_SIZE_N': 32, 'BLOCK_SIZE_K': 64, 'GROUP_SIZE_M': 8}, num_stages=4, num_warps=4),
+    ]
+
+
+# The tutorial's decorator stack, applied to its (unchanged) kernel.
+autotuned_matmul_kernel = triton.autotune(configs=tutorial_03_configs(), key=['M', 'N', 'K'])(T.matmul_kernel)
+
+
+def matmul(a, b, activation=""):
+    # Check constraints.
+    assert a.shape[1] == b.shape[0], "Incompatible dimensions"
+    assert a.is_contiguous(), "Matrix A must be contiguous"
+    M, K = a.shape
+    K, N = b.shape
+    c = torch.empty((M, N), device=a.device, dtype=torch.float16)
+    grid = lambda META: (triton.cdiv(M, META['BLOCK_SIZE_M']) * triton.cdiv(N, META['BLOCK_SIZE_N']), )  # noqa: E731
+    autotuned_matmul_kernel[grid](
+        a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+        ACTIVATION=activation)
+    return c
+
+
+@pytest.mark.parametrize("activation", ["", "leaky_relu"])
+def test_tutorial_03_matmul_fp16(activation):
+    torch.manual_seed(0)
+    a = torch.rand((512, 512), device=DEVICE, dtype=torch.float16) - 0.5
+    b = torch.rand((512, 512), device=DEVICE, dtype=torch.float16) - 0.5
+    triton_output = matmul(a, b, activation)
+    want = torch.matmul(a.double(), b.double())
+    if activation == "leaky_relu":
+        want = torch.where(want >= 0, want, 0.01 * want)
+    # The tutorial checks atol=1e-2 against torch's fp16 matmul; against float64
+    # the output's own fp16 rounding (|c| < 8) is the bound.
+    torch.testing.assert_close(triton_output.double(), want, atol=8e-3, rtol=0)
+
+
+def test_tutorial_03_matmul_fp8():
+    torch.manual_seed(0)
+    a = torch.randn((512, 512), device=DEVICE, dtype=torch.float16).to(torch.float8_e5m2)
+    b = torch.randn((512, 512), device=DEVICE, dtype=torch.float16).to(torch.float8_e5m2)
+    b = b.T  # as the tutorial does for fp8: B column-major
+    triton_output = matmul(a, b)
+    want = torch.matmul(a.double(), b.double())
+    # fp8 wgmma adds at reduced precision; the tutorial compares with atol=0.125.
+    torch.testing.assert_close(triton_output.double(), want, atol=0.125, rtol=1e-2)
 
 
 # ---- 04 low-memory dropout ---------------------------------------------------------------------

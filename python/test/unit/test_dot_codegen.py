@@ -1,7 +1,8 @@
 """tl.dot compiled without a GPU: the tutorial matmul for cuda:90 runs on
 wgmma with cp.async pipelining (PTX wgmma.mma_async, cp.async.cg, commit
 and wait groups, an asynchronous MMA wait), for cuda:80 on
-mma.sync.m16n8k16; small or exact-fp32 dots on FMAs; ptxas accepts every
+mma.sync.m16n8k16 fed by ldmatrix, also pipelined; small or exact-fp32
+dots on FMAs; ptxas accepts every
 one.  Bad dots fail at the user's tl.dot line."""
 import inspect
 import os
@@ -78,11 +79,16 @@ def test_hopper_matmul_dtypes(dtype, instr):
     assert "cubin" in k.asm
 
 
-def test_ampere_matmul_runs_on_mma_sync():
+def test_ampere_matmul_runs_on_pipelined_mma_sync_with_ldmatrix():
     k = compile_matmul("fp16", "cuda:80")
+    ptx = k.asm["ptx"]
     assert "nvidia_mma<{versionMajor = 2" in k.asm["ttgir"]
-    assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in k.asm["ptx"]
-    assert "wgmma" not in k.asm["ptx"]
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in ptx
+    # A is K-contiguous: ldmatrix as stored; B is N-contiguous: transposed.
+    assert "ldmatrix.sync.aligned.m8n8.x4.shared.b16" in ptx
+    assert "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16" in ptx
+    assert "cp.async.cg.shared.global" in ptx and "cp.async.wait_group 1" in ptx
+    assert "wgmma" not in ptx and "fence.proxy.async" not in ptx
     assert "cubin" in k.asm
 
 

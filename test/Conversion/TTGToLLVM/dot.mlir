@@ -91,3 +91,32 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// mma.sync operands read from swizzled shared tiles: A (K contiguous) with
+// one ldmatrix.x4 per 16x16 tile, B (N contiguous) with ldmatrix.x2.trans
+// per 16x8 tile; no async-proxy fence before sm_90.
+// CHECK-LABEL: llvm.func @ldmatrix_operands
+// CHECK-NOT: fence.proxy.async
+// CHECK-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-COUNT-4: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// CHECK-NOT: ldmatrix
+// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#da = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#db = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 64, elementBitWidth = 16, order = [1, 0]}>
+#nvmmab = #ttg.nvmma_shared<{swizzlingByteWidth = 32, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:80"} {
+  tt.func @ldmatrix_operands(%a: tensor<16x32xf16, #ld>, %b: tensor<32x16xf16, #ld>, %c: tensor<16x16xf32, #mma>) -> tensor<16x16xf32, #mma> {
+    %as = ttg.local_alloc %a : (tensor<16x32xf16, #ld>) -> !ttg.memdesc<16x32xf16, #nvmma, #smem>
+    %bs = ttg.local_alloc %b : (tensor<32x16xf16, #ld>) -> !ttg.memdesc<32x16xf16, #nvmmab, #smem>
+    %ar = ttg.local_load %as : !ttg.memdesc<16x32xf16, #nvmma, #smem> -> tensor<16x32xf16, #da>
+    %br = ttg.local_load %bs : !ttg.memdesc<32x16xf16, #nvmmab, #smem> -> tensor<32x16xf16, #db>
+    %d = tt.dot %ar, %br, %c : tensor<16x32xf16, #da> * tensor<32x16xf16, #db> -> tensor<16x16xf32, #mma>
+    tt.return %d : tensor<16x16xf32, #mma>
+  }
+}

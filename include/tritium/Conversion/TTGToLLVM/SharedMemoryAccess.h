@@ -102,6 +102,15 @@ void storeXorLinearTile(mlir::OpBuilder &builder, mlir::Location loc,
                         const layout::LinearLayout &layout, ThreadIndex thread,
                         mlir::Type memoryType, const XorLinearOffset &offset);
 
+/// Loads the registers of `layout` in this thread from the tile at `base`
+/// laid out by `offset` (the inverse of storeXorLinearTile), as values of
+/// `registerType`.
+llvm::SmallVector<mlir::Value>
+loadXorLinearTile(mlir::OpBuilder &builder, mlir::Location loc,
+                  mlir::Value base, const layout::LinearLayout &layout,
+                  ThreadIndex thread, mlir::Type memoryType,
+                  mlir::Type registerType, const XorLinearOffset &offset);
+
 } // namespace tritium
 
 #endif // TRITIUM_CONVERSION_TTGTOLLVM_SHAREDMEMORYACCESS_H

@@ -30,8 +30,10 @@
 //      along the dimension with more instruction tiles left per warp, M
 //      counted in 16-row and N in 16-column steps, while the tile still
 //      holds the doubled warp grid.
-//   3. Rebuild the dot in #ttg.nvidia_mma (version 2): A and B converted to
-//      #ttg.dot_op of it, the accumulator converted in, the result
+//   3. Rebuild the dot in #ttg.nvidia_mma (version 2): A and B stored to
+//      swizzled shared tiles (#ttg.nvmma_shared, contiguous like their
+//      loads) and loaded back as #ttg.dot_op of it (ldmatrix), or converted
+//      when no swizzle fits; the accumulator converted in, the result
 //      converted back to the blocked layout its users expect.  A following
 //      ttg-remove-layout-conversions carries the mma layout through the loop
 //      that accumulates and places the one conversion to blocked at the
@@ -150,6 +152,40 @@ Value castElements(OpBuilder &builder, Location loc, Value value,
   return arith::TruncFOp::create(builder, loc, type, value);
 }
 
+/// The #ttg.nvmma_shared layout for operand `opIdx` (dimension kDim is K)
+/// of a dot, keeping the contiguous dimension of the blocked layout it is
+/// stored from where the reader allows it (`anyMajor`: mma.sync reads any
+/// tile; wgmma reads MN-major tiles of 16-bit types only, others K-major),
+/// or null when no swizzle fits.
+NvmmaSharedEncodingAttr chooseOperandLayout(Value source, int opIdx,
+                                            bool anyMajor) {
+  auto type = cast<RankedTensorType>(source.getType());
+  unsigned kDim = opIdx == 0 ? 1 : 0;
+  unsigned bits = type.getElementTypeBitWidth();
+  unsigned contiguous = kDim;
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding()))
+    if (anyMajor || bits == 16)
+      contiguous = blocked.getOrder()[0];
+  SmallVector<unsigned> order = {contiguous, 1 - contiguous};
+  int64_t swizzle =
+      layout::chooseNvmmaSwizzle(type.getDimSize(contiguous), bits);
+  if (swizzle == 0 || type.getDimSize(1 - contiguous) % 8 != 0 ||
+      type.getDimSize(contiguous) % (swizzle * 8 / bits) != 0)
+    return {};
+  return NvmmaSharedEncodingAttr::get(type.getContext(), swizzle, bits, order);
+}
+
+/// `source` stored to an immutable shared tile of `layout`.
+Value storeToShared(OpBuilder &builder, Location loc, Value source,
+                    NvmmaSharedEncodingAttr layout) {
+  auto type = cast<RankedTensorType>(source.getType());
+  auto memType = MemDescType::get(type.getShape(), type.getElementType(),
+                                  layout,
+                                  SharedMemorySpaceAttr::get(type.getContext()),
+                                  /*mutableMemory=*/false);
+  return LocalAllocOp::create(builder, loc, memType, source).getResult();
+}
+
 void rewriteToMmaV2(tt::DotOp dot, const MmaV2Choice &choice, int numWarps) {
   OpBuilder builder(dot);
   Location loc = dot.getLoc();
@@ -159,13 +195,20 @@ void rewriteToMmaV2(tt::DotOp dot, const MmaV2Choice &choice, int numWarps) {
       warpsPerTileV2(cType.getDimSize(0), cType.getDimSize(1), numWarps);
   auto mma = NvidiaMmaEncodingAttr::get(context, 2, 0, warps,
                                         ArrayRef<unsigned>{16, 8});
+  // Operands go through a swizzled shared tile (loaded back with ldmatrix
+  // for 16-bit types; and a tile ttg-pipeline can fill ahead), or, when no
+  // swizzle fits, through a layout conversion.
   auto operand = [&](Value value, unsigned opIdx) {
     Value source = lookThroughConversion(value);
     auto layout = DotOperandEncodingAttr::get(context, opIdx, mma, choice.kWidth);
-    return ConvertLayoutOp::create(builder, loc,
-                                   withEncoding(source.getType(), layout),
-                                   source)
-        .getResult();
+    RankedTensorType type = withEncoding(source.getType(), layout);
+    if (NvmmaSharedEncodingAttr shared =
+            chooseOperandLayout(source, opIdx, /*anyMajor=*/true))
+      return LocalLoadOp::create(builder, loc, type,
+                                 storeToShared(builder, loc, source, shared),
+                                 Value())
+          .getResult();
+    return ConvertLayoutOp::create(builder, loc, type, source).getResult();
   };
   Value a = operand(dot.getA(), 0), b = operand(dot.getB(), 1);
   auto accType = RankedTensorType::get(cType.getShape(), choice.accElem, mma);
@@ -236,33 +279,13 @@ std::optional<MmaV3Choice> chooseMmaV3(tt::DotOp dot, int computeCapability,
   return choice;
 }
 
-/// The #ttg.nvmma_shared layout for operand `opIdx` (dimension kDim is K)
-/// of a dot, keeping the contiguous dimension of the blocked layout it is
-/// stored from where wgmma can read it (K-major always; MN-major for
-/// 16-bit types), or nothing when no swizzle fits.
-NvmmaSharedEncodingAttr chooseOperandLayout(Value source, int opIdx) {
-  auto type = cast<RankedTensorType>(source.getType());
-  unsigned kDim = opIdx == 0 ? 1 : 0;
-  unsigned bits = type.getElementTypeBitWidth();
-  unsigned contiguous = kDim;
-  if (auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding()))
-    if (bits == 16)
-      contiguous = blocked.getOrder()[0];
-  SmallVector<unsigned> order = {contiguous, 1 - contiguous};
-  int64_t swizzle =
-      layout::chooseNvmmaSwizzle(type.getDimSize(contiguous), bits);
-  if (swizzle == 0 || type.getDimSize(1 - contiguous) % 8 != 0)
-    return {};
-  return NvmmaSharedEncodingAttr::get(type.getContext(), swizzle, bits, order);
-}
-
 /// Rebuilds `dot` as a ttg.warp_group_dot on shared copies of its operands;
 /// false (nothing changed) when an operand has no NVMMA layout.
 bool rewriteToMmaV3(tt::DotOp dot, const MmaV3Choice &choice) {
   Value aSource = lookThroughConversion(dot.getA());
   Value bSource = lookThroughConversion(dot.getB());
-  NvmmaSharedEncodingAttr aLayout = chooseOperandLayout(aSource, 0);
-  NvmmaSharedEncodingAttr bLayout = chooseOperandLayout(bSource, 1);
+  NvmmaSharedEncodingAttr aLayout = chooseOperandLayout(aSource, 0, false);
+  NvmmaSharedEncodingAttr bLayout = chooseOperandLayout(bSource, 1, false);
   if (!aLayout || !bLayout)
     return false;
   OpBuilder builder(dot);
@@ -272,14 +295,8 @@ bool rewriteToMmaV3(tt::DotOp dot, const MmaV3Choice &choice) {
   auto mma = NvidiaMmaEncodingAttr::get(
       context, 3, 0, choice.warps,
       ArrayRef<unsigned>{16, choice.instrN, choice.instrK});
-  auto smem = SharedMemorySpaceAttr::get(context);
-  auto toShared = [&](Value source, NvmmaSharedEncodingAttr layout) {
-    auto type = cast<RankedTensorType>(source.getType());
-    auto memType = MemDescType::get(type.getShape(), type.getElementType(),
-                                    layout, smem, /*mutableMemory=*/false);
-    return LocalAllocOp::create(builder, loc, memType, source).getResult();
-  };
-  Value a = toShared(aSource, aLayout), b = toShared(bSource, bLayout);
+  Value a = storeToShared(builder, loc, aSource, aLayout);
+  Value b = storeToShared(builder, loc, bSource, bLayout);
   auto accType = RankedTensorType::get(cType.getShape(), choice.accElem, mma);
   Value c = ConvertLayoutOp::create(builder, loc,
                                     withEncoding(dot.getC().getType(), mma),

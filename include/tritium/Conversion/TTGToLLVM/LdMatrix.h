@@ -1,0 +1,33 @@
+//===- LdMatrix.h - mma.sync operands from shared memory --------*- C++ -*-===//
+//
+// ldmatrix loads the register fragments of mma.sync's 16-bit operands from
+// a shared tile in one instruction per four (A) or two (B) 8x8 matrices,
+// transposing on the way (.trans) when the tile is contiguous along M or N
+// rather than along K.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_CONVERSION_TTGTOLLVM_LDMATRIX_H
+#define TRITIUM_CONVERSION_TTGTOLLVM_LDMATRIX_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace tritium {
+
+/// The registers of `dstType` (a #ttg.dot_op of an mma v2 layout, kWidth 2,
+/// 16-bit elements) loaded with ldmatrix from the #ttg.nvmma_shared tile
+/// `srcType` at `base`; nothing when the types are not of that kind.
+std::optional<llvm::SmallVector<mlir::Value>>
+loadDotOperandWithLdMatrix(mlir::OpBuilder &builder, mlir::Location loc,
+                           mlir::Value base, ttg::MemDescType srcType,
+                           mlir::RankedTensorType dstType, ThreadIndex thread,
+                           mlir::Type elementType);
+
+} // namespace tritium
+
+#endif // TRITIUM_CONVERSION_TTGTOLLVM_LDMATRIX_H

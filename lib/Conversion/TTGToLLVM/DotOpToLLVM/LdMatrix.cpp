@@ -1,0 +1,153 @@
+//===- LdMatrix.cpp - mma.sync operands from shared memory ----------------===//
+//
+// ldmatrix.sync.aligned.m8n8.x{4,2}{.trans}.shared.b16: lane t names the
+// address of row t % 8 of matrix t / 8; afterwards register j of lane t
+// holds elements (t / 4, 2 (t % 4) + {0, 1}) of matrix j (with .trans, of
+// its transpose).  Those are exactly mma.sync m16n8k16's fragments:
+//
+//   A (16 x 16): matrices (rows 0-7 | 8-15) x (K 0-7 | 8-15), in the order
+//                a0a1, a2a3, a4a5, a6a7: rows first, then K;
+//   B (16 x 8):  matrices K 0-7 and K 8-15 (b0b1, b2b3).
+//
+// A tile contiguous along K gives the fragments as stored; one contiguous
+// along M (for A) or N (for B) stores their transposes, so .trans.  Per
+// instruction tile (repetition along M or N, and along K) one x4 (A) or
+// x2 (B); the tile's #ttg.nvmma_shared swizzle is applied to each lane's
+// row address at run time (layout/NvmmaShared.h), and warps start at
+// their 16-row (A) or 8-column (B) block of the mma's warp grid, wrapped
+// to the tile as the dot_op layout wraps.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Conversion/TTGToLLVM/LdMatrix.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "tritium/Layout/MmaLayout.h"
+#include "tritium/Target/NVIDIA/PTXBuilder.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tritium;
+
+namespace {
+
+/// i32 helpers.
+struct I32Ops {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) { return emitI32Constant(b, loc, v); }
+  Value add(Value x, Value y) { return LLVM::AddOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t k) { return LLVM::MulOp::create(b, loc, x, c(k)); }
+  Value shr(Value x, int64_t k) {
+    return k == 0 ? x : LLVM::LShrOp::create(b, loc, x, c(k)).getResult();
+  }
+  Value shl(Value x, int64_t k) {
+    return k == 0 ? x : LLVM::ShlOp::create(b, loc, x, c(k)).getResult();
+  }
+  Value andc(Value x, int64_t k) { return LLVM::AndOp::create(b, loc, x, c(k)); }
+  Value xorv(Value x, Value y) { return LLVM::XOrOp::create(b, loc, x, y); }
+};
+
+} // namespace
+
+std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
+    OpBuilder &builder, Location loc, Value base, ttg::MemDescType srcType,
+    RankedTensorType dstType, ThreadIndex thread, Type elementType) {
+  auto dot = dyn_cast<ttg::DotOperandEncodingAttr>(dstType.getEncoding());
+  auto nvmma = dyn_cast<ttg::NvmmaSharedEncodingAttr>(srcType.getEncoding());
+  if (!dot || !nvmma || dot.getKWidth() != 2 || dstType.getRank() != 2 ||
+      dstType.getElementTypeBitWidth() != 16 ||
+      srcType.getShape() != dstType.getShape())
+    return std::nullopt;
+  auto mma = dyn_cast<ttg::NvidiaMmaEncodingAttr>(dot.getParent());
+  if (!mma || !mma.isAmpere())
+    return std::nullopt;
+  int opIdx = dot.getOpIdx();
+  int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  ArrayRef<int64_t> shape = dstType.getShape();
+  int kDim = opIdx == 0 ? 1 : 0, otherDim = 1 - kDim;
+  int64_t k = shape[kDim], other = shape[otherDim];
+  int64_t perWarp = opIdx == 0 ? 16 : 8;
+  int64_t warpsAlong = opIdx == 0 ? wm : wn;
+  if (k % 16 != 0 || other % perWarp != 0)
+    return std::nullopt;
+  layout::MmaV2Repetitions reps;
+  reps.k = k / 16;
+  int64_t repsOther = std::max<int64_t>(1, other / (perWarp * warpsAlong));
+  (opIdx == 0 ? reps.m : reps.n) = repsOther;
+  int64_t count = (opIdx == 0 ? 8 : 4) * reps.k * repsOther;
+  if (count != cast<ttg::DistributedEncodingAttr>(dstType.getEncoding())
+                   .getElemsPerThread(shape))
+    return std::nullopt;
+
+  layout::NvmmaSharedSpec spec = nvmma.toSpec();
+  bool kContiguous = spec.order[0] == kDim;
+  int64_t perSlab = spec.swizzleBytes / 2, rows = shape[spec.order[1]];
+  I32Ops ops{builder, loc};
+  // The warp's first row (A) or column (B), wrapped to the tile.
+  Value warpIndex = opIdx == 0
+                        ? ops.andc(ops.shr(thread.warp, llvm::Log2_64(wn)), wm - 1)
+                        : ops.andc(thread.warp, wn - 1);
+  Value lane = thread.lane;
+  Value rowInMatrix = ops.andc(lane, 7);
+  Value matrix = ops.andc(ops.shr(lane, 3), opIdx == 0 ? 3 : 1);
+  Value baseAddress = LLVM::PtrToIntOp::create(builder, loc,
+                                               builder.getI32Type(), base);
+
+  // The byte address of element (r, c) (r along order[1], c along order[0],
+  // c a multiple of 8) of the swizzled tile.
+  auto address = [&](Value r, Value c) {
+    Value slab = ops.shr(c, llvm::Log2_64(perSlab));
+    Value chunk = ops.shr(ops.andc(c, perSlab - 1), 3);
+    Value phase = ops.andc(ops.shr(r, llvm::Log2_64(128 / spec.swizzleBytes)),
+                           spec.swizzleBytes / 16 - 1);
+    Value elements = ops.add(ops.add(ops.mul(slab, rows * perSlab),
+                                     ops.mul(r, perSlab)),
+                             ops.shl(ops.xorv(chunk, phase), 3));
+    return ops.add(baseAddress, ops.mul(elements, 2));
+  };
+
+  SmallVector<Value> values(count);
+  auto vectorType = VectorType::get({2}, elementType);
+  int numMatrices = opIdx == 0 ? 4 : 2;
+  for (int64_t rep = 0; rep < repsOther; ++rep) {
+    // First row (A: M) or column (B: N) of this instruction tile.
+    Value start = ops.andc(
+        ops.add(ops.mul(warpIndex, perWarp), ops.c(rep * perWarp * warpsAlong)),
+        other - 1);
+    for (int64_t kRep = 0; kRep < reps.k; ++kRep) {
+      // Matrix j covers [otherOff, +8) x [kOff, +8) of the instruction tile.
+      Value otherOff = opIdx == 0 ? ops.shl(ops.andc(matrix, 1), 3) : ops.c(0);
+      Value kOff = ops.add(
+          ops.c(kRep * 16),
+          opIdx == 0 ? ops.shl(ops.shr(matrix, 1), 3) : ops.shl(matrix, 3));
+      Value otherCoord = ops.add(start, otherOff);
+      // K-contiguous: lane rows run along M/N; otherwise (stored
+      // transposed) along K.
+      Value addr = kContiguous
+                       ? address(ops.add(otherCoord, rowInMatrix), kOff)
+                       : address(ops.add(kOff, rowInMatrix), otherCoord);
+      nvidia::PTXBuilder ptx;
+      auto outs = ptx.outputs(numMatrices, "=r");
+      std::string opcode = std::string("ldmatrix.sync.aligned.m8n8.x") +
+                           (numMatrices == 4 ? "4" : "2") +
+                           (kContiguous ? "" : ".trans") + ".shared.b16";
+      ptx.instr(opcode).args({nvidia::PTXBuilder::list(outs),
+                              nvidia::PTXBuilder::address(ptx.input(addr, "r"))});
+      SmallVector<Type> types(numMatrices, builder.getI32Type());
+      Value result = ptx.launch(
+          builder, loc,
+          LLVM::LLVMStructType::getLiteral(builder.getContext(), types),
+          /*hasSideEffects=*/true);
+      for (int j = 0; j < numMatrices; ++j) {
+        Value pair = LLVM::BitcastOp::create(
+            builder, loc, vectorType,
+            LLVM::ExtractValueOp::create(builder, loc, result, j));
+        for (int e = 0; e < 2; ++e)
+          values[layout::mmaV2OperandRegister(reps, opIdx, 2, rep, kRep,
+                                              2 * j + e)] =
+              LLVM::ExtractElementOp::create(builder, loc, pair, ops.c(e));
+      }
+    }
+  }
+  return values;
+}
