@@ -8,10 +8,12 @@
 //       zero-filled (cg, which bypasses L1, for 16-byte copies; ca, the
 //       only form for 4 and 8 bytes, otherwise);
 //   ttg.async_commit_group           cp.async.commit_group;
-//   ttg.async_wait {num}             cp.async.wait_group num; then, from
-//       sm_90 on, fence.proxy.async.shared::cta, so that the copied bytes
-//       are visible to wgmma, which reads shared memory through the async
-//       proxy.
+//   ttg.async_wait {num}             cp.async.wait_group num.  No proxy
+//       fence follows: as in Triton, whose fence insertion only guards
+//       operands stored from registers, bytes that cp.async has landed are
+//       read by wgmma after the wait and the CTA barrier the membar pass
+//       places before the dot (a fence.proxy.async here costs a
+//       MEMBAR.ALL.CTA per iteration in SASS).
 // The destination offsets come from the buffer's XOR-linear layout
 // (SharedMemoryAccess.h); the vector width from the axis facts of the
 // source pointers and mask (LoweringAxisInfo) and from the tile.
@@ -134,12 +136,8 @@ struct AsyncWaitLowering : public ConvertOpToLLVMPattern<ttg::AsyncWaitOp> {
   LogicalResult
   matchAndRewrite(ttg::AsyncWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // Hopper's wgmma reads through the async proxy (older GPUs have none).
-    bool asyncProxy =
-        ttg::getComputeCapability(op->getParentOfType<ModuleOp>()) >= 90;
     nvidia::PTXBuilder ptx;
-    ptx.verbatim("cp.async.wait_group " + std::to_string(op.getNum()) + ";" +
-                     (asyncProxy ? "\nfence.proxy.async.shared::cta;" : ""),
+    ptx.verbatim("cp.async.wait_group " + std::to_string(op.getNum()) + ";",
                  {});
     ptx.launch(rewriter, op.getLoc(), Type());
     rewriter.replaceOp(op, emitI32Constant(rewriter, op.getLoc(), 0));

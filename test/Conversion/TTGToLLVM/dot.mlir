@@ -65,13 +65,13 @@ module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32,
 // -----
 
 // Async copies of 8 consecutive fp16 per thread: one 16-byte cp.async.cg
-// each, zero-filled where the mask is off; the wait fences for wgmma.
+// each, zero-filled where the mask is off; commit, then wait.
 // CHECK-LABEL: llvm.func @async_copy
 // CHECK: llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, i32
 // CHECK: cp.async.cg.shared.global [$0], [$1], 16, $2;
 // CHECK: cp.async.commit_group
 // CHECK: cp.async.wait_group 0;
-// CHECK-SAME: fence.proxy.async.shared::cta
+// CHECK-NOT: fence.proxy.async
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #slice = #ttg.slice<{dim = 0, parent = #blocked}>
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
