@@ -81,6 +81,9 @@ DTYPE_CASES = [
     ("bfloat16", "float32", "ieee", 1e-5, 1e-4),
     ("float32", "float32", "tf32", 1e-2, 5e-2),
     ("float32", "float32", "tf32x3", 1e-5, 1e-4),
+    # two / three bf16 parts: about 16 / 24 bits of each operand
+    ("float32", "float32", "bf16x3", 1e-4, 2e-3),
+    ("float32", "float32", "bf16x6", 1e-5, 1e-4),
     ("float32", "float32", "ieee", 1e-5, 1e-4),
     ("int8", "int32", "ieee", 0, 0),
     # Hopper's fp8 wgmma adds products at reduced precision (about 2^-11 of

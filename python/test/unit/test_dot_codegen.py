@@ -121,6 +121,26 @@ def test_tf32x3_splits_into_three_mma_sync():
     assert "cvt.rna.tf32.f32" in k.asm["ptx"]
 
 
+@pytest.mark.parametrize("precision,count", [("bf16x3", 3), ("bf16x6", 6)])
+def test_bf16_splits_run_three_or_six_bf16_mma_sync(precision, count):
+    k = triton.compile(small_dot_kernel, signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "z_ptr": "*fp32"},
+                       constexprs={"M": 16, "N": 8, "K": 16, "PRECISION": precision}, target="cuda:90",
+                       num_warps=1)
+    assert k.asm["ptx"].count("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32") == count
+
+
+def test_int8_mma_saturates_and_fp8_runs_as_fp16_on_mma_sync():
+    signature = {"x_ptr": "*i8", "y_ptr": "*i8", "z_ptr": "*i32"}
+    k = triton.compile(small_dot_kernel, signature=signature, constexprs={"M": 32, "N": 32, "K": 32, "PRECISION": "ieee"},
+                       target="cuda:80")
+    assert "mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32" in k.asm["ptx"]
+    # fp8e5 on sm_80 (no fp8 instruction there): converted to fp16, exactly.
+    signature = {"x_ptr": "*fp8e5", "y_ptr": "*fp8e5", "z_ptr": "*fp32"}
+    k = triton.compile(small_dot_kernel, signature=signature, constexprs={"M": 32, "N": 32, "K": 32, "PRECISION": "ieee"},
+                       target="cuda:80")
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in k.asm["ptx"]
+
+
 # ---- bad dots ------------------------------------------------------------------------------------
 
 def line_of(fn, needle):

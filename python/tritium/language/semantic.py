@@ -1038,7 +1038,7 @@ def atomic_cas(ptr, cmp, val, sem=None, scope=None):
 
 # ---- dot ------------------------------------------------------------------------------
 
-_PRECISION = {"tf32": 0, "tf32x3": 1, "ieee": 2}
+_PRECISION = {"tf32": 0, "tf32x3": 1, "ieee": 2, "bf16x3": 3, "bf16x6": 4}
 
 
 def dot(a, b, acc=None, input_precision=None, max_num_imprecise_acc=None, out_dtype=T.float32):

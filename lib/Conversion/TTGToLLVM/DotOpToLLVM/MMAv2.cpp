@@ -19,7 +19,10 @@
 //
 // tf32x3 splits each fp32 operand into a tf32 "big" part (cvt.rna.tf32)
 // and the tf32 rounding of the remainder, and adds the three products that
-// matter: small*big and big*small first, then big*big.
+// matter: small*big and big*small first, then big*big.  bf16x3 and bf16x6
+// split it into two or three bf16 parts (the operands' layouts then hold
+// two per register, kWidth 2) and add 3 or 6 products of m16n8k16 bf16,
+// smallest first.  int8 uses the saturating (.satfinite) form.
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -100,6 +103,19 @@ Value roundToTf32(OpBuilder &builder, Location loc, Value value) {
   return LLVM::BitcastOp::create(builder, loc, builder.getF32Type(), bits);
 }
 
+/// Part `index` of the bf16 split of an f32 value: part 0 is its bf16
+/// rounding, part i the rounding of what parts 0..i-1 leave.
+Value bf16Part(OpBuilder &builder, Location loc, Value value, int index) {
+  Type bf16 = builder.getBF16Type(), f32 = builder.getF32Type();
+  Value rest = value;
+  for (int i = 0; i < index; ++i) {
+    Value part = LLVM::FPTruncOp::create(builder, loc, bf16, rest);
+    rest = LLVM::FSubOp::create(builder, loc, rest,
+                                LLVM::FPExtOp::create(builder, loc, f32, part));
+  }
+  return LLVM::FPTruncOp::create(builder, loc, bf16, rest);
+}
+
 struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -124,20 +140,27 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
     int64_t kWidth = aLayout.getKWidth();
     std::string ta = ptxTypeName(ea), tb = ptxTypeName(eb),
                 tc = ptxTypeName(ec);
-    if (ta.empty() || tb.empty() || tc.empty() ||
-        32 / ea.getIntOrFloatBitWidth() != kWidth)
+    // Like Triton, input precisions other than ieee only matter for fp32.
+    tt::InputPrecision precision = op.getInputPrecision();
+    bool tf32x3 = ea.isF32() && precision == tt::InputPrecision::TF32x3;
+    // bf16x3 / bf16x6: fp32 operands split into bf16 parts (kWidth 2).
+    int bf16Parts = !ea.isF32() ? 0
+                    : precision == tt::InputPrecision::BF16x3 ? 2
+                    : precision == tt::InputPrecision::BF16x6 ? 3
+                                                              : 0;
+    int64_t operandBits = bf16Parts ? 16 : ea.getIntOrFloatBitWidth();
+    if (ta.empty() || tb.empty() || tc.empty() || 32 / operandBits != kWidth)
       return op.emitError() << "no mma.sync instruction multiplies " << ea
                             << " by " << eb << " into " << ec
                             << " with kWidth " << kWidth;
-    // Like Triton, input precisions other than ieee only matter for fp32.
-    bool tf32x3 = ea.isF32() &&
-                  op.getInputPrecision() == tt::InputPrecision::TF32x3;
     if (ea.isF32())
-      ta = tb = "tf32";
+      ta = tb = bf16Parts ? "bf16" : "tf32";
     int64_t instrK = 8 * kWidth;
     bool halfAccumulator = ec.isF16();
+    // int8 saturates on overflow, as Triton's instruction does.
     std::string opcode = "mma.sync.aligned.m16n8k" + std::to_string(instrK) +
-                         ".row.col." + tc + "." + ta + "." + tb + "." + tc;
+                         ".row.col." + (ec.isInteger(32) ? "satfinite." : "") +
+                         tc + "." + ta + "." + tb + "." + tc;
 
     Location loc = op.getLoc();
     SmallVector<Value> a = unpackElements(rewriter, loc, adaptor.getA());
@@ -221,7 +244,21 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
             acc.push_back(d[reg[i]]);
         }
         for (int64_t k = 0; k < reps.k; ++k) {
-          if (tf32x3) {
+          if (bf16Parts) {
+            // Products of the parts, smallest first: bf16x3 adds a1b0, a0b1,
+            // a0b0; bf16x6 also a2b0, a0b2 and a1b1.
+            static const std::pair<int, int> order3[] = {{1, 0}, {0, 1}, {0, 0}};
+            static const std::pair<int, int> order6[] = {
+                {2, 0}, {0, 2}, {1, 1}, {1, 0}, {0, 1}, {0, 0}};
+            ArrayRef<std::pair<int, int>> products =
+                bf16Parts == 2 ? ArrayRef(order3) : ArrayRef(order6);
+            for (auto [pa, pb] : products) {
+              auto partA = [&](Value v) { return bf16Part(rewriter, loc, v, pa); };
+              auto partB = [&](Value v) { return bf16Part(rewriter, loc, v, pb); };
+              acc = emitMma(fragment(a, 0, m, k, partA),
+                            fragment(b, 1, n, k, partB), acc);
+            }
+          } else if (tf32x3) {
             auto aBig = fragment(a, 0, m, k, big), bBig = fragment(b, 1, n, k, big);
             auto aSmall = fragment(a, 0, m, k, small);
             auto bSmall = fragment(b, 1, n, k, small);

@@ -20,8 +20,10 @@
 //        fp16 x fp16 -> f32 or f16     m16n8k16   kWidth 2
 //        bf16 x bf16 -> f32            m16n8k16   kWidth 2
 //        f32 x f32, tf32 / tf32x3      m16n8k8    kWidth 1
+//        f32 x f32, bf16x3 / bf16x6    m16n8k16   kWidth 2 (bf16 parts)
 //        i8 x i8 -> i32                m16n8k32   kWidth 4
-//        fp8 x fp8 -> f32 (sm_89+)     m16n8k32   kWidth 4
+//        fp8 x fp8 -> f32              m16n8k16   kWidth 2, operands
+//                                      converted to fp16 (exact)
 //      An accumulator the instruction cannot hold (f16 for bf16 or fp8
 //      operands) is widened to f32 for the dot and narrowed after it.  The
 //      tile must be a multiple of the instruction: M of 16, N of 8, K of
@@ -68,6 +70,10 @@ struct MmaV2Choice {
   unsigned kWidth;
   /// The element type the instruction accumulates in.
   Type accElem;
+  /// The type the operands are converted to first, if any (fp8 runs on the
+  /// fp16 instruction: every fp8 value is exact in fp16, and sm_80 has no
+  /// fp8 mma.sync).
+  Type operandElem = {};
 };
 
 bool isFp8(Type type) {
@@ -96,11 +102,14 @@ std::optional<MmaV2Choice> chooseMmaV2(tt::DotOp dot, int computeCapability) {
            (dot.getInputPrecision() == tt::InputPrecision::TF32 ||
             dot.getInputPrecision() == tt::InputPrecision::TF32x3))
     choice = MmaV2Choice{1, f32};
+  else if (ea.isF32() && eb.isF32() && ec.isF32() &&
+           (dot.getInputPrecision() == tt::InputPrecision::BF16x3 ||
+            dot.getInputPrecision() == tt::InputPrecision::BF16x6))
+    choice = MmaV2Choice{2, f32}; // split into bf16 parts in the lowering
   else if (ea.isInteger(8) && eb.isInteger(8) && ec.isInteger(32))
     choice = MmaV2Choice{4, ec};
-  else if (isFp8(ea) && isFp8(eb) && computeCapability >= 89 &&
-           (ec.isF32() || ec.isF16() || ec.isBF16()))
-    choice = MmaV2Choice{4, f32};
+  else if (isFp8(ea) && isFp8(eb) && (ec.isF32() || ec.isF16() || ec.isBF16()))
+    choice = MmaV2Choice{2, f32, Float16Type::get(context)};
   if (!choice)
     return std::nullopt;
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
@@ -200,6 +209,10 @@ void rewriteToMmaV2(tt::DotOp dot, const MmaV2Choice &choice, int numWarps) {
   // swizzle fits, through a layout conversion.
   auto operand = [&](Value value, unsigned opIdx) {
     Value source = lookThroughConversion(value);
+    if (choice.operandElem) {
+      auto type = cast<RankedTensorType>(source.getType());
+      source = castElements(builder, loc, source, type.clone(choice.operandElem));
+    }
     auto layout = DotOperandEncodingAttr::get(context, opIdx, mma, choice.kWidth);
     RankedTensorType type = withEncoding(source.getType(), layout);
     if (NvmmaSharedEncodingAttr shared =
@@ -313,17 +326,34 @@ bool rewriteToMmaV3(tt::DotOp dot, const MmaV3Choice &choice) {
   return true;
 }
 
-/// A CUDA-core dot: casts A and B to the accumulator's element type.
+/// A CUDA-core dot: casts A and B to the type it accumulates in, which is
+/// the accumulator's, except that fp16 and bf16 accumulators sum in f32
+/// (a chain of K fp16 additions would lose the low bits that tensor cores
+/// keep) and are rounded once at the end.
 void prepareFmaDot(tt::DotOp dot) {
-  Type accElem = cast<RankedTensorType>(dot.getType()).getElementType();
+  auto cType = cast<RankedTensorType>(dot.getType());
+  Type accElem = cType.getElementType();
   OpBuilder builder(dot);
+  Location loc = dot.getLoc();
+  Type sumElem = accElem;
+  if (accElem.isF16() || accElem.isBF16())
+    sumElem = Float32Type::get(dot.getContext());
   for (OpOperand *operand : {&dot.getAMutable(), &dot.getBMutable()}) {
     auto type = cast<RankedTensorType>(operand->get().getType());
-    if (type.getElementType() == accElem)
+    if (type.getElementType() == sumElem)
       continue;
-    operand->set(castElements(builder, dot.getLoc(), operand->get(),
-                              type.clone(accElem)));
+    operand->set(castElements(builder, loc, operand->get(),
+                              type.clone(sumElem)));
   }
+  if (sumElem == accElem)
+    return;
+  dot.getCMutable().set(
+      castElements(builder, loc, dot.getC(), cType.clone(sumElem)));
+  builder.setInsertionPointAfter(dot);
+  auto wide = cType.clone(sumElem);
+  dot.getResult().setType(wide);
+  Value narrow = castElements(builder, loc, dot.getResult(), cType);
+  dot.getResult().replaceAllUsesExcept(narrow, narrow.getDefiningOp());
 }
 
 } // namespace

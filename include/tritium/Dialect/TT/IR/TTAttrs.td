@@ -53,7 +53,8 @@ def TT_MemSyncScopeAttr : TT_I32Enum<"MemSyncScope", "scope of an atomic", [
 def TT_InputPrecisionAttr : TT_I32Enum<"InputPrecision",
     "how a dot treats fp32 inputs", [
   I32EnumAttrCase<"TF32", 0, "tf32">, I32EnumAttrCase<"TF32x3", 1, "tf32x3">,
-  I32EnumAttrCase<"IEEE", 2, "ieee">]>;
+  I32EnumAttrCase<"IEEE", 2, "ieee">, I32EnumAttrCase<"BF16x3", 3, "bf16x3">,
+  I32EnumAttrCase<"BF16x6", 4, "bf16x6">]>;
 
 def TT_RoundingModeAttr : TT_I32Enum<"RoundingMode", "float rounding mode", [
   I32EnumAttrCase<"RTZ", 0, "rtz">, I32EnumAttrCase<"RTNE", 1, "rtne">]>;
