@@ -141,6 +141,28 @@ def test_int8_mma_saturates_and_fp8_runs_as_fp16_on_mma_sync():
     assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in k.asm["ptx"]
 
 
+@triton.jit
+def imprecise_kernel(x_ptr, y_ptr, z_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
+                     MAX_IMPRECISE: tl.constexpr):
+    m = tl.arange(0, M)
+    n = tl.arange(0, N)
+    k = tl.arange(0, K)
+    x = tl.load(x_ptr + m[:, None] * K + k[None, :])
+    y = tl.load(y_ptr + k[:, None] * N + n[None, :])
+    z = tl.dot(x, y, max_num_imprecise_acc=MAX_IMPRECISE)
+    tl.store(z_ptr + m[:, None] * N + n[None, :], z)
+
+
+@pytest.mark.parametrize("limit", [32, 64, 128])
+def test_fp8_max_num_imprecise_acc_adds_partial_sums_in_f32(limit):
+    # Every `limit` of K, each thread adds its 128x256 / 256 partial sums: as
+    # Triton's test_dot_max_num_imprecise_acc counts them.
+    k = triton.compile(imprecise_kernel, signature={"x_ptr": "*fp8e4nv", "y_ptr": "*fp8e4nv", "z_ptr": "*fp32"},
+                       constexprs={"M": 128, "N": 256, "K": 128, "MAX_IMPRECISE": limit}, target="cuda:90",
+                       num_warps=8)
+    assert k.asm["ptx"].count("add.f32") == (128 * 256) // (32 * 8) * (128 // limit)
+
+
 # ---- bad dots ------------------------------------------------------------------------------------
 
 def line_of(fn, needle):

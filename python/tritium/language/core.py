@@ -401,10 +401,11 @@ def trans(input, *dims):
     if len(dims) == 1 and isinstance(_cv(dims[0]), (list, tuple)):
         dims = _cv(dims[0])
     if not dims:
+        # As Triton 3.6: the last two dimensions swap (a 2-D tensor transposes).
         rank = len(input.type.shape)
-        if rank != 2:
-            raise SemanticError(f"trans without dims needs a 2-D tensor, got rank {rank}")
-        dims = (1, 0)
+        if rank < 2:
+            raise SemanticError(f"trans without dims needs a tensor of rank 2 or more, got rank {rank}")
+        dims = tuple(_py.range(rank - 2)) + (rank - 1, rank - 2)
     return semantic.permute(input, dims)
 
 

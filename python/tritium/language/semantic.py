@@ -1047,8 +1047,19 @@ def dot(a, b, acc=None, input_precision=None, max_num_imprecise_acc=None, out_dt
     if not a.type.is_block() or not b.type.is_block():
         raise SemanticError("dot needs two tensors")
     sa, sb = _shape(a), _shape(b)
-    if len(sa) != len(sb) or len(sa) not in (2, 3):
-        raise SemanticError(f"dot needs two 2-D (or two 3-D) tensors, got shapes {sa} and {sb}")
+    if len(sa) != len(sb) or len(sa) < 2:
+        raise SemanticError(f"dot needs two tensors of one rank, 2 or more, got shapes {sa} and {sb}")
+    if len(sa) > 3:
+        # Leading batch dimensions fold into one: a 3-D dot, reshaped back.
+        if sa[:-2] != sb[:-2]:
+            raise SemanticError(f"dot's batch dimensions must agree: {sa} and {sb}")
+        batch = 1
+        for d in sa[:-2]:
+            batch *= d
+        acc3 = None if acc is None else reshape(acc, [batch] + _shape(acc)[-2:])
+        out = dot(reshape(a, [batch] + sa[-2:]), reshape(b, [batch] + sb[-2:]), acc3, input_precision,
+                  max_num_imprecise_acc, out_dtype)
+        return reshape(out, sa[:-1] + [sb[-1]])
     if sa[-1] != sb[-2]:
         raise SemanticError(f"dot's inner dimensions must agree: first operand is {sa}, second is {sb}")
     if len(sa) == 3 and sa[0] != sb[0]:

@@ -24,7 +24,10 @@
 // (warpsPerCTA [wm, wn], warps M-fastest) covers rows 64 * ((w % wm) / 4)
 // and columns instrN * (w / wm) of each repetition of the CTA tile.
 // MN-major operands (order [0, 1] for A, [1, 0] for B; 16-bit types only)
-// set the instruction's transpose flags.
+// set the instruction's transpose flags.  With max_num_imprecise_acc = n
+// (fp8, 0 < n <= K), each n of K accumulate into zeroed registers, which are
+// waited for and added to the accumulator in f32 (Hopper's fp8 MMAs add at
+// reduced precision).
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -256,37 +259,59 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
       ptx.launch(rewriter, loc, Type());
     };
     fence("wgmma.fence.sync.aligned");
-    Value one = emitI32Constant(rewriter, loc, 1);
+    // One wgmma on `regs`: D = A * B + D, or D = A * B when !accumulate.
+    auto emitWgmma = [&](SmallVector<Value> &regs, int64_t mr, int64_t nr,
+                         int64_t kr, bool accumulate) {
+      Value descA = a.descriptor(rewriter, loc, {mr * 16 * wm, kr * instrK},
+                                 /*dynamicDim=*/0, rowBlock);
+      Value descB = b.descriptor(rewriter, loc, {kr * instrK, nr * instrN * wn},
+                                 /*dynamicDim=*/1, colBlock);
+      nvidia::PTXBuilder ptx;
+      auto outs = ptx.outputs(accRegs, ("=" + accConstraint).str());
+      SmallVector<nvidia::PTXBuilder::Operand *> refs(outs.begin(), outs.end());
+      for (int64_t i = 0; i < accRegs; ++i)
+        ptx.input(regs[i], std::to_string(i)); // tied to output i
+      refs.push_back(ptx.input(descA, "l"));
+      refs.push_back(ptx.input(descB, "l"));
+      refs.push_back(ptx.input(emitI32Constant(rewriter, loc, accumulate), "r"));
+      std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, %" +
+                         std::to_string(accRegs + 2) + ", 0;\n" + opcode + " {";
+      for (int64_t i = 0; i < accRegs; ++i)
+        text += (i ? ", %" : "%") + std::to_string(i);
+      text += "}, %" + std::to_string(accRegs) + ", %" +
+              std::to_string(accRegs + 1) + ", p" + tail + ";\n}";
+      ptx.verbatim(text, refs);
+      SmallVector<Type> types(accRegs, accType);
+      Value result = ptx.launch(
+          rewriter, loc, LLVM::LLVMStructType::getLiteral(getContext(), types));
+      for (int64_t i = 0; i < accRegs; ++i)
+        regs[i] = LLVM::ExtractValueOp::create(rewriter, loc, result, i);
+    };
+    // max_num_imprecise_acc (fp8 only, 0 < n <= K): Hopper's fp8 MMAs add
+    // at reduced precision, so every n of K go to a zeroed partial
+    // accumulator that is then waited for and added to the real one in f32.
+    int64_t imprecise = op.getMaxNumImpreciseAcc();
+    bool partial = isa<Float8E4M3FNType, Float8E5M2Type>(ea) && ec.isF32() &&
+                   imprecise > 0 && imprecise <= k;
+    int64_t group = partial ? std::max<int64_t>(1, imprecise / instrK) : repK;
     for (int64_t mr = 0; mr < repM; ++mr)
       for (int64_t nr = 0; nr < repN; ++nr) {
         SmallVector<Value> &regs = acc[nr + repN * mr];
-        for (int64_t kr = 0; kr < repK; ++kr) {
-          Value descA = a.descriptor(rewriter, loc, {mr * 16 * wm, kr * instrK},
-                                     /*dynamicDim=*/0, rowBlock);
-          Value descB = b.descriptor(rewriter, loc,
-                                     {kr * instrK, nr * instrN * wn},
-                                     /*dynamicDim=*/1, colBlock);
-          nvidia::PTXBuilder ptx;
-          auto outs = ptx.outputs(accRegs, ("=" + accConstraint).str());
-          SmallVector<nvidia::PTXBuilder::Operand *> refs(outs.begin(), outs.end());
+        if (!partial) {
+          for (int64_t kr = 0; kr < repK; ++kr)
+            emitWgmma(regs, mr, nr, kr, /*accumulate=*/true);
+          continue;
+        }
+        for (int64_t first = 0; first < repK; first += group) {
+          SmallVector<Value> sum(accRegs, LLVM::ConstantOp::create(
+                                              rewriter, loc, accType,
+                                              rewriter.getF32FloatAttr(0)));
+          for (int64_t kr = first; kr < std::min(repK, first + group); ++kr)
+            emitWgmma(sum, mr, nr, kr, /*accumulate=*/kr != first);
+          fence("wgmma.commit_group.sync.aligned");
+          sum = emitWgmmaWait(rewriter, loc, sum, 0);
           for (int64_t i = 0; i < accRegs; ++i)
-            ptx.input(regs[i], std::to_string(i)); // tied to output i
-          refs.push_back(ptx.input(descA, "l"));
-          refs.push_back(ptx.input(descB, "l"));
-          refs.push_back(ptx.input(one, "r"));
-          std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, %" +
-                             std::to_string(accRegs + 2) + ", 0;\n" + opcode +
-                             " {";
-          for (int64_t i = 0; i < accRegs; ++i)
-            text += (i ? ", %" : "%") + std::to_string(i);
-          text += "}, %" + std::to_string(accRegs) + ", %" +
-                  std::to_string(accRegs + 1) + ", p" + tail + ";\n}";
-          ptx.verbatim(text, refs);
-          SmallVector<Type> types(accRegs, accType);
-          Value result = ptx.launch(
-              rewriter, loc, LLVM::LLVMStructType::getLiteral(getContext(), types));
-          for (int64_t i = 0; i < accRegs; ++i)
-            regs[i] = LLVM::ExtractValueOp::create(rewriter, loc, result, i);
+            regs[i] = LLVM::FAddOp::create(rewriter, loc, regs[i], sum[i]);
         }
       }
     fence("wgmma.commit_group.sync.aligned");
