@@ -45,3 +45,37 @@ tritium::unpackOperands(OpBuilder &builder, Location loc, ValueRange values,
   }
   return result;
 }
+
+Value tritium::packToI32(OpBuilder &builder, Location loc,
+                         ArrayRef<Value> elements) {
+  Type i32 = builder.getI32Type();
+  if (elements.size() == 1)
+    return LLVM::BitcastOp::create(builder, loc, i32, elements[0]);
+  unsigned bits = 32 / elements.size();
+  auto vectorType = VectorType::get({int64_t(elements.size())},
+                                    builder.getIntegerType(bits));
+  Value vector = LLVM::UndefOp::create(builder, loc, vectorType);
+  for (auto [i, element] : llvm::enumerate(elements)) {
+    Value asInt = element;
+    if (!element.getType().isInteger(bits))
+      asInt = LLVM::BitcastOp::create(builder, loc,
+                                      builder.getIntegerType(bits), element);
+    vector = LLVM::InsertElementOp::create(
+        builder, loc, vector, asInt,
+        LLVM::ConstantOp::create(builder, loc, i32, int64_t(i)));
+  }
+  return LLVM::BitcastOp::create(builder, loc, i32, vector);
+}
+
+SmallVector<Value> tritium::unpackFromI32(OpBuilder &builder, Location loc,
+                                          Value reg, Type elementType,
+                                          int64_t count) {
+  Type i32 = builder.getI32Type();
+  auto vectorType = VectorType::get({count}, elementType);
+  Value vector = LLVM::BitcastOp::create(builder, loc, vectorType, reg);
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < count; ++i)
+    elements.push_back(LLVM::ExtractElementOp::create(
+        builder, loc, vector, LLVM::ConstantOp::create(builder, loc, i32, i)));
+  return elements;
+}

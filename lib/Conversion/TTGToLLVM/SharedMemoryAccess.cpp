@@ -210,6 +210,47 @@ static Value fromMemory(OpBuilder &builder, Location loc, Value value,
   return LLVM::TruncOp::create(builder, loc, registerType, value); // i8 -> i1
 }
 
+/// Stores `values` (consecutive registers, one vector of their count) at
+/// `ptr` as elements of `memoryType`.
+static void storeVector(OpBuilder &builder, Location loc, Value ptr,
+                        ArrayRef<Value> values, Type memoryType) {
+  int64_t vec = values.size(), bytes = elementBytes(memoryType);
+  Value stored;
+  if (vec == 1) {
+    stored = toMemory(builder, loc, values[0], memoryType);
+  } else {
+    auto vectorType = VectorType::get({vec}, memoryType);
+    stored = LLVM::UndefOp::create(builder, loc, vectorType);
+    for (int64_t i = 0; i < vec; ++i)
+      stored = LLVM::InsertElementOp::create(
+          builder, loc, stored, toMemory(builder, loc, values[i], memoryType),
+          LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), i));
+  }
+  LLVM::StoreOp::create(builder, loc, stored, ptr, vec * bytes);
+}
+
+/// Loads `vec` consecutive elements of `memoryType` at `ptr` into `out`, as
+/// values of `registerType`.
+static void loadVector(OpBuilder &builder, Location loc, Value ptr, int64_t vec,
+                       Type memoryType, Type registerType,
+                       MutableArrayRef<Value> out) {
+  int64_t bytes = elementBytes(memoryType);
+  if (vec == 1) {
+    Value loaded = LLVM::LoadOp::create(builder, loc, memoryType, ptr, bytes);
+    out[0] = fromMemory(builder, loc, loaded, registerType);
+    return;
+  }
+  auto vectorType = VectorType::get({vec}, memoryType);
+  Value loaded = LLVM::LoadOp::create(builder, loc, vectorType, ptr, vec * bytes);
+  for (int64_t i = 0; i < vec; ++i)
+    out[i] = fromMemory(
+        builder, loc,
+        LLVM::ExtractElementOp::create(
+            builder, loc, loaded,
+            LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), i)),
+        registerType);
+}
+
 void tritium::storeTile(OpBuilder &builder, Location loc, Value base,
                         ArrayRef<Value> values, const LinearLayout &layout,
                         ThreadIndex thread, Type memoryType, Value predicate,
@@ -223,24 +264,11 @@ void tritium::storeTile(OpBuilder &builder, Location loc, Value base,
   TilePointers pointers(builder, loc, base, layout, thread, memoryType, access);
   SmallVector<int64_t> representative = getRepresentativeRegisters(layout);
   int64_t vec = vectorWidth(layout, memoryType, access);
-  int64_t bytes = elementBytes(memoryType);
   for (int64_t reg = 0; reg < layout.elemsPerThread(); reg += vec) {
     if (representative[reg] != reg)
       continue; // another register of this thread stores the same elements
-    Value ptr = pointers[reg];
-    Value stored;
-    if (vec == 1) {
-      stored = toMemory(builder, loc, values[reg], memoryType);
-    } else {
-      auto vectorType = VectorType::get({vec}, memoryType);
-      stored = LLVM::UndefOp::create(builder, loc, vectorType);
-      for (int64_t i = 0; i < vec; ++i)
-        stored = LLVM::InsertElementOp::create(
-            builder, loc, stored,
-            toMemory(builder, loc, values[reg + i], memoryType),
-            LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), i));
-    }
-    LLVM::StoreOp::create(builder, loc, stored, ptr, vec * bytes);
+    storeVector(builder, loc, pointers[reg], values.slice(reg, vec),
+                memoryType);
   }
 }
 
@@ -251,7 +279,6 @@ SmallVector<Value> tritium::loadTile(OpBuilder &builder, Location loc,
   TilePointers pointers(builder, loc, base, layout, thread, memoryType, access);
   SmallVector<int64_t> representative = getRepresentativeRegisters(layout);
   int64_t vec = vectorWidth(layout, memoryType, access);
-  int64_t bytes = elementBytes(memoryType);
   int64_t count = layout.elemsPerThread();
   SmallVector<Value> values(count);
   for (int64_t reg = 0; reg < count; reg += vec) {
@@ -260,21 +287,8 @@ SmallVector<Value> tritium::loadTile(OpBuilder &builder, Location loc,
         values[reg + i] = values[representative[reg + i]];
       continue;
     }
-    Value ptr = pointers[reg];
-    if (vec == 1) {
-      Value loaded = LLVM::LoadOp::create(builder, loc, memoryType, ptr, bytes);
-      values[reg] = fromMemory(builder, loc, loaded, registerType);
-      continue;
-    }
-    auto vectorType = VectorType::get({vec}, memoryType);
-    Value loaded =
-        LLVM::LoadOp::create(builder, loc, vectorType, ptr, vec * bytes);
-    for (int64_t i = 0; i < vec; ++i) {
-      Value element = LLVM::ExtractElementOp::create(
-          builder, loc, loaded,
-          LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), i));
-      values[reg + i] = fromMemory(builder, loc, element, registerType);
-    }
+    loadVector(builder, loc, pointers[reg], vec, memoryType, registerType,
+               MutableArrayRef<Value>(values).slice(reg, vec));
   }
   return values;
 }
@@ -365,20 +379,8 @@ void tritium::storeXorLinearTile(OpBuilder &builder, Location loc, Value base,
   for (int64_t reg = 0; reg < layout.elemsPerThread(); reg += vec) {
     if (representative[reg] != reg)
       continue;
-    Value ptr = pointers.pointer(reg);
-    Value stored;
-    if (vec == 1) {
-      stored = toMemory(builder, loc, values[reg], memoryType);
-    } else {
-      auto vectorType = VectorType::get({vec}, memoryType);
-      stored = LLVM::UndefOp::create(builder, loc, vectorType);
-      for (int64_t i = 0; i < vec; ++i)
-        stored = LLVM::InsertElementOp::create(
-            builder, loc, stored,
-            toMemory(builder, loc, values[reg + i], memoryType),
-            LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), i));
-    }
-    LLVM::StoreOp::create(builder, loc, stored, ptr, vec * bytes);
+    storeVector(builder, loc, pointers.pointer(reg), values.slice(reg, vec),
+                memoryType);
   }
 }
 
@@ -402,22 +404,8 @@ SmallVector<Value> tritium::loadXorLinearTile(OpBuilder &builder, Location loc,
         values[reg + i] = values[representative[reg + i]];
       continue;
     }
-    Value ptr = pointers.pointer(reg);
-    if (vec == 1) {
-      Value loaded = LLVM::LoadOp::create(builder, loc, memoryType, ptr, bytes);
-      values[reg] = fromMemory(builder, loc, loaded, registerType);
-      continue;
-    }
-    auto vectorType = VectorType::get({vec}, memoryType);
-    Value loaded =
-        LLVM::LoadOp::create(builder, loc, vectorType, ptr, vec * bytes);
-    for (int64_t i = 0; i < vec; ++i)
-      values[reg + i] = fromMemory(
-          builder, loc,
-          LLVM::ExtractElementOp::create(
-              builder, loc, loaded,
-              LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), i)),
-          registerType);
+    loadVector(builder, loc, pointers.pointer(reg), vec, memoryType,
+               registerType, MutableArrayRef<Value>(values).slice(reg, vec));
   }
   return values;
 }

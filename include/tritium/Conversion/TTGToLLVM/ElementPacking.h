@@ -32,6 +32,19 @@ unpackOperands(mlir::OpBuilder &builder, mlir::Location loc,
                mlir::ValueRange values, llvm::ArrayRef<bool> isTensor,
                int64_t count);
 
+/// `elements` (32 / n bits each: one f32, two f16/bf16, four i8/fp8) as
+/// the bits of one i32, element 0 in the low bits: a register operand of
+/// a tensor-core instruction.
+mlir::Value packToI32(mlir::OpBuilder &builder, mlir::Location loc,
+                      llvm::ArrayRef<mlir::Value> elements);
+
+/// The inverse of packToI32 for `count` elements of `elementType`.
+llvm::SmallVector<mlir::Value> unpackFromI32(mlir::OpBuilder &builder,
+                                             mlir::Location loc,
+                                             mlir::Value reg,
+                                             mlir::Type elementType,
+                                             int64_t count);
+
 } // namespace tritium
 
 #endif // TRITIUM_CONVERSION_TTGTOLLVM_ELEMENTPACKING_H

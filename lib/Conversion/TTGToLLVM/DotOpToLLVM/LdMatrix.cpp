@@ -21,6 +21,7 @@
 #include "tritium/Conversion/TTGToLLVM/LdMatrix.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "tritium/Conversion/TTGToLLVM/ElementPacking.h"
 #include "tritium/Layout/MmaLayout.h"
 #include "tritium/Target/NVIDIA/PTXBuilder.h"
 #include "llvm/Support/MathExtras.h"
@@ -107,7 +108,6 @@ std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
   };
 
   SmallVector<Value> values(count);
-  auto vectorType = VectorType::get({2}, elementType);
   int numMatrices = opIdx == 0 ? 4 : 2;
   for (int64_t rep = 0; rep < repsOther; ++rep) {
     // First row (A: M) or column (B: N) of this instruction tile.
@@ -139,13 +139,12 @@ std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
           LLVM::LLVMStructType::getLiteral(builder.getContext(), types),
           /*hasSideEffects=*/true);
       for (int j = 0; j < numMatrices; ++j) {
-        Value pair = LLVM::BitcastOp::create(
-            builder, loc, vectorType,
-            LLVM::ExtractValueOp::create(builder, loc, result, j));
+        SmallVector<Value> pair = unpackFromI32(
+            builder, loc, LLVM::ExtractValueOp::create(builder, loc, result, j),
+            elementType, 2);
         for (int e = 0; e < 2; ++e)
           values[layout::mmaV2OperandRegister(reps, opIdx, 2, rep, kRep,
-                                              2 * j + e)] =
-              LLVM::ExtractElementOp::create(builder, loc, pair, ops.c(e));
+                                              2 * j + e)] = pair[e];
       }
     }
   }

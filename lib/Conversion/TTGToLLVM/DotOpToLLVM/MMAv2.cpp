@@ -59,40 +59,6 @@ std::string ptxTypeName(Type type) {
   return "";
 }
 
-/// `elements` (kWidth of them, 32 bits together) as one i32.
-Value packRegister(OpBuilder &builder, Location loc, ArrayRef<Value> elements) {
-  Type i32 = builder.getI32Type();
-  if (elements.size() == 1)
-    return LLVM::BitcastOp::create(builder, loc, i32, elements[0]);
-  unsigned bits = 32 / elements.size();
-  auto vectorType = VectorType::get({int64_t(elements.size())},
-                                    builder.getIntegerType(bits));
-  Value vector = LLVM::UndefOp::create(builder, loc, vectorType);
-  for (auto [i, element] : llvm::enumerate(elements)) {
-    Value asInt = element;
-    if (!element.getType().isInteger(bits))
-      asInt = LLVM::BitcastOp::create(builder, loc,
-                                      builder.getIntegerType(bits), element);
-    vector = LLVM::InsertElementOp::create(
-        builder, loc, vector, asInt,
-        LLVM::ConstantOp::create(builder, loc, i32, int64_t(i)));
-  }
-  return LLVM::BitcastOp::create(builder, loc, i32, vector);
-}
-
-/// The inverse of packRegister for a f16x2 accumulator register.
-std::pair<Value, Value> unpackHalves(OpBuilder &builder, Location loc,
-                                     Value reg) {
-  Type i32 = builder.getI32Type();
-  auto vectorType = VectorType::get({2}, builder.getF16Type());
-  Value vector = LLVM::BitcastOp::create(builder, loc, vectorType, reg);
-  auto at = [&](int64_t i) {
-    return LLVM::ExtractElementOp::create(
-        builder, loc, vector, LLVM::ConstantOp::create(builder, loc, i32, i));
-  };
-  return {at(0), at(1)};
-}
-
 /// cvt.rna.tf32.f32 of an f32 value, as the bits of an f32.
 Value roundToTf32(OpBuilder &builder, Location loc, Value value) {
   nvidia::PTXBuilder ptx;
@@ -187,7 +153,7 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
         for (int64_t j = 0; j < kWidth; ++j)
           group.push_back(map(elements[layout::mmaV2OperandRegister(
               reps, opIdx, kWidth, rep, kRep, r * kWidth + j)]));
-        regs.push_back(packRegister(rewriter, loc, group));
+        regs.push_back(packToI32(rewriter, loc, group));
       }
       return regs;
     };
@@ -237,8 +203,8 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
           reg[i] = layout::mmaV2AccumulatorRegister(reps, m, n, i);
         SmallVector<Value> acc;
         if (halfAccumulator) {
-          acc.push_back(packRegister(rewriter, loc, {d[reg[0]], d[reg[1]]}));
-          acc.push_back(packRegister(rewriter, loc, {d[reg[2]], d[reg[3]]}));
+          acc.push_back(packToI32(rewriter, loc, {d[reg[0]], d[reg[1]]}));
+          acc.push_back(packToI32(rewriter, loc, {d[reg[2]], d[reg[3]]}));
         } else {
           for (int i = 0; i < 4; ++i)
             acc.push_back(d[reg[i]]);
@@ -271,8 +237,12 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
           }
         }
         if (halfAccumulator) {
-          std::tie(d[reg[0]], d[reg[1]]) = unpackHalves(rewriter, loc, acc[0]);
-          std::tie(d[reg[2]], d[reg[3]]) = unpackHalves(rewriter, loc, acc[1]);
+          for (int half = 0; half < 2; ++half) {
+            SmallVector<Value> pair =
+                unpackFromI32(rewriter, loc, acc[half], rewriter.getF16Type(), 2);
+            d[reg[2 * half]] = pair[0];
+            d[reg[2 * half + 1]] = pair[1];
+          }
         } else {
           for (int i = 0; i < 4; ++i)
             d[reg[i]] = acc[i];

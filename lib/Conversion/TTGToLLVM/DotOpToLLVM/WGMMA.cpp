@@ -231,16 +231,6 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     Type accType = halfAcc ? i32 : intAcc ? i32 : rewriter.getF32Type();
     StringRef accConstraint = (halfAcc || intAcc) ? "r" : "f";
 
-    auto packHalves = [&](Value lo, Value hi) {
-      auto vectorType = VectorType::get({2}, rewriter.getF16Type());
-      Value v = LLVM::UndefOp::create(rewriter, loc, vectorType);
-      v = LLVM::InsertElementOp::create(rewriter, loc, v, lo,
-                                        emitI32Constant(rewriter, loc, 0));
-      v = LLVM::InsertElementOp::create(rewriter, loc, v, hi,
-                                        emitI32Constant(rewriter, loc, 1));
-      return LLVM::BitcastOp::create(rewriter, loc, i32, v).getResult();
-    };
-
     // Accumulator registers of each instruction tile, as wgmma holds them.
     SmallVector<SmallVector<Value>> acc;
     for (int64_t mr = 0; mr < repM; ++mr)
@@ -248,7 +238,8 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
         int64_t first = (instrN / 2) * (nr + repN * mr);
         SmallVector<Value> regs;
         for (int64_t i = 0; i < instrN / 2; i += halfAcc ? 2 : 1)
-          regs.push_back(halfAcc ? packHalves(d[first + i], d[first + i + 1])
+          regs.push_back(halfAcc ? packToI32(rewriter, loc,
+                                             {d[first + i], d[first + i + 1]})
                                  : d[first + i]);
         acc.push_back(regs);
       }
@@ -328,22 +319,16 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
           reg = all[i++];
     }
 
-    auto unpackHalves = [&](Value reg) {
-      auto vectorType = VectorType::get({2}, rewriter.getF16Type());
-      Value v = LLVM::BitcastOp::create(rewriter, loc, vectorType, reg);
-      return std::pair<Value, Value>(
-          LLVM::ExtractElementOp::create(rewriter, loc, v,
-                                         emitI32Constant(rewriter, loc, 0)),
-          LLVM::ExtractElementOp::create(rewriter, loc, v,
-                                         emitI32Constant(rewriter, loc, 1)));
-    };
     for (int64_t mr = 0; mr < repM; ++mr)
       for (int64_t nr = 0; nr < repN; ++nr) {
         int64_t first = (instrN / 2) * (nr + repN * mr);
         SmallVector<Value> &regs = acc[nr + repN * mr];
         for (int64_t i = 0, r = 0; i < instrN / 2; ++r) {
           if (halfAcc) {
-            std::tie(d[first + i], d[first + i + 1]) = unpackHalves(regs[r]);
+            SmallVector<Value> pair =
+                unpackFromI32(rewriter, loc, regs[r], rewriter.getF16Type(), 2);
+            d[first + i] = pair[0];
+            d[first + i + 1] = pair[1];
             i += 2;
           } else {
             d[first + i] = regs[r];
