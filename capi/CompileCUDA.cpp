@@ -388,7 +388,10 @@ bool CudaCompile::run() {
     llirMs = millisecondsSince(t);
     if (!ok)
       return fail("");
-    llvmDialect = printModule(*module);
+    // The dialect form is for debugging: printed only when dumping (it is
+    // the largest text of the compile and no cache file holds it).
+    if (!options.dumpDir.empty())
+      llvmDialect = printModule(*module);
   }
   if (auto shared = (*module)->getAttrOfType<mlir::IntegerAttr>(
           tritium::kSharedMemorySizeAttrName))

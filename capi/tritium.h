@@ -81,7 +81,8 @@ TRITIUM_API int tritium_run_pipeline(const char *text, size_t len,
  * an error.
  *
  * Returns 0 on success: *stages_json holds a JSON object with the stages
- * ("ttgir", "llvm_mlir" = the LLVM dialect module, "llir" = the optimized
+ * ("ttgir", "llvm_mlir" = the LLVM dialect module (printed only with a
+ * "dump_dir"; empty otherwise), "llir" = the optimized
  * LLVM IR, "ptx") and metadata ("name", "target", "arch", "ptx_version",
  * "num_warps", "num_ctas", "num_stages", "maxnreg" (0: no cap), "shared" =
  * dynamic shared memory from the module's ttg.shared attribute,
