@@ -310,7 +310,6 @@ private:
     Block *body = loop.getBody();
     auto yield = cast<scf::YieldOp>(body->getTerminator());
     MLIRContext *context = loop.getContext();
-    Type i32 = builder.getI32Type();
     auto constI32 = [&](OpBuilder &b, int64_t v) {
       return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v)).getResult();
     };
@@ -394,7 +393,6 @@ private:
     yielded.push_back(wrap(insert));
     yielded.push_back(wrap(extract));
     scf::YieldOp::create(inner, loc, yielded);
-    (void)i32;
 
     builder.setInsertionPointAfter(newLoop);
     emitWait(builder, 0);

@@ -1,9 +1,10 @@
 //===- Passes.td - ttg dialect transformations --------------------*- tablegen -*-===//
 //
-// Passes that improve the layouts of TritonGPU IR: coalescing memory
-// accesses (so that a warp reads contiguous, vectorized chunks of memory)
-// and removing the layout conversions that coalescing and the conversion
-// from Triton IR leave behind.  The `tritium-make-ttgir` pipeline
+// Passes that improve TritonGPU IR: coalescing memory accesses (so that a
+// warp reads contiguous, vectorized chunks of memory), removing the layout
+// conversions that coalescing and the conversion from Triton IR leave
+// behind, moving dots onto tensor cores, and software-pipelining the loads
+// that feed them.  The `tritium-make-ttgir` pipeline
 // (include/tritium/Pipelines/TTGIRPipeline.h) runs them in order.
 //
 //===----------------------------------------------------------------------===//
@@ -113,24 +114,33 @@ def TTGAccelerateMatmulPass
     : Pass<"ttg-accelerate-matmul", "::mlir::ModuleOp"> {
   let summary = "move dots onto tensor cores (mma layouts)";
   let description = [{
-    For every `tt.dot` with a blocked accumulator, picks the `mma.sync`
-    instruction that fits its element types, input precision and the
-    module's `ttg.target` (m16n8k16 for fp16/bf16, m16n8k8 for tf32 and
-    tf32x3, m16n8k32 for int8 and, from sm_89, fp8), spreads the warps over
-    the tile, and rebuilds the dot with a `#ttg.nvidia_mma` accumulator and
-    `#ttg.dot_op` operands, converting in and out.  Dots no instruction
-    fits (ieee fp32, fp64, tiles smaller than one instruction, 3-D dots)
-    stay on the CUDA cores; their operands are cast to the accumulator's
-    element type.
+    For every `tt.dot` with a blocked accumulator: on sm_90, when the tile
+    fits Hopper's wgmma (whole warpgroups, M a multiple of 64, K of 32
+    bytes), stores both operands to `#ttg.nvmma_shared` tiles
+    (`ttg.local_alloc`) and rebuilds the dot as a `ttg.warp_group_dot` with
+    a version-3 `#ttg.nvidia_mma` accumulator.  Otherwise picks the
+    `mma.sync` instruction that fits its element types, input precision and
+    target (m16n8k16 for fp16/bf16, fp8 as fp16 and the bf16 parts of
+    bf16x3/bf16x6; m16n8k8 for tf32 and tf32x3; m16n8k32 for int8), spreads
+    the warps over the tile, and rebuilds the dot with a version-2 mma
+    accumulator and `#ttg.dot_op` operands, read from swizzled shared
+    tiles (`ttg.local_alloc` + `ttg.local_load`) or converted when no
+    swizzle fits.  Dots no instruction fits (ieee fp32, fp64, tiles smaller
+    than one instruction, 3-D dots) stay on the CUDA cores; their operands
+    are cast to the type they accumulate in (f32 for fp16/bf16
+    accumulators).  fp8e4nv dots for a target before sm_89 are an error.
 
     ```mlir
+    %a0 = tt.load ... : tensor<64x32x!tt.ptr<f16>, #ld>
+    %a = ttg.convert_layout %a0 : tensor<64x32xf16, #ld> -> tensor<64x32xf16, #dot_a>
     %d = tt.dot %a, %b, %c : tensor<64x32xf16, #dot_a> * tensor<32x64xf16, #dot_b>
                             -> tensor<64x64xf32, #blocked>
-    // becomes, with 4 warps on cuda:90
+    // becomes, with 4 warps on cuda:80
     #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0,
                             warpsPerCTA = [2, 2], instrShape = [16, 8]}>
-    %a2 = ttg.convert_layout %a0 : ... -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
-    %b2 = ttg.convert_layout %b0 : ... -> tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>
+    %as = ttg.local_alloc %a0 : (tensor<64x32xf16, #ld>) -> !ttg.memdesc<64x32xf16, #nvmma, #smem>
+    %a2 = ttg.local_load %as : ... -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    (the same for B)
     %c2 = ttg.convert_layout %c : ... -> tensor<64x64xf32, #mma>
     %d2 = tt.dot %a2, %b2, %c2 : ... -> tensor<64x64xf32, #mma>
     %d = ttg.convert_layout %d2 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
@@ -175,9 +185,16 @@ def TTGPipelinePass : Pass<"ttg-pipeline", "::mlir::ModuleOp"> {
     ttg.async_wait {num = 0}
     ```
 
+    A `ttg.warp_group_dot` that only accumulates into a loop-carried value
+    then runs asynchronously (`{isAsync}`): a `ttg.warp_group_dot_wait
+    {pendings = 1}` right after it waits for the previous iteration's MMAs
+    only, and one with `pendings = 0` follows the loop.
+
     Loads whose masked-out value is not zero, whose vectors would be under
-    4 bytes (cp.async's smallest copy), loops whose stage-0 values are used
-    after the loop, and loops with fewer than 2 stages are left alone.
+    4 bytes (cp.async's smallest copy), whose shared tile is not contiguous
+    along the load's contiguous dimension, loops whose stage-0 values are
+    used after the loop, loops without a positive constant step, and
+    num-stages below 2 are left alone.
   }];
   let options = [
     Option<"numStages", "num-stages", "int", "3",
