@@ -6,10 +6,12 @@
 //
 // Checks the NVMMA shared layout against the hardware's address swizzle
 // (bits [4, 7) XOR bits [7, 10) for 128 bytes), that every tile is a
-// permutation, and the slab order for rows wider than the swizzle.
+// permutation, the slab order for rows wider than the swizzle, and that
+// ldmatrix reads its rows without bank conflicts.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tritium/Layout/BankConflicts.h"
 #include "tritium/Layout/NvmmaShared.h"
 
 #include <gtest/gtest.h>
@@ -77,6 +79,32 @@ TEST(NvmmaSharedTest, VerifiersAndSwizzleChoice) {
   EXPECT_EQ(chooseNvmmaSwizzle(16, 16), 32);
   EXPECT_EQ(chooseNvmmaSwizzle(8, 16), 0);
   EXPECT_EQ(chooseNvmmaSwizzle(128, 8), 128);
+}
+
+} // namespace
+
+namespace {
+
+/// ldmatrix reads eight 16-byte rows per 8x8 matrix (one per lane of a
+/// quarter warp).  In an NVMMA tile the eight rows of one 16-byte column
+/// chunk, for any eight consecutive rows starting at a multiple of 8, land
+/// in eight different 16-byte bank groups: one wavefront, no conflict.
+TEST(NvmmaSharedTest, LdmatrixRowsAreConflictFree) {
+  for (int64_t swizzle : {32, 64, 128}) {
+    NvmmaSharedSpec spec{swizzle, 16, {1, 0}};
+    int64_t perRow = swizzle / 2;
+    std::vector<int64_t> shape = {64, 2 * perRow}; // two slabs
+    for (int64_t row0 = 0; row0 < 64; row0 += 8)
+      for (int64_t col = 0; col < 2 * perRow; col += 8) {
+        std::vector<int64_t> laneBytes;
+        for (int64_t lane = 0; lane < 8; ++lane)
+          laneBytes.push_back(2 * nvmmaOffset(spec, shape, {row0 + lane, col}));
+        // Narrower swizzles pack 128 / swizzle rows per 128-byte line; the
+        // phase, which changes every 128 / swizzle rows, moves them apart.
+        EXPECT_EQ(countWavefronts(laneBytes, 16), 1)
+            << "swizzle " << swizzle << " rows " << row0 << " col " << col;
+      }
+  }
 }
 
 } // namespace
