@@ -2,7 +2,7 @@
 //
 // Most ops do not care which layout their tensors have, only that operands
 // and results agree: element-wise arith and math ops, tt pointer and memory
-// ops, splat, make_range, dot (which keeps blocked operands for now),
+// ops, splat, make_range (tt.dot has its own pattern: DotOpConversion.cpp),
 // reshape, cat, calls and returns.  Since the default layout depends only on
 // a tensor's shape, rebuilding such an op with the converted operands (which
 // the conversion driver has already brought to the converted type of each
