@@ -84,3 +84,21 @@ Value tritium::nvvm::shuffleIdx(OpBuilder &builder, Location loc, Value value,
                                 Value srcLane) {
   return shuffle(builder, loc, ShuffleMode::Idx, value, srcLane);
 }
+
+std::string tritium::nvvm::ptxMmaTypeName(Type type) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  if (type.isInteger(8))
+    return "s8";
+  if (type.isInteger(32))
+    return "s32";
+  if (isa<Float8E4M3FNType>(type))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(type))
+    return "e5m2";
+  return "";
+}

@@ -10,6 +10,8 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <string>
+
 namespace mlir {
 class DialectRegistry;
 } // namespace mlir
@@ -45,6 +47,11 @@ enum class ShuffleMode {
   Down, // lane + operand (lanes that would read past 31 keep their own)
   Xor,  // lane ^ operand (butterfly)
 };
+/// The PTX type name of a tensor-core operand or accumulator element type
+/// (f16, bf16, f32, s8, s32, e4m3, e5m2), or "" for other types.  An f32
+/// operand is read as tf32; the callers say so.
+std::string ptxMmaTypeName(mlir::Type type);
+
 /// shfl.sync.{mode}.b32 over the full warp on the i32 `value`; `operand` is
 /// an i32 lane, delta or xor mask.  WarpShuffle.h wraps it for other types.
 mlir::Value shuffle(mlir::OpBuilder &builder, mlir::Location loc,

@@ -28,6 +28,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "tritium/Conversion/TTGToLLVM/ElementPacking.h"
+#include "tritium/Conversion/TTGToLLVM/NVVMHelpers.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
@@ -39,25 +40,6 @@ using namespace mlir;
 using namespace tritium;
 
 namespace {
-
-/// The PTX type name of an mma operand or accumulator element type.
-std::string ptxTypeName(Type type) {
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return "f32";
-  if (type.isInteger(8))
-    return "s8";
-  if (type.isInteger(32))
-    return "s32";
-  if (isa<Float8E4M3FNType>(type))
-    return "e4m3";
-  if (isa<Float8E5M2Type>(type))
-    return "e5m2";
-  return "";
-}
 
 /// cvt.rna.tf32.f32 of an f32 value, as the bits of an f32.
 Value roundToTf32(OpBuilder &builder, Location loc, Value value) {
@@ -104,8 +86,8 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
     Type ea = aType.getElementType(), eb = bType.getElementType();
     Type ec = cType.getElementType();
     int64_t kWidth = aLayout.getKWidth();
-    std::string ta = ptxTypeName(ea), tb = ptxTypeName(eb),
-                tc = ptxTypeName(ec);
+    std::string ta = nvvm::ptxMmaTypeName(ea), tb = nvvm::ptxMmaTypeName(eb),
+                tc = nvvm::ptxMmaTypeName(ec);
     // Like Triton, input precisions other than ieee only matter for fp32.
     tt::InputPrecision precision = op.getInputPrecision();
     bool tf32x3 = ea.isF32() && precision == tt::InputPrecision::TF32x3;
@@ -218,7 +200,8 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
                 {2, 0}, {0, 2}, {1, 1}, {1, 0}, {0, 1}, {0, 0}};
             ArrayRef<std::pair<int, int>> products =
                 bf16Parts == 2 ? ArrayRef(order3) : ArrayRef(order6);
-            for (auto [pa, pb] : products) {
+            for (const std::pair<int, int> &product : products) {
+              int pa = product.first, pb = product.second;
               auto partA = [&](Value v) { return bf16Part(rewriter, loc, v, pa); };
               auto partB = [&](Value v) { return bf16Part(rewriter, loc, v, pb); };
               acc = emitMma(fragment(a, 0, m, k, partA),

@@ -34,6 +34,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "tritium/Conversion/TTGToLLVM/ElementPacking.h"
 #include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
+#include "tritium/Conversion/TTGToLLVM/NVVMHelpers.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
@@ -45,24 +46,6 @@ using namespace mlir;
 using namespace tritium;
 
 namespace {
-
-std::string wgmmaTypeName(Type type, bool isOperand) {
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return isOperand ? "tf32" : "f32";
-  if (type.isInteger(8))
-    return "s8";
-  if (type.isInteger(32))
-    return "s32";
-  if (isa<Float8E4M3FNType>(type))
-    return "e4m3";
-  if (isa<Float8E5M2Type>(type))
-    return "e5m2";
-  return "";
-}
 
 /// One operand's tile in shared memory and how descriptors address it.
 struct OperandTile {
@@ -193,8 +176,12 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     if ((!a.kMajor || !b.kMajor) && !is16Bit)
       return op.emitError("wgmma reads MN-major operands only of 16-bit types");
 
-    std::string ta = wgmmaTypeName(ea, true), tb = wgmmaTypeName(eb, true),
-                tc = wgmmaTypeName(ec, false);
+    // fp32 operands are read as tf32.
+    auto operandName = [](Type type) {
+      return type.isF32() ? std::string("tf32") : nvvm::ptxMmaTypeName(type);
+    };
+    std::string ta = operandName(ea), tb = operandName(eb),
+                tc = nvvm::ptxMmaTypeName(ec);
     if (ta.empty() || tb.empty() || tc.empty())
       return op.emitError() << "no wgmma multiplies " << ea << " by " << eb
                             << " into " << ec;
