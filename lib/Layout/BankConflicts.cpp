@@ -185,16 +185,22 @@ static AccessPattern collectAccesses(const LinearLayout &layout, int64_t vec) {
   return pattern;
 }
 
+/// The cost of `pattern` on `tile`.  With `limit` set, counting stops once
+/// the wavefronts pass it: the result then only says "more than `limit`"
+/// (wavefronts == limit + 1), which is all a search that already holds a
+/// candidate that good needs to know.
 static AccessCost costOf(const AccessPattern &pattern,
                          const ScratchTile &tile, int64_t elementBytes,
-                         int64_t vec) {
+                         int64_t vec,
+                         std::optional<int64_t> limit = std::nullopt) {
   AccessCost cost;
   std::vector<int64_t> stride = PaddedTile{tile.shape, tile.pad}.strides();
   std::optional<SwizzleSpec> spec;
   if (tile.isSwizzled())
     spec = tile.swizzleSpec();
+  std::vector<int64_t> offsets;
   for (const auto &lanes : pattern) {
-    std::vector<int64_t> offsets;
+    offsets.clear();
     for (const std::vector<int64_t> &coord : lanes) {
       int64_t offset = 0;
       if (spec) {
@@ -208,6 +214,10 @@ static AccessCost costOf(const AccessPattern &pattern,
     ++cost.instructions;
     cost.wavefronts += countWavefronts(offsets, vec * elementBytes);
     cost.ideal += idealWavefronts(offsets, vec * elementBytes);
+    if (limit && cost.wavefronts > *limit) {
+      cost.wavefronts = *limit + 1;
+      return cost;
+    }
   }
   return cost;
 }
@@ -241,16 +251,26 @@ struct PhaseCandidates {
       byVec.emplace_back(vec, collectAccesses(layout, vec));
   }
 
-  /// The best vector width for `tile` among those it keeps whole.
-  std::pair<int64_t, AccessCost> best(const ScratchTile &tile,
-                                      int64_t elementBytes) const {
+  /// The best vector width for `tile` among those it keeps whole, or
+  /// {0, {}} when none; with `limit` set, widths costing more than `limit`
+  /// wavefronts count as none.
+  std::pair<int64_t, AccessCost>
+  best(const ScratchTile &tile, int64_t elementBytes,
+       std::optional<int64_t> limit = std::nullopt) const {
     std::pair<int64_t, AccessCost> result{0, {}};
     for (const auto &[vec, pattern] : byVec) {
       if (!tile.keepsVectorsWhole(vec))
         continue;
-      AccessCost cost = costOf(pattern, tile, elementBytes, vec);
-      if (result.first == 0 || cost.wavefronts < result.second.wavefronts)
-        result = {vec, cost}; // ties keep the wider vector (seen first)
+      // Ties keep the wider vector (seen first): a later width must do
+      // strictly better than the best so far.
+      std::optional<int64_t> bound = limit;
+      if (result.first != 0)
+        bound = std::min(bound.value_or(result.second.wavefronts),
+                         result.second.wavefronts - 1);
+      AccessCost cost = costOf(pattern, tile, elementBytes, vec, bound);
+      if (bound && cost.wavefronts > *bound)
+        continue;
+      result = {vec, cost};
     }
     return result;
   }
@@ -270,10 +290,21 @@ ConvertScratchPlan planConvertScratch(const LinearLayout &src,
   bool found = false;
   // Keeps `tile` when it beats the plan so far: fewer wavefronts, then
   // fewer instructions, then less memory; ties keep the earlier candidate.
+  // Branch and bound: once a plan is held, a candidate's phases are only
+  // counted while they can still tie with it (equal wavefronts may win on
+  // instructions or memory), so most candidates stop after a few accesses.
   auto consider = [&](const ScratchTile &tile) {
-    auto [storeVec, storeCost] = stores.best(tile, elementBytes);
-    auto [loadVec, loadCost] = loads.best(tile, elementBytes);
-    if (storeVec == 0 || loadVec == 0)
+    std::optional<int64_t> storeLimit, loadLimit;
+    int64_t held = plan.store.wavefronts + plan.load.wavefronts;
+    if (found)
+      storeLimit = held;
+    auto [storeVec, storeCost] = stores.best(tile, elementBytes, storeLimit);
+    if (storeVec == 0)
+      return;
+    if (found)
+      loadLimit = held - storeCost.wavefronts;
+    auto [loadVec, loadCost] = loads.best(tile, elementBytes, loadLimit);
+    if (loadVec == 0)
       return;
     auto key = [](const AccessCost &store, const AccessCost &load,
                   const ScratchTile &t) {
