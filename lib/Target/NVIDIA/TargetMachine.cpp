@@ -11,6 +11,7 @@
 
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
@@ -33,6 +34,14 @@ void tritium::nvidia::initializeNVPTXTarget() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // 32-bit pointers for shared, const and local memory (what ptxas
+    // addresses them with anyway): shared-memory address arithmetic stays
+    // in 32 bits instead of converting to and from 64.  A back-end flag
+    // with no API, set once, before any data layout is made.
+    auto &options = llvm::cl::getRegisteredOptions();
+    if (auto it = options.find("nvptx-short-ptr"); it != options.end())
+      if (auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second))
+        flag->setValue(true);
   });
 }
 

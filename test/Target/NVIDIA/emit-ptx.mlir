@@ -16,7 +16,8 @@
 // SM80: .version 7.4
 // SM80: .target sm_80
 // SM80-LABEL: .visible .entry copy(
-// LLVM: target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+// Shared, const and local pointers are 32 bits (nvptx-short-ptr).
+// LLVM: target datalayout = "e-p3:32:32-p4:32:32-p5:32:32-p6:32:32-p7:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 // LLVM: target triple = "nvptx64-nvidia-cuda"
 // LLVM: define ptx_kernel void @copy(
 module attributes {ttg.shared = 0 : i32} {

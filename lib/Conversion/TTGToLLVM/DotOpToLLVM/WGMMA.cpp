@@ -68,12 +68,11 @@ struct OperandTile {
     fixedFields = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (mode << 62);
   }
 
-  /// The descriptor of the sub-tile at (coord0 + dynamic0, coord1): the
-  /// dynamic part (a warpgroup's offset) is added along dimension
-  /// `dynamicDim` at run time.
-  Value descriptor(OpBuilder &builder, Location loc,
-                   std::vector<int64_t> coord, int dynamicDim,
-                   Value dynamic) const {
+  /// The descriptor of element (0, 0) moved by `dynamic` elements along
+  /// dimension `dynamicDim` (a warpgroup's offset), computed once per dot;
+  /// descriptorAt() derives every sub-tile's descriptor from it.
+  Value baseDescriptor(OpBuilder &builder, Location loc, int dynamicDim,
+                       Value dynamic) const {
     // The unswizzled offset is r * perSlab + (c / perSlab) * rows * perSlab
     // + c % perSlab; every warpgroup offset is a multiple of 64 rows or of
     // instrN columns, so split it into the same terms at run time.
@@ -95,15 +94,9 @@ struct OperandTile {
                               emitI32Constant(builder, loc, rows * perSlab)),
           inSlab);
     }
-    // Static and dynamic parts never carry into each other's terms: the
-    // static coordinate along the dynamic dimension is a multiple of the
-    // whole warp grid's extent there, which is a multiple of a slab.
-    int64_t fixed = layout::nvmmaUnswizzledOffset(spec, shape, coord);
-    Value offset = LLVM::AddOp::create(builder, loc, elements,
-                                       emitI32Constant(builder, loc, fixed));
     Value address = LLVM::AddOp::create(
         builder, loc, base,
-        LLVM::MulOp::create(builder, loc, offset,
+        LLVM::MulOp::create(builder, loc, elements,
                             emitI32Constant(builder, loc, elementBytes)));
     Value field = LLVM::LShrOp::create(
         builder, loc,
@@ -114,6 +107,27 @@ struct OperandTile {
     return LLVM::OrOp::create(
         builder, loc, LLVM::ZExtOp::create(builder, loc, i64, field),
         LLVM::ConstantOp::create(builder, loc, i64, fixedFields));
+  }
+
+  /// The descriptor of the sub-tile at `coord` (plus the base's warpgroup
+  /// offset): the base descriptor plus the sub-tile's byte offset / 16, one
+  /// 64-bit add of a constant per wgmma.  Adding to the address field
+  /// directly is exact: static and dynamic parts never carry into each
+  /// other's terms (the static coordinate along the dynamic dimension is a
+  /// multiple of the whole warp grid's extent there, a multiple of a slab),
+  /// sub-tiles start on 16-byte boundaries, and shared addresses stay below
+  /// 2^18, so the 14-bit field never overflows.
+  Value descriptorAt(OpBuilder &builder, Location loc, Value baseDesc,
+                     std::vector<int64_t> coord) const {
+    int64_t bytes = layout::nvmmaUnswizzledOffset(spec, shape, coord) *
+                    elementBytes;
+    assert(bytes % 16 == 0 && "wgmma sub-tiles start on 16-byte boundaries");
+    if (bytes == 0)
+      return baseDesc;
+    return LLVM::AddOp::create(
+        builder, loc, baseDesc,
+        LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
+                                 bytes >> 4));
   }
 };
 
@@ -236,14 +250,16 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
       ptx.instr(text);
       ptx.launch(rewriter, loc, Type());
     };
+    Value baseDescA = a.baseDescriptor(rewriter, loc, /*dynamicDim=*/0, rowBlock);
+    Value baseDescB = b.baseDescriptor(rewriter, loc, /*dynamicDim=*/1, colBlock);
     fence("wgmma.fence.sync.aligned");
     // One wgmma on `regs`: D = A * B + D, or D = A * B when !accumulate.
     auto emitWgmma = [&](SmallVector<Value> &regs, int64_t mr, int64_t nr,
                          int64_t kr, bool accumulate) {
-      Value descA = a.descriptor(rewriter, loc, {mr * 16 * wm, kr * instrK},
-                                 /*dynamicDim=*/0, rowBlock);
-      Value descB = b.descriptor(rewriter, loc, {kr * instrK, nr * instrN * wn},
-                                 /*dynamicDim=*/1, colBlock);
+      Value descA =
+          a.descriptorAt(rewriter, loc, baseDescA, {mr * 16 * wm, kr * instrK});
+      Value descB = b.descriptorAt(rewriter, loc, baseDescB,
+                                   {kr * instrK, nr * instrN * wn});
       nvidia::PTXBuilder ptx;
       auto outs = ptx.outputs(accRegs, ("=" + accConstraint).str());
       SmallVector<nvidia::PTXBuilder::Operand *> refs(outs.begin(), outs.end());
