@@ -13,8 +13,17 @@
 //   ttg-accelerate-matmul          dots that fit a tensor-core instruction
 //                                  move to mma layouts, the others get
 //                                  their operands cast for FMAs;
+//   ttg-reduce-data-duplication    mma.sync operands are read from swizzled
+//                                  shared tiles (ldmatrix) instead of
+//                                  converted; it runs before pipelining
+//                                  (the seeds place it later) because
+//                                  ttg-pipeline streams loads into those
+//                                  tiles rather than making its own;
 //   ttg-remove-layout-conversions  again: the mma layout spreads through
 //                                  the accumulating loop;
+//   ttg-reorder-instructions       shared-memory stores move up to their
+//                                  tiles' loads, conversions down to their
+//                                  users, so fewer registers stay live;
 //   loop-invariant-code-motion     what the loops recompute every iteration
 //                                  (pointer offsets, splats, masks of
 //                                  invariant values) moves out before the
@@ -23,6 +32,8 @@
 //                                  iterations ahead through a ring of
 //                                  shared buffers (cp.async);
 //   canonicalize                   folds what the rewrites exposed;
+//   ttg-loop-aware-cse             values a loop carries side by side that
+//                                  are equal by induction become one;
 //   cse                            shares the index arithmetic that
 //                                  rematerialization duplicated;
 //   sccp, canonicalize             constants the pipeliner's predicates and
@@ -48,12 +59,15 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(ttg::createTTGCoalescePass());
   pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
   pm.addPass(ttg::createTTGAccelerateMatmulPass());
+  pm.addPass(ttg::createTTGReduceDataDuplicationPass());
   pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
+  pm.addPass(ttg::createTTGReorderInstructionsPass());
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());
   ttg::TTGPipelinePassOptions pipelineOptions;
   pipelineOptions.numStages = options.numStages;
   pm.addPass(ttg::createTTGPipelinePass(pipelineOptions));
   pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(ttg::createTTGLoopAwareCSEPass());
   pm.addPass(mlir::createCSEPass());
   pm.addPass(mlir::createSCCPPass());
   pm.addPass(mlir::createCanonicalizerPass());
@@ -64,7 +78,8 @@ void tritium::registerTTGIRPipeline() {
       "tritium-make-ttgir",
       "Triton IR to TritonGPU IR for a launch shape: convert-tt-to-ttg, "
       "ttg-coalesce, ttg-remove-layout-conversions, ttg-accelerate-matmul, "
-      "ttg-remove-layout-conversions, loop-invariant-code-motion, ttg-pipeline, "
-      "canonicalize, cse, sccp, canonicalize",
+      "ttg-reduce-data-duplication, ttg-remove-layout-conversions, "
+      "ttg-reorder-instructions, loop-invariant-code-motion, ttg-pipeline, "
+      "canonicalize, ttg-loop-aware-cse, cse, sccp, canonicalize",
       buildTTGIRPipeline);
 }

@@ -30,17 +30,15 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // -----
 
 // The same dot on sm_80 runs on mma.sync m16n8k16: a version-2 mma layout
-// with the 4 warps as a 2 x 2 grid, operands stored to swizzled shared
-// tiles as loaded and read back into registers (#ttg.dot_op of the mma,
-// two fp16 per register: kWidth 2).
+// with the 4 warps as a 2 x 2 grid, operands converted from the layouts
+// they were loaded in to #ttg.dot_op of the mma (two fp16 per register:
+// kWidth 2); ttg-reduce-data-duplication takes them through shared tiles.
 // CHECK-DAG: #[[MMA2:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 // CHECK-DAG: #[[DA2:dot_op[0-9]*]] = #ttg.dot_op<{opIdx = 0, parent = #[[MMA2]], kWidth = 2}>
 // CHECK-DAG: #[[DB2:dot_op[0-9]*]] = #ttg.dot_op<{opIdx = 1, parent = #[[MMA2]], kWidth = 2}>
 // CHECK-LABEL: tt.func @mma_sync_fp16
-// CHECK: %[[SA2:.*]] = ttg.local_alloc %arg0 : (tensor<128x64xf16, #{{.*}}>) -> !ttg.memdesc<128x64xf16, #nvmma, #smem>
-// CHECK: %[[A2:.*]] = ttg.local_load %[[SA2]] : !ttg.memdesc<128x64xf16, #nvmma, #smem> -> tensor<128x64xf16, #[[DA2]]>
-// CHECK: %[[SB2:.*]] = ttg.local_alloc %arg1 : (tensor<64x128xf16, #{{.*}}>) -> !ttg.memdesc<64x128xf16, #nvmma, #smem>
-// CHECK: %[[B2:.*]] = ttg.local_load %[[SB2]] : !ttg.memdesc<64x128xf16, #nvmma, #smem> -> tensor<64x128xf16, #[[DB2]]>
+// CHECK: %[[A2:.*]] = ttg.convert_layout %arg0 : tensor<128x64xf16, #{{.*}}> -> tensor<128x64xf16, #[[DA2]]>
+// CHECK: %[[B2:.*]] = ttg.convert_layout %arg1 : tensor<64x128xf16, #{{.*}}> -> tensor<64x128xf16, #[[DB2]]>
 // CHECK: tt.dot %[[A2]], %[[B2]], %{{.*}} : {{.*}} -> tensor<128x128xf32, #[[MMA2]]>
 #ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #acc = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>

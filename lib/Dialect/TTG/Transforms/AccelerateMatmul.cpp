@@ -32,11 +32,11 @@
 //      along the dimension with more instruction tiles left per warp, M
 //      counted in 16-row and N in 16-column steps, while the tile still
 //      holds the doubled warp grid.
-//   3. Rebuild the dot in #ttg.nvidia_mma (version 2): A and B stored to
-//      swizzled shared tiles (#ttg.nvmma_shared, contiguous like their
-//      loads) and loaded back as #ttg.dot_op of it (ldmatrix), or converted
-//      when no swizzle fits; the accumulator converted in, the result
-//      converted back to the blocked layout its users expect.  A following
+//   3. Rebuild the dot in #ttg.nvidia_mma (version 2): A and B converted
+//      to #ttg.dot_op of it (ttg-reduce-data-duplication, which runs next,
+//      routes those conversions through swizzled shared tiles read with
+//      ldmatrix); the accumulator converted in, the result converted back
+//      to the blocked layout its users expect.  A following
 //      ttg-remove-layout-conversions carries the mma layout through the loop
 //      that accumulates and places the one conversion to blocked at the
 //      epilogue.
@@ -161,40 +161,6 @@ Value castElements(OpBuilder &builder, Location loc, Value value,
   return arith::TruncFOp::create(builder, loc, type, value);
 }
 
-/// The #ttg.nvmma_shared layout for operand `opIdx` (dimension kDim is K)
-/// of a dot, keeping the contiguous dimension of the blocked layout it is
-/// stored from where the reader allows it (`anyMajor`: mma.sync reads any
-/// tile; wgmma reads MN-major tiles of 16-bit types only, others K-major),
-/// or null when no swizzle fits.
-NvmmaSharedEncodingAttr chooseOperandLayout(Value source, int opIdx,
-                                            bool anyMajor) {
-  auto type = cast<RankedTensorType>(source.getType());
-  unsigned kDim = opIdx == 0 ? 1 : 0;
-  unsigned bits = type.getElementTypeBitWidth();
-  unsigned contiguous = kDim;
-  if (auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding()))
-    if (anyMajor || bits == 16)
-      contiguous = blocked.getOrder()[0];
-  SmallVector<unsigned> order = {contiguous, 1 - contiguous};
-  int64_t swizzle =
-      layout::chooseNvmmaSwizzle(type.getDimSize(contiguous), bits);
-  if (swizzle == 0 || type.getDimSize(1 - contiguous) % 8 != 0 ||
-      type.getDimSize(contiguous) % (swizzle * 8 / bits) != 0)
-    return {};
-  return NvmmaSharedEncodingAttr::get(type.getContext(), swizzle, bits, order);
-}
-
-/// `source` stored to an immutable shared tile of `layout`.
-Value storeToShared(OpBuilder &builder, Location loc, Value source,
-                    NvmmaSharedEncodingAttr layout) {
-  auto type = cast<RankedTensorType>(source.getType());
-  auto memType = MemDescType::get(type.getShape(), type.getElementType(),
-                                  layout,
-                                  SharedMemorySpaceAttr::get(type.getContext()),
-                                  /*mutableMemory=*/false);
-  return LocalAllocOp::create(builder, loc, memType, source).getResult();
-}
-
 void rewriteToMmaV2(tt::DotOp dot, const MmaV2Choice &choice, int numWarps) {
   OpBuilder builder(dot);
   Location loc = dot.getLoc();
@@ -204,9 +170,9 @@ void rewriteToMmaV2(tt::DotOp dot, const MmaV2Choice &choice, int numWarps) {
       warpsPerTileV2(cType.getDimSize(0), cType.getDimSize(1), numWarps);
   auto mma = NvidiaMmaEncodingAttr::get(context, 2, 0, warps,
                                         ArrayRef<unsigned>{16, 8});
-  // Operands go through a swizzled shared tile (loaded back with ldmatrix
-  // for 16-bit types; and a tile ttg-pipeline can fill ahead), or, when no
-  // swizzle fits, through a layout conversion.
+  // Operands are converted to their #ttg.dot_op layouts;
+  // ttg-reduce-data-duplication then routes those conversions through
+  // swizzled shared tiles (ldmatrix, and tiles ttg-pipeline can fill ahead).
   auto operand = [&](Value value, unsigned opIdx) {
     Value source = lookThroughConversion(value);
     if (choice.operandElem) {
@@ -215,12 +181,6 @@ void rewriteToMmaV2(tt::DotOp dot, const MmaV2Choice &choice, int numWarps) {
     }
     auto layout = DotOperandEncodingAttr::get(context, opIdx, mma, choice.kWidth);
     RankedTensorType type = withEncoding(source.getType(), layout);
-    if (NvmmaSharedEncodingAttr shared =
-            chooseOperandLayout(source, opIdx, /*anyMajor=*/true))
-      return LocalLoadOp::create(builder, loc, type,
-                                 storeToShared(builder, loc, source, shared),
-                                 Value())
-          .getResult();
     return ConvertLayoutOp::create(builder, loc, type, source).getResult();
   };
   Value a = operand(dot.getA(), 0), b = operand(dot.getB(), 1);
@@ -297,8 +257,8 @@ std::optional<MmaV3Choice> chooseMmaV3(tt::DotOp dot, int computeCapability,
 bool rewriteToMmaV3(tt::DotOp dot, const MmaV3Choice &choice) {
   Value aSource = lookThroughConversion(dot.getA());
   Value bSource = lookThroughConversion(dot.getB());
-  NvmmaSharedEncodingAttr aLayout = chooseOperandLayout(aSource, 0, false);
-  NvmmaSharedEncodingAttr bLayout = chooseOperandLayout(bSource, 1, false);
+  NvmmaSharedEncodingAttr aLayout = chooseDotOperandSharedLayout(aSource, 0, /*anyMajor=*/false);
+  NvmmaSharedEncodingAttr bLayout = chooseDotOperandSharedLayout(bSource, 1, /*anyMajor=*/false);
   if (!aLayout || !bLayout)
     return false;
   OpBuilder builder(dot);
@@ -308,8 +268,8 @@ bool rewriteToMmaV3(tt::DotOp dot, const MmaV3Choice &choice) {
   auto mma = NvidiaMmaEncodingAttr::get(
       context, 3, 0, choice.warps,
       ArrayRef<unsigned>{16, choice.instrN, choice.instrK});
-  Value a = storeToShared(builder, loc, aSource, aLayout);
-  Value b = storeToShared(builder, loc, bSource, bLayout);
+  Value a = storeToSharedTile(builder, loc, aSource, aLayout);
+  Value b = storeToSharedTile(builder, loc, bSource, bLayout);
   auto accType = RankedTensorType::get(cType.getShape(), choice.accElem, mma);
   Value c = ConvertLayoutOp::create(builder, loc,
                                     withEncoding(dot.getC().getType(), mma),

@@ -119,8 +119,9 @@ void dropCarriedValues(scf::ForOp forOp, const llvm::BitVector &dead) {
   rewriter.eraseOp(forOp);
 }
 
-/// Step 2; true if a loop changed.
-bool dropDeadCarriedValues(Operation *funcOp) {
+} // namespace
+
+bool ttg::dropDeadCarriedValues(Operation *funcOp) {
   SmallVector<scf::ForOp> loops;
   funcOp->walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
   bool changed = false;
@@ -136,7 +137,6 @@ bool dropDeadCarriedValues(Operation *funcOp) {
   }
   return changed;
 }
-} // namespace
 
 void ttg::cleanupConversions(Operation *funcOp) {
   IRRewriter rewriter(funcOp->getContext());

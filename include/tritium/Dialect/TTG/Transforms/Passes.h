@@ -9,6 +9,7 @@
 #define TRITIUM_DIALECT_TTG_TRANSFORMS_PASSES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
 

@@ -3,8 +3,10 @@
 // Passes that improve TritonGPU IR: coalescing memory accesses (so that a
 // warp reads contiguous, vectorized chunks of memory), removing the layout
 // conversions that coalescing and the conversion from Triton IR leave
-// behind, moving dots onto tensor cores, and software-pipelining the loads
-// that feed them.  The `tritium-make-ttgir` pipeline
+// behind, moving dots onto tensor cores, reading their operands from
+// shared memory, placing shared-memory traffic to keep few registers live,
+// software-pipelining the loads that feed them, and merging loop-carried
+// values that are equal by induction.  The `tritium-make-ttgir` pipeline
 // (include/tritium/Pipelines/TTGIRPipeline.h) runs them in order.
 //
 //===----------------------------------------------------------------------===//
@@ -123,9 +125,9 @@ def TTGAccelerateMatmulPass
     target (m16n8k16 for fp16/bf16, fp8 as fp16 and the bf16 parts of
     bf16x3/bf16x6; m16n8k8 for tf32 and tf32x3; m16n8k32 for int8), spreads
     the warps over the tile, and rebuilds the dot with a version-2 mma
-    accumulator and `#ttg.dot_op` operands, read from swizzled shared
-    tiles (`ttg.local_alloc` + `ttg.local_load`) or converted when no
-    swizzle fits.  Dots no instruction fits (ieee fp32, fp64, tiles smaller
+    accumulator and `#ttg.dot_op` operands converted in
+    (`ttg-reduce-data-duplication` then reads them from swizzled shared
+    tiles).  Dots no instruction fits (ieee fp32, fp64, tiles smaller
     than one instruction, 3-D dots) stay on the CUDA cores; their operands
     are cast to the type they accumulate in (f32 for fp16/bf16
     accumulators).  fp8e4nv dots for a target before sm_89 are an error.
@@ -148,6 +150,56 @@ def TTGAccelerateMatmulPass
   }];
   let dependentDialects = ["::tritium::ttg::TTGDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def TTGReduceDataDuplicationPass
+    : Pass<"ttg-reduce-data-duplication", "::mlir::ModuleOp"> {
+  let summary = "read mma.sync operands from swizzled shared tiles instead of "
+                "converting them";
+  let description = [{
+    Every `ttg.convert_layout` from a distributed layout into a `#ttg.dot_op`
+    of a version-2 `#ttg.nvidia_mma` (whose elements several threads hold)
+    becomes a `ttg.local_alloc` into a `#ttg.nvmma_shared` tile, swizzled as
+    wide as its contiguous dimension allows, and a `ttg.local_load` from it
+    (ldmatrix for 16-bit types).  Tiles no swizzle fits, CUDA-core dot
+    operands and other conversions are left alone.
+
+    ```mlir
+    %a = ttg.convert_layout %x : tensor<64x32xf16, #blocked>
+        -> tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    // becomes
+    %s = ttg.local_alloc %x : (tensor<64x32xf16, #blocked>)
+        -> !ttg.memdesc<64x32xf16, #ttg.nvmma_shared<{swizzlingByteWidth = 64,
+           elementBitWidth = 16, order = [1, 0]}>, #smem>
+    %a = ttg.local_load %s : !ttg.memdesc<...> -> tensor<64x32xf16, #ttg.dot_op<...>>
+    ```
+  }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect"];
+}
+
+def TTGReorderInstructionsPass
+    : Pass<"ttg-reorder-instructions", "::mlir::ModuleOp"> {
+  let summary = "place shared-memory stores early and conversions late, to "
+                "keep fewer registers alive";
+  let description = [{
+    Within each block: a `ttg.local_alloc` of a tensor moves up to right
+    after the op that defines the tensor, so a loaded tile's registers are
+    stored and free early; a `ttg.convert_layout` or `ttg.local_load` moves
+    down to right before its first user, so the converted copy is not held
+    across unrelated work.  A `ttg.local_load` does not move past an op that
+    may write memory.
+
+    ```mlir
+    %c = ttg.convert_layout %acc : tensor<128x128xf32, #mma> -> tensor<128x128xf32, #blocked>
+    %p = tt.splat %ptr : !tt.ptr<f32> -> tensor<128x128x!tt.ptr<f32>, #blocked>
+    tt.store %p, %c : tensor<128x128x!tt.ptr<f32>, #blocked>
+    // becomes
+    %p = tt.splat %ptr : !tt.ptr<f32> -> tensor<128x128x!tt.ptr<f32>, #blocked>
+    %c = ttg.convert_layout %acc : tensor<128x128xf32, #mma> -> tensor<128x128xf32, #blocked>
+    tt.store %p, %c : tensor<128x128x!tt.ptr<f32>, #blocked>
+    ```
+  }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect"];
 }
 
 def TTGPipelinePass : Pass<"ttg-pipeline", "::mlir::ModuleOp"> {
@@ -202,6 +254,37 @@ def TTGPipelinePass : Pass<"ttg-pipeline", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = ["::tritium::ttg::TTGDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def TTGLoopAwareCSEPass : Pass<"ttg-loop-aware-cse", "::mlir::ModuleOp"> {
+  let summary = "merge loop-carried values that are equal in every iteration";
+  let description = [{
+    Two values an `scf.for` carries with the same initial value, whose
+    yielded values are computed the same way from them (by pure ops, with the
+    pairs assumed equal), are equal in every iteration by induction.  The
+    pass finds the largest such set of pairs (a greatest fixpoint: assume all
+    candidates, drop those whose yields differ, repeat), redirects each
+    merged value's uses to one representative, then runs CSE and drops the
+    carried values nothing reads any more.
+
+    ```mlir
+    %r:2 = scf.for %i = %lb to %ub step %s iter_args(%a = %p, %b = %p) -> (...) {
+      %x = tt.load %a : !tt.ptr<f32>
+      tt.store %b, %x : !tt.ptr<f32>
+      %a2 = tt.addptr %a, %c1 : !tt.ptr<f32>, i32
+      %b2 = tt.addptr %b, %c1 : !tt.ptr<f32>, i32
+      scf.yield %a2, %b2 : !tt.ptr<f32>, !tt.ptr<f32>
+    }
+    // becomes
+    %r = scf.for %i = %lb to %ub step %s iter_args(%a = %p) -> (!tt.ptr<f32>) {
+      %x = tt.load %a : !tt.ptr<f32>
+      tt.store %a, %x : !tt.ptr<f32>
+      %a2 = tt.addptr %a, %c1 : !tt.ptr<f32>, i32
+      scf.yield %a2 : !tt.ptr<f32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
 #endif // TRITIUM_DIALECT_TTG_TRANSFORMS_PASSES_TD

@@ -79,6 +79,47 @@ bool hoistConversions(mlir::Operation *funcOp);
 /// loop-carried values that nothing reads.
 void cleanupConversions(mlir::Operation *funcOp);
 
+//===----------------------------------------------------------------------===//
+// Dot operands in shared memory (ReduceDataDuplication.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The #ttg.nvmma_shared layout for operand `opIdx` (A: 0, B: 1) of a 2-D
+/// dot stored from `source`: the widest swizzle its contiguous dimension
+/// allows, keeping the contiguous dimension of a blocked source where the
+/// reader allows it (`anyMajor`: mma.sync reads any tile; wgmma reads
+/// MN-major tiles of 16-bit types only, others K-major); null when no
+/// swizzle fits.
+NvmmaSharedEncodingAttr chooseDotOperandSharedLayout(mlir::Value source,
+                                                     int opIdx, bool anyMajor);
+
+/// `source` stored to an immutable shared tile of `layout`
+/// (ttg.local_alloc); returns the !ttg.memdesc.
+mlir::Value storeToSharedTile(mlir::OpBuilder &builder, mlir::Location loc,
+                              mlir::Value source,
+                              NvmmaSharedEncodingAttr layout);
+
+/// ttg-reduce-data-duplication: every conversion of `module` into a
+/// #ttg.dot_op of a version-2 mma becomes a store to a swizzled shared tile
+/// and a load from it, where a swizzle fits.
+void reduceDataDuplication(mlir::ModuleOp module);
+
+/// ttg-reorder-instructions: hoists every ttg.local_alloc of a tensor in
+/// `module` to right after the tensor's definition, and sinks every
+/// ttg.convert_layout and ttg.local_load to right before its first user in
+/// its block (a local_load not past a possible memory write).
+void reorderInstructions(mlir::ModuleOp module);
+
+/// Drops every carried value of an scf.for in `funcOp` whose result is
+/// unused and whose iteration argument flows, through pure ops of the body,
+/// only into its own yield (the loop is rebuilt without it).  Returns true
+/// if a loop changed.
+bool dropDeadCarriedValues(mlir::Operation *funcOp);
+
+/// ttg-loop-aware-cse: merges the carried values of every scf.for in
+/// `module` that provably hold equal values in every iteration, then
+/// shares the computations that became common.
+void loopAwareCSE(mlir::ModuleOp module);
+
 /// ttg-remove-layout-conversions: the three steps, each followed by cleanup,
 /// on every function of `module`.
 void removeLayoutConversions(mlir::ModuleOp module);

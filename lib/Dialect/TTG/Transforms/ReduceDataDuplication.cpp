@@ -1,0 +1,105 @@
+//===- ReduceDataDuplication.cpp - ttg-reduce-data-duplication -------------===//
+//
+// A version-2 mma reads its operands in #ttg.dot_op layouts in which every
+// element is held by several threads (an A element by every warp along N,
+// a B element by every warp along M).  A generic ttg.convert_layout into
+// such a layout goes through a scratch tile and a planned exchange; this
+// pass instead stores the operand once to a swizzled #ttg.nvmma_shared
+// tile (ttg.local_alloc) and reads it back into the dot_op layout
+// (ttg.local_load), which the lowering does with ldmatrix for 16-bit
+// types, every thread reading only what it holds, bank-conflict free.  The
+// tile is also what ttg-pipeline fills ahead with cp.async.
+//
+// Algorithm: for every ttg.convert_layout from a distributed layout other
+// than dot_op to a #ttg.dot_op of a version-2 #ttg.nvidia_mma, pick the
+// NVMMA tile for the operand (chooseDotOperandSharedLayout: the widest
+// swizzle the contiguous dimension allows, keeping the source's contiguous
+// dimension); when one fits, replace the conversion by local_alloc +
+// local_load.  Conversions into other layouts, operands of CUDA-core dots
+// (dot_op of a blocked parent) and tiles no swizzle fits stay conversions.
+//
+// Also here: the shared-tile choice for dot operands that ttg-accelerate-
+// matmul uses for wgmma operands.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Dialect/TTG/Transforms/Passes.h"
+#include "tritium/Dialect/TTG/Transforms/Transforms.h"
+
+#include "tritium/Layout/NvmmaShared.h"
+
+namespace tritium::ttg {
+#define GEN_PASS_DEF_TTGREDUCEDATADUPLICATIONPASS
+#include "tritium/Dialect/TTG/Transforms/Passes.h.inc"
+} // namespace tritium::ttg
+
+using namespace mlir;
+using namespace tritium;
+using namespace tritium::ttg;
+
+NvmmaSharedEncodingAttr ttg::chooseDotOperandSharedLayout(Value source,
+                                                          int opIdx,
+                                                          bool anyMajor) {
+  auto type = cast<RankedTensorType>(source.getType());
+  if (type.getRank() != 2)
+    return {};
+  unsigned kDim = opIdx == 0 ? 1 : 0;
+  unsigned bits = type.getElementTypeBitWidth();
+  unsigned contiguous = kDim;
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding()))
+    if (anyMajor || bits == 16)
+      contiguous = blocked.getOrder()[0];
+  SmallVector<unsigned> order = {contiguous, 1 - contiguous};
+  int64_t swizzle =
+      layout::chooseNvmmaSwizzle(type.getDimSize(contiguous), bits);
+  if (swizzle == 0 || type.getDimSize(1 - contiguous) % 8 != 0 ||
+      type.getDimSize(contiguous) % (swizzle * 8 / bits) != 0)
+    return {};
+  return NvmmaSharedEncodingAttr::get(type.getContext(), swizzle, bits, order);
+}
+
+Value ttg::storeToSharedTile(OpBuilder &builder, Location loc, Value source,
+                             NvmmaSharedEncodingAttr layout) {
+  auto type = cast<RankedTensorType>(source.getType());
+  auto memType = MemDescType::get(type.getShape(), type.getElementType(),
+                                  layout,
+                                  SharedMemorySpaceAttr::get(type.getContext()),
+                                  /*mutableMemory=*/false);
+  return LocalAllocOp::create(builder, loc, memType, source).getResult();
+}
+
+void ttg::reduceDataDuplication(ModuleOp module) {
+  SmallVector<ConvertLayoutOp> conversions;
+  module.walk([&](ConvertLayoutOp convert) {
+    auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
+    auto dstType = cast<RankedTensorType>(convert.getType());
+    auto dot = dyn_cast<DotOperandEncodingAttr>(dstType.getEncoding());
+    if (!dot || isa<DotOperandEncodingAttr>(srcType.getEncoding()))
+      return;
+    auto mma = dyn_cast<NvidiaMmaEncodingAttr>(dot.getParent());
+    if (mma && mma.getVersionMajor() == 2)
+      conversions.push_back(convert);
+  });
+  for (ConvertLayoutOp convert : conversions) {
+    auto dot = cast<DotOperandEncodingAttr>(
+        cast<RankedTensorType>(convert.getType()).getEncoding());
+    NvmmaSharedEncodingAttr shared = chooseDotOperandSharedLayout(
+        convert.getSrc(), dot.getOpIdx(), /*anyMajor=*/true);
+    if (!shared)
+      continue;
+    OpBuilder builder(convert);
+    Value tile =
+        storeToSharedTile(builder, convert.getLoc(), convert.getSrc(), shared);
+    Value loaded = LocalLoadOp::create(builder, convert.getLoc(),
+                                       convert.getType(), tile, Value());
+    convert.replaceAllUsesWith(loaded);
+    convert.erase();
+  }
+}
+
+namespace {
+struct TTGReduceDataDuplicationPass
+    : public ttg::impl::TTGReduceDataDuplicationPassBase<
+          TTGReduceDataDuplicationPass> {
+  void runOnOperation() override { ttg::reduceDataDuplication(getOperation()); }
+};
+} // namespace

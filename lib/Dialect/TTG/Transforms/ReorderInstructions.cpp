@@ -1,0 +1,122 @@
+//===- ReorderInstructions.cpp - ttg-reorder-instructions ------------------===//
+//
+// Moves the ops that copy a tile between registers and shared memory to
+// where they keep the fewest registers alive:
+//
+//   * ttg.local_alloc of a tensor moves up to right after the op that
+//     defines the tensor (or the start of its block), so the registers of
+//     a loaded tile are stored, and free, as early as possible;
+//   * ttg.convert_layout and ttg.local_load move down to right before
+//     their first user in their block, so the converted copy of a tile is
+//     not held across unrelated work (the epilogue's conversion of the
+//     accumulator next to the store that needs it, operand reads next to
+//     their dot).
+//
+// Algorithm: one walk collects the candidates; allocs are hoisted first,
+// then conversions and loads are sunk, each within its own block only.  A
+// local_load never moves past an op that may write memory (a local_store,
+// an async copy, a barrier, a call): it must read what it read before.  A
+// conversion is pure and may pass anything.  Ops whose users sit in other
+// blocks only, or are not after them in the block, stay.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Dialect/TTG/Transforms/Passes.h"
+#include "tritium/Dialect/TTG/Transforms/Transforms.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace tritium::ttg {
+#define GEN_PASS_DEF_TTGREORDERINSTRUCTIONSPASS
+#include "tritium/Dialect/TTG/Transforms/Passes.h.inc"
+} // namespace tritium::ttg
+
+using namespace mlir;
+using namespace tritium;
+using namespace tritium::ttg;
+
+namespace {
+
+/// The first op of `op`'s block, after `op`, that uses one of its results
+/// directly or through a nested region; null when none does.
+Operation *firstUserInBlock(Operation *op) {
+  Operation *first = nullptr;
+  for (Operation *user : op->getUsers()) {
+    Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*user);
+    if (!ancestor)
+      continue;
+    if (!first || ancestor->isBeforeInBlock(first))
+      first = ancestor;
+  }
+  return first;
+}
+
+/// True if an op strictly between `from` and `to` (same block, `from`
+/// first) may write memory or has effects no interface describes.
+bool mayWriteBetween(Operation *from, Operation *to) {
+  for (Operation *op = from->getNextNode(); op && op != to;
+       op = op->getNextNode()) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects) {
+      if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+          !isMemoryEffectFree(op))
+        return true;
+      continue;
+    }
+    if (effects.hasEffect<MemoryEffects::Write>() ||
+        effects.hasEffect<MemoryEffects::Free>())
+      return true;
+  }
+  return false;
+}
+
+void hoistLocalAlloc(LocalAllocOp alloc) {
+  Value source = alloc.getSrc();
+  if (!source)
+    return;
+  Block *block = alloc->getBlock();
+  if (Operation *def = source.getDefiningOp()) {
+    if (def->getBlock() != block || def->getNextNode() == alloc)
+      return;
+    alloc->moveAfter(def);
+    return;
+  }
+  // A block argument: the start of its block, when that is ours.
+  if (cast<BlockArgument>(source).getOwner() == block &&
+      &block->front() != alloc.getOperation())
+    alloc->moveBefore(&block->front());
+}
+
+void sinkToFirstUser(Operation *op) {
+  Operation *user = firstUserInBlock(op);
+  if (!user || user == op->getNextNode() || user->isBeforeInBlock(op))
+    return;
+  if (isa<LocalLoadOp>(op) && mayWriteBetween(op, user))
+    return;
+  op->moveBefore(user);
+}
+
+} // namespace
+
+void ttg::reorderInstructions(ModuleOp module) {
+  SmallVector<LocalAllocOp> allocs;
+  SmallVector<Operation *> sinks;
+  module.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<LocalAllocOp>(op))
+      allocs.push_back(alloc);
+    else if (isa<ConvertLayoutOp, LocalLoadOp>(op))
+      sinks.push_back(op);
+  });
+  for (LocalAllocOp alloc : allocs)
+    hoistLocalAlloc(alloc);
+  // Last first: a conversion that feeds another one sinks after it did.
+  for (Operation *op : llvm::reverse(sinks))
+    sinkToFirstUser(op);
+}
+
+namespace {
+struct TTGReorderInstructionsPass
+    : public ttg::impl::TTGReorderInstructionsPassBase<
+          TTGReorderInstructionsPass> {
+  void runOnOperation() override { ttg::reorderInstructions(getOperation()); }
+};
+} // namespace

@@ -1,0 +1,54 @@
+// RUN: tritium-opt %s -split-input-file -ttg-reorder-instructions | FileCheck %s
+
+// The accumulator's conversion sinks to the store that needs it; a tile's
+// local_alloc rises to right after its load.
+// CHECK-LABEL: tt.func @epilogue_and_operand
+// CHECK: %[[X:.*]] = tt.load %arg1
+// CHECK-NEXT: ttg.local_alloc %[[X]]
+// CHECK: tt.splat %arg2
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %arg0
+// CHECK-NEXT: tt.store %{{.*}}, %[[C]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:80"} {
+  tt.func @epilogue_and_operand(%acc: tensor<64x64xf32, #mma>, %px: tensor<64x64x!tt.ptr<f16>, #blocked>, %out: !tt.ptr<f32>) {
+    %c = ttg.convert_layout %acc : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    %x = tt.load %px : tensor<64x64x!tt.ptr<f16>, #blocked>
+    %y = arith.addf %x, %x : tensor<64x64xf16, #blocked>
+    %s = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+    %p = tt.splat %out : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #blocked>
+    tt.store %p, %c : tensor<64x64x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A local_load does not move past a store into shared memory; a conversion
+// used inside a loop stops right before the loop.
+// CHECK-LABEL: tt.func @stays
+// CHECK: %[[L:.*]] = ttg.local_load %arg0
+// CHECK-NEXT: ttg.local_store %arg1, %arg0
+// CHECK: %[[C:.*]] = ttg.convert_layout %arg2
+// CHECK-NEXT: scf.for
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:80"} {
+  tt.func @stays(%m: !ttg.memdesc<64x64xf32, #shared, #smem, mutable>, %v: tensor<64x64xf32, #blocked>,
+                 %w: tensor<64x64xf32, #blocked>, %p: tensor<64x64x!tt.ptr<f32>, #blocked1>, %n: i32) {
+    %l = ttg.local_load %m : !ttg.memdesc<64x64xf32, #shared, #smem, mutable> -> tensor<64x64xf32, #blocked>
+    %c = ttg.convert_layout %w : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked1>
+    ttg.local_store %v, %m : tensor<64x64xf32, #blocked> -> !ttg.memdesc<64x64xf32, #shared, #smem, mutable>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      tt.store %p, %c : tensor<64x64x!tt.ptr<f32>, #blocked1>
+    }
+    %q = arith.addf %l, %l : tensor<64x64xf32, #blocked>
+    tt.return
+  }
+}
