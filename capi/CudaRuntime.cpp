@@ -111,8 +111,13 @@ extern "C" int tritium_cuda_load(const void *image, const char *kernel_name, uns
     driver->cuModuleUnload(mod);
     return fail(*driver, result, std::string("finding kernel '") + kernel_name + "'", diagnostics);
   }
-  // Above 48 KB, dynamic shared memory must be opted into per function.
+  // Above 48 KB, dynamic shared memory must be opted into per function,
+  // and such a kernel gets the carveout that gives shared memory all it can
+  // (as Triton's launcher does): the L1/shared split then stays the same
+  // for every kernel of this kind instead of following each one's size.
   if (shared_bytes > 48 * 1024) {
+    driver->cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                               CU_SHAREDMEM_CARVEOUT_MAX_SHARED);
     result = driver->cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                         static_cast<int>(shared_bytes));
     if (result != CUDA_SUCCESS) {

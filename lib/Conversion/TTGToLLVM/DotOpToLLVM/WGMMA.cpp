@@ -214,16 +214,23 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
 
     auto module = op->getParentOfType<ModuleOp>();
     ThreadIndex thread = emitThreadIndex(rewriter, loc, module);
+    // The warp index as lane 0 holds it: the same value, which ptxas now
+    // knows is uniform across the warp, so the descriptors derived from it
+    // stay in uniform registers (wgmma reads them from there) instead of
+    // being moved over with R2UR every iteration.  A dot is never in
+    // divergent code: scalar control flow is uniform across the CTA.
+    Value warp = nvvm::shuffleIdx(rewriter, loc, thread.warp,
+                                  emitI32Constant(rewriter, loc, 0));
     // Warpgroup offsets: rows 64 * ((w % wm) / 4), columns instrN * (w / wm).
     Value wmValue = emitI32Constant(rewriter, loc, wm);
     Value rowBlock = LLVM::MulOp::create(
         rewriter, loc,
         LLVM::UDivOp::create(
-            rewriter, loc, LLVM::URemOp::create(rewriter, loc, thread.warp, wmValue),
+            rewriter, loc, LLVM::URemOp::create(rewriter, loc, warp, wmValue),
             emitI32Constant(rewriter, loc, 4)),
         emitI32Constant(rewriter, loc, 64));
     Value colBlock = LLVM::MulOp::create(
-        rewriter, loc, LLVM::UDivOp::create(rewriter, loc, thread.warp, wmValue),
+        rewriter, loc, LLVM::UDivOp::create(rewriter, loc, warp, wmValue),
         emitI32Constant(rewriter, loc, instrN));
 
     SmallVector<Value> d = unpackElements(rewriter, loc, adaptor.getC());
