@@ -62,6 +62,33 @@ BasisList fragmentLaneBases(int inGroupDim, int64_t inGroupStride) {
   return lanes;
 }
 
+/// A batched (rank-3, version-2) spec's per-batch view: the warp grid over
+/// M x N without the batch warps.  Rank-2 specs are returned unchanged.
+MmaSpec planarSpec(const MmaSpec &spec) {
+  if (spec.warpsPerCTA.size() != 3)
+    return spec;
+  MmaSpec planar = spec;
+  planar.warpsPerCTA = {spec.warpsPerCTA[1], spec.warpsPerCTA[2]};
+  return planar;
+}
+
+/// The bases of a batched layout from those of one batch's M x N (or
+/// operand) tile: every basis gets a zero batch coordinate, the batch
+/// warps follow the planar ones (batch is the slowest warp dimension), and
+/// what the batch warps do not cover repeats in registers after all planar
+/// repetitions.
+LayoutBases liftToBatched(LayoutBases planar, int64_t batchWarps,
+                          int64_t batch) {
+  for (BasisList &list : planar)
+    for (std::vector<int64_t> &basis : list)
+      basis.insert(basis.begin(), 0);
+  for (int64_t step = 1; step < batchWarps; step *= 2)
+    planar[static_cast<int>(HwDim::Warp)].push_back({step, 0, 0});
+  for (int64_t step = batchWarps; step < batch; step *= 2)
+    planar[static_cast<int>(HwDim::Register)].push_back({step, 0, 0});
+  return planar;
+}
+
 int64_t product(const std::vector<int64_t> &values) {
   int64_t result = 1;
   for (int64_t v : values)
@@ -76,8 +103,10 @@ std::optional<std::string> verifyMma(const MmaSpec &spec,
   if (spec.versionMajor != 2 && spec.versionMajor != 3)
     return "unsupported mma versionMajor " +
            std::to_string(spec.versionMajor) + ", expected 2 or 3";
-  if (spec.warpsPerCTA.size() != 2)
-    return "warpsPerCTA must have rank 2, got " +
+  if (spec.warpsPerCTA.size() != 2 &&
+      !(spec.warpsPerCTA.size() == 3 && spec.versionMajor == 2))
+    return "warpsPerCTA must have rank 2 (or 3, batch first, for mma v2), "
+           "got " +
            std::to_string(spec.warpsPerCTA.size());
   if (auto err = checkPowersOfTwo("warpsPerCTA", spec.warpsPerCTA))
     return err;
@@ -111,16 +140,18 @@ std::optional<std::string> verifyMma(const MmaSpec &spec,
 }
 
 std::vector<int64_t> shapePerCTATile(const MmaSpec &spec) {
+  if (spec.warpsPerCTA.size() == 3) {
+    std::vector<int64_t> planar = shapePerCTATile(planarSpec(spec));
+    return {spec.warpsPerCTA[0], planar[0], planar[1]};
+  }
   int64_t perWarpN = spec.versionMajor == 3 ? spec.instrShape[1] : 8;
   return {16 * spec.warpsPerCTA[0], perWarpN * spec.warpsPerCTA[1]};
 }
 
-LinearLayout mmaToLinear(const MmaSpec &spec,
-                         const std::vector<int64_t> &shape) {
-  assert(!verifyMma(spec, 0) && "invalid mma layout");
-  assert(shape.size() == 2 && "mma layouts are rank 2");
+namespace {
+/// The unwrapped bases of a rank-2 accumulator layout (mmaToLinear).
+LayoutBases mmaBases(const MmaSpec &spec, const std::vector<int64_t> &shape) {
   int64_t perWarpN = spec.versionMajor == 3 ? spec.instrShape[1] : 8;
-
   LayoutBases bases;
   BasisList &regs = bases[static_cast<int>(HwDim::Register)];
   // c0/c1: adjacent columns; c2/c3: eight rows down.
@@ -135,7 +166,21 @@ LinearLayout mmaToLinear(const MmaSpec &spec,
       warpBases(spec, {16, perWarpN}, /*broadcastDim=*/-1);
   appendTileRepetitions(regs, shapePerCTATile(spec), shape,
                         /*dimOrder=*/{kColDim, kRowDim});
-  return LinearLayout::wrapped(std::move(bases), shape);
+  return bases;
+}
+} // namespace
+
+LinearLayout mmaToLinear(const MmaSpec &spec,
+                         const std::vector<int64_t> &shape) {
+  assert(!verifyMma(spec, 0) && "invalid mma layout");
+  assert(shape.size() == spec.warpsPerCTA.size() &&
+         "an mma layout has the rank of its warp grid");
+  if (shape.size() == 3)
+    return LinearLayout::wrapped(
+        liftToBatched(mmaBases(planarSpec(spec), {shape[1], shape[2]}),
+                      spec.warpsPerCTA[0], shape[0]),
+        shape);
+  return LinearLayout::wrapped(mmaBases(spec, shape), shape);
 }
 
 std::optional<std::string> verifyDotOperand(const MmaSpec &parent, int opIdx,
@@ -153,11 +198,10 @@ std::optional<std::string> verifyDotOperand(const MmaSpec &parent, int opIdx,
   return std::nullopt;
 }
 
-LinearLayout dotOperandToLinear(const MmaSpec &parent, int opIdx,
-                                int64_t kWidth,
-                                const std::vector<int64_t> &shape) {
-  assert(!verifyDotOperand(parent, opIdx, kWidth) && "invalid dot operand");
-  assert(shape.size() == 2 && "dot operands are rank 2");
+namespace {
+/// The unwrapped bases of a rank-2 operand layout (dotOperandToLinear).
+LayoutBases dotOperandBases(const MmaSpec &parent, int opIdx, int64_t kWidth,
+                            const std::vector<int64_t> &shape) {
   // The K dimension of the operand, and the other (M for A, N for B).
   const int kDim = opIdx == 0 ? kColDim : kRowDim;
   const int otherDim = opIdx == 0 ? kRowDim : kColDim;
@@ -190,7 +234,26 @@ LinearLayout dotOperandToLinear(const MmaSpec &parent, int opIdx,
   tile[kDim] = kPerWarp;
   tile[otherDim] = otherPerWarp * parent.warpsPerCTA[otherDim];
   appendTileRepetitions(regs, tile, shape, /*dimOrder=*/{kDim, otherDim});
-  return LinearLayout::wrapped(std::move(bases), shape);
+  return bases;
+}
+} // namespace
+
+LinearLayout dotOperandToLinear(const MmaSpec &parent, int opIdx,
+                                int64_t kWidth,
+                                const std::vector<int64_t> &shape) {
+  assert(!verifyDotOperand(parent, opIdx, kWidth) && "invalid dot operand");
+  assert(shape.size() == parent.warpsPerCTA.size() &&
+         "a dot operand has the rank of its parent's warp grid");
+  // Batched: both operands have the batch dimension, so the batch warps
+  // hold different data for each.
+  if (shape.size() == 3)
+    return LinearLayout::wrapped(
+        liftToBatched(dotOperandBases(planarSpec(parent), opIdx, kWidth,
+                                      {shape[1], shape[2]}),
+                      parent.warpsPerCTA[0], shape[0]),
+        shape);
+  return LinearLayout::wrapped(
+      dotOperandBases(parent, opIdx, kWidth, shape), shape);
 }
 
 MmaV2Repetitions mmaV2Repetitions(const MmaSpec &spec,
@@ -198,25 +261,31 @@ MmaV2Repetitions mmaV2Repetitions(const MmaSpec &spec,
                                   int64_t k, int64_t kWidth) {
   std::vector<int64_t> tile = shapePerCTATile(spec);
   MmaV2Repetitions reps;
-  reps.m = std::max<int64_t>(1, shape[0] / tile[0]);
-  reps.n = std::max<int64_t>(1, shape[1] / tile[1]);
+  size_t first = 0;
+  if (shape.size() == 3) {
+    reps.b = std::max<int64_t>(1, shape[0] / tile[0]);
+    first = 1;
+  }
+  reps.m = std::max<int64_t>(1, shape[first] / tile[first]);
+  reps.n = std::max<int64_t>(1, shape[first + 1] / tile[first + 1]);
   reps.k = std::max<int64_t>(1, k / (8 * kWidth));
   return reps;
 }
 
 int64_t mmaV2AccumulatorRegister(const MmaV2Repetitions &reps, int64_t mRep,
-                                 int64_t nRep, int64_t i) {
-  // Repetitions: N first, then M (mmaToLinear).
-  return i + 4 * (nRep + reps.n * mRep);
+                                 int64_t nRep, int64_t i, int64_t bRep) {
+  // Repetitions: N first, then M (mmaToLinear), then the batch.
+  return i + 4 * (nRep + reps.n * (mRep + reps.m * bRep));
 }
 
 int64_t mmaV2OperandRegister(const MmaV2Repetitions &reps, int opIdx,
                              int64_t kWidth, int64_t rep, int64_t kRep,
-                             int64_t i) {
+                             int64_t i, int64_t bRep) {
   // Per instruction A holds 4 * kWidth elements, B 2 * kWidth; repetitions
-  // go K first (dotOperandToLinear).
+  // go K first (dotOperandToLinear), then M (A) or N (B), then the batch.
   int64_t perInstr = (opIdx == 0 ? 4 : 2) * kWidth;
-  return i + perInstr * (kRep + reps.k * rep);
+  int64_t reps2 = opIdx == 0 ? reps.m : reps.n;
+  return i + perInstr * (kRep + reps.k * (rep + reps2 * bRep));
 }
 
 } // namespace layout

@@ -184,7 +184,10 @@ TEST(MmaLayoutTest, Verifiers) {
             std::string("warpsPerCTA[1] is 3, expected a positive power of "
                         "two"));
   EXPECT_EQ(verifyMma({2, 0, {4}, {16, 8}}, 4),
-            std::string("warpsPerCTA must have rank 2, got 1"));
+            std::string("warpsPerCTA must have rank 2 (or 3, batch first, for "
+                        "mma v2), got 1"));
+  EXPECT_FALSE(verifyMma({2, 0, {2, 2, 1}, {16, 8}}, 4));
+  EXPECT_TRUE(verifyMma({3, 0, {1, 4, 1}, {16, 64, 16}}, 4).has_value());
   EXPECT_EQ(verifyMma({3, 0, {4, 1}, {16, 12, 16}}, 4),
             std::string("instrShape N is 12, expected a multiple of 8 in "
                         "8..256"));
@@ -274,6 +277,57 @@ TEST(MmaLayoutTest, V2RegistersFollowThePtxFragments) {
               }
             }
           }
+    }
+  }
+}
+
+// Batched (rank-3) dots: each batch index holds the 2-D fragments; the
+// batch warps are the slowest warp bits and the batch repetitions follow
+// every other register repetition (mmaV2*Register's bRep).
+TEST(MmaLayoutTest, V2BatchedRegistersFollowThePtxFragments) {
+  for (int64_t kWidth : {1, 2, 4}) {
+    MmaSpec spec = {2, 0, {2, 2, 2}, {16, 8}};
+    EXPECT_EQ(shapePerCTATile(spec), (std::vector<int64_t>{2, 32, 16}));
+    std::vector<int64_t> shape = {4, 64, 32};
+    int64_t k = 2 * 8 * kWidth;
+    MmaV2Repetitions reps = mmaV2Repetitions(spec, shape, k, kWidth);
+    EXPECT_EQ(reps.b, 2);
+    EXPECT_EQ(reps.m, 2);
+    EXPECT_EQ(reps.n, 2);
+    EXPECT_EQ(reps.k, 2);
+    LinearLayout acc = mmaToLinear(spec, shape);
+    LinearLayout a = dotOperandToLinear(spec, 0, kWidth, {4, 64, k});
+    LinearLayout b = dotOperandToLinear(spec, 1, kWidth, {4, k, 32});
+    EXPECT_TRUE(acc.isSurjective());
+    for (int64_t warp = 0; warp < 8; ++warp) {
+      int64_t wb = warp / 4, wm = (warp % 4) / 2, wn = warp % 2;
+      for (int64_t lane = 0; lane < 32; ++lane)
+        for (int64_t br = 0; br < reps.b; ++br)
+          for (int64_t mr = 0; mr < reps.m; ++mr)
+            for (int64_t nr = 0; nr < reps.n; ++nr) {
+              int64_t batch = wb + 2 * br;
+              int64_t row0 = 16 * wm + 32 * mr, col0 = 8 * wn + 16 * nr;
+              for (int64_t i = 0; i < 4; ++i) {
+                auto f = ptxFragment(2, kWidth, lane, i);
+                ASSERT_EQ(acc.apply(mmaV2AccumulatorRegister(reps, mr, nr, i, br), lane, warp),
+                          (std::vector<int64_t>{batch, row0 + f[0], col0 + f[1]}));
+              }
+              for (int64_t kr = 0; kr < reps.k; ++kr) {
+                int64_t k0 = 8 * kWidth * kr;
+                for (int64_t i = 0; i < 4 * kWidth; ++i) {
+                  auto f = ptxFragment(0, kWidth, lane, i);
+                  ASSERT_EQ(a.apply(mmaV2OperandRegister(reps, 0, kWidth, mr, kr, i, br), lane, warp),
+                            (std::vector<int64_t>{batch, row0 + f[0], k0 + f[1]}))
+                      << "A kWidth " << kWidth << " lane " << lane << " i " << i;
+                }
+                for (int64_t i = 0; i < 2 * kWidth; ++i) {
+                  auto f = ptxFragment(1, kWidth, lane, i);
+                  ASSERT_EQ(b.apply(mmaV2OperandRegister(reps, 1, kWidth, nr, kr, i, br), lane, warp),
+                            (std::vector<int64_t>{batch, k0 + f[0], col0 + f[1]}))
+                      << "B kWidth " << kWidth << " lane " << lane << " i " << i;
+                }
+              }
+            }
     }
   }
 }

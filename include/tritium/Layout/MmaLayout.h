@@ -33,7 +33,9 @@ namespace layout {
 struct MmaSpec {
   int64_t versionMajor = 2;
   int64_t versionMinor = 0;
-  std::vector<int64_t> warpsPerCTA; // [warps along M, warps along N]
+  // [warps along M, warps along N]; version 2 also takes
+  // [warps along the batch, M, N] for batched (rank-3) dots.
+  std::vector<int64_t> warpsPerCTA;
   std::vector<int64_t> instrShape;
 };
 
@@ -46,7 +48,7 @@ std::optional<std::string> verifyMma(const MmaSpec &spec,
                                      int64_t expectedNumWarps);
 
 /// The accumulator tile covered by all warps once:
-/// v2 [16*wm, 8*wn], v3 [16*wm, N*wn].
+/// v2 [16*wm, 8*wn] (batched: [wb, 16*wm, 8*wn]), v3 [16*wm, N*wn].
 std::vector<int64_t> shapePerCTATile(const MmaSpec &spec);
 
 /// The accumulator layout over an M x N tensor of `shape`.
@@ -55,6 +57,8 @@ std::vector<int64_t> shapePerCTATile(const MmaSpec &spec);
 ///   v3: per warp a 16xN tile (the v2 pattern repeated along N); warps tile
 ///       with M fastest.
 /// Repetitions of the CTA tile are register bases, N first, then M.
+/// Batched (rank 3, v2): each batch index holds the 2-D layout; batch
+/// warps are the slowest warp bits, and batch repetitions follow all others.
 LinearLayout mmaToLinear(const MmaSpec &spec,
                          const std::vector<int64_t> &shape);
 
@@ -70,7 +74,8 @@ std::optional<std::string> verifyDotOperand(const MmaSpec &parent, int opIdx,
 /// consecutive K elements per register group (fp16: kWidth 2, m16n8k16;
 /// int8: kWidth 4, m16n8k32).  Warps follow the parent's warp grid; warps
 /// along the dimension the operand does not have hold the same data.
-/// Repetitions: K first, then M (A) or N (B).
+/// Repetitions: K first, then M (A) or N (B); batched operands (rank 3)
+/// repeat over the batch as the accumulator does.
 LinearLayout dotOperandToLinear(const MmaSpec &parent, int opIdx,
                                 int64_t kWidth,
                                 const std::vector<int64_t> &shape);
@@ -79,24 +84,25 @@ LinearLayout dotOperandToLinear(const MmaSpec &parent, int opIdx,
 /// over an M x N accumulator of `shape` with operands of `k` columns:
 /// repetitions of the warp grid's tile along M, N and K.
 struct MmaV2Repetitions {
-  int64_t m = 1, n = 1, k = 1;
+  int64_t b = 1, m = 1, n = 1, k = 1; // b: batch (rank-3 dots)
 };
 MmaV2Repetitions mmaV2Repetitions(const MmaSpec &spec,
                                   const std::vector<int64_t> &shape,
                                   int64_t k, int64_t kWidth);
 
 /// The register of the accumulator layout (mmaToLinear, version 2) holding
-/// fragment element `i` (c0..c3) of instruction tile (mRep, nRep).
+/// fragment element `i` (c0..c3) of instruction tile (mRep, nRep) of batch
+/// repetition bRep.
 int64_t mmaV2AccumulatorRegister(const MmaV2Repetitions &reps, int64_t mRep,
-                                 int64_t nRep, int64_t i);
+                                 int64_t nRep, int64_t i, int64_t bRep = 0);
 
 /// The register of operand `opIdx` (dotOperandToLinear) holding fragment
 /// element `i` (A: a0..a(4*kWidth-1), B: b0..b(2*kWidth-1), in the PTX
 /// order) of the instruction tile at repetition `rep` along M (A) or N (B)
-/// and `kRep` along K.
+/// and `kRep` along K, of batch repetition bRep.
 int64_t mmaV2OperandRegister(const MmaV2Repetitions &reps, int opIdx,
                              int64_t kWidth, int64_t rep, int64_t kRep,
-                             int64_t i);
+                             int64_t i, int64_t bRep = 0);
 
 } // namespace layout
 } // namespace tritium

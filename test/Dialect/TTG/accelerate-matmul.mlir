@@ -95,3 +95,26 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// A batched (3-D) dot runs on mma.sync on sm_90 too (wgmma is 2-D): the
+// warps go to the batch first (2 of them for a batch of 2), the other 2
+// over M x N; the operands are converted (NVMMA tiles are 2-D).
+// CHECK-DAG: #[[MMA3:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2, 1], instrShape = [16, 8]}>
+// CHECK-DAG: #[[DA3:dot_op[0-9]*]] = #ttg.dot_op<{opIdx = 0, parent = #[[MMA3]], kWidth = 2}>
+// CHECK-LABEL: tt.func @batched
+// CHECK: ttg.convert_layout %arg0 : tensor<2x32x32xf16, #{{.*}}> -> tensor<2x32x32xf16, #[[DA3]]>
+// CHECK: tt.dot {{.*}} -> tensor<2x32x32xf32, #[[MMA3]]>
+#ld = #ttg.blocked<{sizePerThread = [1, 1, 8], threadsPerWarp = [1, 8, 4], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 1, 32], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+#dota = #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>
+#dotb = #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @batched(%a: tensor<2x32x32xf16, #ld>, %b: tensor<2x32x32xf16, #ld>, %c: tensor<2x32x32xf32, #acc>) -> tensor<2x32x32xf32, #acc> {
+    %a1 = ttg.convert_layout %a : tensor<2x32x32xf16, #ld> -> tensor<2x32x32xf16, #dota>
+    %b1 = ttg.convert_layout %b : tensor<2x32x32xf16, #ld> -> tensor<2x32x32xf16, #dotb>
+    %d = tt.dot %a1, %b1, %c : tensor<2x32x32xf16, #dota> * tensor<2x32x32xf16, #dotb> -> tensor<2x32x32xf32, #acc>
+    tt.return %d : tensor<2x32x32xf32, #acc>
+  }
+}

@@ -2,10 +2,11 @@
 //
 // A dot whose accumulator is #ttg.nvidia_mma version 2 and whose operands
 // are #ttg.dot_op of it.  Each warp computes, per repetition (mRep, nRep)
-// of the warp grid's tile, a 16 x 8 accumulator tile, walking K in steps
-// of one instruction:
+// of the warp grid's tile (and, for batched rank-3 dots, per batch
+// repetition bRep), a 16 x 8 accumulator tile, walking K in steps of one
+// instruction:
 //
-//   for mRep, nRep:  d = c[mRep, nRep]
+//   for bRep, mRep, nRep:  d = c[bRep, mRep, nRep]
 //     for kRep:      d = mma.sync(a[mRep, kRep], b[nRep, kRep], d)
 //
 // The layouts put every fragment in the registers the PTX ISA names
@@ -119,13 +120,14 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
     };
     layout::MmaSpec spec = mma.toSpec();
     layout::MmaV2Repetitions reps = layout::mmaV2Repetitions(
-        spec, toVector(cType.getShape()), aType.getShape()[1], kWidth);
-    if (int64_t(d.size()) != 4 * reps.m * reps.n ||
-        int64_t(a.size()) != 4 * kWidth * reps.m * reps.k ||
-        int64_t(b.size()) != 2 * kWidth * reps.n * reps.k)
+        spec, toVector(cType.getShape()), aType.getShape().back(), kWidth);
+    if (int64_t(d.size()) != 4 * reps.b * reps.m * reps.n ||
+        int64_t(a.size()) != 4 * kWidth * reps.b * reps.m * reps.k ||
+        int64_t(b.size()) != 2 * kWidth * reps.b * reps.n * reps.k)
       return op.emitError("mma dot registers do not match its layouts");
 
     // Operand fragments as 32-bit registers, per repetition.
+    int64_t batch = 0; // the batch repetition being lowered (rank-3 dots)
     auto fragment = [&](ArrayRef<Value> elements, int opIdx, int64_t rep,
                         int64_t kRep, function_ref<Value(Value)> map) {
       int64_t count = (opIdx == 0 ? 4 : 2);
@@ -134,7 +136,7 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
         SmallVector<Value> group;
         for (int64_t j = 0; j < kWidth; ++j)
           group.push_back(map(elements[layout::mmaV2OperandRegister(
-              reps, opIdx, kWidth, rep, kRep, r * kWidth + j)]));
+              reps, opIdx, kWidth, rep, kRep, r * kWidth + j, batch)]));
         regs.push_back(packToI32(rewriter, loc, group));
       }
       return regs;
@@ -178,11 +180,12 @@ struct MmaV2DotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
       return regs;
     };
 
+    for (batch = 0; batch < reps.b; ++batch)
     for (int64_t m = 0; m < reps.m; ++m) {
       for (int64_t n = 0; n < reps.n; ++n) {
         int64_t reg[4];
         for (int i = 0; i < 4; ++i)
-          reg[i] = layout::mmaV2AccumulatorRegister(reps, m, n, i);
+          reg[i] = layout::mmaV2AccumulatorRegister(reps, m, n, i, batch);
         SmallVector<Value> acc;
         if (halfAccumulator) {
           acc.push_back(packToI32(rewriter, loc, {d[reg[0]], d[reg[1]]}));

@@ -40,8 +40,11 @@
 //      ttg-remove-layout-conversions carries the mma layout through the loop
 //      that accumulates and places the one conversion to blocked at the
 //      epilogue.
+// Batched (3-D) dots take version 2 on every target from sm_80 (wgmma is
+// 2-D): the warps go to the batch first, the rest over M x N, and the
+// operands are converted (no shared tile: the NVMMA tiles are 2-D).
 // A dot no instruction fits (ieee fp32, fp64, shapes under one instruction,
-// batched 3-D dots, targets before sm_80) stays a CUDA-core dot: its
+// targets before sm_80) stays a CUDA-core dot: its
 // operands, already in the #ttg.dot_op layouts of the blocked accumulator,
 // are cast to the accumulator's element type so that the lowering is one
 // fused multiply-add per product.
@@ -87,7 +90,7 @@ Type elementOf(Value value) {
 /// The mma.sync variant for `dot`, or nothing when none fits.
 std::optional<MmaV2Choice> chooseMmaV2(tt::DotOp dot, int computeCapability) {
   auto cType = cast<RankedTensorType>(dot.getType());
-  if (cType.getRank() != 2 || computeCapability < 80)
+  if ((cType.getRank() != 2 && cType.getRank() != 3) || computeCapability < 80)
     return std::nullopt;
   Type ea = elementOf(dot.getA()), eb = elementOf(dot.getB());
   Type ec = cType.getElementType();
@@ -112,8 +115,9 @@ std::optional<MmaV2Choice> chooseMmaV2(tt::DotOp dot, int computeCapability) {
     choice = MmaV2Choice{2, f32, Float16Type::get(context)};
   if (!choice)
     return std::nullopt;
-  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
-  int64_t k = cast<RankedTensorType>(dot.getA().getType()).getDimSize(1);
+  int64_t rank = cType.getRank();
+  int64_t m = cType.getDimSize(rank - 2), n = cType.getDimSize(rank - 1);
+  int64_t k = cast<RankedTensorType>(dot.getA().getType()).getDimSize(rank - 1);
   if (m % 16 != 0 || n % 8 != 0 || k % (8 * choice->kWidth) != 0)
     return std::nullopt;
   return choice;
@@ -166,8 +170,19 @@ void rewriteToMmaV2(tt::DotOp dot, const MmaV2Choice &choice, int numWarps) {
   Location loc = dot.getLoc();
   MLIRContext *context = dot.getContext();
   auto cType = cast<RankedTensorType>(dot.getType());
+  // Batched dots: warps go to the batch first (each batch is an
+  // independent product), as many as it has, the rest over M x N.
+  int64_t rank = cType.getRank();
+  unsigned batchWarps = 1;
+  if (rank == 3)
+    while (int64_t(batchWarps) * 2 <= std::min<int64_t>(cType.getDimSize(0),
+                                                        numWarps))
+      batchWarps *= 2;
   SmallVector<unsigned> warps =
-      warpsPerTileV2(cType.getDimSize(0), cType.getDimSize(1), numWarps);
+      warpsPerTileV2(cType.getDimSize(rank - 2), cType.getDimSize(rank - 1),
+                     numWarps / batchWarps);
+  if (rank == 3)
+    warps.insert(warps.begin(), batchWarps);
   auto mma = NvidiaMmaEncodingAttr::get(context, 2, 0, warps,
                                         ArrayRef<unsigned>{16, 8});
   // Operands are converted to their #ttg.dot_op layouts;

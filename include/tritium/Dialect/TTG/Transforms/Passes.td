@@ -127,8 +127,9 @@ def TTGAccelerateMatmulPass
     the warps over the tile, and rebuilds the dot with a version-2 mma
     accumulator and `#ttg.dot_op` operands converted in
     (`ttg-reduce-data-duplication` then reads them from swizzled shared
-    tiles).  Dots no instruction fits (ieee fp32, fp64, tiles smaller
-    than one instruction, 3-D dots) stay on the CUDA cores; their operands
+    tiles).  Batched 3-D dots take version 2 on every target (warps on the
+    batch first).  Dots no instruction fits (ieee fp32, fp64, tiles smaller
+    than one instruction) stay on the CUDA cores; their operands
     are cast to the type they accumulate in (f32 for fp16/bf16
     accumulators).  fp8e4nv dots for a target before sm_89 are an error.
 
