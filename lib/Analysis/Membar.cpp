@@ -110,7 +110,8 @@ SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
     return access;
   }
   if (auto dot = dyn_cast<ttg::WarpGroupDotOp>(op)) {
-    access.reads.push_back(getBufferInterval(dot.getA()));
+    if (isa<ttg::MemDescType>(dot.getA().getType())) // else in registers
+      access.reads.push_back(getBufferInterval(dot.getA()));
     access.reads.push_back(getBufferInterval(dot.getB()));
     return access;
   }

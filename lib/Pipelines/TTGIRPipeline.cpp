@@ -13,14 +13,18 @@
 //   ttg-accelerate-matmul          dots that fit a tensor-core instruction
 //                                  move to mma layouts, the others get
 //                                  their operands cast for FMAs;
-//   ttg-reduce-data-duplication    mma.sync operands are read from swizzled
-//                                  shared tiles (ldmatrix) instead of
-//                                  converted; it runs before pipelining
-//                                  (the seeds place it later) because
-//                                  ttg-pipeline streams loads into those
-//                                  tiles rather than making its own;
 //   ttg-remove-layout-conversions  again: the mma layout spreads through
 //                                  the accumulating loop;
+//   ttg-reduce-data-duplication    mma.sync operands that would be
+//                                  converted through shared memory are read
+//                                  from swizzled shared tiles (ldmatrix)
+//                                  instead; it runs before pipelining (the
+//                                  seeds place it later) because ttg-pipeline
+//                                  streams loads into those tiles rather
+//                                  than making its own;
+//   ttg-optimize-dot-operands      wgmma takes an A computed in registers
+//                                  (attention's probabilities) from there
+//                                  instead of a shared tile;
 //   ttg-reorder-instructions       shared-memory stores move up to their
 //                                  tiles' loads, conversions down to their
 //                                  users, so fewer registers stay live;
@@ -59,8 +63,9 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(ttg::createTTGCoalescePass());
   pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
   pm.addPass(ttg::createTTGAccelerateMatmulPass());
-  pm.addPass(ttg::createTTGReduceDataDuplicationPass());
   pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
+  pm.addPass(ttg::createTTGReduceDataDuplicationPass());
+  pm.addPass(ttg::createTTGOptimizeDotOperandsPass());
   pm.addPass(ttg::createTTGReorderInstructionsPass());
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());
   ttg::TTGPipelinePassOptions pipelineOptions;
@@ -78,8 +83,8 @@ void tritium::registerTTGIRPipeline() {
       "tritium-make-ttgir",
       "Triton IR to TritonGPU IR for a launch shape: convert-tt-to-ttg, "
       "ttg-coalesce, ttg-remove-layout-conversions, ttg-accelerate-matmul, "
-      "ttg-reduce-data-duplication, ttg-remove-layout-conversions, "
-      "ttg-reorder-instructions, loop-invariant-code-motion, ttg-pipeline, "
+      "ttg-remove-layout-conversions, ttg-reduce-data-duplication, "
+      "ttg-optimize-dot-operands, ttg-reorder-instructions, loop-invariant-code-motion, ttg-pipeline, "
       "canonicalize, ttg-loop-aware-cse, cse, sccp, canonicalize",
       buildTTGIRPipeline);
 }

@@ -234,3 +234,45 @@ def test_matmul_sizes_not_multiples_of_the_tile(M, N, K, BM, BN, BK, num_warps, 
 def test_matmul_epilogue_and_majorness(col_a, col_b, epilogue, arch):
     c, want = run_matmul(300, 200, 256, 64, 128, 32, 4, 3, "float16", epilogue, col_a, col_b, arch)
     torch.testing.assert_close(c.to(torch.float64), want, rtol=2e-3, atol=2e-2)
+
+
+@triton.jit
+def attention_kernel(Q, K, V, O, sm_scale, N_CTX, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                     HEAD_DIM: tl.constexpr):
+    # One head of attention forward with the online softmax: two chained dots
+    # per iteration, the second on probabilities computed in registers.
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD_DIM)
+    q = tl.load(Q + offs_m[:, None] * HEAD_DIM + offs_d[None, :])
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    for start_n in range(0, N_CTX, BLOCK_N):
+        k = tl.load(K + (start_n + offs_n)[None, :] * HEAD_DIM + offs_d[:, None])
+        qk = tl.dot(q, k)
+        m_ij = tl.maximum(m_i, tl.max(qk, 1) * sm_scale)
+        p = tl.math.exp2(qk * sm_scale - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + (start_n + offs_n)[:, None] * HEAD_DIM + offs_d[None, :])
+        acc = tl.dot(p.to(tl.float16), v, acc * alpha[:, None])
+        m_i = m_ij
+    tl.store(O + offs_m[:, None] * HEAD_DIM + offs_d[None, :], (acc / l_i[:, None]).to(tl.float16))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("num_warps,num_stages,BLOCK_N", [(4, 1, 64), (4, 3, 64), (8, 3, 32)])
+def test_attention_chained_dots(num_warps, num_stages, BLOCK_N, arch):
+    # On sm_90 the second dot takes P from registers (wgmma register A), on
+    # sm_80 as mma.sync operand registers; both against float64 softmax.
+    N_CTX, HEAD_DIM, BLOCK_M = 512, 64, 128
+    q, k, v = (random_operand((N_CTX, HEAD_DIM), "float16") for _ in range(3))
+    o = poisoned((N_CTX, HEAD_DIM), "float16")
+    sm_scale = 0.125 * 1.4426950408889634  # 1/sqrt(d) in base 2
+    attention_kernel[(N_CTX // BLOCK_M,)](q, k, v, o, sm_scale, N_CTX, BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N,
+                                          HEAD_DIM=HEAD_DIM, num_warps=num_warps, num_stages=num_stages,
+                                          **({"arch": arch} if arch else {}))
+    scores = (q.double() @ k.double().T) * 0.125
+    want = torch.softmax(scores, dim=-1) @ v.double()
+    torch.testing.assert_close(o.double(), want, rtol=2e-2, atol=2e-2)

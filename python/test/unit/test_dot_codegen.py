@@ -189,13 +189,19 @@ def attention_loop(Q, K, V, O, sm_scale, N_CTX, BLOCK_M: tl.constexpr, BLOCK_N: 
 @pytest.mark.parametrize("target,instruction", [("cuda:90", "wgmma.mma_async"), ("cuda:80", "mma.sync.aligned")])
 def test_attention_loop_with_chained_dots_compiles_to_tensor_cores(target, instruction):
     # Two dots per iteration, the second on the softmax of the first: K and
-    # V are pipelined, P reaches the second dot through shared memory.
+    # V are pipelined; P reaches the second dot from registers (wgmma's
+    # register A on sm_90, mma.sync's operand registers on sm_80), without
+    # a shared-memory round trip.
     signature = {"Q": "*fp16", "K": "*fp16", "V": "*fp16", "O": "*fp16", "sm_scale": "fp32", "N_CTX": "i32"}
     k = triton.compile(attention_loop, signature=signature, constexprs={"BLOCK_M": 128, "BLOCK_N": 64, "HEAD_DIM": 64},
                        attrs={n: [["tt.divisibility", 16]] for n in ["Q", "K", "V", "O", "N_CTX"]}, target=target,
                        num_warps=4, num_stages=3)
     assert instruction in k.asm["ptx"] and "cp.async.cg.shared.global" in k.asm["ptx"]
     assert "cubin" in k.asm
+    if target == "cuda:90":
+        assert re.search(r"wgmma\.mma_async[^;]*\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}, %rd\d+, p, 1, 1, 1;",
+                         k.asm["ptx"]), "P @ V takes A from registers"
+    assert k.asm["ttgir"].count("ttg.local_alloc") == 3, "only Q and the K and V rings live in shared memory"
 
 
 # ---- bad dots ------------------------------------------------------------------------------------

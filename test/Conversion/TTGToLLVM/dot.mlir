@@ -30,6 +30,29 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// A warpgroup dot with A in registers (#ttg.dot_op of the accumulator):
+// each wgmma takes four 32-bit registers of A in place of its descriptor,
+// and no imm-trans-a (B N-major: 1).
+// CHECK-LABEL: llvm.func @wgmma_register_a
+// CHECK: wgmma.fence.sync.aligned
+// CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}}, {{[{][$][0-9]+, [$][0-9]+, [$][0-9]+, [$][0-9]+[}], [$][0-9]+}}, p, 1, 1, 1;
+// CHECK-NOT: wgmma.mma_async
+// CHECK: wgmma.wait_group.sync.aligned 0;
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#da = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @wgmma_register_a(%a: tensor<64x64xf16, #da>, %b: tensor<64x64xf16, #ld>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %bs = ttg.local_alloc %b : (tensor<64x64xf16, #ld>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+    %d = ttg.warp_group_dot %a, %bs, %c : tensor<64x64xf16, #da> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
+    tt.return %d : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
 // An mma v2 dot: per 16x8 accumulator tile and 16 of K, one mma.sync on
 // four A registers, two B registers and four accumulators.
 // CHECK-LABEL: llvm.func @mma_sync_fp16

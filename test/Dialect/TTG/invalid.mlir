@@ -284,6 +284,19 @@ tt.func @warp_group_dot_blocked(%a: !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_
 
 // -----
 
+// A warpgroup dot's register A is 16-bit, in the dot_op layout of its accumulator.
+
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+tt.func @warp_group_dot_register_a_layout(%a: tensor<64x64xf16, #blocked>, %b: !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error@+1 {{a register operand must be 16-bit, in the #ttg.dot_op layout (opIdx 0, kWidth 2) of the accumulator}}
+  %d = ttg.warp_group_dot %a, %b, %c : tensor<64x64xf16, #blocked> * !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory> -> tensor<64x64xf32, #mma>
+  tt.return
+}
+
+// -----
+
 // An NVMMA shared layout swizzles 32, 64 or 128 bytes.
 
 // expected-error@+1 {{invalid #ttg.nvmma_shared: swizzlingByteWidth is 48, expected 32, 64 or 128}}

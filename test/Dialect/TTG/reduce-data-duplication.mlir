@@ -46,3 +46,19 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// An mma.sync result reused as the A operand of the next dot converts in
+// registers: no shared tile.
+// CHECK-LABEL: tt.func @register_only
+// CHECK-NOT: ttg.local_alloc
+// CHECK: ttg.convert_layout %arg0 : tensor<64x32xf16, #mma> -> tensor<64x32xf16, #dot_op>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#dota = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:80"} {
+  tt.func @register_only(%p: tensor<64x32xf16, #mma>) -> tensor<64x32xf16, #dota> {
+    %a = ttg.convert_layout %p : tensor<64x32xf16, #mma> -> tensor<64x32xf16, #dota>
+    tt.return %a : tensor<64x32xf16, #dota>
+  }
+}

@@ -14,6 +14,11 @@
 //               distance between groups of core matrices
 //   bits 62-63  swizzle: 1 = 128 bytes, 2 = 64, 3 = 32
 //
+// A 16-bit A may instead be a tensor in the #ttg.dot_op layout of the
+// accumulator: each wgmma then takes four registers of A, this warp's 16 x 16
+// slab in mma.sync's m16n8k16 A fragment, in place of its descriptor (no
+// imm-trans-a).
+//
 // Per warp_group_dot:
 //   wgmma.fence                      (the accumulator registers are ready)
 //   for mRep, nRep, kRep:  acc[mRep, nRep] = wgmma.mma_async(descA, descB, acc)
@@ -39,6 +44,7 @@
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "tritium/Layout/MmaLayout.h"
 #include "tritium/Target/NVIDIA/PTXBuilder.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -168,7 +174,11 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     Location loc = op.getLoc();
     auto cType = cast<RankedTensorType>(op.getType());
     auto mma = cast<ttg::NvidiaMmaEncodingAttr>(cType.getEncoding());
-    ttg::MemDescType aType = op.getA().getType(), bType = op.getB().getType();
+    // A is a shared tile (a descriptor) or, for 16-bit types, a tensor in
+    // the #ttg.dot_op layout of the accumulator (four registers per wgmma).
+    bool aInRegisters = isa<RankedTensorType>(op.getA().getType());
+    auto aType = cast<ShapedType>(op.getA().getType());
+    ttg::MemDescType bType = op.getB().getType();
     Type ea = aType.getElementType(), eb = bType.getElementType();
     Type ec = cType.getElementType();
     ArrayRef<unsigned> instr = mma.getInstrShape();
@@ -184,10 +194,17 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     auto address = [&](Value ptr) {
       return LLVM::PtrToIntOp::create(rewriter, loc, i32, ptr).getResult();
     };
-    OperandTile a(address(adaptor.getA()), aType, /*kDim=*/1);
+    std::optional<OperandTile> a;
+    SmallVector<Value> aElements;
+    if (aInRegisters)
+      aElements = unpackElements(rewriter, loc, adaptor.getA());
+    else
+      a.emplace(address(adaptor.getA()), cast<ttg::MemDescType>(aType),
+                /*kDim=*/1);
     OperandTile b(address(adaptor.getB()), bType, /*kDim=*/0);
     bool is16Bit = ea.getIntOrFloatBitWidth() == 16;
-    if ((!a.kMajor || !b.kMajor) && !is16Bit)
+    bool aKMajor = !a || a->kMajor;
+    if ((!aKMajor || !b.kMajor) && !is16Bit)
       return op.emitError("wgmma reads MN-major operands only of 16-bit types");
 
     // fp32 operands are read as tf32.
@@ -208,9 +225,9 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     std::string tail;
     if (!intAcc)
       tail += ", 1, 1"; // imm-scale-a, imm-scale-b
-    if (is16Bit)
-      tail += std::string(", ") + (a.kMajor ? "0" : "1") + ", " +
-              (b.kMajor ? "0" : "1");
+    if (is16Bit) // imm-trans-a (descriptor A only), imm-trans-b
+      tail += std::string(aInRegisters ? "" : (aKMajor ? ", 0" : ", 1")) +
+              ", " + (b.kMajor ? "0" : "1");
 
     auto module = op->getParentOfType<ModuleOp>();
     ThreadIndex thread = emitThreadIndex(rewriter, loc, module);
@@ -257,14 +274,34 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
       ptx.instr(text);
       ptx.launch(rewriter, loc, Type());
     };
-    Value baseDescA = a.baseDescriptor(rewriter, loc, /*dynamicDim=*/0, rowBlock);
+    Value baseDescA =
+        a ? a->baseDescriptor(rewriter, loc, /*dynamicDim=*/0, rowBlock)
+          : Value();
     Value baseDescB = b.baseDescriptor(rewriter, loc, /*dynamicDim=*/1, colBlock);
     fence("wgmma.fence.sync.aligned");
     // One wgmma on `regs`: D = A * B + D, or D = A * B when !accumulate.
+    // The A registers of instruction tile (mr, kr): its 16 x 16 slab of
+    // this warp's rows, as mma.sync's m16n8k16 A fragment (a0..a7, two per
+    // register; layout/MmaLayout.h: mmaV2OperandRegister).
+    layout::MmaV2Repetitions aReps;
+    aReps.m = repM;
+    aReps.k = repK;
+    if (aInRegisters &&
+        int64_t(aElements.size()) != 8 * repM * repK)
+      return op.emitError("wgmma register operand does not match its layout");
+    auto aFragment = [&](int64_t mr, int64_t kr) {
+      SmallVector<Value> regs;
+      for (int64_t r = 0; r < 4; ++r)
+        regs.push_back(packToI32(
+            rewriter, loc,
+            {aElements[layout::mmaV2OperandRegister(aReps, 0, 2, mr, kr, 2 * r)],
+             aElements[layout::mmaV2OperandRegister(aReps, 0, 2, mr, kr,
+                                                    2 * r + 1)]}));
+      return regs;
+    };
+    // One wgmma on `regs`: D = A * B + D, or D = A * B when !accumulate.
     auto emitWgmma = [&](SmallVector<Value> &regs, int64_t mr, int64_t nr,
                          int64_t kr, bool accumulate) {
-      Value descA =
-          a.descriptorAt(rewriter, loc, baseDescA, {mr * 16 * wm, kr * instrK});
       Value descB = b.descriptorAt(rewriter, loc, baseDescB,
                                    {kr * instrK, nr * instrN * wn});
       nvidia::PTXBuilder ptx;
@@ -272,15 +309,29 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
       SmallVector<nvidia::PTXBuilder::Operand *> refs(outs.begin(), outs.end());
       for (int64_t i = 0; i < accRegs; ++i)
         ptx.input(regs[i], std::to_string(i)); // tied to output i
-      refs.push_back(ptx.input(descA, "l"));
+      std::string aText;
+      int64_t next = accRegs;
+      if (aInRegisters) {
+        aText = "{";
+        for (Value reg : aFragment(mr, kr)) {
+          refs.push_back(ptx.input(reg, "r"));
+          aText += (next == accRegs ? "%" : ", %") + std::to_string(next++);
+        }
+        aText += "}";
+      } else {
+        Value descA = a->descriptorAt(rewriter, loc, baseDescA,
+                                      {mr * 16 * wm, kr * instrK});
+        refs.push_back(ptx.input(descA, "l"));
+        aText = "%" + std::to_string(next++);
+      }
       refs.push_back(ptx.input(descB, "l"));
+      std::string bText = "%" + std::to_string(next++);
       refs.push_back(ptx.input(emitI32Constant(rewriter, loc, accumulate), "r"));
       std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, %" +
-                         std::to_string(accRegs + 2) + ", 0;\n" + opcode + " {";
+                         std::to_string(next) + ", 0;\n" + opcode + " {";
       for (int64_t i = 0; i < accRegs; ++i)
         text += (i ? ", %" : "%") + std::to_string(i);
-      text += "}, %" + std::to_string(accRegs) + ", %" +
-              std::to_string(accRegs + 1) + ", p" + tail + ";\n}";
+      text += "}, " + aText + ", " + bText + ", p" + tail + ";\n}";
       ptx.verbatim(text, refs);
       SmallVector<Type> types(accRegs, accType);
       Value result = ptx.launch(

@@ -80,21 +80,35 @@ LogicalResult LocalAllocOp::verify() {
 }
 
 LogicalResult WarpGroupDotOp::verify() {
-  MemDescType a = getA().getType(), b = getB().getType();
   auto c = cast<RankedTensorType>(getC().getType());
   auto mma = dyn_cast_or_null<NvidiaMmaEncodingAttr>(c.getEncoding());
   if (!mma || !mma.isHopper())
     return emitOpError("accumulator must have a #ttg.nvidia_mma layout of "
                        "version 3");
-  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+  auto aShaped = cast<ShapedType>(getA().getType());
+  MemDescType b = getB().getType();
+  if (aShaped.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
     return emitOpError("operands must be 2-D");
-  if (a.getDimSize(1) != b.getDimSize(0) ||
-      a.getDimSize(0) != c.getDimSize(0) || b.getDimSize(1) != c.getDimSize(1))
-    return emitOpError() << "shapes do not multiply: " << a.getDimSize(0)
-                         << "x" << a.getDimSize(1) << " * " << b.getDimSize(0)
-                         << "x" << b.getDimSize(1) << " -> " << c.getDimSize(0)
-                         << "x" << c.getDimSize(1);
-  for (MemDescType operand : {a, b}) {
+  if (aShaped.getDimSize(1) != b.getDimSize(0) ||
+      aShaped.getDimSize(0) != c.getDimSize(0) ||
+      b.getDimSize(1) != c.getDimSize(1))
+    return emitOpError() << "shapes do not multiply: " << aShaped.getDimSize(0)
+                         << "x" << aShaped.getDimSize(1) << " * "
+                         << b.getDimSize(0) << "x" << b.getDimSize(1) << " -> "
+                         << c.getDimSize(0) << "x" << c.getDimSize(1);
+  SmallVector<MemDescType> tiles{b};
+  if (auto a = dyn_cast<MemDescType>(getA().getType())) {
+    tiles.push_back(a);
+  } else {
+    auto tensor = cast<RankedTensorType>(getA().getType());
+    auto dot = dyn_cast_or_null<DotOperandEncodingAttr>(tensor.getEncoding());
+    if (!dot || dot.getOpIdx() != 0 || dot.getParent() != mma ||
+        dot.getKWidth() != 2 || tensor.getElementTypeBitWidth() != 16)
+      return emitOpError("a register operand must be 16-bit, in the "
+                         "#ttg.dot_op layout (opIdx 0, kWidth 2) of the "
+                         "accumulator");
+  }
+  for (MemDescType operand : tiles) {
     auto layout = dyn_cast<NvmmaSharedEncodingAttr>(operand.getEncoding());
     if (!layout)
       return emitOpError("operands must have #ttg.nvmma_shared layouts");

@@ -33,8 +33,8 @@
 //      counted in 16-row and N in 16-column steps, while the tile still
 //      holds the doubled warp grid.
 //   3. Rebuild the dot in #ttg.nvidia_mma (version 2): A and B converted
-//      to #ttg.dot_op of it (ttg-reduce-data-duplication, which runs next,
-//      routes those conversions through swizzled shared tiles read with
+//      to #ttg.dot_op of it (ttg-reduce-data-duplication, after the next
+//      ttg-remove-layout-conversions, routes those conversions through swizzled shared tiles read with
 //      ldmatrix); the accumulator converted in, the result converted back
 //      to the blocked layout its users expect.  A following
 //      ttg-remove-layout-conversions carries the mma layout through the loop

@@ -11,7 +11,9 @@
 // tile is also what ttg-pipeline fills ahead with cp.async.
 //
 // Algorithm: for every ttg.convert_layout from a distributed layout other
-// than dot_op to a #ttg.dot_op of a version-2 #ttg.nvidia_mma, pick the
+// than dot_op to a #ttg.dot_op of a version-2 #ttg.nvidia_mma that would
+// go through shared memory anyway (not one that stays in registers or warp
+// shuffles, such as an mma result reused as an A operand), pick the
 // NVMMA tile for the operand (chooseDotOperandSharedLayout: the widest
 // swizzle the contiguous dimension allows, keeping the source's contiguous
 // dimension); when one fits, replace the conversion by local_alloc +
@@ -25,6 +27,7 @@
 #include "tritium/Dialect/TTG/Transforms/Passes.h"
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 
+#include "tritium/Analysis/Allocation.h"
 #include "tritium/Layout/NvmmaShared.h"
 
 namespace tritium::ttg {
@@ -76,7 +79,10 @@ void ttg::reduceDataDuplication(ModuleOp module) {
     if (!dot || isa<DotOperandEncodingAttr>(srcType.getEncoding()))
       return;
     auto mma = dyn_cast<NvidiaMmaEncodingAttr>(dot.getParent());
-    if (mma && mma.getVersionMajor() == 2)
+    // A conversion that stays in registers or warp shuffles (an mma.sync
+    // result reused as an A operand) is cheaper than any shared tile.
+    if (mma && mma.getVersionMajor() == 2 &&
+        getConvertLayoutPath(srcType, dstType) == ConvertLayoutPath::SharedMemory)
       conversions.push_back(convert);
   });
   for (ConvertLayoutOp convert : conversions) {

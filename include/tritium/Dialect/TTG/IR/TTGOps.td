@@ -233,10 +233,12 @@ def TTG_AsyncWaitOp : TTG_Op<"async_wait"> {
 
 def TTG_WarpGroupDotOp : TTG_Op<"warp_group_dot", [
     AllTypesMatch<["c", "d"]>]> {
-  let summary = "d = a * b + c on Hopper tensor cores, operands in shared memory";
+  let summary = "d = a * b + c on Hopper tensor cores, b in shared memory";
   let description = [{
-    The tt.dot of a warpgroup-level MMA (wgmma, sm_90a): `a` (M x K) and `b`
-    (K x N) are tiles in shared memory in #ttg.nvmma_shared layouts, `c` and
+    The tt.dot of a warpgroup-level MMA (wgmma, sm_90a): `b` (K x N) is a
+    tile in shared memory in a #ttg.nvmma_shared layout; `a` (M x K) is
+    either such a tile too or, for 16-bit types, a tensor in registers in
+    the #ttg.dot_op layout (opIdx 0, kWidth 2) of the accumulator; `c` and
     `d` are in a #ttg.nvidia_mma layout of version 3.  Each warpgroup (4
     consecutive warps) computes its 64-row blocks of `d` with one
     wgmma.mma_async per instrShape[2] of K, then waits for them.
@@ -244,9 +246,11 @@ def TTG_WarpGroupDotOp : TTG_Op<"warp_group_dot", [
     ```mlir
     %d = ttg.warp_group_dot %a, %b, %c : !ttg.memdesc<128x64xf16, #nvmma, #smem>
         * !ttg.memdesc<64x128xf16, #nvmma1, #smem> -> tensor<128x128xf32, #mma>
+    %e = ttg.warp_group_dot %p, %b, %c : tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+        * !ttg.memdesc<64x128xf16, #nvmma1, #smem> -> tensor<128x128xf32, #mma>
     ```
   }];
-  let arguments = (ins Arg<TTG_MemDesc, "", [MemRead<SharedMemory>]>:$a,
+  let arguments = (ins Arg<AnyTypeOf<[TTG_MemDesc, TT_FpIntTensor]>, "", [MemRead<SharedMemory>]>:$a,
       Arg<TTG_MemDesc, "", [MemRead<SharedMemory>]>:$b,
       TT_FpIntTensor:$c,
       DefaultValuedAttr<TT_InputPrecisionAttr, "::tritium::tt::InputPrecision::IEEE">:$inputPrecision,

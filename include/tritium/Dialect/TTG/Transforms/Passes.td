@@ -178,6 +178,31 @@ def TTGReduceDataDuplicationPass
   let dependentDialects = ["::tritium::ttg::TTGDialect"];
 }
 
+def TTGOptimizeDotOperandsPass
+    : Pass<"ttg-optimize-dot-operands", "::mlir::ModuleOp"> {
+  let summary = "feed wgmma's A from registers when it was computed there";
+  let description = [{
+    A `ttg.warp_group_dot` whose A is a `ttg.local_alloc` of a 16-bit tensor
+    computed in registers (not a `tt.load`: loaded tiles stay in shared
+    memory for `ttg-pipeline`), used by this dot only, takes that tensor
+    converted to the `#ttg.dot_op` layout (opIdx 0, kWidth 2) of its
+    accumulator instead, when the conversion needs no shared memory (the
+    probabilities of attention, in the layout of the first dot's
+    accumulator, are one register renaming away).  The alloc goes.
+
+    ```mlir
+    %p = arith.truncf %s : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
+    %a = ttg.local_alloc %p : (tensor<128x64xf16, #mma>) -> !ttg.memdesc<128x64xf16, #nvmma, #smem>
+    %o = ttg.warp_group_dot %a, %v, %acc : !ttg.memdesc<128x64xf16, #nvmma, #smem> * ...
+    // becomes
+    %a = ttg.convert_layout %p : tensor<128x64xf16, #mma>
+        -> tensor<128x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma1, kWidth = 2}>>
+    %o = ttg.warp_group_dot %a, %v, %acc : tensor<128x64xf16, #ttg.dot_op<...>> * ...
+    ```
+  }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect"];
+}
+
 def TTGReorderInstructionsPass
     : Pass<"ttg-reorder-instructions", "::mlir::ModuleOp"> {
   let summary = "place shared-memory stores early and conversions late, to "

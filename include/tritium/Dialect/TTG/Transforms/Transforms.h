@@ -103,6 +103,12 @@ mlir::Value storeToSharedTile(mlir::OpBuilder &builder, mlir::Location loc,
 /// and a load from it, where a swizzle fits.
 void reduceDataDuplication(mlir::ModuleOp module);
 
+/// ttg-optimize-dot-operands: every ttg.warp_group_dot of `module` whose A
+/// is a shared tile stored from a 16-bit tensor computed in registers (not
+/// loaded), which converts to the dot's register operand layout without
+/// shared memory, takes A from registers instead.
+void optimizeDotOperands(mlir::ModuleOp module);
+
 /// ttg-reorder-instructions: hoists every ttg.local_alloc of a tensor in
 /// `module` to right after the tensor's definition, and sinks every
 /// ttg.convert_layout and ttg.local_load to right before its first user in
