@@ -35,6 +35,10 @@
 //   ttg-pipeline                   loads that feed dots move num-stages - 1
 //                                  iterations ahead through a ring of
 //                                  shared buffers (cp.async);
+//   ttg-prefetch                   mma.sync dots of pipelined loops read
+//                                  their operands one 16-wide K slice
+//                                  ahead, the next iteration's first slice
+//                                  carried in registers;
 //   canonicalize                   folds what the rewrites exposed;
 //   ttg-loop-aware-cse             values a loop carries side by side that
 //                                  are equal by induction become one;
@@ -71,6 +75,7 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   ttg::TTGPipelinePassOptions pipelineOptions;
   pipelineOptions.numStages = options.numStages;
   pm.addPass(ttg::createTTGPipelinePass(pipelineOptions));
+  pm.addPass(ttg::createTTGPrefetchPass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(ttg::createTTGLoopAwareCSEPass());
   pm.addPass(mlir::createCSEPass());
@@ -84,7 +89,8 @@ void tritium::registerTTGIRPipeline() {
       "Triton IR to TritonGPU IR for a launch shape: convert-tt-to-ttg, "
       "ttg-coalesce, ttg-remove-layout-conversions, ttg-accelerate-matmul, "
       "ttg-remove-layout-conversions, ttg-reduce-data-duplication, "
-      "ttg-optimize-dot-operands, ttg-reorder-instructions, loop-invariant-code-motion, ttg-pipeline, "
+      "ttg-optimize-dot-operands, ttg-reorder-instructions, "
+      "loop-invariant-code-motion, ttg-pipeline, ttg-prefetch, "
       "canonicalize, ttg-loop-aware-cse, cse, sccp, canonicalize",
       buildTTGIRPipeline);
 }

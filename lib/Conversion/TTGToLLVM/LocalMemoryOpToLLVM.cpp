@@ -17,6 +17,9 @@
 //                       at the offsets of the buffer's layout;
 //   ttg.memdesc_index   is the buffer's base plus the index times the bytes
 //                       of one slot;
+//   ttg.memdesc_subslice is the base of the tile it views; its readers
+//                       (local_load, K slices of mma.sync operands) apply
+//                       the offsets inside the tile's swizzle;
 //   ttg.local_dealloc   is nothing (the allocation is static).
 //
 //===----------------------------------------------------------------------===//
@@ -112,6 +115,20 @@ struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
     auto module = op->getParentOfType<ModuleOp>();
     ThreadIndex thread = emitThreadIndex(rewriter, loc, module);
     Type resultType = converter->convertType(dstType);
+    // A sub-tile view is its whole tile's base (MemDescSubsliceLowering):
+    // the offsets come from the view's op.
+    if (auto subslice = op.getSrc().getDefiningOp<ttg::MemDescSubsliceOp>()) {
+      SmallVector<int64_t> offsets(subslice.getOffsets().begin(),
+                                   subslice.getOffsets().end());
+      auto values = loadDotOperandWithLdMatrix(
+          rewriter, loc, adaptor.getSrc(), subslice.getSrc().getType(), dstType,
+          thread, registerType, offsets);
+      if (!values)
+        return op.emitError("a sub-tile is read only as a K slice of an "
+                            "mma.sync operand tile (ldmatrix)");
+      rewriter.replaceOp(op, packElements(rewriter, loc, resultType, *values));
+      return success();
+    }
     if (auto values = loadDotOperandWithLdMatrix(rewriter, loc, adaptor.getSrc(),
                                                  srcType, dstType, thread,
                                                  registerType)) {
@@ -158,6 +175,24 @@ struct MemDescIndexLowering
   }
 };
 
+/// A static sub-tile view: the base of the tile it views.  Its only readers,
+/// ttg.local_load (LocalLoadLowering), address the sub-tile inside the
+/// tile's swizzle from the view's offsets; other users are refused.
+struct MemDescSubsliceLowering
+    : public ConvertOpToLLVMPattern<ttg::MemDescSubsliceOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::MemDescSubsliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    for (Operation *user : op->getUsers())
+      if (!isa<ttg::LocalLoadOp>(user))
+        return op.emitError("a sub-tile view is only read by ttg.local_load");
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 struct LocalDeallocLowering
     : public ConvertOpToLLVMPattern<ttg::LocalDeallocOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -174,7 +209,7 @@ struct LocalDeallocLowering
 void tritium::populateLocalMemoryOpToLLVMPatterns(
     TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<LocalAllocLowering, LocalDeallocLowering, LocalLoadLowering,
-               MemDescIndexLowering>(
+               MemDescIndexLowering, MemDescSubsliceLowering>(
       converter,
                                                         kTritiumPatternBenefit);
 }

@@ -53,6 +53,27 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// A K slice of an A tile (ttg-prefetch's sub-tiles): one ldmatrix.x4 for
+// the 16 x 16 slice at K offset 16, the sub-tile view itself no code.
+// CHECK-LABEL: llvm.func @ldmatrix_k_slice
+// CHECK-COUNT-1: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-NOT: ldmatrix
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#da = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 64, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:80"} {
+  tt.func @ldmatrix_k_slice(%a: tensor<16x32xf16, #ld>) -> tensor<16x16xf16, #da> {
+    %as = ttg.local_alloc %a : (tensor<16x32xf16, #ld>) -> !ttg.memdesc<16x32xf16, #nvmma, #smem>
+    %s = ttg.memdesc_subslice %as [0, 16] : !ttg.memdesc<16x32xf16, #nvmma, #smem> -> !ttg.memdesc<16x16xf16, #nvmma, #smem, 16x32>
+    %ar = ttg.local_load %s : !ttg.memdesc<16x16xf16, #nvmma, #smem, 16x32> -> tensor<16x16xf16, #da>
+    tt.return %ar : tensor<16x16xf16, #da>
+  }
+}
+
+// -----
+
 // An mma v2 dot: per 16x8 accumulator tile and 16 of K, one mma.sync on
 // four A registers, two B registers and four accumulators.
 // CHECK-LABEL: llvm.func @mma_sync_fp16

@@ -21,12 +21,15 @@ namespace tritium {
 
 /// The registers of `dstType` (a #ttg.dot_op of an mma v2 layout, kWidth 2,
 /// 16-bit elements) loaded with ldmatrix from the #ttg.nvmma_shared tile
-/// `srcType` at `base`; nothing when the types are not of that kind.
+/// `srcType` at `base`, or from its sub-tile of dstType's shape at
+/// `offsets` (a K slice: zero along M or N, a multiple of 16 along K);
+/// nothing when the types are not of that kind.
 std::optional<llvm::SmallVector<mlir::Value>>
 loadDotOperandWithLdMatrix(mlir::OpBuilder &builder, mlir::Location loc,
                            mlir::Value base, ttg::MemDescType srcType,
                            mlir::RankedTensorType dstType, ThreadIndex thread,
-                           mlir::Type elementType);
+                           mlir::Type elementType,
+                           llvm::ArrayRef<int64_t> offsets = {});
 
 } // namespace tritium
 

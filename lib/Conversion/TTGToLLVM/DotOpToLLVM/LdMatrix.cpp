@@ -52,12 +52,12 @@ struct I32Ops {
 
 std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
     OpBuilder &builder, Location loc, Value base, ttg::MemDescType srcType,
-    RankedTensorType dstType, ThreadIndex thread, Type elementType) {
+    RankedTensorType dstType, ThreadIndex thread, Type elementType,
+    ArrayRef<int64_t> offsets) {
   auto dot = dyn_cast<ttg::DotOperandEncodingAttr>(dstType.getEncoding());
   auto nvmma = dyn_cast<ttg::NvmmaSharedEncodingAttr>(srcType.getEncoding());
   if (!dot || !nvmma || dot.getKWidth() != 2 || dstType.getRank() != 2 ||
-      dstType.getElementTypeBitWidth() != 16 ||
-      srcType.getShape() != dstType.getShape())
+      srcType.getRank() != 2 || dstType.getElementTypeBitWidth() != 16)
     return std::nullopt;
   auto mma = dyn_cast<ttg::NvidiaMmaEncodingAttr>(dot.getParent());
   if (!mma || !mma.isAmpere())
@@ -66,6 +66,13 @@ std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
   int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
   ArrayRef<int64_t> shape = dstType.getShape();
   int kDim = opIdx == 0 ? 1 : 0, otherDim = 1 - kDim;
+  // The whole tile, or a K slice of it at a multiple of 16.
+  int64_t kOffset = offsets.empty() ? 0 : offsets[kDim];
+  if ((!offsets.empty() && offsets[otherDim] != 0) ||
+      shape[otherDim] != srcType.getDimSize(otherDim) || kOffset % 16 != 0 ||
+      kOffset + shape[kDim] > srcType.getDimSize(kDim) ||
+      (offsets.empty() && shape[kDim] != srcType.getDimSize(kDim)))
+    return std::nullopt;
   int64_t k = shape[kDim], other = shape[otherDim];
   int64_t perWarp = opIdx == 0 ? 16 : 8;
   int64_t warpsAlong = opIdx == 0 ? wm : wn;
@@ -82,7 +89,8 @@ std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
 
   layout::NvmmaSharedSpec spec = nvmma.toSpec();
   bool kContiguous = spec.order[0] == kDim;
-  int64_t perSlab = spec.swizzleBytes / 2, rows = shape[spec.order[1]];
+  int64_t perSlab = spec.swizzleBytes / 2,
+          rows = srcType.getDimSize(spec.order[1]);
   I32Ops ops{builder, loc};
   // The warp's first row (A) or column (B), wrapped to the tile.
   Value warpIndex = opIdx == 0
@@ -118,7 +126,7 @@ std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
       // Matrix j covers [otherOff, +8) x [kOff, +8) of the instruction tile.
       Value otherOff = opIdx == 0 ? ops.shl(ops.andc(matrix, 1), 3) : ops.c(0);
       Value kOff = ops.add(
-          ops.c(kRep * 16),
+          ops.c(kOffset + kRep * 16),
           opIdx == 0 ? ops.shl(ops.shr(matrix, 1), 3) : ops.shl(matrix, 3));
       Value otherCoord = ops.add(start, otherOff);
       // K-contiguous: lane rows run along M/N; otherwise (stored

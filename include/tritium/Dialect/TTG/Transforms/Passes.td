@@ -282,6 +282,44 @@ def TTGPipelinePass : Pass<"ttg-pipeline", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TTGPrefetchPass : Pass<"ttg-prefetch", "::mlir::ModuleOp"> {
+  let summary = "read mma.sync operands one K slice ahead of the MMAs";
+  let description = [{
+    In a loop `ttg-pipeline` made, a `tt.dot` on a version-2 mma whose A and
+    B are `ttg.local_load`s of 16-bit tiles from ring slots
+    (`ttg.memdesc_index %ring[%slot]`) becomes a chain of dots over K slices
+    of 16 (`ttg.memdesc_subslice` + `ttg.local_load`), each slice read right
+    before its MMAs; slice 0 of the next iteration is read at the end of the
+    body, after the same `ttg.async_wait` as at the top, and carried in
+    registers (slice 0 of the first iteration is read before the loop).
+
+    ```mlir
+    scf.for ... iter_args(%acc = %c, ..., %slot = %s0) {
+      ttg.async_wait {num = 1 : i32}
+      %av = ttg.memdesc_index %ringA[%slot] ...
+      %a = ttg.local_load %av ... -> tensor<128x32xf16, #dot_a>
+      (the same for B)
+      %d = tt.dot %a, %b, %acc
+      ...
+    }
+    // becomes
+    (wait; slice 0 of A and B of slot %s0)
+    scf.for ... iter_args(%acc = %c, ..., %slot = %s0, %a0 = ..., %b0 = ...) {
+      ttg.async_wait {num = 1 : i32}
+      %d0 = tt.dot %a0, %b0, %acc : tensor<128x16xf16, #dot_a> * ...
+      %a1 = ttg.local_load (ttg.memdesc_subslice %av [0, 16]) ...
+      %d = tt.dot %a1, %b1, %d0
+      ...
+      ttg.async_wait {num = 1 : i32}
+      (slice 0 of A and B of the next slot)
+      scf.yield %d, ..., %next_a0, %next_b0
+    }
+    ```
+  }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TTGLoopAwareCSEPass : Pass<"ttg-loop-aware-cse", "::mlir::ModuleOp"> {
   let summary = "merge loop-carried values that are equal in every iteration";
   let description = [{

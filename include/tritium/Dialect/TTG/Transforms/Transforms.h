@@ -109,6 +109,12 @@ void reduceDataDuplication(mlir::ModuleOp module);
 /// shared memory, takes A from registers instead.
 void optimizeDotOperands(mlir::ModuleOp module);
 
+/// ttg-prefetch: splits every mma.sync dot of a pipelined loop in `module`
+/// whose operands are read from ring slots into 16-wide K slices, each read
+/// right before its MMAs, and reads the next iteration's first slice at the
+/// end of the current one (carried in registers).
+void prefetchDotOperands(mlir::ModuleOp module);
+
 /// ttg-reorder-instructions: hoists every ttg.local_alloc of a tensor in
 /// `module` to right after the tensor's definition, and sinks every
 /// ttg.convert_layout and ttg.local_load to right before its first user in
