@@ -9,8 +9,13 @@ and profile scratch pointers, unused by this kernel): they get null.
 Every launch is checked against torch.matmul; the rows are timed in
 rounds whose order rotates (do_bench medians, L2 flushed), and the table
 gives the median of the rounds.
+Variants: every NAME.cubin (with NAME.json: kernel name, shared bytes) in
+the folder named by MATMUL_AB_CUBINS, built from the same source and
+signature as Tritium's own kernel (a variant of the compiler), gets a CuPy
+row too.
 Usage: python bench/tools/matmul_ab.py [M N K [BM BN BK GROUP stages warps]]
 """
+import json
 import os
 import re
 import statistics
@@ -58,14 +63,14 @@ def ptx_params(ptx, name):
     return re.findall(r"\.param\s+\.(\w+)", entry.group(1))
 
 
-def cupy_launcher(cubin, name, ptx, shared, c, runtime_names):
+def cupy_launcher(cubin, name, ptx, shared, c, runtime_names, types=None):
     path = os.path.join(tempfile.mkdtemp(), name + ".cubin")
     with open(path, "wb") as f:
         f.write(cubin)
     function = cupy.RawModule(path=path).get_function(name)
     function.max_dynamic_shared_size_bytes = shared
     function.preferred_shared_memory_carveout = 100  # percent: all shared memory it can have
-    types = ptx_params(ptx, name)
+    types = types or ptx_params(ptx, name)
     values = []
     for i, kind in enumerate(types):
         if i < len(runtime_names):
@@ -103,6 +108,21 @@ for name, k in compiled.items():
           f"runtime {runtime_names}, shared {shared}")
     rows[f"{name} cubin, CuPy launch"] = cupy_launcher(cubin, kernel_name, k.asm["ptx"], shared, c, runtime_names)
     outputs[f"{name} cubin, CuPy launch"] = c
+variants = os.environ.get("MATMUL_AB_CUBINS")
+for file in sorted(os.listdir(variants)) if variants else []:
+    if not file.endswith(".cubin"):
+        continue
+    stem = os.path.join(variants, file[:-len(".cubin")])
+    with open(stem + ".json") as f:
+        info = json.load(f)
+    with open(stem + ".cubin", "rb") as f:
+        cubin = f.read()
+    ours = compiled["tritium"]
+    c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    label = f"variant {file[:-len('.cubin')]}, CuPy launch"
+    rows[label] = cupy_launcher(cubin, info["name"], None, info["shared"], c, ours.runtime_params,
+                                types=ptx_params(ours.asm["ptx"], ours.metadata["kernel_name"]))
+    outputs[label] = c
 for label, run in rows.items():
     outputs[label].fill_(float("nan"))
     run()

@@ -231,13 +231,12 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
 
     auto module = op->getParentOfType<ModuleOp>();
     ThreadIndex thread = emitThreadIndex(rewriter, loc, module);
-    // The warp index as lane 0 holds it: the same value, which ptxas now
-    // knows is uniform across the warp, so the descriptors derived from it
-    // stay in uniform registers (wgmma reads them from there) instead of
-    // being moved over with R2UR every iteration.  A dot is never in
-    // divergent code: scalar control flow is uniform across the CTA.
-    Value warp = nvvm::shuffleIdx(rewriter, loc, thread.warp,
-                                  emitI32Constant(rewriter, loc, 0));
+    // The warp index straight from %tid: ptxas then moves the descriptors
+    // to uniform registers with R2UR in the loop.  Making it uniform with a
+    // shfl from lane 0 removes those R2URs but raised the registers from
+    // 191 to 208 and measured 0.7% slower at 8192^3 (bench/tools/
+    // matmul_ab.py, both cubins under one launcher), so it is not done.
+    Value warp = thread.warp;
     // Warpgroup offsets: rows 64 * ((w % wm) / 4), columns instrN * (w / wm).
     Value wmValue = emitI32Constant(rewriter, loc, wm);
     Value rowBlock = LLVM::MulOp::create(
