@@ -5,12 +5,18 @@ epilogue, and the tutorial matmul kernel (grouped ordering, masks, a K
 loop) on sizes that are not multiples of its tile.  Each runs for the
 H100 itself (cuda:90) and for cuda:80, whose mma.sync PTX the driver
 JIT-compiles for the H100.  Outputs are poisoned before every launch."""
+import os
+import sys
+
 import pytest
 
 torch = pytest.importorskip("torch")
 
 import tritium as triton  # noqa: E402
 import tritium.language as tl  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit"))
+from kernels.attention import attention_kernel  # noqa: E402
 
 ARCHS = [None, "sm80"]  # None: the device's own target
 
@@ -234,31 +240,6 @@ def test_matmul_sizes_not_multiples_of_the_tile(M, N, K, BM, BN, BK, num_warps, 
 def test_matmul_epilogue_and_majorness(col_a, col_b, epilogue, arch):
     c, want = run_matmul(300, 200, 256, 64, 128, 32, 4, 3, "float16", epilogue, col_a, col_b, arch)
     torch.testing.assert_close(c.to(torch.float64), want, rtol=2e-3, atol=2e-2)
-
-
-@triton.jit
-def attention_kernel(Q, K, V, O, sm_scale, N_CTX, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                     HEAD_DIM: tl.constexpr):
-    # One head of attention forward with the online softmax: two chained dots
-    # per iteration, the second on probabilities computed in registers.
-    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = tl.arange(0, BLOCK_N)
-    offs_d = tl.arange(0, HEAD_DIM)
-    q = tl.load(Q + offs_m[:, None] * HEAD_DIM + offs_d[None, :])
-    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
-    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
-    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
-    for start_n in range(0, N_CTX, BLOCK_N):
-        k = tl.load(K + (start_n + offs_n)[None, :] * HEAD_DIM + offs_d[:, None])
-        qk = tl.dot(q, k)
-        m_ij = tl.maximum(m_i, tl.max(qk, 1) * sm_scale)
-        p = tl.math.exp2(qk * sm_scale - m_ij[:, None])
-        alpha = tl.math.exp2(m_i - m_ij)
-        l_i = l_i * alpha + tl.sum(p, 1)
-        v = tl.load(V + (start_n + offs_n)[:, None] * HEAD_DIM + offs_d[None, :])
-        acc = tl.dot(p.to(tl.float16), v, acc * alpha[:, None])
-        m_i = m_ij
-    tl.store(O + offs_m[:, None] * HEAD_DIM + offs_d[None, :], (acc / l_i[:, None]).to(tl.float16))
 
 
 @pytest.mark.parametrize("arch", ARCHS)

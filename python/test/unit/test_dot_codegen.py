@@ -12,6 +12,7 @@ import pytest
 
 import tritium as triton
 import tritium.language as tl
+from kernels.attention import attention_kernel
 
 THIS_FILE = os.path.abspath(__file__)
 
@@ -163,29 +164,6 @@ def test_fp8_max_num_imprecise_acc_adds_partial_sums_in_f32(limit):
     assert k.asm["ptx"].count("add.f32") == (128 * 256) // (32 * 8) * (128 // limit)
 
 
-@triton.jit
-def attention_loop(Q, K, V, O, sm_scale, N_CTX, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                   HEAD_DIM: tl.constexpr):
-    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = tl.arange(0, BLOCK_N)
-    offs_d = tl.arange(0, HEAD_DIM)
-    q = tl.load(Q + offs_m[:, None] * HEAD_DIM + offs_d[None, :])
-    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
-    l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
-    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
-    for start_n in range(0, N_CTX, BLOCK_N):
-        k = tl.load(K + (start_n + offs_n)[None, :] * HEAD_DIM + offs_d[:, None])
-        qk = tl.dot(q, k)
-        m_ij = tl.maximum(m_i, tl.max(qk, 1) * sm_scale)
-        p = tl.math.exp2(qk * sm_scale - m_ij[:, None])
-        alpha = tl.math.exp2(m_i - m_ij)
-        l_i = l_i * alpha + tl.sum(p, 1)
-        v = tl.load(V + (start_n + offs_n)[:, None] * HEAD_DIM + offs_d[None, :])
-        acc = tl.dot(p.to(tl.float16), v, acc * alpha[:, None])
-        m_i = m_ij
-    tl.store(O + offs_m[:, None] * HEAD_DIM + offs_d[None, :], (acc / l_i[:, None]).to(tl.float16))
-
-
 @pytest.mark.parametrize("target,instruction", [("cuda:90", "wgmma.mma_async"), ("cuda:80", "mma.sync.aligned")])
 def test_attention_loop_with_chained_dots_compiles_to_tensor_cores(target, instruction):
     # Two dots per iteration, the second on the softmax of the first: K and
@@ -193,7 +171,7 @@ def test_attention_loop_with_chained_dots_compiles_to_tensor_cores(target, instr
     # register A on sm_90, mma.sync's operand registers on sm_80), without
     # a shared-memory round trip.
     signature = {"Q": "*fp16", "K": "*fp16", "V": "*fp16", "O": "*fp16", "sm_scale": "fp32", "N_CTX": "i32"}
-    k = triton.compile(attention_loop, signature=signature, constexprs={"BLOCK_M": 128, "BLOCK_N": 64, "HEAD_DIM": 64},
+    k = triton.compile(attention_kernel, signature=signature, constexprs={"BLOCK_M": 128, "BLOCK_N": 64, "HEAD_DIM": 64},
                        attrs={n: [["tt.divisibility", 16]] for n in ["Q", "K", "V", "O", "N_CTX"]}, target=target,
                        num_warps=4, num_stages=3)
     assert instruction in k.asm["ptx"] and "cp.async.cg.shared.global" in k.asm["ptx"]
