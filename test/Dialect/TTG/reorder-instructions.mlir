@@ -52,3 +52,35 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// An immutable tile of a tensor defined before the loops leaves them (stored
+// once, not every iteration), and two such tiles of one tensor become one.
+// CHECK-LABEL: tt.func @invariant_tile
+// CHECK: %[[T:.*]] = ttg.local_alloc %arg0
+// CHECK-NOT: ttg.local_alloc
+// CHECK: scf.for
+// CHECK: ttg.local_load %[[T]]
+// CHECK: scf.for
+// CHECK: ttg.local_load %[[T]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @invariant_tile(%q: tensor<64x64xf16, #blocked>, %p: tensor<64x64x!tt.ptr<f16>, #blocked>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %t = ttg.local_alloc %q : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %l = ttg.local_load %t : !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf16, #blocked>
+      tt.store %p, %l : tensor<64x64x!tt.ptr<f16>, #blocked>
+    }
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %t = ttg.local_alloc %q : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %l = ttg.local_load %t : !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf16, #blocked>
+      tt.store %p, %l : tensor<64x64x!tt.ptr<f16>, #blocked>
+    }
+    tt.return
+  }
+}

@@ -5,15 +5,19 @@
 //
 //   * ttg.local_alloc of a tensor moves up to right after the op that
 //     defines the tensor (or the start of its block), so the registers of
-//     a loaded tile are stored, and free, as early as possible;
+//     a loaded tile are stored, and free, as early as possible; an
+//     immutable tile of a tensor defined outside the loops around it first
+//     leaves those loops (it is stored once, not every iteration);
 //   * ttg.convert_layout and ttg.local_load move down to right before
 //     their first user in their block, so the converted copy of a tile is
 //     not held across unrelated work (the epilogue's conversion of the
 //     accumulator next to the store that needs it, operand reads next to
 //     their dot).
 //
-// Algorithm: one walk collects the candidates; allocs are hoisted first,
-// then conversions and loads are sunk, each within its own block only.  A
+// Algorithm: one walk collects the candidates; allocs are hoisted first
+// (and immutable tiles of one tensor in one layout that end up in one block
+// merged), then conversions and loads are sunk, each within its own block
+// only.  A
 // local_load never moves past an op that may write memory (a local_store,
 // an async copy, a barrier, a call): it must read what it read before.  A
 // conversion is pure and may pass anything.  Ops whose users sit in other
@@ -23,6 +27,7 @@
 #include "tritium/Dialect/TTG/Transforms/Passes.h"
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tritium::ttg {
@@ -69,10 +74,30 @@ bool mayWriteBetween(Operation *from, Operation *to) {
   return false;
 }
 
+/// The outermost loop around `alloc` that `source` is defined outside of,
+/// crossing loops only (never an scf.if, whose body may not run).
+LoopLikeOpInterface outermostInvariantLoop(LocalAllocOp alloc, Value source) {
+  LoopLikeOpInterface outermost;
+  for (Operation *parent = alloc->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    auto loop = dyn_cast<LoopLikeOpInterface>(parent);
+    if (!loop || !loop.isDefinedOutsideOfLoop(source))
+      break;
+    outermost = loop;
+  }
+  return outermost;
+}
+
 void hoistLocalAlloc(LocalAllocOp alloc) {
   Value source = alloc.getSrc();
   if (!source)
     return;
+  // An immutable tile of a loop-invariant tensor is stored once, before
+  // the loops (the Q tile of attention would otherwise be stored to shared
+  // memory every iteration).
+  if (!alloc.getType().getMutableMemory())
+    if (LoopLikeOpInterface loop = outermostInvariantLoop(alloc, source))
+      alloc->moveBefore(loop);
   Block *block = alloc->getBlock();
   if (Operation *def = source.getDefiningOp()) {
     if (def->getBlock() != block || def->getNextNode() == alloc)
@@ -108,6 +133,24 @@ void ttg::reorderInstructions(ModuleOp module) {
   });
   for (LocalAllocOp alloc : allocs)
     hoistLocalAlloc(alloc);
+  // Two immutable tiles of one tensor in one layout are one (the loops of
+  // a causal attention kernel each hoisted a copy of the Q tile).
+  llvm::DenseMap<std::pair<Value, Type>, LocalAllocOp> firstTile;
+  for (LocalAllocOp alloc : allocs) {
+    if (!alloc.getSrc() || alloc.getType().getMutableMemory())
+      continue;
+    auto [it, inserted] = firstTile.try_emplace(
+        std::make_pair(alloc.getSrc(), Type(alloc.getType())), alloc);
+    if (inserted || it->second->getBlock() != alloc->getBlock())
+      continue;
+    LocalAllocOp first = it->second;
+    if (alloc->isBeforeInBlock(first)) {
+      std::swap(first, alloc);
+      it->second = first;
+    }
+    alloc.replaceAllUsesWith(first.getResult());
+    alloc.erase();
+  }
   // Last first: a conversion that feeds another one sinks after it did.
   for (Operation *op : llvm::reverse(sinks))
     sinkToFirstUser(op);

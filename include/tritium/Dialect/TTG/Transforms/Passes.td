@@ -210,7 +210,9 @@ def TTGReorderInstructionsPass
   let description = [{
     Within each block: a `ttg.local_alloc` of a tensor moves up to right
     after the op that defines the tensor, so a loaded tile's registers are
-    stored and free early; a `ttg.convert_layout` or `ttg.local_load` moves
+    stored and free early (an immutable tile of a tensor defined outside
+    the loops around it first leaves those loops: stored once, not every
+    iteration); a `ttg.convert_layout` or `ttg.local_load` moves
     down to right before its first user, so the converted copy is not held
     across unrelated work.  A `ttg.local_load` does not move past an op that
     may write memory.

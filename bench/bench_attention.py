@@ -1,0 +1,127 @@
+"""Side-by-side flash-attention forward on the GPU: tritium vs Triton (when
+importable) vs torch's scaled_dot_product_attention (FlashAttention-2 and
+cuDNN backends), same kernel source (attention_kernels.py: tutorial 06's
+forward on plain pointers), same shapes, one run.
+
+  fp16, Z=4 H=32 N=4096: head dim 128 non-causal and causal, head dim 64
+  non-causal; TFLOP/s = 4 Z H N^2 D (halved for causal) / time
+
+Each compiler runs every config of CONFIGS once and keeps its fastest; then
+the best configs and the SDPA backends are timed in 6 rounds whose order
+rotates (do_bench medians), and the median counts.  Every result is checked
+against SDPA first.
+Usage: python bench/bench_attention.py [--quick]
+"""
+import os
+import statistics
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+os.environ["TRITIUM_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritium-cache-")
+os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+import tritium  # noqa: E402
+import tritium.language as ttl  # noqa: E402
+from bench_timing import median_ms  # noqa: E402
+from kernel_sources import load_kernels  # noqa: E402
+
+try:
+    import triton
+    import triton.language as tl
+    HAVE_TRITON = True
+except ImportError:
+    HAVE_TRITON = False
+
+QUICK = "--quick" in sys.argv
+ROUNDS = 1 if QUICK else 6
+# (BLOCK_M, BLOCK_N, num_stages, num_warps)
+CONFIGS = [(128, 64, 2, 4), (128, 64, 3, 4), (128, 64, 3, 8), (128, 128, 2, 8), (128, 128, 3, 8), (64, 64, 3, 4),
+           (128, 32, 3, 4), (64, 32, 4, 4)]
+
+backends = {"tritium": load_kernels("attention_kernels.py", tritium, ttl, "tritium")}
+if HAVE_TRITON:
+    backends["triton"] = load_kernels("attention_kernels.py", triton, tl, "triton")
+
+
+def launcher(module, q, k, v, o, causal, config):
+    bm, bn, stages, warps = config
+    Z, H, N, D = q.shape
+    grid = (N // bm, Z * H)
+    return lambda: module.attn_fwd[grid](
+        q, k, v, D ** -0.5, o, *q.stride(), *k.stride(), *v.stride(), *o.stride(), H, N_CTX=N, HEAD_DIM=D,
+        BLOCK_M=bm, BLOCK_N=bn, STAGE=3 if causal else 1, num_stages=stages, num_warps=warps)
+
+
+def sdpa(backend, q, k, v, causal):
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    which = {"FlashAttention-2": SDPBackend.FLASH_ATTENTION, "cuDNN": SDPBackend.CUDNN_ATTENTION}[backend]
+
+    def run():
+        with sdpa_kernel(which):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    return run
+
+
+def run_case(label, Z, H, N, D, causal):
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(Z, H, N, D, device="cuda", dtype=torch.float16) for _ in range(3))
+    want = sdpa("FlashAttention-2", q, k, v, causal)()
+    fns, chosen, notes = {}, {}, []
+    for name, module in backends.items():
+        o = torch.empty_like(q)
+        best = None
+        for config in CONFIGS:
+            if config[0] % config[1] != 0:
+                continue
+            fn = launcher(module, q, k, v, o, causal, config)
+            try:
+                o.fill_(float("nan"))
+                fn()
+                torch.cuda.synchronize()
+            except Exception as e:  # noqa: BLE001 - a config a compiler cannot build is skipped, and said so
+                notes.append(f"{name} {config}: {type(e).__name__}: {str(e).splitlines()[0][:120]}")
+                continue
+            err = (o.float() - want.float()).abs().max().item()
+            if not err <= 2e-2:
+                notes.append(f"{name} {config}: WRONG (max error {err})")
+                continue
+            ms = median_ms(fn, QUICK)
+            if best is None or ms < best[0]:
+                best = (ms, config)
+        if best:
+            chosen[name] = best[1]
+            fns[name] = launcher(module, q, k, v, torch.empty_like(q), causal, best[1])
+    for backend in ("FlashAttention-2", "cuDNN"):
+        try:
+            sdpa(backend, q, k, v, causal)()
+            fns[backend] = sdpa(backend, q, k, v, causal)
+        except Exception as e:  # noqa: BLE001 - a backend torch cannot run here is left out, and said so
+            notes.append(f"{backend}: {type(e).__name__}: {str(e).splitlines()[0][:120]}")
+    flops = 4.0 * Z * H * N * N * D * (0.5 if causal else 1.0)
+    samples = {name: [] for name in fns}
+    names = list(fns)
+    for r in range(ROUNDS):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            samples[name].append(flops / median_ms(fns[name], QUICK) / 1e9)
+    return label, {name: statistics.median(v) for name, v in samples.items()}, chosen, notes
+
+
+cases = [("D=128", 4, 32, 4096, 128, False), ("D=128 causal", 4, 32, 4096, 128, True), ("D=64", 4, 32, 4096, 64, False)]
+if QUICK:
+    cases = cases[:1]
+print(f"GPU: {torch.cuda.get_device_name()}; triton {'available' if HAVE_TRITON else 'missing'}")
+print(f"{'case':14} {'tritium':>9} {'triton':>9} {'FA2':>9} {'cuDNN':>9} {'tritium/triton':>15}   configs (tritium | triton)")
+for case in cases:
+    label, tflops, chosen, notes = run_case(*case)
+    t, r = tflops.get("tritium"), tflops.get("triton")
+    fmt = lambda v: f"{v:9.1f}" if v else f"{'-':>9}"  # noqa: E731
+    ratio = f"{t / r:.3f}" if t and r else "-"
+    print(f"{label:14} {fmt(t)} {fmt(r)} {fmt(tflops.get('FlashAttention-2'))} {fmt(tflops.get('cuDNN'))} "
+          f"{ratio:>15}   {chosen.get('tritium')} | {chosen.get('triton')}")
+    for note in notes:
+        print("    note:", note)
