@@ -866,3 +866,45 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     tt.return
   }
 }
+
+// -----
+
+// Index arithmetic shared by a load's pointers and an mma computation: the
+// loop-carried pointers keep the load's layout (the index is recomputed in
+// the mma layout instead), so no tensor of pointers is converted in the loop.
+// CHECK-LABEL: tt.func @shared_index
+// CHECK-NOT: ttg.convert_layout {{.*}}!tt.ptr
+// CHECK: scf.for {{.*}} -> (tensor<64x64x!tt.ptr<f16>, #[[LD:blocked[0-9]*]]>, tensor<64x64xf32, #mma>)
+// CHECK-NEXT: tt.load %{{.*}} : tensor<64x64x!tt.ptr<f16>, #[[LD]]>
+// CHECK-NOT: ttg.convert_layout {{.*}}!tt.ptr
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:80"} {
+  tt.func @shared_index(%acc: tensor<64x64xf32, #mma>, %base: !tt.ptr<f16>, %out: tensor<64x64x!tt.ptr<f32>, #blocked>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %e = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %b = tt.broadcast %e : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %s = tt.splat %base : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %p0 = tt.addptr %s, %b : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%p = %p0, %a = %acc) -> (tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>) : i32 {
+      %pl = ttg.convert_layout %p : tensor<64x64x!tt.ptr<f16>, #blocked> -> tensor<64x64x!tt.ptr<f16>, #ld>
+      %x = tt.load %pl : tensor<64x64x!tt.ptr<f16>, #ld>
+      %xb = ttg.convert_layout %x : tensor<64x64xf16, #ld> -> tensor<64x64xf16, #blocked>
+      %xf = arith.extf %xb : tensor<64x64xf16, #blocked> to tensor<64x64xf32, #blocked>
+      %ab = ttg.convert_layout %a : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+      %bf = arith.sitofp %b : tensor<64x64xi32, #blocked> to tensor<64x64xf32, #blocked>
+      %sum = arith.addf %ab, %xf : tensor<64x64xf32, #blocked>
+      %sum2 = arith.addf %sum, %bf : tensor<64x64xf32, #blocked>
+      %am = ttg.convert_layout %sum2 : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #mma>
+      %pn = tt.addptr %p, %c64 : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %pn, %am : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xf32, #mma>
+    }
+    %fin = ttg.convert_layout %res#1 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #blocked>
+    tt.store %out, %fin : tensor<64x64x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}

@@ -13,8 +13,11 @@
 //   2. Flood.  Anchored results and block arguments are claimed with their
 //      own layouts up front.  Then all of them spread their claims together,
 //      breadth first, along the links between values (LayoutRoles.h), so that
-//      each value goes to the nearest anchor (ties to the earlier one); then,
-//      the same way, the anchored operands over the values still unclaimed:
+//      each value goes to the nearest anchor (ties to the earlier one) -
+//      the pointer operands of Fixed ops (loads, stores, atomics) flood in
+//      this round too: a tensor of pointers belongs to its access; then,
+//      the same way, the other anchored operands over the values still
+//      unclaimed:
 //        SameLayout   every tensor operand and result, same layout;
 //        Convert      operand <-> result, same layout;
 //        ExpandDims   result L -> operand slice(L, axis); operand
@@ -65,6 +68,13 @@ public:
       claims.insert({value, getLayoutOf(value)});
       queue.push_back(value);
     }
+    // Tensors of pointers flood with them: they belong to the access they
+    // address, not to a dot or a reduction whose index arithmetic they
+    // share (a loop-carried pointer tensor in an mma layout would be
+    // converted back, 8 bytes an element, every iteration).
+    for (auto [operand, type] : requirements)
+      if (isa<tt::PointerType>(cast<RankedTensorType>(type).getElementType()))
+        claim(operand->get(), cast<RankedTensorType>(type).getEncoding());
     drain();
     // Then the operand requirements, together, over what is left.
     for (auto [operand, type] : requirements)
