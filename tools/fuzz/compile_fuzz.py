@@ -1,0 +1,186 @@
+"""Compile fuzzing: generated kernels (kernel_generator.py), valid and
+invalid, compiled to cubins through the public API (`tritium.compile`,
+target cuda:90, no GPU needed) in child processes, every pass's output
+verified (the native pipelines always run MLIR's verifier).
+
+A failure is any of:
+  crash     the child process died (a signal, an abort in native code);
+  hang      no result within --timeout seconds;
+  rejected  a valid program did not compile;
+  accepted  an invalid program compiled;
+  unplaced  an invalid program's error is not a CompilationError at the
+            line its mistake was planted on, in its own file.
+Each failure prints its seed, kind and program, so that
+`python tools/fuzz/compile_fuzz.py --show SEED [--invalid]` reproduces it.
+
+Usage:
+  python tools/fuzz/compile_fuzz.py [--count N] [--first SEED] [--jobs J] [--timeout S]
+  python tools/fuzz/compile_fuzz.py --show SEED [--invalid]
+Seeds first .. first + count - 1 each give one valid and one invalid
+program (2 x count kernels).  Exit status 1 when anything failed.
+"""
+import argparse
+import importlib.util
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+
+from kernel_generator import generate, generate_invalid  # noqa: E402
+
+
+def _program(seed: int, invalid: bool):
+    return generate_invalid(seed) if invalid else generate(seed)
+
+
+def _compile_one(seed: int, invalid: bool, workdir: str) -> dict:
+    """Compiles one program in this process; the outcome as a dict."""
+    import tritium
+    program = _program(seed, invalid)
+    kind = "invalid" if invalid else "valid"
+    path = os.path.join(workdir, f"k{seed}_{kind}.py")
+    with open(path, "w") as f:
+        f.write(program.source)
+    result = {"seed": seed, "kind": kind}
+    try:
+        spec = importlib.util.spec_from_file_location(f"fuzz_k{seed}_{kind}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        kernel = tritium.compile(module.kernel, signature=program.signature, constexprs=program.constexprs,
+                                 target="cuda:90", num_warps=program.num_warps)
+        result.update(status="ok", cubin="cubin" in kernel.asm)
+    except tritium.CompilationError as e:
+        result.update(status="compile_error", file=e.file, line=e.line, message=str(e).splitlines()[0][:300],
+                      path=path)
+    except Exception as e:  # noqa: BLE001 - anything else is classified by the parent
+        result.update(status="other_error", message=f"{type(e).__name__}: {e}"[:300],
+                      trace=traceback.format_exc()[-1500:])
+    return result
+
+
+def _worker(seeds, workdir):
+    """Child process: compiles each (seed, invalid) and prints one JSON line
+    when it starts and one when it is done."""
+    for seed, invalid in seeds:
+        print(json.dumps({"start": [seed, invalid]}), flush=True)
+        print(json.dumps(_compile_one(seed, invalid, workdir)), flush=True)
+
+
+def _classify(result: dict) -> str:
+    """'' when the outcome is right, else the failure's name."""
+    if result["kind"] == "valid":
+        return "" if result["status"] == "ok" else "rejected"
+    if result["status"] == "ok":
+        return "accepted"
+    program = generate_invalid(result["seed"])
+    if (result["status"] != "compile_error" or result.get("line") != program.error_line
+            or os.path.basename(result.get("file") or "") != os.path.basename(result.get("path") or "-")):
+        return "unplaced"
+    return ""
+
+
+def run(first: int, count: int, jobs: int, timeout: float, log=print) -> list:
+    """Fuzzes seeds first .. first + count - 1 (valid and invalid); returns
+    the failures as dicts (seed, kind, failure, details)."""
+    work = [(s, inv) for s in range(first, first + count) for inv in (False, True)]
+    chunks = [work[i::jobs] for i in range(jobs)]
+    workdir = tempfile.mkdtemp(prefix="tritium-fuzz-")
+    env = dict(os.environ, TRITIUM_CACHE_DIR=tempfile.mkdtemp(prefix="tritium-fuzz-cache-"))
+    failures, done = [], 0
+    running = []  # (process, remaining items, in-flight item, last activity)
+
+    def start(items):
+        if not items:
+            return
+        code = ("import sys, json; sys.path.insert(0, %r); import compile_fuzz as f; "
+                "f._worker([tuple(x) for x in json.loads(sys.stdin.read())], %r)" % (HERE, workdir))
+        # stderr goes to a file: a full pipe would stall the child.
+        stderr = tempfile.TemporaryFile(mode="w+")
+        proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=stderr, env=env, text=True)
+        proc.stdin.write(json.dumps(items))
+        proc.stdin.close()
+        proc.stderr_file = stderr
+        running.append([proc, list(items), None, time.monotonic()])
+
+    for chunk in chunks:
+        start(chunk)
+    while running:
+        for entry in list(running):
+            proc, items, in_flight, last = entry
+            ready, _, _ = select.select([proc.stdout], [], [], 0.05)
+            if ready:
+                line = proc.stdout.readline()
+                if line:
+                    message = json.loads(line)
+                    entry[3] = time.monotonic()
+                    if "start" in message:
+                        entry[2] = tuple(message["start"])
+                    else:
+                        items.remove((message["seed"], message["kind"] == "invalid"))
+                        entry[2] = None
+                        done += 1
+                        failure = _classify(message)
+                        if failure:
+                            failures.append(dict(message, failure=failure))
+                    continue
+            hung = in_flight is not None and time.monotonic() - last > timeout
+            if proc.poll() is None and not hung:
+                continue
+            if hung:
+                proc.kill()
+            proc.wait()
+            running.remove(entry)
+            proc.stderr_file.seek(0)
+            stderr = proc.stderr_file.read()[-1500:]
+            if in_flight is not None:  # died or hung on this one
+                failures.append({"seed": in_flight[0], "kind": "invalid" if in_flight[1] else "valid",
+                                 "failure": "hang" if hung else "crash", "message": stderr})
+                items.remove(in_flight)
+                done += 1
+            elif items:  # died between programs: the harness itself is broken
+                failures.extend({"seed": seed, "kind": "invalid" if invalid else "valid",
+                                 "failure": "crash", "message": "worker exited: " + stderr}
+                                for seed, invalid in items)
+                continue
+            start(items)  # the rest, in a new child
+    return failures
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--show", type=int, default=None)
+    parser.add_argument("--invalid", action="store_true")
+    args = parser.parse_args(argv)
+    if args.show is not None:
+        program = _program(args.show, args.invalid)
+        print(program.source)
+        if program.error_line:
+            print(f"# mistake ({program.mutation}) on line {program.error_line}")
+        print(json.dumps(_compile_one(args.show, args.invalid, tempfile.mkdtemp()), indent=1))
+        return 0
+    t0 = time.monotonic()
+    failures = run(args.first, args.count, args.jobs, args.timeout)
+    for f in failures:
+        print(f"FAIL {f['failure']}: seed {f['seed']} ({f['kind']}): {f.get('message', '')}")
+        if f.get("trace"):
+            print(f["trace"])
+    print(f"{2 * args.count} kernels (seeds {args.first}..{args.first + args.count - 1}, valid and invalid) in "
+          f"{time.monotonic() - t0:.0f} s: {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

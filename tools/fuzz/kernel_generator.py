@@ -1,0 +1,319 @@
+"""Random Triton kernels, seeded and reproducible, for compile fuzzing and
+differential testing (issue: reliability).
+
+`generate(seed)` returns a valid `Program`: the text of a Python module
+with one `kernel` (and sometimes a nested `@triton.jit` helper) written the
+way users write Triton, its signature, constexprs, launch grid and
+num_warps, the arrays it reads and writes, and `reference`, the source of a
+numpy function that computes the same outputs from the same inputs.
+`generate_invalid(seed)` returns a program with one mistake planted on a
+known line (`error_line`): an undefined name, a runtime value where a
+constexpr is needed, a reduction axis out of range, tiles that do not
+broadcast, a store through a scalar, a dot whose K disagrees, a dtype that
+does not exist.  A compiler must reject it with an error at that line.
+
+What a valid kernel may contain:
+  * 1-D tiles (BLOCK 16-1024, a masked tail) or 2-D tiles (BM x BN, each
+    1-64, masks on both edges), up to two inputs of float32, float16 or
+    int32 (float16 computes in float32, as Triton code usually does);
+  * element-wise expressions up to depth 4: + - * and safe division,
+    maximum/minimum, where over comparisons, abs, exp of -|x|, sqrt of |x|,
+    sin, casts; for integers also & | ^ and shifts by 0-3;
+  * a constexpr-bounded loop accumulating, an `if` on a constexpr flag;
+  * a nested @jit helper holding a subexpression;
+  * 2-D: a reduction (sum, max, min) along either axis, or a cumsum along
+    the rows, with masked elements made neutral first.
+Integers wrap in both Triton and numpy int32, so integer outputs compare
+exactly; float outputs within a tolerance (Program.rtol / atol).
+"""
+import dataclasses
+import random
+from typing import Dict, List, Optional, Tuple
+
+FLOAT_DTYPES = ["float32", "float16"]
+TL_DTYPE = {"float32": "tl.float32", "float16": "tl.float16", "int32": "tl.int32"}
+SIG_DTYPE = {"float32": "fp32", "float16": "fp16", "int32": "i32"}
+
+
+@dataclasses.dataclass
+class Program:
+    seed: int
+    source: str                          # module text; defines `kernel`
+    signature: Dict[str, str]            # runtime parameters, Triton signature strings
+    constexprs: Dict[str, object]
+    num_warps: int
+    grid: Tuple[int, ...]
+    inputs: List[Tuple[str, Tuple[int, ...], str]]    # (parameter, shape, dtype)
+    outputs: List[Tuple[str, Tuple[int, ...], str]]
+    scalars: Dict[str, int]              # runtime scalar arguments
+    reference: str                       # defines `reference(arrays) -> {output: array}`
+    rtol: float = 0.0
+    atol: float = 0.0
+    error_line: Optional[int] = None     # invalid programs: where the error must point
+    mutation: str = ""
+
+    def arguments(self):
+        """Parameter names in signature order."""
+        return list(self.signature)
+
+
+class _Expr:
+    """An expression in both languages: Triton source and numpy source;
+    `const` when it involves no tensor (such a subtree is never built:
+    Python scalars have no `.to`, and Triton rejects some scalar-only
+    forms that numpy takes)."""
+
+    def __init__(self, tl_src: str, np_src: str, const: bool = False):
+        self.tl, self.np, self.const = tl_src, np_src, const
+
+
+class _Builder:
+    def __init__(self, rng: random.Random, kind: str, leaves: List[_Expr]):
+        self.rng, self.kind, self.leaves = rng, kind, leaves  # kind: "float" or "int"
+
+    def constant(self) -> _Expr:
+        if self.kind == "int":
+            v = self.rng.randint(-9, 9)
+            return _Expr(str(v), f"np.int32({v})", const=True)
+        v = round(self.rng.uniform(-4, 4), 3)
+        return _Expr(repr(v), f"np.float32({v!r})", const=True)
+
+    def expr(self, depth: int) -> _Expr:
+        built = self._expr(depth)
+        return built if not built.const else self.rng.choice(self.leaves)
+
+    def operand(self, depth: int) -> _Expr:
+        """A subexpression that may be a constant (one operand of a binary op)."""
+        return self._expr(depth)
+
+    def _expr(self, depth: int) -> _Expr:
+        r = self.rng
+        if depth <= 0 or r.random() < 0.25:
+            return r.choice(self.leaves) if r.random() < 0.8 else self.constant()
+        a = self.expr(depth - 1)
+        choice = r.randrange(12)
+        if choice < 4:
+            b = self.operand(depth - 1)
+            op = r.choice(["+", "-", "*"])
+            return _Expr(f"({a.tl} {op} {b.tl})", f"({a.np} {op} {b.np})")
+        if choice == 4:
+            b = self.expr(depth - 1)
+            f = r.choice(["maximum", "minimum"])
+            return _Expr(f"tl.{f}({a.tl}, {b.tl})", f"np.{f}({a.np}, {b.np})")
+        if choice == 5:
+            b, c, d = self.expr(depth - 1), self.expr(depth - 1), self.expr(depth - 1)
+            cmp = r.choice(["<", ">", "<=", ">=", "==", "!="])
+            return _Expr(f"tl.where({a.tl} {cmp} {b.tl}, {c.tl}, {d.tl})",
+                         f"np.where({a.np} {cmp} {b.np}, {c.np}, {d.np})")
+        if choice == 6:
+            return _Expr(f"tl.abs({a.tl})", f"np.abs({a.np})")
+        if self.kind == "int":
+            if choice in (7, 8):
+                b = self.expr(depth - 1)
+                op = r.choice(["&", "|", "^"])
+                return _Expr(f"({a.tl} {op} {b.tl})", f"({a.np} {op} {b.np})")
+            if choice == 9:
+                s = r.randint(0, 3)
+                op = r.choice([">>", "<<"])
+                return _Expr(f"({a.tl} {op} {s})", f"({a.np} {op} np.int32({s}))")
+            return _Expr(f"(-{a.tl})", f"(-{a.np})")
+        if choice == 7:
+            b = self.expr(depth - 1)
+            return _Expr(f"({a.tl} / (tl.abs({b.tl}) + 1.0))", f"({a.np} / (np.abs({b.np}) + np.float32(1.0)))")
+        if choice == 8:
+            return _Expr(f"tl.exp(-tl.abs({a.tl}))", f"np.exp(-np.abs({a.np}))")
+        if choice == 9:
+            return _Expr(f"tl.sqrt(tl.abs({a.tl}))", f"np.sqrt(np.abs({a.np}))")
+        if choice == 10:
+            return _Expr(f"tl.sin({a.tl})", f"np.sin({a.np})")
+        # a round trip through float16 and back
+        return _Expr(f"{a.tl}.to(tl.float16).to(tl.float32)", f"{a.np}.astype(np.float16).astype(np.float32)")
+
+
+def _pow2(rng: random.Random, lo: int, hi: int) -> int:
+    return 1 << rng.randint(lo.bit_length() - 1, hi.bit_length() - 1)
+
+
+def generate(seed: int) -> Program:
+    """A valid random kernel and its numpy reference."""
+    rng = random.Random(seed)
+    rank = rng.choice([1, 2])
+    dtype = rng.choice(["float32", "float32", "float16", "int32"])
+    kind = "int" if dtype == "int32" else "float"
+    n_inputs = rng.choice([1, 2])
+    num_warps = rng.choice([1, 2, 4, 8])
+    names = ["x", "y"][:n_inputs]
+    lines = ["import tritium as triton", "import tritium.language as tl", ""]
+    helper = rng.random() < 0.3
+    loop = rng.random() < 0.3
+    flag = rng.random() < 0.3
+    compute = "tl.int32" if kind == "int" else "tl.float32"
+    np_compute = "np.int32" if kind == "int" else "np.float32"
+
+    leaves = [_Expr(f"{n}", f"{n}") for n in names] + [_Expr("offs_f", "offs_f")]
+    builder = _Builder(rng, kind, leaves)
+    body = builder.expr(rng.randint(1, 4))
+    helper_src, ref_helper = [], []
+    if helper:
+        sub = builder.expr(2)
+        helper_src = ["@triton.jit", "def helper(x, y, offs_f):", f"    return {sub.tl}", ""]
+        ref_helper = ["def helper(x, y, offs_f):", f"    return {sub.np}", ""]
+        body = _Expr(f"({body.tl} + helper({leaves[0].tl}, {leaves[-2].tl if n_inputs > 1 else leaves[0].tl}, offs_f))",
+                     f"({body.np} + helper({leaves[0].np}, {leaves[-2].np if n_inputs > 1 else leaves[0].np}, offs_f))")
+
+    constexprs: Dict[str, object] = {}
+    scalars: Dict[str, int] = {}
+    signature: Dict[str, str] = {}
+    for n in names:
+        signature[f"{n}_ptr"] = f"*{SIG_DTYPE[dtype]}"
+    signature["out_ptr"] = f"*{SIG_DTYPE[dtype]}"
+    reduce_op = None
+    if rank == 1:
+        block = _pow2(rng, 16, 1024)
+        n = rng.randint(1, 3 * block)
+        signature["n"] = "i32"
+        scalars["n"] = n
+        constexprs["BLOCK"] = block
+        params = ", ".join(list(signature) + ["BLOCK: tl.constexpr"])
+        index = ["    pid = tl.program_id(0)",
+                 "    offs = pid * BLOCK + tl.arange(0, BLOCK)",
+                 "    mask = offs < n"]
+        shape_in = (n,)
+        grid = ((n + block - 1) // block,)
+        np_index = ["    offs = np.arange(n)"]
+        out_shape, out_index = (n,), "offs"
+    else:
+        bm, bn = _pow2(rng, 1, 64), _pow2(rng, 1, 64)
+        while bm * bn > 4096:
+            bn //= 2
+        m, nn = rng.randint(1, 3 * bm), rng.randint(1, 3 * bn)
+        signature["M"] = signature["N"] = "i32"
+        scalars.update(M=m, N=nn)
+        constexprs.update(BM=bm, BN=bn)
+        params = ", ".join(list(signature) + ["BM: tl.constexpr", "BN: tl.constexpr"])
+        index = ["    rows = tl.program_id(0) * BM + tl.arange(0, BM)",
+                 "    cols = tl.program_id(1) * BN + tl.arange(0, BN)",
+                 "    offs = rows[:, None] * N + cols[None, :]",
+                 "    mask = (rows[:, None] < M) & (cols[None, :] < N)"]
+        shape_in = (m, nn)
+        grid = ((m + bm - 1) // bm, (nn + bn - 1) // bn)
+        np_index = ["    offs = np.arange(M * N).reshape(M, N)"]
+        out_shape, out_index = (m, nn), "offs"
+        # Reductions need the whole row or column in one program.
+        if rng.random() < 0.35:
+            reduce_op = rng.choice(["sum", "max", "min", "cumsum"])
+            axis = 1 if reduce_op == "cumsum" else rng.choice([0, 1])
+            if axis == 1:
+                bn = 1 << (nn - 1).bit_length()
+                constexprs["BN"] = bn
+                grid = ((m + bm - 1) // bm, 1)
+            else:
+                bm = 1 << (m - 1).bit_length()
+                constexprs["BM"] = bm
+                grid = (1, (nn + bn - 1) // bn)
+            if constexprs["BM"] * constexprs["BN"] > 2 ** 16:
+                reduce_op = None  # too large a tile: keep it element-wise
+                constexprs.update(BM=_pow2(rng, 1, 64), BN=_pow2(rng, 1, 64))
+                while constexprs["BM"] * constexprs["BN"] > 4096:
+                    constexprs["BN"] //= 2
+                grid = ((m + constexprs["BM"] - 1) // constexprs["BM"], (nn + constexprs["BN"] - 1) // constexprs["BN"])
+    if loop:
+        constexprs["LOOP"] = rng.randint(1, 3)
+        params += ", LOOP: tl.constexpr"
+    if flag:
+        constexprs["FLAG"] = rng.choice([True, False])
+        params += ", FLAG: tl.constexpr"
+
+    lines += helper_src
+    lines += ["@triton.jit", f"def kernel({params}):"] + index
+    other = "0" if kind == "int" else "0.0"
+    for nm in names:
+        lines.append(f"    {nm} = tl.load({nm}_ptr + offs, mask=mask, other={other}).to({compute})")
+    lines.append(f"    offs_f = offs.to({compute})")
+    ref = ["import numpy as np", ""] + ref_helper + ["def reference(arrays):"]
+    ref += [f"    {nm} = arrays['{nm}_ptr'].astype({np_compute})" for nm in names]
+    ref += [f"    n = {scalars.get('n', 0)}", f"    M = {scalars.get('M', 0)}", f"    N = {scalars.get('N', 0)}"]
+    ref += np_index + [f"    offs_f = offs.astype({np_compute})"]
+    # Always a full tile (a constant-free expression may still be narrower).
+    value_tl = f"({body.tl}) + tl.zeros_like(offs_f)"
+    value_np = f"({body.np}) + np.zeros_like(offs_f)"
+    if loop:
+        lines.append(f"    acc = tl.zeros_like(offs_f)")
+        lines.append("    for i in range(LOOP):")
+        lines.append(f"        acc = acc + ({value_tl}) * i")
+        ref.append(f"    acc = np.zeros_like(offs_f)")
+        ref.append(f"    for i in range({constexprs['LOOP']}):")
+        ref.append(f"        acc = acc + ({value_np}) * {np_compute}(i)")
+        value_tl, value_np = "acc", "acc"
+    if flag:
+        lines.append(f"    v = {value_tl}")
+        lines.append("    if FLAG:")
+        lines.append("        v = v + 1")
+        lines.append("    else:")
+        lines.append("        v = v - 1")
+        step = "1" if constexprs["FLAG"] else "-1"
+        ref.append(f"    v = ({value_np}) + {np_compute}({step})")
+        value_tl, value_np = "v", "v"
+    store_dtype = TL_DTYPE[dtype]
+    np_dtype = f"np.{dtype}"
+    if reduce_op is None:
+        lines.append(f"    tl.store(out_ptr + offs, ({value_tl}).to({store_dtype}), mask=mask)")
+        ref.append(f"    return {{'out_ptr': np.asarray({value_np}).astype({np_dtype}).reshape({out_shape})}}")
+        outputs = [("out_ptr", out_shape, dtype)]
+    else:
+        neutral = {"sum": "0", "cumsum": "0", "max": "-1000000", "min": "1000000"}[reduce_op]
+        if kind == "float":
+            neutral += ".0"
+        lines.append(f"    v_r = tl.where(mask, {value_tl}, {neutral})")
+        if reduce_op == "cumsum":
+            lines.append("    r = tl.cumsum(v_r, axis=1)")
+            lines.append(f"    tl.store(out_ptr + offs, r.to({store_dtype}), mask=mask)")
+            ref.append(f"    r = np.cumsum(np.asarray({value_np}).astype({np_compute}), axis=1).astype({np_compute})")
+            ref.append(f"    return {{'out_ptr': r.astype({np_dtype})}}")
+            outputs = [("out_ptr", out_shape, dtype)]
+        else:
+            axis = 1 if grid[1] == 1 else 0
+            lines.append(f"    r = tl.{reduce_op}(v_r, axis={axis})")
+            if axis == 1:
+                lines.append(f"    tl.store(out_ptr + rows, r.to({store_dtype}), mask=rows < M)")
+                outputs = [("out_ptr", (scalars["M"],), dtype)]
+            else:
+                lines.append(f"    tl.store(out_ptr + cols, r.to({store_dtype}), mask=cols < N)")
+                outputs = [("out_ptr", (scalars["N"],), dtype)]
+            ref.append(f"    r = np.{ {'sum': 'sum', 'max': 'max', 'min': 'min'}[reduce_op]}("
+                       f"np.asarray({value_np}).astype({np_compute}), axis={axis}).astype({np_compute})")
+            ref.append(f"    return {{'out_ptr': r.astype({np_dtype})}}")
+    lines.append("")
+    rtol, atol = (0.0, 0.0) if kind == "int" else ((1e-2, 1e-2) if dtype == "float16" else (1e-4, 1e-4))
+    if reduce_op in ("sum", "cumsum") and kind == "float":
+        rtol, atol = rtol * 10 + 1e-3, atol * 10 + 1e-3
+    return Program(seed=seed, source="\n".join(lines), signature=signature, constexprs=constexprs,
+                   num_warps=num_warps, grid=grid, inputs=[(f"{nm}_ptr", shape_in, dtype) for nm in names],
+                   outputs=outputs, scalars=scalars, reference="\n".join(ref) + "\n", rtol=rtol, atol=atol)
+
+
+# ---- invalid programs -----------------------------------------------------------------------
+
+MUTATIONS = ["undefined_name", "runtime_arange", "bad_axis", "shape_mismatch", "store_through_scalar",
+             "dot_k_mismatch", "bad_dtype"]
+
+
+def generate_invalid(seed: int) -> Program:
+    """A valid program with one mistake planted on one line of `kernel`."""
+    rng = random.Random(seed ^ 0x5EED)
+    program = generate(seed)
+    mutation = rng.choice(MUTATIONS)
+    lines = program.source.split("\n")
+    # The line after the loads: every program has `offs_f = offs.to(...)`.
+    at = next(i for i, line in enumerate(lines) if line.strip().startswith("offs_f = "))
+    planted = {
+        "undefined_name": "    bad = offs_f + undefined_value",
+        "runtime_arange": f"    bad = tl.arange(0, {'n' if 'n' in program.signature else 'M'})",
+        "bad_axis": "    bad = tl.sum(offs_f, axis=3)",
+        "shape_mismatch": "    bad = tl.reshape(offs_f, (3, 5))",
+        "store_through_scalar": f"    tl.store({'n' if 'n' in program.signature else 'M'}, offs_f)",
+        "dot_k_mismatch": "    bad = tl.dot(tl.zeros((16, 32), tl.float16), tl.zeros((16, 16), tl.float16))",
+        "bad_dtype": "    bad = offs_f.to(tl.float24)",
+    }[mutation]
+    lines.insert(at + 1, planted)
+    return dataclasses.replace(program, source="\n".join(lines), error_line=at + 2, mutation=mutation)
