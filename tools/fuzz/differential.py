@@ -29,7 +29,7 @@ import torch  # noqa: E402
 
 from kernel_generator import generate  # noqa: E402
 
-TORCH = {"float32": torch.float32, "float16": torch.float16, "int32": torch.int32}
+TORCH = {"float32": torch.float32, "float16": torch.float16, "int32": torch.int32, "int8": torch.int8}
 
 
 def load(program, compiler: str, workdir: str):
@@ -50,8 +50,8 @@ def load(program, compiler: str, workdir: str):
 def inputs_for(program, rng):
     arrays = {}
     for name, shape, dtype in program.inputs:
-        if dtype == "int32":
-            arrays[name] = rng.integers(-100, 100, size=shape, dtype=np.int32)
+        if dtype.startswith("int"):
+            arrays[name] = rng.integers(-100, 100, size=shape, dtype=np.dtype(dtype))
         else:
             arrays[name] = (rng.standard_normal(size=shape) * 2).astype(dtype)
     return arrays
@@ -61,7 +61,7 @@ def run(program, kernel, arrays):
     tensors = {n: torch.from_numpy(a).cuda() for n, a in arrays.items()}
     outs = {}
     for name, shape, dtype in program.outputs:
-        fill = -77 if dtype == "int32" else float("nan")
+        fill = 0 if name in program.zero_outputs else -77 if dtype.startswith("int") else float("nan")
         outs[name] = torch.full(shape, fill, dtype=TORCH[dtype], device="cuda")
     args = [tensors.get(p, outs.get(p, program.scalars.get(p))) for p in program.arguments()]
     kernel[program.grid](*args, **program.constexprs, num_warps=program.num_warps)
@@ -74,7 +74,7 @@ def agrees(program, got, want) -> bool:
         g = got[name]
         if g.shape != value.shape:
             return False
-        if value.dtype == np.int32:
+        if np.issubdtype(value.dtype, np.integer):
             if not np.array_equal(g, value):
                 return False
             continue

@@ -14,15 +14,19 @@ does not exist.  A compiler must reject it with an error at that line.
 
 What a valid kernel may contain:
   * 1-D tiles (BLOCK 16-1024, a masked tail) or 2-D tiles (BM x BN, each
-    1-64, masks on both edges), up to two inputs of float32, float16 or
-    int32 (float16 computes in float32, as Triton code usually does);
+    1-64, masks on both edges), up to two inputs of float32, float16, int32
+    or int8 (float16 computes in float32 and int8 in int32, as Triton code
+    usually does);
   * element-wise expressions up to depth 4: + - * and safe division,
     maximum/minimum, where over comparisons, abs, exp of -|x|, sqrt of |x|,
     sin, casts; for integers also & | ^ and shifts by 0-3;
   * a constexpr-bounded loop accumulating, an `if` on a constexpr flag;
   * a nested @jit helper holding a subexpression;
-  * 2-D: a reduction (sum, max, min) along either axis, or a cumsum along
-    the rows, with masked elements made neutral first.
+  * 2-D: a row vector broadcast over the rows; a reduction (sum, max, min)
+    or a cumsum along either axis, with masked elements made neutral first;
+  * integers (int32, int8 computing in int32): an atomic_add histogram;
+  * or, about one program in seven, a matmul tile: tl.dot over a masked K loop
+    (fp16 or fp32 inputs, fp32 accumulator) with an element-wise epilogue.
 Integers wrap in both Triton and numpy int32, so integer outputs compare
 exactly; float outputs within a tolerance (Program.rtol / atol).
 """
@@ -31,8 +35,8 @@ import random
 from typing import Dict, List, Optional, Tuple
 
 FLOAT_DTYPES = ["float32", "float16"]
-TL_DTYPE = {"float32": "tl.float32", "float16": "tl.float16", "int32": "tl.int32"}
-SIG_DTYPE = {"float32": "fp32", "float16": "fp16", "int32": "i32"}
+TL_DTYPE = {"float32": "tl.float32", "float16": "tl.float16", "int32": "tl.int32", "int8": "tl.int8"}
+SIG_DTYPE = {"float32": "fp32", "float16": "fp16", "int32": "i32", "int8": "i8"}
 
 
 @dataclasses.dataclass
@@ -51,6 +55,7 @@ class Program:
     atol: float = 0.0
     error_line: Optional[int] = None     # invalid programs: where the error must point
     mutation: str = ""
+    zero_outputs: Tuple[str, ...] = ()   # outputs that start at zero (atomic targets)
 
     def arguments(self):
         """Parameter names in signature order."""
@@ -137,10 +142,14 @@ def _pow2(rng: random.Random, lo: int, hi: int) -> int:
 def generate(seed: int) -> Program:
     """A valid random kernel and its numpy reference."""
     rng = random.Random(seed)
+    if rng.random() < 0.15:
+        return _generate_dot(seed, rng)
     rank = rng.choice([1, 2])
-    dtype = rng.choice(["float32", "float32", "float16", "int32"])
-    kind = "int" if dtype == "int32" else "float"
+    dtype = rng.choice(["float32", "float32", "float16", "int32", "int8"])
+    kind = "int" if dtype.startswith("int") else "float"
     n_inputs = rng.choice([1, 2])
+    row_vector = rank == 2 and rng.random() < 0.3  # a [BN] input broadcast over the rows
+    atomic = kind == "int" and rng.random() < 0.25
     num_warps = rng.choice([1, 2, 4, 8])
     names = ["x", "y"][:n_inputs]
     lines = ["import tritium as triton", "import tritium.language as tl", ""]
@@ -151,11 +160,14 @@ def generate(seed: int) -> Program:
     np_compute = "np.int32" if kind == "int" else "np.float32"
 
     leaves = [_Expr(f"{n}", f"{n}") for n in names] + [_Expr("offs_f", "offs_f")]
+    if row_vector:
+        leaves.append(_Expr("w[None, :]", "w[None, :]"))
     builder = _Builder(rng, kind, leaves)
     body = builder.expr(rng.randint(1, 4))
     helper_src, ref_helper = [], []
     if helper:
-        sub = builder.expr(2)
+        # The helper sees x, y and offs_f only.
+        sub = _Builder(rng, kind, [leaf for leaf in leaves if not leaf.tl.startswith("w[")]).expr(2)
         helper_src = ["@triton.jit", "def helper(x, y, offs_f):", f"    return {sub.tl}", ""]
         ref_helper = ["def helper(x, y, offs_f):", f"    return {sub.np}", ""]
         body = _Expr(f"({body.tl} + helper({leaves[0].tl}, {leaves[-2].tl if n_inputs > 1 else leaves[0].tl}, offs_f))",
@@ -166,7 +178,11 @@ def generate(seed: int) -> Program:
     signature: Dict[str, str] = {}
     for n in names:
         signature[f"{n}_ptr"] = f"*{SIG_DTYPE[dtype]}"
+    if row_vector:
+        signature["w_ptr"] = f"*{SIG_DTYPE[dtype]}"
     signature["out_ptr"] = f"*{SIG_DTYPE[dtype]}"
+    if atomic:
+        signature["hist_ptr"] = "*i32"
     reduce_op = None
     if rank == 1:
         block = _pow2(rng, 16, 1024)
@@ -202,7 +218,7 @@ def generate(seed: int) -> Program:
         # Reductions need the whole row or column in one program.
         if rng.random() < 0.35:
             reduce_op = rng.choice(["sum", "max", "min", "cumsum"])
-            axis = 1 if reduce_op == "cumsum" else rng.choice([0, 1])
+            axis = rng.choice([0, 1])
             if axis == 1:
                 bn = 1 << (nn - 1).bit_length()
                 constexprs["BN"] = bn
@@ -229,9 +245,13 @@ def generate(seed: int) -> Program:
     other = "0" if kind == "int" else "0.0"
     for nm in names:
         lines.append(f"    {nm} = tl.load({nm}_ptr + offs, mask=mask, other={other}).to({compute})")
+    if row_vector:
+        lines.append(f"    w = tl.load(w_ptr + cols, mask=cols < N, other={other}).to({compute})")
     lines.append(f"    offs_f = offs.to({compute})")
     ref = ["import numpy as np", ""] + ref_helper + ["def reference(arrays):"]
     ref += [f"    {nm} = arrays['{nm}_ptr'].astype({np_compute})" for nm in names]
+    if row_vector:
+        ref.append(f"    w = arrays['w_ptr'].astype({np_compute})")
     ref += [f"    n = {scalars.get('n', 0)}", f"    M = {scalars.get('M', 0)}", f"    N = {scalars.get('N', 0)}"]
     ref += np_index + [f"    offs_f = offs.astype({np_compute})"]
     # Always a full tile (a constant-free expression may still be narrower).
@@ -256,23 +276,29 @@ def generate(seed: int) -> Program:
         value_tl, value_np = "v", "v"
     store_dtype = TL_DTYPE[dtype]
     np_dtype = f"np.{dtype}"
+    full_np = f"np.broadcast_to(np.asarray({value_np}), {shape_in}).astype({np_compute})"
+    if atomic:
+        lines.append(f"    tl.atomic_add(hist_ptr + (offs % 7), ({value_tl}).to(tl.int32), mask=mask)")
+        ref.append("    hist = np.zeros(7, np.int32)")
+        ref.append(f"    np.add.at(hist, (offs % 7).ravel(), {full_np}.ravel().astype(np.int32))")
+    extra = ", 'hist_ptr': hist" if atomic else ""
     if reduce_op is None:
         lines.append(f"    tl.store(out_ptr + offs, ({value_tl}).to({store_dtype}), mask=mask)")
-        ref.append(f"    return {{'out_ptr': np.asarray({value_np}).astype({np_dtype}).reshape({out_shape})}}")
+        ref.append(f"    return {{'out_ptr': {full_np}.astype({np_dtype}){extra}}}")
         outputs = [("out_ptr", out_shape, dtype)]
     else:
         neutral = {"sum": "0", "cumsum": "0", "max": "-1000000", "min": "1000000"}[reduce_op]
         if kind == "float":
             neutral += ".0"
         lines.append(f"    v_r = tl.where(mask, {value_tl}, {neutral})")
+        # The axis whose whole extent one program holds (see the grid above).
+        axis = 1 if grid[1] == 1 else 0
         if reduce_op == "cumsum":
-            lines.append("    r = tl.cumsum(v_r, axis=1)")
+            lines.append(f"    r = tl.cumsum(v_r, axis={axis})")
             lines.append(f"    tl.store(out_ptr + offs, r.to({store_dtype}), mask=mask)")
-            ref.append(f"    r = np.cumsum(np.asarray({value_np}).astype({np_compute}), axis=1).astype({np_compute})")
-            ref.append(f"    return {{'out_ptr': r.astype({np_dtype})}}")
+            ref.append(f"    r = np.cumsum({full_np}, axis={axis}).astype({np_compute})")
             outputs = [("out_ptr", out_shape, dtype)]
         else:
-            axis = 1 if grid[1] == 1 else 0
             lines.append(f"    r = tl.{reduce_op}(v_r, axis={axis})")
             if axis == 1:
                 lines.append(f"    tl.store(out_ptr + rows, r.to({store_dtype}), mask=rows < M)")
@@ -280,16 +306,66 @@ def generate(seed: int) -> Program:
             else:
                 lines.append(f"    tl.store(out_ptr + cols, r.to({store_dtype}), mask=cols < N)")
                 outputs = [("out_ptr", (scalars["N"],), dtype)]
-            ref.append(f"    r = np.{ {'sum': 'sum', 'max': 'max', 'min': 'min'}[reduce_op]}("
-                       f"np.asarray({value_np}).astype({np_compute}), axis={axis}).astype({np_compute})")
-            ref.append(f"    return {{'out_ptr': r.astype({np_dtype})}}")
+            ref.append(f"    r = np.{reduce_op}({full_np}, axis={axis}).astype({np_compute})")
+        ref.append(f"    return {{'out_ptr': r.astype({np_dtype}){extra}}}")
+    if atomic:
+        outputs.append(("hist_ptr", (7,), "int32"))
     lines.append("")
     rtol, atol = (0.0, 0.0) if kind == "int" else ((1e-2, 1e-2) if dtype == "float16" else (1e-4, 1e-4))
     if reduce_op in ("sum", "cumsum") and kind == "float":
         rtol, atol = rtol * 10 + 1e-3, atol * 10 + 1e-3
+    inputs = [(f"{nm}_ptr", shape_in, dtype) for nm in names]
+    if row_vector:
+        inputs.append(("w_ptr", (scalars["N"],), dtype))
     return Program(seed=seed, source="\n".join(lines), signature=signature, constexprs=constexprs,
-                   num_warps=num_warps, grid=grid, inputs=[(f"{nm}_ptr", shape_in, dtype) for nm in names],
-                   outputs=outputs, scalars=scalars, reference="\n".join(ref) + "\n", rtol=rtol, atol=atol)
+                   num_warps=num_warps, grid=grid, inputs=inputs, outputs=outputs, scalars=scalars,
+                   reference="\n".join(ref) + "\n", rtol=rtol, atol=atol,
+                   zero_outputs=("hist_ptr",) if atomic else ())
+
+
+def _generate_dot(seed: int, rng: random.Random) -> Program:
+    """A matmul tile: C[BM, BN] = A[M, K] @ B[K, N] over a K loop with masked
+    tails, fp16 (or fp32) inputs, an fp32 accumulator, and an element-wise
+    epilogue from the expression builder; grid over the M and N tiles."""
+    dtype = rng.choice(["float16", "float16", "float32"])
+    bm, bn, bk = (rng.choice([16, 32, 64]) for _ in range(3))
+    m, n, k = rng.randint(1, 3 * bm), rng.randint(1, 3 * bn), rng.randint(1, 3 * bk)
+    num_warps = rng.choice([1, 2, 4, 8])
+    precision = "ieee" if dtype == "float32" else "tf32"
+    sig = SIG_DTYPE[dtype]
+    signature = {"a_ptr": f"*{sig}", "b_ptr": f"*{sig}", "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32"}
+    builder = _Builder(rng, "float", [_Expr("acc", "acc"), _Expr("col_f", "col_f")])
+    epilogue = builder.expr(rng.randint(0, 2))
+    lines = ["import tritium as triton", "import tritium.language as tl", "", "@triton.jit",
+             "def kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):",
+             "    rows = tl.program_id(0) * BM + tl.arange(0, BM)",
+             "    cols = tl.program_id(1) * BN + tl.arange(0, BN)",
+             "    ks = tl.arange(0, BK)",
+             "    acc = tl.zeros((BM, BN), dtype=tl.float32)",
+             "    for k0 in range(0, K, BK):",
+             "        a = tl.load(a_ptr + rows[:, None] * K + (k0 + ks)[None, :],",
+             "                    mask=(rows[:, None] < M) & ((k0 + ks)[None, :] < K), other=0.0)",
+             "        b = tl.load(b_ptr + (k0 + ks)[:, None] * N + cols[None, :],",
+             "                    mask=((k0 + ks)[:, None] < K) & (cols[None, :] < N), other=0.0)",
+             f"        acc = tl.dot(a, b, acc, input_precision=\"{precision}\")",
+             "    col_f = (cols[None, :] + rows[:, None] * 0).to(tl.float32)",
+             f"    out = ({epilogue.tl}) + tl.zeros_like(acc)",
+             "    tl.store(c_ptr + rows[:, None] * N + cols[None, :], out,",
+             "             mask=(rows[:, None] < M) & (cols[None, :] < N))", ""]
+    ref = ["import numpy as np", "", "def reference(arrays):",
+           "    acc = arrays['a_ptr'].astype(np.float64) @ arrays['b_ptr'].astype(np.float64)",
+           "    acc = acc.astype(np.float32)",
+           f"    col_f = np.broadcast_to(np.arange({n}, dtype=np.float32)[None, :], ({m}, {n}))",
+           f"    out = np.broadcast_to(np.asarray({epilogue.np}), ({m}, {n})).astype(np.float32)",
+           "    return {'c_ptr': out}", ""]
+    # fp16 products are exact in fp32; the sum order differs: relative to the
+    # largest value.  fp32 inputs on FMAs (ieee) likewise.
+    return Program(seed=seed, source="\n".join(lines), signature=signature,
+                   constexprs={"BM": bm, "BN": bn, "BK": bk}, num_warps=num_warps,
+                   grid=((m + bm - 1) // bm, (n + bn - 1) // bn),
+                   inputs=[("a_ptr", (m, k), dtype), ("b_ptr", (k, n), dtype)],
+                   outputs=[("c_ptr", (m, n), "float32")], scalars={"M": m, "N": n, "K": k},
+                   reference="\n".join(ref), rtol=2e-3, atol=2e-3)
 
 
 # ---- invalid programs -----------------------------------------------------------------------
@@ -304,16 +380,20 @@ def generate_invalid(seed: int) -> Program:
     program = generate(seed)
     mutation = rng.choice(MUTATIONS)
     lines = program.source.split("\n")
-    # The line after the loads: every program has `offs_f = offs.to(...)`.
-    at = next(i for i, line in enumerate(lines) if line.strip().startswith("offs_f = "))
+    # After the loads: the element-wise programs' `offs_f = offs.to(...)`,
+    # the matmul programs' `acc = tl.zeros(...)`; `var` is that tile.
+    at = next(i for i, line in enumerate(lines)
+              if line.strip().startswith(("offs_f = ", "acc = tl.zeros")))
+    var = "offs_f" if lines[at].strip().startswith("offs_f") else "acc"
+    scalar = "n" if "n" in program.signature else "M"
     planted = {
-        "undefined_name": "    bad = offs_f + undefined_value",
-        "runtime_arange": f"    bad = tl.arange(0, {'n' if 'n' in program.signature else 'M'})",
-        "bad_axis": "    bad = tl.sum(offs_f, axis=3)",
-        "shape_mismatch": "    bad = tl.reshape(offs_f, (3, 5))",
-        "store_through_scalar": f"    tl.store({'n' if 'n' in program.signature else 'M'}, offs_f)",
+        "undefined_name": f"    bad = {var} + undefined_value",
+        "runtime_arange": f"    bad = tl.arange(0, {scalar})",
+        "bad_axis": f"    bad = tl.sum({var}, axis=3)",
+        "shape_mismatch": f"    bad = tl.reshape({var}, (3, 5))",
+        "store_through_scalar": f"    tl.store({scalar}, {var})",
         "dot_k_mismatch": "    bad = tl.dot(tl.zeros((16, 32), tl.float16), tl.zeros((16, 16), tl.float16))",
-        "bad_dtype": "    bad = offs_f.to(tl.float24)",
+        "bad_dtype": f"    bad = {var}.to(tl.float24)",
     }[mutation]
     lines.insert(at + 1, planted)
     return dataclasses.replace(program, source="\n".join(lines), error_line=at + 2, mutation=mutation)
