@@ -68,10 +68,21 @@ def _compile_one(seed: int, invalid: bool, workdir: str) -> dict:
 
 def _worker(seeds, workdir):
     """Child process: compiles each (seed, invalid) and prints one JSON line
-    when it starts and one when it is done."""
+    when it starts and one when it is done.  TRITIUM_FUZZ_INJECT (JSON
+    {seed: "abort" | "hang" | "reject"}, for the harness's own test) makes
+    the valid program of a seed crash, hang or fail instead."""
+    inject = {int(k): v for k, v in json.loads(os.environ.get("TRITIUM_FUZZ_INJECT", "{}")).items()}
     for seed, invalid in seeds:
         print(json.dumps({"start": [seed, invalid]}), flush=True)
-        print(json.dumps(_compile_one(seed, invalid, workdir)), flush=True)
+        fault = None if invalid else inject.get(seed)
+        if fault == "abort":
+            os.abort()
+        if fault == "hang":
+            time.sleep(3600)
+        result = _compile_one(seed, invalid, workdir)
+        if fault == "reject":
+            result.update(status="other_error", message="injected")
+        print(json.dumps(result), flush=True)
 
 
 def _classify(result: dict) -> str:
@@ -87,15 +98,17 @@ def _classify(result: dict) -> str:
     return ""
 
 
-def run(first: int, count: int, jobs: int, timeout: float, log=print) -> list:
+def run(first: int, count: int, jobs: int, timeout: float, inject=None) -> list:
     """Fuzzes seeds first .. first + count - 1 (valid and invalid); returns
-    the failures as dicts (seed, kind, failure, details)."""
+    the failures as dicts (seed, kind, failure, details).  `inject` (seed ->
+    "abort" | "hang" | "reject") plants faults, for testing the harness."""
     work = [(s, inv) for s in range(first, first + count) for inv in (False, True)]
     chunks = [work[i::jobs] for i in range(jobs)]
     workdir = tempfile.mkdtemp(prefix="tritium-fuzz-")
-    env = dict(os.environ, TRITIUM_CACHE_DIR=tempfile.mkdtemp(prefix="tritium-fuzz-cache-"))
+    env = dict(os.environ, TRITIUM_CACHE_DIR=tempfile.mkdtemp(prefix="tritium-fuzz-cache-"),
+               TRITIUM_FUZZ_INJECT=json.dumps(inject or {}))
     failures, done = [], 0
-    running = []  # (process, remaining items, in-flight item, last activity)
+    running = []  # per child: process, remaining items, in-flight item, last activity, output buffer
 
     def start(items):
         if not items:
@@ -105,35 +118,48 @@ def run(first: int, count: int, jobs: int, timeout: float, log=print) -> list:
         # stderr goes to a file: a full pipe would stall the child.
         stderr = tempfile.TemporaryFile(mode="w+")
         proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=stderr, env=env, text=True)
-        proc.stdin.write(json.dumps(items))
+                                stderr=stderr, env=env)
+        proc.stdin.write(json.dumps(items).encode())
         proc.stdin.close()
         proc.stderr_file = stderr
-        running.append([proc, list(items), None, time.monotonic()])
+        running.append({"proc": proc, "items": list(items), "in_flight": None, "last": time.monotonic(),
+                        "buffer": b"", "eof": False})
+
+    def handle(entry, message):
+        nonlocal done
+        entry["last"] = time.monotonic()
+        if "start" in message:
+            entry["in_flight"] = tuple(message["start"])
+            return
+        entry["items"].remove((message["seed"], message["kind"] == "invalid"))
+        entry["in_flight"] = None
+        done += 1
+        failure = _classify(message)
+        if failure:
+            failures.append(dict(message, failure=failure))
 
     for chunk in chunks:
         start(chunk)
     while running:
+        # Raw reads on the pipes: a buffered reader could hold lines that
+        # select() no longer reports.
+        fds = {entry["proc"].stdout.fileno(): entry for entry in running if not entry["eof"]}
+        ready, _, _ = select.select(list(fds), [], [], 0.1) if fds else ([], [], [])
+        for fd in ready:
+            entry = fds[fd]
+            data = os.read(fd, 1 << 16)
+            if not data:
+                entry["eof"] = True
+                continue
+            entry["buffer"] += data
+            *lines, entry["buffer"] = entry["buffer"].split(b"\n")
+            for line in lines:
+                if line.strip():
+                    handle(entry, json.loads(line))
         for entry in list(running):
-            proc, items, in_flight, last = entry
-            ready, _, _ = select.select([proc.stdout], [], [], 0.05)
-            if ready:
-                line = proc.stdout.readline()
-                if line:
-                    message = json.loads(line)
-                    entry[3] = time.monotonic()
-                    if "start" in message:
-                        entry[2] = tuple(message["start"])
-                    else:
-                        items.remove((message["seed"], message["kind"] == "invalid"))
-                        entry[2] = None
-                        done += 1
-                        failure = _classify(message)
-                        if failure:
-                            failures.append(dict(message, failure=failure))
-                    continue
-            hung = in_flight is not None and time.monotonic() - last > timeout
-            if proc.poll() is None and not hung:
+            proc = entry["proc"]
+            hung = entry["in_flight"] is not None and time.monotonic() - entry["last"] > timeout
+            if not hung and not (entry["eof"] and proc.poll() is not None):
                 continue
             if hung:
                 proc.kill()
@@ -141,6 +167,7 @@ def run(first: int, count: int, jobs: int, timeout: float, log=print) -> list:
             running.remove(entry)
             proc.stderr_file.seek(0)
             stderr = proc.stderr_file.read()[-1500:]
+            items, in_flight = entry["items"], entry["in_flight"]
             if in_flight is not None:  # died or hung on this one
                 failures.append({"seed": in_flight[0], "kind": "invalid" if in_flight[1] else "valid",
                                  "failure": "hang" if hung else "crash", "message": stderr})

@@ -8,9 +8,12 @@ num_warps, the arrays it reads and writes, and `reference`, the source of a
 numpy function that computes the same outputs from the same inputs.
 `generate_invalid(seed)` returns a program with one mistake planted on a
 known line (`error_line`): an undefined name, a runtime value where a
-constexpr is needed, a reduction axis out of range, tiles that do not
-broadcast, a store through a scalar, a dot whose K disagrees, a dtype that
-does not exist.  A compiler must reject it with an error at that line.
+constexpr is needed, a reduction axis out of range, a reshape that does
+not fit, a store through a scalar, a dot whose K disagrees, a dtype that
+does not exist, a non-power-of-two arange, a load of a non-pointer, a
+bitcast between widths, a constexpr division by zero, a failing
+static_assert, a call of a plain Python function, a builtin with too few
+arguments, a reduction of a scalar, an unknown keyword.  A compiler must reject it with an error at that line.
 
 What a valid kernel may contain:
   * 1-D tiles (BLOCK 16-1024, a masked tail) or 2-D tiles (BM x BN, each
@@ -371,7 +374,9 @@ def _generate_dot(seed: int, rng: random.Random) -> Program:
 # ---- invalid programs -----------------------------------------------------------------------
 
 MUTATIONS = ["undefined_name", "runtime_arange", "bad_axis", "shape_mismatch", "store_through_scalar",
-             "dot_k_mismatch", "bad_dtype"]
+             "dot_k_mismatch", "bad_dtype", "non_pow2_arange", "load_non_pointer", "bitcast_width",
+             "constexpr_division_by_zero", "static_assert", "python_function", "wrong_arity_builtin",
+             "reduce_scalar", "bad_keyword"]
 
 
 def generate_invalid(seed: int) -> Program:
@@ -394,6 +399,15 @@ def generate_invalid(seed: int) -> Program:
         "store_through_scalar": f"    tl.store({scalar}, {var})",
         "dot_k_mismatch": "    bad = tl.dot(tl.zeros((16, 32), tl.float16), tl.zeros((16, 16), tl.float16))",
         "bad_dtype": f"    bad = {var}.to(tl.float24)",
+        "non_pow2_arange": "    bad = tl.arange(0, 3)",
+        "load_non_pointer": f"    bad = tl.load({var})",
+        "bitcast_width": f"    bad = {var}.to(tl.float16, bitcast=True)",
+        "constexpr_division_by_zero": "    bad = tl.arange(0, 16 // 0)",
+        "static_assert": "    tl.static_assert(1 == 2, \"planted\")",
+        "python_function": "    bad = print_nothing()",
+        "wrong_arity_builtin": f"    bad = tl.maximum({var})",
+        "reduce_scalar": f"    bad = tl.sum({scalar}, axis=0)",
+        "bad_keyword": f"    bad = tl.where({var} > 0, {var}, {var}, fill=1)",
     }[mutation]
     lines.insert(at + 1, planted)
     return dataclasses.replace(program, source="\n".join(lines), error_line=at + 2, mutation=mutation)

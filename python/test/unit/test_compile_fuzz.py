@@ -19,3 +19,12 @@ def test_generated_kernels_compile_or_fail_at_their_line():
     report = "\n".join(f"{f['failure']}: seed {f['seed']} ({f['kind']}): {f.get('message', '')}" for f in failures)
     assert not failures, f"{len(failures)} of {2 * count} generated kernels failed " \
                          f"(python tools/fuzz/compile_fuzz.py --show SEED [--invalid]):\n{report}"
+
+
+def test_the_harness_reports_crashes_hangs_and_rejections():
+    # Faults planted in three valid programs: each is reported with its
+    # seed, and the seeds after them in the same child still run.
+    failures = compile_fuzz.run(first=0, count=6, jobs=1, timeout=5,
+                                inject={1: "abort", 2: "hang", 4: "reject"})
+    found = sorted((f["seed"], f["kind"], f["failure"]) for f in failures)
+    assert found == [(1, "valid", "crash"), (2, "valid", "hang"), (4, "valid", "rejected")], found
