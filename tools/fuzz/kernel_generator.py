@@ -23,7 +23,8 @@ What a valid kernel may contain:
   * element-wise expressions up to depth 4: + - * and safe division,
     maximum/minimum, where over comparisons, abs, exp of -|x|, sqrt of |x|,
     sin, casts; for integers also & | ^ and shifts by 0-3;
-  * a constexpr-bounded loop accumulating, an `if` on a constexpr flag;
+  * a constexpr-bounded loop accumulating (a for or a while), an `if` on a
+    constexpr flag, an `if` on a runtime scalar;
   * a nested @jit helper holding a subexpression;
   * 2-D: a row vector broadcast over the rows; a reduction (sum, max, min)
     or a cumsum along either axis, with masked elements made neutral first;
@@ -158,7 +159,9 @@ def generate(seed: int) -> Program:
     lines = ["import tritium as triton", "import tritium.language as tl", ""]
     helper = rng.random() < 0.3
     loop = rng.random() < 0.3
+    while_loop = loop and rng.random() < 0.4  # the same loop written as a while
     flag = rng.random() < 0.3
+    runtime_if = rng.random() < 0.25  # a branch on a runtime scalar
     compute = "tl.int32" if kind == "int" else "tl.float32"
     np_compute = "np.int32" if kind == "int" else "np.float32"
 
@@ -262,8 +265,14 @@ def generate(seed: int) -> Program:
     value_np = f"({body.np}) + np.zeros_like(offs_f)"
     if loop:
         lines.append(f"    acc = tl.zeros_like(offs_f)")
-        lines.append("    for i in range(LOOP):")
-        lines.append(f"        acc = acc + ({value_tl}) * i")
+        if while_loop:
+            lines.append("    i = 0")
+            lines.append("    while i < LOOP:")
+            lines.append(f"        acc = acc + ({value_tl}) * i")
+            lines.append("        i += 1")
+        else:
+            lines.append("    for i in range(LOOP):")
+            lines.append(f"        acc = acc + ({value_tl}) * i")
         ref.append(f"    acc = np.zeros_like(offs_f)")
         ref.append(f"    for i in range({constexprs['LOOP']}):")
         ref.append(f"        acc = acc + ({value_np}) * {np_compute}(i)")
@@ -277,6 +286,17 @@ def generate(seed: int) -> Program:
         step = "1" if constexprs["FLAG"] else "-1"
         ref.append(f"    v = ({value_np}) + {np_compute}({step})")
         value_tl, value_np = "v", "v"
+    if runtime_if:
+        scalar = "n" if "n" in scalars else "M"
+        threshold = rng.randint(0, 2 * scalars[scalar])
+        lines.append(f"    u = {value_tl}")
+        lines.append(f"    if {scalar} > {threshold}:")
+        lines.append("        u = u * 2")
+        lines.append("    else:")
+        lines.append("        u = u - 3")
+        taken = scalars[scalar] > threshold
+        ref.append(f"    u = ({value_np}) * {np_compute}(2)" if taken else f"    u = ({value_np}) - {np_compute}(3)")
+        value_tl, value_np = "u", "u"
     store_dtype = TL_DTYPE[dtype]
     np_dtype = f"np.{dtype}"
     full_np = f"np.broadcast_to(np.asarray({value_np}), {shape_in}).astype({np_compute})"
