@@ -13,7 +13,8 @@ not fit, a store through a scalar, a dot whose K disagrees, a dtype that
 does not exist, a non-power-of-two arange, a load of a non-pointer, a
 bitcast between widths, a constexpr division by zero, a failing
 static_assert, a call of a plain Python function, a builtin with too few
-arguments, a reduction of a scalar, an unknown keyword.  A compiler must reject it with an error at that line.
+arguments, a reduction of a scalar, an unknown keyword, a runtime shape, a
+range with step 0, a float arange.  A compiler must reject it with an error at that line.
 
 What a valid kernel may contain:
   * 1-D tiles (BLOCK 16-1024, a masked tail) or 2-D tiles (BM x BN, each
@@ -396,7 +397,7 @@ def _generate_dot(seed: int, rng: random.Random) -> Program:
 MUTATIONS = ["undefined_name", "runtime_arange", "bad_axis", "shape_mismatch", "store_through_scalar",
              "dot_k_mismatch", "bad_dtype", "non_pow2_arange", "load_non_pointer", "bitcast_width",
              "constexpr_division_by_zero", "static_assert", "python_function", "wrong_arity_builtin",
-             "reduce_scalar", "bad_keyword"]
+             "reduce_scalar", "bad_keyword", "runtime_zeros_shape", "zero_step_range", "float_arange"]
 
 
 def generate_invalid(seed: int) -> Program:
@@ -428,6 +429,9 @@ def generate_invalid(seed: int) -> Program:
         "wrong_arity_builtin": f"    bad = tl.maximum({var})",
         "reduce_scalar": f"    bad = tl.sum({scalar}, axis=0)",
         "bad_keyword": f"    bad = tl.where({var} > 0, {var}, {var}, fill=1)",
+        "runtime_zeros_shape": f"    bad = tl.zeros(({scalar},), tl.float32)",
+        "zero_step_range": "    for bad in range(0, 4, 0): pass",
+        "float_arange": "    bad = tl.arange(0.0, 16.0)",
     }[mutation]
     lines.insert(at + 1, planted)
     return dataclasses.replace(program, source="\n".join(lines), error_line=at + 2, mutation=mutation)
