@@ -270,7 +270,9 @@ def _shape_list(shape) -> List[int]:
     for s in shape:
         s = _cv(s)
         if not isinstance(s, int):
-            raise SemanticError(f"shapes must be constexpr integers, got {s!r}")
+            what = f"a runtime {s.dtype} value" if isinstance(s, tensor) else repr(s)
+            raise SemanticError(f"shapes must be constexpr integers, got {what} "
+                                f"(mark the parameter tl.constexpr, or use a constant)")
         out.append(s)
     return out
 
