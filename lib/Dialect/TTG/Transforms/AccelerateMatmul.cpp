@@ -165,6 +165,27 @@ Value castElements(OpBuilder &builder, Location loc, Value value,
   return arith::TruncFOp::create(builder, loc, type, value);
 }
 
+/// Replaces `dot` by the tensor-core dot `build(c, accType)` makes on the
+/// accumulator layout `mma`: the accumulator is converted into `mma` and cast
+/// to `accElem` (what the instruction accumulates in) first, the result
+/// cast back and converted to the layout the dot's users expect.
+template <typename BuildDot>
+void replaceOnAccumulatorLayout(OpBuilder &builder, tt::DotOp dot,
+                                Attribute mma, Type accElem, BuildDot build) {
+  Location loc = dot.getLoc();
+  auto cType = cast<RankedTensorType>(dot.getType());
+  auto accType = RankedTensorType::get(cType.getShape(), accElem, mma);
+  Value c = ConvertLayoutOp::create(builder, loc,
+                                    withEncoding(dot.getC().getType(), mma),
+                                    dot.getC());
+  c = castElements(builder, loc, c, accType);
+  Value result = castElements(builder, loc, build(c, accType),
+                              withEncoding(cType, mma));
+  result = ConvertLayoutOp::create(builder, loc, cType, result);
+  dot.replaceAllUsesWith(result);
+  dot.erase();
+}
+
 void rewriteToMmaV2(tt::DotOp dot, const MmaV2Choice &choice, int numWarps) {
   OpBuilder builder(dot);
   Location loc = dot.getLoc();
@@ -199,19 +220,13 @@ void rewriteToMmaV2(tt::DotOp dot, const MmaV2Choice &choice, int numWarps) {
     return ConvertLayoutOp::create(builder, loc, type, source).getResult();
   };
   Value a = operand(dot.getA(), 0), b = operand(dot.getB(), 1);
-  auto accType = RankedTensorType::get(cType.getShape(), choice.accElem, mma);
-  Value c = ConvertLayoutOp::create(builder, loc,
-                                    withEncoding(dot.getC().getType(), mma),
-                                    dot.getC());
-  c = castElements(builder, loc, c, accType);
-  auto mmaDot = tt::DotOp::create(builder, loc, accType, a, b, c,
-                                  dot.getInputPrecision(),
-                                  dot.getMaxNumImpreciseAcc());
-  Value result = castElements(builder, loc, mmaDot.getResult(),
-                              withEncoding(cType, mma));
-  result = ConvertLayoutOp::create(builder, loc, cType, result);
-  dot.replaceAllUsesWith(result);
-  dot.erase();
+  replaceOnAccumulatorLayout(
+      builder, dot, mma, choice.accElem, [&](Value c, RankedTensorType type) {
+        return tt::DotOp::create(builder, loc, type, a, b, c,
+                                 dot.getInputPrecision(),
+                                 dot.getMaxNumImpreciseAcc())
+            .getResult();
+      });
 }
 
 /// What a version-3 mma (wgmma) computes for one dot.
@@ -272,32 +287,27 @@ std::optional<MmaV3Choice> chooseMmaV3(tt::DotOp dot, int computeCapability,
 bool rewriteToMmaV3(tt::DotOp dot, const MmaV3Choice &choice) {
   Value aSource = lookThroughConversion(dot.getA());
   Value bSource = lookThroughConversion(dot.getB());
-  NvmmaSharedEncodingAttr aLayout = chooseDotOperandSharedLayout(aSource, 0, /*anyMajor=*/false);
-  NvmmaSharedEncodingAttr bLayout = chooseDotOperandSharedLayout(bSource, 1, /*anyMajor=*/false);
+  NvmmaSharedEncodingAttr aLayout =
+      chooseDotOperandSharedLayout(aSource, 0, /*anyMajor=*/false);
+  NvmmaSharedEncodingAttr bLayout =
+      chooseDotOperandSharedLayout(bSource, 1, /*anyMajor=*/false);
   if (!aLayout || !bLayout)
     return false;
   OpBuilder builder(dot);
   Location loc = dot.getLoc();
   MLIRContext *context = dot.getContext();
-  auto cType = cast<RankedTensorType>(dot.getType());
   auto mma = NvidiaMmaEncodingAttr::get(
       context, 3, 0, choice.warps,
       ArrayRef<unsigned>{16, choice.instrN, choice.instrK});
   Value a = storeToSharedTile(builder, loc, aSource, aLayout);
   Value b = storeToSharedTile(builder, loc, bSource, bLayout);
-  auto accType = RankedTensorType::get(cType.getShape(), choice.accElem, mma);
-  Value c = ConvertLayoutOp::create(builder, loc,
-                                    withEncoding(dot.getC().getType(), mma),
-                                    dot.getC());
-  c = castElements(builder, loc, c, accType);
-  auto wgmma = WarpGroupDotOp::create(builder, loc, accType, a, b, c,
+  replaceOnAccumulatorLayout(
+      builder, dot, mma, choice.accElem, [&](Value c, RankedTensorType type) {
+        return WarpGroupDotOp::create(builder, loc, type, a, b, c,
                                       dot.getInputPrecision(),
-                                      dot.getMaxNumImpreciseAcc());
-  Value result = castElements(builder, loc, wgmma.getResult(),
-                              withEncoding(cType, mma));
-  result = ConvertLayoutOp::create(builder, loc, cType, result);
-  dot.replaceAllUsesWith(result);
-  dot.erase();
+                                      dot.getMaxNumImpreciseAcc())
+            .getResult();
+      });
   return true;
 }
 
