@@ -22,6 +22,7 @@
 
 #include "CompileContext.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
@@ -260,6 +261,27 @@ private:
                           options.maxnreg));
   }
   void dump(llvm::StringRef name, llvm::StringRef text);
+  /// Reads the TMA plans ttg-lower-tensor-descriptors put on the kernel's
+  /// arguments (tt.tma_swizzle, tt.tma_box) into tensorDescriptors.
+  void collectTensorDescriptors(mlir::ModuleOp module) {
+    module.walk([&](mlir::FunctionOpInterface function) {
+      for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i) {
+        auto swizzle =
+            function.getArgAttrOfType<mlir::IntegerAttr>(i, "tt.tma_swizzle");
+        auto box =
+            function.getArgAttrOfType<mlir::DenseI32ArrayAttr>(i, "tt.tma_box");
+        if (!swizzle || !box)
+          continue;
+        llvm::json::Array boxDims;
+        for (int32_t size : box.asArrayRef())
+          boxDims.push_back(static_cast<int64_t>(size));
+        tensorDescriptors.push_back(llvm::json::Object{
+            {"arg", static_cast<int64_t>(i)},
+            {"swizzle", swizzle.getInt()},
+            {"box", std::move(boxDims)}});
+      }
+    });
+  }
 
   CompileContext context;
   CudaOptions options;
@@ -268,6 +290,10 @@ private:
   int64_t sharedBytes = 0;
   int64_t maxWarpsPerSM = 0;
   std::string streamingWhyNot = "not analyzed (LLVM IR input)";
+  /// Per tensor-descriptor argument whose tiles move by TMA: its argument
+  /// index, swizzle and box (ttg-lower-tensor-descriptors), from which the
+  /// host encodes the tensor map.
+  llvm::json::Array tensorDescriptors;
   nvidia::CudaTarget target;
   nvidia::BackendResult backend;
   double ttgirMs = 0, llirMs = 0, totalMs = 0;
@@ -377,6 +403,7 @@ bool CudaCompile::run() {
       setMaxNReg(*module); // the option overrides the input's own cap
     // Decided on TTGIR, before it is lowered: see StreamingKernel.h.
     streamingWhyNot = tritium::whyNotStreamingKernel(*module);
+    collectTensorDescriptors(*module);
     if (streamingWhyNot.empty())
       maxWarpsPerSM = nvidia::streamingKernelWarpsPerSM(target.capability);
     auto t = std::chrono::steady_clock::now();
@@ -430,6 +457,7 @@ std::string CudaCompile::json() const {
   // The runtime keeps at most this many warps resident per SM (0: no limit).
   out["max_warps_per_sm"] = maxWarpsPerSM;
   out["streaming"] = streamingWhyNot.empty() ? "yes" : "no: " + streamingWhyNot;
+  out["tensor_descriptors"] = llvm::json::Array(tensorDescriptors);
 
   const nvidia::KernelResources *resources = nullptr;
   if (backend.ptxas)

@@ -224,6 +224,39 @@ extern "C" int tritium_cuda_launch(const void *record) {
       size ? extra : nullptr);
 }
 
+extern "C" int tritium_cuda_encode_tensor_map(void *map, int data_type, int rank,
+                                              uint64_t address, const uint64_t *dims,
+                                              const uint64_t *strides, const uint32_t *box,
+                                              int swizzle, int nan_fill,
+                                              char **diagnostics) {
+  CudaDriver *driver = driverOrError(diagnostics);
+  if (!driver)
+    return 1;
+  if (!driver->cuTensorMapEncodeTiled) {
+    storeText(diagnostics, "this CUDA driver has no cuTensorMapEncodeTiled (tensor "
+                           "descriptors need CUDA 12 or later)");
+    return 1;
+  }
+  int swizzleMode = swizzle == 128 ? 3 : swizzle == 64 ? 2 : swizzle == 32 ? 1 : 0;
+  unsigned long long globalDims[5], globalStrides[5];
+  unsigned boxDims[5], elementStrides[5];
+  for (int d = 0; d < rank && d < 5; ++d) {
+    globalDims[d] = dims[d];
+    boxDims[d] = box[d];
+    elementStrides[d] = 1;
+    if (d + 1 < rank)
+      globalStrides[d] = strides[d];
+  }
+  const int interleaveNone = 0, l2Promotion128B = 2;
+  CUresult result = driver->cuTensorMapEncodeTiled(
+      map, data_type, static_cast<unsigned>(rank), reinterpret_cast<void *>(address),
+      globalDims, globalStrides, boxDims, elementStrides, interleaveNone, swizzleMode,
+      l2Promotion128B, nan_fill ? 1 : 0);
+  if (result != CUDA_SUCCESS)
+    return fail(*driver, result, "cuTensorMapEncodeTiled", diagnostics);
+  return 0;
+}
+
 extern "C" uint64_t tritium_cuda_last_launched(void) {
   return lastLaunched.load(std::memory_order_relaxed);
 }

@@ -160,6 +160,18 @@ typedef struct tritium_launch_header {
  * tritium_cuda_error_text() words a failure. */
 TRITIUM_API int tritium_cuda_launch(const void *record);
 
+/* Encodes the 128-byte CUDA tensor map of a tiled tensor into `map` (64-byte
+ * aligned) with cuTensorMapEncodeTiled: `data_type` is a CUtensorMapDataType,
+ * `dims` (rank entries) and `strides` (rank - 1 byte strides, of dimensions
+ * 1 ..) and `box` run innermost dimension first; `swizzle` is 0, 32, 64 or
+ * 128 (bytes); `nan_fill` fills out-of-bounds elements with NaN instead of
+ * zero.  Element strides are 1, L2 promotion 128 bytes.  Returns 0, or 1
+ * with the reason in *diagnostics.  Since ABI revision 7. */
+TRITIUM_API int tritium_cuda_encode_tensor_map(void *map, int data_type, int rank, uint64_t address,
+                                               const uint64_t *dims, const uint64_t *strides,
+                                               const uint32_t *box, int swizzle, int nan_fill,
+                                               char **diagnostics);
+
 /* The CUfunction passed to the last tritium_cuda_launch (0 if none): names
  * the likely culprit of an asynchronous error found later. */
 TRITIUM_API uint64_t tritium_cuda_last_launched(void);

@@ -53,6 +53,9 @@ bool CudaDriver::load(std::string &error) {
             resolve(handle, "cuGetErrorString", cuGetErrorString, error);
   if (!ok)
     return false;
+  // Drivers before CUDA 12 lack it; only tensor descriptors need it.
+  cuTensorMapEncodeTiled = reinterpret_cast<decltype(cuTensorMapEncodeTiled)>(
+      dlsym(handle, "cuTensorMapEncodeTiled"));
   CUresult result = cuInit(0);
   if (result != CUDA_SUCCESS) {
     error = "cuInit failed: " + errorText(result);

@@ -239,6 +239,14 @@ int64_t tritium::getLocalAllocAlignment(Operation *localAlloc) {
   auto type = cast<ttg::MemDescType>(localAlloc->getResult(0).getType());
   if (auto nvmma = dyn_cast<ttg::NvmmaSharedEncodingAttr>(type.getEncoding()))
     return 8 * int64_t(nvmma.getSwizzlingByteWidth());
+  // The copy engine reads and writes 128-byte aligned tiles.
+  Value tile = localAlloc->getResult(0);
+  for (Operation *user : tile.getUsers()) {
+    auto load = dyn_cast<ttg::AsyncTMACopyGlobalToLocalOp>(user);
+    if ((load && load.getResult() == tile) ||
+        isa<ttg::AsyncTMACopyLocalToGlobalOp>(user))
+      return 128;
+  }
   return Allocation::kAlignment;
 }
 

@@ -109,6 +109,30 @@ SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
     access.writes.push_back(getBufferInterval(copy.getDst()));
     return access;
   }
+  // mbarrier operations synchronize among themselves: only the
+  // initialization and invalidation (plain writes of its bytes) must be
+  // ordered against the other uses of a barrier.
+  if (isa<ttg::InitBarrierOp, ttg::InvalBarrierOp>(op)) {
+    access.writes.push_back(getBufferInterval(op->getOperand(0)));
+    return access;
+  }
+  if (isa<ttg::BarrierExpectOp, ttg::WaitBarrierOp>(op)) {
+    access.reads.push_back(getBufferInterval(op->getOperand(0)));
+    return access;
+  }
+  if (auto copy = dyn_cast<ttg::AsyncTMACopyGlobalToLocalOp>(op)) {
+    access.writes.push_back(getBufferInterval(copy.getResult()));
+    access.reads.push_back(getBufferInterval(copy.getBarrier()));
+    return access;
+  }
+  if (auto copy = dyn_cast<ttg::AsyncTMACopyLocalToGlobalOp>(op)) {
+    access.reads.push_back(getBufferInterval(copy.getSrc()));
+    return access;
+  }
+  // The issuing thread's wait (program order) and a fence of its own
+  // writes: nothing another thread must be ordered against.
+  if (isa<ttg::AsyncTMAStoreWaitOp, ttg::FenceAsyncSharedOp>(op))
+    return access;
   if (auto dot = dyn_cast<ttg::WarpGroupDotOp>(op)) {
     if (isa<ttg::MemDescType>(dot.getA().getType())) // else in registers
       access.reads.push_back(getBufferInterval(dot.getA()));

@@ -4,6 +4,8 @@
 //   convert-tt-to-ttg              every tensor gets the default blocked
 //                                  layout; the module records the launch
 //                                  shape;
+//   ttg-lower-tensor-descriptors   descriptor loads and stores become TMA
+//                                  copies through shared tiles (Hopper);
 //   ttg-coalesce                   loads, stores and atomics get layouts that
 //                                  vectorize and coalesce their accesses
 //                                  (converting in and out);
@@ -64,6 +66,7 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   convertOptions.numCTAs = options.numCTAs;
   convertOptions.target = options.target;
   pm.addPass(createConvertTTToTTGPass(convertOptions));
+  pm.addPass(ttg::createTTGLowerTensorDescriptorsPass());
   pm.addPass(ttg::createTTGCoalescePass());
   pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
   pm.addPass(ttg::createTTGAccelerateMatmulPass());

@@ -70,6 +70,13 @@ public:
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction function,
                                                           int blockSize, size_t dynamicSharedBytes) =
       nullptr;
+  /// Null when the driver has none (before CUDA 12).
+  CUresult (*cuTensorMapEncodeTiled)(void *tensorMap, int dataType, unsigned rank,
+                                     void *globalAddress, const unsigned long long *globalDim,
+                                     const unsigned long long *globalStrides,
+                                     const unsigned *boxDim, const unsigned *elementStrides,
+                                     int interleave, int swizzle, int l2Promotion,
+                                     int oobFill) = nullptr;
   CUresult (*cuGetErrorName)(CUresult result, const char **name) = nullptr;
   CUresult (*cuGetErrorString)(CUresult result, const char **text) = nullptr;
 

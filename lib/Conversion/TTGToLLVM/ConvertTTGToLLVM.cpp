@@ -65,6 +65,7 @@ LogicalResult tritium::convertTTGToLLVM(ModuleOp module,
   populateWgmmaDotOpToLLVMPatterns(converter, patterns);
   populateLocalMemoryOpToLLVMPatterns(converter, patterns);
   populateAsyncCopyOpToLLVMPatterns(converter, patterns, access);
+  populateTMAOpToLLVMPatterns(converter, patterns);
   populateReduceOpToLLVMPatterns(converter, patterns);
   populateScanOpToLLVMPatterns(converter, patterns);
   populateGatherHistogramOpToLLVMPatterns(converter, patterns);

@@ -11,7 +11,10 @@
 //
 // Argument attributes: `tt.divisibility = n` on a pointer argument becomes
 // `llvm.align = n` (the launcher only specializes on divisibility it
-// checked).  `noalias` is never added: Triton kernels may alias their
+// checked).  A tensor descriptor argument is its 128-byte CUDA tensor map
+// passed by value (`llvm.byval`, 64-byte aligned) as a `nvvm.grid_constant`,
+// so the copy engine reads it where the launch put it, through its generic
+// address.  `noalias` is never added: Triton kernels may alias their
 // arguments.
 //
 //===----------------------------------------------------------------------===//
@@ -60,6 +63,18 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<tt::FuncOp> {
           divisibility.getInt() > 1)
         llvmFunc.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                             rewriter.getI64IntegerAttr(divisibility.getInt()));
+      if (isa<tt::TensorDescType>(func.getArgumentTypes()[i])) {
+        if (!isKernel)
+          return func.emitError("a tensor descriptor can only be passed to a "
+                                "kernel, not to a device function");
+        // The 128-byte tensor map, passed by value and read in place.
+        llvmFunc.setArgAttr(
+            i, LLVM::LLVMDialect::getByValAttrName(),
+            TypeAttr::get(LLVM::LLVMArrayType::get(rewriter.getI8Type(), 128)));
+        llvmFunc.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                            rewriter.getI64IntegerAttr(64));
+        llvmFunc.setArgAttr(i, "nvvm.grid_constant", rewriter.getUnitAttr());
+      }
     }
 
     if (isKernel) {

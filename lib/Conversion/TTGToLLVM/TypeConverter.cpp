@@ -21,6 +21,11 @@ TTGToLLVMTypeConverter::TTGToLLVMTypeConverter(MLIRContext *context)
     return LLVM::LLVMPointerType::get(context, type.getAddressSpace());
   });
   // Async tokens only order ops in the IR; they lower to a dummy i32.
+  // A tensor descriptor is the generic address of its tensor map (a
+  // kernel parameter in .param space, see FuncOpToLLVM.cpp).
+  addConversion([context](tt::TensorDescType) -> Type {
+    return LLVM::LLVMPointerType::get(context);
+  });
   addConversion([context](ttg::AsyncTokenType) -> Type {
     return IntegerType::get(context, 32);
   });

@@ -54,10 +54,11 @@ class ModuleState:
     """What the functions of one compilation share: the module being written
     and the @jit functions already generated for it."""
 
-    def __init__(self, debug: bool, num_warps: int = 4):
+    def __init__(self, debug: bool, num_warps: int = 4, arch: int = 90):
         self.module = ir.Module()
         self.debug = debug
         self.num_warps = num_warps  # tl.extra.cuda.num_threads() is a compile-time value
+        self.arch = arch  # tensor descriptors use the copy engine from 90 on
         self.functions: Dict[Tuple, Tuple[str, List[Any]]] = {}
         self.names: set = set()
 
@@ -116,6 +117,7 @@ class CodeGenerator(ast.NodeVisitor):
         self.is_kernel = is_kernel
         self.builder = ir.Builder()
         self.builder.num_warps = state.num_warps
+        self.builder.arch = state.arch
         self.scope: Dict[str, Any] = {}
         self.return_values: Optional[Any] = None
         self.returned = False
@@ -201,6 +203,12 @@ class CodeGenerator(ast.NodeVisitor):
             if isinstance(value, tuple):
                 for i, element in enumerate(value):
                     collect(f"{name}.{i}", element, {})
+            elif isinstance(value, tl.tensor_descriptor_type):
+                # its leaves (tensor_descriptor_type.leaf_types), the base
+                # pointer aligned as TensorDescriptor requires
+                for suffix, ty in value.leaf_types():
+                    leaf_attrs = {"tt.divisibility": "16 : i32"} if suffix == ".base" else {}
+                    runtime_args.append((name + suffix, ty, leaf_attrs))
             elif not isinstance(value, tl.constexpr):
                 runtime_args.append((name, value, attrs))
         for name, value, attrs in zip(names, self.arg_values, self.arg_attrs):
@@ -215,6 +223,15 @@ class CodeGenerator(ast.NodeVisitor):
                 return tuple(bind(element) for element in value)
             if isinstance(value, tl.constexpr):
                 return value
+            if isinstance(value, tl.tensor_descriptor_type):
+                (_, _, _), desc_handle = next(leaves)
+                handles = [tl.tensor(handle, ty) for (_, ty, _), handle in
+                           (next(leaves) for _ in value.leaf_types()[1:])]
+                rank = value.rank
+                strides = handles[1 + rank:]
+                strides[-1] = tl.constexpr(1)  # TensorDescriptor checked it: the last dimension is contiguous
+                return tl.tensor_descriptor(desc_handle, handles[0], handles[1:1 + rank], strides, value,
+                                            leaves=[types.SimpleNamespace(handle=desc_handle)] + handles)
             (_, ty, _), handle = next(leaves)
             return tl.tensor(handle, ty)
         for name, value in zip(names, self.arg_values):
@@ -967,6 +984,8 @@ class CodeGenerator(ast.NodeVisitor):
                 raise self.error(node, f"{getattr(fn, '__name__', fn)}() works on compile-time values only, "
                                        "not tensors")
             return _wrap_python(fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()}))
+        if callable(fn) and isinstance(getattr(fn, "__self__", None), tl.tensor_descriptor):
+            return _wrap_python(fn(*args, **kwargs))  # desc.load(...), desc.store(...)
         if callable(fn) and getattr(fn, "__self__", None) is not None and _is_tensor(fn.__self__):
             return _wrap_python(fn(*args, **kwargs))
         if callable(fn) and hasattr(fn, "func") and _is_tensor(getattr(fn, "args", (None,))[0]):
@@ -1017,6 +1036,11 @@ class CodeGenerator(ast.NodeVisitor):
                 call_operands.append(value)
                 key_parts.append(("t", value.type.to_ir(), str(value.type.scalar)))
                 continue
+            if isinstance(value, tl.tensor_descriptor):
+                arg_values.append(value.type)
+                call_operands.extend(value.leaves())
+                key_parts.append(("d", value.type.to_ir()))
+                continue
             v = _unwrap(value)
             if isinstance(v, tuple):
                 # tensors inside the tuple become arguments, the rest compile-time elements
@@ -1053,9 +1077,9 @@ class CodeGenerator(ast.NodeVisitor):
 
 
 def generate_ttir(fn: JITFunction, arg_values: Sequence[Any], arg_attrs: Sequence[Dict[str, str]],
-                  debug: bool, num_warps: int = 4) -> str:
+                  debug: bool, num_warps: int = 4, arch: int = 90) -> str:
     """The TTIR text of kernel `fn` for the given specialization."""
-    state = ModuleState(debug, num_warps)
+    state = ModuleState(debug, num_warps, arch)
     name = fn.__name__
     state.names.add(name)
     generator = CodeGenerator(fn, arg_values, state, name, is_kernel=True, arg_attrs=arg_attrs)

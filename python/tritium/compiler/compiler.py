@@ -217,7 +217,8 @@ class CompiledKernel:
             image = ptx.encode() + b"\0"  # the driver JIT-compiles PTX
         self._launcher = Launcher(self.metadata.get("kernel_name", self.name), image, self.runtime_params,
                                   [t for _, t in self._runtime_leaves], self.num_warps, self.shared,
-                                  int(self.metadata.get("max_warps_per_sm") or 0))
+                                  int(self.metadata.get("max_warps_per_sm") or 0),
+                                  self.metadata.get("tensor_descriptors") or ())
         return self._launcher
 
     def launch(self, grid, args: Sequence[Any]):
@@ -323,7 +324,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
         return _from_cache(files, name)
 
     arg_values, arg_attrs = src.arg_values()
-    text = generate_ttir(fn, arg_values, arg_attrs, debug_on, nw)
+    text = generate_ttir(fn, arg_values, arg_attrs, debug_on, nw, target.arch)
     # Named apart from the kernel's file: positions in this buffer are
     # positions in generated IR (the ops carry the Python locations).
     ttir = lib.run_pipeline(text, TTIR_PIPELINE, f"<TTIR generated for {name}>")
@@ -350,7 +351,8 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
                 asm[stage] = stages[stage]
         if cubin is not None:
             asm["cubin"] = cubin
-        for field in ("shared", "registers", "spills", "name", "max_warps_per_sm", "streaming"):
+        for field in ("shared", "registers", "spills", "name", "max_warps_per_sm", "streaming",
+                      "tensor_descriptors"):
             if field in stages:
                 metadata["kernel_name" if field == "name" else field] = stages[field]
         metadata["maxnreg"] = stages.get("maxnreg") or None

@@ -186,6 +186,7 @@ class Builder:
         # the compile's num_warps, for builtins that are compile-time values
         # of it (tl.extra.cuda.num_threads())
         self.num_warps = 4
+        self.arch = 90  # the target's compute capability
 
     # -- names and blocks --
     def fresh(self, prefix: str = "") -> str:

@@ -7,10 +7,11 @@ from .core import (TRITON_BUILTIN, PropagateNan, const, constexpr_type, str_to_t
                    device_print, dot, expand_dims, full, gather, histogram, inline_asm_elementwise, join, load,
                    make_block_ptr, max_constancy, max_contiguous, maximum, minimum, multiple_of, num_programs,
                    permute, program_id, range, reduce, reshape, split, static_assert, static_print,
-                   static_range, store, tensor, trans, view, where, zeros)
+                   static_range, store, tensor, tensor_descriptor, load_tensor_descriptor, store_tensor_descriptor,
+                   trans, view, where, zeros)
 from .dtypes import (block_type, dtype, pointer_type, void, int1, int8, int16, int32, int64, uint8,  # noqa: F401
                      uint16, uint32, uint64, float8e4nv, float8e5, float8e4b8, float8e4b15, float8e5b16, float16,
-                     bfloat16, float32, float64)
+                     bfloat16, float32, float64, tensor_descriptor_type)
 from .math import (abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log, log2, rsqrt, sin,  # noqa: F401
                    sqrt, sqrt_rn, umulhi)
 from .standard import (argmax, argmin, cdiv, cumprod, cumsum, interleave, item, max, min, ravel,  # noqa: F401

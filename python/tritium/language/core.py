@@ -13,7 +13,7 @@ from typing import List, Optional, Sequence
 
 from . import dtypes as _T
 from . import semantic
-from .dtypes import (block_type, dtype, pointer_type, void, int1, int8, int16, int32, int64, uint8,  # noqa: F401
+from .dtypes import (block_type, dtype, pointer_type, tensor_descriptor_type, void, int1, int8, int16, int32, int64, uint8,  # noqa: F401
                      uint16, uint32, uint64, float8e4nv, float8e5, float8e4b8, float8e5b16, float16,
                      bfloat16, float32, float64)
 from .semantic import SemanticError
@@ -481,6 +481,58 @@ def assume(cond):
 @builtin
 def debug_barrier():
     return semantic.debug_barrier()
+
+
+class tensor_descriptor:
+    """A tensor descriptor inside a kernel (a host TensorDescriptor
+    argument): `load` and `store` move whole blocks of `block_shape`,
+    through the copy engine (TMA) on Hopper where it can move them, through
+    pointers elsewhere.  Elements outside the tensor load as zero and are
+    not stored."""
+
+    def __init__(self, handle, base, shape, strides, type, leaves=None):
+        self.handle = handle  # the !tt.tensordesc value
+        self.base = base
+        self.shape = list(shape)
+        self.strides = list(strides)
+        self.type = type
+        self._leaves = leaves
+
+    @property
+    def block_type(self):
+        return self.type.block_type
+
+    @property
+    def block_shape(self):
+        return [constexpr(s) for s in self.type.block_type.shape]
+
+    @property
+    def dtype(self):
+        return self.type.block_type.element_ty
+
+    def leaves(self):
+        """The kernel parameters it is made of, in order (to pass it on to
+        a @jit function)."""
+        return list(self._leaves)
+
+    def load(self, offsets):
+        return semantic.descriptor_load(self, offsets)
+
+    def store(self, offsets, value):
+        return semantic.descriptor_store(self, offsets, value)
+
+    def __repr__(self):
+        return f"tensor_descriptor({self.type.block_type})"
+
+
+@builtin
+def load_tensor_descriptor(desc, offsets):
+    return desc.load(offsets)
+
+
+@builtin
+def store_tensor_descriptor(desc, offsets, value):
+    return desc.store(offsets, value)
 
 
 @builtin

@@ -4,7 +4,7 @@ lives here and picks the unsigned op variants (divui, cmpi ult, extui...)."""
 from __future__ import annotations
 
 from enum import Enum
-from typing import List, Sequence
+from typing import List, Sequence, Any
 
 
 class SemanticError(Exception):
@@ -259,9 +259,65 @@ SIGNATURE_TYPES = {
 }
 
 
+class tensor_descriptor_type:
+    """The type of a tensor descriptor parameter: tiles of `block_type`.
+
+    A kernel receives a host TensorDescriptor as several parameters, its
+    leaves: the 128-byte tensor map (`!tt.tensordesc<...>`), then the base
+    pointer, the shape (i32 each) and the strides (i64 each) of the tensor,
+    with which tiles TMA cannot move are loaded through pointers."""
+
+    def __init__(self, block_type: block_type):
+        self.block_type = block_type
+
+    @property
+    def rank(self) -> int:
+        return len(self.block_type.shape)
+
+    def to_ir(self) -> str:
+        return f"!tt.tensordesc<{self.block_type.to_ir()}>"
+
+    def leaf_types(self) -> List[Any]:
+        """(name suffix, type) of the parameters, in the kernel's order."""
+        leaves = [("", self), (".base", pointer_type(self.block_type.element_ty))]
+        leaves += [(f".shape{i}", int32) for i in range(self.rank)]
+        leaves += [(f".stride{i}", int64) for i in range(self.rank)]
+        return leaves
+
+    def signature(self) -> str:
+        element = next(k for k, v in SIGNATURE_TYPES.items() if v == self.block_type.element_ty)
+        return f"tensordesc<{element}{list(self.block_type.shape)}>".replace(" ", "")
+
+    def __eq__(self, other):
+        return isinstance(other, tensor_descriptor_type) and self.block_type == other.block_type
+
+    def __hash__(self):
+        return hash(("tensordesc", self.block_type))
+
+    def __repr__(self):
+        return f"tensor_descriptor_type({self.block_type!r})"
+
+
+def parse_tensordesc_signature(text: str):
+    """"tensordesc<fp16[64,64]>" -> (float16, [64, 64]), or None."""
+    if not (text.startswith("tensordesc<") and text.endswith("]>") and "[" in text):
+        return None
+    element, _, dims = text[len("tensordesc<"):-2].partition("[")
+    try:
+        return SIGNATURE_TYPES[element], [int(d) for d in dims.split(",")]
+    except (KeyError, ValueError):
+        return None
+
+
 def dtype_from_signature(text: str) -> dtype:
-    """`*fp16` -> pointer_type(float16); `i32` -> int32; `*k*fp32` -> const pointer."""
+    """`*fp16` -> pointer_type(float16); `i32` -> int32; `*k*fp32` -> const pointer;
+    `tensordesc<fp16[64,64]>` -> a tensor_descriptor_type."""
     text = text.strip()
+    if text.startswith("tensordesc<"):
+        parsed = parse_tensordesc_signature(text)
+        if parsed is None:
+            raise ValueError(f"malformed tensor descriptor type '{text}' in signature")
+        return tensor_descriptor_type(block_type(*parsed))
     if text.startswith("*"):
         rest = text[1:]
         const = False

@@ -1184,6 +1184,80 @@ def advance(ptr, offsets):
                    ptr.type)
 
 
+# ---- tensor descriptors ------------------------------------------------------------------
+
+def tma_tile_supported(shape: Sequence[int], element_bits: int) -> bool:
+    """Whether the copy engine moves blocks of `shape` (the rules of the
+    native library's layout::whyNotTmaTile): 8 to 64-bit elements, an
+    innermost dimension of a multiple of 16 bytes, and box dimensions of
+    at most 256 elements (a swizzled 2-D tile and the outermost dimension
+    are cut into boxes)."""
+    if not 1 <= len(shape) <= 5 or element_bits not in (8, 16, 32, 64):
+        return False
+    if (shape[-1] * element_bits // 8) % 16:
+        return False
+    swizzled = len(shape) == 2 and element_bits <= 32 and shape[0] % 8 == 0 and shape[1] * element_bits // 8 >= 32
+    if swizzled:
+        return True
+    return all(size <= 256 for size in shape[1:])
+
+
+def _descriptor_indices(desc, offsets, what: str):
+    offsets = _unwrap_constexpr(offsets)
+    if not isinstance(offsets, (list, tuple)):
+        offsets = [offsets]
+    rank = desc.type.rank
+    if len(offsets) != rank:
+        raise SemanticError(f"{what} needs {rank} offsets (one per block dimension), got {len(offsets)}")
+    out = []
+    for o in offsets:
+        o = to_tensor(o)
+        if o.type.is_block() or not o.type.scalar.is_int():
+            raise SemanticError(f"{what} offsets must be integer scalars, got {o.type}")
+        out.append(cast(o, T.int32))
+    return out
+
+
+def _descriptor_uses_tma(desc) -> bool:
+    block = desc.type.block_type
+    return builder().arch >= 90 and tma_tile_supported(block.shape, block.element_ty.primitive_bitwidth)
+
+
+def _descriptor_block_pointer(desc, offsets):
+    """A block pointer to the descriptor's block at `offsets` (the path of
+    tiles the copy engine cannot move, and of targets without one)."""
+    block = desc.type.block_type
+    rank = desc.type.rank
+    return make_block_ptr(desc.base, desc.shape, desc.strides, offsets, list(block.shape),
+                          list(range(rank - 1, -1, -1)))
+
+
+def descriptor_load(desc, offsets):
+    indices = _descriptor_indices(desc, offsets, "load")
+    block = desc.type.block_type
+    if _descriptor_uses_tma(desc):
+        return _tensor(builder().create1("tt.descriptor_load", [desc.handle] + [i.handle for i in indices],
+                                         block.to_ir()), block)
+    return load(_descriptor_block_pointer(desc, indices), boundary_check=list(range(desc.type.rank)),
+                padding_option="zero")
+
+
+def descriptor_store(desc, offsets, value):
+    indices = _descriptor_indices(desc, offsets, "store")
+    block = desc.type.block_type
+    value = to_tensor(value)
+    if not value.type.is_block():
+        value = _broadcast_any(value, list(block.shape))
+    if list(value.type.shape) != list(block.shape):
+        raise SemanticError(f"store of a {list(value.type.shape)} tile through a descriptor of block shape "
+                            f"{list(block.shape)}")
+    value = cast(value, block.element_ty)
+    if _descriptor_uses_tma(desc):
+        builder().create("tt.descriptor_store", [desc.handle] + [i.handle for i in indices] + [value.handle], [])
+        return
+    store(_descriptor_block_pointer(desc, indices), value, boundary_check=list(range(desc.type.rank)))
+
+
 # ---- debugging ---------------------------------------------------------------------------
 
 def device_print(prefix: str, args, hex: bool = False):

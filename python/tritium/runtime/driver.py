@@ -50,6 +50,11 @@ class CudaRuntime:
         d.tritium_cuda_synchronize.restype = ctypes.c_int
         d.tritium_cuda_error_text.argtypes = [ctypes.c_int, _c_void_pp]
         d.tritium_cuda_error_text.restype = None
+        _u64_p, _u32_p = ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint32)
+        d.tritium_cuda_encode_tensor_map.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_uint64,
+                                                     _u64_p, _u64_p, _u32_p, ctypes.c_int, ctypes.c_int,
+                                                     _c_void_pp]
+        d.tritium_cuda_encode_tensor_map.restype = ctypes.c_int
         self._d = d
         self.launch = launch
         self.last_launched = d.tritium_cuda_last_launched
@@ -93,6 +98,21 @@ class CudaRuntime:
                                                 ctypes.byref(diag)) != 0:
             raise CudaError(self._lib._take_string(diag))
         return launch_shared.value, blocks.value
+
+    def encode_tensor_map(self, data_type: int, address: int, dims, strides, box, swizzle: int,
+                          nan_fill: bool) -> bytes:
+        """The 128-byte CUDA tensor map (cuTensorMapEncodeTiled); `dims`,
+        `strides` (bytes, dimensions 1 ..) and `box` innermost first."""
+        rank = len(dims)
+        buffer = ctypes.create_string_buffer(128 + 64)
+        start = (-ctypes.addressof(buffer)) % 64  # the driver writes a 64-byte aligned map
+        diag = ctypes.c_void_p()
+        if self._d.tritium_cuda_encode_tensor_map(
+                ctypes.addressof(buffer) + start, data_type, rank, address, (ctypes.c_uint64 * rank)(*dims),
+                (ctypes.c_uint64 * max(rank - 1, 1))(*strides), (ctypes.c_uint32 * rank)(*box), swizzle,
+                int(nan_fill), ctypes.byref(diag)) != 0:
+            raise CudaError(self._lib._take_string(diag))
+        return buffer.raw[start:start + 128]
 
     def error_text(self, result: int) -> str:
         text = ctypes.c_void_p()

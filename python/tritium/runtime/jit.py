@@ -23,6 +23,7 @@ from ..errors import ArgumentOverflowError, CompilationError, TritiumError
 from . import driver as _driver
 from . import tuple_args
 # (Triton's triton.runtime.jit exports these names too)
+from ..tools.tensor_descriptor import TensorDescriptor, signature as descriptor_signature
 from .reinterpret import (MockTensor, TensorWrapper, reinterpret, signature_of_dtype,  # noqa: F401
                           type_canonicalisation_dict)
 from .. import knobs as _knobs
@@ -184,6 +185,8 @@ def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) ->
         return ty, ("D" if specialize_value and specialize_alignment and value % 16 == 0 else "")
     if isinstance(value, float):
         return "fp32", ""
+    if isinstance(value, TensorDescriptor):
+        return descriptor_signature(value), ""
     data_ptr = getattr(value, "data_ptr", None)
     if data_ptr is not None:
         value_dtype = getattr(value, "dtype", "")

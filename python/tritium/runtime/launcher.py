@@ -70,11 +70,23 @@ def device_pointer(value, name: str) -> int:
                        f"got {type(value).__name__}")
 
 
+def _descriptor_rank(ty: str) -> int:
+    """The rank of a "tensordesc<fp16[64,64]>" parameter type."""
+    return ty.count(",") + 1
+
+
 def record_format(types: Sequence[str]) -> str:
-    """The struct format of a launch record for runtime parameter types."""
+    """The struct format of a launch record for runtime parameter types.
+    A tensor descriptor is its 128-byte tensor map, 64-byte aligned in the
+    parameter buffer (which starts after the header), then the base
+    pointer, the shape (i32 each) and the strides (i64 each)."""
     fmt = _HEADER
     for ty in types:
-        if ty.startswith("*"):
+        if ty.startswith("tensordesc<"):
+            pad = (-(struct.calcsize(fmt) - _HEADER_BYTES)) % 64
+            rank = _descriptor_rank(ty)
+            fmt += "x" * pad + "128sP" + "i" * rank + "q" * rank
+        elif ty.startswith("*"):
             fmt += "P"
         elif ty in _FORMATS:
             fmt += _FORMATS[ty]
@@ -115,7 +127,8 @@ class Launcher:
     """Loads a compiled kernel on first use and launches it."""
 
     def __init__(self, name: str, image: bytes, param_names: List[str], param_types: List[str],
-                 num_warps: int, shared: int, max_warps_per_sm: int = 0):
+                 num_warps: int, shared: int, max_warps_per_sm: int = 0,
+                 tensor_descriptors: Sequence[dict] = ()):
         self.name = name
         self.image = image
         self.threads = num_warps * 32
@@ -127,6 +140,18 @@ class Launcher:
         self._launch_shared: Dict[int, int] = {}  # per device
         self.blocks_per_sm: Dict[int, int] = {}  # per device, once loaded
         self.param_names, self.param_types = list(param_names), list(param_types)
+        # TMA plans (swizzle, box) of descriptor parameters, by parameter
+        # position; the metadata numbers them by kernel argument, where a
+        # descriptor spans 2 + 2 * rank arguments
+        plans_by_arg = {int(d["arg"]): d for d in tensor_descriptors}
+        self.descriptor_plans: Dict[int, Optional[dict]] = {}
+        arg = 0
+        for k, ty in enumerate(self.param_types):
+            if ty.startswith("tensordesc<"):
+                self.descriptor_plans[k] = plans_by_arg.get(arg)
+                arg += 2 + 2 * _descriptor_rank(ty)
+            else:
+                arg += 1
         self.num_params = len(param_names)
         self.record = struct.Struct(record_format(param_types))
         self.params_bytes = self.record.size - _HEADER_BYTES
@@ -164,6 +189,8 @@ class Launcher:
         raise driver.CudaError(f"launching '{self.name}' failed: {driver._runtime.error_text(result)}{hint}")
 
     def _pack_error(self, error: Exception, values: Sequence[Any]):
+        if self.descriptor_plans:
+            raise TritiumError(f"cannot pack the arguments of '{self.name}': {error}") from None
         for name, ty, value in zip(self.param_names, self.param_types, values):
             try:
                 struct.pack("@" + ("P" if ty.startswith("*") else _FORMATS[ty]), value)
@@ -178,7 +205,11 @@ class Launcher:
         if len(args) != self.num_params:
             raise TritiumError(f"'{self.name}' takes {self.num_params} runtime arguments, got {len(args)}")
         values = []
-        for name, ty, value in zip(self.param_names, self.param_types, args):
+        for k, (name, ty, value) in enumerate(zip(self.param_names, self.param_types, args)):
+            if ty.startswith("tensordesc<"):
+                from ..tools.tensor_descriptor import launch_values
+                values += launch_values(value, name, self.descriptor_plans[k])
+                continue
             if ty.startswith("*"):
                 value = device_pointer(value, name)
             elif ty == "bf16":

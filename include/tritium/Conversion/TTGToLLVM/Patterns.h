@@ -104,6 +104,11 @@ void populateAsyncCopyOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
                                        const LoweringAxisInfo &access);
 
+/// mbarriers (ttg.init_barrier, inval_barrier, barrier_expect,
+/// wait_barrier), TMA copies in and out, their waits and the proxy fence.
+void populateTMAOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
+
 /// tt.reduce: within threads, across lanes by shuffles, across warps
 /// through shared memory.
 void populateReduceOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,

@@ -696,6 +696,38 @@ OpFoldResult AdvanceOp::fold(FoldAdaptor adaptor) {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor descriptors
+//===----------------------------------------------------------------------===//
+
+/// The checks shared by descriptor loads and stores: one index per block
+/// dimension, and a tile of the block's shape and element type (any
+/// layout).
+static LogicalResult verifyDescriptorAccess(Operation *op, TensorDescType desc,
+                                            size_t numIndices, Type tile) {
+  RankedTensorType block = desc.getBlockType();
+  if (static_cast<int64_t>(numIndices) != block.getRank())
+    return op->emitOpError() << "needs " << block.getRank()
+                             << " indices (one per block dimension), got "
+                             << numIndices;
+  auto tileType = cast<RankedTensorType>(tile);
+  if (tileType.getShape() != block.getShape() ||
+      tileType.getElementType() != block.getElementType())
+    return op->emitOpError() << "moves tiles of type " << block
+                             << ", got " << tileType;
+  return success();
+}
+
+LogicalResult DescriptorLoadOp::verify() {
+  return verifyDescriptorAccess(*this, getDesc().getType(), getIndices().size(),
+                                getType());
+}
+
+LogicalResult DescriptorStoreOp::verify() {
+  return verifyDescriptorAccess(*this, getDesc().getType(), getIndices().size(),
+                                getSrc().getType());
+}
+
+//===----------------------------------------------------------------------===//
 // Debugging
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
-//===- TTTypes.cpp - the !tt.ptr type ------------------------------------===//
+//===- TTTypes.cpp - the !tt.ptr and !tt.tensordesc types ----------------===//
 //
-// Parsing, printing and verification of `!tt.ptr<pointee[, addrspace]>`.
+// Parsing, printing and verification of `!tt.ptr<pointee[, addrspace]>`,
+// and verification of `!tt.tensordesc<tensor<...>>`.
 // The address space is printed only when it is not 1 (global memory).
 //
 //===----------------------------------------------------------------------===//
@@ -56,5 +57,21 @@ PointerType::verify(function_ref<InFlightDiagnostic()> emitError, Type pointee,
   }
   if (isa<TensorType>(pointee))
     return emitError() << "pointee tensor must be ranked";
+  return success();
+}
+
+LogicalResult
+TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                       RankedTensorType blockType) {
+  if (blockType.getRank() < 1 || blockType.getRank() > 5)
+    return emitError() << "a tensor descriptor's block has rank 1 to 5, got "
+                       << blockType.getRank();
+  if (blockType.getEncoding())
+    return emitError() << "a tensor descriptor's block has no layout";
+  Type element = blockType.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 8)
+    return emitError() << "a tensor descriptor's elements are 8 to 64-bit "
+                          "numbers, got "
+                       << element;
   return success();
 }

@@ -173,3 +173,35 @@ LogicalResult AsyncCopyGlobalToLocalOp::verify() {
     return emitOpError("'other' needs a mask");
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// TMA copies
+//===----------------------------------------------------------------------===//
+
+/// A TMA copy moves the descriptor's whole block: one index per dimension,
+/// a shared tile of the block's shape and element type.
+static LogicalResult verifyTmaCopy(Operation *op, tritium::tt::TensorDescType desc,
+                                   size_t numIndices, MemDescType tile) {
+  RankedTensorType block = desc.getBlockType();
+  if (static_cast<int64_t>(numIndices) != block.getRank())
+    return op->emitOpError() << "needs " << block.getRank()
+                             << " indices (one per block dimension), got "
+                             << numIndices;
+  if (tile.getShape() != block.getShape() ||
+      tile.getElementType() != block.getElementType())
+    return op->emitOpError() << "copies blocks of " << block
+                             << " but the shared tile is " << tile;
+  return success();
+}
+
+LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
+  if (!getResult().getType().getMutableMemory())
+    return emitOpError("writes into an immutable buffer");
+  return verifyTmaCopy(*this, getDesc().getType(), getIndices().size(),
+                       getResult().getType());
+}
+
+LogicalResult AsyncTMACopyLocalToGlobalOp::verify() {
+  return verifyTmaCopy(*this, getDesc().getType(), getIndices().size(),
+                       getSrc().getType());
+}

@@ -804,6 +804,47 @@ def TT_AdvanceOp : TT_Op<"advance", [Pure, AllTypesMatch<["ptr", "result"]>]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor descriptors
+//===----------------------------------------------------------------------===//
+
+def TT_DescriptorLoadOp : TT_Op<"descriptor_load", [
+    MemoryEffects<[MemRead<GlobalMemory>]>]> {
+  let summary = "load the tile of a tensor descriptor at element offsets";
+  let description = [{
+    Reads the descriptor's block at `indices` (one i32 element offset per
+    dimension); elements outside the tensor read as zero.
+
+    ```mlir
+    %t = tt.descriptor_load %desc[%m, %k] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+    ```
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$indices);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` attr-dict `:` qualified(type($desc)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TT_DescriptorStoreOp : TT_Op<"descriptor_store", [
+    MemoryEffects<[MemWrite<GlobalMemory>]>]> {
+  let summary = "store a tile through a tensor descriptor at element offsets";
+  let description = [{
+    Writes `src`, of the descriptor's block shape, at `indices`; elements
+    outside the tensor are not written.
+
+    ```mlir
+    tt.descriptor_store %desc[%m, %n], %t : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16>
+    ```
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$indices, TT_Tensor:$src);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Debugging
 //===----------------------------------------------------------------------===//
 

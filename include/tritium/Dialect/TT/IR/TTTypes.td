@@ -1,7 +1,7 @@
 //===- TTTypes.td - tt dialect types and type constraints --------*- tablegen -*-===//
 //
-// The pointer type `!tt.ptr<T, addrspace>` and the type constraints used by the
-// ops: scalars or tensors of ints, floats and pointers.  A block pointer (the
+// The pointer type `!tt.ptr<T, addrspace>`, the tensor descriptor type
+// `!tt.tensordesc<tensor<...>>`, and the type constraints used by the ops: scalars or tensors of ints, floats and pointers.  A block pointer (the
 // result of tt.make_tensor_ptr) is a pointer whose pointee is a tensor type.
 //
 //===----------------------------------------------------------------------===//
@@ -41,6 +41,23 @@ def TT_PointerType : TT_TypeDef<"Pointer", "ptr"> {
   let genVerifyDecl = 1;
 }
 
+def TT_TensorDescType : TT_TypeDef<"TensorDesc", "tensordesc"> {
+  let summary = "a tensor descriptor: tiles of one block shape moved by TMA";
+  let description = [{
+    A kernel parameter made from a host `TensorDescriptor`: the CUDA tensor
+    map of a global tensor (its base, shape, strides, element type and the
+    box the copy engine moves).  `blockType` is the tile one
+    `tt.descriptor_load` reads and one `tt.descriptor_store` writes.
+
+    ```mlir
+    !tt.tensordesc<tensor<64x64xf16>>
+    ```
+  }];
+  let parameters = (ins "::mlir::RankedTensorType":$blockType);
+  let assemblyFormat = "`<` $blockType `>`";
+  let genVerifyDecl = 1;
+}
+
 // ---- type constraints -------------------------------------------------------
 def TT_Float : AnyTypeOf<[F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F16, BF16,
                           F32, F64], "floating-point">;
@@ -67,6 +84,8 @@ def TT_TensorPtr : Type<
 
 def TT_FpIntTensor : RankedTensorOf<[TT_Float, TT_Int]>;
 def TT_Tensor : RankedTensorOf<[TT_Float, TT_Int, TT_Ptr]>;
+def TT_TensorDesc : Type<CPred<"::llvm::isa<::tritium::tt::TensorDescType>($_self)">,
+                         "tt.tensordesc", "::tritium::tt::TensorDescType">;
 def TT_Type : AnyTypeOf<[TT_FloatLike, TT_IntLike, TT_PtrLike, TT_TensorPtr]>;
 
 #endif // TRITIUM_DIALECT_TT_IR_TTTYPES_TD

@@ -4,7 +4,8 @@
 // and view buffers, and copy global memory into them asynchronously
 // (cp.async) in commit groups that are waited for by count; the CTA
 // barrier that orders shared-memory accesses between threads; and the
-// warpgroup dot (Hopper's wgmma) that reads its operands from shared memory.
+// warpgroup dot (Hopper's wgmma) that reads its operands from shared memory;
+// mbarriers and the tensor memory accelerator's copies (TMA).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_DIALECT_TTG_IR_TTGOPS_TD
@@ -284,6 +285,149 @@ def TTG_WarpGroupDotWaitOp : TTG_Op<"warp_group_dot_wait", [
                        ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
   let results = (outs Variadic<TT_FpIntTensor>:$outputs);
   let assemblyFormat = "$inputs attr-dict `:` type($inputs)";
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers and the tensor memory accelerator (Hopper)
+//===----------------------------------------------------------------------===//
+
+def TTG_InitBarrierOp : TTG_Op<"init_barrier", [
+    MemoryEffects<[MemWrite<SharedMemory>]>]> {
+  let summary = "initialize an mbarrier in shared memory";
+  let description = [{
+    One thread initializes the 8-byte mbarrier at `alloc` for `count`
+    arrivals per phase (mbarrier.init), then fences the initialization
+    for the copy engine (fence.mbarrier_init).  The membar pass places the
+    CTA barrier that makes it visible before the first use.
+
+    ```mlir
+    ttg.init_barrier %bar, 1 : !ttg.memdesc<1xi64, #shared, #ttg.shared_memory, mutable>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$alloc, ConfinedAttr<I32Attr, [IntPositive]>:$count);
+  let assemblyFormat = "$alloc `,` $count attr-dict `:` qualified(type($alloc))";
+}
+
+def TTG_InvalBarrierOp : TTG_Op<"inval_barrier", [
+    MemoryEffects<[MemWrite<SharedMemory>]>]> {
+  let summary = "invalidate an mbarrier so its bytes can be reused";
+  let description = [{
+    ```mlir
+    ttg.inval_barrier %bar : !ttg.memdesc<1xi64, #shared, #ttg.shared_memory, mutable>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$alloc);
+  let assemblyFormat = "$alloc attr-dict `:` qualified(type($alloc))";
+}
+
+def TTG_BarrierExpectOp : TTG_Op<"barrier_expect", [
+    MemoryEffects<[MemWrite<SharedMemory>]>]> {
+  let summary = "arrive on an mbarrier, expecting `size` bytes of copies";
+  let description = [{
+    Where `pred` holds, one thread arrives on the mbarrier and raises the
+    bytes its current phase waits for by `size`
+    (mbarrier.arrive.expect_tx); the phase completes when every arrival is
+    made and the copies that signal it have landed that many bytes.
+
+    ```mlir
+    ttg.barrier_expect %bar, 16384, %true : !ttg.memdesc<1xi64, #shared, #ttg.shared_memory, mutable>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$alloc, ConfinedAttr<I32Attr, [IntPositive]>:$size,
+                       I1:$pred);
+  let assemblyFormat = "$alloc `,` $size `,` $pred attr-dict `:` qualified(type($alloc))";
+}
+
+def TTG_WaitBarrierOp : TTG_Op<"wait_barrier", [
+    MemoryEffects<[MemRead<SharedMemory>, MemWrite<SharedMemory>]>]> {
+  let summary = "wait until an mbarrier completes the phase of parity `phase`";
+  let description = [{
+    Every thread spins on mbarrier.try_wait.parity until the phase with
+    parity `phase` (0 or 1) has completed; the bytes copied under that
+    phase are then visible to it.  It reads and writes shared memory as far
+    as other passes can tell, so no read of those bytes moves above it.
+
+    ```mlir
+    ttg.wait_barrier %bar, %phase : !ttg.memdesc<1xi64, #shared, #ttg.shared_memory, mutable>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$alloc, I32:$phase);
+  let assemblyFormat = "$alloc `,` $phase attr-dict `:` qualified(type($alloc))";
+}
+
+def TTG_AsyncTMACopyGlobalToLocalOp : TTG_Op<"async_tma_copy_global_to_local", [
+    MemoryEffects<[MemRead<TTG_GlobalMemory>, MemWrite<SharedMemory>]>]> {
+  let summary = "start copying a descriptor's tile into shared memory (TMA)";
+  let description = [{
+    Where `pred` holds, one thread issues cp.async.bulk.tensor for the
+    block of `desc` at element offsets `indices` into `result`, one copy
+    per box of the tile (TMABox.h); the copies complete on `barrier`.
+    Elements outside the tensor are written as zero.
+
+    ```mlir
+    ttg.async_tma_copy_global_to_local %desc[%m, %k] %buf, %bar, %true
+        : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<1xi64, #shared, #smem, mutable>
+        -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    ```
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$indices,
+                       TTG_MemDesc:$result, TTG_MemDesc:$barrier, I1:$pred);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` $result `,` $barrier `,` $pred attr-dict `:`
+    qualified(type($desc)) `,` qualified(type($barrier)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTG_AsyncTMACopyLocalToGlobalOp : TTG_Op<"async_tma_copy_local_to_global", [
+    MemoryEffects<[MemRead<SharedMemory>, MemWrite<TTG_GlobalMemory>]>]> {
+  let summary = "start copying a shared tile to a descriptor's block (TMA)";
+  let description = [{
+    One thread issues cp.async.bulk.tensor from `src` to the block of
+    `desc` at `indices`, one copy per box, and commits them as a bulk
+    group; elements outside the tensor are not written.  The shared tile
+    must not be written again before a `ttg.async_tma_store_wait`.
+
+    ```mlir
+    ttg.async_tma_copy_local_to_global %desc[%m, %n] %buf
+        : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<64x64xf16, #nvmma, #smem>
+    ```
+  }];
+  let arguments = (ins TT_TensorDesc:$desc, Variadic<I32>:$indices, TTG_MemDesc:$src);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` $src attr-dict `:` qualified(type($desc)) `,` qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
+def TTG_AsyncTMAStoreWaitOp : TTG_Op<"async_tma_store_wait", [
+    MemoryEffects<[MemRead<SharedMemory>, MemWrite<SharedMemory>]>]> {
+  let summary = "wait until at most `pendings` TMA store groups still read shared memory";
+  let description = [{
+    cp.async.bulk.wait_group.read pendings, by the thread that issued the
+    stores: afterwards their shared tiles may be written again.
+
+    ```mlir
+    ttg.async_tma_store_wait {pendings = 0 : i32}
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let assemblyFormat = "attr-dict";
+}
+
+def TTG_FenceAsyncSharedOp : TTG_Op<"fence_async_shared", [
+    MemoryEffects<[MemRead<SharedMemory>, MemWrite<SharedMemory>]>]> {
+  let summary = "order this thread's shared-memory writes before async-proxy reads";
+  let description = [{
+    fence.proxy.async.shared::cta: the bytes this thread stored to shared
+    memory with ordinary stores become visible to the copy engine and the
+    tensor cores (after the CTA barrier that follows).
+
+    ```mlir
+    ttg.fence_async_shared
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 #endif // TRITIUM_DIALECT_TTG_IR_TTGOPS_TD

@@ -153,6 +153,35 @@ def TTGAccelerateMatmulPass
                            "::mlir::arith::ArithDialect"];
 }
 
+def TTGLowerTensorDescriptorsPass
+    : Pass<"ttg-lower-tensor-descriptors", "::mlir::ModuleOp"> {
+  let summary = "move descriptor tiles with the copy engine (TMA) through shared memory";
+  let description = [{
+    Each `tt.descriptor_load` becomes a shared tile in the layout TMA writes
+    (TmaTile.h), an mbarrier, one thread's expect-bytes and copies, a wait
+    for the barrier's phase 0 by every thread, and a `ttg.local_load`; each
+    `tt.descriptor_store` becomes a `ttg.local_alloc` of the tile, a proxy
+    fence, the copies out, and a wait until they have read the tile.  The
+    kernel argument of each descriptor records the tile's swizzle and box
+    (`tt.tma_swizzle`, `tt.tma_box`), from which the host encodes its tensor
+    map.  Hopper (cuda:90) and later only.
+
+    ```mlir
+    %t = tt.descriptor_load %desc[%i, %j] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    // becomes
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #plain, #smem, mutable>
+    ttg.init_barrier %bar, 1 : ...
+    ttg.barrier_expect %bar, 8192, %true : ...
+    ttg.async_tma_copy_global_to_local %desc[%i, %j] %buf, %bar, %true : ...
+    ttg.wait_barrier %bar, %c0_i32 : ...
+    ttg.inval_barrier %bar : ...
+    %t = ttg.local_load %buf : ... -> tensor<64x64xf16, #blocked>
+    ```
+  }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect"];
+}
+
 def TTGReduceDataDuplicationPass
     : Pass<"ttg-reduce-data-duplication", "::mlir::ModuleOp"> {
   let summary = "read mma.sync operands from swizzled shared tiles instead of "

@@ -1,0 +1,172 @@
+//===- LowerTensorDescriptors.cpp - ttg-lower-tensor-descriptors ----------===//
+//
+// Tensor-descriptor loads and stores become copies of the tensor memory
+// accelerator (TMA) through shared memory, on Hopper and later.
+//
+// Algorithm:
+//   1. For every tt.descriptor_load and tt.descriptor_store, find the kernel
+//      argument the descriptor is (the host encodes its tensor map, so a
+//      descriptor must be one), check that TMA can move its block
+//      (layout::whyNotTmaTile; the front end sends other blocks through
+//      pointers) and plan the tile (layout::planTmaTile): its shared layout
+//      (#ttg.nvmma_shared of the chosen swizzle, or a plain row-major
+//      #ttg.swizzled_shared) and its boxes.  The argument records the swizzle
+//      and the box (tt.tma_swizzle, tt.tma_box); two uses of one descriptor
+//      always agree, because the plan depends only on the block type.
+//   2. A load becomes: a tile and an 8-byte mbarrier (ttg.local_alloc), the
+//      barrier's initialization for one arrival, one thread's expect of the
+//      tile's bytes and its copies (ttg.async_tma_copy_global_to_local), a
+//      wait for phase 0 by every thread, the barrier's invalidation, and a
+//      ttg.local_load into the load's layout.
+//   3. A store becomes: the tile stored from registers (ttg.local_alloc of
+//      the value), a proxy fence so the copy engine sees those writes (the
+//      local_alloc of an NVMMA tile emits its own), the
+//      copies out (ttg.async_tma_copy_local_to_global), and a wait until
+//      they have read the tile (ttg.async_tma_store_wait 0).
+//   The CTA barriers between these steps are the membar pass's.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Dialect/TTG/Transforms/Passes.h"
+#include "tritium/Dialect/TTG/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Layout/TmaTile.h"
+
+namespace tritium::ttg {
+#define GEN_PASS_DEF_TTGLOWERTENSORDESCRIPTORSPASS
+#include "tritium/Dialect/TTG/Transforms/Passes.h.inc"
+} // namespace tritium::ttg
+
+using namespace mlir;
+using namespace tritium;
+using namespace tritium::ttg;
+
+namespace {
+
+/// The shared layout and boxes of one descriptor's tiles.
+struct DescriptorTile {
+  Attribute encoding;
+  layout::TmaTilePlan plan;
+};
+
+/// Plans the tile of `desc`'s blocks and records it on the kernel argument
+/// `desc` is; emits an error at `user` and fails when it cannot.
+FailureOr<DescriptorTile> planDescriptorTile(Operation *user, Value desc) {
+  auto blockArg = dyn_cast<BlockArgument>(desc);
+  auto func = blockArg ? dyn_cast<tt::FuncOp>(blockArg.getOwner()->getParentOp())
+                       : tt::FuncOp();
+  if (!func || blockArg.getOwner() != &func.getBody().front())
+    return user->emitError("a tensor descriptor used here must be a kernel "
+                           "argument (a host TensorDescriptor)");
+  RankedTensorType block = cast<tt::TensorDescType>(desc.getType()).getBlockType();
+  std::vector<int64_t> shape(block.getShape().begin(), block.getShape().end());
+  int64_t bits = block.getElementTypeBitWidth();
+  if (std::optional<std::string> why = layout::whyNotTmaTile(shape, bits))
+    return user->emitError("the copy engine cannot move blocks of ")
+           << block << ": " << *why;
+  MLIRContext *context = user->getContext();
+  int64_t swizzle = layout::chooseTmaSwizzle(shape, bits);
+  DescriptorTile tile;
+  tile.plan = layout::planTmaTile(shape, bits, swizzle);
+  if (swizzle) {
+    tile.encoding = NvmmaSharedEncodingAttr::get(context, swizzle, bits, {1, 0});
+  } else {
+    SmallVector<unsigned> order;
+    for (int64_t d = block.getRank() - 1; d >= 0; --d)
+      order.push_back(d);
+    tile.encoding = SwizzledSharedEncodingAttr::get(context, 1, 1, 1, order);
+  }
+  Builder builder(context);
+  unsigned index = blockArg.getArgNumber();
+  func.setArgAttr(index, "tt.tma_swizzle", builder.getI32IntegerAttr(swizzle));
+  SmallVector<int32_t> box(tile.plan.box.begin(), tile.plan.box.end());
+  func.setArgAttr(index, "tt.tma_box", builder.getDenseI32ArrayAttr(box));
+  return tile;
+}
+
+MemDescType tileType(RankedTensorType block, Attribute encoding, bool mutableMemory) {
+  return MemDescType::get(block.getShape(), block.getElementType(), encoding,
+                          SharedMemorySpaceAttr::get(block.getContext()),
+                          mutableMemory);
+}
+
+LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
+  FailureOr<DescriptorTile> tile = planDescriptorTile(load, load.getDesc());
+  if (failed(tile))
+    return failure();
+  OpBuilder builder(load);
+  Location loc = load.getLoc();
+  MLIRContext *context = load.getContext();
+  RankedTensorType block = load.getDesc().getType().getBlockType();
+  Value buffer = LocalAllocOp::create(
+      builder, loc, tileType(block, tile->encoding, /*mutableMemory=*/true), Value());
+  auto barrierType = MemDescType::get(
+      {1}, builder.getI64Type(),
+      SwizzledSharedEncodingAttr::get(context, 1, 1, 1, {0}),
+      SharedMemorySpaceAttr::get(context), /*mutableMemory=*/true);
+  Value barrier = LocalAllocOp::create(builder, loc, barrierType, Value());
+  InitBarrierOp::create(builder, loc, barrier, 1);
+  Value always = arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true));
+  BarrierExpectOp::create(builder, loc, barrier, tile->plan.tileBytes, always);
+  AsyncTMACopyGlobalToLocalOp::create(builder, loc, load.getDesc(),
+                                      load.getIndices(), buffer, barrier, always);
+  Value phase = arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(0));
+  WaitBarrierOp::create(builder, loc, barrier, phase);
+  InvalBarrierOp::create(builder, loc, barrier);
+  Value loaded = LocalLoadOp::create(builder, loc, load.getType(), buffer, Value());
+  load.replaceAllUsesWith(loaded);
+  load.erase();
+  return success();
+}
+
+LogicalResult lowerStore(tt::DescriptorStoreOp store) {
+  FailureOr<DescriptorTile> tile = planDescriptorTile(store, store.getDesc());
+  if (failed(tile))
+    return failure();
+  OpBuilder builder(store);
+  Location loc = store.getLoc();
+  RankedTensorType block = store.getDesc().getType().getBlockType();
+  Value buffer = LocalAllocOp::create(
+      builder, loc, tileType(block, tile->encoding, /*mutableMemory=*/false),
+      store.getSrc());
+  // (an NVMMA tile's local_alloc fences its own writes on Hopper)
+  if (!isa<NvmmaSharedEncodingAttr>(tile->encoding))
+    FenceAsyncSharedOp::create(builder, loc);
+  AsyncTMACopyLocalToGlobalOp::create(builder, loc, store.getDesc(),
+                                      store.getIndices(), buffer);
+  AsyncTMAStoreWaitOp::create(builder, loc, 0);
+  store.erase();
+  return success();
+}
+
+struct TTGLowerTensorDescriptorsPass
+    : public ttg::impl::TTGLowerTensorDescriptorsPassBase<
+          TTGLowerTensorDescriptorsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<Operation *> accesses;
+    module.walk([&](Operation *op) {
+      if (isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op))
+        accesses.push_back(op);
+    });
+    if (accesses.empty())
+      return;
+    if (getComputeCapability(module) < 90) {
+      accesses.front()->emitError(
+          "tensor descriptors move tiles with the copy engine (TMA), which "
+          "needs Hopper (cuda:90) or later");
+      return signalPassFailure();
+    }
+    for (Operation *op : accesses) {
+      LogicalResult result = success();
+      if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))
+        result = lowerLoad(load);
+      else
+        result = lowerStore(cast<tt::DescriptorStoreOp>(op));
+      if (failed(result))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

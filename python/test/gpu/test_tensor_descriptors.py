@@ -1,0 +1,234 @@
+"""Tensor descriptors on the GPU against torch: host TensorDescriptor
+arguments loaded and stored through the copy engine (TMA) on Hopper, or
+through pointers for blocks it cannot move: ranks 1 to 5, every dtype
+the tensor map encodes, blocks wider than one swizzle slab and taller
+than one box, blocks crossing the tensor's edge (zero fill on load,
+clipped stores), descriptors passed to @jit helpers, a matmul over
+descriptor loads, and the errors for descriptors TMA cannot use.
+Outputs are poisoned before every launch."""
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import tritium as triton  # noqa: E402
+import tritium.language as tl  # noqa: E402
+from tritium.errors import TritiumError  # noqa: E402
+from tritium.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
+
+DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.int8, torch.uint8, torch.int16, torch.int32,
+          torch.int64, torch.float64]
+
+
+def random_tensor(shape, dtype):
+    if dtype.is_floating_point:
+        return torch.randn(shape, device="cuda").to(dtype)
+    info = torch.iinfo(dtype)
+    return torch.randint(max(info.min, -100), min(info.max, 100), shape, device="cuda", dtype=dtype)
+
+
+def poison(dtype):
+    return float("nan") if dtype.is_floating_point else 77
+
+
+@triton.jit
+def copy_2d_kernel(in_desc, out_desc, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    x = in_desc.load([pm * BM, pn * BN])
+    out_desc.store([pm * BM, pn * BN], x)
+
+
+def padded_output(shape, dtype, pad=16):
+    """A poisoned tensor of `shape` inside a larger one (its rows padded by
+    `pad` elements and one extra row), so clipped stores can be checked."""
+    big = torch.full((shape[0] + 1, shape[1] + pad), poison(dtype), device="cuda", dtype=dtype)
+    return big, big[:shape[0], :shape[1]]
+
+
+def assert_same(actual, expected):
+    if actual.dtype.is_floating_point:
+        torch.testing.assert_close(actual, expected, rtol=0, atol=0, equal_nan=True)
+    else:
+        assert torch.equal(actual, expected)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("block", [(64, 64), (32, 128), (16, 16), (8, 256), (128, 32)])
+def test_copy_2d(dtype, block):
+    BM, BN = block
+    if BN * dtype.itemsize % 16:
+        pytest.skip("inner block under 16 bytes: covered by test_blocks_through_pointers")
+    M, N = 100, 208  # rows of a multiple of 16 bytes, as tensor maps need
+    x = random_tensor((M, N), dtype)
+    big, out = padded_output((M, N), dtype)
+    before = big.clone()
+    copy_2d_kernel[(triton.cdiv(M, BM), triton.cdiv(N, BN))](
+        TensorDescriptor.from_tensor(x, [BM, BN]),
+        TensorDescriptor(out, list(out.shape), list(out.stride()), [BM, BN]), BM, BN)
+    assert_same(out, x)
+    rest = torch.ones_like(big, dtype=torch.bool)
+    rest[:M, :N] = False
+    assert_same(big[rest], before[rest])  # nothing stored outside the tensor
+
+
+@triton.jit
+def load_block_kernel(in_desc, out_ptr, ld, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    x = in_desc.load([pm * BM, pn * BN])
+    rows = pm * BM + tl.arange(0, BM)
+    cols = pn * BN + tl.arange(0, BN)
+    tl.store(out_ptr + rows[:, None] * ld + cols[None, :], x)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32, torch.int8], ids=str)
+def test_out_of_bounds_loads_read_zero(dtype):
+    M, N, BM, BN = 50, 70, 32, 64
+    x = random_tensor((M, 80), dtype)[:, :N]  # rows 80 elements apart: 16-byte multiples
+    gm, gn = triton.cdiv(M, BM), triton.cdiv(N, BN)
+    out = torch.full((gm * BM, gn * BN), poison(dtype), device="cuda", dtype=dtype)
+    load_block_kernel[(gm, gn)](TensorDescriptor(x, [M, N], list(x.stride()), [BM, BN]), out, out.stride(0), BM, BN)
+    expected = torch.zeros_like(out)
+    expected[:M, :N] = x
+    assert_same(out, expected)
+
+
+@triton.jit
+def copy_1d_kernel(in_desc, out_desc, B: tl.constexpr):
+    p = tl.program_id(0)
+    out_desc.store([p * B], in_desc.load([p * B]) * 2)
+
+
+@pytest.mark.parametrize("dtype,block", [(torch.float32, 256), (torch.float32, 1024), (torch.float16, 64),
+                                         (torch.int8, 16), (torch.int64, 32)], ids=str)
+def test_rank_1(dtype, block):
+    n = 1000
+    x = random_tensor((n,), dtype)
+    out = torch.full((n,), poison(dtype), device="cuda", dtype=dtype)
+    copy_1d_kernel[(triton.cdiv(n, block),)](TensorDescriptor.from_tensor(x, [block]),
+                                             TensorDescriptor.from_tensor(out, [block]), block)
+    assert_same(out, x * 2)
+
+
+@triton.jit
+def copy_3d_kernel(in_desc, out_desc, B0: tl.constexpr, B1: tl.constexpr, B2: tl.constexpr):
+    offsets = [tl.program_id(0) * B0, tl.program_id(1) * B1, tl.program_id(2) * B2]
+    out_desc.store(offsets, in_desc.load(offsets) + 1)
+
+
+@triton.jit
+def copy_4d_kernel(in_desc, out_desc, G1: tl.constexpr, B0: tl.constexpr, B1: tl.constexpr, B2: tl.constexpr,
+                   B3: tl.constexpr):
+    p0 = tl.program_id(0)
+    offsets = [(p0 // G1) * B0, (p0 % G1) * B1, tl.program_id(1) * B2, tl.program_id(2) * B3]
+    x = tl.load_tensor_descriptor(in_desc, offsets)
+    tl.store_tensor_descriptor(out_desc, offsets, x + 1)
+
+
+@triton.jit
+def copy_5d_kernel(in_desc, out_desc, G1: tl.constexpr, G2: tl.constexpr, B0: tl.constexpr, B1: tl.constexpr,
+                   B2: tl.constexpr, B3: tl.constexpr, B4: tl.constexpr):
+    p0 = tl.program_id(0)
+    offsets = [(p0 // (G1 * G2)) * B0, ((p0 // G2) % G1) * B1, (p0 % G2) * B2, tl.program_id(1) * B3,
+               tl.program_id(2) * B4]
+    out_desc.store(offsets, in_desc.load(offsets) + 1)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32, torch.int32], ids=str)
+@pytest.mark.parametrize("rank", [3, 4, 5])
+def test_ranks_3_to_5(rank, dtype):
+    shape = {3: (3, 40, 48), 4: (3, 5, 20, 32), 5: (2, 3, 5, 10, 16)}[rank]
+    block = {3: (2, 16, 32), 4: (2, 4, 8, 16), 5: (1, 2, 4, 8, 16)}[rank]
+    x = random_tensor(shape, dtype)
+    out = torch.full(shape, poison(dtype), device="cuda", dtype=dtype)
+    grid = [triton.cdiv(s, b) for s, b in zip(shape, block)]
+    d_in, d_out = TensorDescriptor.from_tensor(x, list(block)), TensorDescriptor.from_tensor(out, list(block))
+    if rank == 3:
+        copy_3d_kernel[tuple(grid)](d_in, d_out, *block)
+    elif rank == 4:
+        copy_4d_kernel[(grid[0] * grid[1], grid[2], grid[3])](d_in, d_out, grid[1], *block)
+    else:
+        copy_5d_kernel[(grid[0] * grid[1] * grid[2], grid[3], grid[4])](d_in, d_out, grid[1], grid[2], *block)
+    assert_same(out, x + 1)
+
+
+@pytest.mark.parametrize("block,dtype", [((64, 4), torch.float16), ((16, 8), torch.int8), ((4, 512), torch.int8)],
+                         ids=str)
+def test_blocks_through_pointers(block, dtype):
+    """Blocks the copy engine cannot move (rows under 16 bytes, unswizzled
+    rows over 256 elements) load and store through pointers."""
+    BM, BN = block
+    M, N = 70, 608
+    x = random_tensor((M, N), dtype)
+    big, out = padded_output((M, N), dtype)
+    copy_2d_kernel[(triton.cdiv(M, BM), triton.cdiv(N, BN))](
+        TensorDescriptor.from_tensor(x, [BM, BN]),
+        TensorDescriptor(out, list(out.shape), list(out.stride()), [BM, BN]), BM, BN)
+    assert_same(out, x)
+
+
+@triton.jit
+def scaled_tile(desc, row, col, scale):
+    return desc.load([row, col]) * scale
+
+
+@triton.jit
+def helper_kernel(in_desc, out_desc, scale, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    out_desc.store([pm * BM, pn * BN], scaled_tile(in_desc, pm * BM, pn * BN, scale))
+
+
+def test_descriptor_passed_to_helper():
+    M, N, BM, BN = 128, 96, 64, 32
+    x = random_tensor((M, N), torch.float32)
+    out = torch.full((M, N), float("nan"), device="cuda")
+    helper_kernel[(M // BM, N // BN)](TensorDescriptor.from_tensor(x, [BM, BN]),
+                                      TensorDescriptor.from_tensor(out, [BM, BN]), 3.0, BM, BN)
+    assert_same(out, x * 3.0)
+
+
+@triton.jit
+def matmul_kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = a_desc.load([pm * BM, k])
+        b = b_desc.load([k, pn * BN])
+        acc = tl.dot(a, b, acc)
+    c_desc.store([pm * BM, pn * BN], acc.to(tl.float16))
+
+
+@pytest.mark.parametrize("shape", [(256, 256, 256), (200, 136, 304)])
+def test_matmul_over_descriptors(shape):
+    M, N, K = shape
+    BM, BN, BK = 128, 64, 64
+    a = torch.randn((M, K), device="cuda", dtype=torch.float16)
+    b = torch.randn((K, N), device="cuda", dtype=torch.float16)
+    c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    # (K and N multiples of 8 elements keep the row strides 16-byte multiples)
+    matmul_kernel[(triton.cdiv(M, BM), triton.cdiv(N, BN))](
+        TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BK, BN]),
+        TensorDescriptor.from_tensor(c, [BM, BN]), K, BM, BN, BK)
+    torch.testing.assert_close(c, (a.float() @ b.float()).half(), rtol=1e-2, atol=1e-1)
+
+
+def test_misaligned_base_is_refused():
+    x = torch.zeros(1024, device="cuda", dtype=torch.float16)
+    out = torch.zeros(1024, device="cuda", dtype=torch.float16)
+    with pytest.raises(TritiumError, match="16-byte"):
+        copy_1d_kernel[(1,)](TensorDescriptor(x[1:], [1000], [1], [64]), TensorDescriptor.from_tensor(out, [64]),
+                             64)
+
+
+def test_bad_descriptors_are_refused():
+    x = torch.zeros((64, 60), device="cuda", dtype=torch.float16)
+    with pytest.raises(TritiumError, match="multiples of 16 bytes"):
+        TensorDescriptor(x, [64, 30], [30, 1], [16, 16])
+    with pytest.raises(TritiumError, match="contiguous"):
+        TensorDescriptor(x, [60, 64], [1, 60], [16, 16])
+    with pytest.raises(TritiumError, match="powers of two"):
+        TensorDescriptor.from_tensor(x, [16, 24])
+    with pytest.raises(TritiumError, match="rank 1 to 5"):
+        TensorDescriptor(x, [1] * 6, [1] * 6, [1] * 6)
