@@ -257,6 +257,28 @@ extern "C" int tritium_cuda_encode_tensor_map(void *map, int data_type, int rank
   return 0;
 }
 
+extern "C" int tritium_cuda_launch_params(const void *record, const uint32_t *offsets,
+                                          int count) {
+  std::string unused;
+  CudaDriver *driver = CudaDriver::get(unused);
+  if (!driver)
+    return -1;
+  tritium_launch_header header;
+  std::memcpy(&header, record, sizeof(header));
+  char *params = const_cast<char *>(static_cast<const char *>(record)) + sizeof(header);
+  void *pointers[256];
+  if (count < 0 || count > 256)
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  for (int i = 0; i < count; ++i)
+    pointers[i] = params + offsets[i];
+  lastLaunched.store(header.function, std::memory_order_relaxed);
+  return driver->cuLaunchKernel(
+      reinterpret_cast<CUfunction>(header.function), header.grid[0],
+      header.grid[1], header.grid[2], header.threads, 1, 1,
+      header.shared_bytes, reinterpret_cast<CUstream>(header.stream), pointers,
+      nullptr);
+}
+
 extern "C" uint64_t tritium_cuda_last_launched(void) {
   return lastLaunched.load(std::memory_order_relaxed);
 }

@@ -160,6 +160,14 @@ typedef struct tritium_launch_header {
  * tritium_cuda_error_text() words a failure. */
 TRITIUM_API int tritium_cuda_launch(const void *record);
 
+/* tritium_cuda_launch with the arguments passed one by one (cuLaunchKernel's
+ * kernelParams): argument i is at `offsets[i]` bytes into the record's
+ * argument area, laid out as the kernel's parameters.  A kernel taking a
+ * tensor map by value (a 64-byte aligned grid constant) must be launched
+ * this way: the driver does not place such a parameter correctly from a
+ * packed parameter buffer.  At most 256 arguments.  Since ABI revision 7. */
+TRITIUM_API int tritium_cuda_launch_params(const void *record, const uint32_t *offsets, int count);
+
 /* Encodes the 128-byte CUDA tensor map of a tiled tensor into `map` (64-byte
  * aligned) with cuTensorMapEncodeTiled: `data_type` is a CUtensorMapDataType,
  * `dims` (rank entries) and `strides` (rank - 1 byte strides, of dimensions

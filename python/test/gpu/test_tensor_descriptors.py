@@ -229,6 +229,6 @@ def test_bad_descriptors_are_refused():
     with pytest.raises(TritiumError, match="contiguous"):
         TensorDescriptor(x, [60, 64], [1, 60], [16, 16])
     with pytest.raises(TritiumError, match="powers of two"):
-        TensorDescriptor.from_tensor(x, [16, 24])
+        TensorDescriptor.from_tensor(torch.zeros((64, 64), device="cuda"), [16, 24])
     with pytest.raises(TritiumError, match="rank 1 to 5"):
         TensorDescriptor(x, [1] * 6, [1] * 6, [1] * 6)

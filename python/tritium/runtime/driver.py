@@ -44,6 +44,8 @@ class CudaRuntime:
         # record) and without argtypes: ctypes' cheapest call.
         launch = d["tritium_cuda_launch"]
         launch.restype = ctypes.c_int
+        self.launch_params = d["tritium_cuda_launch_params"]
+        self.launch_params.restype = ctypes.c_int
         d.tritium_cuda_last_launched.argtypes = []
         d.tritium_cuda_last_launched.restype = ctypes.c_uint64
         d.tritium_cuda_synchronize.argtypes = [_c_void_pp]

@@ -75,6 +75,27 @@ def _descriptor_rank(ty: str) -> int:
     return ty.count(",") + 1
 
 
+def argument_offsets(types: Sequence[str]) -> List[int]:
+    """The byte offset of every kernel argument in a launch record's
+    argument area (a tensor descriptor spans 2 + 2 * rank arguments)."""
+    offsets: List[int] = []
+    fmt = _HEADER
+    for ty in types:
+        if ty.startswith("tensordesc<"):
+            fmt += "x" * ((-(struct.calcsize(fmt) - _HEADER_BYTES)) % 64)
+            rank = _descriptor_rank(ty)
+            leaves = ["128s", "P"] + ["i"] * rank + ["q"] * rank
+        else:
+            leaves = [record_format([ty])[len(_HEADER):]]
+        for leaf in leaves:
+            # '@' alignment: the offset a leaf lands at is the size of the
+            # format before it plus its own padding, i.e. calcsize of both
+            # minus its own size
+            offsets.append(struct.calcsize(fmt + leaf) - struct.calcsize("@" + leaf) - _HEADER_BYTES)
+            fmt += leaf
+    return offsets
+
+
 def record_format(types: Sequence[str]) -> str:
     """The struct format of a launch record for runtime parameter types.
     A tensor descriptor is its 128-byte tensor map, 64-byte aligned in the
@@ -155,6 +176,12 @@ class Launcher:
         self.num_params = len(param_names)
         self.record = struct.Struct(record_format(param_types))
         self.params_bytes = self.record.size - _HEADER_BYTES
+        # Kernels with tensor maps launch with one pointer per argument (see
+        # tritium_cuda_launch_params); the others with the packed record.
+        self._argument_offsets = None
+        if any(ty.startswith("tensordesc<") for ty in param_types):
+            offsets = argument_offsets(param_types)
+            self._argument_offsets = ((ctypes.c_uint32 * len(offsets))(*offsets), len(offsets))
         self._functions: Dict[int, int] = {}
         self.registers = None  # per thread, known once loaded
         self.hash = hashlib.sha256(image).hexdigest()[:32]  # names the binary to the load hooks
@@ -227,7 +254,10 @@ class Launcher:
                                       self._launch_shared[device], self.params_bytes, *values)
         except (struct.error, OverflowError) as e:
             self._pack_error(e, values)
-        result = driver.cuda().launch(record)
+        if self._argument_offsets is not None:
+            result = driver.cuda().launch_params(record, *self._argument_offsets)
+        else:
+            result = driver.cuda().launch(record)
         if result != 0:
             self._raise_launch_error(result)
 

@@ -730,3 +730,26 @@ tt.func @f(%x: tensor<16xi32>) {
   tt.print "x" {hex = false, isSigned = array<i32: 1, 0>} : %x : tensor<16xi32>
   tt.return
 }
+
+// -----
+
+tt.func @descriptor_indices(%d: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) -> tensor<64x64xf16> {
+  // expected-error @+1 {{'tt.descriptor_load' op needs 2 indices (one per block dimension), got 1}}
+  %x = tt.descriptor_load %d[%i] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
+  tt.return %x : tensor<64x64xf16>
+}
+
+// -----
+
+tt.func @descriptor_tile(%d: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %x: tensor<64x32xf16>) {
+  // expected-error @+1 {{'tt.descriptor_store' op moves tiles of type 'tensor<64x64xf16>', got 'tensor<64x32xf16>'}}
+  tt.descriptor_store %d[%i, %i], %x : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x32xf16>
+  tt.return
+}
+
+// -----
+
+// expected-error @+1 {{a tensor descriptor's block has rank 1 to 5, got 6}}
+tt.func @descriptor_rank(%d: !tt.tensordesc<tensor<1x1x1x1x1x16xf16>>) {
+  tt.return
+}

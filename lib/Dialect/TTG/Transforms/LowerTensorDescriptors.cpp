@@ -56,7 +56,7 @@ FailureOr<DescriptorTile> planDescriptorTile(Operation *user, Value desc) {
   auto blockArg = dyn_cast<BlockArgument>(desc);
   auto func = blockArg ? dyn_cast<tt::FuncOp>(blockArg.getOwner()->getParentOp())
                        : tt::FuncOp();
-  if (!func || blockArg.getOwner() != &func.getBody().front())
+  if (!func || !func.isPublic() || blockArg.getOwner() != &func.getBody().front())
     return user->emitError("a tensor descriptor used here must be a kernel "
                            "argument (a host TensorDescriptor)");
   RankedTensorType block = cast<tt::TensorDescType>(desc.getType()).getBlockType();

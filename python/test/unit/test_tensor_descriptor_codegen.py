@@ -1,0 +1,78 @@
+"""Tensor descriptors compiled without a GPU: on cuda:90 a descriptor is a
+64-byte aligned tensor-map parameter whose loads and stores are TMA copies
+(cp.async.bulk.tensor completing on an mbarrier; bulk groups out), with the
+plan the launcher encodes in the metadata; on cuda:80, and for blocks the
+copy engine cannot move, the same kernel loads through pointers.  The
+launch record places each tensor map 64-byte aligned.  Bad uses fail at
+the user's line."""
+import os
+
+import pytest
+
+import tritium as triton
+import tritium.language as tl
+from tritium.errors import CompilationError
+from tritium.runtime.launcher import argument_offsets, record_format
+
+THIS_FILE = os.path.abspath(__file__)
+
+
+@triton.jit
+def copy_kernel(in_desc, out_desc, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    x = in_desc.load([pm * BM, pn * BN])
+    out_desc.store([pm * BM, pn * BN], x * 2)
+
+
+def compile_copy(dtype, block, target):
+    sig = f"tensordesc<{dtype}[{block[0]},{block[1]}]>"
+    return triton.compile(copy_kernel, signature={"in_desc": sig, "out_desc": sig},
+                          constexprs={"BM": block[0], "BN": block[1]}, target=target)
+
+
+def test_hopper_moves_tiles_with_tma():
+    k = compile_copy("fp16", (64, 128), "cuda:90")
+    ptx = k.asm["ptx"]
+    assert ".param .align 64 .b8 copy_kernel_param_0[128]" in ptx
+    assert ptx.count("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes") == 2
+    assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group") == 2
+    assert "mbarrier.try_wait.parity" in ptx and "cp.async.bulk.wait_group.read 0" in ptx
+    # two 128-byte slabs of 64 fp16 each; arguments 0 and 6 (a descriptor spans 2 + 2 * rank)
+    assert k.metadata["tensor_descriptors"] == [{"arg": 0, "swizzle": 128, "box": [64, 64]},
+                                                {"arg": 6, "swizzle": 128, "box": [64, 64]}]
+
+
+def test_other_targets_and_blocks_load_through_pointers():
+    k = compile_copy("fp16", (64, 128), "cuda:80")
+    assert "cp.async.bulk" not in k.asm["ptx"] and k.metadata["tensor_descriptors"] == []
+    k = compile_copy("fp16", (64, 4), "cuda:90")  # 8-byte rows: not a TMA box
+    assert "cp.async.bulk" not in k.asm["ptx"] and k.metadata["tensor_descriptors"] == []
+
+
+def test_launch_record_aligns_tensor_maps():
+    types = ["i32", "tensordesc<fp16[64]>", "fp32", "tensordesc<fp32[2,4,8]>"]
+    offsets = argument_offsets(types)
+    assert offsets == [0, 64, 192, 200, 208, 216, 256, 384, 392, 396, 400, 408, 416, 424]
+    assert record_format(types).count("128s") == 2
+
+
+@triton.jit
+def bad_offsets_kernel(desc):
+    desc.load([0])
+
+
+@triton.jit
+def bad_store_kernel(desc):
+    desc.store([0, 0], tl.zeros((32, 32), dtype=tl.float16))
+
+
+@pytest.mark.parametrize("kernel,message", [
+    (bad_offsets_kernel, "load needs 2 offsets (one per block dimension), got 1"),
+    (bad_store_kernel, "store of a [32, 32] tile through a descriptor of block shape [64, 64]"),
+])
+def test_bad_uses_point_at_the_line(kernel, message):
+    with pytest.raises(CompilationError) as info:
+        triton.compile(kernel, signature={"desc": "tensordesc<fp16[64,64]>"}, target="cuda:90")
+    assert message in str(info.value)
+    assert f"{THIS_FILE}:" in str(info.value)

@@ -1,0 +1,92 @@
+// RUN: tritium-opt %s -split-input-file -ttg-lower-tensor-descriptors -verify-diagnostics | FileCheck %s
+
+// A load through a descriptor: a 128-byte swizzled NVMMA tile (64 fp16 per
+// row), an mbarrier, one arrival expecting the tile's 8192 bytes, the copy,
+// a wait for phase 0, the barrier's invalidation and a local_load into the
+// load's layout.  A store: the tile from registers, the copy out and the
+// wait until it has read the tile (no extra proxy fence: the NVMMA
+// local_alloc fences its own writes).  The argument records the plan.
+// CHECK-DAG: #[[NVMMA:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+// CHECK-LABEL: tt.func public @copy
+// CHECK-SAME: %arg0: !tt.tensordesc<tensor<64x64xf16>> {tt.tma_box = array<i32: 64, 64>, tt.tma_swizzle = 128 : i32}
+// CHECK-SAME: %arg1: !tt.tensordesc<tensor<64x64xf16>> {tt.tma_box = array<i32: 64, 64>, tt.tma_swizzle = 128 : i32}
+// CHECK: %[[BUF:.*]] = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #[[NVMMA]], #smem, mutable>
+// CHECK: %[[BAR:.*]] = ttg.local_alloc : () -> !ttg.memdesc<1xi64
+// CHECK: ttg.init_barrier %[[BAR]], 1
+// CHECK: ttg.barrier_expect %[[BAR]], 8192, %true
+// CHECK: ttg.async_tma_copy_global_to_local %arg0[%arg2, %arg3] %[[BUF]], %[[BAR]], %true
+// CHECK: ttg.wait_barrier %[[BAR]], %c0_i32
+// CHECK: ttg.inval_barrier %[[BAR]]
+// CHECK: %[[X:.*]] = ttg.local_load %[[BUF]] : !ttg.memdesc<64x64xf16, #[[NVMMA]], #smem, mutable> -> tensor<64x64xf16, #blocked>
+// CHECK: %[[OUT:.*]] = ttg.local_alloc %[[X]] : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #[[NVMMA]], #smem>
+// CHECK-NOT: ttg.fence_async_shared
+// CHECK: ttg.async_tma_copy_local_to_global %arg1[%arg2, %arg3] %[[OUT]]
+// CHECK: ttg.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NOT: tt.descriptor
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @copy(%in: !tt.tensordesc<tensor<64x64xf16>>, %out: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %j: i32) {
+    %x = tt.descriptor_load %in[%i, %j] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    tt.descriptor_store %out[%i, %j], %x : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// Blocks that do not fit a swizzle (rank 3; 16-byte rows) land in a plain
+// row-major tile; the outermost dimension over 256 is cut into boxes of 256.
+// A store from such a tile fences its register writes for the copy engine.
+// CHECK-DAG: #[[PLAIN3:.*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [2, 1, 0]}>
+// CHECK-DAG: #[[PLAIN2:.*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+// CHECK-LABEL: tt.func public @plain_tiles
+// CHECK-SAME: {tt.tma_box = array<i32: 2, 4, 32>, tt.tma_swizzle = 0 : i32}
+// CHECK-SAME: {tt.tma_box = array<i32: 256, 4>, tt.tma_swizzle = 0 : i32}
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<2x4x32xf32, #[[PLAIN3]], #smem, mutable>
+// CHECK: ttg.barrier_expect %{{.*}}, 1024, %true
+// CHECK: ttg.local_alloc %{{.*}} -> !ttg.memdesc<512x4xf32, #[[PLAIN2]], #smem>
+// CHECK-NEXT: ttg.fence_async_shared
+// CHECK-NEXT: ttg.async_tma_copy_local_to_global
+#b3 = #ttg.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [2, 1, 2], order = [2, 1, 0]}>
+#b2 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @plain_tiles(%a: !tt.tensordesc<tensor<2x4x32xf32>>, %b: !tt.tensordesc<tensor<512x4xf32>>, %i: i32,
+                              %y: tensor<512x4xf32, #b2>) -> tensor<2x4x32xf32, #b3> {
+    %x = tt.descriptor_load %a[%i, %i, %i] : !tt.tensordesc<tensor<2x4x32xf32>> -> tensor<2x4x32xf32, #b3>
+    tt.descriptor_store %b[%i, %i], %y : !tt.tensordesc<tensor<512x4xf32>>, tensor<512x4xf32, #b2>
+    tt.return %x : tensor<2x4x32xf32, #b3>
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @rows_too_narrow(%in: !tt.tensordesc<tensor<64x4xf16>>, %i: i32) -> tensor<64x4xf16, #blocked> {
+    // expected-error @+1 {{the copy engine cannot move blocks of 'tensor<64x4xf16>': the innermost block dimension is 8 bytes; the copy engine needs a multiple of 16}}
+    %x = tt.descriptor_load %in[%i, %i] : !tt.tensordesc<tensor<64x4xf16>> -> tensor<64x4xf16, #blocked>
+    tt.return %x : tensor<64x4xf16, #blocked>
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:80"} {
+  tt.func public @before_hopper(%in: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) -> tensor<64x64xf16, #blocked> {
+    // expected-error @+1 {{tensor descriptors move tiles with the copy engine (TMA), which needs Hopper (cuda:90) or later}}
+    %x = tt.descriptor_load %in[%i, %i] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    tt.return %x : tensor<64x64xf16, #blocked>
+  }
+}
+
+// -----
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func private @helper(%in: !tt.tensordesc<tensor<64x64xf16>>, %i: i32) -> tensor<64x64xf16, #blocked> {
+    // expected-error @+1 {{a tensor descriptor used here must be a kernel argument (a host TensorDescriptor)}}
+    %x = tt.descriptor_load %in[%i, %i] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    tt.return %x : tensor<64x64xf16, #blocked>
+  }
+}
