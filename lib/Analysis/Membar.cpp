@@ -12,7 +12,8 @@
 //       when it writes an interval overlapping a pending read or write
 //       (WAR, WAW) or reads one overlapping a pending write (RAW); then a
 //       ttg.barrier goes right before it and the state is cleared.  Its own
-//       accesses are then added;
+//       accesses are then added, except the writes of TMA copies: those
+//       complete on an mbarrier that every reader waits on;
 //     * tt.call of a function that uses shared memory (directly or through
 //       its callees) reads and writes every byte: a barrier before it when
 //       anything is pending, and the next access after it waits for it;
@@ -123,6 +124,7 @@ SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
   if (auto copy = dyn_cast<ttg::AsyncTMACopyGlobalToLocalOp>(op)) {
     access.writes.push_back(getBufferInterval(copy.getResult()));
     access.reads.push_back(getBufferInterval(copy.getBarrier()));
+    access.writesCompleteOnBarrier = true;
     return access;
   }
   if (auto copy = dyn_cast<ttg::AsyncTMACopyLocalToGlobalOp>(op)) {
@@ -185,7 +187,8 @@ struct Pending {
   }
   void add(const SharedMemoryAccess &access) {
     reads.insert(access.reads.begin(), access.reads.end());
-    writes.insert(access.writes.begin(), access.writes.end());
+    if (!access.writesCompleteOnBarrier)
+      writes.insert(access.writes.begin(), access.writes.end());
   }
   void join(const Pending &other) {
     reads.insert(other.reads.begin(), other.reads.end());

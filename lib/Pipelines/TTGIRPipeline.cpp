@@ -4,8 +4,6 @@
 //   convert-tt-to-ttg              every tensor gets the default blocked
 //                                  layout; the module records the launch
 //                                  shape;
-//   ttg-lower-tensor-descriptors   descriptor loads and stores become TMA
-//                                  copies through shared tiles (Hopper);
 //   ttg-coalesce                   loads, stores and atomics get layouts that
 //                                  vectorize and coalesce their accesses
 //                                  (converting in and out);
@@ -36,11 +34,16 @@
 //                                  loops are pipelined;
 //   ttg-pipeline                   loads that feed dots move num-stages - 1
 //                                  iterations ahead through a ring of
-//                                  shared buffers (cp.async);
+//                                  shared buffers (cp.async, or TMA copies
+//                                  completing on a ring of mbarriers for
+//                                  tensor-descriptor loads);
 //   ttg-prefetch                   mma.sync dots of pipelined loops read
 //                                  their operands one 16-wide K slice
 //                                  ahead, the next iteration's first slice
 //                                  carried in registers;
+//   ttg-lower-tensor-descriptors   the descriptor loads and stores left
+//                                  become TMA copies through shared tiles
+//                                  (Hopper);
 //   canonicalize                   folds what the rewrites exposed;
 //   ttg-loop-aware-cse             values a loop carries side by side that
 //                                  are equal by induction become one;
@@ -66,7 +69,6 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   convertOptions.numCTAs = options.numCTAs;
   convertOptions.target = options.target;
   pm.addPass(createConvertTTToTTGPass(convertOptions));
-  pm.addPass(ttg::createTTGLowerTensorDescriptorsPass());
   pm.addPass(ttg::createTTGCoalescePass());
   pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
   pm.addPass(ttg::createTTGAccelerateMatmulPass());
@@ -79,6 +81,7 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   pipelineOptions.numStages = options.numStages;
   pm.addPass(ttg::createTTGPipelinePass(pipelineOptions));
   pm.addPass(ttg::createTTGPrefetchPass());
+  pm.addPass(ttg::createTTGLowerTensorDescriptorsPass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(ttg::createTTGLoopAwareCSEPass());
   pm.addPass(mlir::createCSEPass());
@@ -94,6 +97,7 @@ void tritium::registerTTGIRPipeline() {
       "ttg-remove-layout-conversions, ttg-reduce-data-duplication, "
       "ttg-optimize-dot-operands, ttg-reorder-instructions, "
       "loop-invariant-code-motion, ttg-pipeline, ttg-prefetch, "
+      "ttg-lower-tensor-descriptors, "
       "canonicalize, ttg-loop-aware-cse, cse, sccp, canonicalize",
       buildTTGIRPipeline);
 }

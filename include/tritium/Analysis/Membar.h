@@ -51,6 +51,11 @@ struct SharedInterval {
 struct SharedMemoryAccess {
   llvm::SmallVector<SharedInterval, 1> reads;
   llvm::SmallVector<SharedInterval, 1> writes;
+  /// The writes complete on an mbarrier (TMA copies): they wait for the
+  /// accesses pending before them, but later readers see them through
+  /// their own wait on the barrier, not through a CTA barrier, so they do
+  /// not stay pending.
+  bool writesCompleteOnBarrier = false;
 
   bool empty() const { return reads.empty() && writes.empty(); }
 };

@@ -94,3 +94,53 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %res : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// Descriptor loads whose tiles feed a warpgroup dot in the layout TMA
+// writes stream through TMA rings: three barriers initialized before the
+// loop, the prologue's stages each one expect of both tiles' bytes (16384
+// + 8192) and two copies, the loop waiting on the extract slot's barrier
+// with a carried phase that flips when the slot wraps, and the barriers
+// invalidated after the loop.  No cp.async groups.
+// CHECK-LABEL: tt.func public @tma_ring
+// CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16
+// CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16
+// CHECK: %[[BARS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x1xi64
+// CHECK-COUNT-3: ttg.init_barrier
+// CHECK: ttg.barrier_expect %{{.*}}, 24576, %{{.*}}
+// CHECK-NEXT: ttg.memdesc_index %[[RA]]
+// CHECK-NEXT: ttg.async_tma_copy_global_to_local %arg0
+// CHECK: ttg.async_tma_copy_global_to_local %arg1
+// CHECK: ttg.barrier_expect %{{.*}}, 24576, %{{.*}}
+// CHECK: scf.for {{.*}} iter_args(%{{[^ ]*}} = %{{[^ ]*}}, %{{[^ ]*}} = %c2_i32{{[_0-9]*}}, %[[EXTRACT:[^ ]*]] = %c0_i32{{[_0-9]*}}, %[[PHASE:[^ ]*]] = %c0_i32{{[_0-9]*}})
+// CHECK: %[[BAR:.*]] = ttg.memdesc_index %[[BARS]][%[[EXTRACT]]]
+// CHECK-NEXT: ttg.wait_barrier %[[BAR]], %[[PHASE]]
+// CHECK: ttg.warp_group_dot
+// CHECK: ttg.barrier_expect
+// CHECK: ttg.async_tma_copy_global_to_local %arg0
+// CHECK: ttg.async_tma_copy_global_to_local %arg1
+// CHECK: arith.xori %[[PHASE]]
+// CHECK: scf.yield
+// CHECK-NOT: ttg.async_commit_group
+// CHECK-COUNT-3: ttg.inval_barrier
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @tma_ring(%a: !tt.tensordesc<tensor<128x64xf16>>, %b: !tt.tensordesc<tensor<64x64xf16>>, %k: i32, %m: i32) -> tensor<128x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %r = scf.for %i = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x64xf32, #mma>) : i32 {
+      %x = tt.descriptor_load %a[%m, %i] : !tt.tensordesc<tensor<128x64xf16>> -> tensor<128x64xf16, #blocked>
+      %sa = ttg.local_alloc %x : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #nvmma, #smem>
+      %y = tt.descriptor_load %b[%i, %m] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %sb = ttg.local_alloc %y : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %d = ttg.warp_group_dot %sa, %sb, %acc : !ttg.memdesc<128x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<128x64xf32, #mma>
+      scf.yield %d : tensor<128x64xf32, #mma>
+    }
+    tt.return %r : tensor<128x64xf32, #mma>
+  }
+}

@@ -17,7 +17,10 @@
 //      barrier's initialization for one arrival, one thread's expect of the
 //      tile's bytes and its copies (ttg.async_tma_copy_global_to_local), a
 //      wait for phase 0 by every thread, the barrier's invalidation, and a
-//      ttg.local_load into the load's layout.
+//      ttg.local_load into the load's layout; a load read back only to be
+//      stored to an immutable shared tile of the same layout (a dot
+//      operand) uses the copy's tile instead.  (Loads that feed dots in
+//      loops were already streamed through TMA rings by ttg-pipeline.)
 //   3. A store becomes: the tile stored from registers (ttg.local_alloc of
 //      the value), a proxy fence so the copy engine sees those writes (the
 //      local_alloc of an NVMMA tile emits its own), the
@@ -42,32 +45,35 @@ using namespace mlir;
 using namespace tritium;
 using namespace tritium::ttg;
 
-namespace {
-
-/// The shared layout and boxes of one descriptor's tiles.
-struct DescriptorTile {
-  Attribute encoding;
-  layout::TmaTilePlan plan;
-};
-
-/// Plans the tile of `desc`'s blocks and records it on the kernel argument
-/// `desc` is; emits an error at `user` and fails when it cannot.
-FailureOr<DescriptorTile> planDescriptorTile(Operation *user, Value desc) {
+FailureOr<TensorDescriptorTile>
+ttg::planTensorDescriptorTile(Operation *user, Value desc, bool report) {
+  auto fail = [&](const Twine &message) -> FailureOr<TensorDescriptorTile> {
+    if (report)
+      user->emitError(message);
+    return failure();
+  };
+  if (getComputeCapability(user->getParentOfType<ModuleOp>()) < 90)
+    return fail("tensor descriptors move tiles with the copy engine (TMA), "
+                "which needs Hopper (cuda:90) or later");
   auto blockArg = dyn_cast<BlockArgument>(desc);
   auto func = blockArg ? dyn_cast<tt::FuncOp>(blockArg.getOwner()->getParentOp())
                        : tt::FuncOp();
-  if (!func || !func.isPublic() || blockArg.getOwner() != &func.getBody().front())
-    return user->emitError("a tensor descriptor used here must be a kernel "
-                           "argument (a host TensorDescriptor)");
+  if (!func || !func.isPublic() ||
+      blockArg.getOwner() != &func.getBody().front())
+    return fail("a tensor descriptor used here must be a kernel argument (a "
+                "host TensorDescriptor)");
   RankedTensorType block = cast<tt::TensorDescType>(desc.getType()).getBlockType();
   std::vector<int64_t> shape(block.getShape().begin(), block.getShape().end());
   int64_t bits = block.getElementTypeBitWidth();
-  if (std::optional<std::string> why = layout::whyNotTmaTile(shape, bits))
-    return user->emitError("the copy engine cannot move blocks of ")
-           << block << ": " << *why;
+  if (std::optional<std::string> why = layout::whyNotTmaTile(shape, bits)) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "the copy engine cannot move blocks of '" << block << "': " << *why;
+    return fail(text);
+  }
   MLIRContext *context = user->getContext();
   int64_t swizzle = layout::chooseTmaSwizzle(shape, bits);
-  DescriptorTile tile;
+  TensorDescriptorTile tile;
   tile.plan = layout::planTmaTile(shape, bits, swizzle);
   if (swizzle) {
     tile.encoding = NvmmaSharedEncodingAttr::get(context, swizzle, bits, {1, 0});
@@ -85,6 +91,8 @@ FailureOr<DescriptorTile> planDescriptorTile(Operation *user, Value desc) {
   return tile;
 }
 
+namespace {
+
 MemDescType tileType(RankedTensorType block, Attribute encoding, bool mutableMemory) {
   return MemDescType::get(block.getShape(), block.getElementType(), encoding,
                           SharedMemorySpaceAttr::get(block.getContext()),
@@ -92,7 +100,8 @@ MemDescType tileType(RankedTensorType block, Attribute encoding, bool mutableMem
 }
 
 LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
-  FailureOr<DescriptorTile> tile = planDescriptorTile(load, load.getDesc());
+  FailureOr<TensorDescriptorTile> tile =
+      planTensorDescriptorTile(load, load.getDesc(), /*report=*/true);
   if (failed(tile))
     return failure();
   OpBuilder builder(load);
@@ -114,6 +123,17 @@ LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
   Value phase = arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(0));
   WaitBarrierOp::create(builder, loc, barrier, phase);
   InvalBarrierOp::create(builder, loc, barrier);
+  // Read back only to be stored in a shared tile of the same layout (an
+  // operand of a dot): that tile is the one the copy wrote.
+  if (load->hasOneUse())
+    if (auto alloc = dyn_cast<LocalAllocOp>(*load->user_begin()))
+      if (alloc.getType().getEncoding() == tile->encoding &&
+          !alloc.getType().getMutableMemory()) {
+        alloc.replaceAllUsesWith(buffer);
+        alloc.erase();
+        load.erase();
+        return success();
+      }
   Value loaded = LocalLoadOp::create(builder, loc, load.getType(), buffer, Value());
   load.replaceAllUsesWith(loaded);
   load.erase();
@@ -121,7 +141,8 @@ LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
 }
 
 LogicalResult lowerStore(tt::DescriptorStoreOp store) {
-  FailureOr<DescriptorTile> tile = planDescriptorTile(store, store.getDesc());
+  FailureOr<TensorDescriptorTile> tile =
+      planTensorDescriptorTile(store, store.getDesc(), /*report=*/true);
   if (failed(tile))
     return failure();
   OpBuilder builder(store);
@@ -140,33 +161,35 @@ LogicalResult lowerStore(tt::DescriptorStoreOp store) {
   return success();
 }
 
+} // namespace
+
+static LogicalResult lowerAll(ModuleOp module) {
+  SmallVector<Operation *> accesses;
+  module.walk([&](Operation *op) {
+    if (isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op))
+      accesses.push_back(op);
+  });
+  for (Operation *op : accesses) {
+    LogicalResult result = success();
+    if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))
+      result = lowerLoad(load);
+    else
+      result = lowerStore(cast<tt::DescriptorStoreOp>(op));
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+void ttg::lowerTensorDescriptors(ModuleOp module) { (void)lowerAll(module); }
+
+namespace {
 struct TTGLowerTensorDescriptorsPass
     : public ttg::impl::TTGLowerTensorDescriptorsPassBase<
           TTGLowerTensorDescriptorsPass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SmallVector<Operation *> accesses;
-    module.walk([&](Operation *op) {
-      if (isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op))
-        accesses.push_back(op);
-    });
-    if (accesses.empty())
-      return;
-    if (getComputeCapability(module) < 90) {
-      accesses.front()->emitError(
-          "tensor descriptors move tiles with the copy engine (TMA), which "
-          "needs Hopper (cuda:90) or later");
-      return signalPassFailure();
-    }
-    for (Operation *op : accesses) {
-      LogicalResult result = success();
-      if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))
-        result = lowerLoad(load);
-      else
-        result = lowerStore(cast<tt::DescriptorStoreOp>(op));
-      if (failed(result))
-        return signalPassFailure();
-    }
+    if (failed(lowerAll(getOperation())))
+      signalPassFailure();
   }
 };
 } // namespace

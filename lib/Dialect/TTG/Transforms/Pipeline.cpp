@@ -7,7 +7,9 @@
 //
 // Algorithm, for each scf.for (innermost first, constant positive step)
 // with numStages >= 2:
-//   1. Pipelined loads: tt.loads of the loop body on tensors of pointers
+//   1. Pipelined loads: tt.descriptor_loads of the loop body whose only
+//      user is a ttg.local_alloc in the body in the layout TMA writes
+//      (planTensorDescriptorTile), and tt.loads on tensors of pointers
 //      whose only user is a ttg.local_alloc in the body (with a shared
 //      layout contiguous along the load's contiguous dimension), whose
 //      masked-out value is zero (cp.async zero-fills), and whose per-thread
@@ -21,18 +23,25 @@
 //      reads a loop-carried stage-0 value (then the loop is left alone, as
 //      it is when such a value is used after the loop or by stage 1).
 //   3. Rewrite:
-//        ring_j = local_alloc [numStages x shape_j] (mutable)
+//        ring_j = local_alloc [numStages x shape_j] (mutable); with TMA
+//          loads also numStages mbarriers, each initialized for one
+//          arrival (the expect that precedes a stage's copies);
 //        prologue, s = 0 .. numStages-2: stage 0 at iv = lb + s * step,
 //          each load as an async copy into ring_j[s] masked by its mask
-//          and iv < ub; one commit group; carried stage-0 values advance;
+//          and iv < ub (TMA loads: one expect of the stage's bytes on
+//          barrier s and a TMA copy each, predicated on iv < ub); one
+//          commit group; carried stage-0 values advance;
 //        loop over the same range, carrying the stage-1 values, the
 //          stage-0 values of iteration i + numStages - 1, and the ring
 //          slots to fill (insert) and to read (extract):
-//          async_wait {num = numStages - 2}: iteration i's group is done;
+//          async_wait {num = numStages - 2}: iteration i's group is done
+//          (TMA: wait on barrier[extract] for the phase carried with the
+//          slots, which flips each time extract wraps);
 //          stage 1 with each local_alloc replaced by ring_j[extract];
 //          stage 0 of iteration i + numStages - 1 into ring_j[insert],
 //          masked by iv + (numStages - 1) * step < ub; one commit group;
-//        async_wait {num = 0} after the loop.
+//        async_wait {num = 0} after the loop, and the barriers'
+//        invalidation.
 //   4. A ttg.warp_group_dot that only accumulates into a carried value runs
 //      asynchronously (makeDotsAsync): ttg.warp_group_dot_wait
 //      {pendings = 1} right after it lets its MMAs overlap the next
@@ -62,9 +71,13 @@ using namespace tritium::ttg;
 
 namespace {
 
+/// A load of the loop body streamed through a ring: a tt.load copied by
+/// cp.async, or a tt.descriptor_load copied by TMA (`tma`).
 struct PipelinedLoad {
-  tt::LoadOp load;
+  Operation *load;
   LocalAllocOp alloc;
+  bool tma = false;
+  int64_t tmaBytes = 0;
 };
 
 /// Whether `value` is absent or a zero constant (splat or scalar).
@@ -118,6 +131,10 @@ private:
         !step.isStrictlyPositive())
       return false;
     for (Operation &op : *loop.getBody()) {
+      if (auto descLoad = dyn_cast<tt::DescriptorLoadOp>(&op)) {
+        collectDescriptorLoad(descLoad);
+        continue;
+      }
       auto load = dyn_cast<tt::LoadOp>(&op);
       if (!load || !isa<RankedTensorType>(load.getPtr().getType()) ||
           !load->hasOneUse() || !isZeroOrAbsent(load.getOther()) ||
@@ -140,6 +157,31 @@ private:
       loads.push_back({load, alloc});
     }
     return !loads.empty();
+  }
+
+  /// A descriptor load whose only user is a shared tile in the layout TMA
+  /// writes (a dot operand's) streams through a TMA ring.
+  void collectDescriptorLoad(tt::DescriptorLoadOp load) {
+    if (!load->hasOneUse())
+      return;
+    auto alloc = dyn_cast<LocalAllocOp>(*load->user_begin());
+    if (!alloc || alloc->getBlock() != loop.getBody())
+      return;
+    FailureOr<TensorDescriptorTile> tile =
+        planTensorDescriptorTile(load, load.getDesc(), /*report=*/false);
+    if (failed(tile) || tile->encoding != alloc.getType().getEncoding())
+      return;
+    loads.push_back({load, alloc, /*tma=*/true, tile->plan.tileBytes});
+  }
+
+  bool isPipelinedLoad(Operation *op) const {
+    return llvm::any_of(loads, [&](const PipelinedLoad &p) { return p.load == op; });
+  }
+  bool hasTmaLoads() const {
+    return llvm::any_of(loads, [](const PipelinedLoad &p) { return p.tma; });
+  }
+  bool hasAsyncCopies() const {
+    return llvm::any_of(loads, [](const PipelinedLoad &p) { return !p.tma; });
   }
 
   bool collectStages() {
@@ -169,8 +211,7 @@ private:
       if (!stage0.insert(def).second)
         continue;
       if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
-        if (!isa<tt::LoadOp>(def) ||
-            !llvm::any_of(loads, [&](auto &p) { return p.load == def; }))
+        if (!isPipelinedLoad(def))
           return false;
       worklist.append(def->operand_begin(), def->operand_end());
     }
@@ -184,7 +225,7 @@ private:
     }
     // Stage-0 ops that stage 1 also needs are recomputed there.
     for (Operation &op : *body) {
-      if (!stage0.contains(&op) || isa<tt::LoadOp>(op))
+      if (!stage0.contains(&op) || isPipelinedLoad(&op))
         continue;
       bool usedByStage1 = llvm::any_of(op.getUsers(), [&](Operation *user) {
         return !stage0.contains(user) &&
@@ -203,7 +244,7 @@ private:
       for (Value operand : op->getOperands()) {
         Operation *def = operand.getDefiningOp();
         if (def && def->getBlock() == loop.getBody() && stage0.contains(def) &&
-            !isa<tt::LoadOp>(def) && shared.insert(def).second)
+            !isPipelinedLoad(def) && shared.insert(def).second)
           worklist2.push_back(def);
       }
     }
@@ -249,16 +290,33 @@ private:
   void emitStage0(OpBuilder &builder, IRMapping &mapping, Value slot,
                   Value valid) {
     Location loc = loop.getLoc();
+    // One arrival per stage on its barrier, expecting the bytes of all of
+    // the stage's TMA copies.
+    int64_t tmaBytes = 0;
+    for (const PipelinedLoad &p : loads)
+      tmaBytes += p.tma ? p.tmaBytes : 0;
+    Value barrier = tmaBytes ? barrierOf(builder, slot) : Value();
+    if (barrier)
+      BarrierExpectOp::create(builder, loc, barrier, tmaBytes, valid);
     for (Operation &op : *loop.getBody()) {
       if (!stage0.contains(&op))
         continue;
-      auto load = dyn_cast<tt::LoadOp>(&op);
-      if (!load) {
+      if (!isPipelinedLoad(&op)) {
         builder.clone(op, mapping);
         continue;
       }
-      unsigned j = llvm::find_if(loads, [&](auto &p) { return p.load == load; }) -
+      unsigned j = llvm::find_if(loads, [&](auto &p) { return p.load == &op; }) -
                    loads.begin();
+      if (auto descLoad = dyn_cast<tt::DescriptorLoadOp>(&op)) {
+        SmallVector<Value> indices;
+        for (Value index : descLoad.getIndices())
+          indices.push_back(mapping.lookupOrDefault(index));
+        AsyncTMACopyGlobalToLocalOp::create(
+            builder, loc, mapping.lookupOrDefault(descLoad.getDesc()), indices,
+            viewOf(builder, j, slot), barrier, valid);
+        continue;
+      }
+      auto load = cast<tt::LoadOp>(&op);
       auto maskType = tt::getI1SameShape(load.getPtr().getType());
       Value mask = tt::SplatOp::create(builder, loc, maskType, valid);
       if (Value own = load.getMask())
@@ -268,12 +326,26 @@ private:
           builder, loc, tokenType(), mapping.lookup(load.getPtr()), view, mask,
           Value(), load.getCache(), load.getEvict(), /*isVolatile=*/false);
     }
-    AsyncCommitGroupOp::create(builder, loc, tokenType(), ValueRange{});
+    if (hasAsyncCopies())
+      AsyncCommitGroupOp::create(builder, loc, tokenType(), ValueRange{});
+  }
+
+  /// The mbarrier of ring slot `slot`.
+  Value barrierOf(OpBuilder &builder, Value slot) {
+    auto ringType = cast<MemDescType>(barriers.getType());
+    auto viewType = MemDescType::get(
+        builder.getContext(), {1}, ringType.getElementType(),
+        ringType.getEncoding(), ringType.getMemorySpace(),
+        /*mutableMemory=*/true, ringType.getShape());
+    return MemDescIndexOp::create(builder, loop.getLoc(), viewType, barriers,
+                                  slot);
   }
 
   Type tokenType() { return AsyncTokenType::get(loop.getContext()); }
 
   void emitWait(OpBuilder &builder, int64_t pending) {
+    if (!hasAsyncCopies())
+      return;
     AsyncWaitOp::create(builder, loop.getLoc(), tokenType(), ValueRange{},
                         builder.getI32IntegerAttr(pending));
   }
@@ -324,6 +396,16 @@ private:
                                        /*mutableMemory=*/true, shape);
       rings.push_back(LocalAllocOp::create(builder, loc, ringType, Value()));
     }
+    // The TMA copies' barriers, one per slot, each expecting one arrival.
+    if (hasTmaLoads()) {
+      auto barrierType = MemDescType::get(
+          {numStages, 1}, builder.getI64Type(),
+          SwizzledSharedEncodingAttr::get(context, 1, 1, 1, {1, 0}),
+          SharedMemorySpaceAttr::get(context), /*mutableMemory=*/true);
+      barriers = LocalAllocOp::create(builder, loc, barrierType, Value());
+      for (int64_t s = 0; s < numStages; ++s)
+        InitBarrierOp::create(builder, loc, barrierOf(builder, constI32(builder, s)), 1);
+    }
 
     // Prologue: iterations 0 .. numStages - 2.
     IRMapping ahead;
@@ -342,6 +424,8 @@ private:
       inits[index] = ahead.lookup(loop.getRegionIterArg(index));
     inits.push_back(constI32(builder, numStages - 1)); // insert slot
     inits.push_back(constI32(builder, 0));             // extract slot
+    if (hasTmaLoads())
+      inits.push_back(constI32(builder, 0)); // extract slot's barrier phase
     auto newLoop = scf::ForOp::create(builder, loc, loop.getLowerBound(),
                                       loop.getUpperBound(), loop.getStep(),
                                       inits);
@@ -350,8 +434,11 @@ private:
     unsigned numCarried = loop.getNumRegionIterArgs();
     Value insert = newLoop.getRegionIterArg(numCarried);
     Value extract = newLoop.getRegionIterArg(numCarried + 1);
+    Value phase = hasTmaLoads() ? newLoop.getRegionIterArg(numCarried + 2) : Value();
 
     emitWait(inner, numStages - 2);
+    if (hasTmaLoads())
+      WaitBarrierOp::create(inner, loc, barrierOf(inner, extract), phase);
     IRMapping current;
     current.map(loop.getInductionVar(), newLoop.getInductionVar());
     for (unsigned i = 0; i < numCarried; ++i)
@@ -360,7 +447,7 @@ private:
     for (auto [j, p] : llvm::enumerate(loads))
       current.map(p.alloc.getResult(), viewOf(inner, j, extract));
     for (Operation &op : body->without_terminator()) {
-      if (isa<tt::LoadOp>(op) && stage0.contains(&op))
+      if (isPipelinedLoad(&op))
         continue;
       if (llvm::any_of(loads, [&](auto &p) { return p.alloc == &op; }))
         continue;
@@ -391,11 +478,23 @@ private:
           .getResult();
     };
     yielded.push_back(wrap(insert));
-    yielded.push_back(wrap(extract));
+    Value nextExtract = wrap(extract);
+    yielded.push_back(nextExtract);
+    if (phase) {
+      // The barrier phase flips each time the extract slot wraps to 0.
+      Value wrapped = arith::CmpIOp::create(inner, loc, arith::CmpIPredicate::eq,
+                                            nextExtract, constI32(inner, 0));
+      Value flipped = arith::XOrIOp::create(inner, loc, phase, constI32(inner, 1));
+      yielded.push_back(
+          arith::SelectOp::create(inner, loc, wrapped, flipped, phase).getResult());
+    }
     scf::YieldOp::create(inner, loc, yielded);
 
     builder.setInsertionPointAfter(newLoop);
     emitWait(builder, 0);
+    if (hasTmaLoads())
+      for (int64_t s = 0; s < numStages; ++s)
+        InvalBarrierOp::create(builder, loc, barrierOf(builder, constI32(builder, s)));
     for (unsigned i = 0; i < numCarried; ++i)
       loop.getResult(i).replaceAllUsesWith(newLoop.getResult(i));
     loop.erase();
@@ -454,6 +553,7 @@ private:
   DenseSet<Operation *> shared;
   llvm::SetVector<unsigned> carried0;
   SmallVector<Value> rings;
+  Value barriers; ///< [numStages x 1] mbarriers of the TMA copies, if any
 };
 
 } // namespace

@@ -10,6 +10,7 @@
 #define TRITIUM_DIALECT_TTG_TRANSFORMS_TRANSFORMS_H
 
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "tritium/Layout/TmaTile.h"
 
 namespace tritium {
 class ModuleAxisInfo;
@@ -154,6 +155,27 @@ mlir::LogicalResult accelerateMatmul(mlir::ModuleOp module);
 /// ttg-pipeline: runs the loads that feed shared-memory operands of dots
 /// numStages - 1 iterations ahead through rings of shared buffers.
 void pipelineLoops(mlir::ModuleOp module, int numStages);
+
+//===----------------------------------------------------------------------===//
+// ttg-lower-tensor-descriptors (LowerTensorDescriptors.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The shared tile TMA moves a descriptor's blocks through: its layout
+/// (#ttg.nvmma_shared, or a plain #ttg.swizzled_shared) and its boxes.
+struct TensorDescriptorTile {
+  mlir::Attribute encoding;
+  layout::TmaTilePlan plan;
+};
+
+/// Plans the tile of `desc`'s blocks and records the plan on the kernel
+/// argument `desc` is (tt.tma_swizzle, tt.tma_box: the host encodes the
+/// tensor map from them).  Fails, with an error at `user` when `report`,
+/// when `desc` is not a kernel argument, the target predates Hopper, or
+/// TMA cannot move the block.
+mlir::FailureOr<TensorDescriptorTile>
+planTensorDescriptorTile(mlir::Operation *user, mlir::Value desc, bool report);
+
+void lowerTensorDescriptors(mlir::ModuleOp module);
 
 } // namespace tritium::ttg
 
