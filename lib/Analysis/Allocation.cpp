@@ -268,7 +268,7 @@ static int64_t getLastUse(Operation *alloc, const ProgramOrder &order) {
           point = parent;
       }
       end = std::max(end, order.last.lookup(point));
-      if (isa<ttg::MemDescIndexOp, ttg::MemDescSubsliceOp>(user))
+      if (isa<ttg::MemDescIndexOp, ttg::MemDescSubsliceOp, ttg::MemDescTransOp>(user))
         worklist.append(user->result_begin(), user->result_end());
     }
   }

@@ -72,6 +72,10 @@ static SharedInterval getBufferInterval(Value memdesc) {
       memdesc = subslice.getSrc();
       continue;
     }
+    if (auto trans = dyn_cast<ttg::MemDescTransOp>(def)) {
+      memdesc = trans.getSrc();
+      continue;
+    }
     if (isa<ttg::LocalAllocOp>(def))
       if (std::optional<int64_t> offset = getAllocationOffset(def))
         return {*offset, *offset + getLocalAllocBytes(def)};

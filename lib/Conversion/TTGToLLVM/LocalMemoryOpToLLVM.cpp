@@ -20,6 +20,7 @@
 //   ttg.memdesc_subslice is the base of the tile it views; its readers
 //                       (local_load, K slices of mma.sync operands) apply
 //                       the offsets inside the tile's swizzle;
+//   ttg.memdesc_trans   is its source (the view's type swaps the order);
 //   ttg.local_dealloc   is nothing (the allocation is static).
 //
 //===----------------------------------------------------------------------===//
@@ -193,6 +194,19 @@ struct MemDescSubsliceLowering
   }
 };
 
+/// A transposed view: the same bytes, so the same pointer (its readers
+/// take the layout from the view's type).
+struct MemDescTransLowering : public ConvertOpToLLVMPattern<ttg::MemDescTransOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::MemDescTransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 struct LocalDeallocLowering
     : public ConvertOpToLLVMPattern<ttg::LocalDeallocOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -209,7 +223,7 @@ struct LocalDeallocLowering
 void tritium::populateLocalMemoryOpToLLVMPatterns(
     TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<LocalAllocLowering, LocalDeallocLowering, LocalLoadLowering,
-               MemDescIndexLowering, MemDescSubsliceLowering>(
+               MemDescIndexLowering, MemDescSubsliceLowering, MemDescTransLowering>(
       converter,
                                                         kTritiumPatternBenefit);
 }

@@ -159,6 +159,37 @@ LogicalResult MemDescSubsliceOp::verify() {
   return verifyViewOf(*this, src, dst);
 }
 
+LogicalResult MemDescTransOp::verify() {
+  MemDescType src = getSrc().getType(), dst = getType();
+  auto srcLayout = dyn_cast<NvmmaSharedEncodingAttr>(src.getEncoding());
+  auto dstLayout = dyn_cast<NvmmaSharedEncodingAttr>(dst.getEncoding());
+  if (!srcLayout || !dstLayout || src.getRank() != 2 || dst.getRank() != 2)
+    return emitOpError("transposes 2-D #ttg.nvmma_shared tiles");
+  if (dst.getShape()[0] != src.getShape()[1] ||
+      dst.getShape()[1] != src.getShape()[0])
+    return emitOpError("the result's shape must be the source's transposed");
+  ArrayRef<unsigned> order = srcLayout.getOrder();
+  if (dstLayout.getSwizzlingByteWidth() != srcLayout.getSwizzlingByteWidth() ||
+      dstLayout.getElementBitWidth() != srcLayout.getElementBitWidth() ||
+      dstLayout.getOrder() != ArrayRef<unsigned>{order[1], order[0]})
+    return emitOpError("the result's layout must be the source's with its "
+                       "order swapped");
+  return verifyViewOf(*this, src, dst);
+}
+
+/// The transposed view type of a 2-D NVMMA tile.
+MemDescType tritium::ttg::getTransposedTileType(MemDescType type) {
+  auto layout = cast<NvmmaSharedEncodingAttr>(type.getEncoding());
+  auto transposed = NvmmaSharedEncodingAttr::get(
+      type.getContext(), layout.getSwizzlingByteWidth(),
+      layout.getElementBitWidth(), {layout.getOrder()[1], layout.getOrder()[0]});
+  return MemDescType::get(type.getContext(),
+                          {type.getShape()[1], type.getShape()[0]},
+                          type.getElementType(), transposed,
+                          type.getMemorySpace(), type.getMutableMemory(),
+                          type.getAllocShape());
+}
+
 LogicalResult AsyncCopyGlobalToLocalOp::verify() {
   auto src = cast<RankedTensorType>(getSrc().getType());
   MemDescType dst = getDst().getType();

@@ -125,15 +125,33 @@ LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
   InvalBarrierOp::create(builder, loc, barrier);
   // Read back only to be stored in a shared tile of the same layout (an
   // operand of a dot): that tile is the one the copy wrote.
-  if (load->hasOneUse())
-    if (auto alloc = dyn_cast<LocalAllocOp>(*load->user_begin()))
-      if (alloc.getType().getEncoding() == tile->encoding &&
-          !alloc.getType().getMutableMemory()) {
-        alloc.replaceAllUsesWith(buffer);
-        alloc.erase();
-        load.erase();
-        return success();
-      }
+  // (Also through a 2-D tt.trans: the tile's transposed view.)
+  if (load->hasOneUse()) {
+    Operation *user = *load->user_begin();
+    auto trans = dyn_cast<tt::TransOp>(user);
+    if (trans && trans->hasOneUse() && isa<NvmmaSharedEncodingAttr>(tile->encoding))
+      user = *trans->user_begin();
+    else
+      trans = {};
+    auto alloc = dyn_cast<LocalAllocOp>(user);
+    Value view = buffer;
+    if (alloc && trans)
+      view = MemDescTransOp::create(
+          builder, loc, getTransposedTileType(cast<MemDescType>(buffer.getType())),
+          buffer);
+    if (alloc && !alloc.getType().getMutableMemory() &&
+        alloc.getType().getEncoding() ==
+            cast<MemDescType>(view.getType()).getEncoding()) {
+      alloc.replaceAllUsesWith(view);
+      alloc.erase();
+      if (trans)
+        trans->erase();
+      load.erase();
+      return success();
+    }
+    if (view != buffer)
+      view.getDefiningOp()->erase();
+  }
   Value loaded = LocalLoadOp::create(builder, loc, load.getType(), buffer, Value());
   load.replaceAllUsesWith(loaded);
   load.erase();

@@ -9,7 +9,9 @@
 // with numStages >= 2:
 //   1. Pipelined loads: tt.descriptor_loads of the loop body whose only
 //      user is a ttg.local_alloc in the body in the layout TMA writes
-//      (planTensorDescriptorTile), and tt.loads on tensors of pointers
+//      (planTensorDescriptorTile), directly or through a 2-D tt.trans (the
+//      dot then reads the slot through ttg.memdesc_trans), and tt.loads on
+//      tensors of pointers
 //      whose only user is a ttg.local_alloc in the body (with a shared
 //      layout contiguous along the load's contiguous dimension), whose
 //      masked-out value is zero (cp.async zero-fills), and whose per-thread
@@ -78,6 +80,15 @@ struct PipelinedLoad {
   LocalAllocOp alloc;
   bool tma = false;
   int64_t tmaBytes = 0;
+  /// A tt.trans between a TMA load and its tile: the ring holds the tile as
+  /// loaded and the dot reads it through ttg.memdesc_trans.
+  Operation *trans = nullptr;
+
+  /// The type of one slot of the ring.
+  MemDescType slotType() {
+    MemDescType type = alloc.getType();
+    return trans ? getTransposedTileType(type) : type;
+  }
 };
 
 /// Whether `value` is absent or a zero constant (splat or scalar).
@@ -164,14 +175,29 @@ private:
   void collectDescriptorLoad(tt::DescriptorLoadOp load) {
     if (!load->hasOneUse())
       return;
-    auto alloc = dyn_cast<LocalAllocOp>(*load->user_begin());
+    Operation *user = *load->user_begin();
+    auto trans = dyn_cast<tt::TransOp>(user);
+    if (trans) {
+      if (!trans->hasOneUse() || trans.getOrder() != ArrayRef<int32_t>{1, 0})
+        return;
+      user = *trans->user_begin();
+    }
+    auto alloc = dyn_cast<LocalAllocOp>(user);
     if (!alloc || alloc->getBlock() != loop.getBody())
       return;
     FailureOr<TensorDescriptorTile> tile =
         planTensorDescriptorTile(load, load.getDesc(), /*report=*/false);
-    if (failed(tile) || tile->encoding != alloc.getType().getEncoding())
+    if (failed(tile))
       return;
-    loads.push_back({load, alloc, /*tma=*/true, tile->plan.tileBytes});
+    MemDescType want = alloc.getType();
+    if (trans) {
+      if (!isa<NvmmaSharedEncodingAttr>(want.getEncoding()))
+        return;
+      want = getTransposedTileType(want);
+    }
+    if (tile->encoding != want.getEncoding())
+      return;
+    loads.push_back({load, alloc, /*tma=*/true, tile->plan.tileBytes, trans});
   }
 
   bool isPipelinedLoad(Operation *op) const {
@@ -353,7 +379,7 @@ private:
   /// ring_j[slot] as a view of one stage.
   Value viewOf(OpBuilder &builder, unsigned j, Value slot) {
     MemDescType ringType = cast<MemDescType>(rings[j].getType());
-    MemDescType allocType = loads[j].alloc.getType();
+    MemDescType allocType = loads[j].slotType();
     auto viewType = MemDescType::get(
         builder.getContext(), allocType.getShape(), allocType.getElementType(),
         allocType.getEncoding(), allocType.getMemorySpace(),
@@ -388,7 +414,7 @@ private:
 
     // The rings.
     for (PipelinedLoad &p : loads) {
-      MemDescType type = p.alloc.getType();
+      MemDescType type = p.slotType();
       SmallVector<int64_t> shape = {numStages};
       shape.append(type.getShape().begin(), type.getShape().end());
       auto ringType = MemDescType::get(context, shape, type.getElementType(),
@@ -444,12 +470,20 @@ private:
     for (unsigned i = 0; i < numCarried; ++i)
       if (!carried0.contains(i))
         current.map(loop.getRegionIterArg(i), newLoop.getRegionIterArg(i));
-    for (auto [j, p] : llvm::enumerate(loads))
-      current.map(p.alloc.getResult(), viewOf(inner, j, extract));
+    for (auto [j, p] : llvm::enumerate(loads)) {
+      Value view = viewOf(inner, j, extract);
+      if (p.trans)
+        view = MemDescTransOp::create(
+            inner, loc, getTransposedTileType(cast<MemDescType>(view.getType())),
+            view);
+      current.map(p.alloc.getResult(), view);
+    }
     for (Operation &op : body->without_terminator()) {
       if (isPipelinedLoad(&op))
         continue;
-      if (llvm::any_of(loads, [&](auto &p) { return p.alloc == &op; }))
+      if (llvm::any_of(loads, [&](auto &p) {
+            return p.alloc == &op || p.trans == &op;
+          }))
         continue;
       if (stage0.contains(&op) && !shared.contains(&op))
         continue;

@@ -43,6 +43,10 @@ int getComputeCapability(mlir::ModuleOp module);
 /// The distributed layout of a tensor type, or null.
 DistributedEncodingAttr getDistributedEncoding(mlir::Type type);
 
+/// The type of ttg.memdesc_trans of a 2-D #ttg.nvmma_shared tile: the shape
+/// and the layout's order swapped.
+MemDescType getTransposedTileType(MemDescType type);
+
 } // namespace tritium::ttg
 
 #define GET_OP_CLASSES

@@ -150,6 +150,26 @@ def TTG_MemDescSubsliceOp : TTG_Op<"memdesc_subslice", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TTG_MemDescTransOp : TTG_Op<"memdesc_trans", [Pure]> {
+  let summary = "view a 2-D NVMMA tile transposed";
+  let description = [{
+    The same bytes as a tile of the transposed shape: the layout's order is
+    swapped, so element (i, j) of the result is element (j, i) of the
+    source.  A dot reads a B tile loaded N x K this way, as K x N.
+
+    ```mlir
+    %t = ttg.memdesc_trans %buf : !ttg.memdesc<256x64xf16, #nvmma, #ttg.shared_memory>
+        -> !ttg.memdesc<64x256xf16, #nvmma_t, #ttg.shared_memory>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$src);
+  let results = (outs TTG_MemDesc:$result);
+  let assemblyFormat = [{
+    $src attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def TTG_AsyncCopyGlobalToLocalOp : TTG_Op<"async_copy_global_to_local", [
     AttrSizedOperandSegments,
     MemoryEffects<[MemRead<TTG_GlobalMemory>, MemWrite<SharedMemory>]>,

@@ -1,0 +1,139 @@
+"""Side-by-side tensor-descriptor matmul benchmark on the GPU: tritium vs
+Triton (when importable) vs cuBLAS, same kernel source
+(persistent_matmul_kernels.py: Triton's tutorial 09 kernels on host
+TensorDescriptors, B stored N x K), one run.
+
+  fp16 4096^3, fp16 8192^3         TFLOP/s (2*M*N*K per run)
+  kernels: matmul_tma (a program per tile), matmul_tma_persistent (#SMs
+  programs striding over the tiles)
+
+Each compiler runs every (kernel, config) once and keeps its best per
+kernel; then the bests and cuBLAS (torch.matmul(a, b.T)) are timed in 6
+rounds with the order rotating every round (do_bench medians, L2 flushed),
+and the median round counts.  Every result is checked against cuBLAS first.
+Usage: python bench/bench_persistent_matmul.py [--quick]
+"""
+import os
+import statistics
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+os.environ["TRITIUM_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritium-cache-")
+os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
+
+import torch  # noqa: E402
+
+import tritium  # noqa: E402
+import tritium.language as ttl  # noqa: E402
+from tritium.tools.tensor_descriptor import TensorDescriptor as TritiumDescriptor  # noqa: E402
+from bench_timing import median_ms  # noqa: E402
+from kernel_sources import load_kernels  # noqa: E402
+
+try:
+    import triton
+    import triton.language as tl
+    from triton.tools.tensor_descriptor import TensorDescriptor as TritonDescriptor
+    HAVE_TRITON = True
+except ImportError:
+    HAVE_TRITON = False
+
+QUICK = "--quick" in sys.argv
+ROUNDS = 1 if QUICK else 6
+
+# (BLOCK_M, BLOCK_N, BLOCK_K, num_stages, num_warps), GROUP_SIZE_M = 8
+CONFIGS = [(128, 256, 64, 3, 8), (128, 128, 64, 4, 8), (128, 128, 64, 4, 4), (64, 256, 64, 4, 4),
+           (128, 256, 64, 4, 8)]
+KERNELS = ["matmul_tma", "matmul_tma_persistent"]
+
+backends = {"tritium": (load_kernels("persistent_matmul_kernels.py", tritium, ttl, "tritium"), TritiumDescriptor)}
+if HAVE_TRITON:
+    backends["triton"] = (load_kernels("persistent_matmul_kernels.py", triton, tl, "triton"), TritonDescriptor)
+NUM_SMS = torch.cuda.get_device_properties(0).multi_processor_count
+
+
+def cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def launcher(module, descriptor, kernel_name, a, b, c, config):
+    bm, bn, bk, stages, warps = config
+    M, K = a.shape
+    N = b.shape[0]
+    a_desc = descriptor.from_tensor(a, [bm, bk])
+    b_desc = descriptor.from_tensor(b, [bn, bk])
+    c_desc = descriptor.from_tensor(c, [bm, bn])
+    kernel = getattr(module, kernel_name)
+    if kernel_name == "matmul_tma_persistent":
+        grid = (min(NUM_SMS, cdiv(M, bm) * cdiv(N, bn)),)
+        return lambda: kernel[grid](a_desc, b_desc, c_desc, M, N, K, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
+                                    BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, NUM_SMS=NUM_SMS, num_stages=stages,
+                                    num_warps=warps)
+    grid = (cdiv(M, bm) * cdiv(N, bn),)
+    return lambda: kernel[grid](a_desc, b_desc, c_desc, M, N, K, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
+                                GROUP_SIZE_M=8, num_stages=stages, num_warps=warps)
+
+
+def best_config(name, module, descriptor, kernel_name, a, b, c, want, tol):
+    best, notes = None, []
+    for config in CONFIGS:
+        try:
+            fn = launcher(module, descriptor, kernel_name, a, b, c, config)
+            c.fill_(float("nan"))
+            fn()
+            torch.cuda.synchronize()
+        except Exception as e:  # noqa: BLE001 - a config a compiler cannot build is skipped, and said so
+            notes.append(f"{name} {kernel_name} {config}: {type(e).__name__}: {str(e).splitlines()[0][:120]}")
+            continue
+        err = (c.float() - want).abs().max().item()
+        if not err <= tol:
+            notes.append(f"{name} {kernel_name} {config}: WRONG (max error {err})")
+            continue
+        ms = median_ms(fn, QUICK)
+        if best is None or ms < best[0]:
+            best = (ms, config)
+    return best, notes
+
+
+def run_case(label, M, N, K):
+    torch.manual_seed(0)
+    a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+    b = torch.randn(N, K, device="cuda", dtype=torch.float16)
+    out = torch.empty(M, N, device="cuda", dtype=torch.float16)
+    want = torch.matmul(a.float(), b.float().T)
+    tol = 0.02 * want.abs().max().item()
+    fns, chosen, notes = {}, {}, []
+    for name, (module, descriptor) in backends.items():
+        for kernel_name in KERNELS:
+            c = torch.empty(M, N, device="cuda", dtype=torch.float16)
+            found, n = best_config(name, module, descriptor, kernel_name, a, b, c, want, tol)
+            notes += n
+            if found:
+                key = f"{name} {kernel_name}"
+                chosen[key] = found[1]
+                fns[key] = launcher(module, descriptor, kernel_name, a, b, c, found[1])
+    fns["cuBLAS"] = lambda: torch.matmul(a, b.T, out=out)
+    samples = {key: [] for key in fns}
+    keys = list(fns)
+    for r in range(ROUNDS):
+        for key in keys[r % len(keys):] + keys[:r % len(keys)]:
+            samples[key].append(2.0 * M * N * K / median_ms(fns[key], QUICK) / 1e9)
+    return label, {key: statistics.median(v) for key, v in samples.items()}, chosen, notes
+
+
+cases = [("fp16 4096^3", 4096, 4096, 4096), ("fp16 8192^3", 8192, 8192, 8192)]
+if QUICK:
+    cases = cases[:1]
+print(f"GPU: {torch.cuda.get_device_name()}; triton {'available' if HAVE_TRITON else 'missing'}")
+for case in cases:
+    label, tflops, chosen, notes = run_case(*case)
+    print(f"{label}: cuBLAS {tflops['cuBLAS']:.1f} TFLOP/s")
+    for kernel_name in KERNELS:
+        t, r = tflops.get(f"tritium {kernel_name}"), tflops.get(f"triton {kernel_name}")
+        ratio = f"{t / r:.3f}" if t and r else "-"
+        fmt = lambda v: f"{v:7.1f}" if v else f"{'-':>7}"  # noqa: E731
+        print(f"  {kernel_name:24} tritium {fmt(t)}  triton {fmt(r)}  tritium/triton {ratio:>6}   configs "
+              f"{chosen.get(f'tritium {kernel_name}')} | {chosen.get(f'triton {kernel_name}')}")
+    for note in notes:
+        print("    note:", note)
