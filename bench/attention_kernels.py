@@ -78,3 +78,69 @@ def attn_fwd(Q, K, V, sm_scale, Out, stride_qz, stride_qh, stride_qm, stride_qk,
     acc = acc / l_i[:, None]
     o_ptrs = Out + o_offset + offs_m[:, None] * stride_om + offs_d[None, :] * stride_on
     tl.store(o_ptrs, acc.to(Out.type.element_ty))
+
+
+# The same forward on tensor descriptors, as Triton 3.6's tutorial 06 writes
+# it: Q, K, V and O viewed as (Z * H * N, HEAD_DIM) matrices, each program's
+# rows found by offset; K read as loaded and transposed for Q @ K^T.
+
+@triton.jit
+def attn_fwd_inner_tma(acc, l_i, m_i, q, desc_k, desc_v, offset_y, start_m, qk_scale, BLOCK_M: tl.constexpr,
+                       BLOCK_N: tl.constexpr, STAGE: tl.constexpr, N_CTX: tl.constexpr):
+    if STAGE == 1:
+        lo, hi = 0, start_m * BLOCK_M
+    elif STAGE == 2:
+        lo, hi = start_m * BLOCK_M, (start_m + 1) * BLOCK_M
+        lo = tl.multiple_of(lo, BLOCK_M)
+    else:
+        lo, hi = 0, N_CTX
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offsetk_y = offset_y + lo
+    offsetv_y = offset_y + lo
+    for start_n in tl.range(lo, hi, BLOCK_N):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        k = desc_k.load([offsetk_y, 0]).T
+        qk = tl.dot(q, k)
+        if STAGE == 2:
+            mask = offs_m[:, None] >= (start_n + offs_n[None, :])
+            qk = qk * qk_scale + tl.where(mask, 0, -1.0e6)
+            m_ij = tl.maximum(m_i, tl.max(qk, 1))
+            qk -= m_ij[:, None]
+        else:
+            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            qk = qk * qk_scale - m_ij[:, None]
+        p = tl.math.exp2(qk)
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = desc_v.load([offsetv_y, 0])
+        acc = tl.dot(p.to(v.dtype), v, acc)
+        m_i = m_ij
+        offsetk_y += BLOCK_N
+        offsetv_y += BLOCK_N
+    return acc, l_i, m_i
+
+
+@triton.jit
+def attn_fwd_tma(sm_scale, H, desc_q, desc_k, desc_v, desc_o, N_CTX: tl.constexpr, HEAD_DIM: tl.constexpr,
+                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, STAGE: tl.constexpr):
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    off_z = off_hz // H
+    off_h = off_hz % H
+    offset_y = off_z * (N_CTX * H) + off_h * N_CTX
+    qo_offset_y = offset_y + start_m * BLOCK_M
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    q = desc_q.load([qo_offset_y, 0])
+    if STAGE & 1:
+        acc, l_i, m_i = attn_fwd_inner_tma(acc, l_i, m_i, q, desc_k, desc_v, offset_y, start_m, qk_scale,
+                                           BLOCK_M, BLOCK_N, 4 - STAGE, N_CTX)
+    if STAGE & 2:
+        acc, l_i, m_i = attn_fwd_inner_tma(acc, l_i, m_i, q, desc_k, desc_v, offset_y, start_m, qk_scale,
+                                           BLOCK_M, BLOCK_N, 2, N_CTX)
+    acc = acc / l_i[:, None]
+    desc_o.store([qo_offset_y, 0], acc.to(q.dtype))

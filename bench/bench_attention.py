@@ -1,12 +1,14 @@
 """Side-by-side flash-attention forward on the GPU: tritium vs Triton (when
 importable) vs torch's scaled_dot_product_attention (FlashAttention-2 and
 cuDNN backends), same kernel source (attention_kernels.py: tutorial 06's
-forward on plain pointers), same shapes, one run.
+forward on plain pointers, attn_fwd, and on host tensor descriptors,
+attn_fwd_tma, as Triton 3.6's tutorial writes it), same shapes, one run.
 
   fp16, Z=4 H=32 N=4096: head dim 128 non-causal and causal, head dim 64
   non-causal; TFLOP/s = 4 Z H N^2 D (halved for causal) / time
 
-Each compiler runs every config of CONFIGS once and keeps its fastest; then
+Each compiler runs every kernel and config of CONFIGS once and keeps its
+fastest per kernel (both are reported; the better one counts); then
 the best configs and the SDPA backends are timed in 6 rounds whose order
 rotates (do_bench medians), and the median counts.  Every result is checked
 against SDPA first.
@@ -27,12 +29,14 @@ import torch.nn.functional as F  # noqa: E402
 
 import tritium  # noqa: E402
 import tritium.language as ttl  # noqa: E402
+from tritium.tools.tensor_descriptor import TensorDescriptor as TritiumDescriptor  # noqa: E402
 from bench_timing import median_ms  # noqa: E402
 from kernel_sources import load_kernels  # noqa: E402
 
 try:
     import triton
     import triton.language as tl
+    from triton.tools.tensor_descriptor import TensorDescriptor as TritonDescriptor
     HAVE_TRITON = True
 except ImportError:
     HAVE_TRITON = False
@@ -43,15 +47,23 @@ ROUNDS = 1 if QUICK else 6
 CONFIGS = [(128, 64, 2, 4), (128, 64, 3, 4), (128, 64, 3, 8), (128, 128, 2, 8), (128, 128, 3, 8), (64, 64, 3, 4),
            (128, 32, 3, 4), (64, 32, 4, 4)]
 
-backends = {"tritium": load_kernels("attention_kernels.py", tritium, ttl, "tritium")}
+backends = {"tritium": (load_kernels("attention_kernels.py", tritium, ttl, "tritium"), TritiumDescriptor)}
 if HAVE_TRITON:
-    backends["triton"] = load_kernels("attention_kernels.py", triton, tl, "triton")
+    backends["triton"] = (load_kernels("attention_kernels.py", triton, tl, "triton"), TritonDescriptor)
+KERNELS = ["attn_fwd", "attn_fwd_tma"]
 
 
-def launcher(module, q, k, v, o, causal, config):
+def launcher(backend, kernel, q, k, v, o, causal, config):
+    module, descriptor = backend
     bm, bn, stages, warps = config
     Z, H, N, D = q.shape
     grid = (N // bm, Z * H)
+    if kernel == "attn_fwd_tma":
+        rows = lambda t, block: descriptor(t, [Z * H * N, D], [D, 1], [block, D])  # noqa: E731
+        dq, dk, dv, do = rows(q, bm), rows(k, bn), rows(v, bn), rows(o, bm)
+        return lambda: module.attn_fwd_tma[grid](
+            D ** -0.5, H, dq, dk, dv, do, N_CTX=N, HEAD_DIM=D, BLOCK_M=bm, BLOCK_N=bn, STAGE=3 if causal else 1,
+            num_stages=stages, num_warps=warps)
     return lambda: module.attn_fwd[grid](
         q, k, v, D ** -0.5, o, *q.stride(), *k.stride(), *v.stride(), *o.stride(), H, N_CTX=N, HEAD_DIM=D,
         BLOCK_M=bm, BLOCK_N=bn, STAGE=3 if causal else 1, num_stages=stages, num_warps=warps)
@@ -72,30 +84,32 @@ def run_case(label, Z, H, N, D, causal):
     q, k, v = (torch.randn(Z, H, N, D, device="cuda", dtype=torch.float16) for _ in range(3))
     want = sdpa("FlashAttention-2", q, k, v, causal)()
     fns, chosen, notes = {}, {}, []
-    for name, module in backends.items():
-        o = torch.empty_like(q)
-        best = None
-        for config in CONFIGS:
-            if config[0] % config[1] != 0:
-                continue
-            fn = launcher(module, q, k, v, o, causal, config)
-            try:
-                o.fill_(float("nan"))
-                fn()
-                torch.cuda.synchronize()
-            except Exception as e:  # noqa: BLE001 - a config a compiler cannot build is skipped, and said so
-                notes.append(f"{name} {config}: {type(e).__name__}: {str(e).splitlines()[0][:120]}")
-                continue
-            err = (o.float() - want.float()).abs().max().item()
-            if not err <= 2e-2:
-                notes.append(f"{name} {config}: WRONG (max error {err})")
-                continue
-            ms = median_ms(fn, QUICK)
-            if best is None or ms < best[0]:
-                best = (ms, config)
-        if best:
-            chosen[name] = best[1]
-            fns[name] = launcher(module, q, k, v, torch.empty_like(q), causal, best[1])
+    for name, backend in backends.items():
+        for kernel in KERNELS:
+            o = torch.empty_like(q)
+            best = None
+            for config in CONFIGS:
+                if config[0] % config[1] != 0:
+                    continue
+                try:
+                    fn = launcher(backend, kernel, q, k, v, o, causal, config)
+                    o.fill_(float("nan"))
+                    fn()
+                    torch.cuda.synchronize()
+                except Exception as e:  # noqa: BLE001 - a config a compiler cannot build is skipped, and said so
+                    notes.append(f"{name} {kernel} {config}: {type(e).__name__}: {str(e).splitlines()[0][:120]}")
+                    continue
+                err = (o.float() - want.float()).abs().max().item()
+                if not err <= 2e-2:
+                    notes.append(f"{name} {kernel} {config}: WRONG (max error {err})")
+                    continue
+                ms = median_ms(fn, QUICK)
+                if best is None or ms < best[0]:
+                    best = (ms, config)
+            if best:
+                key = f"{name} {kernel}"
+                chosen[key] = best[1]
+                fns[key] = launcher(backend, kernel, q, k, v, torch.empty_like(q), causal, best[1])
     for backend in ("FlashAttention-2", "cuDNN"):
         try:
             sdpa(backend, q, k, v, causal)()
@@ -115,13 +129,20 @@ cases = [("D=128", 4, 32, 4096, 128, False), ("D=128 causal", 4, 32, 4096, 128, 
 if QUICK:
     cases = cases[:1]
 print(f"GPU: {torch.cuda.get_device_name()}; triton {'available' if HAVE_TRITON else 'missing'}")
-print(f"{'case':14} {'tritium':>9} {'triton':>9} {'FA2':>9} {'cuDNN':>9} {'tritium/triton':>15}   configs (tritium | triton)")
+print(f"{'case':14} {'kernel':13} {'tritium':>9} {'triton':>9} {'tritium/triton':>15}   configs (tritium | triton)")
 for case in cases:
     label, tflops, chosen, notes = run_case(*case)
-    t, r = tflops.get("tritium"), tflops.get("triton")
     fmt = lambda v: f"{v:9.1f}" if v else f"{'-':>9}"  # noqa: E731
-    ratio = f"{t / r:.3f}" if t and r else "-"
-    print(f"{label:14} {fmt(t)} {fmt(r)} {fmt(tflops.get('FlashAttention-2'))} {fmt(tflops.get('cuDNN'))} "
-          f"{ratio:>15}   {chosen.get('tritium')} | {chosen.get('triton')}")
+    for kernel in KERNELS + ["best"]:
+        if kernel == "best":
+            t = max((v for k, v in tflops.items() if k.startswith("tritium")), default=None)
+            r = max((v for k, v in tflops.items() if k.startswith("triton")), default=None)
+        else:
+            t, r = tflops.get(f"tritium {kernel}"), tflops.get(f"triton {kernel}")
+        ratio = f"{t / r:.3f}" if t and r else "-"
+        print(f"{label:14} {kernel:13} {fmt(t)} {fmt(r)} {ratio:>15}   "
+              f"{chosen.get(f'tritium {kernel}', '')} | {chosen.get(f'triton {kernel}', '')}")
+    print(f"{label:14} {'SDPA':13} FlashAttention-2 {fmt(tflops.get('FlashAttention-2'))}  cuDNN "
+          f"{fmt(tflops.get('cuDNN'))}")
     for note in notes:
         print("    note:", note)
