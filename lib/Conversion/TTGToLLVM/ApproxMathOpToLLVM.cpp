@@ -4,7 +4,9 @@
 // compiled the same way so that kernels get Triton's speed and Triton's
 // numerics (f16/bf16 compute in f32 and round back):
 //   exp(x)  = ex2.approx.f32(x * log2(e))
-//   exp2(x) = ex2.approx.f32(x)
+//   exp2(x) = ex2.approx.ftz.f32(x) (as Triton: subnormal results flush to 0;
+//             without ftz ptxas wraps every ex2 in a range test and two
+//             multiplies)
 //   x / y   = div.full.f32 (at most 2 ulp; tl.math.div_rn is exact)
 // log stays with libdevice's accurate __nv_logf: an approximate lg2 moves
 // tl.randn's Box-Muller results away from Triton's (measured on the H100).
@@ -91,7 +93,7 @@ struct Exp2Lowering : public ApproxF32Lowering<math::Exp2Op> {
   using ApproxF32Lowering::ApproxF32Lowering;
   Value compute(OpBuilder &builder, Location loc,
                 ValueRange operands) const override {
-    return emitF32PTX(builder, loc, "ex2.approx.f32", operands);
+    return emitF32PTX(builder, loc, "ex2.approx.ftz.f32", operands);
   }
 };
 

@@ -20,7 +20,8 @@
 // imm-trans-a).
 //
 // Per warp_group_dot:
-//   wgmma.fence                      (the accumulator registers are ready)
+//   wgmma.fence                      (the accumulator and A registers are
+//                                    ready: it takes and returns them)
 //   for mRep, nRep, kRep:  acc[mRep, nRep] = wgmma.mma_async(descA, descB, acc)
 //   wgmma.commit_group; wgmma.wait_group 0 (not for an isAsync dot)
 // The wait takes and returns every accumulator register, so nothing reads
@@ -137,10 +138,24 @@ struct OperandTile {
   }
 };
 
+/// `instruction`, taking and returning `values` (tied): every later read
+/// of them is ordered after it, every computation of them before it.
+SmallVector<Value> emitTiedWgmmaSync(OpBuilder &builder, Location loc,
+                                     ArrayRef<Value> values,
+                                     const std::string &instruction);
+
 /// wgmma.wait_group `pendings`, taking and returning `values` (tied), so
 /// that every later read of them is ordered after the wait.
 SmallVector<Value> emitWgmmaWait(OpBuilder &builder, Location loc,
                                  ArrayRef<Value> values, int64_t pendings) {
+  return emitTiedWgmmaSync(builder, loc, values,
+                           "wgmma.wait_group.sync.aligned " +
+                               std::to_string(pendings) + ";");
+}
+
+SmallVector<Value> emitTiedWgmmaSync(OpBuilder &builder, Location loc,
+                                     ArrayRef<Value> values,
+                                     const std::string &instruction) {
   nvidia::PTXBuilder ptx;
   SmallVector<Type> types;
   for (auto [i, value] : llvm::enumerate(values)) {
@@ -150,8 +165,7 @@ SmallVector<Value> emitWgmmaWait(OpBuilder &builder, Location loc,
   }
   for (auto [i, value] : llvm::enumerate(values))
     ptx.input(value, std::to_string(i));
-  ptx.verbatim("wgmma.wait_group.sync.aligned " + std::to_string(pendings) + ";",
-               {});
+  ptx.verbatim(instruction, {});
   if (values.empty()) {
     ptx.launch(builder, loc, Type());
     return {};
@@ -277,8 +291,6 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
         a ? a->baseDescriptor(rewriter, loc, /*dynamicDim=*/0, rowBlock)
           : Value();
     Value baseDescB = b.baseDescriptor(rewriter, loc, /*dynamicDim=*/1, colBlock);
-    fence("wgmma.fence.sync.aligned");
-    // One wgmma on `regs`: D = A * B + D, or D = A * B when !accumulate.
     // The A registers of instruction tile (mr, kr): its 16 x 16 slab of
     // this warp's rows, as mma.sync's m16n8k16 A fragment (a0..a7, two per
     // register; layout/MmaLayout.h: mmaV2OperandRegister).
@@ -288,15 +300,36 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     if (aInRegisters &&
         int64_t(aElements.size()) != 8 * repM * repK)
       return op.emitError("wgmma register operand does not match its layout");
+    SmallVector<Value> aRegisters; // 4 per (mr, kr), kr fastest
+    if (aInRegisters)
+      for (int64_t mr = 0; mr < repM; ++mr)
+        for (int64_t kr = 0; kr < repK; ++kr)
+          for (int64_t r = 0; r < 4; ++r)
+            aRegisters.push_back(packToI32(
+                rewriter, loc,
+                {aElements[layout::mmaV2OperandRegister(aReps, 0, 2, mr, kr, 2 * r)],
+                 aElements[layout::mmaV2OperandRegister(aReps, 0, 2, mr, kr,
+                                                        2 * r + 1)]}));
+    // The fence takes and returns the accumulator and A registers: whatever
+    // computes them (an accumulator rescaled in registers, probabilities
+    // converted for a register A) is then done before it in the PTX, and
+    // ptxas issues the wgmmas back to back instead of fencing each one.
+    {
+      SmallVector<Value> ready;
+      for (auto &regs : acc)
+        ready.append(regs.begin(), regs.end());
+      ready.append(aRegisters.begin(), aRegisters.end());
+      ready = emitTiedWgmmaSync(rewriter, loc, ready, "wgmma.fence.sync.aligned;");
+      size_t i = 0;
+      for (auto &regs : acc)
+        for (Value &reg : regs)
+          reg = ready[i++];
+      for (Value &reg : aRegisters)
+        reg = ready[i++];
+    }
     auto aFragment = [&](int64_t mr, int64_t kr) {
-      SmallVector<Value> regs;
-      for (int64_t r = 0; r < 4; ++r)
-        regs.push_back(packToI32(
-            rewriter, loc,
-            {aElements[layout::mmaV2OperandRegister(aReps, 0, 2, mr, kr, 2 * r)],
-             aElements[layout::mmaV2OperandRegister(aReps, 0, 2, mr, kr,
-                                                    2 * r + 1)]}));
-      return regs;
+      auto first = aRegisters.begin() + 4 * (kr + repK * mr);
+      return SmallVector<Value>(first, first + 4);
     };
     // One wgmma on `regs`: D = A * B + D, or D = A * B when !accumulate.
     auto emitWgmma = [&](SmallVector<Value> &regs, int64_t mr, int64_t nr,

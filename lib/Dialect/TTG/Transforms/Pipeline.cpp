@@ -44,10 +44,13 @@
 //          masked by iv + (numStages - 1) * step < ub; one commit group;
 //        async_wait {num = 0} after the loop, and the barriers'
 //        invalidation.
-//   4. A ttg.warp_group_dot that only accumulates into a carried value runs
-//      asynchronously (makeDotsAsync): ttg.warp_group_dot_wait
-//      {pendings = 1} right after it lets its MMAs overlap the next
-//      iteration's copies; {pendings = 0} after the loop.
+//   4. A ttg.warp_group_dot whose result only the next iteration reads runs
+//      asynchronously (makeDotsAsync): when it accumulates into that
+//      carried value in place, ttg.warp_group_dot_wait {pendings = 1}
+//      right after it lets its MMAs overlap the next iteration's copies;
+//      otherwise (attention's P V on a rescaled accumulator) a
+//      {pendings = 0} wait goes right before the next iteration's first
+//      read; {pendings = 0} after the loop.
 //      The membar pass adds the barriers between the copies and the reads
 //      of the ring.
 //
@@ -544,21 +547,45 @@ private:
   /// iteration's waits and copies; after the loop it waits for the last.
   void makeDotsAsync(scf::ForOp newLoop) {
     auto yield = cast<scf::YieldOp>(newLoop.getBody()->getTerminator());
-    for (Operation &op : newLoop.getBody()->without_terminator()) {
-      auto dot = dyn_cast<WarpGroupDotOp>(&op);
-      if (!dot || !dot->hasOneUse() || *dot->user_begin() != yield)
+    SmallVector<WarpGroupDotOp> dots;
+    for (Operation &op : newLoop.getBody()->without_terminator())
+      if (auto dot = dyn_cast<WarpGroupDotOp>(&op))
+        dots.push_back(dot);
+    for (WarpGroupDotOp dot : dots) {
+      if (!dot->hasOneUse() || *dot->user_begin() != yield)
         continue;
       unsigned index = dot->use_begin()->getOperandNumber();
       Value carried = newLoop.getRegionIterArg(index);
-      if (dot.getC() != carried || !carried.hasOneUse())
-        continue;
-      dot.setIsAsync(true);
       OpBuilder builder(dot->getContext());
-      builder.setInsertionPointAfter(dot);
-      auto wait = WarpGroupDotWaitOp::create(
-          builder, dot.getLoc(), TypeRange{dot.getType()},
-          ValueRange{dot.getResult()}, builder.getI32IntegerAttr(1));
-      yield->setOperand(index, wait.getResult(0));
+      if (dot.getC() == carried && carried.hasOneUse()) {
+        // Accumulating in place: wait for the previous iteration's dot
+        // right after issuing this one.
+        dot.setIsAsync(true);
+        builder.setInsertionPointAfter(dot);
+        auto wait = WarpGroupDotWaitOp::create(
+            builder, dot.getLoc(), TypeRange{dot.getType()},
+            ValueRange{dot.getResult()}, builder.getI32IntegerAttr(1));
+        yield->setOperand(index, wait.getResult(0));
+      } else {
+        // The next iteration reads the result first elsewhere (attention
+        // rescales its accumulator): wait there, so the MMAs overlap the
+        // loop's turn and whatever the iteration issues before that read
+        // (the next Q K^T).
+        Operation *first = nullptr;
+        for (Operation *user : carried.getUsers()) {
+          Operation *inBody = newLoop.getBody()->findAncestorOpInBlock(*user);
+          if (inBody && (!first || inBody->isBeforeInBlock(first)))
+            first = inBody;
+        }
+        if (!first || first == dot)
+          continue;
+        dot.setIsAsync(true);
+        builder.setInsertionPoint(first);
+        auto wait = WarpGroupDotWaitOp::create(
+            builder, dot.getLoc(), TypeRange{carried.getType()},
+            ValueRange{carried}, builder.getI32IntegerAttr(0));
+        carried.replaceAllUsesExcept(wait.getResult(0), wait);
+      }
       builder.setInsertionPointAfter(newLoop);
       Value result = newLoop.getResult(index);
       auto last = WarpGroupDotWaitOp::create(
