@@ -232,3 +232,77 @@ def test_bad_descriptors_are_refused():
         TensorDescriptor.from_tensor(torch.zeros((64, 64), device="cuda"), [16, 24])
     with pytest.raises(TritiumError, match="rank 1 to 5"):
         TensorDescriptor(x, [1] * 6, [1] * 6, [1] * 6)
+
+
+# ---- flash attention forward over descriptors, against torch's SDPA ------------------------------
+
+@triton.jit
+def attention_tma_kernel(sm_scale, desc_q, desc_k, desc_v, desc_o, N_CTX, HEAD_DIM: tl.constexpr,
+                         BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
+    """Q, K, V, O as (Z * H, N, HEAD_DIM) descriptors of blocks [1, rows, HEAD_DIM]:
+    rows past N read as zero (and are masked), stores past N are clipped."""
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    q = desc_q.load([off_hz, start_m * BLOCK_M, 0]).reshape(BLOCK_M, HEAD_DIM)
+    hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX) if CAUSAL else N_CTX
+    for start_n in range(0, hi, BLOCK_N):
+        k = desc_k.load([off_hz, start_n, 0]).reshape(BLOCK_N, HEAD_DIM)
+        qk = tl.dot(q, k.T) * qk_scale
+        keep = (start_n + offs_n[None, :]) < N_CTX
+        if CAUSAL:
+            keep = keep & (offs_m[:, None] >= start_n + offs_n[None, :])
+        qk = tl.where(keep, qk, float("-inf"))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = desc_v.load([off_hz, start_n, 0]).reshape(BLOCK_N, HEAD_DIM)
+        acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+        m_i = m_ij
+    acc = acc / l_i[:, None]
+    desc_o.store([off_hz, start_m * BLOCK_M, 0], acc.to(q.dtype).reshape(1, BLOCK_M, HEAD_DIM))
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=str)
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("n", [200, 256])
+def test_attention_forward_matches_sdpa(dtype, causal, head_dim, n):
+    Z, H, BM, BN = 2, 3, 64, 64
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(Z, H, n, head_dim, device="cuda", dtype=dtype) for _ in range(3))
+    o = torch.full_like(q, float("nan"))
+    blocks = lambda t, rows: TensorDescriptor(t.view(Z * H, n, head_dim), [Z * H, n, head_dim],  # noqa: E731
+                                              [n * head_dim, head_dim, 1], [1, rows, head_dim])
+    attention_tma_kernel[(triton.cdiv(n, BM), Z * H)](head_dim ** -0.5, blocks(q, BM), blocks(k, BN), blocks(v, BN),
+                                                       blocks(o, BM), n, head_dim, BM, BN, causal)
+    want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    torch.testing.assert_close(o, want, rtol=2e-2, atol=2e-2)
+
+
+def test_attention_benchmark_kernel_matches_sdpa():
+    """bench/attention_kernels.py's attn_fwd_tma (2-D descriptors, TMA rings
+    for K and V, asynchronous P V) in the configurations the benchmark picks."""
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "bench"))
+    from kernel_sources import load_kernels
+    kernels = load_kernels("attention_kernels.py", triton, tl, "tritium_test")
+    Z, H, N = 1, 4, 1024
+    for dtype in (torch.float16, torch.bfloat16):
+        for D, (bm, bn, stages, warps) in [(128, (128, 128, 3, 8)), (64, (128, 64, 3, 4)), (128, (128, 64, 2, 4))]:
+            for causal in (False, True):
+                q, k, v = (torch.randn(Z, H, N, D, device="cuda", dtype=dtype) for _ in range(3))
+                o = torch.full_like(q, float("nan"))
+                rows = lambda t, block: TensorDescriptor(t, [Z * H * N, D], [D, 1], [block, D])  # noqa: E731
+                kernels.attn_fwd_tma[(N // bm, Z * H)](D ** -0.5, H, rows(q, bm), rows(k, bn), rows(v, bn),
+                                                      rows(o, bm), N_CTX=N, HEAD_DIM=D, BLOCK_M=bm, BLOCK_N=bn,
+                                                      STAGE=3 if causal else 1, num_stages=stages, num_warps=warps)
+                want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+                torch.testing.assert_close(o, want, rtol=2e-2, atol=2e-2)
