@@ -1,0 +1,143 @@
+"""Side-by-side flash-attention backward on the GPU: tritium vs Triton (when
+importable) vs torch's SDPA backward (FlashAttention-2 and cuDNN), same
+kernel source (attention_bwd_kernels.py: tutorial 06's backward on plain
+pointers), same shapes, one run.
+
+  fp16, Z=4 H=32 N=4096: head dim 64 and 128, causal and not;
+  TFLOP/s = 2.5 * 4 Z H N^2 D (halved for causal) / time, as tutorial 06
+  counts the backward (five N x N x D products for the forward's two)
+
+Both compilers run the same forward (tritium's attn_fwd_lse, checked
+against SDPA) to produce O and the log-sum-exp M; then each compiler's
+preprocess + backward is timed over its best of CONFIGS, checked against
+torch autograd of SDPA, in 6 rounds whose order rotates (do_bench medians).
+Usage: python bench/bench_attention_bwd.py [--quick]
+"""
+import math
+import os
+import statistics
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+os.environ["TRITIUM_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritium-cache-")
+os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+import tritium  # noqa: E402
+import tritium.language as ttl  # noqa: E402
+from bench_timing import median_ms  # noqa: E402
+from kernel_sources import load_kernels  # noqa: E402
+
+try:
+    import triton
+    import triton.language as tl
+    HAVE_TRITON = True
+except ImportError:
+    HAVE_TRITON = False
+
+QUICK = "--quick" in sys.argv
+ROUNDS = 1 if QUICK else 6
+# (BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2, num_stages, num_warps); BLK_SLICE_FACTOR = 2
+CONFIGS = [(32, 128, 128, 32, 5, 4), (64, 128, 128, 64, 3, 8), (32, 128, 128, 32, 3, 4), (64, 64, 64, 64, 3, 4)]
+
+backends = {"tritium": load_kernels("attention_bwd_kernels.py", tritium, ttl, "tritium")}
+if HAVE_TRITON:
+    backends["triton"] = load_kernels("attention_bwd_kernels.py", triton, tl, "triton")
+
+
+def backward(module, q, k, v, o, do, m, grads, causal, config):
+    bm1, bn1, bm2, bn2, stages, warps = config
+    Z, H, N, D = q.shape
+    sm_scale = D ** -0.5
+    arg_k = k * (sm_scale / math.log(2))
+    delta = torch.empty_like(m)
+    dq, dk, dv = grads
+
+    def run():
+        module.bwd_preprocess[(N // 128, Z * H)](o, do, delta, N, BLOCK_M=128, HEAD_DIM=D)
+        module.attn_bwd[(N // bn1, 1, Z * H)](
+            q, arg_k, v, sm_scale, do, dq, dk, dv, m, delta, q.stride(0), q.stride(1), q.stride(2), H, N,
+            BLOCK_M1=bm1, BLOCK_N1=bn1, BLOCK_M2=bm2, BLOCK_N2=bn2, BLK_SLICE_FACTOR=2, HEAD_DIM=D,
+            CAUSAL=causal, num_warps=warps, num_stages=stages)
+    return run
+
+
+def run_case(label, Z, H, N, D, causal):
+    torch.manual_seed(0)
+    q, k, v, do = (torch.randn(Z, H, N, D, device="cuda", dtype=torch.float16) for _ in range(4))
+    # O and M from one forward (tritium's), checked against SDPA
+    o = torch.empty_like(q)
+    m = torch.empty(Z, H, N, device="cuda", dtype=torch.float32)
+    backends["tritium"].attn_fwd_lse[(N // 128, Z * H)](q, k, v, D ** -0.5, m, o, q.stride(0), q.stride(1),
+                                                       q.stride(2), H, N_CTX=N, HEAD_DIM=D, BLOCK_M=128,
+                                                       BLOCK_N=64, CAUSAL=causal, num_warps=8, num_stages=3)
+    qr, kr, vr = (t.detach().clone().requires_grad_() for t in (q, k, v))
+    want_o = F.scaled_dot_product_attention(qr, kr, vr, is_causal=causal)
+    assert (o.float() - want_o.float()).abs().max().item() < 2e-2, "forward disagrees with SDPA"
+    want_o.backward(do)
+    want = (qr.grad, kr.grad, vr.grad)
+    fns, chosen, notes = {}, {}, []
+    for name, module in backends.items():
+        best = None
+        for config in CONFIGS:
+            grads = tuple(torch.empty_like(q) for _ in range(3))
+            fn = backward(module, q, k, v, o, do, m, grads, causal, config)
+            try:
+                for g in grads:
+                    g.fill_(float("nan"))
+                fn()
+                torch.cuda.synchronize()
+            except Exception as e:  # noqa: BLE001 - a config a compiler cannot build is skipped, and said so
+                notes.append(f"{name} {config}: {type(e).__name__}: {str(e).splitlines()[0][:120]}")
+                continue
+            err = max((g.float() - w.float()).abs().max().item() for g, w in zip(grads, want))
+            if not err <= 5e-2:
+                notes.append(f"{name} {config}: WRONG (max error {err})")
+                continue
+            ms = median_ms(fn, QUICK)
+            if best is None or ms < best[0]:
+                best = (ms, config, fn)
+        if best:
+            chosen[name] = best[1]
+            fns[name] = best[2]
+    for backend in ("FlashAttention-2", "cuDNN"):
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        which = {"FlashAttention-2": SDPBackend.FLASH_ATTENTION, "cuDNN": SDPBackend.CUDNN_ATTENTION}[backend]
+        try:
+            with sdpa_kernel(which):
+                qb, kb, vb = (t.detach().clone().requires_grad_() for t in (q, k, v))
+                out = F.scaled_dot_product_attention(qb, kb, vb, is_causal=causal)
+            fns[backend] = lambda out=out, qb=qb, kb=kb, vb=vb: torch.autograd.grad(
+                out, (qb, kb, vb), do, retain_graph=True)
+            fns[backend]()
+        except Exception as e:  # noqa: BLE001 - a backend torch cannot run here is left out, and said so
+            fns.pop(backend, None)
+            notes.append(f"{backend}: {type(e).__name__}: {str(e).splitlines()[0][:120]}")
+    flops = 2.5 * 4.0 * Z * H * N * N * D * (0.5 if causal else 1.0)
+    samples = {name: [] for name in fns}
+    names = list(fns)
+    for r in range(ROUNDS):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            samples[name].append(flops / median_ms(fns[name], QUICK) / 1e9)
+    return label, {name: statistics.median(v) for name, v in samples.items()}, chosen, notes
+
+
+cases = [("D=64", 4, 32, 4096, 64, False), ("D=64 causal", 4, 32, 4096, 64, True),
+         ("D=128", 4, 32, 4096, 128, False), ("D=128 causal", 4, 32, 4096, 128, True)]
+if QUICK:
+    cases = cases[:1] + cases[2:3]
+print(f"GPU: {torch.cuda.get_device_name()}; triton {'available' if HAVE_TRITON else 'missing'}")
+print(f"{'case':14} {'tritium':>9} {'triton':>9} {'FA2':>9} {'cuDNN':>9} {'tritium/triton':>15}   configs (tritium | triton)")
+for case in cases:
+    label, tflops, chosen, notes = run_case(*case)
+    t, r = tflops.get("tritium"), tflops.get("triton")
+    fmt = lambda v: f"{v:9.1f}" if v else f"{'-':>9}"  # noqa: E731
+    ratio = f"{t / r:.3f}" if t and r else "-"
+    print(f"{label:14} {fmt(t)} {fmt(r)} {fmt(tflops.get('FlashAttention-2'))} {fmt(tflops.get('cuDNN'))} "
+          f"{ratio:>15}   {chosen.get('tritium')} | {chosen.get('triton')}")
+    for note in notes:
+        print("    note:", note)
