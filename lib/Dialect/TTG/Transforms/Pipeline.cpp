@@ -7,13 +7,15 @@
 //
 // Algorithm, for each scf.for (innermost first, constant positive step)
 // with numStages >= 2:
-//   1. Pipelined loads: tt.descriptor_loads of the loop body whose only
-//      user is a ttg.local_alloc in the body in the layout TMA writes
+//   1. Pipelined loads: tt.descriptor_loads of the loop body with a user
+//      that is a ttg.local_alloc in the body in the layout TMA writes
 //      (planTensorDescriptorTile), directly or through a 2-D tt.trans (the
 //      dot then reads the slot through ttg.memdesc_trans), and tt.loads on
 //      tensors of pointers
-//      whose only user is a ttg.local_alloc in the body (with a shared
-//      layout contiguous along the load's contiguous dimension), whose
+//      with a user that is a ttg.local_alloc in the body (with a shared
+//      layout contiguous along the load's contiguous dimension; the load's
+//      other users read the slot back with a ttg.local_load placed right
+//      before the first of them), whose
 //      masked-out value is zero (cp.async zero-fills), and whose per-thread
 //      vectors are at least 4 bytes (the axis facts of pointer and mask, as
 //      the lowering will vectorize them).
@@ -151,20 +153,28 @@ private:
       }
       auto load = dyn_cast<tt::LoadOp>(&op);
       if (!load || !isa<RankedTensorType>(load.getPtr().getType()) ||
-          !load->hasOneUse() || !isZeroOrAbsent(load.getOther()) ||
-          load.getIsVolatile())
-        continue;
-      auto alloc = dyn_cast<LocalAllocOp>(*load->user_begin());
-      if (!alloc || alloc->getBlock() != loop.getBody())
+          !isZeroOrAbsent(load.getOther()) || load.getIsVolatile())
         continue;
       // The copies move the load's vectors whole: the tile must be
       // contiguous along the same dimension (an operand that wgmma needs
       // K-major but that is loaded along M or N is transposed by the
-      // synchronous store instead).
-      auto shared = dyn_cast<NvmmaSharedEncodingAttr>(alloc.getType().getEncoding());
+      // synchronous store instead).  The load's other users read the slot
+      // back (ttg.local_load).
       auto blocked = dyn_cast<BlockedEncodingAttr>(
           cast<RankedTensorType>(load.getType()).getEncoding());
-      if (!shared || !blocked || shared.getOrder()[0] != blocked.getOrder()[0])
+      LocalAllocOp alloc;
+      for (Operation *user : load->getUsers()) {
+        auto candidate = dyn_cast<LocalAllocOp>(user);
+        if (!candidate || candidate->getBlock() != loop.getBody())
+          continue;
+        auto shared =
+            dyn_cast<NvmmaSharedEncodingAttr>(candidate.getType().getEncoding());
+        if (shared && blocked && shared.getOrder()[0] == blocked.getOrder()[0]) {
+          alloc = candidate;
+          break;
+        }
+      }
+      if (!alloc)
         continue;
       if (vectorBytes(load, axisInfo) < 4)
         continue;
@@ -173,34 +183,37 @@ private:
     return !loads.empty();
   }
 
-  /// A descriptor load whose only user is a shared tile in the layout TMA
+  /// A descriptor load with a user that is a shared tile in the layout TMA
   /// writes (a dot operand's) streams through a TMA ring.
   void collectDescriptorLoad(tt::DescriptorLoadOp load) {
-    if (!load->hasOneUse())
-      return;
-    Operation *user = *load->user_begin();
-    auto trans = dyn_cast<tt::TransOp>(user);
-    if (trans) {
-      if (!trans->hasOneUse() || trans.getOrder() != ArrayRef<int32_t>{1, 0})
-        return;
-      user = *trans->user_begin();
-    }
-    auto alloc = dyn_cast<LocalAllocOp>(user);
-    if (!alloc || alloc->getBlock() != loop.getBody())
-      return;
     FailureOr<TensorDescriptorTile> tile =
         planTensorDescriptorTile(load, load.getDesc(), /*report=*/false);
     if (failed(tile))
       return;
-    MemDescType want = alloc.getType();
-    if (trans) {
-      if (!isa<NvmmaSharedEncodingAttr>(want.getEncoding()))
-        return;
-      want = getTransposedTileType(want);
-    }
-    if (tile->encoding != want.getEncoding())
+    // A user that stores the tile in the layout TMA writes (directly or
+    // through a 2-D transpose) reads the slot instead; the others read it
+    // back (ttg.local_load).
+    for (Operation *user : load->getUsers()) {
+      auto trans = dyn_cast<tt::TransOp>(user);
+      if (trans) {
+        if (!trans->hasOneUse() || trans.getOrder() != ArrayRef<int32_t>{1, 0})
+          continue;
+        user = *trans->user_begin();
+      }
+      auto alloc = dyn_cast<LocalAllocOp>(user);
+      if (!alloc || alloc->getBlock() != loop.getBody())
+        continue;
+      MemDescType want = alloc.getType();
+      if (trans) {
+        if (!isa<NvmmaSharedEncodingAttr>(want.getEncoding()))
+          continue;
+        want = getTransposedTileType(want);
+      }
+      if (tile->encoding != want.getEncoding())
+        continue;
+      loads.push_back({load, alloc, /*tma=*/true, tile->plan.tileBytes, trans});
       return;
-    loads.push_back({load, alloc, /*tma=*/true, tile->plan.tileBytes, trans});
+    }
   }
 
   bool isPipelinedLoad(Operation *op) const {
@@ -244,6 +257,12 @@ private:
           return false;
       worklist.append(def->operand_begin(), def->operand_end());
     }
+    // A loaded tile arrives asynchronously: nothing that stage 0 computes
+    // may read it (an address computed from loaded data).
+    for (const PipelinedLoad &p : loads)
+      for (Operation *user : p.load->getUsers())
+        if (stage0.contains(user))
+          return false;
     // Loop-carried stage-0 values: read only by stage 0, unused after.
     for (unsigned index : carried0) {
       if (!loop.getResult(index).use_empty())
@@ -473,13 +492,24 @@ private:
     for (unsigned i = 0; i < numCarried; ++i)
       if (!carried0.contains(i))
         current.map(loop.getRegionIterArg(i), newLoop.getRegionIterArg(i));
+    SmallVector<Operation *> readBacks;
     for (auto [j, p] : llvm::enumerate(loads)) {
-      Value view = viewOf(inner, j, extract);
+      Value slot = viewOf(inner, j, extract);
+      Value view = slot;
       if (p.trans)
         view = MemDescTransOp::create(
             inner, loc, getTransposedTileType(cast<MemDescType>(view.getType())),
             view);
       current.map(p.alloc.getResult(), view);
+      // The load's other users read the slot back.
+      Value loaded = p.load->getResult(0);
+      if (llvm::any_of(loaded.getUsers(), [&](Operation *user) {
+            return user != p.alloc && user != p.trans;
+          })) {
+        auto readBack = LocalLoadOp::create(inner, loc, loaded.getType(), slot, Value());
+        current.map(loaded, readBack.getResult());
+        readBacks.push_back(readBack);
+      }
     }
     for (Operation &op : body->without_terminator()) {
       if (isPipelinedLoad(&op))
@@ -491,6 +521,19 @@ private:
       if (stage0.contains(&op) && !shared.contains(&op))
         continue;
       inner.clone(op, current);
+    }
+
+    // Each read-back goes right before its first reader, so the tile is
+    // not held in registers across the iteration.
+    for (Operation *readBack : readBacks) {
+      Operation *first = nullptr;
+      for (Operation *user : readBack->getUsers()) {
+        Operation *inBody = newBody->findAncestorOpInBlock(*user);
+        if (inBody && (!first || inBody->isBeforeInBlock(first)))
+          first = inBody;
+      }
+      if (first)
+        readBack->moveBefore(first);
     }
 
     IRMapping next;
