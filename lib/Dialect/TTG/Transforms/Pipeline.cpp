@@ -13,9 +13,11 @@
 //      dot then reads the slot through ttg.memdesc_trans), and tt.loads on
 //      tensors of pointers
 //      with a user that is a ttg.local_alloc in the body (with a shared
-//      layout contiguous along the load's contiguous dimension; the load's
-//      other users read the slot back with a ttg.local_load placed right
-//      before the first of them), whose
+//      layout contiguous along the load's contiguous dimension; other
+//      shared tiles of the value in the slot's layout, or transposed
+//      (after register layout changes) in its transposed layout, become
+//      views of the slot; the load's remaining users read the slot back
+//      with a ttg.local_load placed right before the first of them), whose
 //      masked-out value is zero (cp.async zero-fills), and whose per-thread
 //      vectors are at least 4 bytes (the axis facts of pointer and mask, as
 //      the lowering will vectorize them).
@@ -89,10 +91,66 @@ struct PipelinedLoad {
   /// loaded and the dot reads it through ttg.memdesc_trans.
   Operation *trans = nullptr;
 
+  /// Other shared tiles of the loaded value that the slot itself serves:
+  /// stored as loaded (a view of the slot) or through a 2-D transpose,
+  /// possibly after register layout changes (a transposed view).
+  SmallVector<std::pair<LocalAllocOp, bool>> slotViews; // (tile, transposed)
+  /// The ops between the load and those tiles, which disappear with them.
+  DenseSet<Operation *> folded;
+
   /// The type of one slot of the ring.
   MemDescType slotType() {
     MemDescType type = alloc.getType();
     return trans ? getTransposedTileType(type) : type;
+  }
+
+  /// Finds slotViews among the load's users in `body`.
+  void collectSlotViews(Block *body) {
+    MemDescType slot = slotType();
+    bool nvmma2D = isa<NvmmaSharedEncodingAttr>(slot.getEncoding()) && slot.getRank() == 2;
+    for (Operation *user : load->getUsers()) {
+      if (user == alloc || user == trans)
+        continue;
+      SmallVector<Operation *> chain;
+      Operation *op = user;
+      while (isa<ConvertLayoutOp>(op) && op->hasOneUse()) {
+        chain.push_back(op);
+        op = *op->user_begin();
+      }
+      bool transposed = false;
+      if (auto transOp = dyn_cast<tt::TransOp>(op)) {
+        if (!nvmma2D || !transOp->hasOneUse() ||
+            transOp.getOrder() != ArrayRef<int32_t>{1, 0})
+          continue;
+        chain.push_back(op);
+        op = *op->user_begin();
+        transposed = true;
+      }
+      auto tile = dyn_cast<LocalAllocOp>(op);
+      if (!tile || tile->getBlock() != body || tile.getType().getMutableMemory())
+        continue;
+      Attribute want = transposed ? getTransposedTileType(slot).getEncoding()
+                                  : slot.getEncoding();
+      // A 16-bit wgmma operand reads either majorness (the instruction's
+      // transpose flags follow the view's layout): any NVMMA layout will do.
+      auto onlyWgmma16 = [&](LocalAllocOp t) {
+        return t.getType().getElementTypeBitWidth() == 16 &&
+               isa<NvmmaSharedEncodingAttr>(t.getType().getEncoding()) &&
+               llvm::all_of(t->getUsers(), [](Operation *u) {
+                 return isa<WarpGroupDotOp>(u);
+               });
+      };
+      if (tile.getType().getEncoding() != want && !onlyWgmma16(tile))
+        continue;
+      slotViews.push_back({tile, transposed});
+      folded.insert(chain.begin(), chain.end());
+      folded.insert(tile);
+    }
+  }
+
+  /// Whether a user of the loaded value still needs it in registers.
+  bool readsRegisters(Operation *user) {
+    return user != alloc && user != trans && !folded.contains(user);
   }
 };
 
@@ -180,6 +238,8 @@ private:
         continue;
       loads.push_back({load, alloc});
     }
+    for (PipelinedLoad &p : loads)
+      p.collectSlotViews(loop.getBody());
     return !loads.empty();
   }
 
@@ -501,11 +561,18 @@ private:
             inner, loc, getTransposedTileType(cast<MemDescType>(view.getType())),
             view);
       current.map(p.alloc.getResult(), view);
+      for (auto [tile, transposed] : p.slotViews) {
+        Value other = slot;
+        if (transposed)
+          other = MemDescTransOp::create(
+              inner, loc, getTransposedTileType(cast<MemDescType>(slot.getType())),
+              slot);
+        current.map(tile.getResult(), other);
+      }
       // The load's other users read the slot back.
       Value loaded = p.load->getResult(0);
-      if (llvm::any_of(loaded.getUsers(), [&](Operation *user) {
-            return user != p.alloc && user != p.trans;
-          })) {
+      if (llvm::any_of(loaded.getUsers(),
+                       [&](Operation *user) { return p.readsRegisters(user); })) {
         auto readBack = LocalLoadOp::create(inner, loc, loaded.getType(), slot, Value());
         current.map(loaded, readBack.getResult());
         readBacks.push_back(readBack);
@@ -515,7 +582,7 @@ private:
       if (isPipelinedLoad(&op))
         continue;
       if (llvm::any_of(loads, [&](auto &p) {
-            return p.alloc == &op || p.trans == &op;
+            return p.alloc == &op || p.trans == &op || p.folded.contains(&op);
           }))
         continue;
       if (stage0.contains(&op) && !shared.contains(&op))
