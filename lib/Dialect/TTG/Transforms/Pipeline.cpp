@@ -21,6 +21,9 @@
 //      masked-out value is zero (cp.async zero-fills), and whose per-thread
 //      vectors are at least 4 bytes (the axis facts of pointer and mask, as
 //      the lowering will vectorize them).
+//      Small tt.loads kept in registers (at most 16 bytes a thread) whose
+//      addresses stage 0 can compute join it too: their values are carried
+//      through numStages - 1 iter_args, a queue shifted every iteration.
 //   2. Stage 0: the body ops the loads depend on, found backward from their
 //      operands; a loop-carried value they read pulls in the op that
 //      yields it (the pointer increments), and the induction variable is
@@ -191,7 +194,10 @@ public:
 
   /// Pipelines the loop; false (nothing changed) when it does not qualify.
   bool run() {
-    if (!collectLoads() || !collectStages())
+    if (!collectLoads())
+      return false;
+    rewriteCountersAsInductions();
+    if (!collectStages())
       return false;
     rewrite();
     return true;
@@ -317,6 +323,7 @@ private:
           return false;
       worklist.append(def->operand_begin(), def->operand_end());
     }
+    collectRegisterLoads();
     // A loaded tile arrives asynchronously: nothing that stage 0 computes
     // may read it (an address computed from loaded data).
     for (const PipelinedLoad &p : loads)
@@ -333,7 +340,7 @@ private:
     }
     // Stage-0 ops that stage 1 also needs are recomputed there.
     for (Operation &op : *body) {
-      if (!stage0.contains(&op) || isPipelinedLoad(&op))
+      if (!stage0.contains(&op) || isPipelinedLoad(&op) || isRegisterLoad(&op))
         continue;
       bool usedByStage1 = llvm::any_of(op.getUsers(), [&](Operation *user) {
         return !stage0.contains(user) &&
@@ -352,11 +359,100 @@ private:
       for (Value operand : op->getOperands()) {
         Operation *def = operand.getDefiningOp();
         if (def && def->getBlock() == loop.getBody() && stage0.contains(def) &&
-            !isPipelinedLoad(def) && shared.insert(def).second)
+            !isPipelinedLoad(def) && !isRegisterLoad(def) && shared.insert(def).second)
           worklist2.push_back(def);
       }
     }
     return true;
+  }
+
+  /// A carried integer that only steps by a loop-invariant amount each
+  /// iteration (x' = x + c) is, inside the body, init + ((iv - lb) / step)
+  /// * c: computed from the induction variable, stage 0 can compute it for
+  /// any iteration ahead without carrying it (attention backward's row
+  /// offset, from which its per-row loads are addressed).  The carried
+  /// value itself is kept for its increment and the loop's result.
+  void rewriteCountersAsInductions() {
+    Block *body = loop.getBody();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    Value iv = loop.getInductionVar();
+    for (unsigned i = 0, e = loop.getNumRegionIterArgs(); i < e; ++i) {
+      Value arg = loop.getRegionIterArg(i);
+      if (arg.getType() != iv.getType())
+        continue;
+      auto add = yield.getOperand(i).getDefiningOp<arith::AddIOp>();
+      if (!add || add->getBlock() != body)
+        continue;
+      Value step = add.getLhs() == arg ? add.getRhs() : add.getRhs() == arg ? add.getLhs() : Value();
+      if (!step || (step.getDefiningOp() && loop->isAncestor(step.getDefiningOp())) ||
+          (isa<BlockArgument>(step) && cast<BlockArgument>(step).getOwner() == body))
+        continue;
+      if (llvm::all_of(arg.getUsers(), [&](Operation *user) { return user == add; }))
+        continue;
+      OpBuilder builder = OpBuilder::atBlockBegin(body);
+      Location loc = add.getLoc();
+      Value trip = arith::DivSIOp::create(
+          builder, loc, arith::SubIOp::create(builder, loc, iv, loop.getLowerBound()),
+          loop.getStep());
+      Value value = arith::AddIOp::create(
+          builder, loc, loop.getInitArgs()[i],
+          arith::MulIOp::create(builder, loc, trip, step));
+      arg.replaceUsesWithIf(value, [&](OpOperand &use) { return use.getOwner() != add; });
+    }
+  }
+
+  /// Small tt.loads of the body that stay in registers (per-row values such
+  /// as attention's log-sum-exp) join stage 0 when their addresses are
+  /// computed from what stage 0 already computes: they are issued
+  /// numStages - 1 iterations ahead and their values carried to the
+  /// iteration that reads them.
+  void collectRegisterLoads() {
+    Block *body = loop.getBody();
+    for (Operation &op : *body) {
+      auto load = dyn_cast<tt::LoadOp>(&op);
+      if (!load || isPipelinedLoad(load) || load.getIsVolatile())
+        continue;
+      auto type = dyn_cast<RankedTensorType>(load.getType());
+      if (!type || type.getNumElements() * type.getElementTypeBitWidth() / 8 >
+                       16 * 32 * getNumWarps(loop->getParentOfType<ModuleOp>()))
+        continue; // more than 16 bytes a thread: too many registers to carry
+      // The address slice: pure ops of the body over the induction
+      // variable, loop invariants and values stage 0 already computes.
+      SmallVector<Operation *> slice;
+      DenseSet<Operation *> seen;
+      SmallVector<Value> worklist(load->operand_begin(), load->operand_end());
+      bool ok = true;
+      while (ok && !worklist.empty()) {
+        Value value = worklist.pop_back_val();
+        if (auto arg = dyn_cast<BlockArgument>(value)) {
+          ok = arg.getOwner() != body || arg == loop.getInductionVar() ||
+               carried0.contains(arg.getArgNumber() - 1);
+          continue;
+        }
+        Operation *def = value.getDefiningOp();
+        if (def->getBlock() != body) {
+          ok = !loop->isAncestor(def);
+          continue;
+        }
+        if (stage0.contains(def) || !seen.insert(def).second)
+          continue;
+        if (def->getNumRegions() != 0 || !isMemoryEffectFree(def)) {
+          ok = false;
+          continue;
+        }
+        slice.push_back(def);
+        worklist.append(def->operand_begin(), def->operand_end());
+      }
+      if (!ok)
+        continue;
+      stage0.insert(slice.begin(), slice.end());
+      stage0.insert(load);
+      registerLoads.push_back(load);
+    }
+  }
+
+  bool isRegisterLoad(Operation *op) const {
+    return llvm::is_contained(registerLoads, op);
   }
 
   /// Whether every use of `op`'s results by the yield is a carried stage-0
@@ -409,6 +505,17 @@ private:
     for (Operation &op : *loop.getBody()) {
       if (!stage0.contains(&op))
         continue;
+      if (isRegisterLoad(&op)) {
+        // Issued ahead: masked off past the loop's end.
+        auto load = cast<tt::LoadOp>(&op);
+        auto maskType = tt::getI1SameShape(load.getPtr().getType());
+        Value mask = tt::SplatOp::create(builder, loc, maskType, valid);
+        if (Value own = load.getMask())
+          mask = arith::AndIOp::create(builder, loc, mapping.lookup(own), mask);
+        auto cloned = cast<tt::LoadOp>(builder.clone(op, mapping));
+        cloned.getMaskMutable().assign(mask);
+        continue;
+      }
       if (!isPipelinedLoad(&op)) {
         builder.clone(op, mapping);
         continue;
@@ -523,6 +630,8 @@ private:
       auto [iv, valid] = iterationAhead(builder, loop.getLowerBound(), s);
       ahead.map(loop.getInductionVar(), iv);
       emitStage0(builder, ahead, constI32(builder, s), valid);
+      for (Operation *load : registerLoads)
+        prologueValues[load].push_back(ahead.lookup(load->getResult(0)));
       advanceCarried(ahead, yield);
     }
 
@@ -534,6 +643,10 @@ private:
     inits.push_back(constI32(builder, 0));             // extract slot
     if (hasTmaLoads())
       inits.push_back(constI32(builder, 0)); // extract slot's barrier phase
+    // Register loads: the values of the next numStages - 1 iterations.
+    unsigned registerBase = inits.size();
+    for (Operation *load : registerLoads)
+      inits.append(prologueValues[load].begin(), prologueValues[load].end());
     auto newLoop = scf::ForOp::create(builder, loc, loop.getLowerBound(),
                                       loop.getUpperBound(), loop.getStep(),
                                       inits);
@@ -543,6 +656,9 @@ private:
     Value insert = newLoop.getRegionIterArg(numCarried);
     Value extract = newLoop.getRegionIterArg(numCarried + 1);
     Value phase = hasTmaLoads() ? newLoop.getRegionIterArg(numCarried + 2) : Value();
+    auto registerValue = [&](unsigned j, int64_t ahead) {
+      return newLoop.getRegionIterArg(registerBase + j * (numStages - 1) + ahead);
+    };
 
     emitWait(inner, numStages - 2);
     if (hasTmaLoads())
@@ -552,6 +668,8 @@ private:
     for (unsigned i = 0; i < numCarried; ++i)
       if (!carried0.contains(i))
         current.map(loop.getRegionIterArg(i), newLoop.getRegionIterArg(i));
+    for (auto [j, load] : llvm::enumerate(registerLoads))
+      current.map(load->getResult(0), registerValue(j, 0));
     SmallVector<Operation *> readBacks;
     for (auto [j, p] : llvm::enumerate(loads)) {
       Value slot = viewOf(inner, j, extract);
@@ -634,6 +752,11 @@ private:
       Value flipped = arith::XOrIOp::create(inner, loc, phase, constI32(inner, 1));
       yielded.push_back(
           arith::SelectOp::create(inner, loc, wrapped, flipped, phase).getResult());
+    }
+    for (auto [j, load] : llvm::enumerate(registerLoads)) {
+      for (int64_t k = 1; k < numStages - 1; ++k)
+        yielded.push_back(registerValue(j, k));
+      yielded.push_back(next.lookup(load->getResult(0)));
     }
     scf::YieldOp::create(inner, loc, yielded);
 
@@ -725,6 +848,9 @@ private:
   llvm::SetVector<unsigned> carried0;
   SmallVector<Value> rings;
   Value barriers; ///< [numStages x 1] mbarriers of the TMA copies, if any
+  /// Small loads kept in registers, issued numStages - 1 iterations ahead.
+  SmallVector<Operation *> registerLoads;
+  DenseMap<Operation *, SmallVector<Value>> prologueValues;
 };
 
 } // namespace
