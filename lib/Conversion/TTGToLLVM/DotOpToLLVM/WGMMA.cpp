@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "tritium/Conversion/TTGToLLVM/ElementPacking.h"
 #include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
 #include "tritium/Conversion/TTGToLLVM/NVVMHelpers.h"
@@ -267,6 +268,15 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     if (int64_t(d.size()) != (instrN / 2) * repM * repN)
       return op.emitError("wgmma accumulator registers do not match its layout");
     Type accType = halfAcc ? i32 : intAcc ? i32 : rewriter.getF32Type();
+    // A zero C is not materialized: the first wgmma of each tile does not
+    // read its accumulator (scale-d = 0) and the registers start undefined.
+    // Zeros moved into them while an earlier asynchronous wgmma is still in
+    // flight would make ptxas serialize every wgmma of the kernel (C7515).
+    bool zeroC = matchPattern(op.getC(), m_Zero()) ||
+                 matchPattern(op.getC(), m_AnyZeroFloat());
+    if (zeroC)
+      for (Value &value : d)
+        value = LLVM::UndefOp::create(rewriter, loc, value.getType());
     StringRef accConstraint = (halfAcc || intAcc) ? "r" : "f";
 
     // Accumulator registers of each instruction tile, as wgmma holds them.
@@ -383,7 +393,7 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
         SmallVector<Value> &regs = acc[nr + repN * mr];
         if (!partial) {
           for (int64_t kr = 0; kr < repK; ++kr)
-            emitWgmma(regs, mr, nr, kr, /*accumulate=*/true);
+            emitWgmma(regs, mr, nr, kr, /*accumulate=*/kr != 0 || !zeroC);
           continue;
         }
         for (int64_t first = 0; first < repK; first += group) {
@@ -395,7 +405,9 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
           fence("wgmma.commit_group.sync.aligned");
           sum = emitWgmmaWait(rewriter, loc, sum, 0);
           for (int64_t i = 0; i < accRegs; ++i)
-            regs[i] = LLVM::FAddOp::create(rewriter, loc, regs[i], sum[i]);
+            regs[i] = first == 0 && zeroC
+                          ? sum[i] // (the undefined registers of a zero C)
+                          : LLVM::FAddOp::create(rewriter, loc, regs[i], sum[i]).getResult();
         }
       }
     fence("wgmma.commit_group.sync.aligned");

@@ -792,7 +792,12 @@ private:
       OpBuilder builder(dot->getContext());
       if (dot.getC() == carried && carried.hasOneUse()) {
         // Accumulating in place: wait for the previous iteration's dot
-        // right after issuing this one.
+        // right after issuing this one.  Not for the last of several dots:
+        // its MMAs would still run when the next iteration's first dot
+        // starts, and ptxas then serializes every wgmma of the kernel
+        // (C7515, seen on attention backward's dK loop).
+        if (dots.size() > 1 && dot == dots.back())
+          continue;
         dot.setIsAsync(true);
         builder.setInsertionPointAfter(dot);
         auto wait = WarpGroupDotWaitOp::create(
