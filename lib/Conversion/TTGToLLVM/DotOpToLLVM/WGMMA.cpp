@@ -268,12 +268,19 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     if (int64_t(d.size()) != (instrN / 2) * repM * repN)
       return op.emitError("wgmma accumulator registers do not match its layout");
     Type accType = halfAcc ? i32 : intAcc ? i32 : rewriter.getF32Type();
+    // max_num_imprecise_acc (fp8 only, 0 < n <= K): Hopper's fp8 MMAs add
+    // at reduced precision, so every n of K go to a zeroed partial
+    // accumulator that is then waited for and added to the real one in f32.
+    int64_t imprecise = op.getMaxNumImpreciseAcc();
+    bool partial = isa<Float8E4M3FNType, Float8E5M2Type>(ea) && ec.isF32() &&
+                   imprecise > 0 && imprecise <= k;
     // A zero C is not materialized: the first wgmma of each tile does not
     // read its accumulator (scale-d = 0) and the registers start undefined.
     // Zeros moved into them while an earlier asynchronous wgmma is still in
     // flight would make ptxas serialize every wgmma of the kernel (C7515).
-    bool zeroC = matchPattern(op.getC(), m_Zero()) ||
-                 matchPattern(op.getC(), m_AnyZeroFloat());
+    // (Partial sums are still added to a zero C, as Triton does.)
+    bool zeroC = !partial && (matchPattern(op.getC(), m_Zero()) ||
+                              matchPattern(op.getC(), m_AnyZeroFloat()));
     if (zeroC)
       for (Value &value : d)
         value = LLVM::UndefOp::create(rewriter, loc, value.getType());
@@ -381,12 +388,6 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
       for (int64_t i = 0; i < accRegs; ++i)
         regs[i] = LLVM::ExtractValueOp::create(rewriter, loc, result, i);
     };
-    // max_num_imprecise_acc (fp8 only, 0 < n <= K): Hopper's fp8 MMAs add
-    // at reduced precision, so every n of K go to a zeroed partial
-    // accumulator that is then waited for and added to the real one in f32.
-    int64_t imprecise = op.getMaxNumImpreciseAcc();
-    bool partial = isa<Float8E4M3FNType, Float8E5M2Type>(ea) && ec.isF32() &&
-                   imprecise > 0 && imprecise <= k;
     int64_t group = partial ? std::max<int64_t>(1, imprecise / instrK) : repK;
     for (int64_t mr = 0; mr < repM; ++mr)
       for (int64_t nr = 0; nr < repN; ++nr) {
@@ -405,9 +406,7 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
           fence("wgmma.commit_group.sync.aligned");
           sum = emitWgmmaWait(rewriter, loc, sum, 0);
           for (int64_t i = 0; i < accRegs; ++i)
-            regs[i] = first == 0 && zeroC
-                          ? sum[i] // (the undefined registers of a zero C)
-                          : LLVM::FAddOp::create(rewriter, loc, regs[i], sum[i]).getResult();
+            regs[i] = LLVM::FAddOp::create(rewriter, loc, regs[i], sum[i]);
         }
       }
     fence("wgmma.commit_group.sync.aligned");
