@@ -306,3 +306,23 @@ def test_attention_benchmark_kernel_matches_sdpa():
                                                       STAGE=3 if causal else 1, num_stages=stages, num_warps=warps)
                 want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
                 torch.testing.assert_close(o, want, rtol=2e-2, atol=2e-2)
+
+
+@triton.jit
+def device_descriptor_kernel(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    """Descriptors made in the kernel, and isinstance on them at compile time."""
+    x_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    out_desc = tl.make_tensor_descriptor(out_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    tl.static_assert(isinstance(x_desc, tl.tensor_descriptor))
+    tl.static_assert(not isinstance(x_ptr, tl.tensor_descriptor))
+    pm = tl.program_id(0)
+    pn = tl.program_id(1)
+    out_desc.store([pm * BM, pn * BN], x_desc.load([pm * BM, pn * BN]) * 2)
+
+
+def test_device_made_descriptors():
+    M, N, BM, BN = 100, 72, 32, 32
+    x = random_tensor((M, N), torch.float32)
+    out = torch.full((M, N), float("nan"), device="cuda")
+    device_descriptor_kernel[(triton.cdiv(M, BM), triton.cdiv(N, BN))](x, out, M, N, BM, BN)
+    assert_same(out, x * 2)

@@ -76,3 +76,25 @@ def test_bad_uses_point_at_the_line(kernel, message):
         triton.compile(kernel, signature={"desc": "tensordesc<fp16[64,64]>"}, target="cuda:90")
     assert message in str(info.value)
     assert f"{THIS_FILE}:" in str(info.value)
+
+
+@triton.jit
+def device_descriptor_kernel(x_ptr, M, N, BLOCK: tl.constexpr):
+    desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK, BLOCK])
+    desc.store([0, 0], desc.load([0, 0]) + 1)
+
+
+@triton.jit
+def strided_device_descriptor_kernel(x_ptr, M, N):
+    tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[1, 2], block_shape=[16, 16])
+
+
+def test_device_made_descriptors_load_through_pointers():
+    for target in ("cuda:90", "cuda:80"):
+        k = triton.compile(device_descriptor_kernel, signature={"x_ptr": "*fp16", "M": "i32", "N": "i32"},
+                           constexprs={"BLOCK": 64}, target=target)
+        assert "cp.async.bulk" not in k.asm["ptx"] and "ld.global" in k.asm["ptx"]
+    with pytest.raises(CompilationError) as info:
+        triton.compile(strided_device_descriptor_kernel, signature={"x_ptr": "*fp16", "M": "i32", "N": "i32"},
+                       target="cuda:90")
+    assert "must be contiguous (stride 1), got 2" in str(info.value) and f"{THIS_FILE}:" in str(info.value)

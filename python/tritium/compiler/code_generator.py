@@ -976,6 +976,10 @@ class CodeGenerator(ast.NodeVisitor):
             return result
         if fn is builtins.abs and args and _is_tensor(args[0]):
             return semantic.abs_(args[0])
+        if fn is builtins.isinstance and len(args) == 2:
+            # a compile-time question about the value's kind (tutorial 06 asks
+            # whether an argument is a tl.tensor_descriptor or a pointer)
+            return tl.constexpr(isinstance(args[0] if _is_tensor(args[0]) else _unwrap(args[0]), _unwrap(args[1])))
         if isinstance(fn, types.BuiltinFunctionType) or fn in (builtins.range, builtins.int, builtins.float,
                                                                  builtins.bool, builtins.str, builtins.tuple,
                                                                  builtins.zip, builtins.enumerate,

@@ -8,6 +8,7 @@ from .core import (TRITON_BUILTIN, PropagateNan, const, constexpr_type, str_to_t
                    make_block_ptr, max_constancy, max_contiguous, maximum, minimum, multiple_of, num_programs,
                    permute, program_id, range, reduce, reshape, split, static_assert, static_print,
                    static_range, store, tensor, tensor_descriptor, load_tensor_descriptor, store_tensor_descriptor,
+                   make_tensor_descriptor,
                    trans, view, where, zeros)
 from .dtypes import (block_type, dtype, pointer_type, void, int1, int8, int16, int32, int64, uint8,  # noqa: F401
                      uint16, uint32, uint64, float8e4nv, float8e5, float8e4b8, float8e4b15, float8e5b16, float16,

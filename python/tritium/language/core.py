@@ -513,6 +513,9 @@ class tensor_descriptor:
     def leaves(self):
         """The kernel parameters it is made of, in order (to pass it on to
         a @jit function)."""
+        if self._leaves is None:
+            raise SemanticError("a tensor descriptor made in the kernel (tl.make_tensor_descriptor) cannot be "
+                                "passed to another @jit function yet; make it where it is used")
         return list(self._leaves)
 
     def load(self, offsets):
@@ -523,6 +526,11 @@ class tensor_descriptor:
 
     def __repr__(self):
         return f"tensor_descriptor({self.type.block_type})"
+
+
+@builtin
+def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="zero"):
+    return semantic.make_tensor_descriptor(base, shape, strides, block_shape, padding_option)
 
 
 @builtin

@@ -1219,8 +1219,38 @@ def _descriptor_indices(desc, offsets, what: str):
 
 
 def _descriptor_uses_tma(desc) -> bool:
+    if desc.handle is None:
+        return False  # made in the kernel: no tensor map
     block = desc.type.block_type
     return builder().arch >= 90 and tma_tile_supported(block.shape, block.element_ty.primitive_bitwidth)
+
+
+def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="zero"):
+    """A descriptor made inside the kernel.  Its tiles move through pointers
+    (boundary-checked block loads and stores); no tensor map is made."""
+    from .core import tensor_descriptor
+    base = to_tensor(base)
+    if not base.type.scalar.is_ptr() or base.type.is_block():
+        raise SemanticError("make_tensor_descriptor's base must be a scalar pointer")
+    block_shape = [int(_unwrap_constexpr(s)) for s in _unwrap_constexpr(block_shape)]
+    rank = len(block_shape)
+    shape, strides = list(_unwrap_constexpr(shape)), list(_unwrap_constexpr(strides))
+    if not 1 <= rank <= 5:
+        raise SemanticError(f"a tensor descriptor has rank 1 to 5, got rank {rank}")
+    if len(shape) != rank or len(strides) != rank:
+        raise SemanticError(f"make_tensor_descriptor needs {rank} shape and stride entries (one per block "
+                            f"dimension), got {len(shape)} and {len(strides)}")
+    if any(not _is_pow2(s) for s in block_shape):
+        raise SemanticError(f"block_shape must hold powers of two, got {block_shape}")
+    last = _unwrap_constexpr(strides[-1])
+    if isinstance(last, int) and last != 1:
+        raise SemanticError(f"the last dimension of a tensor descriptor must be contiguous (stride 1), got {last}")
+    padding_option = _unwrap_constexpr(padding_option)
+    if padding_option not in ("zero", "nan"):
+        raise SemanticError(f"padding_option must be 'zero' or 'nan', got {padding_option!r}")
+    ty = T.tensor_descriptor_type(block_type(base.type.scalar.element_ty, block_shape))
+    return tensor_descriptor(None, base, [to_tensor(s) for s in shape], [to_tensor(s) for s in strides], ty,
+                             leaves=None)
 
 
 def _descriptor_block_pointer(desc, offsets):
