@@ -42,7 +42,8 @@ except ImportError:
 QUICK = "--quick" in sys.argv
 ROUNDS = 1 if QUICK else 6
 # (BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2, num_stages, num_warps); BLK_SLICE_FACTOR = 2
-CONFIGS = [(32, 128, 128, 32, 5, 4), (64, 128, 128, 64, 3, 8), (32, 128, 128, 32, 3, 4), (64, 64, 64, 64, 3, 4)]
+CONFIGS = [(32, 128, 128, 32, 5, 4), (32, 128, 128, 32, 3, 4), (64, 128, 128, 64, 3, 8), (32, 128, 128, 32, 3, 8),
+           (64, 64, 64, 64, 3, 4), (64, 64, 64, 64, 3, 8)]
 
 backends = {"tritium": load_kernels("attention_bwd_kernels.py", tritium, ttl, "tritium")}
 if HAVE_TRITON:
