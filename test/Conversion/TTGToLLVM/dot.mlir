@@ -53,6 +53,32 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// A zero accumulator is not materialized: the registers start undefined
+// (no zeros moved into them) and the first wgmma's scale-d operand is 0,
+// the later ones' 1.  The fence takes and returns the accumulator (32 f32)
+// and nothing else here.
+// CHECK-LABEL: llvm.func @wgmma_zero_accumulator
+// CHECK-DAG: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG: %[[UNDEF:.*]] = llvm.mlir.undef : f32
+// CHECK-NOT: llvm.mlir.constant(0.000000e+00 : f32)
+// CHECK: "wgmma.fence.sync.aligned;"{{.*}} %[[UNDEF]], %[[UNDEF]]
+// CHECK: wgmma.mma_async{{.*}}, %[[ZERO]] :
+// CHECK: wgmma.mma_async{{.*}}, %[[ONE]] :
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @wgmma_zero_accumulator(%as: !ttg.memdesc<64x64xf16, #nvmma, #smem>, %bs: !ttg.memdesc<64x64xf16, #nvmma, #smem>) -> tensor<64x64xf32, #mma> {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %d = ttg.warp_group_dot %as, %bs, %zero : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
+    tt.return %d : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
 // A K slice of an A tile (ttg-prefetch's sub-tiles): one ldmatrix.x4 for
 // the 16 x 16 slice at K offset 16, the sub-tile view itself no code.
 // CHECK-LABEL: llvm.func @ldmatrix_k_slice

@@ -1163,3 +1163,36 @@ tt.func @wait_without_num() {
   %0 = ttg.async_wait
   tt.return
 }
+
+// -----
+
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+tt.func @memdesc_trans_same_order(%t: !ttg.memdesc<64x32xf16, #nvmma, #smem>) {
+  // expected-error @+1 {{the result's layout must be the source's with its order swapped}}
+  %v = ttg.memdesc_trans %t : !ttg.memdesc<64x32xf16, #nvmma, #smem> -> !ttg.memdesc<32x64xf16, #nvmma, #smem>
+  tt.return
+}
+
+// -----
+
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#nvmmaT = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [0, 1]}>
+#smem = #ttg.shared_memory
+tt.func @memdesc_trans_shape(%t: !ttg.memdesc<64x32xf16, #nvmma, #smem>) {
+  // expected-error @+1 {{the result's shape must be the source's transposed}}
+  %v = ttg.memdesc_trans %t : !ttg.memdesc<64x32xf16, #nvmma, #smem> -> !ttg.memdesc<64x32xf16, #nvmmaT, #smem>
+  tt.return
+}
+
+// -----
+
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+tt.func @tma_copy_tile(%d: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %bar: !ttg.memdesc<1xi64, #shared, #smem, mutable>,
+                       %buf: !ttg.memdesc<64x32xf16, #nvmma, #smem, mutable>, %p: i1) {
+  // expected-error @+1 {{copies blocks of 'tensor<64x64xf16>' but the shared tile is}}
+  ttg.async_tma_copy_global_to_local %d[%i, %i] %buf, %bar, %p : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<1xi64, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #nvmma, #smem, mutable>
+  tt.return
+}

@@ -90,3 +90,35 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %x : tensor<64x64xf16, #blocked>
   }
 }
+
+// -----
+
+// A tile read back only to be stored in a shared tile of the same layout (a
+// dot operand) is that tile: the dot reads the copy's buffer, and a
+// transposed use reads it through ttg.memdesc_trans; no local_load.
+// CHECK-LABEL: tt.func public @dot_operands
+// CHECK: %[[A:.*]] = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #[[NV:.*]], #smem, mutable>
+// CHECK: ttg.async_tma_copy_global_to_local %arg0[%arg2, %arg2] %[[A]]
+// CHECK: %[[B:.*]] = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #[[NV]], #smem, mutable>
+// CHECK: ttg.async_tma_copy_global_to_local %arg1[%arg2, %arg2] %[[B]]
+// CHECK: %[[BT:.*]] = ttg.memdesc_trans %[[B]]
+// CHECK-NOT: ttg.local_load
+// CHECK: ttg.warp_group_dot %[[A]], %[[BT]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blockedT = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#nvmmaT = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @dot_operands(%a: !tt.tensordesc<tensor<64x64xf16>>, %b: !tt.tensordesc<tensor<64x64xf16>>, %i: i32,
+                               %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %x = tt.descriptor_load %a[%i, %i] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    %sx = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+    %y = tt.descriptor_load %b[%i, %i] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    %yt = tt.trans %y {order = array<i32: 1, 0>} : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blockedT>
+    %sy = ttg.local_alloc %yt : (tensor<64x64xf16, #blockedT>) -> !ttg.memdesc<64x64xf16, #nvmmaT, #smem>
+    %d = ttg.warp_group_dot %sx, %sy, %c : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmmaT, #smem> -> tensor<64x64xf32, #mma>
+    tt.return %d : tensor<64x64xf32, #mma>
+  }
+}
