@@ -57,13 +57,25 @@ def inputs_for(program, rng):
     return arrays
 
 
-def run(program, kernel, arrays):
+def descriptor_class(compiler):
+    if compiler == "triton":
+        from triton.tools.tensor_descriptor import TensorDescriptor
+    else:
+        from tritium.tools.tensor_descriptor import TensorDescriptor
+    return TensorDescriptor
+
+
+def run(program, kernel, arrays, compiler="tritium"):
     tensors = {n: torch.from_numpy(a).cuda() for n, a in arrays.items()}
     outs = {}
     for name, shape, dtype in program.outputs:
         fill = 0 if name in program.zero_outputs else -77 if dtype.startswith("int") else float("nan")
         outs[name] = torch.full(shape, fill, dtype=TORCH[dtype], device="cuda")
     args = [tensors.get(p, outs.get(p, program.scalars.get(p))) for p in program.arguments()]
+    if program.descriptors:  # host tensor descriptors over those arrays
+        desc = descriptor_class(compiler)
+        args = [desc.from_tensor(a, list(program.descriptors[p])) if p in program.descriptors else a
+                for p, a in zip(program.arguments(), args)]
     kernel[program.grid](*args, **program.constexprs, num_warps=program.num_warps)
     torch.cuda.synchronize()
     return {n: t.cpu().numpy() for n, t in outs.items()}
@@ -112,7 +124,8 @@ def main(argv=None):
         right = {}
         for compiler in compilers:
             try:
-                right[compiler] = agrees(program, run(program, load(program, compiler, workdir), arrays), want)
+                right[compiler] = agrees(program, run(program, load(program, compiler, workdir), arrays, compiler),
+                                         want)
             except Exception as e:  # noqa: BLE001 - an error is a disagreement, reported with its text
                 right[compiler] = False
                 if compiler == "tritium":

@@ -31,7 +31,10 @@ What a valid kernel may contain:
     or a cumsum along either axis, with masked elements made neutral first;
   * integers (int32, int8 computing in int32): an atomic_add histogram;
   * or, about one program in seven, a matmul tile: tl.dot over a masked K loop
-    (fp16 or fp32 inputs, fp32 accumulator) with an element-wise epilogue.
+    (fp16 or fp32 inputs, fp32 accumulator) with an element-wise epilogue;
+  * or, about one in ten, tiles through host tensor descriptors (rank 1 or
+    2, blocks crossing the array's edges, an element-wise expression), or a
+    matmul whose A and B tiles are descriptor loads.
 Integers wrap in both Triton and numpy int32, so integer outputs compare
 exactly; float outputs within a tolerance (Program.rtol / atol).
 """
@@ -61,6 +64,8 @@ class Program:
     error_line: Optional[int] = None     # invalid programs: where the error must point
     mutation: str = ""
     zero_outputs: Tuple[str, ...] = ()   # outputs that start at zero (atomic targets)
+    # parameters passed as host TensorDescriptors over their array: block shape
+    descriptors: Dict[str, Tuple[int, ...]] = dataclasses.field(default_factory=dict)
 
     def arguments(self):
         """Parameter names in signature order."""
@@ -149,6 +154,8 @@ def generate(seed: int) -> Program:
     rng = random.Random(seed)
     if rng.random() < 0.15:
         return _generate_dot(seed, rng)
+    if rng.random() < 0.12:
+        return _generate_descriptor(seed, rng)
     rank = rng.choice([1, 2])
     dtype = rng.choice(["float32", "float32", "float16", "int32", "int8"])
     kind = "int" if dtype.startswith("int") else "float"
@@ -392,6 +399,75 @@ def _generate_dot(seed: int, rng: random.Random) -> Program:
                    reference="\n".join(ref), rtol=2e-3, atol=2e-3)
 
 
+def _generate_descriptor(seed: int, rng: random.Random) -> Program:
+    """Tiles through host tensor descriptors: a block of x (rank 1 or 2, any
+    of the four dtypes, the array's edges cut through by the grid) loaded
+    with desc.load, an element-wise expression of it in the compute type,
+    stored with desc.store; or a matmul whose A and B tiles are descriptor
+    loads over a K loop (fp16, fp32 accumulator).  Rows are multiples of 16
+    bytes, as tensor maps need; blocks past the edges read zeros and store
+    nothing."""
+    if rng.random() < 0.3:
+        bm, bn, bk = rng.choice([64, 128]), rng.choice([32, 64, 128]), rng.choice([32, 64])
+        m, n, k = rng.randint(1, 2 * bm), 8 * rng.randint(1, 2 * bn // 8), 8 * rng.randint(1, 3 * bk // 8)
+        lines = ["import tritium as triton", "import tritium.language as tl", "", "@triton.jit",
+                 "def kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):",
+                 "    pm = tl.program_id(0)",
+                 "    pn = tl.program_id(1)",
+                 "    acc = tl.zeros((BM, BN), dtype=tl.float32)",
+                 "    for k0 in range(0, K, BK):",
+                 "        acc = tl.dot(a_desc.load([pm * BM, k0]), b_desc.load([k0, pn * BN]), acc)",
+                 "    c_desc.store([pm * BM, pn * BN], acc)", ""]
+        ref = ["import numpy as np", "", "def reference(arrays):",
+               "    acc = arrays['a_desc'].astype(np.float64) @ arrays['b_desc'].astype(np.float64)",
+               "    return {'c_desc': acc.astype(np.float32)}", ""]
+        return Program(seed=seed, source="\n".join(lines),
+                       signature={"a_desc": f"tensordesc<fp16[{bm},{bk}]>", "b_desc": f"tensordesc<fp16[{bk},{bn}]>",
+                                  "c_desc": f"tensordesc<fp32[{bm},{bn}]>", "K": "i32"},
+                       constexprs={"BM": bm, "BN": bn, "BK": bk}, num_warps=rng.choice([4, 8]),
+                       grid=((m + bm - 1) // bm, (n + bn - 1) // bn),
+                       inputs=[("a_desc", (m, k), "float16"), ("b_desc", (k, n), "float16")],
+                       outputs=[("c_desc", (m, n), "float32")], scalars={"K": k},
+                       reference="\n".join(ref), rtol=2e-3, atol=2e-3,
+                       descriptors={"a_desc": (bm, bk), "b_desc": (bk, bn), "c_desc": (bm, bn)})
+    dtype = rng.choice(["float32", "float16", "int32", "int8"])
+    kind = "int" if dtype.startswith("int") else "float"
+    compute = "int32" if kind == "int" else "float32"
+    size = {"float32": 4, "float16": 2, "int32": 4, "int8": 1}[dtype]
+    rank = rng.choice([1, 2])
+    builder = _Builder(rng, kind, [_Expr("x", "x")])
+    body = builder.expr(rng.randint(1, 3))
+    if rank == 1:
+        block = (rng.choice([16, 32, 64, 128, 256, 512]),)
+        shape = (rng.randint(1, 3 * block[0]),)
+        offsets, grid = "[tl.program_id(0) * B0]", ((shape[0] + block[0] - 1) // block[0],)
+    else:
+        block = (rng.choice([1, 2, 8, 16, 32, 64]), rng.choice([16, 32, 64, 128]))
+        # the array's rows, and so its stride, are a multiple of 16 bytes
+        shape = (rng.randint(1, 3 * block[0]), (16 // size) * rng.randint(1, 3 * block[1] * size // 16))
+        offsets = "[tl.program_id(0) * B0, tl.program_id(1) * B1]"
+        grid = tuple((shape[d] + block[d] - 1) // block[d] for d in range(2))
+    blocks = ", ".join(f"B{d}: tl.constexpr" for d in range(rank))
+    lines = ["import tritium as triton", "import tritium.language as tl", "", "@triton.jit",
+             f"def kernel(x_desc, out_desc, {blocks}):",
+             f"    x = x_desc.load({offsets}).to({TL_DTYPE[compute]})",
+             f"    out = ({body.tl}) + tl.zeros_like(x)",
+             f"    out_desc.store({offsets}, out)", ""]
+    ref = ["import numpy as np", "", "def reference(arrays):",
+           f"    x = arrays['x_desc'].astype(np.{compute})",
+           f"    out = np.broadcast_to(np.asarray({body.np}), x.shape).astype(np.{compute})",
+           "    return {'out_desc': out}", ""]
+    dims = ",".join(str(b) for b in block)
+    rtol, atol = (0.0, 0.0) if kind == "int" else (1e-5, 1e-5)
+    return Program(seed=seed, source="\n".join(lines),
+                   signature={"x_desc": f"tensordesc<{SIG_DTYPE[dtype]}[{dims}]>",
+                              "out_desc": f"tensordesc<{SIG_DTYPE[compute]}[{dims}]>"},
+                   constexprs={f"B{d}": b for d, b in enumerate(block)}, num_warps=rng.choice([1, 2, 4, 8]),
+                   grid=grid, inputs=[("x_desc", shape, dtype)], outputs=[("out_desc", shape, compute)],
+                   scalars={}, reference="\n".join(ref), rtol=rtol, atol=atol,
+                   descriptors={"x_desc": block, "out_desc": block})
+
+
 # ---- invalid programs -----------------------------------------------------------------------
 
 MUTATIONS = ["undefined_name", "runtime_arange", "bad_axis", "shape_mismatch", "store_through_scalar",
@@ -408,10 +484,14 @@ def generate_invalid(seed: int) -> Program:
     lines = program.source.split("\n")
     # After the loads: the element-wise programs' `offs_f = offs.to(...)`,
     # the matmul programs' `acc = tl.zeros(...)`; `var` is that tile.
+    # (the descriptor programs': `x = x_desc.load(...)` or the matmul's acc)
     at = next(i for i, line in enumerate(lines)
-              if line.strip().startswith(("offs_f = ", "acc = tl.zeros")))
-    var = "offs_f" if lines[at].strip().startswith("offs_f") else "acc"
-    scalar = "n" if "n" in program.signature else "M"
+              if line.strip().startswith(("offs_f = ", "acc = tl.zeros", "x = x_desc.load")))
+    var = {"o": "offs_f", "a": "acc", "x": "x"}[lines[at].strip()[0]]
+    scalar = next((s for s in ("n", "M", "K") if s in program.signature), None)
+    if scalar is None:  # no runtime scalar: a mistake that needs none
+        mutation = rng.choice([m for m in MUTATIONS if m not in
+                               ("runtime_arange", "store_through_scalar", "reduce_scalar", "runtime_zeros_shape")])
     planted = {
         "undefined_name": f"    bad = {var} + undefined_value",
         "runtime_arange": f"    bad = tl.arange(0, {scalar})",
