@@ -417,7 +417,9 @@ private:
                        16 * 32 * getNumWarps(loop->getParentOfType<ModuleOp>()))
         continue; // more than 16 bytes a thread: too many registers to carry
       // The address slice: pure ops of the body over the induction
-      // variable, loop invariants and values stage 0 already computes.
+      // variable, loop invariants and values stage 0 already computes
+      // (but no carried stage-0 value: stage 1 may need the same ops, and
+      // a recomputed op must not read one, see collectStages).
       SmallVector<Operation *> slice;
       DenseSet<Operation *> seen;
       SmallVector<Value> worklist(load->operand_begin(), load->operand_end());
@@ -425,8 +427,7 @@ private:
       while (ok && !worklist.empty()) {
         Value value = worklist.pop_back_val();
         if (auto arg = dyn_cast<BlockArgument>(value)) {
-          ok = arg.getOwner() != body || arg == loop.getInductionVar() ||
-               carried0.contains(arg.getArgNumber() - 1);
+          ok = arg.getOwner() != body || arg == loop.getInductionVar();
           continue;
         }
         Operation *def = value.getDefiningOp();
@@ -434,7 +435,13 @@ private:
           ok = !loop->isAncestor(def);
           continue;
         }
-        if (stage0.contains(def) || !seen.insert(def).second)
+        if (!seen.insert(def).second)
+          continue;
+        if (stage0.contains(def) && readsCarried0(def)) {
+          ok = false;
+          continue;
+        }
+        if (stage0.contains(def))
           continue;
         if (def->getNumRegions() != 0 || !isMemoryEffectFree(def)) {
           ok = false;
