@@ -2,8 +2,9 @@
 # Builds the native library and unit tests with sanitizers in
 # build-sanitize-<names>/ (needs libclang-rt-22-dev): TRITIUM_SANITIZERS,
 # default "undefined" (UndefinedBehaviorSanitizer).  "address;undefined" adds
-# AddressSanitizer, which builds and passes the unit tests but stops every
-# compile on an access to memory "poisoned by user", not yet traced (Debian's
+# AddressSanitizer, which builds and passes the unit tests but stops the
+# compile of every valid generated kernel (seeds 0-99) on an access to memory
+# "poisoned by user", not yet traced (Debian's
 # MLIR and LLVM archives are not built with it while their inline header
 # code in our files is).  Then runs, against that library: the gtest unit
 # tests, and the compile
