@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# Builds the native library and unit tests with sanitizers in
-# build-sanitize-<names>/ (needs libclang-rt-22-dev): TRITIUM_SANITIZERS,
-# default "undefined" (UndefinedBehaviorSanitizer).  "address;undefined" adds
-# AddressSanitizer, which builds and passes the unit tests but stops the
-# compile of every valid generated kernel (seeds 0-99) on an access to memory
-# "poisoned by user", not yet traced (Debian's
-# MLIR and LLVM archives are not built with it while their inline header
-# code in our files is).  Then runs, against that library: the gtest unit
-# tests, and the compile
-# fuzzing of generated kernels (tools/fuzz/compile_fuzz.py; valid and
-# invalid programs compiled to PTX in child processes, which abort on the
-# first sanitizer report).  Usage: scripts/sanitize.sh [FUZZ_COUNT]
-# (default 100 seeds: 200 kernels).  Slow: the first build takes about as
-# long as a clean Release build.
+# Builds the native library and the unit tests with sanitizers in
+# build-sanitize-<names>/ (needs libclang-rt-22-dev), then runs against that
+# library the gtest unit tests and the compile fuzzing of generated kernels
+# (tools/fuzz/compile_fuzz.py: valid and invalid programs compiled to PTX in
+# child processes, which abort on the first sanitizer report).
+#
+# TRITIUM_SANITIZERS picks the sanitizers, default "undefined"
+# (UndefinedBehaviorSanitizer).  "address;undefined" adds AddressSanitizer:
+# it builds and passes the unit tests, but stops the compile of every valid
+# generated kernel on an access to memory "poisoned by user", not yet traced
+# (Debian's MLIR and LLVM archives are not built with it, while their inline
+# header code in our files is).
+#
+# Usage: scripts/sanitize.sh [SEEDS] (default 100 seeds: 200 kernels).  The
+# first build takes about ten minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SANITIZERS="${TRITIUM_SANITIZERS:-undefined}"
