@@ -1,36 +1,39 @@
 //===- Pipeline.cpp - ttg-pipeline ------------------------------------------===//
 //
 // Software pipelining of the loads that feed tensor-core dots: loads move
-// numStages - 1 iterations ahead and land, by cp.async, in a ring of
-// numStages shared buffers, so that global-memory latency overlaps the
-// MMAs of the iterations in between.
+// numStages - 1 iterations ahead and land in a ring of numStages shared
+// buffers (by cp.async, or by TMA copies completing on mbarriers), so that
+// global-memory latency overlaps the MMAs of the iterations in between.
 //
 // Algorithm, for each scf.for (innermost first, constant positive step)
 // with numStages >= 2:
-//   1. Pipelined loads: tt.descriptor_loads of the loop body with a user
-//      that is a ttg.local_alloc in the body in the layout TMA writes
-//      (planTensorDescriptorTile), directly or through a 2-D tt.trans (the
-//      dot then reads the slot through ttg.memdesc_trans), and tt.loads on
-//      tensors of pointers
-//      with a user that is a ttg.local_alloc in the body (with a shared
-//      layout contiguous along the load's contiguous dimension; other
-//      shared tiles of the value in the slot's layout, or transposed
-//      (after register layout changes) in its transposed layout, become
-//      views of the slot; the load's remaining users read the slot back
-//      with a ttg.local_load placed right before the first of them), whose
-//      masked-out value is zero (cp.async zero-fills), and whose per-thread
-//      vectors are at least 4 bytes (the axis facts of pointer and mask, as
-//      the lowering will vectorize them).
-//      Small tt.loads kept in registers (at most 16 bytes a thread) whose
-//      addresses stage 0 can compute join it too: their values are carried
-//      through numStages - 1 iter_args, a queue shifted every iteration.
+//   1. Streamed loads, each with a user that is a ttg.local_alloc in the
+//      body (the slot replaces that tile):
+//        * tt.descriptor_load whose tile is in the layout TMA writes
+//          (planTensorDescriptorTile), directly or through a 2-D tt.trans
+//          (the dot then reads the slot through ttg.memdesc_trans);
+//        * tt.load on a tensor of pointers, the tile contiguous along the
+//          load's contiguous dimension, masked-out values zero (cp.async
+//          zero-fills), vectors of at least 4 bytes a thread (the axis
+//          facts of pointer and mask, as the lowering will vectorize).
+//      The value's other shared tiles in the slot's layout, or in its
+//      transposed layout after register layout changes, become views of
+//      the slot (any NVMMA layout will do for a 16-bit wgmma operand); its
+//      remaining users read the slot back (ttg.local_load) right before the
+//      first of them.
+//      First, a carried counter that steps by an invariant (x' = x + c) is
+//      rewritten inside the body from the induction variable.
 //   2. Stage 0: the body ops the loads depend on, found backward from their
 //      operands; a loop-carried value they read pulls in the op that
 //      yields it (the pointer increments), and the induction variable is
-//      read as it is.  Every other op of the body is stage 1.  A stage-0
-//      op that stage 1 also uses is copied into stage 1 too, unless it
-//      reads a loop-carried stage-0 value (then the loop is left alone, as
-//      it is when such a value is used after the loop or by stage 1).
+//      read as it is.  Small tt.loads kept in registers (at most 16 bytes a
+//      thread) whose addresses come from the induction variable and
+//      invariants join stage 0 too, their values carried through
+//      numStages - 1 iter_args (a queue shifted every iteration).  Every
+//      other op of the body is stage 1.  A stage-0 op that stage 1 also
+//      uses is copied into stage 1 too, unless it reads a loop-carried
+//      stage-0 value (then the loop is left alone, as it is when such a
+//      value is used after the loop or by stage 1).
 //   3. Rewrite:
 //        ring_j = local_alloc [numStages x shape_j] (mutable); with TMA
 //          loads also numStages mbarriers, each initialized for one
@@ -54,10 +57,11 @@
 //   4. A ttg.warp_group_dot whose result only the next iteration reads runs
 //      asynchronously (makeDotsAsync): when it accumulates into that
 //      carried value in place, ttg.warp_group_dot_wait {pendings = 1}
-//      right after it lets its MMAs overlap the next iteration's copies;
-//      otherwise (attention's P V on a rescaled accumulator) a
-//      {pendings = 0} wait goes right before the next iteration's first
-//      read; {pendings = 0} after the loop.
+//      right after it lets its MMAs overlap the next iteration's copies
+//      (not for the last of several dots: see makeDotsAsync); otherwise
+//      (attention's P V on a rescaled accumulator) a {pendings = 0} wait
+//      goes right before the next iteration's first read; {pendings = 0}
+//      after the loop.
 //      The membar pass adds the barriers between the copies and the reads
 //      of the ring.
 //
