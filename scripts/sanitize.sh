@@ -16,6 +16,11 @@
 # first build takes about ten minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ ! -e "$(clang-22 -print-file-name=libclang_rt.ubsan_standalone-x86_64.so)" ]; then
+  echo "sanitize.sh: clang-22's sanitizer runtimes are missing; install libclang-rt-22-dev" \
+       "(scripts/setup.sh does)" >&2
+  exit 1
+fi
 SANITIZERS="${TRITIUM_SANITIZERS:-undefined}"
 BUILD_DIR="build-sanitize-${SANITIZERS//;/-}"
 COUNT="${1:-100}"

@@ -11,6 +11,7 @@ PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools libzstd-dev   # MLIR/LLVM 22, lit, FileCheck
   clang-22 lld-22 cmake ninja-build ccache               # the toolchain
   libgtest-dev python3 python3-pytest python3-numpy binutils git  # tests
+  libclang-rt-22-dev                                     # sanitizer runtimes (scripts/sanitize.sh)
 )
 
 missing=()
