@@ -803,17 +803,21 @@ private:
       OpBuilder builder(dot->getContext());
       if (dot.getC() == carried && carried.hasOneUse()) {
         // Accumulating in place: wait for the previous iteration's dot
-        // right after issuing this one.  Not for the last of several dots:
-        // its MMAs would still run when the next iteration's first dot
-        // starts, and ptxas then serializes every wgmma of the kernel
-        // (C7515, seen on attention backward's dK loop).
-        if (dots.size() > 1 && dot == dots.back())
-          continue;
+        // right after issuing this one.  The last of several dots instead
+        // waits at the end of its own iteration, after the copies the
+        // iteration issues, which its MMAs overlap: left in flight into the
+        // next iteration, the loop's register copies of its accumulator
+        // fall inside the asynchronous window and ptxas serializes every
+        // wgmma of the kernel (C7515, seen on attention backward's dK loop).
         dot.setIsAsync(true);
-        builder.setInsertionPointAfter(dot);
+        bool last = dots.size() > 1 && dot == dots.back();
+        if (last)
+          builder.setInsertionPoint(yield);
+        else
+          builder.setInsertionPointAfter(dot);
         auto wait = WarpGroupDotWaitOp::create(
             builder, dot.getLoc(), TypeRange{dot.getType()},
-            ValueRange{dot.getResult()}, builder.getI32IntegerAttr(1));
+            ValueRange{dot.getResult()}, builder.getI32IntegerAttr(last ? 0 : 1));
         yield->setOperand(index, wait.getResult(0));
       } else {
         // The next iteration reads the result first elsewhere (attention
