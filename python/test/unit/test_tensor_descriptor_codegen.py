@@ -98,3 +98,53 @@ def test_device_made_descriptors_load_through_pointers():
         triton.compile(strided_device_descriptor_kernel, signature={"x_ptr": "*fp16", "M": "i32", "N": "i32"},
                        target="cuda:90")
     assert "must be contiguous (stride 1), got 2" in str(info.value) and f"{THIS_FILE}:" in str(info.value)
+
+
+# Tutorial 06's shape: a helper returns the host descriptor it was given, or
+# makes one from a pointer; helpers take descriptors made in the kernel.
+@triton.jit
+def maybe_make_descriptor(desc_or_ptr, M, N, BLOCK: tl.constexpr):
+    if isinstance(desc_or_ptr, tl.tensor_descriptor):
+        return desc_or_ptr
+    else:
+        return tl.make_tensor_descriptor(desc_or_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK, BLOCK])
+
+
+@triton.jit
+def add_one_block(desc, row, scale):
+    desc.store([row, 0], desc.load([row, 0]) * scale + 1)
+    return row + 1, desc
+
+
+@triton.jit
+def returned_descriptor_kernel(x, M, N, BLOCK: tl.constexpr):
+    desc = maybe_make_descriptor(x, M, N, BLOCK)
+    row, same = add_one_block(desc, 0, 2.0)
+    add_one_block(same, row * BLOCK, 3)
+
+
+@pytest.mark.parametrize("x_type,tma", [("tensordesc<fp16[64,64]>", True), ("*fp16", False)])
+def test_helpers_return_and_take_descriptors(x_type, tma):
+    k = triton.compile(returned_descriptor_kernel, signature={"x": x_type, "M": "i32", "N": "i32"},
+                       constexprs={"BLOCK": 64}, target="cuda:90")
+    ptx = k.asm["ptx"]
+    assert ("cp.async.bulk.tensor" in ptx) == tma
+    # two loads and two stores, the second block one row of blocks down
+    assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group") == (2 if tma else 0)
+
+
+@triton.jit(noinline=True)
+def noinline_maker(x, M, N):
+    return tl.make_tensor_descriptor(x, shape=[M, N], strides=[N, 1], block_shape=[16, 16])
+
+
+@triton.jit
+def noinline_maker_kernel(x, M, N):
+    desc = noinline_maker(x, M, N)
+    desc.store([0, 0], desc.load([0, 0]))
+
+
+def test_noinline_helper_cannot_return_a_descriptor():
+    with pytest.raises(CompilationError) as info:
+        triton.compile(noinline_maker_kernel, signature={"x": "*fp16", "M": "i32", "N": "i32"}, target="cuda:90")
+    assert "noinline" in str(info.value) and f"{THIS_FILE}:" in str(info.value)

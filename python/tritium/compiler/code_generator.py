@@ -60,6 +60,9 @@ class ModuleState:
         self.num_warps = num_warps  # tl.extra.cuda.num_threads() is a compile-time value
         self.arch = arch  # tensor descriptors use the copy engine from 90 on
         self.functions: Dict[Tuple, Tuple[str, List[Any]]] = {}
+        # specializations generated in their callers' bodies instead (see
+        # CodeGenerator._call_inlined)
+        self.inlined: set = set()
         self.names: set = set()
 
     def unique_name(self, base: str, key: Tuple) -> str:
@@ -103,6 +106,11 @@ def _contains_return(node: ast.AST) -> bool:
 _PY_BUILTINS = {"range", "len", "min", "max", "int", "float", "bool", "str", "abs", "isinstance", "getattr",
                 "hasattr", "zip", "enumerate", "tuple", "print", "round", "all", "any", "type", "divmod",
                 "repr", "sum", "reversed", "list"}
+
+
+class _ReturnsDescriptor(Exception):
+    """A @jit function returned a tensor descriptor: its callers generate
+    it in their own bodies (CodeGenerator._call_inlined)."""
 
 
 class CodeGenerator(ast.NodeVisitor):
@@ -260,6 +268,8 @@ class CodeGenerator(ast.NodeVisitor):
         out = []
         for v in values:
             v = _unwrap(v) if isinstance(v, tl.constexpr) else v
+            if isinstance(v, tl.tensor_descriptor) and not self.is_kernel:
+                raise _ReturnsDescriptor()
             out.append(semantic.to_tensor(v))
         return out
 
@@ -1029,6 +1039,10 @@ class CodeGenerator(ast.NodeVisitor):
             values = fn.bind(args, kwargs)
         except CompilationError as e:
             raise self.error(node, e.error_message) from None
+        if any(isinstance(v, tl.tensor_descriptor) and v._leaves is None for v in values):
+            # a descriptor made in the kernel is Python-side state (its base,
+            # shape and strides), not a list of parameters
+            return self._call_inlined(node, fn, values)
         arg_values = []
         call_operands = []
         key_parts = []
@@ -1062,11 +1076,17 @@ class CodeGenerator(ast.NodeVisitor):
             arg_values.append(tl.constexpr(v))
             key_parts.append(("c", repr(v)))
         key = (id(fn), fn.hash, tuple(key_parts))
+        if key in self.state.inlined:
+            return self._call_inlined(node, fn, values)
         entry = self.state.functions.get(key)
         if entry is None:
             name = self.state.unique_name(fn.__name__, key)
             generator = CodeGenerator(fn, arg_values, self.state, name, is_kernel=False)
-            result_types = generator.generate()
+            try:
+                result_types = generator.generate()
+            except _ReturnsDescriptor:
+                self.state.inlined.add(key)
+                return self._call_inlined(node, fn, values)
             entry = (name, result_types, generator.returns_tuple)
             self.state.functions[key] = entry
         name, result_types, returns_tuple = entry
@@ -1078,6 +1098,47 @@ class CodeGenerator(ast.NodeVisitor):
         if not outs:
             return tl.constexpr(None)
         return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+    def _call_inlined(self, node, fn: JITFunction, values):
+        """Generates `fn`'s body here, in the caller, with the arguments bound
+        as they are: the way to return a tensor descriptor (tutorial 06's
+        `_maybe_make_tensor_desc`) or to pass one made in the kernel, which
+        are Python objects that a function signature cannot carry."""
+        if fn.noinline:
+            raise self.error(node, f"{fn.__name__} is noinline but takes or returns a tensor descriptor made in "
+                                   "the kernel; remove noinline")
+        callee = CodeGenerator(fn, [], self.state, self.function_name, is_kernel=False)
+        callee.builder = self.builder
+        for p, value in zip(fn.params, values):
+            v = _unwrap(value)
+            if (not p.is_constexpr and isinstance(v, (int, float)) and not isinstance(v, bool)
+                    and not _is_tensor(value)):
+                value = semantic.to_tensor(v)  # as a runtime parameter receives it
+            elif not (_is_tensor(value) or isinstance(value, (tl.tensor_descriptor, tl.constexpr))):
+                value = tl.constexpr(v) if not isinstance(v, tuple) else v
+            callee.scope[p.name] = value
+        fdef = fn.parse().body[0]
+        previous_caller = semantic.set_combine_caller(callee._call_combine)
+        try:
+            callee.visit_statements(fdef.body)
+        except _Return:
+            pass
+        finally:
+            semantic.set_combine_caller(previous_caller)
+        result = callee.return_values
+        if result is None:
+            return tl.constexpr(None)
+
+        def settle(v):
+            # numbers become scalars, as a called function returns them
+            u = _unwrap(v)
+            if isinstance(u, tuple):
+                return tuple(settle(e) for e in u)
+            if isinstance(u, (bool, int, float)):
+                return semantic.to_tensor(u)
+            return v
+        return settle(result)
 
 
 def generate_ttir(fn: JITFunction, arg_values: Sequence[Any], arg_attrs: Sequence[Dict[str, str]],
