@@ -97,6 +97,55 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// A dot reading a tile stored inside the loop stays synchronous even
+// though A streams through a ring: here B reaches its tile through a
+// layout conversion in registers (as a block-pointer B read transposed
+// does), and left in flight, the dot's MMAs would read B while the next
+// iteration stores the next B into the same bytes.
+// CHECK-LABEL: tt.func @dot_on_a_tile_stored_in_the_loop
+// CHECK: scf.for
+// CHECK:   ttg.memdesc_index
+// CHECK:   ttg.convert_layout
+// CHECK:   ttg.local_alloc %{{.*}} : (tensor<64x64xf16, #blocked1>)
+// CHECK-NOT: isAsync
+// CHECK:   ttg.warp_group_dot
+// CHECK-NOT: ttg.warp_group_dot_wait
+// CHECK:   ttg.async_copy_global_to_local
+// CHECK:   scf.yield
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked2 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#slice = #ttg.slice<{dim = 0, parent = #blocked}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @dot_on_a_tile_stored_in_the_loop(%base: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %r = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #slice>
+    %re = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #slice> -> tensor<1x64xi32, #blocked>
+    %rb = tt.broadcast %re : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %bs = tt.splat %base : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %p = tt.addptr %bs, %rb : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %p, %pb = %p) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>) : i32 {
+      %a = tt.load %pa : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %b = tt.load %pb : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %b2 = ttg.convert_layout %b : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked2>
+      %as = ttg.local_alloc %a : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %bs2 = ttg.local_alloc %b2 : (tensor<64x64xf16, #blocked2>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %d = ttg.warp_group_dot %as, %bs2, %acc : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
+      %pa2 = tt.addptr %pa, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %pb2 = tt.addptr %pb, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %d, %pa2, %pb2 : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
 // Descriptor loads whose tiles feed a warpgroup dot in the layout TMA
 // writes stream through TMA rings: three barriers initialized before the
 // loop, the prologue's stages each one expect of both tiles' bytes (16384

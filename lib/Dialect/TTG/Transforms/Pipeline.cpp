@@ -798,6 +798,8 @@ private:
     for (WarpGroupDotOp dot : dots) {
       if (!dot->hasOneUse() || *dot->user_begin() != yield)
         continue;
+      if (!sharedOperandsOutliveIteration(dot, newLoop))
+        continue;
       unsigned index = dot->use_begin()->getOperandNumber();
       Value carried = newLoop.getRegionIterArg(index);
       OpBuilder builder(dot->getContext());
@@ -846,6 +848,36 @@ private:
           ValueRange{result}, builder.getI32IntegerAttr(0));
       result.replaceAllUsesExcept(last.getResult(0), last);
     }
+  }
+
+  /// Whether every shared-memory operand of `dot` stays unchanged while the
+  /// dot runs on past its iteration: a ring slot (refilled only after the
+  /// wait that follows the next iteration's dot) or a tile made before the
+  /// loop.  A tile written inside the loop (a local_alloc of a value loaded
+  /// to registers, as a block-pointer B operand stored transposed) is
+  /// rewritten by the next iteration, and its bytes may be given to another
+  /// tile of this one, while the MMAs still read it: such a dot stays
+  /// synchronous.
+  static bool sharedOperandsOutliveIteration(WarpGroupDotOp dot,
+                                             scf::ForOp newLoop) {
+    for (Value operand : {Value(dot.getA()), Value(dot.getB())}) {
+      if (!isa<MemDescType>(operand.getType()))
+        continue; // registers: the wgmma fence holds them
+      Value root = operand;
+      while (Operation *def = root.getDefiningOp()) {
+        if (auto index = dyn_cast<MemDescIndexOp>(def))
+          root = index.getSrc();
+        else if (auto trans = dyn_cast<MemDescTransOp>(def))
+          root = trans.getSrc();
+        else if (auto slice = dyn_cast<MemDescSubsliceOp>(def))
+          root = slice.getSrc();
+        else
+          break;
+      }
+      if (newLoop->isAncestor(root.getParentRegion()->getParentOp()))
+        return false;
+    }
+    return true;
   }
 
   /// Maps each carried stage-0 value to what the just-emitted stage 0
