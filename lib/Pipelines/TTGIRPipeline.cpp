@@ -44,6 +44,11 @@
 //   ttg-lower-tensor-descriptors   the descriptor loads and stores left
 //                                  become TMA copies through shared tiles
 //                                  (Hopper);
+//   ttg-prefetch-next-tile         a persistent kernel's tile loop marked
+//                                  flatten issues the next tile's ring
+//                                  prologue before this tile's epilogue
+//                                  (after the descriptor stores became
+//                                  shared tiles, which it must budget);
 //   canonicalize                   folds what the rewrites exposed;
 //   ttg-loop-aware-cse             values a loop carries side by side that
 //                                  are equal by induction become one;
@@ -82,6 +87,7 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(ttg::createTTGPipelinePass(pipelineOptions));
   pm.addPass(ttg::createTTGPrefetchPass());
   pm.addPass(ttg::createTTGLowerTensorDescriptorsPass());
+  pm.addPass(ttg::createTTGPrefetchNextTilePass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(ttg::createTTGLoopAwareCSEPass());
   pm.addPass(mlir::createCSEPass());
@@ -97,7 +103,7 @@ void tritium::registerTTGIRPipeline() {
       "ttg-remove-layout-conversions, ttg-reduce-data-duplication, "
       "ttg-optimize-dot-operands, ttg-reorder-instructions, "
       "loop-invariant-code-motion, ttg-pipeline, ttg-prefetch, "
-      "ttg-lower-tensor-descriptors, "
+      "ttg-lower-tensor-descriptors, ttg-prefetch-next-tile, "
       "canonicalize, ttg-loop-aware-cse, cse, sccp, canonicalize",
       buildTTGIRPipeline);
 }

@@ -1,4 +1,13 @@
-"""GPU tests: skipped on machines without a CUDA GPU and PyTorch."""
+"""GPU tests: skipped on machines without a CUDA GPU and PyTorch.
+
+Tests marked `whole_gpu` (Triton's tutorial 06 test, whose torch reference
+holds tens of GiB) run alone: every GPU test takes a shared file lock for
+its duration and those take it exclusively, so that under pytest-xdist
+they wait for the tests running in other workers and hold the others off."""
+import fcntl
+import os
+import tempfile
+
 import pytest
 
 try:
@@ -6,6 +15,12 @@ try:
     HAS_GPU = torch.cuda.is_available()
 except ImportError:  # pragma: no cover - CI has no torch
     HAS_GPU = False
+
+_LOCK_PATH = os.path.join(tempfile.gettempdir(), f"tritium-gpu-tests-{os.getuid()}.lock")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "whole_gpu: runs with no other GPU test at the same time")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -15,3 +30,17 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "/gpu/" in str(item.fspath):
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _gpu_share(request):
+    if not HAS_GPU:
+        yield
+        return
+    exclusive = request.node.get_closest_marker("whole_gpu") is not None
+    with open(_LOCK_PATH, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)

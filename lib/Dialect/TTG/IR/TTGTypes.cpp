@@ -99,7 +99,12 @@ MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
   // (a pipelining ring) stacks them along leading dimensions.
   bool stackedTiles = isa<NvmmaSharedEncodingAttr>(encoding) &&
                       shared.getOrder().size() == 2 && shape.size() >= 2;
-  if (shared.getOrder().size() != shape.size() && !stackedTiles)
+  // A view (ttg.memdesc_index of one slot) keeps the layout of the
+  // allocation it indexes: a ring of barriers [n x 1] has views [1].
+  bool viewOfAllocation = allocShape.size() > shape.size() &&
+                          shared.getOrder().size() == allocShape.size();
+  if (shared.getOrder().size() != shape.size() && !stackedTiles &&
+      !viewOfAllocation)
     return emitError() << "shared layout order has " << shared.getOrder().size()
                        << " entries for a rank-" << shape.size() << " memdesc";
   if (!isa<SharedMemorySpaceAttr>(memorySpace))

@@ -313,6 +313,44 @@ def TTGPipelinePass : Pass<"ttg-pipeline", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TTGPrefetchNextTilePass : Pass<"ttg-prefetch-next-tile", "::mlir::ModuleOp"> {
+  let summary = "issue the next tile's ring prologue before this tile's epilogue";
+  let description = [{
+    In a persistent kernel's tile loop marked `tt.flatten`
+    (`tl.range(..., flatten=True)`) whose body is a head (the tile's
+    indices, the ring buffers, the K loop's prologue copies), a K loop that
+    ttg-pipeline streamed, its drain (waits, barriers invalidated) and an
+    epilogue, the head of tile i + 1 runs right after tile i's drain, under
+    `scf.if %iv + %step < %ub`, and the loop carries its values; the first
+    tile's head runs before the loop.  The ring buffers move before the
+    loop, so the epilogue's shared tiles no longer share their bytes.
+
+    ```mlir
+    scf.for %t = %lb to %ub step %s {
+      %off = arith.muli %t, %c128
+      %ring = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16, ...>
+      (init barriers; prologue copies at %off)
+      %acc = scf.for ... (the pipelined K loop)
+      (drain) (epilogue at %off)
+    } {tt.flatten}
+    // becomes
+    %ring = ttg.local_alloc ...
+    %off0 = scf.if %lb < %ub { (head at %lb); yield %off } else { yield 0 }
+    scf.for %t = %lb to %ub step %s iter_args(%off = %off0) {
+      %acc = scf.for ...
+      (drain)
+      %next = scf.if %t + %s < %ub { (head at %t + %s) } else { yield 0 }
+      (epilogue at %off)
+      scf.yield %next
+    }
+    ```
+
+    Loops whose head has other side effects or reads the loop's carried
+    values, and loops whose rings and epilogue tiles would not fit in shared
+    memory together, are left alone.
+  }];
+}
+
 def TTGPrefetchPass : Pass<"ttg-prefetch", "::mlir::ModuleOp"> {
   let summary = "read mma.sync operands one K slice ahead of the MMAs";
   let description = [{

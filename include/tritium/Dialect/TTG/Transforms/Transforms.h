@@ -157,6 +157,14 @@ mlir::LogicalResult accelerateMatmul(mlir::ModuleOp module);
 void pipelineLoops(mlir::ModuleOp module, int numStages);
 
 //===----------------------------------------------------------------------===//
+// ttg-prefetch-next-tile (PrefetchNextTile.cpp)
+//===----------------------------------------------------------------------===//
+
+/// ttg-prefetch-next-tile: in tile loops marked tt.flatten, issues the next
+/// tile's K-loop prologue (ring copies) before the current tile's epilogue.
+void prefetchNextTile(mlir::ModuleOp module);
+
+//===----------------------------------------------------------------------===//
 // ttg-lower-tensor-descriptors (LowerTensorDescriptors.cpp)
 //===----------------------------------------------------------------------===//
 
