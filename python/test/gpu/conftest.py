@@ -3,7 +3,8 @@
 Tests marked `whole_gpu` (Triton's tutorial 06 test, whose torch reference
 holds tens of GiB) run alone: every GPU test takes a shared file lock for
 its duration and those take it exclusively, so that under pytest-xdist
-they wait for the tests running in other workers and hold the others off."""
+they wait for the tests running in other workers and hold the others off;
+each test returns the memory torch cached for it."""
 import fcntl
 import os
 import tempfile
@@ -43,4 +44,7 @@ def _gpu_share(request):
         try:
             yield
         finally:
+            # what this worker's allocator keeps cached would be missing
+            # for a whole_gpu test running next in another worker
+            torch.cuda.empty_cache()
             fcntl.flock(lock, fcntl.LOCK_UN)

@@ -166,9 +166,15 @@ LogicalResult lowerStore(tt::DescriptorStoreOp store) {
   OpBuilder builder(store);
   Location loc = store.getLoc();
   RankedTensorType block = store.getDesc().getType().getBlockType();
+  // The tile is written from the registers it was computed in: a layout
+  // conversion in front of the store (a matmul epilogue's, from the
+  // accumulator's layout) would only add a round trip through shared memory.
+  Value source = store.getSrc();
+  if (auto convert = source.getDefiningOp<ConvertLayoutOp>())
+    source = convert.getSrc();
   Value buffer = LocalAllocOp::create(
       builder, loc, tileType(block, tile->encoding, /*mutableMemory=*/false),
-      store.getSrc());
+      source);
   // (an NVMMA tile's local_alloc fences its own writes on Hopper)
   if (!isa<NvmmaSharedEncodingAttr>(tile->encoding))
     FenceAsyncSharedOp::create(builder, loc);
