@@ -7,7 +7,10 @@
 // loop's drain (the last MMAs waited for, the barriers invalidated) the
 // next tile's offsets are computed (at this tile's index past the last
 // one) and its inits and copies issued under `scf.if %next < %ub`, before
-// this tile's epilogue stores the tile at the carried offsets.
+// this tile's epilogue stores the tile at the carried offsets.  The tile is
+// the body's only shared buffer, so the wait for its TMA store to have read
+// it moves to before the next tile writes it (with a barrier), and after
+// the loop.
 // CHECK-LABEL: tt.func public @matmul_tma_persistent
 // CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16
 // CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16
@@ -34,9 +37,14 @@
 // CHECK:     ttg.async_tma_copy_global_to_local %arg0[%[[NOFF]], %{{.*}}]
 // CHECK:   }
 // CHECK:   arith.truncf
+// CHECK:   ttg.async_tma_store_wait {pendings = 0 : i32}
+// CHECK:   ttg.barrier
+// CHECK:   ttg.local_alloc %{{.*}} : (tensor<64x64xf16, #mma>)
 // CHECK:   ttg.async_tma_copy_local_to_global %arg12[%[[OFF]], %[[OFFB]]]
+// CHECK-NOT: ttg.async_tma_store_wait
 // CHECK:   scf.yield %[[NOFF]], %{{.*}} : i32, i32
 // CHECK: } {tt.flatten}
+// CHECK: ttg.async_tma_store_wait {pendings = 0 : i32}
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
@@ -133,8 +141,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %33 = ttg.memdesc_index %21[%c1_i32_8] : !ttg.memdesc<2x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
       ttg.inval_barrier %33 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
       %34 = arith.truncf %31 : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
-      %35 = ttg.convert_layout %34 : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #blocked>
-      %36 = ttg.local_alloc %35 : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %36 = ttg.local_alloc %34 : (tensor<64x64xf16, #mma>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
       ttg.async_tma_copy_local_to_global %arg12[%17, %18] %36 : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<64x64xf16, #nvmma, #smem>
       ttg.async_tma_store_wait {pendings = 0 : i32}
     } {tt.flatten}
@@ -246,8 +253,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %33 = ttg.memdesc_index %21[%c1_i32_8] : !ttg.memdesc<2x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
       ttg.inval_barrier %33 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
       %34 = arith.truncf %31 : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
-      %35 = ttg.convert_layout %34 : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #blocked>
-      %36 = ttg.local_alloc %35 : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %36 = ttg.local_alloc %34 : (tensor<64x64xf16, #mma>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
       ttg.async_tma_copy_local_to_global %arg12[%17, %18] %36 : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<64x64xf16, #nvmma, #smem>
       ttg.async_tma_store_wait {pendings = 0 : i32}
     }
@@ -361,8 +367,7 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
       %33 = ttg.memdesc_index %21[%c1_i32_8] : !ttg.memdesc<2x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
       ttg.inval_barrier %33 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
       %34 = arith.truncf %31 : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
-      %35 = ttg.convert_layout %34 : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #blocked>
-      %36 = ttg.local_alloc %35 : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %36 = ttg.local_alloc %34 : (tensor<64x64xf16, #mma>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
       ttg.async_tma_copy_local_to_global %arg12[%17, %18] %36 : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<64x64xf16, #nvmma, #smem>
       ttg.async_tma_store_wait {pendings = 0 : i32}
     } {tt.flatten}

@@ -29,6 +29,11 @@
 //      `scf.if %iv + %step < %ub` and its values are yielded to the next
 //      iteration.  The drain invalidated the barriers; the next head
 //      initializes them again.
+//   5. When the epilogue stores its tile with TMA and that tile is the
+//      body's only shared buffer, the wait for the copy to have read it
+//      moves to just before the next tile writes it, followed by a CTA
+//      barrier (only the copy's thread waits), and one more wait follows
+//      the loop: the copy reads shared memory during the next K loop.
 // The epilogue's loads and stores then run after the next tile's copies
 // were issued: the flatten request is the user's statement that a tile's
 // stores and the following tiles' loads do not overlap in memory.
@@ -225,6 +230,46 @@ public:
     loop->erase();
     for (Operation *op : llvm::reverse(rest))
       op->erase();
+    deferStoreWait(newLoop);
+  }
+
+  /// 5. An epilogue that stores its tile with TMA waits until the copy has
+  /// read the tile out of shared memory.  Its shared tile is now the only
+  /// buffer of the loop body, so that wait moves to just before the next
+  /// tile's epilogue writes the tile again (and after the loop): the copy
+  /// reads shared memory while the next tile's K loop runs.
+  void deferStoreWait(scf::ForOp newLoop) {
+    SmallVector<LocalAllocOp> tiles;
+    SmallVector<AsyncTMAStoreWaitOp> waits;
+    bool otherBuffers = false;
+    newLoop.getBody()->walk([&](Operation *op) {
+      if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+        if (alloc.getSrc() && alloc->getBlock() == newLoop.getBody())
+          tiles.push_back(alloc);
+        else
+          otherBuffers = true;
+      } else if (auto wait = dyn_cast<AsyncTMAStoreWaitOp>(op)) {
+        waits.push_back(wait);
+      } else if (isa<LocalStoreOp>(op) ||
+                 (!op->use_empty() && // (dead ones go at the next cleanup)
+                  (isa<ConvertLayoutOp>(op) ||
+                   op->getName().getStringRef().contains("reduce") ||
+                   op->getName().getStringRef().contains("scan")))) {
+        otherBuffers = true; // may use shared scratch
+      }
+    });
+    if (otherBuffers || tiles.size() != 1 || waits.size() != 1 ||
+        waits[0]->getBlock() != newLoop.getBody() ||
+        waits[0].getPendings() != 0 || waits[0]->isBeforeInBlock(tiles[0]))
+      return;
+    waits[0]->moveBefore(tiles[0]);
+    // Only the copy's thread waits; the others must not write the tile
+    // before it has: a CTA barrier between the wait and the writes.
+    OpBuilder before(tiles[0]);
+    BarrierOp::create(before, tiles[0].getLoc());
+    OpBuilder after(newLoop->getContext());
+    after.setInsertionPointAfter(newLoop);
+    AsyncTMAStoreWaitOp::create(after, newLoop.getLoc(), 0);
   }
 
 private:

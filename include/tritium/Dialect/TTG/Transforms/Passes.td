@@ -345,6 +345,11 @@ def TTGPrefetchNextTilePass : Pass<"ttg-prefetch-next-tile", "::mlir::ModuleOp">
     }
     ```
 
+    When the epilogue stores its tile with TMA and that tile is the body's
+    only shared buffer, the wait for the copy to have read the tile moves to
+    just before the next tile writes it (followed by `ttg.barrier`), with
+    one more after the loop.
+
     Loops whose head has other side effects or reads the loop's carried
     values, and loops whose rings and epilogue tiles would not fit in shared
     memory together, are left alone.
