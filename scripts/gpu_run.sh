@@ -16,6 +16,8 @@ export PYTHONPATH="$PWD/python" PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
 status=0
 if [ "$what" = tests ] || [ "$what" = all ]; then
+  # (serial, so the tests marked whole_gpu run too; with -n, run those
+  # afterwards alone: python3 -m pytest python/test/gpu -m whole_gpu)
   python3 -m pytest -q -p no:cacheprovider python/test/gpu python/test/unit/test_vector_add_codegen.py "$@" 2>&1 | tee "$OUT/gpu_tests.log"
   status=${PIPESTATUS[0]}
 fi
