@@ -216,8 +216,8 @@ class Autotuner(KernelInterface):
             data = json.dumps({"key": repr(key), "config": str(config),
                                "config_index": self.configs.index(config)}).encode()
             cache.write_atomically(path, data)
-        except OSError:
-            pass  # a read-only cache directory: the choice stays in memory
+        except OSError as e:  # the choice stays in memory
+            cache.warn_unwritable(cache.cache_dir(), e)
 
     def run(self, *args, **kwargs):
         self.nargs = dict(zip(self.arg_names, args))

@@ -7,7 +7,13 @@ calls, the specialization, the options, the target and the compiler's
 version.  It holds <name>.source/.ttir/.ttgir/.llir/.ptx/.cubin/.json.
 Every file is written to a temporary name in the same directory and renamed
 into place, the metadata (.json) last: a reader (another process too) sees a
-complete variant or none.  TRITIUM_ALWAYS_COMPILE=1 bypasses the cache.
+complete variant or none.  The metadata records the variant's key and the
+SHA-256 of every file; a variant whose files or key do not match (truncated,
+edited, or copied from another variant) is not loaded: the kernel is
+compiled again and the variant rewritten.  When the directory cannot be
+written (read-only, full, not a directory), kernels are compiled in memory
+and a warning says so once per directory.  TRITIUM_ALWAYS_COMPILE=1
+bypasses the cache.
 """
 from __future__ import annotations
 
@@ -15,7 +21,12 @@ import hashlib
 import json
 import os
 import tempfile
+import threading
+import warnings
 from typing import Dict, Optional
+
+_warned_dirs = set()
+_warned_lock = threading.Lock()
 
 
 def cache_dir() -> str:
@@ -55,8 +66,13 @@ def write_atomically(path: str, data: bytes) -> None:
         raise
 
 
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def load(key: str, name: str) -> Optional[Dict[str, bytes]]:
-    """The files of a cached variant, or None (also when incomplete)."""
+    """The files of a cached variant, or None: absent, incomplete, or not
+    matching the key and content hashes its metadata records."""
     if always_compile():
         return None
     directory = os.path.join(cache_dir(), key)
@@ -64,27 +80,46 @@ def load(key: str, name: str) -> Optional[Dict[str, bytes]]:
     try:
         with open(meta, "rb") as f:
             files = {"json": f.read()}
-        listed = json.loads(files["json"]).get("files", [])
+        metadata = json.loads(files["json"])
+        hashes = metadata.get("sha256")
+        if metadata.get("cache_key") != key or not isinstance(hashes, dict):
+            return None  # another variant's files, or written before hashes
+        listed = metadata.get("files", [])
+        if sorted(hashes) != sorted(listed):
+            return None
         for ext in listed:
             with open(os.path.join(directory, f"{name}.{ext}"), "rb") as f:
                 files[ext] = f.read()
+            if digest(files[ext]) != hashes[ext]:
+                return None
         return files
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError, TypeError):
         return None
 
 
 def store(key: str, name: str, files: Dict[str, bytes], metadata: dict) -> str:
     """Writes a variant (metadata last); returns its directory.  Failing to
-    write the cache never fails the compile."""
+    write the cache never fails the compile: it warns, once per directory."""
     directory = os.path.join(cache_dir(), key)
     try:
         os.makedirs(directory, exist_ok=True)
         for ext, data in files.items():
             write_atomically(os.path.join(directory, f"{name}.{ext}"), data)
-        metadata = dict(metadata, files=sorted(files))
+        metadata = dict(metadata, files=sorted(files), cache_key=key,
+                        sha256={ext: digest(data) for ext, data in files.items()})
         # Keys in insertion order, not sorted: the order of "signature" is
         # the kernel's parameter order, which launches bind arguments by.
         write_atomically(os.path.join(directory, f"{name}.json"), json.dumps(metadata, indent=1).encode())
-    except OSError:
-        pass
+    except OSError as e:
+        warn_unwritable(cache_dir(), e)
     return directory
+
+
+def warn_unwritable(root: str, error: OSError) -> None:
+    with _warned_lock:
+        if root in _warned_dirs:
+            return
+        _warned_dirs.add(root)
+    warnings.warn(f"tritium: cannot write the kernel cache in {root} ({error.strerror or error}); "
+                  "kernels are compiled in memory and compiled again by the next process",
+                  RuntimeWarning, stacklevel=3)
