@@ -124,8 +124,16 @@ def last_launched() -> str:
     return _names_by_function.get(driver._runtime.last_launched(), "")
 
 
+# CUDA's grid limits: x up to 2^31 - 1 blocks, y and z up to 65535.
+MAX_GRID = (2 ** 31 - 1, 65535, 65535)
+
+
 def bad_grid(grid, name: str):
-    raise TritiumError(f"grid must be 1 to 3 positive integers, got {tuple(grid)!r} for '{name}'")
+    dims = tuple(grid)
+    if 1 <= len(dims) <= 3 and all(isinstance(d, int) and d > 0 for d in dims):
+        raise TritiumError(f"grid {dims!r} for '{name}' exceeds CUDA's limits: x up to {MAX_GRID[0]}, "
+                           f"y and z up to {MAX_GRID[1]} programs")
+    raise TritiumError(f"grid must be 1 to 3 positive integers, got {dims!r} for '{name}'")
 
 
 def grid_dims(grid, name: str):
@@ -139,7 +147,7 @@ def grid_dims(grid, name: str):
         gx, gy, gz = grid
     else:
         bad_grid(grid, name)
-    if gx > 0 and gy > 0 and gz > 0:
+    if 0 < gx <= MAX_GRID[0] and 0 < gy <= MAX_GRID[1] and 0 < gz <= MAX_GRID[2]:
         return gx, gy, gz
     bad_grid(grid, name)
 
@@ -286,7 +294,7 @@ class Launcher:
             f"        gx, gy, gz = grid\n"
             f"    else:\n"
             f"        _bad_grid(grid, _NAME)\n"
-            f"    if gx <= 0 or gy <= 0 or gz <= 0:\n"
+            f"    if not (0 < gx <= 2147483647 and 0 < gy <= 65535 and 0 < gz <= 65535):\n"
             f"        _bad_grid(grid, _NAME)\n"
             f"    try:\n"
             f"        record = _pack(_FN, _stream(_DEVICE), gx, gy, gz, _THREADS, _SHARED, _BYTES"

@@ -1,0 +1,149 @@
+"""The launch paths users rely on, on the GPU: launches captured in a CUDA
+graph and replayed on new data (also an autotuned kernel, tuned before the
+capture), launches on non-default streams and from several threads at once,
+the largest grids CUDA allows (2^31 - 1 programs in x, 65535 in y and z;
+the last program's ids are checked), and grids over them as a clear error
+before anything is launched.  Outputs are poisoned before every launch."""
+import threading
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import tritium as triton  # noqa: E402
+import tritium.language as tl  # noqa: E402
+from tritium.errors import TritiumError  # noqa: E402
+
+
+@triton.jit
+def axpy_kernel(x_ptr, y_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, alpha * x + y, mask=mask)
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 128}, num_warps=4), triton.Config({"BLOCK": 1024}, num_warps=8)],
+                 key=["n"])
+@triton.jit
+def tuned_axpy_kernel(x_ptr, y_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, alpha * tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
+
+
+@triton.jit
+def last_program_kernel(out_ptr):
+    # only the last program writes: its ids and the grid's size
+    px, py, pz = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    nx, ny, nz = tl.num_programs(0), tl.num_programs(1), tl.num_programs(2)
+    if (px == nx - 1) & (py == ny - 1) & (pz == nz - 1):
+        tl.store(out_ptr + 0, px)
+        tl.store(out_ptr + 1, py)
+        tl.store(out_ptr + 2, pz)
+        tl.store(out_ptr + 3, nx)
+
+
+def data(n, seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    return (torch.randn(n, device="cuda", generator=g), torch.randn(n, device="cuda", generator=g))
+
+
+def test_cuda_graph_capture_and_replay():
+    n = 100_003
+    x, y = data(n, 0)
+    out = torch.full_like(x, float("nan"))
+    grid = (triton.cdiv(n, 512),)
+    axpy_kernel[grid](x, y, out, n, 2.0, BLOCK=512)  # compiled and loaded before the capture
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        axpy_kernel[grid](x, y, out, n, 3.0, BLOCK=512)
+    for seed in (1, 2):
+        nx, ny = data(n, seed)
+        x.copy_(nx)
+        y.copy_(ny)
+        out.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        torch.testing.assert_close(out, 3.0 * nx + ny, rtol=0, atol=0)
+
+
+def test_cuda_graph_of_an_autotuned_kernel():
+    n = 65_536
+    x, y = data(n, 3)
+    out = torch.full_like(x, float("nan"))
+    grid = lambda meta: (triton.cdiv(n, meta["BLOCK"]),)  # noqa: E731
+    tuned_axpy_kernel[grid](x, y, out, n, 1.5)  # tunes, outside the capture
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        tuned_axpy_kernel[grid](x, y, out, n, 1.5)
+    nx, ny = data(n, 4)
+    x.copy_(nx)
+    y.copy_(ny)
+    out.fill_(float("nan"))
+    graph.replay()
+    torch.cuda.synchronize()
+    torch.testing.assert_close(out, 1.5 * nx + ny, rtol=0, atol=0)
+
+
+def test_launches_on_non_default_streams():
+    n = 1 << 20
+    x, y = data(n, 5)
+    outs = []
+    streams = [torch.cuda.Stream() for _ in range(3)]
+    for i, stream in enumerate(streams):
+        stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            out = torch.full_like(x, float("nan"))
+            axpy_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, float(i), BLOCK=1024)
+            outs.append(out)
+    for i, (stream, out) in enumerate(zip(streams, outs)):
+        stream.synchronize()
+        torch.testing.assert_close(out, i * x + y, rtol=0, atol=0)
+
+
+def test_launches_from_several_threads():
+    n = 50_000
+    errors = []
+
+    def work(index):
+        try:
+            stream = torch.cuda.Stream()
+            with torch.cuda.stream(stream):
+                x, y = data(n, 100 + index)
+                for step in range(20):
+                    out = torch.full_like(x, float("nan"))
+                    axpy_kernel[(triton.cdiv(n, 256),)](x, y, out, n, float(step), BLOCK=256)
+                    stream.synchronize()
+                    torch.testing.assert_close(out, step * x + y, rtol=0, atol=0)
+        except Exception as e:  # reported by the main thread
+            errors.append(f"thread {index}: {e!r}")
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not any(t.is_alive() for t in threads), "a launching thread hung"
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("grid", [(2 ** 31 - 1,), (1, 65535), (1, 1, 65535), (3, 65535, 2)])
+def test_the_largest_grids(grid):
+    out = torch.full((4,), -7, device="cuda", dtype=torch.int32)
+    last_program_kernel[grid](out, num_warps=1)
+    torch.cuda.synchronize()
+    full = list(grid) + [1] * (3 - len(grid))
+    assert out.tolist() == [full[0] - 1, full[1] - 1, full[2] - 1, full[0]]
+
+
+@pytest.mark.parametrize("grid", [(2 ** 31,), (1, 65536), (1, 1, 65536)])
+def test_grids_over_the_limits_are_a_clear_error(grid):
+    out = torch.full((4,), -7, device="cuda", dtype=torch.int32)
+    last_program_kernel[(1,)](out, num_warps=1)  # the warm launch path
+    with pytest.raises(TritiumError, match="exceeds CUDA's limits: x up to 2147483647, y and z up to 65535"):
+        last_program_kernel[grid](out, num_warps=1)
+    torch.cuda.synchronize()
