@@ -4,8 +4,9 @@ truncated or copied from another variant is compiled again (and rewritten),
 never loaded; a cache directory that cannot be written leaves kernels
 compiled in memory, with one warning; 8 processes of 4 threads compiling
 the same and different kernels into one directory all get the code a serial
-compile gives, leave every entry valid and no temporary file behind, and
-finish (a hang fails the test at its timeout)."""
+compile gives, compute one key per variant (threads hashing one function at
+once once disagreed), leave every entry valid and no temporary file behind,
+and finish (a hang fails the test at its timeout)."""
 import glob
 import hashlib
 import json
@@ -123,6 +124,38 @@ def test_an_unwritable_cache_compiles_in_memory_and_warns_once(tmp_path, monkeyp
     assert len(native_compiles) == 2
 
 
+def test_threads_hashing_one_function_agree():
+    # cache_key() of a function being hashed by another thread once came
+    # back as "" (the placeholder that breaks cycles), giving that thread's
+    # compile another key
+    import threading
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads take turns every few bytecodes
+    try:
+        race_hash_threads()
+    finally:
+        sys.setswitchinterval(interval)
+
+
+def race_hash_threads():
+    import threading
+    for _ in range(30):
+        K.row_sum._cache_key = None
+        K.row_sum._ast = None
+        start = threading.Barrier(8)
+        keys = []
+
+        def hash_it():
+            start.wait()
+            keys.append(K.row_sum.cache_key())
+        threads = [threading.Thread(target=hash_it) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(set(keys)) == 1 and keys[0], keys
+
+
 # One process: 4 threads, each compiling the 3 axpy variants every thread
 # compiles and the row_sum variant of its own index; prints, per variant,
 # the SHA-256 of the PTX it got.
@@ -152,6 +185,24 @@ CHILD = textwrap.dedent('''
 ''')
 
 
+SERIAL = textwrap.dedent('''
+    import hashlib, json, sys
+    sys.path.insert(0, sys.argv[1])
+    import tritium
+    from kernels import cache_kernels as K
+    AXPY = {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32", "alpha": "fp32"}
+    ROW_SUM = {"x_ptr": "*fp32", "out_ptr": "*fp32", "stride": "i32"}
+    got = {}
+    for block in (64, 128, 256):
+        k = tritium.compile(K.axpy, signature=AXPY, constexprs={"BLOCK": block}, target="cuda:90")
+        got[f"axpy{block}"] = hashlib.sha256(k.asm["ptx"].encode()).hexdigest()
+    for i in range(8):
+        k = tritium.compile(K.row_sum, signature=ROW_SUM, constexprs={"BLOCK": 16 << i}, target="cuda:90")
+        got[f"row_sum{16 << i}"] = hashlib.sha256(k.asm["ptx"].encode()).hexdigest()
+    print(json.dumps(got))
+''')
+
+
 def test_processes_and_threads_share_one_cache(tmp_path, monkeypatch):
     shared = tmp_path / "shared"
     env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT, TRITIUM_CACHE_DIR=str(shared))
@@ -163,21 +214,21 @@ def test_processes_and_threads_share_one_cache(tmp_path, monkeypatch):
         out, err = child.communicate(timeout=600)
         assert child.returncode == 0, err[-3000:]
         results.extend(json.loads(out.strip().splitlines()[-1]))
-    # what a serial compile gives, from a cache of its own
-    monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path / "serial"))
-    expected = {f"axpy{b}": compile_axpy(b) for b in (64, 128, 256)}
-    expected.update({f"row_sum{16 << i}": tritium.compile(K.row_sum, signature=ROW_SUM,
-                                                          constexprs={"BLOCK": 16 << i}, target="cuda:90")
-                     for i in range(8)})
-    expected = {name: hashlib.sha256(k.asm["ptx"].encode()).hexdigest() for name, k in expected.items()}
+    # what a serial compile gives: one more process, one thread, a cache of its own
+    serial_env = dict(env, TRITIUM_CACHE_DIR=str(tmp_path / "serial"), TRITIUM_ALWAYS_COMPILE="1")
+    serial = subprocess.run([sys.executable, "-c", SERIAL, HERE], env=serial_env, capture_output=True, text=True,
+                            timeout=600)
+    assert serial.returncode == 0, serial.stderr[-3000:]
+    expected = json.loads(serial.stdout.strip().splitlines()[-1])
     assert len(results) == 32
     for got in results:
         for name, digest in got.items():
             assert digest == expected[name], f"{name}: a thread got other code than a serial compile"
-    # every entry whole, no temporary file left behind
+    # one entry per variant (every process computed the same keys), each
+    # whole, and no temporary file left behind
     monkeypatch.setenv("TRITIUM_CACHE_DIR", str(shared))
     entries = glob.glob(str(shared / "*" / "*.json"))
-    assert len(entries) == 11
+    assert len(entries) == 11, "a variant got two keys"
     for meta in entries:
         key, name = os.path.basename(os.path.dirname(meta)), os.path.basename(meta)[:-5]
         assert cache.load(key, name) is not None, f"{meta}: the entry does not verify"

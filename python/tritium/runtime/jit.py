@@ -15,6 +15,7 @@ import hashlib
 import inspect
 import sys
 import textwrap
+import threading
 import types
 import weakref
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -299,6 +300,10 @@ def _warm_key_lines(index: int, name: str, specialize_value: bool, specialize_al
     ]
 
 
+# The functions cache_key() is hashing, per thread.
+_hashing = threading.local()
+
+
 class JITFunction(KernelInterface):
     """A function decorated with @jit."""
 
@@ -428,15 +433,27 @@ class JITFunction(KernelInterface):
     def cache_key(self) -> str:
         """A hash of this function's source and of the @jit functions it
         references by global name, transitively."""
-        if self._cache_key is None:
-            self._cache_key = ""  # breaks cycles
+        if self._cache_key is not None:
+            return self._cache_key
+        # Functions being hashed further up this thread's stack count as ""
+        # (that breaks cycles); other threads, which may hash this function
+        # at the same time, never see that placeholder.
+        active = getattr(_hashing, "active", None)
+        if active is None:
+            active = _hashing.active = set()
+        if id(self) in active:
+            return ""
+        active.add(id(self))
+        try:
             h = hashlib.sha256(self.src.encode())
             for node in ast.walk(self.parse()):
                 if isinstance(node, ast.Name):
                     dep = self.lookup_free_name(node.id)
                     if isinstance(dep, JITFunction) and dep is not self:
                         h.update(node.id.encode() + dep.cache_key().encode())
-            self._cache_key = h.hexdigest()
+        finally:
+            active.discard(id(self))
+        self._cache_key = h.hexdigest()
         return self._cache_key
 
     def parse(self) -> ast.Module:

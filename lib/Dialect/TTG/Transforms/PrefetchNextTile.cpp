@@ -22,13 +22,18 @@
 //   2. The buffers, and the head's ops that only depend on values from
 //      outside the loop, move before the loop: the rings now live across
 //      the whole loop, so no epilogue tile shares their bytes.
-//   3. Before the loop, the rest of the head runs for the first tile, under
-//      `scf.if %lb < %ub`.
+//   3. Before the loop, the rest of the head runs for the first tile: its
+//      index arithmetic at %lb, its effects (barrier inits, copies, loads)
+//      under `scf.if %lb < %ub`.
 //   4. The loop carries the head's values that the K loop and the epilogue
-//      read; after the drain, the head of tile i + 1 runs under
-//      `scf.if %iv + %step < %ub` and its values are yielded to the next
-//      iteration.  The drain invalidated the barriers; the next head
-//      initializes them again.
+//      read; after the drain, the head of tile i + 1 runs: its index
+//      arithmetic at %iv + %step (at %iv past the last tile, so that it
+//      never computes a tile that does not exist), its effects under
+//      `scf.if %iv + %step < %ub`; its values are yielded to the next
+//      iteration.  The arithmetic stays outside the `scf.if` so that the
+//      axis information of the carried offsets and pointers stays exact (a
+//      yielded placeholder would join with them).  The drain invalidated
+//      the barriers; the next head initializes them again.
 //   5. When the epilogue stores its tile with TMA and that tile is the
 //      body's only shared buffer, the wait for the copy to have read it
 //      moves to just before the next tile writes it, followed by a CTA

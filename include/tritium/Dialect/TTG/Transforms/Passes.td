@@ -320,10 +320,12 @@ def TTGPrefetchNextTilePass : Pass<"ttg-prefetch-next-tile", "::mlir::ModuleOp">
     (`tl.range(..., flatten=True)`) whose body is a head (the tile's
     indices, the ring buffers, the K loop's prologue copies), a K loop that
     ttg-pipeline streamed, its drain (waits, barriers invalidated) and an
-    epilogue, the head of tile i + 1 runs right after tile i's drain, under
-    `scf.if %iv + %step < %ub`, and the loop carries its values; the first
-    tile's head runs before the loop.  The ring buffers move before the
-    loop, so the epilogue's shared tiles no longer share their bytes.
+    epilogue, the head of tile i + 1 runs right after tile i's drain (its
+    index arithmetic at `%iv + %step`, or `%iv` past the last tile; its
+    barrier inits and copies under `scf.if %iv + %step < %ub`), and the loop
+    carries its values; the first tile's head runs before the loop.  The
+    ring buffers move before the loop, so the epilogue's shared tiles no
+    longer share their bytes.
 
     ```mlir
     scf.for %t = %lb to %ub step %s {
@@ -335,11 +337,14 @@ def TTGPrefetchNextTilePass : Pass<"ttg-prefetch-next-tile", "::mlir::ModuleOp">
     } {tt.flatten}
     // becomes
     %ring = ttg.local_alloc ...
-    %off0 = scf.if %lb < %ub { (head at %lb); yield %off } else { yield 0 }
+    %off0 = arith.muli %lb, %c128
+    scf.if %lb < %ub { (init barriers; prologue copies at %off0) }
     scf.for %t = %lb to %ub step %s iter_args(%off = %off0) {
       %acc = scf.for ...
       (drain)
-      %next = scf.if %t + %s < %ub { (head at %t + %s) } else { yield 0 }
+      %valid = arith.select %t + %s < %ub, %t + %s, %t
+      %next = arith.muli %valid, %c128
+      scf.if %t + %s < %ub { (init barriers; prologue copies at %next) }
       (epilogue at %off)
       scf.yield %next
     }
