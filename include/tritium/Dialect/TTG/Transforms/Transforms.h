@@ -12,6 +12,10 @@
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
 #include "tritium/Layout/TmaTile.h"
 
+namespace mlir::scf {
+class ForOp;
+} // namespace mlir::scf
+
 namespace tritium {
 class ModuleAxisInfo;
 } // namespace tritium
@@ -155,6 +159,11 @@ mlir::LogicalResult accelerateMatmul(mlir::ModuleOp module);
 /// ttg-pipeline: runs the loads that feed shared-memory operands of dots
 /// numStages - 1 iterations ahead through rings of shared buffers.
 void pipelineLoops(mlir::ModuleOp module, int numStages);
+
+/// ttg-pipeline's last step (AsyncDots.cpp): the warpgroup dots of a loop
+/// it rebuilt whose result only the next iteration reads run
+/// asynchronously, each waited for where its MMAs have overlapped the most.
+void makeDotsAsync(mlir::scf::ForOp loop);
 
 //===----------------------------------------------------------------------===//
 // ttg-prefetch-next-tile (PrefetchNextTile.cpp)
