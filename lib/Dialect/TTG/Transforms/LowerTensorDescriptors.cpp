@@ -99,6 +99,21 @@ MemDescType tileType(RankedTensorType block, Attribute encoding, bool mutableMem
                           mutableMemory);
 }
 
+} // namespace
+
+MemDescType ttg::barrierArrayType(MLIRContext *context,
+                                  ArrayRef<int64_t> shape) {
+  SmallVector<unsigned> order;
+  for (int64_t d = shape.size() - 1; d >= 0; --d)
+    order.push_back(d);
+  return MemDescType::get(shape, IntegerType::get(context, 64),
+                          SwizzledSharedEncodingAttr::get(context, 1, 1, 1, order),
+                          SharedMemorySpaceAttr::get(context),
+                          /*mutableMemory=*/true);
+}
+
+namespace {
+
 LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
   FailureOr<TensorDescriptorTile> tile =
       planTensorDescriptorTile(load, load.getDesc(), /*report=*/true);
@@ -110,11 +125,8 @@ LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
   RankedTensorType block = load.getDesc().getType().getBlockType();
   Value buffer = LocalAllocOp::create(
       builder, loc, tileType(block, tile->encoding, /*mutableMemory=*/true), Value());
-  auto barrierType = MemDescType::get(
-      {1}, builder.getI64Type(),
-      SwizzledSharedEncodingAttr::get(context, 1, 1, 1, {0}),
-      SharedMemorySpaceAttr::get(context), /*mutableMemory=*/true);
-  Value barrier = LocalAllocOp::create(builder, loc, barrierType, Value());
+  Value barrier = LocalAllocOp::create(
+      builder, loc, barrierArrayType(context, {1}), Value());
   InitBarrierOp::create(builder, loc, barrier, 1);
   Value always = arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true));
   BarrierExpectOp::create(builder, loc, barrier, tile->plan.tileBytes, always);

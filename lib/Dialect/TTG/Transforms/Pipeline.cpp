@@ -618,11 +618,8 @@ private:
     }
     // The TMA copies' barriers, one per slot, each expecting one arrival.
     if (hasTmaLoads()) {
-      auto barrierType = MemDescType::get(
-          {numStages, 1}, builder.getI64Type(),
-          SwizzledSharedEncodingAttr::get(context, 1, 1, 1, {1, 0}),
-          SharedMemorySpaceAttr::get(context), /*mutableMemory=*/true);
-      barriers = LocalAllocOp::create(builder, loc, barrierType, Value());
+      barriers = LocalAllocOp::create(
+          builder, loc, barrierArrayType(context, {numStages, 1}), Value());
       for (int64_t s = 0; s < numStages; ++s)
         InitBarrierOp::create(builder, loc, barrierOf(builder, constI32(builder, s)), 1);
     }

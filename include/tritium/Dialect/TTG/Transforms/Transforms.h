@@ -192,6 +192,12 @@ struct TensorDescriptorTile {
 mlir::FailureOr<TensorDescriptorTile>
 planTensorDescriptorTile(mlir::Operation *user, mlir::Value desc, bool report);
 
+/// The type of an array of mbarriers in shared memory (one 64-bit word
+/// each, mutable): `shape` is [1] for one barrier, [n, 1] for a ring of n
+/// (whose slots ttg.memdesc_index views as [1]).
+MemDescType barrierArrayType(mlir::MLIRContext *context,
+                             llvm::ArrayRef<int64_t> shape);
+
 void lowerTensorDescriptors(mlir::ModuleOp module);
 
 } // namespace tritium::ttg
