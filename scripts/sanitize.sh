@@ -6,11 +6,9 @@
 # child processes, which abort on the first sanitizer report).
 #
 # TRITIUM_SANITIZERS picks the sanitizers, default "undefined"
-# (UndefinedBehaviorSanitizer).  "address;undefined" adds AddressSanitizer:
-# it builds and passes the unit tests, but stops the compile of every valid
-# generated kernel on an access to memory "poisoned by user", not yet traced
-# (Debian's MLIR and LLVM archives are not built with it, while their inline
-# header code in our files is).
+# (UndefinedBehaviorSanitizer).  "address;undefined" adds AddressSanitizer
+# (with cmake/asan_llvm_headers.h force-included: LLVM's allocator headers
+# must not poison memory that Debian's uninstrumented libraries hand out).
 #
 # Usage: scripts/sanitize.sh [SEEDS] (default 100 seeds: 200 kernels).  The
 # first build takes about ten minutes.
