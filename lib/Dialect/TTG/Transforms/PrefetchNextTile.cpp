@@ -258,8 +258,12 @@ public:
       } else if (isa<LocalStoreOp>(op) ||
                  (!op->use_empty() && // (dead ones go at the next cleanup)
                   (isa<ConvertLayoutOp>(op) ||
-                   op->getName().getStringRef().contains("reduce") ||
-                   op->getName().getStringRef().contains("scan")))) {
+                   llvm::any_of(
+                       std::initializer_list<StringRef>{
+                           "reduce", "scan", "atomic", "gather", "histogram"},
+                       [&](StringRef kind) {
+                         return op->getName().getStringRef().contains(kind);
+                       })))) {
         otherBuffers = true; // may use shared scratch
       }
     });
