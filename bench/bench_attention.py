@@ -14,34 +14,19 @@ rotates (do_bench medians), and the median counts.  Every result is checked
 against SDPA first.
 Usage: python bench/bench_attention.py [--quick]
 """
-import os
 import statistics
-import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "python"))
-os.environ["TRITIUM_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritium-cache-")
-os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
+from bench_setup import HAVE_TRITON, QUICK, TritonDescriptor, tl, triton  # first: the path, fresh caches
 
-import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
+import torch
+import torch.nn.functional as F
 
-import tritium  # noqa: E402
-import tritium.language as ttl  # noqa: E402
-from tritium.tools.tensor_descriptor import TensorDescriptor as TritiumDescriptor  # noqa: E402
-from bench_timing import median_ms  # noqa: E402
-from kernel_sources import load_kernels  # noqa: E402
+import tritium
+import tritium.language as ttl
+from tritium.tools.tensor_descriptor import TensorDescriptor as TritiumDescriptor
+from bench_timing import median_ms
+from kernel_sources import load_kernels
 
-try:
-    import triton
-    import triton.language as tl
-    from triton.tools.tensor_descriptor import TensorDescriptor as TritonDescriptor
-    HAVE_TRITON = True
-except ImportError:
-    HAVE_TRITON = False
-
-QUICK = "--quick" in sys.argv
 ROUNDS = 1 if QUICK else 6
 # (BLOCK_M, BLOCK_N, num_stages, num_warps)
 CONFIGS = [(128, 64, 2, 4), (128, 64, 3, 4), (128, 64, 3, 8), (128, 128, 2, 8), (128, 128, 3, 8), (64, 64, 3, 4),

@@ -14,32 +14,18 @@ torch autograd of SDPA, in 6 rounds whose order rotates (do_bench medians).
 Usage: python bench/bench_attention_bwd.py [--quick]
 """
 import math
-import os
 import statistics
-import sys
-import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "python"))
-os.environ["TRITIUM_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritium-cache-")
-os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
+from bench_setup import HAVE_TRITON, QUICK, tl, triton  # first: the path, fresh caches
 
-import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
+import torch
+import torch.nn.functional as F
 
-import tritium  # noqa: E402
-import tritium.language as ttl  # noqa: E402
-from bench_timing import median_ms  # noqa: E402
-from kernel_sources import load_kernels  # noqa: E402
+import tritium
+import tritium.language as ttl
+from bench_timing import median_ms
+from kernel_sources import load_kernels
 
-try:
-    import triton
-    import triton.language as tl
-    HAVE_TRITON = True
-except ImportError:
-    HAVE_TRITON = False
-
-QUICK = "--quick" in sys.argv
 ROUNDS = 1 if QUICK else 6
 # (BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2, num_stages, num_warps); BLK_SLICE_FACTOR = 2
 CONFIGS = [(32, 128, 128, 32, 5, 4), (32, 128, 128, 32, 3, 4), (64, 128, 128, 64, 3, 8), (32, 128, 128, 32, 3, 8),

@@ -12,32 +12,16 @@ Bandwidths: medians of CUDA-event timings (do_bench, L2 flushed between
 runs), in 5 rounds with the backends interleaved; the median round counts.
 Usage: python bench/bench_elementwise.py [--quick]
 """
-import os
-import sys
-import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "python"))
-# Fresh caches for both compilers, so the first call really compiles.
-os.environ["TRITIUM_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritium-cache-")
-os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
+from bench_setup import HAVE_TRITON, QUICK, tl, triton  # first: the path, fresh caches
 
-import torch  # noqa: E402
+import torch
 
-import tritium  # noqa: E402
-import tritium.language as ttl  # noqa: E402
-from bench_timing import interleaved_gbps  # noqa: E402
-from kernel_sources import load_kernels  # noqa: E402
-
-try:
-    import triton
-    import triton.language as tl
-    HAVE_TRITON = True
-except ImportError:
-    HAVE_TRITON = False
-
-QUICK = "--quick" in sys.argv
+import tritium
+import tritium.language as ttl
+from bench_timing import interleaved_gbps
+from kernel_sources import load_kernels
 
 
 backends = {"tritium": load_kernels("elementwise_kernels.py", tritium, ttl, "tritium")}

@@ -12,32 +12,18 @@ rounds with the backends interleaved, the order rotating every round
 (do_bench medians, L2 flushed), and the median round counts.  Every result is checked against cuBLAS first.
 Usage: python bench/bench_matmul.py [--quick]
 """
-import os
 import statistics
-import sys
-import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "python"))
-os.environ["TRITIUM_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritium-cache-")
-os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="triton-cache-")
+from bench_setup import HAVE_TRITON, QUICK, tl, triton  # first: the path, fresh caches
 
-import torch  # noqa: E402
+import torch
 
-import tritium  # noqa: E402
-import tritium.language as ttl  # noqa: E402
-from bench_timing import median_ms  # noqa: E402
-from kernel_sources import load_kernels  # noqa: E402
+import tritium
+import tritium.language as ttl
+from bench_timing import median_ms
+from kernel_sources import load_kernels
 
-try:
-    import triton
-    import triton.language as tl
-    HAVE_TRITON = True
-except ImportError:
-    HAVE_TRITON = False
-
-QUICK = "--quick" in sys.argv
 ROUNDS = 1 if QUICK else 6
 
 # (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, num_stages, num_warps): tutorial 03's lists.

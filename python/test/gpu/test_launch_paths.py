@@ -56,43 +56,37 @@ def data(n, seed):
     return (torch.randn(n, device="cuda", generator=g), torch.randn(n, device="cuda", generator=g))
 
 
-def test_cuda_graph_capture_and_replay():
-    n = 100_003
+def capture_and_replay(launch, n, alpha, seeds):
+    """Runs `launch(x, y, out)` once (compiling, loading, tuning), captures
+    it in a CUDA graph, then replays the graph on fresh x and y per seed,
+    the output poisoned before each replay."""
     x, y = data(n, 0)
     out = torch.full_like(x, float("nan"))
-    grid = (triton.cdiv(n, 512),)
-    axpy_kernel[grid](x, y, out, n, 2.0, BLOCK=512)  # compiled and loaded before the capture
+    launch(x, y, out)
     torch.cuda.synchronize()
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
-        axpy_kernel[grid](x, y, out, n, 3.0, BLOCK=512)
-    for seed in (1, 2):
+        launch(x, y, out)
+    for seed in seeds:
         nx, ny = data(n, seed)
         x.copy_(nx)
         y.copy_(ny)
         out.fill_(float("nan"))
         graph.replay()
         torch.cuda.synchronize()
-        check(out, 3.0, nx, ny)
+        check(out, alpha, nx, ny)
+
+
+def test_cuda_graph_capture_and_replay():
+    n = 100_003
+    capture_and_replay(lambda x, y, out: axpy_kernel[(triton.cdiv(n, 512),)](x, y, out, n, 3.0, BLOCK=512),
+                       n, 3.0, seeds=(1, 2))
 
 
 def test_cuda_graph_of_an_autotuned_kernel():
     n = 65_536
-    x, y = data(n, 3)
-    out = torch.full_like(x, float("nan"))
     grid = lambda meta: (triton.cdiv(n, meta["BLOCK"]),)  # noqa: E731
-    tuned_axpy_kernel[grid](x, y, out, n, 1.5)  # tunes, outside the capture
-    torch.cuda.synchronize()
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        tuned_axpy_kernel[grid](x, y, out, n, 1.5)
-    nx, ny = data(n, 4)
-    x.copy_(nx)
-    y.copy_(ny)
-    out.fill_(float("nan"))
-    graph.replay()
-    torch.cuda.synchronize()
-    check(out, 1.5, nx, ny)
+    capture_and_replay(lambda x, y, out: tuned_axpy_kernel[grid](x, y, out, n, 1.5), n, 1.5, seeds=(4,))
 
 
 def test_launches_on_non_default_streams():

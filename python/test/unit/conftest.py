@@ -31,3 +31,16 @@ def compile_ttir(fn, signature, constexprs=None, **kwargs) -> str:
     """The kernel's Triton IR (after the TTIR pipeline), without locations."""
     return strip_locations(triton.compile(fn, signature=signature, constexprs=constexprs or {},
                                           stop_after="ttir", **kwargs).asm["ttir"])
+
+
+def count_calls(monkeypatch, owner, name: str) -> list:
+    """Wraps `owner.name` for the test so that every call appends to the
+    returned list (then calls through)."""
+    calls = []
+    original = getattr(owner, name)
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+    monkeypatch.setattr(owner, name, counted)
+    return calls

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 
@@ -26,6 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(tritium.__file__)))
 sys.path.insert(0, HERE)
 from kernels import cache_kernels as K  # noqa: E402
+from conftest import count_calls  # noqa: E402
 
 AXPY = {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32", "alpha": "fp32"}
 ROW_SUM = {"x_ptr": "*fp32", "out_ptr": "*fp32", "stride": "i32"}
@@ -46,15 +48,7 @@ def cache_root(tmp_path, monkeypatch):
 @pytest.fixture
 def native_compiles(monkeypatch):
     """Counts the native compiles (the cache's misses)."""
-    lib = _native.native_library()
-    calls = []
-    real = lib.compile_cuda
-
-    def counted(*args, **kwargs):
-        calls.append(1)
-        return real(*args, **kwargs)
-    monkeypatch.setattr(lib, "compile_cuda", counted)
-    return calls
+    return count_calls(monkeypatch, _native.native_library(), "compile_cuda")
 
 
 def entry_files(root, block):
@@ -128,7 +122,6 @@ def test_threads_hashing_one_function_agree():
     # cache_key() of a function being hashed by another thread once came
     # back as "" (the placeholder that breaks cycles), giving that thread's
     # compile another key
-    import threading
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)  # threads take turns every few bytecodes
     try:
@@ -138,7 +131,6 @@ def test_threads_hashing_one_function_agree():
 
 
 def race_hash_threads():
-    import threading
     for _ in range(30):
         K.row_sum._cache_key = None
         K.row_sum._ast = None

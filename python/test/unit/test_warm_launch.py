@@ -12,6 +12,8 @@ from tritium.errors import CompilationError, TritiumError
 from tritium.runtime import driver
 from tritium.runtime.launcher import last_launched
 
+from conftest import count_calls
+
 HEADER = "@QQIIIIII"
 PADDED_SHARED = 22272  # what FakeCuda.limit_residency launches streaming kernels with
 
@@ -101,14 +103,7 @@ def decode(record, formats):
 
 
 def counting_slow_path(monkeypatch, kernel):
-    calls = []
-    original = kernel._run_slow
-
-    def counted(*args, **kwargs):
-        calls.append(1)
-        return original(*args, **kwargs)
-    monkeypatch.setattr(kernel, "_run_slow", counted)
-    return calls
+    return count_calls(monkeypatch, kernel, "_run_slow")
 
 
 def fresh_copy_kernel():
