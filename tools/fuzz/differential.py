@@ -7,7 +7,11 @@ lose absolute, not relative, precision).  A program that one compiler gets
 right and the other wrong is a bug in the latter; one both get wrong points
 at the generator's reference.
 
-Usage: python tools/fuzz/differential.py [--count N] [--first SEED]
+Integer programs must match the reference, and so each other, bit for bit;
+the summary also counts the programs whose outputs are bit-identical between
+the two compilers.
+
+Usage: python tools/fuzz/differential.py [--count N] [--first SEED] [--jobs J]
 Exit status 1 when Tritium disagrees with the reference on any program.
 """
 import argparse
@@ -100,43 +104,78 @@ def agrees(program, got, want) -> bool:
     return True
 
 
+def bit_identical(a: dict, b: dict) -> bool:
+    """Whether two runs wrote the same bits to every output."""
+    return all(a[n].shape == b[n].shape and a[n].tobytes() == b[n].tobytes() for n in a)
+
+
+def check_seed(seed: int, compilers, workdir: str) -> dict:
+    """One generated program under each compiler: whether each agrees with
+    the reference, the text of an error Tritium raised, and whether Tritium
+    and Triton wrote identical bits."""
+    program = generate(seed)
+    namespace = {}
+    exec(compile(program.reference, f"<reference {seed}>", "exec"), namespace)
+    arrays = inputs_for(program, np.random.default_rng(seed))
+    with np.errstate(all="ignore"):  # overflow to inf in a cast is what the kernel does too
+        want = namespace["reference"](arrays)
+    record = {"seed": seed, "right": {}, "error": None, "identical": None}
+    outputs = {}
+    for compiler in compilers:
+        try:
+            outputs[compiler] = run(program, load(program, compiler, workdir), arrays, compiler)
+            record["right"][compiler] = agrees(program, outputs[compiler], want)
+        except Exception as e:  # noqa: BLE001 - an error is a disagreement, reported with its text
+            record["right"][compiler] = False
+            if compiler == "tritium":
+                record["error"] = f"{type(e).__name__}: {str(e)[:300]}"
+    if len(outputs) == 2:
+        record["identical"] = bit_identical(outputs["tritium"], outputs["triton"])
+    return record
+
+
+def _check_shard(seeds, compilers):
+    """A worker process's share of the seeds (CUDA wants a fresh process)."""
+    workdir = tempfile.mkdtemp(prefix="tritium-diff-src-")
+    return [check_seed(seed, compilers, workdir) for seed in seeds]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=500)
     parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes sharing the GPU")
     args = parser.parse_args(argv)
     try:
         import triton  # noqa: F401
         compilers = ["tritium", "triton"]
     except ImportError:
         compilers = ["tritium"]
-    workdir = tempfile.mkdtemp(prefix="tritium-diff-src-")
     t0 = time.monotonic()
-    tally = {c: 0 for c in compilers}
+    seeds = list(range(args.first, args.first + args.count))
+    if args.jobs <= 1:
+        records = _check_shard(seeds, compilers)
+    else:
+        import multiprocessing
+        shards = [seeds[k::args.jobs] for k in range(args.jobs)]  # interleaved: kinds spread evenly
+        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            records = [r for shard in pool.starmap(_check_shard, [(s, compilers) for s in shards]) for r in shard]
+        records.sort(key=lambda r: r["seed"])
     ours_wrong = []
-    for seed in range(args.first, args.first + args.count):
-        program = generate(seed)
-        namespace = {}
-        exec(compile(program.reference, f"<reference {seed}>", "exec"), namespace)
-        arrays = inputs_for(program, np.random.default_rng(seed))
-        with np.errstate(all="ignore"):  # overflow to inf in a cast is what the kernel does too
-            want = namespace["reference"](arrays)
-        right = {}
-        for compiler in compilers:
-            try:
-                right[compiler] = agrees(program, run(program, load(program, compiler, workdir), arrays, compiler),
-                                         want)
-            except Exception as e:  # noqa: BLE001 - an error is a disagreement, reported with its text
-                right[compiler] = False
-                if compiler == "tritium":
-                    print(f"seed {seed}: tritium raised {type(e).__name__}: {str(e)[:300]}")
-            tally[compiler] += right[compiler]
-        if not right["tritium"]:
-            ours_wrong.append(seed)
-            other = f", Triton {'right' if right.get('triton') else 'wrong too'}" if "triton" in right else ""
-            print(f"seed {seed}: Tritium disagrees with the reference{other}")
-    print(f"{args.count} generated kernels in {time.monotonic() - t0:.0f} s: " +
-          ", ".join(f"{c} right on {tally[c]}" for c in compilers))
+    for r in records:
+        if r["error"]:
+            print(f"seed {r['seed']}: tritium raised {r['error']}")
+        if not r["right"]["tritium"]:
+            ours_wrong.append(r["seed"])
+            other = f", Triton {'right' if r['right'].get('triton') else 'wrong too'}" if "triton" in r["right"] else ""
+            print(f"seed {r['seed']}: Tritium disagrees with the reference{other}")
+        elif "triton" in r["right"] and not r["right"]["triton"]:
+            print(f"seed {r['seed']}: Triton disagrees with the reference, Tritium agrees")
+    tally = {c: sum(r["right"][c] for r in records) for c in compilers}
+    summary = ", ".join(f"{c} right on {tally[c]}" for c in compilers)
+    if "triton" in compilers:
+        summary += f"; bit-identical outputs on {sum(bool(r['identical']) for r in records)}"
+    print(f"{args.count} generated kernels in {time.monotonic() - t0:.0f} s: {summary}")
     return 1 if ours_wrong else 0
 
 

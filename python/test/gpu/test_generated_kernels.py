@@ -33,3 +33,30 @@ def test_generated_kernels_match_their_references(first, tmp_path):
             wrong.append(seed)
     assert not wrong, f"generated kernels disagree with their references: seeds {wrong} " \
                       f"(python tools/fuzz/compile_fuzz.py --show SEED)"
+
+
+def test_reducer_shrinks_a_planted_disagreement_with_triton(tmp_path, monkeypatch):
+    """tools/fuzz/reduce.py with its real predicate (both compilers on the
+    GPU), on a planted bug: Tritium's outputs are negated whenever the kernel
+    calls tl.sin.  The minimal kernel must still call it, still run under
+    Triton, and be a few statements long."""
+    pytest.importorskip("triton")
+    import reduce
+
+    real_run = differential.run
+
+    def planted_bug(program, kernel, arrays, compiler="tritium"):
+        out = real_run(program, kernel, arrays, compiler)
+        if compiler == "tritium" and "tl.sin(" in program.source:
+            out = {n: -v + 1 for n, v in out.items()}
+        return out
+
+    monkeypatch.setattr(differential, "run", planted_bug)
+    seed = next(s for s in range(1000) if "tl.sin(" in generate(s).source and generate(s).inputs[0][2] == "float32")
+    program = generate(seed)
+    still_fails = reduce.differential_predicate(program, str(tmp_path))
+    assert still_fails(program.source)
+    reduced = reduce.reduce_source(program.source, still_fails, max_tries=400)
+    assert "tl.sin(" in reduced and still_fails(reduced)
+    body = reduced.split("def kernel", 1)[1].split("\n")[1:]
+    assert len([line for line in body if line.strip()]) < len(program.source.split("def kernel", 1)[1].split("\n")) - 1

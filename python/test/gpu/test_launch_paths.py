@@ -147,3 +147,24 @@ def test_grids_over_the_limits_are_a_clear_error(grid):
     with pytest.raises(TritiumError, match="exceeds CUDA's limits: x up to 2147483647, y and z up to 65535"):
         last_program_kernel[grid](out, num_warps=1)
     torch.cuda.synchronize()
+
+
+@pytest.mark.skipif(torch.cuda.device_count() < 2, reason="needs two GPUs")
+def test_tensors_on_another_device_than_the_current_one():
+    """The kernel runs on the current device; its tensors must live there.
+    Also after the warm path has seen the same call on the current device."""
+    n, alpha = 1000, 0.5
+    x0, y0 = data(n, 1)
+    out0 = torch.full_like(x0, float("nan"))
+    axpy_kernel[(1,)](x0, y0, out0, n, alpha, BLOCK=1024)  # warm entry on cuda:0
+    check(out0, alpha, x0, y0)
+    x1, y1, out1 = x0.to("cuda:1"), y0.to("cuda:1"), torch.full_like(x0, float("nan"), device="cuda:1")
+    with pytest.raises(TritiumError, match=r"argument 'x_ptr' is on cuda:1, but the kernel launches on cuda:0"):
+        axpy_kernel[(1,)](x1, y0, out0, n, alpha, BLOCK=1024)
+    with pytest.raises(TritiumError, match=r"argument 'out_ptr' is on cuda:1"):
+        axpy_kernel[(1,)](x0, y0, out1, n, alpha, BLOCK=1024)
+    with torch.cuda.device(1):
+        axpy_kernel[(1,)](x1, y1, out1, n, alpha, BLOCK=1024)
+        axpy_kernel[(1,)](x1, y1, out1, n, alpha, BLOCK=1024)  # the warm path on cuda:1
+    torch.cuda.synchronize(1)
+    check(out1.cpu(), alpha, x0.cpu(), y0.cpu())

@@ -8,7 +8,7 @@ import pytest
 
 import tritium
 import tritium.language as tl
-from tritium.errors import CompilationError, TritiumError
+from tritium.errors import ArgumentError, CompilationError, TritiumError
 from tritium.runtime import driver
 from tritium.runtime.launcher import last_launched
 
@@ -35,14 +35,18 @@ class FakeDType:
 class FakeTensor:
     """A stand-in for a torch tensor: address, dtype, device."""
 
-    def __init__(self, address, dtype="torch.float32", is_cuda=True):
+    def __init__(self, address, dtype="torch.float32", is_cuda=True, index=0):
         self.address = address
         self.dtype = FakeDType(dtype)
         self.is_cuda = is_cuda
-        self.device = "cuda:0" if is_cuda else "cpu"
+        self.index = index if is_cuda else -1
+        self.device = f"cuda:{index}" if is_cuda else "cpu"
 
     def data_ptr(self):
         return self.address
+
+    def get_device(self):
+        return self.index
 
 
 class FakeCuda:
@@ -261,12 +265,15 @@ def test_each_device_gets_its_own_function_and_stream(cuda, monkeypatch, tensor_
     monkeypatch.setattr(driver, "_device_getter", lambda: current[0])
     copy = fresh_copy_kernel()
     slow = counting_slow_path(monkeypatch, copy)
-    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    tensors = {d: (FakeTensor(0x10000, index=d), FakeTensor(0x20000, index=d)) for d in (0, 1)}
     for device in (0, 1, 0, 1):
         current[0] = device
-        copy[(1,)](x, y, 100, BLOCK=128)
+        copy[(1,)](*tensors[device], 100, BLOCK=128)
         use_path(copy, tensor_path)
     assert len(slow) == 2  # compiled once, loaded and registered once per device
+    # a tensor of another device than the current one: an error, also after the warm launches
+    with pytest.raises(ArgumentError, match="argument 'x_ptr' is on cuda:0, but the kernel launches on cuda:1"):
+        copy[(1,)](tensors[0][0], tensors[1][1], 100, BLOCK=128)
     assert cuda.loads == [("copy", 0), ("copy", 1)]
     launched = [(r["function"], r["stream"]) for r in (decode(rec, "PPi") for rec in cuda.records)]
     assert launched == [(0xF001, 0x5000), (0xF002, 0x5001)] * 2

@@ -253,7 +253,7 @@ def _int_key(v: int, specialize_value: bool, specialize_alignment: bool):
             "u64" if 0 <= v <= 0xFFFFFFFFFFFFFFFF else "too wide", aligned)
 
 
-def _warm_spec(v, specialize_value: bool, specialize_alignment: bool):
+def _warm_spec(v, specialize_value: bool, specialize_alignment: bool, single_device: bool = True):
     """(key, value to pass) of a runtime argument that is not an exact
     torch.Tensor or int; raises TypeError to send the call down the slow
     path."""
@@ -270,7 +270,10 @@ def _warm_spec(v, specialize_value: bool, specialize_alignment: bool):
     data_ptr = getattr(v, "data_ptr", None)
     if data_ptr is not None and getattr(v, "is_cuda", False):
         ptr = data_ptr()
-        return (v.dtype if not specialize_alignment or ptr & 15 == 0 else (v.dtype,)), ptr
+        key = v.dtype if not specialize_alignment or ptr & 15 == 0 else (v.dtype,)
+        if not single_device:  # as in _warm_key_lines
+            key = (key, v.get_device())  # (no get_device: AttributeError, the slow path)
+        return key, ptr
     interface = getattr(v, "__cuda_array_interface__", None)
     if interface is not None:
         ptr = interface["data"][0]
@@ -278,14 +281,21 @@ def _warm_spec(v, specialize_value: bool, specialize_alignment: bool):
     raise TypeError  # the slow path says what is wrong
 
 
-def _warm_key_lines(index: int, name: str, specialize_value: bool, specialize_alignment: bool) -> List[str]:
+def _warm_key_lines(index: int, name: str, specialize_value: bool, specialize_alignment: bool,
+                    single_device: bool = True) -> List[str]:
     """Generated code setting k{index} (key) and v{index} (value to pass) for
     runtime parameter `name`: the common cases inline, as cheap as Python
     gets (no tuple per argument), the rest through _int_key and _warm_spec,
     which give the same keys.  A tensor's key is its dtype when its address
-    is 16-byte aligned (or alignment is not specialized), else (dtype,)."""
+    is 16-byte aligned (or alignment is not specialized), else (dtype,);
+    where the process sees several GPUs, paired with the tensor's device, so
+    that a tensor on another device than the launch's misses the warm
+    entries (registered only by launches whose tensors passed the
+    launcher's device check) and meets that check's error."""
     tensor_key = (f"{name}.dtype if v{index} & 15 == 0 else ({name}.dtype,)" if specialize_alignment
                   else f"{name}.dtype")
+    if not single_device:
+        tensor_key = f"({tensor_key}, {name}.get_device())"
     int_aligned = f"{name} & 15 == 0" if specialize_value and specialize_alignment else "False"
     int_common = f"-0x80000000 <= {name} <= 0x7FFFFFFF" + (f" and {name} != 1" if specialize_value else "")
     return [
@@ -296,7 +306,7 @@ def _warm_key_lines(index: int, name: str, specialize_value: bool, specialize_al
         f"        k{index} = {int_aligned} if {int_common} else "
         f"_int_key({name}, {specialize_value}, {specialize_alignment})",
         "    else:",
-        f"        k{index}, v{index} = _warm_spec({name}, {specialize_value}, {specialize_alignment})",
+        f"        k{index}, v{index} = _warm_spec({name}, {specialize_value}, {specialize_alignment}, {single_device})",
     ]
 
 
@@ -537,7 +547,7 @@ class JITFunction(KernelInterface):
                 values.append(p.name)
             else:
                 body += _warm_key_lines(p.num, p.name, not p.do_not_specialize,
-                                        not p.do_not_specialize_on_alignment)
+                                        not p.do_not_specialize_on_alignment, single_device)
                 key_terms.append(f"k{p.num}")
                 values.append(f"v{p.num}")
         options = [o for o in LAUNCH_OPTIONS if o not in self.arg_names]
@@ -552,7 +562,7 @@ class JITFunction(KernelInterface):
             "            raise TypeError",
             *("    " + line for line in body),
             f"        entry = _warm[({', '.join(key_terms)},)]",
-            "    except (TypeError, KeyError):",
+            "    except (TypeError, KeyError, AttributeError):",
             "        entry = None",
             # outside the handler, so that an error of the slow path is not
             # shown as raised "during handling of" the KeyError
@@ -678,7 +688,7 @@ class JITFunction(KernelInterface):
         self._dispatch_namespace["_device"] = _driver.device_getter()
         try:
             key = self._warm_key(*values, **launch_options)
-        except TypeError:
+        except (TypeError, AttributeError):
             return  # an argument the warm path does not handle: always slow
         entry = kernel._launcher.warm_entry(device, runtime_indices, len(values), result=kernel)
         try:

@@ -70,6 +70,21 @@ def device_pointer(value, name: str) -> int:
                        f"got {type(value).__name__}")
 
 
+def check_device(value, name: str, device: int) -> None:
+    """The rule for several GPUs: a kernel launches on the current device
+    (torch.cuda.current_device(), as in Triton), and every GPU tensor it is
+    given must live there; one on another device is an error naming both,
+    never a launch that faults or reads through peer access by accident."""
+    get_device = getattr(value, "get_device", None)
+    if get_device is None or not getattr(value, "is_cuda", False):
+        return
+    index = get_device()
+    if index != device:
+        raise ArgumentError(f"argument '{name}' is on cuda:{index}, but the kernel launches on cuda:{device}, "
+                            f"the current device: make cuda:{index} current (torch.cuda.set_device({index}) or "
+                            f"`with torch.cuda.device({index}):`) or move the tensor with .to('cuda:{device}')")
+
+
 def _descriptor_rank(ty: str) -> int:
     """The rank of a "tensordesc<fp16[64,64]>" parameter type."""
     return ty.count(",") + 1
@@ -239,8 +254,13 @@ class Launcher:
         gx, gy, gz = grid_dims(grid, self.name)
         if len(args) != self.num_params:
             raise TritiumError(f"'{self.name}' takes {self.num_params} runtime arguments, got {len(args)}")
+        if device is None:
+            device = driver.current_device()
+        several_devices = driver.cuda().device_count > 1
         values = []
         for k, (name, ty, value) in enumerate(zip(self.param_names, self.param_types, args)):
+            if several_devices:
+                check_device(getattr(value, "base", value) if ty.startswith("tensordesc<") else value, name, device)
             if ty.startswith("tensordesc<"):
                 from ..tools.tensor_descriptor import launch_values
                 values += launch_values(value, name, self.descriptor_plans[k])
@@ -254,8 +274,6 @@ class Launcher:
             else:
                 value = int(value)
             values.append(value)
-        if device is None:
-            device = driver.current_device()
         fn = self.function(device)
         try:
             record = self.record.pack(fn, driver.current_stream(device), gx, gy, gz, self.threads,
