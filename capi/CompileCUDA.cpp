@@ -62,6 +62,7 @@ struct CudaOptions {
   bool debug = false;
   bool lineInfo = true;
   bool flushDenormals = false;
+  bool ptxasOpt = true;
   std::string dumpDir;
 };
 
@@ -129,6 +130,8 @@ std::string parseOptions(llvm::StringRef text, CudaOptions &options) {
       problem = boolValue(options.lineInfo);
     else if (key == "ftz")
       problem = boolValue(options.flushDenormals);
+    else if (key == "ptxas_opt")
+      problem = boolValue(options.ptxasOpt);
     else if (key == "dump_dir")
       options.dumpDir = value.str();
     else if (key == "input") {
@@ -144,7 +147,8 @@ std::string parseOptions(llvm::StringRef text, CudaOptions &options) {
     } else
       problem = "unknown option '" + key.str() +
                 "' (known: num_warps, num_ctas, num_stages, maxnreg, arch, "
-                "ptx_version, enable_fp_fusion, debug, line_info, ftz, dump_dir, "
+                "ptx_version, enable_fp_fusion, debug, line_info, ftz, ptxas_opt, "
+                "dump_dir, "
                 "input)";
     if (!problem.empty())
       return problem;
@@ -428,6 +432,7 @@ bool CudaCompile::run() {
   backendOptions.codegen.fpFusion = options.fpFusion;
   backendOptions.flushDenormals = options.flushDenormals;
   backendOptions.lineInfo = options.lineInfo || options.debug;
+  backendOptions.ptxasOptimize = options.ptxasOpt;
   if (!options.dumpDir.empty())
     backendOptions.dump = [this](llvm::StringRef name, llvm::StringRef text) {
       dump(name, text);
@@ -453,6 +458,7 @@ std::string CudaCompile::json() const {
   out["enable_fp_fusion"] = options.fpFusion;
   out["debug"] = options.debug;
   out["line_info"] = options.lineInfo || options.debug;
+  out["ptxas_opt"] = options.ptxasOpt;
   out["shared"] = sharedBytes;
   // The runtime keeps at most this many warps resident per SM (0: no limit).
   out["max_warps_per_sm"] = maxWarpsPerSM;

@@ -73,6 +73,8 @@ TRITIUM_API int tritium_run_pipeline(const char *text, size_t len,
  *   line_info=1          source lines in the PTX (.loc) and the cubin
  *                        (ptxas -lineinfo), as Triton does by default
  *   ftz=0                libdevice flushes denormals (nvvm-reflect-ftz)
+ *   ptxas_opt=1          ptxas -O3; 0 assembles with -O0 (to tell a ptxas
+ *                        miscompile from ours; DISABLE_PTXAS_OPT=1 in Python)
  *   dump_dir=PATH        write the IR after every pass and each back-end
  *                        intermediate there, numbered in order
  *   input=ttir           where the text starts: ttir, ttgir (skips

@@ -37,7 +37,9 @@ TORCH = {"float32": torch.float32, "float16": torch.float16, "int32": torch.int3
 
 
 def load(program, compiler: str, workdir: str):
-    """The program's `kernel`, compiled by `compiler` ("tritium" or "triton")."""
+    """The program's `kernel`, compiled by `compiler`: "tritium", "triton",
+    or "tritium-O0" (Tritium with ptxas -O0, which tells a ptxas miscompile
+    from ours)."""
     source = program.source
     if compiler == "triton":
         source = source.replace("import tritium as triton", "import triton").replace(
@@ -80,7 +82,14 @@ def run(program, kernel, arrays, compiler="tritium"):
         desc = descriptor_class(compiler)
         args = [desc.from_tensor(a, list(program.descriptors[p])) if p in program.descriptors else a
                 for p, a in zip(program.arguments(), args)]
-    kernel[program.grid](*args, **program.constexprs, num_warps=program.num_warps)
+    previous = os.environ.get("DISABLE_PTXAS_OPT")
+    if compiler == "tritium-O0":
+        os.environ["DISABLE_PTXAS_OPT"] = "1"  # read when the launch compiles
+    try:
+        kernel[program.grid](*args, **program.constexprs, num_warps=program.num_warps)
+    finally:
+        if compiler == "tritium-O0":
+            os.environ.pop("DISABLE_PTXAS_OPT") if previous is None else os.environ.update(DISABLE_PTXAS_OPT=previous)
     torch.cuda.synchronize()
     return {n: t.cpu().numpy() for n, t in outs.items()}
 

@@ -14,14 +14,17 @@ every candidate edit of the current tree, largest first:
      its receiver (x.to(tl.float16) -> x), a conditional expression by
      either branch;
 and tries them in order; the first candidate for which the predicate still
-holds becomes the current program and the round starts over.  A round in
+holds becomes the current program and the round starts over.  Addressing is
+never edited: the pointer and mask arguments of loads, stores and atomics,
+and the assignments they depend on, stay as generated (`_address_nodes`).  A round in
 which no candidate holds ends the reduction.  Candidates that do not
 compile under the other compiler simply fail the predicate (see
 `differential_predicate`), so the result stays a valid Triton program.
 
-Usage: python tools/fuzz/reduce.py SEED   (on the GPU machine, Triton
-installed) prints the minimal kernel of a generated program Tritium
-disagrees with Triton on.
+Usage: python tools/fuzz/reduce.py SEED [--against tritium-O0]   (on the
+GPU machine, Triton installed) prints the minimal kernel of a generated
+program Tritium disagrees with Triton on (or with itself assembled by
+ptxas -O0: a ptxas miscompile).
 """
 import ast
 import copy
@@ -47,13 +50,51 @@ def _count_nodes(tree: ast.AST) -> int:
     return sum(1 for _ in ast.walk(tree))
 
 
+_MEMORY_OPS = ("load", "store", "atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or",
+               "atomic_xor", "atomic_xchg", "atomic_cas")
+
+
+def _address_nodes(tree: ast.Module) -> set:
+    """The nodes the reduction leaves alone: the pointer and mask arguments
+    of every tl.load / tl.store / atomic, and every assignment the names in
+    them depend on (transitively).  Each program keeps writing the elements
+    it was generated to write; otherwise an edit could make programs race
+    to one address, whose value differs between compilers by chance."""
+    roots, names = [], set()
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "tl"
+                and node.func.attr in _MEMORY_OPS):
+            roots += node.args[:1] + [k.value for k in node.keywords if k.arg == "mask"]
+    for root in roots:
+        names |= {n.id for n in ast.walk(root) if isinstance(n, ast.Name)}
+    assignments = [n for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))]
+    kept = set()
+    changed = True
+    while changed:
+        changed = False
+        for a in assignments:
+            targets = a.targets if isinstance(a, ast.Assign) else [a.target]
+            defined = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            if id(a) not in kept and defined & names:
+                kept.add(id(a))
+                names |= {n.id for n in ast.walk(a.value) if isinstance(n, ast.Name)}
+                changed = True
+    protected = {id(n) for root in roots for n in ast.walk(root)}
+    for a in assignments:
+        if id(a) in kept:
+            protected |= {id(n) for n in ast.walk(a)}
+    return protected
+
+
 def _statement_edits(tree: ast.Module) -> Iterator[ast.Module]:
     """Trees with one statement dropped, or one `if` replaced by a branch."""
     lists = list(_function_bodies(tree))
+    protected = _address_nodes(tree)
     for li, stmts in enumerate(lists):
         for si, stmt in enumerate(stmts):
-            if isinstance(stmt, ast.FunctionDef):
-                continue  # the functions themselves stay; their statements go one by one
+            if isinstance(stmt, ast.FunctionDef) or id(stmt) in protected:
+                continue  # functions stay (their statements go one by one), and addressing
             edited = copy.deepcopy(tree)
             target = list(_function_bodies(edited))[li]
             del target[si]
@@ -106,11 +147,12 @@ def _expression_edits(tree: ast.Module) -> Iterator[ast.Module]:
     the largest expressions first."""
     order = []
     counter = _Replace(-1, 0)
+    protected = _address_nodes(tree)
 
     def walk(node, inside):
         if isinstance(node, ast.expr):
             counter.seen += 1
-            if inside:
+            if inside and id(node) not in protected:
                 for choice in range(len(_operands(node))):
                     order.append((_count_nodes(node), counter.seen, choice))
         for child in ast.iter_child_nodes(node):
@@ -152,10 +194,16 @@ def reduce_source(source: str, still_fails: Callable[[str], bool], max_tries: in
     return current
 
 
-def differential_predicate(program, workdir: str) -> Callable[[str], bool]:
-    """"Tritium disagrees with Triton" on `program`'s inputs, for a kernel
-    text standing in for the program's (needs a GPU and Triton).  A
-    candidate Triton cannot compile or run is not a failure."""
+def differential_predicate(program, workdir: str, against: str = "triton") -> Callable[[str], bool]:
+    """"Tritium disagrees with `against` (Triton, or Tritium with ptxas -O0
+    for a ptxas miscompile) on `program`'s inputs, the way it does
+    on the program itself", for a kernel text standing in for the
+    program's (needs a GPU and Triton).  The way is kept: when Tritium's
+    outputs differ, a candidate Tritium rejects is not a failure (or the
+    reduction would slide to any kernel Tritium rejects), and the other way
+    round; a candidate Triton cannot compile or run never is, nor one whose
+    outputs change from one run to the next (programs racing to one
+    address: their "disagreement" is chance)."""
     import numpy as np
 
     import differential
@@ -164,22 +212,35 @@ def differential_predicate(program, workdir: str) -> Callable[[str], bool]:
     counter = [0]
 
     def outputs(text: str, compiler: str):
+        """The outputs of two runs, or None when they differ."""
         counter[0] += 1
         variant = dict(vars(program))
         variant.update(source=text, seed=f"{program.seed}_r{counter[0]}")
         candidate = type(program)(**variant)
-        return differential.run(candidate, differential.load(candidate, compiler, workdir), arrays, compiler)
+        kernel = differential.load(candidate, compiler, workdir)
+        first = differential.run(candidate, kernel, arrays, compiler)
+        return first if differential.bit_identical(first, differential.run(candidate, kernel, arrays, compiler)) \
+            else None
 
-    def still_fails(text: str) -> bool:
+    def outcome(text: str) -> str:
         try:
-            theirs = outputs(text, "triton")
+            theirs = outputs(text, against)
         except Exception:  # noqa: BLE001 - not a valid program any more
-            return False
+            return "invalid"
+        if theirs is None:
+            return "invalid"
         try:
             ours = outputs(text, "tritium")
-        except Exception:  # noqa: BLE001 - Tritium rejects what Triton runs: still the bug
-            return True
-        return not differential.agrees(program, ours, theirs)
+        except Exception:  # noqa: BLE001 - Tritium rejects what Triton runs
+            return "raises"
+        if ours is None:
+            return "invalid"
+        return "agree" if differential.agrees(program, ours, theirs) else "differs"
+
+    original = outcome(program.source)
+
+    def still_fails(text: str) -> bool:
+        return original in ("raises", "differs") and outcome(text) == original
 
     return still_fails
 
@@ -195,14 +256,16 @@ def main(argv=None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("seed", type=int)
+    parser.add_argument("--against", choices=["triton", "tritium-O0"], default="triton",
+                        help="the other compiler: Triton, or Tritium with ptxas -O0 (a ptxas miscompile)")
     args = parser.parse_args(argv)
     program = generate(args.seed)
-    still_fails = differential_predicate(program, tempfile.mkdtemp(prefix="tritium-reduce-"))
+    still_fails = differential_predicate(program, tempfile.mkdtemp(prefix="tritium-reduce-"), args.against)
     if not still_fails(program.source):
-        print(f"seed {args.seed}: Tritium and Triton agree; nothing to reduce")
+        print(f"seed {args.seed}: Tritium and {args.against} agree; nothing to reduce")
         return 0
     reduced = reduce_source(program.source, still_fails)
-    print(f"# seed {args.seed}: minimal kernel on which Tritium disagrees with Triton "
+    print(f"# seed {args.seed}: minimal kernel on which Tritium disagrees with {args.against} "
           f"(grid {program.grid}, constexprs {program.constexprs}, num_warps {program.num_warps})")
     print(reduced)
     return 1

@@ -173,6 +173,7 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   PtxasOptions ptxasOptions;
   ptxasOptions.fpFusion = options.codegen.fpFusion;
   ptxasOptions.lineInfo = options.lineInfo;
+  ptxasOptions.optimize = options.ptxasOptimize;
   clock.lap();
   llvm::Expected<PtxasResult> assembled =
       runPtxas(result.ptxasPath, result.ptx, options.target, ptxasOptions);

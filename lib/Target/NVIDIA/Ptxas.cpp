@@ -236,7 +236,8 @@ tritium::nvidia::runPtxas(llvm::StringRef ptxasPath, llvm::StringRef ptx,
   }
 
   std::string gpuName = "--gpu-name=" + target.chip();
-  llvm::SmallVector<llvm::StringRef> args = {ptxasPath, "-v", gpuName, "-O3"};
+  llvm::SmallVector<llvm::StringRef> args = {ptxasPath, "-v", gpuName,
+                                             options.optimize ? "-O3" : "-O0"};
   if (!options.fpFusion)
     args.push_back("--fmad=false");
   if (options.lineInfo)

@@ -5,7 +5,14 @@ holds about 60 GiB) need the GPU's memory to themselves: under
 pytest-xdist with several workers, whose CUDA contexts and cached tensors
 stay resident, they are skipped with the command that runs them alone
 (`python3 -m pytest python/test/gpu -m whole_gpu`, which
-scripts/gpu_run.sh also runs)."""
+scripts/gpu_run.sh also runs).
+
+Tests marked `deliberate_fault` make a kernel fault on purpose (in a child
+process) to check the error users see; under compute-sanitizer that fault is
+a reported error by design, so scripts/gpu_sanitize.sh deselects them.
+Tests marked `huge_grid` launch up to 2^31 - 1 programs of a kernel without
+shared memory: racecheck, which tracks every block's shared memory, would
+take hours over them, so the racecheck run deselects them."""
 import os
 
 import pytest
@@ -19,6 +26,8 @@ except ImportError:  # pragma: no cover - CI has no torch
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "whole_gpu: needs the GPU's memory to itself (no pytest-xdist workers)")
+    config.addinivalue_line("markers", "deliberate_fault: a kernel faults on purpose (not for compute-sanitizer)")
+    config.addinivalue_line("markers", "huge_grid: billions of programs (too slow under racecheck)")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -183,6 +183,7 @@ except triton.TritiumError as e:
 """
 
 
+@pytest.mark.deliberate_fault
 def test_illegal_address_surfaces_as_exception(tmp_path):
     # In a child process: the error poisons the CUDA context for good.  The
     # script is a file because @jit reads the kernel's source.

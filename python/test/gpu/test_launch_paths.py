@@ -2,8 +2,9 @@
 graph and replayed on new data (also an autotuned kernel, tuned before the
 capture), launches on non-default streams and from several threads at once,
 the largest grids CUDA allows (2^31 - 1 programs in x, 65535 in y and z;
-the last program's ids are checked), and grids over them as a clear error
-before anything is launched.  Outputs are poisoned before every launch."""
+the last program's ids are checked), grids over them as a clear error
+before anything is launched, and (with two GPUs) tensors on another device
+than the current one as a clear error.  Outputs are poisoned before every launch."""
 import threading
 
 import pytest
@@ -131,6 +132,7 @@ def test_launches_from_several_threads():
     assert not errors, errors
 
 
+@pytest.mark.huge_grid
 @pytest.mark.parametrize("grid", [(2 ** 31 - 1,), (1, 65535), (1, 1, 65535), (3, 65535, 2)])
 def test_the_largest_grids(grid):
     out = torch.full((4,), -7, device="cuda", dtype=torch.int32)

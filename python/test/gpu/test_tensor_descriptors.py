@@ -15,6 +15,17 @@ import tritium.language as tl  # noqa: E402
 from tritium.errors import TritiumError  # noqa: E402
 from tritium.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
 
+
+def attention_reference(q, k, v, causal):
+    """scaled_dot_product_attention on fp32 copies, on its math backend: the
+    same function without the fused kernels (cuDNN's show shared-memory
+    hazards of their own under compute-sanitizer racecheck, hiding ours),
+    in q's dtype."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    with sdpa_kernel(SDPBackend.MATH):
+        return torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                                                is_causal=causal).to(q.dtype)
+
 DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.int8, torch.uint8, torch.int16, torch.int32,
           torch.int64, torch.float64]
 
@@ -282,7 +293,7 @@ def test_attention_forward_matches_sdpa(dtype, causal, head_dim, n):
                                               [n * head_dim, head_dim, 1], [1, rows, head_dim])
     attention_tma_kernel[(triton.cdiv(n, BM), Z * H)](head_dim ** -0.5, blocks(q, BM), blocks(k, BN), blocks(v, BN),
                                                        blocks(o, BM), n, head_dim, BM, BN, causal)
-    want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    want = attention_reference(q, k, v, causal)
     torch.testing.assert_close(o, want, rtol=2e-2, atol=2e-2)
 
 
@@ -304,7 +315,7 @@ def test_attention_benchmark_kernel_matches_sdpa():
                 kernels.attn_fwd_tma[(N // bm, Z * H)](D ** -0.5, H, rows(q, bm), rows(k, bn), rows(v, bn),
                                                       rows(o, bm), N_CTX=N, HEAD_DIM=D, BLOCK_M=bm, BLOCK_N=bn,
                                                       STAGE=3 if causal else 1, num_stages=stages, num_warps=warps)
-                want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+                want = attention_reference(q, k, v, causal)
                 torch.testing.assert_close(o, want, rtol=2e-2, atol=2e-2)
 
 

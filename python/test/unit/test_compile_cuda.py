@@ -12,6 +12,7 @@ import shutil
 import pytest
 
 import tritium
+import tritium.language as tl
 from tritium._native import native_library
 
 
@@ -254,6 +255,31 @@ module {
     separate, _ = compile_llir(text, enable_fp_fusion=False)
     assert "fma.rn.f32" in fused["ptx"]
     assert "fma" not in separate["ptx"]
+
+
+@needs_ptxas
+def test_ptxas_opt_off_assembles_without_optimizing():
+    optimized, cubin = compile_llir(LLVM_ADD)
+    plain, plain_cubin = compile_llir(LLVM_ADD, ptxas_opt=False)
+    assert optimized["ptxas_opt"] is True and plain["ptxas_opt"] is False
+    assert plain["ptx"] == optimized["ptx"] and plain_cubin != cubin
+
+
+@needs_ptxas
+def test_disable_ptxas_opt_reaches_ptxas_and_the_cache_key(tmp_path, monkeypatch):
+    """Triton's DISABLE_PTXAS_OPT=1: ptxas -O0, cached apart from -O3."""
+    monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path))
+
+    @tritium.jit
+    def scale(x_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 3.0)
+
+    optimized = tritium.compile(scale, signature={"x_ptr": "*fp32"}, constexprs={"BLOCK": 128})
+    monkeypatch.setenv("DISABLE_PTXAS_OPT", "1")
+    plain = tritium.compile(scale, signature={"x_ptr": "*fp32"}, constexprs={"BLOCK": 128})
+    assert plain.asm["ptx"] == optimized.asm["ptx"] and plain.asm["cubin"] != optimized.asm["cubin"]
+    assert len(os.listdir(tmp_path)) == 2
 
 
 def test_a_module_without_kernel_is_an_error():

@@ -1,7 +1,9 @@
 """The delta-debugging reducer of tools/fuzz/reduce.py, with stand-in
 predicates (the real one runs both compilers on the GPU): it shrinks a
 generated kernel to the few lines that keep the predicate true, never
-touches decorators or signatures, and leaves a program that parses."""
+touches decorators, signatures or addressing (the pointers and masks of
+loads and stores and what they depend on), and leaves a program that
+parses."""
 import ast
 import os
 import sys
@@ -32,10 +34,14 @@ def test_reduces_to_the_statement_and_expression_that_matter():
     assert ast.unparse(kernel.decorator_list[0]) == "triton.jit"
     assert [a.arg for a in kernel.args.args] == [a.arg for a in next(
         n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef)).args.args]
-    assert len(kernel.body) == 1  # only the store is left, holding the sine
-    store = ast.unparse(kernel.body[0])
-    assert store.startswith("tl.store(") and "tl.sin(" in store
-    assert len(reduced) < len(source) / 2
+    # the addressing stays as generated; of the rest only the store is left, holding the sine
+    assert [ast.unparse(s) for s in kernel.body[:3]] == ["pid = tl.program_id(0)",
+                                                          "offs = pid * BLOCK + tl.arange(0, BLOCK)",
+                                                          "mask = offs < n"]
+    assert len(kernel.body) == 4
+    store = ast.unparse(kernel.body[3])
+    assert store.startswith("tl.store(out_ptr + offs, ") and store.endswith(", mask=mask)") and "tl.sin(" in store
+    assert len(reduced) < len(source) * 0.7
     # and no smaller one-edit candidate keeps the predicate
     assert not any(still_fails(c) for c in candidates(reduced))
 

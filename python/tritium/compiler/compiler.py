@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, Optional, Sequence
 
 from .. import __tritium_version__
+from .. import knobs as _knobs
 from .._native import native_library
 from ..runtime import cache, tuple_args
 from ..errors import CompilationError, TritiumError
@@ -310,6 +311,8 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     if maxnreg is not None and (not isinstance(maxnreg, int) or isinstance(maxnreg, bool)
                                 or not 1 <= maxnreg <= 255):
         raise TritiumError(f"maxnreg must be an integer from 1 to 255 (registers per thread), got {maxnreg!r}")
+    if _knobs.nvidia.disable_ptxas_opt:  # DISABLE_PTXAS_OPT=1: ptxas -O0 (part of the cache key)
+        opts["ptxas_opt"] = 0
     fn = src.fn
     debug_on = _debug_enabled(opts)
     lib = native_library()
@@ -342,6 +345,8 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
             backend_options["ftz"] = int(bool(opts["enable_reflect_ftz"]))
         if maxnreg is not None:
             backend_options["maxnreg"] = maxnreg
+        if opts.get("ptxas_opt") == 0:
+            backend_options["ptxas_opt"] = 0
         dump = os.environ.get("TRITIUM_DUMP_DIR")
         if dump:
             backend_options["dump_dir"] = dump

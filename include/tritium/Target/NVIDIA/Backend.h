@@ -39,6 +39,8 @@ struct BackendOptions {
   unsigned optLevel = 3;
   /// Assemble with ptxas (when one is found); false stops at PTX.
   bool assemble = true;
+  /// ptxas optimizes (-O3); false: -O0.
+  bool ptxasOptimize = true;
   /// The ptxas to run; empty means findPtxas().
   std::string ptxasPath;
   /// Called with each intermediate text ("llvm-ir.ll", "llvm-ir-linked.ll",

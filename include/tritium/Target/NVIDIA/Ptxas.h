@@ -57,6 +57,9 @@ struct PtxasOptions {
   bool fpFusion = true;
   /// Keep source line information (-lineinfo).
   bool lineInfo = false;
+  /// ptxas's own optimizations (-O3); false assembles with -O0, the way to
+  /// tell a ptxas miscompile from ours (Triton's DISABLE_PTXAS_OPT).
+  bool optimize = true;
   /// Kill ptxas after this long (0: wait for ever).
   unsigned timeoutSeconds = 600;
 };
