@@ -13,7 +13,10 @@
 //       (WAR, WAW) or reads one overlapping a pending write (RAW); then a
 //       ttg.barrier goes right before it and the state is cleared.  Its own
 //       accesses are then added, except the writes of TMA copies: those
-//       complete on an mbarrier that every reader waits on;
+//       complete on an mbarrier that every reader waits on.  Accesses of
+//       the issuing thread alone (thread 0: mbarrier init, inval, expect,
+//       TMA copies) are pending apart: they conflict with the accesses of
+//       all threads, not with each other (one thread's program order);
 //     * tt.call of a function that uses shared memory (directly or through
 //       its callees) reads and writes every byte: a barrier before it when
 //       anything is pending, and the next access after it waits for it;
@@ -22,6 +25,10 @@
 //     * scf.for: the body's entry state E must contain the state before the
 //       loop and the state at the end of the body (the back edge), so E is
 //       grown from the state before the loop until the body adds nothing.
+//       When the body would need fewer barriers had nothing been pending
+//       before the loop (a conflict with the state before the loop only,
+//       met on every iteration: mbarrier inits before a loop of waits), a
+//       barrier goes before the loop instead and the loop starts clear.
 //       The loop's exit state is the state before it (zero trips) joined
 //       with the body's exit;
 //     * scf.while: the same over "before" then "after"; the loop exits from
@@ -116,12 +123,19 @@ SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
   }
   // mbarrier operations synchronize among themselves: only the
   // initialization and invalidation (plain writes of its bytes) must be
-  // ordered against the other uses of a barrier.
+  // ordered against the other uses of a barrier.  Thread 0 alone issues
+  // init, inval and expect (TMAOpToLLVM.cpp); every thread waits.
   if (isa<ttg::InitBarrierOp, ttg::InvalBarrierOp>(op)) {
     access.writes.push_back(getBufferInterval(op->getOperand(0)));
+    access.byIssuingThread = true;
     return access;
   }
-  if (isa<ttg::BarrierExpectOp, ttg::WaitBarrierOp>(op)) {
+  if (isa<ttg::BarrierExpectOp>(op)) {
+    access.reads.push_back(getBufferInterval(op->getOperand(0)));
+    access.byIssuingThread = true;
+    return access;
+  }
+  if (isa<ttg::WaitBarrierOp>(op)) {
     access.reads.push_back(getBufferInterval(op->getOperand(0)));
     return access;
   }
@@ -129,10 +143,12 @@ SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
     access.writes.push_back(getBufferInterval(copy.getResult()));
     access.reads.push_back(getBufferInterval(copy.getBarrier()));
     access.writesCompleteOnBarrier = true;
+    access.byIssuingThread = true;
     return access;
   }
   if (auto copy = dyn_cast<ttg::AsyncTMACopyLocalToGlobalOp>(op)) {
     access.reads.push_back(getBufferInterval(copy.getSrc()));
+    access.byIssuingThread = true;
     return access;
   }
   // The issuing thread's wait (program order) and a fence of its own
@@ -169,10 +185,13 @@ SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// The intervals read and written since the last barrier.
+/// The intervals read and written since the last barrier: by all threads,
+/// and by the issuing thread alone.
 struct Pending {
   std::set<SharedInterval> reads;
   std::set<SharedInterval> writes;
+  std::set<SharedInterval> issuerReads;
+  std::set<SharedInterval> issuerWrites;
 
   static bool overlapsAny(const std::set<SharedInterval> &set,
                           ArrayRef<SharedInterval> intervals) {
@@ -183,27 +202,41 @@ struct Pending {
     return false;
   }
 
-  /// RAW, WAR or WAW between `access` and what is pending.
+  /// RAW, WAR or WAW between `access` and what is pending; the issuing
+  /// thread's own accesses are ordered among themselves.
   bool conflictsWith(const SharedMemoryAccess &access) const {
-    return overlapsAny(writes, access.reads) ||
-           overlapsAny(writes, access.writes) ||
-           overlapsAny(reads, access.writes);
+    if (overlapsAny(writes, access.reads) ||
+        overlapsAny(writes, access.writes) ||
+        overlapsAny(reads, access.writes))
+      return true;
+    return !access.byIssuingThread &&
+           (overlapsAny(issuerWrites, access.reads) ||
+            overlapsAny(issuerWrites, access.writes) ||
+            overlapsAny(issuerReads, access.writes));
   }
   void add(const SharedMemoryAccess &access) {
-    reads.insert(access.reads.begin(), access.reads.end());
+    auto &r = access.byIssuingThread ? issuerReads : reads;
+    auto &w = access.byIssuingThread ? issuerWrites : writes;
+    r.insert(access.reads.begin(), access.reads.end());
     if (!access.writesCompleteOnBarrier)
-      writes.insert(access.writes.begin(), access.writes.end());
+      w.insert(access.writes.begin(), access.writes.end());
   }
   void join(const Pending &other) {
     reads.insert(other.reads.begin(), other.reads.end());
     writes.insert(other.writes.begin(), other.writes.end());
+    issuerReads.insert(other.issuerReads.begin(), other.issuerReads.end());
+    issuerWrites.insert(other.issuerWrites.begin(), other.issuerWrites.end());
   }
   void clear() {
     reads.clear();
     writes.clear();
+    issuerReads.clear();
+    issuerWrites.clear();
   }
   bool operator==(const Pending &other) const {
-    return reads == other.reads && writes == other.writes;
+    return reads == other.reads && writes == other.writes &&
+           issuerReads == other.issuerReads &&
+           issuerWrites == other.issuerWrites;
   }
 };
 
@@ -235,6 +268,12 @@ private:
   void visitBlock(Block &block, Pending &state, bool insert);
   void visitOp(Operation *op, Pending &state, bool insert);
   void visitFor(scf::ForOp forOp, Pending &state, bool insert);
+  /// The fixed-point state at the top of `forOp`'s body, entered with
+  /// `state`.
+  Pending loopEntry(scf::ForOp forOp, const Pending &state);
+  /// The barriers one walk of `forOp`'s body from `entry` would place
+  /// (nothing is inserted).
+  unsigned countBarriers(scf::ForOp forOp, const Pending &entry);
   void visitWhile(scf::WhileOp whileOp, Pending &state, bool insert);
   void visitIf(scf::IfOp ifOp, Pending &state, bool insert);
   void visitRegions(Operation *op, Pending &state, bool insert);
@@ -243,6 +282,10 @@ private:
   DenseSet<Operation *> sharedMemoryFunctions;
   DenseMap<Operation *, SharedMemoryAccess> accesses;
   DenseMap<Operation *, bool> nested;
+  /// While countBarriers walks a loop: that loop, and the barriers placed
+  /// inside it so far.
+  Operation *countingLoop = nullptr;
+  unsigned counted = 0;
 };
 } // namespace
 
@@ -337,13 +380,14 @@ void BarrierPlacement::visitOp(Operation *op, Pending &state, bool insert) {
       OpBuilder builder(op);
       ttg::BarrierOp::create(builder, op->getLoc());
     }
+    if (countingLoop && countingLoop->isProperAncestor(op))
+      ++counted;
     state.clear();
   }
   state.add(access);
 }
 
-void BarrierPlacement::visitFor(scf::ForOp forOp, Pending &state,
-                                bool insert) {
+Pending BarrierPlacement::loopEntry(scf::ForOp forOp, const Pending &state) {
   Block &body = *forOp.getBody();
   Pending entry = state;
   while (true) {
@@ -351,10 +395,44 @@ void BarrierPlacement::visitFor(scf::ForOp forOp, Pending &state,
     visitBlock(body, next, /*insert=*/false);
     next.join(entry);
     if (next == entry)
-      break;
+      return entry;
     entry = std::move(next);
   }
-  visitBlock(body, entry, insert);
+}
+
+unsigned BarrierPlacement::countBarriers(scf::ForOp forOp,
+                                         const Pending &entry) {
+  Operation *outerLoop = countingLoop;
+  unsigned outerCount = counted;
+  countingLoop = forOp;
+  counted = 0;
+  Pending walk = entry;
+  visitBlock(*forOp.getBody(), walk, /*insert=*/false);
+  unsigned result = counted;
+  countingLoop = outerLoop;
+  counted = outerCount;
+  return result;
+}
+
+void BarrierPlacement::visitFor(scf::ForOp forOp, Pending &state,
+                                bool insert) {
+  Pending entry = loopEntry(forOp, state);
+  // A barrier the body needs only because of what was pending before the
+  // loop runs once before it rather than in every iteration.
+  if (!(state == Pending())) {
+    Pending fresh = loopEntry(forOp, Pending());
+    if (countBarriers(forOp, fresh) < countBarriers(forOp, entry)) {
+      if (insert) {
+        OpBuilder builder(forOp);
+        ttg::BarrierOp::create(builder, forOp.getLoc());
+      }
+      if (countingLoop && countingLoop->isProperAncestor(forOp))
+        ++counted;
+      state.clear();
+      entry = std::move(fresh);
+    }
+  }
+  visitBlock(*forOp.getBody(), entry, insert);
   state.join(entry);
 }
 

@@ -409,3 +409,43 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %r : tensor<32x16xf16, #a>
   }
 }
+
+// -----
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+
+// mbarrier init, expect and inval are thread 0's alone: its program order
+// orders them, so none needs a CTA barrier against another.  Every thread
+// waits: a barrier before the first wait (the inits must be seen) and one
+// before the invals (every wait must be over); re-initializing after the
+// invals needs none.
+// CHECK-LABEL: tt.func @one_thread_barrier_ops
+// CHECK: ttg.init_barrier
+// CHECK-NEXT: ttg.memdesc_index
+// CHECK-NEXT: ttg.init_barrier
+// CHECK-NEXT: ttg.barrier_expect
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.wait_barrier
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.inval_barrier
+// CHECK-NEXT: ttg.inval_barrier
+// CHECK-NEXT: ttg.init_barrier
+// CHECK-NEXT: tt.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @one_thread_barrier_ops(%phase: i32, %pred: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %bars = ttg.local_alloc : () -> !ttg.memdesc<2x1xi64, #shared, #smem, mutable>
+    %b0 = ttg.memdesc_index %bars[%c0] : !ttg.memdesc<2x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+    ttg.init_barrier %b0, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+    %b1 = ttg.memdesc_index %bars[%c1] : !ttg.memdesc<2x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+    ttg.init_barrier %b1, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+    ttg.barrier_expect %b0, 16384, %pred : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+    ttg.wait_barrier %b0, %phase : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+    ttg.inval_barrier %b0 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+    ttg.inval_barrier %b1 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+    ttg.init_barrier %b0, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+    tt.return
+  }
+}

@@ -56,6 +56,11 @@ struct SharedMemoryAccess {
   /// their own wait on the barrier, not through a CTA barrier, so they do
   /// not stay pending.
   bool writesCompleteOnBarrier = false;
+  /// Made by the issuing thread alone (thread 0 of the CTA: mbarrier
+  /// init, inval and expect, TMA copies).  Two such accesses are ordered by
+  /// that thread's program order, so only the accesses of all threads
+  /// conflict with them.
+  bool byIssuingThread = false;
 
   bool empty() const { return reads.empty() && writes.empty(); }
 };
