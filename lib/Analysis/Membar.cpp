@@ -14,9 +14,9 @@
 //       ttg.barrier goes right before it and the state is cleared.  Its own
 //       accesses are then added, except the writes of TMA copies: those
 //       complete on an mbarrier that every reader waits on.  Accesses of
-//       the issuing thread alone (thread 0: mbarrier init, inval, expect,
-//       TMA copies) are pending apart: they conflict with the accesses of
-//       all threads, not with each other (one thread's program order);
+//       the issuing thread alone (thread 0's mbarrier inits and invals)
+//       are pending apart: they conflict with the accesses of all threads,
+//       not with each other (one thread's program order);
 //     * tt.call of a function that uses shared memory (directly or through
 //       its callees) reads and writes every byte: a barrier before it when
 //       anything is pending, and the next access after it waits for it;
@@ -124,18 +124,17 @@ SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
   // mbarrier operations synchronize among themselves: only the
   // initialization and invalidation (plain writes of its bytes) must be
   // ordered against the other uses of a barrier.  Thread 0 alone issues
-  // init, inval and expect (TMAOpToLLVM.cpp); every thread waits.
+  // init and inval (TMAOpToLLVM.cpp), so a run of them needs no barrier
+  // inside.  Expects and TMA copies are thread 0's too, but count as every
+  // thread's: a barrier between the inits and the first expect is what
+  // compute-sanitizer's racecheck needs to see the copies' writes ordered
+  // before the waiting threads' reads (it reported hazards without it).
   if (isa<ttg::InitBarrierOp, ttg::InvalBarrierOp>(op)) {
     access.writes.push_back(getBufferInterval(op->getOperand(0)));
     access.byIssuingThread = true;
     return access;
   }
-  if (isa<ttg::BarrierExpectOp>(op)) {
-    access.reads.push_back(getBufferInterval(op->getOperand(0)));
-    access.byIssuingThread = true;
-    return access;
-  }
-  if (isa<ttg::WaitBarrierOp>(op)) {
+  if (isa<ttg::BarrierExpectOp, ttg::WaitBarrierOp>(op)) {
     access.reads.push_back(getBufferInterval(op->getOperand(0)));
     return access;
   }
@@ -143,12 +142,10 @@ SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
     access.writes.push_back(getBufferInterval(copy.getResult()));
     access.reads.push_back(getBufferInterval(copy.getBarrier()));
     access.writesCompleteOnBarrier = true;
-    access.byIssuingThread = true;
     return access;
   }
   if (auto copy = dyn_cast<ttg::AsyncTMACopyLocalToGlobalOp>(op)) {
     access.reads.push_back(getBufferInterval(copy.getSrc()));
-    access.byIssuingThread = true;
     return access;
   }
   // The issuing thread's wait (program order) and a fence of its own

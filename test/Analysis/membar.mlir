@@ -415,17 +415,18 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
 
-// mbarrier init, expect and inval are thread 0's alone: its program order
-// orders them, so none needs a CTA barrier against another.  Every thread
-// waits: a barrier before the first wait (the inits must be seen) and one
-// before the invals (every wait must be over); re-initializing after the
-// invals needs none.
+// mbarrier inits and invals are thread 0's alone: its program order orders
+// them, so none needs a CTA barrier against another.  A barrier between the
+// inits and the first expect (expects and copies count as every thread's,
+// see getSharedMemoryAccess), none before the wait (reads after reads),
+// one before the invals (every wait must be over); re-initializing after
+// the invals needs none.
 // CHECK-LABEL: tt.func @one_thread_barrier_ops
 // CHECK: ttg.init_barrier
 // CHECK-NEXT: ttg.memdesc_index
 // CHECK-NEXT: ttg.init_barrier
-// CHECK-NEXT: ttg.barrier_expect
 // CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.barrier_expect
 // CHECK-NEXT: ttg.wait_barrier
 // CHECK-NEXT: ttg.barrier
 // CHECK-NEXT: ttg.inval_barrier

@@ -33,7 +33,8 @@ import torch  # noqa: E402
 
 from kernel_generator import generate  # noqa: E402
 
-TORCH = {"float32": torch.float32, "float16": torch.float16, "int32": torch.int32, "int8": torch.int8}
+TORCH = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16, "int32": torch.int32,
+         "int8": torch.int8}
 
 
 def load(program, compiler: str, workdir: str):
@@ -54,10 +55,15 @@ def load(program, compiler: str, workdir: str):
 
 
 def inputs_for(program, rng):
+    """Random inputs as numpy arrays; bfloat16 ones as float32 arrays of
+    bfloat16 values (numpy has no bfloat16)."""
     arrays = {}
     for name, shape, dtype in program.inputs:
         if dtype.startswith("int"):
             arrays[name] = rng.integers(-100, 100, size=shape, dtype=np.dtype(dtype))
+        elif dtype == "bfloat16":
+            bits = (rng.standard_normal(size=shape) * 2).astype(np.float32).view(np.uint32)
+            arrays[name] = (bits & np.uint32(0xFFFF0000)).view(np.float32)
         else:
             arrays[name] = (rng.standard_normal(size=shape) * 2).astype(dtype)
     return arrays
@@ -72,7 +78,9 @@ def descriptor_class(compiler):
 
 
 def run(program, kernel, arrays, compiler="tritium"):
-    tensors = {n: torch.from_numpy(a).cuda() for n, a in arrays.items()}
+    dtypes = {n: d for n, _, d in program.inputs}
+    tensors = {n: torch.from_numpy(a).cuda().to(TORCH[dtypes[n]]) if dtypes.get(n) == "bfloat16"
+               else torch.from_numpy(a).cuda() for n, a in arrays.items()}
     outs = {}
     for name, shape, dtype in program.outputs:
         fill = 0 if name in program.zero_outputs else -77 if dtype.startswith("int") else float("nan")
@@ -91,7 +99,7 @@ def run(program, kernel, arrays, compiler="tritium"):
         if compiler == "tritium-O0":
             os.environ.pop("DISABLE_PTXAS_OPT") if previous is None else os.environ.update(DISABLE_PTXAS_OPT=previous)
     torch.cuda.synchronize()
-    return {n: t.cpu().numpy() for n, t in outs.items()}
+    return {n: (t.float() if t.dtype == torch.bfloat16 else t).cpu().numpy() for n, t in outs.items()}
 
 
 def agrees(program, got, want) -> bool:

@@ -17,18 +17,21 @@ arguments, a reduction of a scalar, an unknown keyword, a runtime shape, a
 range with step 0, a float arange.  A compiler must reject it with an error at that line.
 
 What a valid kernel may contain:
-  * 1-D tiles (BLOCK 16-1024, a masked tail) or 2-D tiles (BM x BN, each
-    1-64, masks on both edges), up to two inputs of float32, float16, int32
-    or int8 (float16 computes in float32 and int8 in int32, as Triton code
-    usually does);
+  * 1-D tiles (BLOCK 16-1024, a masked tail), 2-D tiles (BM x BN, each
+    1-64, masks on both edges) or 3-D tiles (BL x BM x BN, each 1-16, masks
+    on every edge), up to two inputs of float32, float16, bfloat16, int32
+    or int8 (float16 and bfloat16 compute in float32 and int8 in int32, as
+    Triton code usually does; references round to bfloat16 with bf16());
   * element-wise expressions up to depth 4: + - * and safe division,
     maximum/minimum, where over comparisons, abs, exp of -|x|, sqrt of |x|,
-    sin (of an argument clamped to [-8, 8]), casts; for integers also & | ^ and shifts by 0-3;
+    sin (of an argument clamped to [-8, 8]), casts (round trips through
+    float16 and bfloat16); for integers also & | ^ and shifts by 0-3;
   * a constexpr-bounded loop accumulating (a for or a while), an `if` on a
     constexpr flag, an `if` on a runtime scalar;
   * a nested @jit helper holding a subexpression;
-  * 2-D: a row vector broadcast over the rows; a reduction (sum, max, min)
-    or a cumsum along either axis, with masked elements made neutral first;
+  * 2-D: a row vector broadcast over the rows; 2-D and 3-D: a reduction
+    (sum, max, min) or a cumsum along any axis, with masked elements made
+    neutral first;
   * integers (int32, int8 computing in int32): an atomic_add histogram;
   * or, about one program in seven, a matmul tile: tl.dot over a masked K loop
     (fp16 or fp32 inputs, fp32 accumulator) with an element-wise epilogue;
@@ -42,9 +45,26 @@ import dataclasses
 import random
 from typing import Dict, List, Optional, Tuple
 
-FLOAT_DTYPES = ["float32", "float16"]
-TL_DTYPE = {"float32": "tl.float32", "float16": "tl.float16", "int32": "tl.int32", "int8": "tl.int8"}
-SIG_DTYPE = {"float32": "fp32", "float16": "fp16", "int32": "i32", "int8": "i8"}
+FLOAT_DTYPES = ["float32", "float16", "bfloat16"]
+TL_DTYPE = {"float32": "tl.float32", "float16": "tl.float16", "bfloat16": "tl.bfloat16", "int32": "tl.int32",
+            "int8": "tl.int8"}
+SIG_DTYPE = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "int32": "i32", "int8": "i8"}
+
+# numpy has no bfloat16: references hold bfloat16 values as float32 and
+# round with bf16() (to nearest, ties to even, as the GPU's cvt.rn.bf16).
+BF16_HELPER = [
+    "def bf16(v):",
+    "    v = np.asarray(v, np.float32)",
+    "    bits = v.view(np.uint32).astype(np.uint64)",
+    "    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16",
+    "    return np.where(np.isnan(v), v, (bits & 0xFFFFFFFF).astype(np.uint32).view(np.float32))",
+    "",
+]
+
+
+def np_cast(value: str, dtype: str) -> str:
+    """numpy source converting `value` to `dtype` (bfloat16: rounded, kept in float32)."""
+    return f"bf16({value})" if dtype == "bfloat16" else f"({value}).astype(np.{dtype})"
 
 
 @dataclasses.dataclass
@@ -145,7 +165,9 @@ class _Builder:
             # last-bit error into an absolute one no tolerance would cover.
             return _Expr(f"tl.sin(tl.minimum(tl.maximum({a.tl}, -8.0), 8.0))",
                          f"np.sin(np.minimum(np.maximum({a.np}, np.float32(-8.0)), np.float32(8.0)))")
-        # a round trip through float16 and back
+        # a round trip through float16 or bfloat16 and back
+        if r.random() < 0.5:
+            return _Expr(f"{a.tl}.to(tl.bfloat16).to(tl.float32)", f"bf16({a.np})")
         return _Expr(f"{a.tl}.to(tl.float16).to(tl.float32)", f"{a.np}.astype(np.float16).astype(np.float32)")
 
 
@@ -160,8 +182,8 @@ def generate(seed: int) -> Program:
         return _generate_dot(seed, rng)
     if rng.random() < 0.12:
         return _generate_descriptor(seed, rng)
-    rank = rng.choice([1, 2])
-    dtype = rng.choice(["float32", "float32", "float16", "int32", "int8"])
+    rank = rng.choice([1, 1, 2, 2, 3])
+    dtype = rng.choice(["float32", "float32", "float16", "bfloat16", "int32", "int8"])
     kind = "int" if dtype.startswith("int") else "float"
     n_inputs = rng.choice([1, 2])
     row_vector = rank == 2 and rng.random() < 0.3  # a [BN] input broadcast over the rows
@@ -215,7 +237,33 @@ def generate(seed: int) -> Program:
         shape_in = (n,)
         grid = ((n + block - 1) // block,)
         np_index = ["    offs = np.arange(n)"]
-        out_shape, out_index = (n,), "offs"
+        out_shape = (n,)
+    elif rank == 3:
+        blocks = [_pow2(rng, 1, 16) for _ in range(3)]
+        dims = [rng.randint(1, 3 * b) for b in blocks]
+        names3 = ["L", "M", "N"]
+        for nm3, d in zip(names3, dims):
+            signature[nm3] = "i32"
+            scalars[nm3] = d
+        # A reduction or scan along one axis needs that axis whole in one program.
+        if rng.random() < 0.35:
+            reduce_op = rng.choice(["sum", "max", "min", "cumsum"])
+            axis3 = rng.randrange(3)
+            blocks[axis3] = 1 << (dims[axis3] - 1).bit_length()
+            if blocks[0] * blocks[1] * blocks[2] > 2 ** 14:
+                reduce_op = None
+                blocks[axis3] = _pow2(rng, 1, 16)
+        constexprs.update(BL=blocks[0], BM=blocks[1], BN=blocks[2])
+        params = ", ".join(list(signature) + ["BL: tl.constexpr", "BM: tl.constexpr", "BN: tl.constexpr"])
+        index = ["    d0 = tl.program_id(0) * BL + tl.arange(0, BL)",
+                 "    d1 = tl.program_id(1) * BM + tl.arange(0, BM)",
+                 "    d2 = tl.program_id(2) * BN + tl.arange(0, BN)",
+                 "    offs = (d0[:, None, None] * M + d1[None, :, None]) * N + d2[None, None, :]",
+                 "    mask = (d0[:, None, None] < L) & (d1[None, :, None] < M) & (d2[None, None, :] < N)"]
+        shape_in = tuple(dims)
+        grid = tuple((d + b - 1) // b for d, b in zip(dims, blocks))
+        np_index = ["    offs = np.arange(L * M * N).reshape(L, M, N)"]
+        out_shape = shape_in
     else:
         bm, bn = _pow2(rng, 1, 64), _pow2(rng, 1, 64)
         while bm * bn > 4096:
@@ -232,7 +280,7 @@ def generate(seed: int) -> Program:
         shape_in = (m, nn)
         grid = ((m + bm - 1) // bm, (nn + bn - 1) // bn)
         np_index = ["    offs = np.arange(M * N).reshape(M, N)"]
-        out_shape, out_index = (m, nn), "offs"
+        out_shape = (m, nn)
         # Reductions need the whole row or column in one program.
         if rng.random() < 0.35:
             reduce_op = rng.choice(["sum", "max", "min", "cumsum"])
@@ -266,17 +314,18 @@ def generate(seed: int) -> Program:
     if row_vector:
         lines.append(f"    w = tl.load(w_ptr + cols, mask=cols < N, other={other}).to({compute})")
     lines.append(f"    offs_f = offs.to({compute})")
-    ref = ["import numpy as np", ""] + ref_helper + ["def reference(arrays):"]
+    ref = ["import numpy as np", ""] + BF16_HELPER + ref_helper + ["def reference(arrays):"]
     ref += [f"    {nm} = arrays['{nm}_ptr'].astype({np_compute})" for nm in names]
     if row_vector:
         ref.append(f"    w = arrays['w_ptr'].astype({np_compute})")
-    ref += [f"    n = {scalars.get('n', 0)}", f"    M = {scalars.get('M', 0)}", f"    N = {scalars.get('N', 0)}"]
+    ref += [f"    n = {scalars.get('n', 0)}", f"    L = {scalars.get('L', 0)}", f"    M = {scalars.get('M', 0)}",
+            f"    N = {scalars.get('N', 0)}"]
     ref += np_index + [f"    offs_f = offs.astype({np_compute})"]
     # Always a full tile (a constant-free expression may still be narrower).
     value_tl = f"({body.tl}) + tl.zeros_like(offs_f)"
     value_np = f"({body.np}) + np.zeros_like(offs_f)"
     if loop:
-        lines.append(f"    acc = tl.zeros_like(offs_f)")
+        lines.append("    acc = tl.zeros_like(offs_f)")
         if while_loop:
             lines.append("    i = 0")
             lines.append("    while i < LOOP:")
@@ -285,7 +334,7 @@ def generate(seed: int) -> Program:
         else:
             lines.append("    for i in range(LOOP):")
             lines.append(f"        acc = acc + ({value_tl}) * i")
-        ref.append(f"    acc = np.zeros_like(offs_f)")
+        ref.append("    acc = np.zeros_like(offs_f)")
         ref.append(f"    for i in range({constexprs['LOOP']}):")
         ref.append(f"        acc = acc + ({value_np}) * {np_compute}(i)")
         value_tl, value_np = "acc", "acc"
@@ -310,7 +359,6 @@ def generate(seed: int) -> Program:
         ref.append(f"    u = ({value_np}) * {np_compute}(2)" if taken else f"    u = ({value_np}) - {np_compute}(3)")
         value_tl, value_np = "u", "u"
     store_dtype = TL_DTYPE[dtype]
-    np_dtype = f"np.{dtype}"
     full_np = f"np.broadcast_to(np.asarray({value_np}), {shape_in}).astype({np_compute})"
     if atomic:
         lines.append(f"    tl.atomic_add(hist_ptr + (offs % 7), ({value_tl}).to(tl.int32), mask=mask)")
@@ -319,7 +367,7 @@ def generate(seed: int) -> Program:
     extra = ", 'hist_ptr': hist" if atomic else ""
     if reduce_op is None:
         lines.append(f"    tl.store(out_ptr + offs, ({value_tl}).to({store_dtype}), mask=mask)")
-        ref.append(f"    return {{'out_ptr': {full_np}.astype({np_dtype}){extra}}}")
+        ref.append(f"    return {{'out_ptr': {np_cast(full_np, dtype)}{extra}}}")
         outputs = [("out_ptr", out_shape, dtype)]
     else:
         neutral = {"sum": "0", "cumsum": "0", "max": "-1000000", "min": "1000000"}[reduce_op]
@@ -327,7 +375,7 @@ def generate(seed: int) -> Program:
             neutral += ".0"
         lines.append(f"    v_r = tl.where(mask, {value_tl}, {neutral})")
         # The axis whose whole extent one program holds (see the grid above).
-        axis = 1 if grid[1] == 1 else 0
+        axis = axis3 if rank == 3 else 1 if grid[1] == 1 else 0
         if reduce_op == "cumsum":
             lines.append(f"    r = tl.cumsum(v_r, axis={axis})")
             lines.append(f"    tl.store(out_ptr + offs, r.to({store_dtype}), mask=mask)")
@@ -335,18 +383,25 @@ def generate(seed: int) -> Program:
             outputs = [("out_ptr", out_shape, dtype)]
         else:
             lines.append(f"    r = tl.{reduce_op}(v_r, axis={axis})")
-            if axis == 1:
+            if rank == 3:
+                # the other two axes index the output (kept = their d-vectors and sizes)
+                (p, sp), (q, sq) = [(f"d{d}", "LMN"[d]) for d in range(3) if d != axis]
+                lines.append(f"    tl.store(out_ptr + {p}[:, None] * {sq} + {q}[None, :], r.to({store_dtype}), "
+                             f"mask=({p}[:, None] < {sp}) & ({q}[None, :] < {sq}))")
+                outputs = [("out_ptr", tuple(d for a, d in enumerate(shape_in) if a != axis), dtype)]
+            elif axis == 1:
                 lines.append(f"    tl.store(out_ptr + rows, r.to({store_dtype}), mask=rows < M)")
                 outputs = [("out_ptr", (scalars["M"],), dtype)]
             else:
                 lines.append(f"    tl.store(out_ptr + cols, r.to({store_dtype}), mask=cols < N)")
                 outputs = [("out_ptr", (scalars["N"],), dtype)]
             ref.append(f"    r = np.{reduce_op}({full_np}, axis={axis}).astype({np_compute})")
-        ref.append(f"    return {{'out_ptr': r.astype({np_dtype}){extra}}}")
+        ref.append(f"    return {{'out_ptr': {np_cast('r', dtype)}{extra}}}")
     if atomic:
         outputs.append(("hist_ptr", (7,), "int32"))
     lines.append("")
-    rtol, atol = (0.0, 0.0) if kind == "int" else ((1e-2, 1e-2) if dtype == "float16" else (1e-4, 1e-4))
+    rtol, atol = ((0.0, 0.0) if kind == "int" else (1e-2, 1e-2) if dtype == "float16"
+                  else (2e-2, 2e-2) if dtype == "bfloat16" else (1e-4, 1e-4))
     if reduce_op in ("sum", "cumsum") and kind == "float":
         rtol, atol = rtol * 10 + 1e-3, atol * 10 + 1e-3
     inputs = [(f"{nm}_ptr", shape_in, dtype) for nm in names]
@@ -387,7 +442,7 @@ def _generate_dot(seed: int, rng: random.Random) -> Program:
              f"    out = ({epilogue.tl}) + tl.zeros_like(acc)",
              "    tl.store(c_ptr + rows[:, None] * N + cols[None, :], out,",
              "             mask=(rows[:, None] < M) & (cols[None, :] < N))", ""]
-    ref = ["import numpy as np", "", "def reference(arrays):",
+    ref = ["import numpy as np", ""] + BF16_HELPER + ["def reference(arrays):",
            "    acc = arrays['a_ptr'].astype(np.float64) @ arrays['b_ptr'].astype(np.float64)",
            "    acc = acc.astype(np.float32)",
            f"    col_f = np.broadcast_to(np.arange({n}, dtype=np.float32)[None, :], ({m}, {n}))",
@@ -422,7 +477,7 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
                  "    for k0 in range(0, K, BK):",
                  "        acc = tl.dot(a_desc.load([pm * BM, k0]), b_desc.load([k0, pn * BN]), acc)",
                  "    c_desc.store([pm * BM, pn * BN], acc)", ""]
-        ref = ["import numpy as np", "", "def reference(arrays):",
+        ref = ["import numpy as np", ""] + BF16_HELPER + ["def reference(arrays):",
                "    acc = arrays['a_desc'].astype(np.float64) @ arrays['b_desc'].astype(np.float64)",
                "    return {'c_desc': acc.astype(np.float32)}", ""]
         return Program(seed=seed, source="\n".join(lines),
@@ -457,7 +512,7 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
              f"    x = x_desc.load({offsets}).to({TL_DTYPE[compute]})",
              f"    out = ({body.tl}) + tl.zeros_like(x)",
              f"    out_desc.store({offsets}, out)", ""]
-    ref = ["import numpy as np", "", "def reference(arrays):",
+    ref = ["import numpy as np", ""] + BF16_HELPER + ["def reference(arrays):",
            f"    x = arrays['x_desc'].astype(np.{compute})",
            f"    out = np.broadcast_to(np.asarray({body.np}), x.shape).astype(np.{compute})",
            "    return {'out_desc': out}", ""]

@@ -57,7 +57,7 @@ struct SharedMemoryAccess {
   /// not stay pending.
   bool writesCompleteOnBarrier = false;
   /// Made by the issuing thread alone (thread 0 of the CTA: mbarrier
-  /// init, inval and expect, TMA copies).  Two such accesses are ordered by
+  /// init and inval).  Two such accesses are ordered by
   /// that thread's program order, so only the accesses of all threads
   /// conflict with them.
   bool byIssuingThread = false;

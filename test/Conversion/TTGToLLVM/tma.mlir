@@ -2,23 +2,19 @@
 
 // A descriptor argument is its tensor map by value: byval, 64-byte
 // aligned, a grid constant.  Thread 0 initializes the barrier (all threads
-// fence it for the copy engine), then, in its own program order, expects
-// the bytes and issues two copies (a 64x128 fp16 tile is two 128-byte
-// slabs, the second 64 columns on and 8192 bytes further), coordinates
-// innermost first; a CTA barrier orders the initialization before every
-// thread's wait on phase 0, and another the waits before the inval.
+// fence it for the copy engine), a CTA barrier orders that before thread
+// 0's expect and its two copies (a 64x128 fp16 tile is two 128-byte slabs,
+// the second 64 columns on and 8192 bytes further), coordinates innermost
+// first; every thread waits on phase 0.
 // CHECK-LABEL: llvm.func @load_two_slabs
 // CHECK-SAME: %arg0: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
 // CHECK: "@$0 mbarrier.init.shared::cta.b64 [ $1 + 0 ], 1;\0Afence.mbarrier_init.release.cluster;"
-// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.barrier0
 // CHECK: "@$0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [ $1 + 0 ], 16384;"
 // CHECK: %[[J64:.*]] = llvm.add %arg2, %{{.*}} : i32
-// CHECK-NOT: nvvm.barrier0
 // CHECK: "@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$3], [$1, {$4, $5}], [$2];\0A@$0 cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$6], [$1, {$7, $8}], [$2];", "b,l,r,r,r,r,r,r,r" %{{.*}}, %arg0, %{{.*}}, %{{.*}}, %arg2, %arg1, %{{.*}}, %[[J64]], %arg1
-// CHECK-NEXT: nvvm.barrier0
-// CHECK-NEXT: mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;
-// CHECK-NEXT: nvvm.barrier0
-// CHECK-NEXT: "@$0 mbarrier.inval.shared::cta.b64 [ $1 + 0 ];"
+// CHECK: mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;
+// CHECK: "@$0 mbarrier.inval.shared::cta.b64 [ $1 + 0 ];"
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
   tt.func public @load_two_slabs(%in: !tt.tensordesc<tensor<64x128xf16>>, %i: i32, %j: i32) -> tensor<64x128xf16, #blocked> {
