@@ -31,10 +31,10 @@ import importlib.util  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from kernel_generator import generate  # noqa: E402
+from kernel_generator import generate, poison  # noqa: E402
 
-TORCH = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16, "int32": torch.int32,
-         "int8": torch.int8}
+TORCH = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16, "float64": torch.float64,
+         "int32": torch.int32, "int8": torch.int8, "int16": torch.int16, "uint8": torch.uint8, "int64": torch.int64}
 
 
 def load(program, compiler: str, workdir: str):
@@ -59,7 +59,9 @@ def inputs_for(program, rng):
     bfloat16 values (numpy has no bfloat16)."""
     arrays = {}
     for name, shape, dtype in program.inputs:
-        if dtype.startswith("int"):
+        if dtype.startswith("uint"):
+            arrays[name] = rng.integers(0, 200, size=shape, dtype=np.dtype(dtype))
+        elif dtype.startswith("int"):
             arrays[name] = rng.integers(-100, 100, size=shape, dtype=np.dtype(dtype))
         elif dtype == "bfloat16":
             bits = (rng.standard_normal(size=shape) * 2).astype(np.float32).view(np.uint32)
@@ -83,7 +85,7 @@ def run(program, kernel, arrays, compiler="tritium"):
                else torch.from_numpy(a).cuda() for n, a in arrays.items()}
     outs = {}
     for name, shape, dtype in program.outputs:
-        fill = 0 if name in program.zero_outputs else -77 if dtype.startswith("int") else float("nan")
+        fill = 0 if name in program.zero_outputs else poison(dtype)
         outs[name] = torch.full(shape, fill, dtype=TORCH[dtype], device="cuda")
     args = [tensors.get(p, outs.get(p, program.scalars.get(p))) for p in program.arguments()]
     if program.descriptors:  # host tensor descriptors over those arrays
@@ -96,8 +98,10 @@ def run(program, kernel, arrays, compiler="tritium"):
     try:
         kernel[program.grid](*args, **program.constexprs, num_warps=program.num_warps)
     finally:
-        if compiler == "tritium-O0":
-            os.environ.pop("DISABLE_PTXAS_OPT") if previous is None else os.environ.update(DISABLE_PTXAS_OPT=previous)
+        if compiler == "tritium-O0" and previous is None:
+            del os.environ["DISABLE_PTXAS_OPT"]
+        elif compiler == "tritium-O0":
+            os.environ["DISABLE_PTXAS_OPT"] = previous
     torch.cuda.synchronize()
     return {n: (t.float() if t.dtype == torch.bfloat16 else t).cpu().numpy() for n, t in outs.items()}
 

@@ -20,19 +20,22 @@ What a valid kernel may contain:
   * 1-D tiles (BLOCK 16-1024, a masked tail), 2-D tiles (BM x BN, each
     1-64, masks on both edges) or 3-D tiles (BL x BM x BN, each 1-16, masks
     on every edge), up to two inputs of float32, float16, bfloat16, int32
-    or int8 (float16 and bfloat16 compute in float32 and int8 in int32, as
-    Triton code usually does; references round to bfloat16 with bf16());
+    or int8, and of float64, int16, uint8 or int64 (float16 and bfloat16
+    compute in float32, int8, int16 and uint8 in int32, the 64-bit types in
+    themselves, as Triton code usually does; references round to bfloat16
+    with bf16());
   * element-wise expressions up to depth 4: + - * and safe division,
     maximum/minimum, where over comparisons, abs, exp of -|x|, sqrt of |x|,
     sin (of an argument clamped to [-8, 8]), casts (round trips through
     float16 and bfloat16); for integers also & | ^ and shifts by 0-3;
   * a constexpr-bounded loop accumulating (a for or a while), an `if` on a
-    constexpr flag, an `if` on a runtime scalar;
+    constexpr flag, an `if` on a runtime scalar, an early `return` of one
+    program along axis 0 (its tile keeps the runner's poison, `poison()`);
   * a nested @jit helper holding a subexpression;
   * 2-D: a row vector broadcast over the rows; 2-D and 3-D: a reduction
     (sum, max, min) or a cumsum along any axis, with masked elements made
     neutral first;
-  * integers (int32, int8 computing in int32): an atomic_add histogram;
+  * integers: an atomic_add histogram (int32);
   * or, about one program in seven, a matmul tile: tl.dot over a masked K loop
     (fp16 or fp32 inputs, fp32 accumulator) with an element-wise epilogue;
   * or, about one in ten, tiles through host tensor descriptors (rank 1 or
@@ -45,10 +48,29 @@ import dataclasses
 import random
 from typing import Dict, List, Optional, Tuple
 
-FLOAT_DTYPES = ["float32", "float16", "bfloat16"]
-TL_DTYPE = {"float32": "tl.float32", "float16": "tl.float16", "bfloat16": "tl.bfloat16", "int32": "tl.int32",
-            "int8": "tl.int8"}
-SIG_DTYPE = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "int32": "i32", "int8": "i8"}
+FLOAT_DTYPES = ["float32", "float16", "bfloat16", "float64"]
+TL_DTYPE = {"float32": "tl.float32", "float16": "tl.float16", "bfloat16": "tl.bfloat16", "float64": "tl.float64",
+            "int32": "tl.int32", "int8": "tl.int8", "int16": "tl.int16", "uint8": "tl.uint8", "int64": "tl.int64"}
+SIG_DTYPE = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float64": "fp64", "int32": "i32", "int8": "i8",
+             "int16": "i16", "uint8": "u8", "int64": "i64"}
+
+
+def poison(dtype: str):
+    """What an output element holds before the kernel runs (the runners
+    fill outputs with it): NaN, 177 for unsigned integers, -77 for signed."""
+    return float("nan") if not is_integer(dtype) else 177 if dtype.startswith("uint") else -77
+
+
+def is_integer(dtype: str) -> bool:
+    return dtype.startswith(("int", "uint"))
+
+
+def compute_dtype(dtype: str) -> str:
+    """What an element-wise program computes in: 64-bit types in themselves,
+    narrower integers in int32 and narrower floats in float32."""
+    if dtype in ("int64", "float64"):
+        return dtype
+    return "int32" if is_integer(dtype) else "float32"
 
 # numpy has no bfloat16: references hold bfloat16 values as float32 and
 # round with bf16() (to nearest, ties to even, as the GPU's cvt.rn.bf16).
@@ -183,8 +205,9 @@ def generate(seed: int) -> Program:
     if rng.random() < 0.12:
         return _generate_descriptor(seed, rng)
     rank = rng.choice([1, 1, 2, 2, 3])
-    dtype = rng.choice(["float32", "float32", "float16", "bfloat16", "int32", "int8"])
-    kind = "int" if dtype.startswith("int") else "float"
+    dtype = rng.choice(["float32", "float32", "float16", "bfloat16", "float64", "int32", "int8", "int16", "uint8",
+                        "int64"])
+    kind = "int" if is_integer(dtype) else "float"
     n_inputs = rng.choice([1, 2])
     row_vector = rank == 2 and rng.random() < 0.3  # a [BN] input broadcast over the rows
     atomic = kind == "int" and rng.random() < 0.25
@@ -196,8 +219,8 @@ def generate(seed: int) -> Program:
     while_loop = loop and rng.random() < 0.4  # the same loop written as a while
     flag = rng.random() < 0.3
     runtime_if = rng.random() < 0.25  # a branch on a runtime scalar
-    compute = "tl.int32" if kind == "int" else "tl.float32"
-    np_compute = "np.int32" if kind == "int" else "np.float32"
+    compute = f"tl.{compute_dtype(dtype)}"
+    np_compute = f"np.{compute_dtype(dtype)}"
 
     leaves = [_Expr(f"{n}", f"{n}") for n in names] + [_Expr("offs_f", "offs_f")]
     if row_vector:
@@ -307,6 +330,12 @@ def generate(seed: int) -> Program:
         params += ", FLAG: tl.constexpr"
 
     lines += helper_src
+    # An early return: one program along axis 0 leaves its tile unwritten
+    # (element-wise programs only: reductions and histograms need them all).
+    skipped = None
+    if reduce_op is None and not atomic and rng.random() < 0.15:
+        skipped = rng.randrange(grid[0])
+        index = index + [f"    if tl.program_id(0) == {skipped}:", "        return"]
     lines += ["@triton.jit", f"def kernel({params}):"] + index
     other = "0" if kind == "int" else "0.0"
     for nm in names:
@@ -367,7 +396,13 @@ def generate(seed: int) -> Program:
     extra = ", 'hist_ptr': hist" if atomic else ""
     if reduce_op is None:
         lines.append(f"    tl.store(out_ptr + offs, ({value_tl}).to({store_dtype}), mask=mask)")
-        ref.append(f"    return {{'out_ptr': {np_cast(full_np, dtype)}{extra}}}")
+        if skipped is None:
+            ref.append(f"    return {{'out_ptr': {np_cast(full_np, dtype)}{extra}}}")
+        else:
+            block0 = constexprs.get("BLOCK") or constexprs.get("BL") or constexprs["BM"]
+            ref.append(f"    out = np.array({np_cast(full_np, dtype)})")
+            ref.append(f"    out[{skipped * block0}:{(skipped + 1) * block0}] = {poison(dtype)!r}".replace("nan", "np.nan"))
+            ref.append("    return {'out_ptr': out}")
         outputs = [("out_ptr", out_shape, dtype)]
     else:
         neutral = {"sum": "0", "cumsum": "0", "max": "-1000000", "min": "1000000"}[reduce_op]
@@ -401,7 +436,8 @@ def generate(seed: int) -> Program:
         outputs.append(("hist_ptr", (7,), "int32"))
     lines.append("")
     rtol, atol = ((0.0, 0.0) if kind == "int" else (1e-2, 1e-2) if dtype == "float16"
-                  else (2e-2, 2e-2) if dtype == "bfloat16" else (1e-4, 1e-4))
+                  else (2e-2, 2e-2) if dtype == "bfloat16" else (1e-7, 1e-7) if dtype == "float64"
+                  else (1e-4, 1e-4))
     if reduce_op in ("sum", "cumsum") and kind == "float":
         rtol, atol = rtol * 10 + 1e-3, atol * 10 + 1e-3
     inputs = [(f"{nm}_ptr", shape_in, dtype) for nm in names]

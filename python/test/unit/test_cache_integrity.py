@@ -118,6 +118,42 @@ def test_an_unwritable_cache_compiles_in_memory_and_warns_once(tmp_path, monkeyp
     assert len(native_compiles) == 2
 
 
+def test_a_full_disk_leaves_no_partial_entry(cache_root, monkeypatch, native_compiles):
+    """The disk fills while an entry is written (the cubin, the largest file,
+    fails with ENOSPC): the compile still returns the kernel, warns once, and
+    leaves neither a temporary file nor an entry that loads; the next
+    compile, with room again, writes it whole."""
+    import errno
+    real_fdopen = os.fdopen
+
+    class FillingFile:
+        def __init__(self, f):
+            self.f = f
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def write(self, data):
+            if len(data) > 4096:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            return self.f.write(data)
+
+    monkeypatch.setattr(cache.os, "fdopen", lambda fd, mode: FillingFile(real_fdopen(fd, mode)))
+    with pytest.warns(RuntimeWarning, match="No space left on device"):
+        kernel = compile_axpy(2048)
+    assert kernel.asm["cubin"] and len(native_compiles) == 1
+    assert not glob.glob(str(cache_root / "**" / ".tmp-*"), recursive=True)
+    assert not glob.glob(str(cache_root / "*" / "*.json")), "an entry without its cubin has metadata"
+    monkeypatch.setattr(cache.os, "fdopen", real_fdopen)
+    again = compile_axpy(2048)
+    assert len(native_compiles) == 2 and again.asm["cubin"] == kernel.asm["cubin"]
+    compile_axpy(2048)
+    assert len(native_compiles) == 2, "the entry written with room again does not load"
+
+
 def test_threads_hashing_one_function_agree():
     # cache_key() of a function being hashed by another thread once came
     # back as "" (the placeholder that breaks cycles), giving that thread's
