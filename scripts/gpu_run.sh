@@ -2,7 +2,9 @@
 # Runs on the GPU machine (through the device tool, with .ship carried): unpacks
 # the shipped native library, then runs the GPU tests and the side-by-side
 # benchmarks.  Logs go to $OUT when set.
-#   scripts/gpu_run.sh [tests|bench|all|suite] [pytest args...]
+#   scripts/gpu_run.sh [tests|bench|all|suite|sanitize] [pytest args...]
+# `sanitize` runs the GPU tests under compute-sanitizer memcheck, racecheck
+# and synccheck (scripts/gpu_sanitize.sh; the tutorials take the longest).
 # `suite` runs Triton's upstream tests under Triton and Tritium
 # (scripts/triton_suite.sh; carry `upstream` too).
 set -uo pipefail
@@ -26,6 +28,11 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
   python3 bench/bench_reductions.py 2>&1 | tee "$OUT/bench_reductions.log"
   python3 bench/bench_matmul.py 2>&1 | tee "$OUT/bench_matmul.log"
   python3 bench/compile_ttir.py --repeat 20 2>&1 | tee "$OUT/compile_ttir.log"
+fi
+if [ "$what" = sanitize ]; then
+  for tool in memcheck racecheck synccheck; do
+    scripts/gpu_sanitize.sh "$tool" || status=1
+  done
 fi
 if [ "$what" = suite ]; then
   scripts/triton_suite.sh upstream/triton_tests "$OUT" 2>&1 | tee "$OUT/suite.log"

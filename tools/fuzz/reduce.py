@@ -14,10 +14,10 @@ every candidate edit of the current tree, largest first:
      its receiver (x.to(tl.float16) -> x), a conditional expression by
      either branch;
 and tries them in order; the first candidate for which the predicate still
-holds becomes the current program and the round starts over.  Addressing is
-never edited: the pointer and mask arguments of loads, stores and atomics,
-and the assignments they depend on, stay as generated (`_address_nodes`).  A round in
-which no candidate holds ends the reduction.  Candidates that do not
+holds becomes the current program and the round starts over.  A round in
+which no candidate holds ends the reduction.  Addressing is never edited:
+the pointer and mask arguments of loads, stores and atomics, and the
+assignments they depend on, stay as generated (`_address_nodes`).  Candidates that do not
 compile under the other compiler simply fail the predicate (see
 `differential_predicate`), so the result stays a valid Triton program.
 
@@ -128,8 +128,8 @@ def _operands(node: ast.expr) -> List[ast.expr]:
 
 
 class _Replace(ast.NodeTransformer):
-    """Replaces the `index`-th expression (in ast.walk order) by its
-    `choice`-th operand."""
+    """Replaces the `index`-th expression (counted depth-first, parents
+    before children) by its `choice`-th operand."""
 
     def __init__(self, index: int, choice: int):
         self.index, self.choice, self.seen = index, choice, -1
