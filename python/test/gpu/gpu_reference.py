@@ -12,6 +12,7 @@ and tutorials (not a test module):
   * `load_kernels`: executes a kernel-source file (one with no imports, whose
     `triton` and `tl` are injected) with the bindings of tritium or of
     Triton, so both compile exactly the same source;
+  * `sdpa_math`: the attention reference (SDPA's math backend);
   * `poisoned_like`: an output buffer that fails any test when the kernel
     leaves an element unwritten.
 """
@@ -145,6 +146,17 @@ def load_kernels(filename, triton_module, language_module, tag):
     with open(path) as f:
         exec(compile(f.read(), path, "exec"), module.__dict__)
     return module
+
+
+def sdpa_math(q, k, v, causal):
+    """torch's scaled_dot_product_attention on its math backend, in the
+    inputs' dtype (the attention tests pass fp32 copies): the same function
+    without the fused kernels, whose cuDNN one shows shared-memory hazards of
+    its own under compute-sanitizer racecheck, which would hide ours."""
+    import torch
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    with sdpa_kernel(SDPBackend.MATH):
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
 
 
 def poisoned_like(t, shape=None, dtype=None):

@@ -29,10 +29,8 @@ def theirs():
 
 
 def reference(q, k, v, do, causal):
-    from torch.nn.attention import SDPBackend, sdpa_kernel
     q32, k32, v32 = (t.detach().float().requires_grad_() for t in (q, k, v))
-    with sdpa_kernel(SDPBackend.MATH):
-        o = torch.nn.functional.scaled_dot_product_attention(q32, k32, v32, is_causal=causal)
+    o = ref.sdpa_math(q32, k32, v32, causal)
     o.backward(do.float())
     s = (q32.detach() @ k32.detach().transpose(-1, -2)) * q.shape[-1] ** -0.5
     if causal:
@@ -47,18 +45,14 @@ def backward(module, q, k, v, do, m, delta, causal, block_m, block_n):
     Z, H, N, D = q.shape
     dq, dk, dv = (ref.poisoned_like(t) for t in (q, k, v))
     scale = D ** -0.5
-    module.attn_bwd_dkdv[(triton_cdiv(N, block_n), Z * H)](q, k, v, do, m, delta, dk, dv, scale, N, HEAD_DIM=D,
+    module.attn_bwd_dkdv[(tritium.cdiv(N, block_n), Z * H)](q, k, v, do, m, delta, dk, dv, scale, N, HEAD_DIM=D,
                                                             BLOCK_M=block_m, BLOCK_N=block_n, CAUSAL=causal,
                                                             num_warps=4 if D == 64 else 8)
-    module.attn_bwd_dq[(triton_cdiv(N, block_m), Z * H)](q, k, v, do, m, delta, dq, scale, N, HEAD_DIM=D,
+    module.attn_bwd_dq[(tritium.cdiv(N, block_m), Z * H)](q, k, v, do, m, delta, dq, scale, N, HEAD_DIM=D,
                                                           BLOCK_M=block_m, BLOCK_N=block_n, CAUSAL=causal,
                                                           num_warps=4 if D == 64 else 8)
     torch.cuda.synchronize()
     return dq, dk, dv
-
-
-def triton_cdiv(a, b):
-    return (a + b - 1) // b
 
 
 def check(got, want, dtype, what):

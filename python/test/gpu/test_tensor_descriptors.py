@@ -17,14 +17,10 @@ from tritium.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
 
 
 def attention_reference(q, k, v, causal):
-    """scaled_dot_product_attention on fp32 copies, on its math backend: the
-    same function without the fused kernels (cuDNN's show shared-memory
-    hazards of their own under compute-sanitizer racecheck, hiding ours),
-    in q's dtype."""
-    from torch.nn.attention import SDPBackend, sdpa_kernel
-    with sdpa_kernel(SDPBackend.MATH):
-        return torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(),
-                                                                is_causal=causal).to(q.dtype)
+    """SDPA on fp32 copies (its math backend, gpu_reference.sdpa_math), in q's dtype."""
+    from gpu_reference import sdpa_math
+    return sdpa_math(q.float(), k.float(), v.float(), causal).to(q.dtype)
+
 
 DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.int8, torch.uint8, torch.int16, torch.int32,
           torch.int64, torch.float64]
