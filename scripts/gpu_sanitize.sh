@@ -3,7 +3,8 @@
 # scripts/gpu_run.sh or the device tool has unpacked the native library):
 # every test file in its own sanitizer process, JOBS files at a time, child
 # processes included.  Tests marked deliberate_fault (a fault on purpose)
-# and whole_gpu (a 60 GiB reference) are deselected, and under racecheck
+# whole_gpu (a 60 GiB reference) and full_scale (upstream tutorials at full
+# size; their _small tests run the same kernels) are deselected, and under racecheck
 # huge_grid (2^31 - 1 blocks of a kernel without shared memory).  synccheck
 # tracks NUM_BARRIERS mbarriers per block (default 64).  One line per file and
 # a total go to stdout and $OUT/sanitize_TOOL.txt; logs to $OUT/TOOL/.
@@ -21,7 +22,7 @@ files=("$@")
 mkdir -p "$OUT/$tool"
 one() {  # file -> one summary line
   local file="$1" log="$OUT/$tool/$(basename "$1" .py).log" t0=$(date +%s) rc
-  local select="not deliberate_fault and not whole_gpu" extra=()
+  local select="not deliberate_fault and not whole_gpu and not full_scale" extra=()
   [ "$tool" = racecheck ] && select="$select and not huge_grid"
   [ "$tool" = synccheck ] && extra=(--num-cuda-barriers "${NUM_BARRIERS:-64}")
   timeout "$TIMEOUT" compute-sanitizer --tool "$tool" "${extra[@]}" --target-processes all --print-limit 20 \

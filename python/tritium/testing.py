@@ -1,7 +1,6 @@
 """Benchmarking and checking helpers with Triton's names (triton.testing)."""
 from __future__ import annotations
 
-import math
 import statistics
 from typing import Callable, List, Optional
 
@@ -14,6 +13,21 @@ def do_bench(fn: Callable, warmup: float = 25, rep: float = 100, grad_to_none=No
     fn()
     torch.cuda.synchronize()
     cache = torch.empty(int(256e6 // 4), dtype=torch.int, device="cuda")
+    try:
+        times = _timed_runs(fn, cache, warmup, rep, grad_to_none)
+    finally:
+        # Freed here rather than with the frame: where something keeps this
+        # frame alive (under compute-sanitizer something does, and autotuning
+        # then held one 244 MiB buffer per benchmarked config), it holds no
+        # GPU memory.
+        del cache
+    return _summarize(times, quantiles, return_mode)
+
+
+def _timed_runs(fn, cache, warmup: float, rep: float, grad_to_none) -> List[float]:
+    """do_bench's loop: an estimate from 5 runs, warmup runs, then the
+    timed runs (each after flushing the L2 cache by zeroing `cache`)."""
+    import torch
     start_event = torch.cuda.Event(enable_timing=True)
     end_event = torch.cuda.Event(enable_timing=True)
     start_event.record()
@@ -37,8 +51,9 @@ def do_bench(fn: Callable, warmup: float = 25, rep: float = 100, grad_to_none=No
         starts[i].record()
         fn()
         ends[i].record()
+    del cache  # (see do_bench)
     torch.cuda.synchronize()
-    return _summarize([s.elapsed_time(e) for s, e in zip(starts, ends)], quantiles, return_mode)
+    return [s.elapsed_time(e) for s, e in zip(starts, ends)]
 
 
 def do_bench_cudagraph(fn: Callable, rep: float = 20, grad_to_none=None, quantiles: Optional[List[float]] = None,

@@ -1,14 +1,19 @@
 """Runs one of Triton's tutorials, as Triton ships it, against Tritium.
 
-    python tools/upstream/run_tutorial.py TUTORIAL.py [pytest | validate-09]
+    python tools/upstream/run_tutorial.py TUTORIAL.py [pytest [ARGS] | validate-09 [--bench-once] [MxNxK ...]]
 
 The tutorial files come from Triton's public repository into an ignored
 folder (upstream/tutorials/) and are never committed.  `import triton`
 resolves to Tritium through the import alias (scripts/triton_alias).
 
   pytest       runs the tutorial's own pytest tests (tutorial 06: test_op).
-  validate-09  runs tutorial 09's `validate` for fp16 and fp8 (its
-               `__main__` goes on to profile with Triton's profiler).
+  validate-09  runs tutorial 09's `validate` for fp16 and fp8 at the
+               shapes its `__main__` validates (32^3 and 8192x8192x512;
+               its `__main__` goes on to profile with Triton's profiler),
+               or at the MxNxK shapes given.  With --bench-once the
+               autotuner runs each config once instead of timing it (and
+               keeps the first): every config's kernel still runs, which
+               is what a correctness run under compute-sanitizer needs.
 
 Tutorial 09 imports two things outside the language, which Tritium does
 not implement: Triton's profiler (`triton.profiler`, used by its
@@ -68,13 +73,37 @@ def load_09(path):
     return module
 
 
-def validate_09(path):
+MAIN_SHAPES = ((32, 32, 32), (8192, 8192, 512))
+
+
+def parse_shape(text):
+    parts = text.lower().split("x")
+    if len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        sys.exit(f"shape {text!r}: expected MxNxK with positive integers, e.g. 256x256x512")
+    return tuple(int(p) for p in parts)
+
+
+def run_each_config_once():
+    """Autotuning without timing: the autotuner's benchmark (tritium.testing.
+    do_bench, looked up at each use) runs the kernel once and reports the
+    same time for every config, so the first config is kept."""
+    import tritium.testing
+
+    def once(fn, warmup=None, rep=None, grad_to_none=None, quantiles=None, return_mode="mean"):
+        fn()
+        return [1.0] * len(quantiles) if quantiles else 1.0
+    tritium.testing.do_bench = once
+
+
+def validate_09(path, shapes=MAIN_SHAPES, bench_once=False):
     module = load_09(path)
+    if bench_once:
+        run_each_config_once()
     import io
     import torch
     failed = False
     for dtype in (torch.float16, torch.float8_e4m3fn):
-        for shape in ((32, 32, 32), (8192, 8192, 512)):
+        for shape in shapes:
             torch.manual_seed(0)
             captured = io.StringIO()
             with contextlib.redirect_stdout(captured):
@@ -90,5 +119,8 @@ if __name__ == "__main__":
     if mode == "pytest":
         sys.exit(run_pytest(path, sys.argv[3:]))
     if mode == "validate-09":
-        sys.exit(validate_09(path))
+        args = sys.argv[3:]
+        bench_once = "--bench-once" in args
+        shapes = tuple(parse_shape(a) for a in args if a != "--bench-once") or MAIN_SHAPES
+        sys.exit(validate_09(path, shapes, bench_once))
     sys.exit(f"unknown mode {mode!r}")

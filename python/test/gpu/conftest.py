@@ -28,6 +28,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "whole_gpu: needs the GPU's memory to itself (no pytest-xdist workers)")
     config.addinivalue_line("markers", "deliberate_fault: a kernel faults on purpose (not for compute-sanitizer)")
     config.addinivalue_line("markers", "huge_grid: billions of programs (too slow under racecheck)")
+    config.addinivalue_line("markers", "full_scale: a full-size upstream run (too slow under compute-sanitizer; a small one covers its kernels)")
 
 
 def pytest_collection_modifyitems(config, items):
