@@ -148,3 +148,71 @@ def test_noinline_helper_cannot_return_a_descriptor():
     with pytest.raises(CompilationError) as info:
         triton.compile(noinline_maker_kernel, signature={"x": "*fp16", "M": "i32", "N": "i32"}, target="cuda:90")
     assert "noinline" in str(info.value) and f"{THIS_FILE}:" in str(info.value)
+
+
+# Descriptor atomics, gather and scatter go through pointers on every target.
+@triton.jit
+def descriptor_atomics_kernel(desc, BM: tl.constexpr, BN: tl.constexpr):
+    tile = tl.full((BM, BN), 3, tl.int32)
+    desc.atomic_add([0, 0], tile)
+    desc.atomic_max([BM, 0], tile)
+    desc.atomic_xor([0, BN], tile)
+
+
+@triton.jit
+def gather_scatter_kernel(src, dst, rows_ptr, R: tl.constexpr):
+    rows = tl.load(rows_ptr + tl.arange(0, R))
+    x = src.gather(rows, 8)
+    dst.scatter(x * 2, rows, 0)
+
+
+def test_descriptor_atomics_gather_and_scatter_compile_to_masked_pointer_ops():
+    for target in ("cuda:90", "cuda:80"):
+        k = triton.compile(descriptor_atomics_kernel, signature={"desc": "tensordesc<i32[16,32]>"},
+                           constexprs={"BM": 16, "BN": 32}, target=target)
+        ptx = k.asm["ptx"]
+        for op in ("add.s32", "add.u32", "max.s32", "xor.b32"):
+            ptx = ptx.replace(f"gpu.relaxed.{op}", "gpu.relaxed.OP")
+        # 16x32 elements, 128 threads: 4 masked atomics per thread for each of the three
+        assert ptx.count("atom.global.gpu.relaxed.OP") == 12 or ptx.count("red.global.gpu.relaxed.OP") == 12
+        k = triton.compile(gather_scatter_kernel, signature={"src": "tensordesc<fp16[1,64]>",
+                                                             "dst": "tensordesc<fp16[1,64]>", "rows_ptr": "*i32"},
+                           constexprs={"R": 16}, target=target)
+        assert "ld.global" in k.asm["ptx"] and "st.global" in k.asm["ptx"] and "cp.async.bulk" not in k.asm["ptx"]
+
+
+@triton.jit
+def bad_gather_block_kernel(desc, rows_ptr):
+    desc.gather(tl.load(rows_ptr + tl.arange(0, 16)), 0)
+
+
+@triton.jit
+def few_rows_gather_kernel(desc, rows_ptr):
+    desc.gather(tl.load(rows_ptr + tl.arange(0, 4)), 0)
+
+
+@triton.jit
+def half_atomic_max_kernel(desc):
+    desc.atomic_max([0, 0], tl.zeros((64, 64), tl.float16))
+
+
+@triton.jit
+def int8_atomic_add_kernel(desc):
+    desc.atomic_add([0, 0], tl.zeros((64, 64), tl.int8))
+
+
+@pytest.mark.parametrize("kernel,sig,message", [
+    (bad_gather_block_kernel, "tensordesc<fp16[64,64]>", "gather needs a 2-D descriptor whose block is one row"),
+    (few_rows_gather_kernel, "tensordesc<fp16[1,64]>", "gather needs at least 8 rows, got 4"),
+    (half_atomic_max_kernel, "tensordesc<fp16[64,64]>", "atomic_max of fp16 through a tensor descriptor is not "
+                                                       "supported by Tritium yet"),
+    (int8_atomic_add_kernel, "tensordesc<i8[64,64]>", "atomic_add through a tensor descriptor supports uint32"),
+])
+def test_bad_descriptor_atomics_and_gathers_point_at_the_line(kernel, sig, message):
+    signature = {"desc": sig}
+    if "rows_ptr" in kernel.arg_names:
+        signature["rows_ptr"] = "*i32"
+    with pytest.raises(CompilationError) as info:
+        triton.compile(kernel, signature=signature, target="cuda:90")
+    assert message in str(info.value)
+    assert f"{THIS_FILE}:" in str(info.value)

@@ -524,6 +524,39 @@ class tensor_descriptor:
     def store(self, offsets, value):
         return semantic.descriptor_store(self, offsets, value)
 
+    # element-wise atomics of a block with a tile (nothing is returned)
+    def atomic_add(self, offsets, value):
+        return semantic.descriptor_atomic("add", self, offsets, value)
+
+    def atomic_min(self, offsets, value):
+        return semantic.descriptor_atomic("min", self, offsets, value)
+
+    def atomic_max(self, offsets, value):
+        return semantic.descriptor_atomic("max", self, offsets, value)
+
+    def atomic_and(self, offsets, value):
+        return semantic.descriptor_atomic("and", self, offsets, value)
+
+    def atomic_or(self, offsets, value):
+        return semantic.descriptor_atomic("or", self, offsets, value)
+
+    def atomic_xor(self, offsets, value):
+        return semantic.descriptor_atomic("xor", self, offsets, value)
+
+    def gather(self, *args):
+        """Rows args[0] (a 1-D tensor), columns from args[1], of a 2-D
+        descriptor whose block is one row."""
+        if len(args) != 2:
+            raise SemanticError(f"gather takes the row offsets and the column offset (2-D only), got {len(args)} "
+                                "arguments")
+        return semantic.descriptor_gather(self, *args)
+
+    def scatter(self, value, *args):
+        if len(args) != 2:
+            raise SemanticError(f"scatter takes a value, the row offsets and the column offset (2-D only), got "
+                                f"{len(args)} offset arguments")
+        return semantic.descriptor_scatter(self, value, *args)
+
     def __repr__(self):
         return f"tensor_descriptor({self.type.block_type})"
 

@@ -1209,13 +1209,15 @@ def _descriptor_indices(desc, offsets, what: str):
     rank = desc.type.rank
     if len(offsets) != rank:
         raise SemanticError(f"{what} needs {rank} offsets (one per block dimension), got {len(offsets)}")
-    out = []
-    for o in offsets:
-        o = to_tensor(o)
-        if o.type.is_block() or not o.type.scalar.is_int():
-            raise SemanticError(f"{what} offsets must be integer scalars, got {o.type}")
-        out.append(cast(o, T.int32))
-    return out
+    return [_index_scalar(o, what) for o in offsets]
+
+
+def _index_scalar(offset, what: str):
+    """An integer scalar offset as int32 (descriptor coordinates are)."""
+    offset = to_tensor(_unwrap_constexpr(offset))
+    if offset.type.is_block() or not offset.type.scalar.is_int():
+        raise SemanticError(f"{what} offsets must be integer scalars, got {offset.type}")
+    return cast(offset, T.int32)
 
 
 def _descriptor_uses_tma(desc) -> bool:
@@ -1286,6 +1288,130 @@ def descriptor_store(desc, offsets, value):
         builder().create("tt.descriptor_store", [desc.handle] + [i.handle for i in indices] + [value.handle], [])
         return
     store(_descriptor_block_pointer(desc, indices), value, boundary_check=list(range(desc.type.rank)))
+
+
+
+# ---- descriptor atomics, gather and scatter ----------------------------------------------
+# Through pointers on every target (Triton moves them with TMA reductions and,
+# on Blackwell, TMA gathers): each element of the block is addressed from the
+# descriptor's base, shape and strides, and elements outside the tensor are
+# masked off, which is what the copy engine's clipping does.
+
+# the element types Triton accepts for each descriptor atomic
+_DESCRIPTOR_ATOMIC_DTYPES = {
+    "add": ("uint32", "int32", "uint64", "float32", "float16", "bfloat16"),
+    "min": ("uint32", "int32", "uint64", "int64", "float16", "bfloat16"),
+    "max": ("uint32", "int32", "uint64", "int64", "float16", "bfloat16"),
+    "and": ("uint32", "int32", "uint64", "int64"),
+    "or": ("uint32", "int32", "uint64", "int64"),
+    "xor": ("uint32", "int32", "uint64", "int64"),
+}  # (names of tritium.language dtypes)
+
+
+def _descriptor_element_pointers(desc, indices):
+    """Pointers to the elements at `indices` (one integer index tensor per
+    descriptor dimension, broadcastable to one shape) and the mask of those
+    inside the tensor (0 <= index < size in every dimension)."""
+    ptr, inside = desc.base, None
+    for index, size, stride in zip(indices, desc.shape, desc.strides):
+        index64 = cast(index, T.int64)
+        ptr = add(ptr, mul(index64, cast(to_tensor(stride), T.int64)))
+        ok = logical_and(compare(">=", index64, 0), compare("<", index64, cast(to_tensor(size), T.int64)))
+        inside = ok if inside is None else logical_and(inside, ok)
+    return ptr, inside
+
+
+def _block_indices(desc, starts):
+    """Per dimension d, the indices starts[d] + arange(block[d]), shaped to
+    broadcast along the block's other dimensions."""
+    shape = list(desc.type.block_type.shape)
+    out = []
+    for d, (start, size) in enumerate(zip(starts, shape)):
+        index = add(start, arange(0, size))
+        for axis in range(len(shape)):
+            if axis != d:
+                index = expand_dims(index, axis)
+        out.append(index)
+    return out
+
+
+def _descriptor_value(desc, value, what: str):
+    block = desc.type.block_type
+    value = to_tensor(value)
+    if not value.type.is_block():
+        value = _broadcast_any(value, list(block.shape))
+    if list(value.type.shape) != list(block.shape):
+        raise SemanticError(f"{what} of a {list(value.type.shape)} tile through a descriptor of block shape "
+                            f"{list(block.shape)}")
+    return cast(value, block.element_ty)
+
+
+def descriptor_atomic(kind: str, desc, offsets, value):
+    """desc.atomic_<kind>(offsets, value): an element-wise atomic of the
+    block at `offsets` with `value` (relaxed, GPU scope, as a TMA reduction
+    is); elements outside the tensor are left alone.  Returns nothing."""
+    what = f"atomic_{kind}"
+    elt = desc.type.block_type.element_ty
+    allowed = _DESCRIPTOR_ATOMIC_DTYPES[kind]
+    if elt not in [getattr(T, name) for name in allowed]:
+        raise SemanticError(f"{what} through a tensor descriptor supports {', '.join(allowed)}; "
+                            f"this descriptor holds {elt}")
+    if kind in ("min", "max") and elt in (T.float16, T.bfloat16):
+        raise SemanticError(f"{what} of {elt} through a tensor descriptor is not supported by Tritium yet "
+                            "(it needs a TMA reduction, which is not lowered); use a float32 or integer tensor")
+    indices = _descriptor_indices(desc, offsets, what)
+    value = _descriptor_value(desc, value, what)
+    ptr, inside = _descriptor_element_pointers(desc, _block_indices(desc, indices))
+    ptr = _broadcast_any(ptr, _shape(value))
+    atomic_rmw(kind, ptr, value, _broadcast_any(inside, _shape(value)), sem="relaxed", scope="gpu")
+    return None
+
+
+def _gather_operands(desc, x_offsets, y_offset, what: str):
+    """Checks a gather/scatter (Triton's rules: a 2-D descriptor whose block
+    is one row, 1-D integer row offsets of at least 8 rows, at least 32
+    bytes of columns) and returns the [rows, 1] and [1, columns] indices."""
+    block = desc.type.block_type
+    shape = list(block.shape)
+    if len(shape) != 2 or shape[0] != 1:
+        raise SemanticError(f"{what} needs a 2-D descriptor whose block is one row ([1, N]), got block shape {shape}")
+    rows = to_tensor(_unwrap_constexpr(x_offsets))
+    if not rows.type.is_block() or len(_shape(rows)) != 1 or not rows.type.scalar.is_int():
+        raise SemanticError(f"{what}'s row offsets must be a 1-D integer tensor, got {rows.type}")
+    if _shape(rows)[0] < 8:
+        raise SemanticError(f"{what} needs at least 8 rows, got {_shape(rows)[0]}")
+    bits = block.element_ty.primitive_bitwidth
+    min_cols = 32 // bits * 8
+    if shape[1] < min_cols:
+        raise SemanticError(f"{what} of {block.element_ty} needs a block of at least {min_cols} columns, "
+                            f"got {shape[1]}")
+    column = _index_scalar(y_offset, what)
+    return expand_dims(rows, 1), expand_dims(add(column, arange(0, shape[1])), 0)
+
+
+def descriptor_gather(desc, x_offsets, y_offset):
+    """desc.gather(x_offsets, y_offset): rows x_offsets[i], columns
+    y_offset .. y_offset + N - 1 of a descriptor whose block is [1, N], as a
+    [len(x_offsets), N] tile; elements outside the tensor load as zero."""
+    rows, columns = _gather_operands(desc, x_offsets, y_offset, "gather")
+    ptr, inside = _descriptor_element_pointers(desc, [rows, columns])
+    shape = [_shape(rows)[0], _shape(columns)[1]]
+    return load(_broadcast_any(ptr, shape), _broadcast_any(inside, shape), other=0)
+
+
+def descriptor_scatter(desc, value, x_offsets, y_offset):
+    """desc.scatter(value, x_offsets, y_offset): stores the rows of `value`
+    to rows x_offsets[i] (columns from y_offset); elements outside the
+    tensor are not stored."""
+    rows, columns = _gather_operands(desc, x_offsets, y_offset, "scatter")
+    shape = [_shape(rows)[0], _shape(columns)[1]]
+    value = to_tensor(value)
+    if not value.type.is_block():
+        value = _broadcast_any(value, shape)
+    if _shape(value) != shape:
+        raise SemanticError(f"scatter of a {_shape(value)} tile to {shape[0]} rows of {shape[1]} columns")
+    ptr, inside = _descriptor_element_pointers(desc, [rows, columns])
+    store(_broadcast_any(ptr, shape), cast(value, desc.type.block_type.element_ty), _broadcast_any(inside, shape))
 
 
 # ---- debugging ---------------------------------------------------------------------------
