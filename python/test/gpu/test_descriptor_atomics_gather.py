@@ -120,5 +120,10 @@ def test_triton_agrees(op, dtype):
         from triton.tools.tensor_descriptor import TensorDescriptor as TritonDescriptor
     except ImportError:
         pytest.skip("Triton with tensor descriptors is not installed")
+    from triton.compiler.errors import CompilationError as TritonCompilationError
     theirs = ref.load_kernels("descriptor_atomics_kernels.py", triton, tl, "triton")
-    assert_same(*run_atomic(theirs, TritonDescriptor, op, dtype))
+    try:
+        result = run_atomic(theirs, TritonDescriptor, op, dtype)
+    except TritonCompilationError as e:  # a form Triton cannot compile says nothing about Tritium
+        pytest.skip(f"Triton cannot compile it: {str(e).splitlines()[-1][:200]}")
+    assert_same(*result)

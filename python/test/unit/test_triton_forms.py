@@ -86,6 +86,21 @@ def test_numbers_used_as_tensors_become_scalar_tensors():
     assert re.search(r"arith\.constant dense<1> : tensor<16xi64>", t)
 
 
+@triton.jit
+def k_number_indexed_as_tile(out_ptr, N, BN: tl.constexpr):
+    rows = 0
+    cols = tl.arange(0, BN)
+    offs = rows[:, None] * N + cols[None, :]
+    tl.store(out_ptr + offs, offs + rows[None])
+
+
+def test_numbers_take_the_indexing_of_scalar_tensors():
+    # found by reducing a generated kernel: Triton runs `rows = 0; rows[:, None]` ([1, 1])
+    t = compile_ttir(k_number_indexed_as_tile, {"out_ptr": "*i32", "N": "i32"}, {"BN": 16})
+    assert "tt.expand_dims %cst {axis = 0 : i32} : tensor<1xi32> -> tensor<1x1xi32>" in t
+    assert "tt.store" in t and "tensor<1x16x!tt.ptr<i32>>" in t
+
+
 # ---- early returns ------------------------------------------------------------------------------
 
 @triton.jit

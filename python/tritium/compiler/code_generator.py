@@ -108,6 +108,13 @@ _PY_BUILTINS = {"range", "len", "min", "max", "int", "float", "bool", "str", "ab
                 "repr", "sum", "reversed", "list"}
 
 
+def _is_dims_index(index) -> bool:
+    """Whether a subscript only adds dimensions or keeps them whole
+    (`[None]`, `[:, None]`): the indexing a tensor takes from a number."""
+    items = index if isinstance(index, tuple) else (index,)
+    return all(i is None or i == slice(None) for i in items)
+
+
 class _ReturnsDescriptor(Exception):
     """A @jit function returned a tensor descriptor: its callers generate
     it in their own bodies (CodeGenerator._call_inlined)."""
@@ -826,6 +833,9 @@ class CodeGenerator(ast.NodeVisitor):
         index = _unwrap(index)
         if isinstance(index, tuple):
             index = tuple(_unwrap(i) for i in index)
+        if isinstance(base, (int, float)) and _is_dims_index(index):
+            # `rows = 0` makes a scalar tensor in Triton, so `rows[:, None]` is a [1, 1] tile
+            return semantic.to_tensor(base)[index]
         return _wrap_python(base[index])
 
     def visit_Slice(self, node):
