@@ -33,8 +33,10 @@ def values(dtype, shape):
     return torch.randint(max(info.min, -1000), min(info.max, 1000), shape, device="cuda", dtype=dtype)
 
 
-def padded(x, pad=8, fill=0):
-    """x inside a larger tensor: rows padded by `pad` elements, one extra row."""
+def padded(x, pad=16, fill=0):
+    """x inside a larger tensor: rows padded by `pad` elements (16, so that
+    rows of any dtype stay 16-byte multiples, as tensor maps need), one
+    extra row."""
     big = torch.full((x.shape[0] + 1, x.shape[1] + pad), fill, device="cuda", dtype=x.dtype)
     big[:x.shape[0], :x.shape[1]] = x
     return big, big[:x.shape[0], :x.shape[1]]
@@ -110,10 +112,18 @@ def test_gather_and_scatter_against_torch(dtype):
     assert_same(big, expected)
 
 
+# Triton 3.6's TMA reduction for atomic_or of int64 executes an illegal
+# instruction on the H100 (seen 2026-11-25; docs/known-wrong-results.md),
+# which ends the CUDA context of the process: not run under Triton.
+TRITON_CRASHES = {("or", torch.int64)}
+
+
 @pytest.mark.parametrize("op,dtype", CASES)
 def test_triton_agrees(op, dtype):
     """The atomic cases under Triton 3.6, where it is installed: the
     expectations above are Triton's behaviour too."""
+    if (op, dtype) in TRITON_CRASHES:
+        pytest.skip("Triton 3.6 executes an illegal instruction here (docs/known-wrong-results.md)")
     try:
         import triton
         import triton.language as tl

@@ -308,3 +308,39 @@ def test_only_streaming_kernels_limit_their_residency(cuda, tensor_path):
     assert next(iter(copy.compiled.values())).metadata["max_warps_per_sm"] == 40
     shared = [decode(r, "PP" if i % 2 == 0 else "PPi")["shared"] for i, r in enumerate(cuda.records)]
     assert shared == [sums.shared, PADDED_SHARED] * 2
+
+
+def test_threads_launching_a_new_kernel_at_once_share_one_load(cuda, monkeypatch):
+    # Found on the GPU under compute-sanitizer (test_concurrent_launches.py):
+    # two threads each made the new kernel's launcher, the second replaced
+    # the first, and the thread that had loaded the module through the first
+    # found no function when registering its warm-path entry (KeyError).
+    import threading
+    import time
+    slow_load = cuda.load
+
+    def load(*args):
+        time.sleep(0.05)  # widen the window the threads race in
+        return slow_load(*args)
+    monkeypatch.setattr(cuda, "load", load)
+    kernel = fresh_copy_kernel()
+    kernel[(1,)](FakeTensor(0x1000), FakeTensor(0x2000), 8, BLOCK=16)  # compiled; launcher not yet shared
+    (compiled,) = kernel.compiled.values()
+    compiled._launcher = None
+    kernel._warm.clear()
+    errors, start = [], threading.Barrier(8)
+
+    def launch():
+        try:
+            start.wait()
+            kernel[(1,)](FakeTensor(0x1000), FakeTensor(0x2000), 8, BLOCK=16)
+        except Exception as e:  # noqa: BLE001 - every failure is the test's
+            errors.append(e)
+    threads = [threading.Thread(target=launch) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(cuda.loads) == 2  # the first launch's, then one for the new launcher
+    assert len(cuda.records) == 9

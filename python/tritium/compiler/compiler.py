@@ -14,6 +14,7 @@ import inspect
 import json
 import os
 import re
+import threading
 from dataclasses import dataclass
 from typing import Any, Dict, Optional, Sequence
 
@@ -25,6 +26,8 @@ from ..errors import CompilationError, TritiumError
 from ..language.dtypes import dtype_from_signature
 from ..runtime.jit import JITFunction
 from .code_generator import generate_ttir
+
+_MAKE_LAUNCHER_LOCK = threading.Lock()  # (CompiledKernel._make_launcher)
 
 SUPPORTED_ARCHS = (80, 86, 89, 90)
 
@@ -206,6 +209,17 @@ class CompiledKernel:
         return int(self.metadata["num_warps"])
 
     def _make_launcher(self):
+        """The kernel's one Launcher, made on first use.  Threads launching
+        a new kernel at once must share it: a second one would replace the
+        first after a thread had loaded the module through it, and the JIT's
+        warm path (which reads the module's function from the kernel's
+        launcher) would then find none."""
+        with _MAKE_LAUNCHER_LOCK:
+            if self._launcher is None:
+                self._launcher = self._new_launcher()
+        return self._launcher
+
+    def _new_launcher(self):
         from ..runtime.launcher import Launcher
         image = self.asm.get("cubin")
         if image is not None and _needs_ptx_jit(self.metadata.get("target")):
@@ -216,11 +230,10 @@ class CompiledKernel:
                 raise TritiumError(f"'{self.name}' was compiled to Triton IR only: this build has no "
                                    "NVIDIA backend to launch it")
             image = ptx.encode() + b"\0"  # the driver JIT-compiles PTX
-        self._launcher = Launcher(self.metadata.get("kernel_name", self.name), image, self.runtime_params,
-                                  [t for _, t in self._runtime_leaves], self.num_warps, self.shared,
-                                  int(self.metadata.get("max_warps_per_sm") or 0),
-                                  self.metadata.get("tensor_descriptors") or ())
-        return self._launcher
+        return Launcher(self.metadata.get("kernel_name", self.name), image, self.runtime_params,
+                        [t for _, t in self._runtime_leaves], self.num_warps, self.shared,
+                        int(self.metadata.get("max_warps_per_sm") or 0),
+                        self.metadata.get("tensor_descriptors") or ())
 
     def launch(self, grid, args: Sequence[Any]):
         """Launches with the values of the runtime parameters, in order."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import struct
+import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from ..errors import ArgumentError, OutOfResources, TritiumError
@@ -206,6 +207,7 @@ class Launcher:
             offsets = argument_offsets(param_types)
             self._argument_offsets = ((ctypes.c_uint32 * len(offsets))(*offsets), len(offsets))
         self._functions: Dict[int, int] = {}
+        self._load_lock = threading.RLock()  # one module load per device (reentrant: load hooks may launch)
         self.registers = None  # per thread, known once loaded
         self.hash = hashlib.sha256(image).hexdigest()[:32]  # names the binary to the load hooks
 
@@ -213,22 +215,30 @@ class Launcher:
         """The CUfunction on `device`, loading the module on first use."""
         fn = self._functions.get(device)
         if fn is None:
-            cuda = driver.cuda()
-            limit = cuda.device_properties(device)["max_shared_mem"]
-            if self.shared > limit:
-                raise OutOfResources(self.shared, limit, "shared memory")
-            from .. import knobs
-            start_hook, end_hook = knobs.runtime.kernel_load_start_hook, knobs.runtime.kernel_load_end_hook
-            if start_hook:  # Triton's (module, function, name, metadata_group, hash); unknown before the load
-                start_hook(None, None, self.name, {}, self.hash)
-            module, fn, regs = cuda.load(self.image, self.name, self.shared, device)
-            if end_hook:
-                end_hook(module, fn, self.name, {}, self.hash)
-            self.registers = regs
-            self._launch_shared[device], self.blocks_per_sm[device] = cuda.limit_residency(
-                fn, device, self.threads, self.shared, self.max_warps_per_sm)
-            self._functions[device] = fn
-            _names_by_function[fn] = self.name
+            with self._load_lock:
+                fn = self._functions.get(device)
+                if fn is None:
+                    fn = self._load(device)
+        return fn
+
+    def _load(self, device: int) -> int:
+        """Loads the module on `device` (under the load lock)."""
+        cuda = driver.cuda()
+        limit = cuda.device_properties(device)["max_shared_mem"]
+        if self.shared > limit:
+            raise OutOfResources(self.shared, limit, "shared memory")
+        from .. import knobs
+        start_hook, end_hook = knobs.runtime.kernel_load_start_hook, knobs.runtime.kernel_load_end_hook
+        if start_hook:  # Triton's (module, function, name, metadata_group, hash); unknown before the load
+            start_hook(None, None, self.name, {}, self.hash)
+        module, fn, regs = cuda.load(self.image, self.name, self.shared, device)
+        if end_hook:
+            end_hook(module, fn, self.name, {}, self.hash)
+        self.registers = regs
+        self._launch_shared[device], self.blocks_per_sm[device] = cuda.limit_residency(
+            fn, device, self.threads, self.shared, self.max_warps_per_sm)
+        self._functions[device] = fn
+        _names_by_function[fn] = self.name
         return fn
 
     def _raise_launch_error(self, result: int):
@@ -294,7 +304,7 @@ class Launcher:
         v[positions[k]].  It returns `result` (the JIT passes the compiled
         kernel, which `kernel[grid](...)` returns, as in Triton).  The
         kernel must be loaded on `device`."""
-        fn = self._functions[device]
+        fn = self.function(device)
         values = [f"v{i}" for i in range(num_values)]
         packed = []
         for k, ty in zip(positions, self.param_types):
