@@ -39,8 +39,10 @@ What a valid kernel may contain:
   * or, about one program in seven, a matmul tile: tl.dot over a masked K loop
     (fp16 or fp32 inputs, fp32 accumulator) with an element-wise epilogue;
   * or, about one in ten, tiles through host tensor descriptors (rank 1 or
-    2, blocks crossing the array's edges, an element-wise expression), or a
-    matmul whose A and B tiles are descriptor loads.
+    2, blocks crossing the array's edges, an element-wise expression stored,
+    or in one of four added twice to a zeroed output with a descriptor
+    atomic: add, max, min, and, or, xor), or a matmul whose A and B tiles
+    are descriptor loads.
 Integers wrap in both Triton and numpy int32, so integer outputs compare
 exactly; float outputs within a tolerance (Program.rtol / atol).
 """
@@ -546,12 +548,26 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
     lines = ["import tritium as triton", "import tritium.language as tl", "", "@triton.jit",
              f"def kernel(x_desc, out_desc, {blocks}):",
              f"    x = x_desc.load({offsets}).to({TL_DTYPE[compute]})",
-             f"    out = ({body.tl}) + tl.zeros_like(x)",
-             f"    out_desc.store({offsets}, out)", ""]
+             f"    out = ({body.tl}) + tl.zeros_like(x)"]
     ref = ["import numpy as np", ""] + BF16_HELPER + ["def reference(arrays):",
            f"    x = arrays['x_desc'].astype(np.{compute})",
-           f"    out = np.broadcast_to(np.asarray({body.np}), x.shape).astype(np.{compute})",
-           "    return {'out_desc': out}", ""]
+           f"    out = np.broadcast_to(np.asarray({body.np}), x.shape).astype(np.{compute})"]
+    # About one in four: the result goes through two descriptor atomics into
+    # a zeroed output (out, then out * 3 + 1), as 32-bit atomics Triton
+    # also runs (its 64-bit or executes an illegal instruction on the H100).
+    atomic = rng.choice(["add"] if kind == "float" else ["add", "max", "min", "and", "or", "xor"]) \
+        if rng.random() < 0.25 else None
+    if atomic:
+        combine = {"add": "a + b", "max": "np.maximum(a, b)", "min": "np.minimum(a, b)", "and": "a & b",
+                   "or": "a | b", "xor": "a ^ b"}[atomic]
+        lines += [f"    out_desc.atomic_{atomic}({offsets}, out)",
+                  f"    out_desc.atomic_{atomic}({offsets}, out * 3 + 1)", ""]
+        ref += [f"    op = lambda a, b: {combine}",
+                f"    second = (out * np.{compute}(3) + np.{compute}(1)).astype(np.{compute})",
+                f"    return {{'out_desc': op(op(np.zeros_like(out), out), second).astype(np.{compute})}}", ""]
+    else:
+        lines += [f"    out_desc.store({offsets}, out)", ""]
+        ref += ["    return {'out_desc': out}", ""]
     dims = ",".join(str(b) for b in block)
     rtol, atol = (0.0, 0.0) if kind == "int" else (1e-5, 1e-5)
     return Program(seed=seed, source="\n".join(lines),
@@ -560,7 +576,8 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
                    constexprs={f"B{d}": b for d, b in enumerate(block)}, num_warps=rng.choice([1, 2, 4, 8]),
                    grid=grid, inputs=[("x_desc", shape, dtype)], outputs=[("out_desc", shape, compute)],
                    scalars={}, reference="\n".join(ref), rtol=rtol, atol=atol,
-                   descriptors={"x_desc": block, "out_desc": block})
+                   descriptors={"x_desc": block, "out_desc": block},
+                   zero_outputs=("out_desc",) if atomic else ())
 
 
 # ---- invalid programs -----------------------------------------------------------------------
