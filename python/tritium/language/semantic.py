@@ -1290,7 +1290,6 @@ def descriptor_store(desc, offsets, value):
     store(_descriptor_block_pointer(desc, indices), value, boundary_check=list(range(desc.type.rank)))
 
 
-
 # ---- descriptor atomics, gather and scatter ----------------------------------------------
 # Through pointers on every target (Triton moves them with TMA reductions and,
 # on Blackwell, TMA gathers): each element of the block is addressed from the
