@@ -333,3 +333,50 @@ def test_device_made_descriptors():
     out = torch.full((M, N), float("nan"), device="cuda")
     device_descriptor_kernel[(triton.cdiv(M, BM), triton.cdiv(N, BN))](x, out, M, N, BM, BN)
     assert_same(out, x * 2)
+
+
+@triton.jit
+def batched_matmul_remade_descriptors(a_ptr, b_ptr, c_ptr, B, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                                      BK: tl.constexpr, PROGRAMS: tl.constexpr):
+    """A persistent batched matmul over one flat loop, as Triton's tests write
+    it: at each tile's first K step the per-batch descriptors are made again
+    (inside an `if`, so they cross the branch and the loop)."""
+    tiles_m = tl.cdiv(M, BM)
+    tiles_n = tl.cdiv(N, BN)
+    k_tiles = tl.cdiv(K, BK)
+    tiles = B * tiles_m * tiles_n
+    my_tiles = tiles // PROGRAMS + (tl.program_id(0) < tiles % PROGRAMS)
+    tile = tl.program_id(0) - PROGRAMS
+    ki = -1
+    offs_m = 0
+    offs_n = 0
+    a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [K, 1], [BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, [N, K], [K, 1], [BN, BK])
+    c_desc = tl.make_tensor_descriptor(c_ptr, [M, N], [N, 1], [BM, BN])
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for _ in range(k_tiles * my_tiles):
+        ki = tl.where(ki == k_tiles - 1, 0, ki + 1)
+        if ki == 0:
+            tile += PROGRAMS
+            batch = tile // (tiles_m * tiles_n)
+            offs_m = (tile // tiles_n) % tiles_m * BM
+            offs_n = tile % tiles_n * BN
+            a_desc = tl.make_tensor_descriptor(a_ptr + batch * M * K, [M, K], [K, 1], [BM, BK])
+            b_desc = tl.make_tensor_descriptor(b_ptr + batch * N * K, [N, K], [K, 1], [BN, BK])
+            c_desc = tl.make_tensor_descriptor(c_ptr + batch * M * N, [M, N], [N, 1], [BM, BN])
+        a = a_desc.load([offs_m, ki * BK])
+        b = b_desc.load([offs_n, ki * BK])
+        acc = tl.dot(a, b.T, acc)
+        if ki == k_tiles - 1:
+            c_desc.store([offs_m, offs_n], acc.to(tl.float16))
+            acc = tl.zeros((BM, BN), dtype=tl.float32)
+
+
+def test_descriptors_remade_in_a_loop_follow_the_loop():
+    B, M, N, K, BM, BN, BK = 3, 200, 136, 96, 64, 64, 32
+    a = torch.randn((B, M, K), device="cuda", dtype=torch.float16)
+    b = torch.randn((B, N, K), device="cuda", dtype=torch.float16)
+    c = torch.full((B, M, N), float("nan"), device="cuda", dtype=torch.float16)
+    programs = 7  # fewer than the 3 * 4 * 3 tiles: each program loops over several
+    batched_matmul_remade_descriptors[(programs,)](a, b, c, B, M, N, K, BM, BN, BK, programs)
+    torch.testing.assert_close(c, torch.bmm(a.float(), b.float().mT).half(), rtol=1e-2, atol=1e-2)

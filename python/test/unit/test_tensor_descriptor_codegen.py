@@ -144,10 +144,68 @@ def noinline_maker_kernel(x, M, N):
     desc.store([0, 0], desc.load([0, 0]))
 
 
-def test_noinline_helper_cannot_return_a_descriptor():
+def test_noinline_helpers_that_return_descriptors_are_generated_in_the_caller():
+    # as Triton's own tests write them; noinline is a hint the body does not need
+    k = triton.compile(noinline_maker_kernel, signature={"x": "*fp16", "M": "i32", "N": "i32"}, target="cuda:90")
+    assert "tt.call" not in k.asm["ttir"] and "tt.load" in k.asm["ttir"]
+
+
+# Descriptors made in the kernel cross branches and loops: a batched matmul
+# remakes them per tile (the form of Triton's tests), a loop carries them.
+@triton.jit
+def remade_in_loop_kernel(a_ptr, c_ptr, B, M, K, BM: tl.constexpr, BK: tl.constexpr):
+    a_desc = tl.make_tensor_descriptor(a_ptr, [M, K], [K, 1], [BM, BK])
+    acc = tl.zeros((BM, BK), tl.float32)
+    for i in range(B * 2):
+        if i % 2 == 0:
+            a_desc = tl.make_tensor_descriptor(a_ptr + (i // 2) * M * K, [M, K], [K, 1], [BM, BK])
+        acc += a_desc.load([0, (i % 2) * BK]).to(tl.float32)
+    n = 0
+    while n < K:
+        a_desc = tl.make_tensor_descriptor(c_ptr, [M, K], [K, 1], [BM, BK])
+        a_desc.store([0, n], acc.to(tl.float16))
+        n += BK
+
+
+def test_descriptors_made_in_the_kernel_cross_branches_and_loops():
+    k = triton.compile(remade_in_loop_kernel, signature={"a_ptr": "*fp16", "c_ptr": "*fp16", "B": "i32", "M": "i32",
+                                                         "K": "i32"}, constexprs={"BM": 16, "BK": 32},
+                       target="cuda:90")
+    ttir = k.asm["ttir"]
+    # the for loop carries the base, the shape and the runtime stride (not the constant stride 1)
+    header = next(line for line in ttir.splitlines() if "scf.for" in line)
+    assert "-> (!tt.ptr<f16>, i32, i32, i32, tensor<16x32xf32>)" in header, header
+    assert "scf.while" in ttir and "tt.store" in ttir
+
+
+@triton.jit
+def shape_changed_in_loop_kernel(a_ptr, M, K, BM: tl.constexpr, BK: tl.constexpr):
+    a_desc = tl.make_tensor_descriptor(a_ptr, [M, 64], [K, 1], [BM, BK])
+    for i in range(4):
+        a_desc = tl.make_tensor_descriptor(a_ptr, [M, 32], [K, 1], [BM, BK])
+    a_desc.store([0, 0], tl.zeros((BM, BK), tl.float16))
+
+
+@triton.jit
+def descriptor_or_tensor_kernel(a_ptr, M, K, flag, BM: tl.constexpr, BK: tl.constexpr):
+    x = tl.make_tensor_descriptor(a_ptr, [M, K], [K, 1], [BM, BK])
+    if flag > 0:
+        x = tl.zeros((BM, BK), tl.float16)
+
+
+@pytest.mark.parametrize("kernel,message", [
+    (shape_changed_in_loop_kernel, "loop-carried variable 'a_desc': its shape[1] is the constant 64 before the loop "
+                                   "but 32 at the end of the body"),
+    (descriptor_or_tensor_kernel, "on the other: give it one kind and type on both"),
+])
+def test_descriptors_that_change_kind_or_constant_across_a_boundary_fail_at_the_line(kernel, message):
+    signature = {"a_ptr": "*fp16", "M": "i32", "K": "i32"}
+    if "flag" in kernel.arg_names:
+        signature["flag"] = "i32"
     with pytest.raises(CompilationError) as info:
-        triton.compile(noinline_maker_kernel, signature={"x": "*fp16", "M": "i32", "N": "i32"}, target="cuda:90")
-    assert "noinline" in str(info.value) and f"{THIS_FILE}:" in str(info.value)
+        triton.compile(kernel, signature=signature, constexprs={"BM": 16, "BK": 32}, target="cuda:90")
+    assert message in str(info.value)
+    assert f"{THIS_FILE}:" in str(info.value)
 
 
 # Descriptor atomics, gather and scatter go through pointers on every target.

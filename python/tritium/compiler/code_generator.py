@@ -47,7 +47,7 @@ from ..language import standard as tl_standard
 from ..language.dtypes import block_type, dtype, pointer_type
 from ..language.semantic import SemanticError
 from ..runtime.jit import ConstexprFunction, JITFunction
-from . import ir
+from . import crossing_values, ir
 
 
 class ModuleState:
@@ -477,14 +477,25 @@ class CodeGenerator(ast.NodeVisitor):
             if isinstance(a, tl.constexpr) and isinstance(b, tl.constexpr) and a.value == b.value:
                 continue
             merged.append(name)
-        then_vals, else_vals = [], []
+        then_vals, else_vals, crossings = [], [], []
         for name in merged:
             a, b = then_scope[name], else_scope[name]
+            if crossing_values.is_made_in_kernel(a) or crossing_values.is_made_in_kernel(b):
+                # a descriptor made in the kernel: the parts that differ cross
+                what = f"'{name}'"
+                plan = self._append_to_block(then_block, lambda: crossing_values.branch_plan(a, b, what), node, None)
+                then_vals += self._append_to_block(then_block, lambda: crossing_values.leaves(a, plan, what),
+                                                   node, None)
+                else_vals += self._append_to_block(else_block, lambda: crossing_values.leaves(b, plan, what),
+                                                   node, None)
+                crossings.append((a, plan))
+                continue
             a = self._append_to_block(then_block, lambda: semantic.to_tensor(_unwrap(a) if isinstance(a, tl.constexpr) else a), node, name)
             b = self._append_to_block(else_block, lambda: semantic.to_tensor(_unwrap(b) if isinstance(b, tl.constexpr) else b), node, name)
             if a.type != b.type:
                 raise self.error(node, f"Mismatched type for {name} between then block ({a.type}) and else "
                                        f"block ({b.type}): both branches must give it one type")
+            crossings.append((a, [(0, a.type)]))
             then_vals.append(a)
             else_vals.append(b)
         self._append_to_block(then_block, lambda: self.builder.create("scf.yield", [v.handle for v in then_vals], []),
@@ -496,8 +507,27 @@ class CodeGenerator(ast.NodeVisitor):
                                       regions=[ir.Builder.render_region(then_block),
                                                ir.Builder.render_region(else_block)])
         self.scope = dict(before)
-        for name, handle, ty in zip(merged, results, result_types):
-            self.scope[name] = tl.tensor(handle, ty)
+        outs = [tl.tensor(handle, ty) for handle, ty in zip(results, result_types)]
+        for name, value in zip(merged, self._rebuilt(crossings, outs)):
+            self.scope[name] = value
+
+    @staticmethod
+    def _rebuilt(crossings, values) -> list:
+        """`values` (SSA values after a branch or loop) regrouped into one
+        value per (template, plan) of `crossings` (crossing_values)."""
+        out, at = [], 0
+        for template, plan in crossings:
+            out.append(crossing_values.rebuild(template, plan, values[at:at + len(plan)]))
+            at += len(plan)
+        return out
+
+    @staticmethod
+    def _loop_crossings(inits):
+        """(template, plan) of each loop-carried initial value and the SSA
+        values the loop starts from."""
+        crossings = [(init, crossing_values.loop_plan(init)) for init in inits]
+        flat = [leaf for init, plan in crossings for leaf in crossing_values.leaves(init, plan, "")]
+        return crossings, flat
 
     def _append_to_block(self, block: ir.Block, make, node, name):
         """Runs `make` with ops going to the end of an already generated block."""
@@ -555,11 +585,13 @@ class CodeGenerator(ast.NodeVisitor):
                     add_target(node.target)
         return names
 
-    def _carried(self, node, stmts, exclude=()) -> Tuple[List[str], List[tl.tensor]]:
+    def _carried(self, node, stmts, exclude=()) -> Tuple[List[str], List[Any]]:
         """The loop-carried names of a loop body and their initial values:
-        every name the body rebinds that already holds a value.  A constexpr
-        initial value becomes a scalar tensor (as in Triton: give a carried
-        variable its final type before the loop)."""
+        every name the body rebinds that already holds a tensor or a
+        descriptor made in the kernel (which is carried as its base, shape
+        and strides, crossing_values).  A constexpr initial value becomes a
+        scalar tensor (as in Triton: give a carried variable its final type
+        before the loop)."""
         names, inits = [], []
         for name in self._assigned_names(stmts):
             if name in exclude or name not in self.scope:
@@ -570,7 +602,7 @@ class CodeGenerator(ast.NodeVisitor):
                 if not isinstance(value, (bool, int, float)):
                     continue  # e.g. a dtype or None rebound in the body: stays compile-time
                 init = semantic.to_tensor(value)
-            if not _is_tensor(init):
+            if not crossing_values.crosses(init):
                 continue
             names.append(name)
             inits.append(init)
@@ -616,12 +648,14 @@ class CodeGenerator(ast.NodeVisitor):
 
         iv_name = node.target.id
         carried, inits = self._carried(node, node.body, exclude=(iv_name,))
-        block_args = self.builder.new_block_args([iv_ty.to_ir()] + [i.type.to_ir() for i in inits])
+        crossings, flat_inits = self._loop_crossings(inits)
+        block_args = self.builder.new_block_args([iv_ty.to_ir()] + [i.type.to_ir() for i in flat_inits])
         saved = self.scope
         self.scope = dict(saved)
         self.scope[iv_name] = tl.tensor(block_args[0], iv_ty)
-        for name, arg, init in zip(carried, block_args[1:], inits):
-            self.scope[name] = tl.tensor(arg, init.type)
+        args = [tl.tensor(arg, init.type) for arg, init in zip(block_args[1:], flat_inits)]
+        for name, value in zip(carried, self._rebuilt(crossings, args)):
+            self.scope[name] = value
         body = self.builder.open_block(block_args)
         if descending:
             self.scope[iv_name] = semantic.sub(start, self.scope[iv_name])
@@ -634,16 +668,26 @@ class CodeGenerator(ast.NodeVisitor):
         self.builder.create("scf.yield", [y.handle for y in yields], [])
         self.builder.close_block()
         self.scope = saved
-        results = self.builder.create("scf.for", [lb_t.handle, ub_t.handle, step_t.handle] + [i.handle for i in inits],
-                                      [i.type.to_ir() for i in inits], attributes=attrs or None,
+        results = self.builder.create("scf.for", [lb_t.handle, ub_t.handle, step_t.handle] +
+                                      [i.handle for i in flat_inits],
+                                      [i.type.to_ir() for i in flat_inits], attributes=attrs or None,
                                       regions=[ir.Builder.render_region(body)])
-        for name, handle, init in zip(carried, results, inits):
-            self.scope[name] = tl.tensor(handle, init.type)
+        outs = [tl.tensor(handle, init.type) for handle, init in zip(results, flat_inits)]
+        for name, value in zip(carried, self._rebuilt(crossings, outs)):
+            self.scope[name] = value
 
     def _loop_yields(self, node, carried, inits) -> List[tl.tensor]:
+        """The values the body yields for the carried names, as SSA values."""
         yields = []
         for name, init in zip(carried, inits):
             value = self.scope[name]
+            if crossing_values.is_made_in_kernel(init):
+                try:
+                    yields += crossing_values.leaves(value, crossing_values.loop_plan(init),
+                                                     f"loop-carried variable '{name}'", template=init)
+                except SemanticError as e:
+                    raise self.error(node, str(e)) from None
+                continue
             if isinstance(value, tl.constexpr):
                 value = semantic.to_tensor(_unwrap(value), init.type.scalar)
             if not _is_tensor(value) or value.type != init.type:
@@ -709,13 +753,15 @@ class CodeGenerator(ast.NodeVisitor):
         if node.orelse:
             raise self.error(node, "while/else is not supported in @jit functions")
         carried, inits = self._carried(node, node.body)
-        types_ = [i.type.to_ir() for i in inits]
+        crossings, flat_inits = self._loop_crossings(inits)
+        types_ = [i.type.to_ir() for i in flat_inits]
         saved = self.scope
         # before region: evaluate the condition
         before_args = self.builder.new_block_args(types_)
         self.scope = dict(saved)
-        for name, arg, init in zip(carried, before_args, inits):
-            self.scope[name] = tl.tensor(arg, init.type)
+        args = [tl.tensor(arg, init.type) for arg, init in zip(before_args, flat_inits)]
+        for name, value in zip(carried, self._rebuilt(crossings, args)):
+            self.scope[name] = value
         before_block = self.builder.open_block(before_args)
         cond = self.visit(node.test)
         if not _is_tensor(cond):
@@ -726,8 +772,9 @@ class CodeGenerator(ast.NodeVisitor):
         # after region: the body
         after_args = self.builder.new_block_args(types_)
         self.scope = dict(saved)
-        for name, arg, init in zip(carried, after_args, inits):
-            self.scope[name] = tl.tensor(arg, init.type)
+        args = [tl.tensor(arg, init.type) for arg, init in zip(after_args, flat_inits)]
+        for name, value in zip(carried, self._rebuilt(crossings, args)):
+            self.scope[name] = value
         body_block = self.builder.open_block(after_args)
         self.loop_depth += 1
         try:
@@ -738,11 +785,12 @@ class CodeGenerator(ast.NodeVisitor):
         self.builder.create("scf.yield", [y.handle for y in yields], [])
         self.builder.close_block()
         self.scope = saved
-        results = self.builder.create("scf.while", [i.handle for i in inits], types_,
+        results = self.builder.create("scf.while", [i.handle for i in flat_inits], types_,
                                       regions=[ir.Builder.render_region(before_block),
                                                ir.Builder.render_region(body_block)])
-        for name, handle, init in zip(carried, results, inits):
-            self.scope[name] = tl.tensor(handle, init.type)
+        outs = [tl.tensor(handle, init.type) for handle, init in zip(results, flat_inits)]
+        for name, value in zip(carried, self._rebuilt(crossings, outs)):
+            self.scope[name] = value
 
     # ---- expressions -------------------------------------------------------------
     def _lookup(self, name: str, node):
@@ -1115,9 +1163,8 @@ class CodeGenerator(ast.NodeVisitor):
         as they are: the way to return a tensor descriptor (tutorial 06's
         `_maybe_make_tensor_desc`) or to pass one made in the kernel, which
         are Python objects that a function signature cannot carry."""
-        if fn.noinline:
-            raise self.error(node, f"{fn.__name__} is noinline but takes or returns a tensor descriptor made in "
-                                   "the kernel; remove noinline")
+        # (`noinline` is not honoured here: the code is the same, generated
+        # in the caller)
         callee = CodeGenerator(fn, [], self.state, self.function_name, is_kernel=False)
         callee.builder = self.builder
         for p, value in zip(fn.params, values):

@@ -1230,7 +1230,7 @@ def _descriptor_uses_tma(desc) -> bool:
 def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="zero"):
     """A descriptor made inside the kernel.  Its tiles move through pointers
     (boundary-checked block loads and stores); no tensor map is made."""
-    from .core import tensor_descriptor
+    from .core import constexpr, tensor_descriptor
     base = to_tensor(base)
     if not base.type.scalar.is_ptr() or base.type.is_block():
         raise SemanticError("make_tensor_descriptor's base must be a scalar pointer")
@@ -1251,8 +1251,13 @@ def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="ze
     if padding_option not in ("zero", "nan"):
         raise SemanticError(f"padding_option must be 'zero' or 'nan', got {padding_option!r}")
     ty = T.tensor_descriptor_type(block_type(base.type.scalar.element_ty, block_shape))
-    return tensor_descriptor(None, base, [to_tensor(s) for s in shape], [to_tensor(s) for s in strides], ty,
-                             leaves=None)
+
+    def part(value):  # a number stays a constant (a stride of 1 keeps the pointer path vectorized)
+        value = _unwrap_constexpr(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return constexpr(value)
+        return to_tensor(value)
+    return tensor_descriptor(None, base, [part(s) for s in shape], [part(s) for s in strides], ty, leaves=None)
 
 
 def _descriptor_block_pointer(desc, offsets):
