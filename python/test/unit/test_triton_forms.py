@@ -601,3 +601,46 @@ def test_fresh_knobs_leave_no_environment_behind():
     assert os.environ["TRITON_OVERRIDE_ARCH"] == "sm80"
     reset()
     assert "TRITON_OVERRIDE_ARCH" not in os.environ and knobs.runtime.override_arch is None
+
+
+# ---- forms from Triton's test_core.py ---------------------------------------------------------
+
+@triton.jit
+def k_void_ternary(ret, x_true, x_false):
+    pid = tl.program_id(0)
+    tl.store(ret, tl.load(x_true)) if pid % 2 == 0 else tl.store(ret, tl.load(x_false))
+
+
+def test_a_runtime_ternary_of_two_void_calls_is_an_if():
+    t = compile_ttir(k_void_ternary, {"ret": "*fp32", "x_true": "*fp32", "x_false": "*fp32"})
+    assert "scf.if" in t and t.count("tt.store") == 2 and "scf.yield" not in t.split("scf.if")[1].split("}")[0]
+
+
+@triton.jit
+def k_expand_dims_axes(dummy, AXES: tl.constexpr, SCALAR: tl.constexpr):
+    x = tl.arange(0, 16)
+    if SCALAR:
+        x = tl.sum(x)
+    tl.expand_dims(x, AXES)
+
+
+@pytest.mark.parametrize("axes,scalar,message", [
+    (-3, False, "invalid axis -3. Expected -2 <= axis < 2"),
+    (2, False, "invalid axis 2. Expected -2 <= axis < 2"),
+    (1, True, "invalid axis 1. Expected -1 <= axis < 1"),
+    ((0, 0), False, "duplicate axes, normalized axes = [0, 0]"),
+    ((0, -3), False, "duplicate axes, normalized axes = [0, 0]"),
+])
+def test_expand_dims_checks_its_axes(axes, scalar, message):
+    with pytest.raises(triton.CompilationError) as info:
+        compile_ttir(k_expand_dims_axes, {"dummy": "*fp32"}, {"AXES": axes, "SCALAR": scalar})
+    assert message in str(info.value)
+
+
+def test_expand_dims_takes_several_axes():
+    @triton.jit
+    def k(out):
+        x = tl.expand_dims(tl.arange(0, 16), (0, -1))
+        tl.static_assert(x.shape == [1, 16, 1])
+        tl.store(out + tl.arange(0, 16)[None, :, None], x)
+    compile_ttir(k, {"out": "*i32"})

@@ -544,7 +544,21 @@ class CodeGenerator(ast.NodeVisitor):
         cond = self._scalar_condition(node.test, cond)
         saved = self.scope
         then_block = self.builder.open_block()
-        a = semantic.to_tensor(_unwrap(self.visit(node.body)))
+        a = _unwrap(self.visit(node.body))
+        if a is None:  # `tl.store(...) if c else tl.store(...)`: an scf.if of two void branches
+            self.builder.create("scf.yield", [], [])
+            self.builder.close_block()
+            else_block = self.builder.open_block()
+            if _unwrap(self.visit(node.orelse)) is not None:
+                raise self.error(node, "Ternary expression with dynamic condition has inconsistent type: nothing "
+                                       "in one branch, a value in the other")
+            self.builder.create("scf.yield", [], [])
+            self.builder.close_block()
+            self.scope = saved
+            self.builder.create("scf.if", [cond.handle], [], regions=[ir.Builder.render_region(then_block),
+                                                                       ir.Builder.render_region(else_block)])
+            return tl.constexpr(None)
+        a = semantic.to_tensor(a)
         self.builder.create("scf.yield", [a.handle], [])
         self.builder.close_block()
         else_block = self.builder.open_block()

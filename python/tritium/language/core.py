@@ -417,8 +417,15 @@ def expand_dims(input, axis):
     axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
     input = semantic.to_tensor(input)
     rank = len(input.type.shape) if input.type.is_block() else 0
-    axes = sorted(a + rank + len(axes) if a < 0 else a for a in (_cv(a) for a in axes))
-    for a in axes:
+    new_rank = rank + len(axes)
+    normalized = []
+    for a in (_cv(a) for a in axes):
+        if not isinstance(a, int) or not -new_rank <= a < new_rank:
+            raise semantic.SemanticError(f"invalid axis {a}. Expected {-new_rank} <= axis < {new_rank}")
+        normalized.append(a + new_rank if a < 0 else a)
+    if len(set(normalized)) != len(normalized):
+        raise semantic.SemanticError(f"expand_dims received duplicate axes, normalized axes = {normalized}")
+    for a in sorted(normalized):
         input = semantic.expand_dims(input, a)
     return input
 

@@ -469,7 +469,7 @@ def _check_fits(value: int, ty: dtype):
     if ty.is_bool():
         lo, hi = 0, 1
     if not lo <= int(value) <= hi:
-        raise SemanticError(f"constant {value} does not fit in {ty}")
+        raise SemanticError(f"constant {value} is out of range: it does not fit in {ty}")
 
 
 def _check_ptr(a: dtype, b: dtype, allow_a_ptr: bool):
