@@ -9,6 +9,7 @@ The same forms run on the GPU in python/test/gpu/test_everyday_forms.py."""
 import importlib
 import re
 import time
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -644,3 +645,48 @@ def test_expand_dims_takes_several_axes():
         tl.static_assert(x.shape == [1, 16, 1])
         tl.store(out + tl.arange(0, 16)[None, :, None], x)
     compile_ttir(k, {"out": "*i32"})
+
+
+# ---- named tuples ---------------------------------------------------------------------------------
+
+class _View(NamedTuple):
+    ptr: Any
+    shape: tuple
+    stride: tuple
+
+
+class _Closure(NamedTuple):
+    fn: Any
+    captured: tuple
+
+
+@triton.jit
+def _view_of(shape, ptr, stride):
+    return _View(shape=shape, ptr=ptr, stride=stride)  # a named tuple made in @jit code and returned
+
+
+@triton.jit
+def _scale(x, a):
+    return x * tl.load(a)
+
+
+@triton.jit
+def k_named_tuples(closure, src, dst, BLOCK: tl.constexpr):
+    tl.static_assert(isinstance(src.stride[1].type, tl.constexpr_type))  # a specialized 1 stays constexpr
+    x_view = _view_of(src.shape, src.ptr, src.stride)
+    offs = tl.arange(0, BLOCK)
+    mask = (offs[:, None] < x_view.shape[0]) & (offs[None, :] < x_view.shape[1])
+    x = tl.load(x_view.ptr + offs[:, None] * x_view.stride[0] + offs[None, :] * x_view.stride[1], mask=mask)
+    y = closure.fn(x, *closure.captured)
+    tl.store(dst.ptr + offs[:, None] * dst.stride[0] + offs[None, :] * dst.stride[1], y, mask=mask)
+
+
+def test_named_tuples_keep_their_fields_through_arguments_calls_and_returns():
+    from tritium.compiler.compiler import ASTSource
+    args = [_Closure(_scale, (FakeTensor(0x100),)), _View(FakeTensor(0x1000), (30, 20), (20, 1)),
+            _View(FakeTensor(0x2000), (30, 20), (20, 1)), 32]
+    sig, constexprs, attrs = k_named_tuples.specialization(args)
+    assert sig["src"] == "(*fp32,(i32,i32),(i32,constexpr))" and sig["closure"] == "(constexpr,(*fp32))"
+    assert repr(constexprs["src"]).startswith("_View(ptr=<runtime>")
+    ttir = triton.compile(ASTSource(k_named_tuples, sig, constexprs, attrs), target="cuda:90").asm["ttir"]
+    assert ttir.count("tt.load") == 2 and "arith.mulf" in ttir and "tt.store" in ttir

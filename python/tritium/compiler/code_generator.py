@@ -47,6 +47,7 @@ from ..language import standard as tl_standard
 from ..language.dtypes import block_type, dtype, pointer_type
 from ..language.semantic import SemanticError
 from ..runtime.jit import ConstexprFunction, JITFunction
+from ..runtime.tuple_args import is_namedtuple, like
 from . import crossing_values, ir
 
 
@@ -116,8 +117,10 @@ def _is_dims_index(index) -> bool:
 
 
 class _ReturnsDescriptor(Exception):
-    """A @jit function returned a tensor descriptor: its callers generate
-    it in their own bodies (CodeGenerator._call_inlined)."""
+    """A @jit function returned a tensor descriptor, a named tuple or a
+    nested tuple (Python-side structure that a function's results cannot
+    carry): its callers generate it in their own bodies
+    (CodeGenerator._call_inlined)."""
 
 
 class CodeGenerator(ast.NodeVisitor):
@@ -235,7 +238,7 @@ class CodeGenerator(ast.NodeVisitor):
 
         def bind(value):
             if isinstance(value, tuple):
-                return tuple(bind(element) for element in value)
+                return like(value, (bind(element) for element in value))
             if isinstance(value, tl.constexpr):
                 return value
             if isinstance(value, tl.tensor_descriptor_type):
@@ -272,10 +275,12 @@ class CodeGenerator(ast.NodeVisitor):
         if value is None or (isinstance(value, tl.constexpr) and value.value is None):
             return []
         values = list(value) if isinstance(value, tuple) else [value]
+        if not self.is_kernel and is_namedtuple(_unwrap(value)):
+            raise _ReturnsDescriptor()
         out = []
         for v in values:
             v = _unwrap(v) if isinstance(v, tl.constexpr) else v
-            if isinstance(v, tl.tensor_descriptor) and not self.is_kernel:
+            if isinstance(v, (tl.tensor_descriptor, tuple)) and not self.is_kernel:
                 raise _ReturnsDescriptor()
             out.append(semantic.to_tensor(v))
         return out
@@ -877,6 +882,8 @@ class CodeGenerator(ast.NodeVisitor):
 
     def visit_Attribute(self, node):
         base = self.visit(node.value)
+        if isinstance(base, tl.constexpr) and node.attr == "type":
+            return base.type  # a compile-time value's type: tl.constexpr_type(value), as in Triton
         if isinstance(base, tl.constexpr):
             base = base.value
             if isinstance(base, (bool, int, float)) and not hasattr(base, node.attr):
@@ -1045,6 +1052,8 @@ class CodeGenerator(ast.NodeVisitor):
             return self.call_jit_function(node, fn.func, [*fn.args, *args], {**fn.keywords, **kwargs})
         if tl.is_builtin(fn):
             return _wrap_python(fn(*args, **kwargs))
+        if isinstance(fn, type) and issubclass(fn, tuple) and hasattr(fn, "_fields"):
+            return fn(*args, **kwargs)  # a named tuple of the values as they are (tensors stay tensors)
         if isinstance(fn, type) and issubclass(fn, (tl.constexpr, dtype)):
             return _wrap_python(fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()}))
         if fn is builtins.print:
@@ -1094,7 +1103,7 @@ class CodeGenerator(ast.NodeVisitor):
                 out.append(element.type)
             else:
                 out.append(tl.constexpr(element))
-        return tuple(out)
+        return like(_unwrap(value), out)
 
     def _static_assert(self, node, args, kwargs):
         cond = args[0] if args else kwargs.get("cond")
@@ -1205,7 +1214,7 @@ class CodeGenerator(ast.NodeVisitor):
             # numbers become scalars, as a called function returns them
             u = _unwrap(v)
             if isinstance(u, tuple):
-                return tuple(settle(e) for e in u)
+                return like(u, (settle(e) for e in u))
             if isinstance(u, (bool, int, float)):
                 return semantic.to_tensor(u)
             return v

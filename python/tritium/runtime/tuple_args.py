@@ -40,6 +40,18 @@ def is_tuple_signature(ty) -> bool:
     return isinstance(ty, str) and ty.startswith("(")
 
 
+def is_namedtuple(value) -> bool:
+    """A typing.NamedTuple or collections.namedtuple instance."""
+    return isinstance(value, tuple) and hasattr(type(value), "_fields")
+
+
+def like(template, elements) -> tuple:
+    """`elements` as a tuple of `template`'s kind: a named tuple of the same
+    class (so `t.field` keeps working in @jit code), or a plain tuple."""
+    elements = list(elements)
+    return type(template)(*elements) if is_namedtuple(template) else tuple(elements)
+
+
 def specialize_tuple(value, specialize_leaf) -> Tuple[str, tuple]:
     """(signature, constexpr view) of a tuple argument; `specialize_leaf(v)`
     gives a runtime leaf's type."""
@@ -58,7 +70,7 @@ def specialize_tuple(value, specialize_leaf) -> Tuple[str, tuple]:
         else:
             types.append(specialize_leaf(v))
             view.append(RUNTIME)
-    return "(" + ",".join(types) + ")", tuple(view)
+    return "(" + ",".join(types) + ")", like(value, view)
 
 
 def parse(ty: str) -> Structure:
@@ -145,6 +157,6 @@ def structure_of(ty: str, view: tuple, leaf_type):
 
     def build(node, v):
         if isinstance(node, list):
-            return tuple(build(n, x) for n, x in zip(node, v))
+            return like(v, (build(n, x) for n, x in zip(node, v)))
         return constexpr(v) if node == "constexpr" else leaf_type(node)
     return build(parse(ty), view)
