@@ -72,5 +72,5 @@ class OutOfResources(TritiumError):
 
     def __init__(self, required: int, limit: int, name: str):
         self.required, self.limit, self.name = required, limit, name
-        super().__init__(f"out of resource: {name}, required {required}, hardware limit {limit}. "
-                         "Reducing block sizes or `num_stages` may help.")
+        super().__init__(f"out of resource: {name}, Required: {required}, Hardware limit: {limit}. "
+                         "Reducing block sizes or `num_stages` may help.")  # (Triton's wording)

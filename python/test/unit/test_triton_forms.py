@@ -690,3 +690,15 @@ def test_named_tuples_keep_their_fields_through_arguments_calls_and_returns():
     assert repr(constexprs["src"]).startswith("_View(ptr=<runtime>")
     ttir = triton.compile(ASTSource(k_named_tuples, sig, constexprs, attrs), target="cuda:90").asm["ttir"]
     assert ttir.count("tt.load") == 2 and "arith.mulf" in ttir and "tt.store" in ttir
+
+
+def test_more_warps_than_a_block_can_hold_is_out_of_resources_as_in_triton():
+    # an autotuner then skips the config (Triton's test_exceed_threads)
+    @triton.jit
+    def k(x):
+        pass
+    from tritium.errors import OutOfResources
+    with pytest.raises(OutOfResources, match=r"out of resource: threads, Required: 4096, Hardware limit: 1024"):
+        compile_cuda(k, {"x": "*fp32"}, num_warps=128)
+    with pytest.raises(triton.TritonError, match="num_warps must be a power of two"):
+        compile_cuda(k, {"x": "*fp32"}, num_warps=3)

@@ -22,7 +22,7 @@ from .. import __tritium_version__
 from .. import knobs as _knobs
 from .._native import native_library
 from ..runtime import cache, tuple_args
-from ..errors import CompilationError, TritiumError
+from ..errors import CompilationError, OutOfResources, TritiumError
 from ..language.dtypes import dtype_from_signature
 from ..runtime.jit import JITFunction
 from .code_generator import generate_ttir
@@ -318,8 +318,10 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     opts.update(kwargs)
     target = GPUTarget.parse(target if target is not None else "cuda:90")
     nw = opts["num_warps"]
-    if not isinstance(nw, int) or nw <= 0 or nw & (nw - 1) or nw > 32:
+    if not isinstance(nw, int) or nw <= 0 or nw & (nw - 1):
         raise TritiumError(f"num_warps must be a power of two from 1 to 32, got {nw}")
+    if nw > 32:  # as Triton reports it (an autotuner skips such a config)
+        raise OutOfResources(nw * 32, 1024, "threads")
     maxnreg = opts.get("maxnreg")
     if maxnreg is not None and (not isinstance(maxnreg, int) or isinstance(maxnreg, bool)
                                 or not 1 <= maxnreg <= 255):
