@@ -882,7 +882,7 @@ class CodeGenerator(ast.NodeVisitor):
 
     def visit_Attribute(self, node):
         base = self.visit(node.value)
-        if isinstance(base, tl.constexpr) and node.attr == "type":
+        if isinstance(base, tl.constexpr) and node.attr == "type" and not hasattr(base.value, "type"):
             return base.type  # a compile-time value's type: tl.constexpr_type(value), as in Triton
         if isinstance(base, tl.constexpr):
             base = base.value
