@@ -98,7 +98,8 @@ def test_gather_and_scatter_against_torch(dtype):
     rows_n, cols_n, R, BC = 50, 96, 16, 64
     src0 = values(dtype, (rows_n, cols_n))
     _, src = padded(src0, fill=5)
-    big, dst = padded(torch.zeros((rows_n, cols_n), device="cuda", dtype=dtype), fill=9)
+    # rows not scattered to keep 3 (a scatter writing zeros there would show), the padding 9
+    big, dst = padded(torch.full((rows_n, cols_n), 3, device="cuda", dtype=dtype), fill=9)
     # rows in any order, two outside the tensor (-1 before it, rows_n past its end)
     rows = torch.tensor([3, 49, 0, 17, -1, 8, 22, rows_n, 31, 4, 40, 11, 48, 2, 27, 36], device="cuda",
                         dtype=torch.int32)

@@ -1281,14 +1281,7 @@ def descriptor_load(desc, offsets):
 
 def descriptor_store(desc, offsets, value):
     indices = _descriptor_indices(desc, offsets, "store")
-    block = desc.type.block_type
-    value = to_tensor(value)
-    if not value.type.is_block():
-        value = _broadcast_any(value, list(block.shape))
-    if list(value.type.shape) != list(block.shape):
-        raise SemanticError(f"store of a {list(value.type.shape)} tile through a descriptor of block shape "
-                            f"{list(block.shape)}")
-    value = cast(value, block.element_ty)
+    value = _descriptor_value(desc, value, "store")
     if _descriptor_uses_tma(desc):
         builder().create("tt.descriptor_store", [desc.handle] + [i.handle for i in indices] + [value.handle], [])
         return
@@ -1340,6 +1333,8 @@ def _block_indices(desc, starts):
 
 
 def _descriptor_value(desc, value, what: str):
+    """`value` as a tile of the descriptor's block (a scalar broadcast), in
+    its element type; a tile of another shape is an error naming `what`."""
     block = desc.type.block_type
     value = to_tensor(value)
     if not value.type.is_block():
