@@ -30,8 +30,8 @@ def atomic_kernel(desc, v_ptr, OP: tl.constexpr, BM: tl.constexpr, BN: tl.conste
 
 
 @triton.jit
-def device_atomic_add_kernel(x_ptr, v_ptr, m, n, BM: tl.constexpr, BN: tl.constexpr):
-    desc = tl.make_tensor_descriptor(x_ptr, shape=[m, n], strides=[n + 8, 1], block_shape=[BM, BN])
+def device_atomic_add_kernel(x_ptr, v_ptr, m, n, row_stride, BM: tl.constexpr, BN: tl.constexpr):
+    desc = tl.make_tensor_descriptor(x_ptr, shape=[m, n], strides=[row_stride, 1], block_shape=[BM, BN])
     pm = tl.program_id(0)
     pn = tl.program_id(1)
     rows = pm * BM + tl.arange(0, BM)[:, None]

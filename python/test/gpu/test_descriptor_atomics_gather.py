@@ -80,7 +80,7 @@ def test_device_made_descriptor_atomic_add():
     big, _ = padded(x0, fill=7)
     expected = big.clone()
     expected[:M, :N] = x0 + v[:M, :N]
-    OURS.device_atomic_add_kernel[grid](big, v, M, N, BM=BM, BN=BN)
+    OURS.device_atomic_add_kernel[grid](big, v, M, N, big.stride(0), BM=BM, BN=BN)
     assert_same(big, expected)
 
 
