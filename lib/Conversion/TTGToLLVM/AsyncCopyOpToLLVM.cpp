@@ -6,7 +6,8 @@
 //         cp.async.{ca|cg}.shared.global [dst], [src], bytes, srcBytes
 //       with srcBytes = mask ? bytes : 0, so masked-out elements are
 //       zero-filled (cg, which bypasses L1, for 16-byte copies; ca, the
-//       only form for 4 and 8 bytes, otherwise);
+//       only form for 4 and 8 bytes, otherwise); among threads holding the
+//       same elements only one copies (@p, emitUniqueThreadPredicate);
 //   ttg.async_commit_group           cp.async.commit_group;
 //   ttg.async_wait {num}             cp.async.wait_group num.  No proxy
 //       fence follows: as in Triton, whose fence insertion only guards
@@ -15,7 +16,8 @@
 //       places before the dot (a fence.proxy.async here costs a
 //       MEMBAR.ALL.CTA per iteration in SASS).
 // The destination offsets come from the buffer's XOR-linear layout
-// (SharedMemoryAccess.h); the vector width from the axis facts of the
+// (#ttg.nvmma_shared or #ttg.swizzled_shared; SharedMemoryAccess.h); the
+// vector width from the axis facts of the
 // source pointers and mask (LoweringAxisInfo) and from the tile.
 //
 //===----------------------------------------------------------------------===//
@@ -53,24 +55,24 @@ struct AsyncCopyLowering
     if (op.getOther())
       return op.emitError("cp.async zero-fills masked-out elements; other "
                           "values are not supported");
-    auto nvmma = dyn_cast<ttg::NvmmaSharedEncodingAttr>(dstType.getEncoding());
-    if (!nvmma)
-      return op.emitError("async copies go into #ttg.nvmma_shared buffers");
-    layout::NvmmaSharedSpec spec = nvmma.toSpec();
-    std::vector<int64_t> shape(dstType.getShape().begin(),
-                               dstType.getShape().end());
-    XorLinearOffset offset = [spec, shape](const std::vector<int64_t> &c) {
-      return layout::nvmmaOffset(spec, shape, c);
-    };
+    XorLinearOffset offset =
+        getSharedTileOffset(dstType.getEncoding(), dstType.getShape());
+    if (!offset)
+      return op.emitError("async copies go into #ttg.nvmma_shared or "
+                          "#ttg.swizzled_shared buffers");
     layout::LinearLayout layout = getLinearLayout(srcType);
     auto module = op->getParentOfType<ModuleOp>();
     Type memoryType = static_cast<const TTGToLLVMTypeConverter *>(
                           getTypeConverter())
                           ->convertMemoryElementType(dstType.getElementType());
     int64_t bytes = TTGToLLVMTypeConverter::getMemoryBits(memoryType) / 8;
+    ThreadIndex thread = emitThreadIndex(rewriter, loc, module);
     XorLinearTilePointers pointers(rewriter, loc, adaptor.getDst(), layout,
-                                   emitThreadIndex(rewriter, loc, module),
-                                   memoryType, offset);
+                                   thread, memoryType, offset);
+    // Of the threads holding the same elements (a small tile replicated
+    // over warps), one copies: the others' copies would write the same
+    // bytes again, or zeros where masked.
+    Value unique = emitUniqueThreadPredicate(rewriter, loc, layout, thread);
     int dim = getRegisterFastestDim(layout);
     int64_t limit = dim < 0 ? 1
                             : std::min(getContiguousRegisters(layout, dim),
@@ -101,10 +103,16 @@ struct AsyncCopyLowering
       if (!masks.empty())
         srcBytes = LLVM::SelectOp::create(rewriter, loc, masks[reg], srcBytes,
                                           emitI32Constant(rewriter, loc, 0));
-      ptx.verbatim(std::string("cp.async.") + (size == 16 ? "cg" : "ca") +
-                       ".shared.global [%0], [%1], " + std::to_string(size) +
-                       ", %2;",
-                   {dstOperand, srcOperand, ptx.input(srcBytes, "r")});
+      std::string copy = std::string("cp.async.") + (size == 16 ? "cg" : "ca") +
+                         ".shared.global [%0], [%1], " + std::to_string(size) +
+                         ", %2;";
+      SmallVector<nvidia::PTXBuilder::Operand *> operands = {
+          dstOperand, srcOperand, ptx.input(srcBytes, "r")};
+      if (unique) {
+        operands.push_back(ptx.input(unique, "b"));
+        copy = "@%3 " + copy;
+      }
+      ptx.verbatim(copy, operands);
       ptx.launch(rewriter, loc, Type());
     }
     // The token is only an ordering device of the IR.

@@ -40,25 +40,6 @@ using namespace tritium;
 
 namespace {
 
-/// The XOR-linear offset function of a shared layout over `shape`, or
-/// null for layouts that are not.
-XorLinearOffset getTileOffset(Attribute encoding, ArrayRef<int64_t> shape) {
-  std::vector<int64_t> dims(shape.begin(), shape.end());
-  if (auto nvmma = dyn_cast<ttg::NvmmaSharedEncodingAttr>(encoding)) {
-    layout::NvmmaSharedSpec spec = nvmma.toSpec();
-    return [spec, dims](const std::vector<int64_t> &coord) {
-      return layout::nvmmaOffset(spec, dims, coord);
-    };
-  }
-  if (auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(encoding)) {
-    layout::SwizzleSpec spec = swizzled.toSpec();
-    return [spec, dims](const std::vector<int64_t> &coord) {
-      return layout::swizzledOffset(spec, dims, coord);
-    };
-  }
-  return nullptr;
-}
-
 struct LocalAllocLowering : public ConvertOpToLLVMPattern<ttg::LocalAllocOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
@@ -72,7 +53,7 @@ struct LocalAllocLowering : public ConvertOpToLLVMPattern<ttg::LocalAllocOp> {
     if (Value src = adaptor.getSrc()) {
       auto srcType = cast<RankedTensorType>(op.getSrc().getType());
       ttg::MemDescType type = op.getType();
-      XorLinearOffset offset = getTileOffset(type.getEncoding(), type.getShape());
+      XorLinearOffset offset = getSharedTileOffset(type.getEncoding(), type.getShape());
       if (!offset || !ttg::getDistributedEncoding(srcType))
         return op.emitError("cannot store a tensor of this layout into a "
                             "buffer of this layout");
@@ -136,7 +117,7 @@ struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
       rewriter.replaceOp(op, packElements(rewriter, loc, resultType, *values));
       return success();
     }
-    XorLinearOffset offset = getTileOffset(srcType.getEncoding(),
+    XorLinearOffset offset = getSharedTileOffset(srcType.getEncoding(),
                                            srcType.getShape());
     if (!offset || !ttg::getDistributedEncoding(dstType))
       return op.emitError("cannot load a buffer of this layout into a tensor "

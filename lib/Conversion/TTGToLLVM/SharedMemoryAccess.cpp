@@ -33,6 +33,9 @@
 #include "tritium/Analysis/Allocation.h"
 #include "tritium/Conversion/TTGToLLVM/ModuleSymbols.h"
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "tritium/Layout/NvmmaShared.h"
+#include "tritium/Layout/SharedSwizzle.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -408,4 +411,22 @@ SmallVector<Value> tritium::loadXorLinearTile(OpBuilder &builder, Location loc,
                registerType, MutableArrayRef<Value>(values).slice(reg, vec));
   }
   return values;
+}
+
+XorLinearOffset tritium::getSharedTileOffset(Attribute encoding,
+                                             ArrayRef<int64_t> shape) {
+  std::vector<int64_t> dims(shape.begin(), shape.end());
+  if (auto nvmma = dyn_cast<ttg::NvmmaSharedEncodingAttr>(encoding)) {
+    layout::NvmmaSharedSpec spec = nvmma.toSpec();
+    return [spec, dims](const std::vector<int64_t> &coord) {
+      return layout::nvmmaOffset(spec, dims, coord);
+    };
+  }
+  if (auto swizzled = dyn_cast<ttg::SwizzledSharedEncodingAttr>(encoding)) {
+    layout::SwizzleSpec spec = swizzled.toSpec();
+    return [spec, dims](const std::vector<int64_t> &coord) {
+      return layout::swizzledOffset(spec, dims, coord);
+    };
+  }
+  return nullptr;
 }

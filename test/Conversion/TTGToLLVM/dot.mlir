@@ -164,6 +164,32 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// A small tile held by two warps each (64 elements, 128 threads) copied
+// into a plain shared slot: one of the two threads holding each element
+// copies it (the other would write the same word again), 4 bytes a copy.
+// CHECK-LABEL: llvm.func @async_copy_of_a_replicated_tile
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// CHECK: llvm.icmp "eq"
+// CHECK: @$3 cp.async.ca.shared.global [$0], [$1], 4, $2;
+// CHECK-NOT: cp.async.ca
+// CHECK: llvm.return
+#row = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#plain = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @async_copy_of_a_replicated_tile(%base: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #row>
+    %bs = tt.splat %base : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #row>
+    %p = tt.addptr %bs, %r : tensor<64x!tt.ptr<f32>, #row>, tensor<64xi32, #row>
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64xf32, #plain, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %p, %buf : tensor<64x!tt.ptr<f32>, #row> -> !ttg.memdesc<64xf32, #plain, #smem, mutable>
+    %g = ttg.async_commit_group
+    tt.return
+  }
+}
+
+// -----
+
 // mma.sync operands read from swizzled shared tiles: A (K contiguous) with
 // one ldmatrix.x4 per 16x16 tile, B (N contiguous) with ldmatrix.x2.trans
 // per 16x8 tile; no async-proxy fence before sm_90.

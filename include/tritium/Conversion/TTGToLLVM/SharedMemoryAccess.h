@@ -65,6 +65,11 @@ loadTile(mlir::OpBuilder &builder, mlir::Location loc, mlir::Value base,
 /// #ttg.nvmma_shared and #ttg.swizzled_shared tiles of power-of-two shape.
 using XorLinearOffset = std::function<int64_t(const std::vector<int64_t> &)>;
 
+/// The XOR-linear offset function of a shared layout (#ttg.nvmma_shared or
+/// #ttg.swizzled_shared) over `shape`, or null for layouts that are not.
+XorLinearOffset getSharedTileOffset(mlir::Attribute encoding,
+                                    llvm::ArrayRef<int64_t> shape);
+
 /// The pointers of one thread's registers into an XOR-linear tile:
 /// offset(reg, lane, warp) = R[reg] ^ T(lane, warp) with R a constant per
 /// register and T computed once; R ^ T = (T ^ (R & B)) + (R & ~B) with B

@@ -15,7 +15,14 @@
 //        * tt.load on a tensor of pointers, the tile contiguous along the
 //          load's contiguous dimension, masked-out values zero (cp.async
 //          zero-fills), vectors of at least 4 bytes a thread (the axis
-//          facts of pointer and mask, as the lowering will vectorize).
+//          facts of pointer and mask, as the lowering will vectorize);
+//        * such a tt.load of a small tile (at most 1 KiB) without a
+//          shared-tile user, when every user is a ttg.convert_layout that
+//          would go through shared memory (a row statistic read in a slice
+//          of an MMA layout): its slots are plain #ttg.swizzled_shared
+//          tiles and each conversion becomes a ttg.local_load of the slot in
+//          its target layout, so the conversion's store and its barriers
+//          go (the ring's wait and barrier serve it).
 //      The value's other shared tiles in the slot's layout, or in its
 //      transposed layout after register layout changes, become views of
 //      the slot (any NVMMA layout will do for a 16-bit wgmma operand); its
@@ -67,6 +74,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "tritium/Analysis/Allocation.h"
 #include "tritium/Analysis/AxisInfo.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 
@@ -81,11 +89,15 @@ using namespace tritium::ttg;
 
 namespace {
 
+/// The largest converted load (bytes of the tile): numStages of them share
+/// shared memory with the dot operands' rings.
+constexpr int64_t kMaxConvertedLoadBytes = 1024;
+
 /// A load of the loop body streamed through a ring: a tt.load copied by
 /// cp.async, or a tt.descriptor_load copied by TMA (`tma`).
 struct PipelinedLoad {
   Operation *load;
-  LocalAllocOp alloc;
+  LocalAllocOp alloc; // null for a converted load (below)
   bool tma = false;
   int64_t tmaBytes = 0;
   /// A tt.trans between a TMA load and its tile: the ring holds the tile as
@@ -98,15 +110,25 @@ struct PipelinedLoad {
   SmallVector<std::pair<LocalAllocOp, bool>> slotViews; // (tile, transposed)
   /// The ops between the load and those tiles, which disappear with them.
   DenseSet<Operation *> folded;
+  /// A converted load: a small tile whose every user converts it to a layout
+  /// that a conversion would reach through shared memory.  Its slot has
+  /// this plain layout, and each conversion becomes a read of the slot in
+  /// its target layout (so the conversion's store and barriers go away).
+  MemDescType plainSlot;
+  SmallVector<ConvertLayoutOp> slotReads;
 
   /// The type of one slot of the ring.
   MemDescType slotType() {
+    if (!alloc)
+      return plainSlot;
     MemDescType type = alloc.getType();
     return trans ? getTransposedTileType(type) : type;
   }
 
   /// Finds slotViews among the load's users in `body`.
   void collectSlotViews(Block *body) {
+    if (!alloc)
+      return;
     MemDescType slot = slotType();
     bool nvmma2D = isa<NvmmaSharedEncodingAttr>(slot.getEncoding()) && slot.getRank() == 2;
     for (Operation *user : load->getUsers()) {
@@ -236,15 +258,47 @@ private:
           break;
         }
       }
-      if (!alloc)
-        continue;
       if (vectorBytes(load, axisInfo) < 4)
         continue;
+      if (!alloc) {
+        collectConvertedLoad(load);
+        continue;
+      }
       loads.push_back({load, alloc});
     }
     for (PipelinedLoad &p : loads)
       p.collectSlotViews(loop.getBody());
     return !loads.empty();
+  }
+
+  /// A small blocked tile (at most kMaxConvertedLoadBytes) whose users are
+  /// all conversions through shared memory in the body (a row statistic
+  /// read in an MMA's slice layout, say) streams through a ring of plain
+  /// shared slots, read in each conversion's target layout.
+  void collectConvertedLoad(tt::LoadOp load) {
+    auto type = cast<RankedTensorType>(load.getType());
+    auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding());
+    if (!blocked || load->use_empty() ||
+        type.getNumElements() * type.getElementTypeBitWidth() / 8 >
+            kMaxConvertedLoadBytes)
+      return;
+    PipelinedLoad p{load, LocalAllocOp()};
+    for (Operation *user : load->getUsers()) {
+      auto convert = dyn_cast<ConvertLayoutOp>(user);
+      if (!convert || convert->getBlock() != loop.getBody() ||
+          getConvertLayoutPath(type, convert.getType()) !=
+              ConvertLayoutPath::SharedMemory)
+        return;
+      p.slotReads.push_back(convert);
+      p.folded.insert(convert);
+    }
+    MLIRContext *context = loop.getContext();
+    SmallVector<unsigned> order(blocked.getOrder().begin(), blocked.getOrder().end());
+    p.plainSlot = MemDescType::get(
+        type.getShape(), type.getElementType(),
+        SwizzledSharedEncodingAttr::get(context, 1, 1, 1, order),
+        SharedMemorySpaceAttr::get(context), /*mutableMemory=*/true);
+    loads.push_back(std::move(p));
   }
 
   /// A descriptor load with a user that is a shared tile in the layout TMA
@@ -680,7 +734,13 @@ private:
         view = MemDescTransOp::create(
             inner, loc, getTransposedTileType(cast<MemDescType>(view.getType())),
             view);
-      current.map(p.alloc.getResult(), view);
+      if (p.alloc)
+        current.map(p.alloc.getResult(), view);
+      for (ConvertLayoutOp convert : p.slotReads) {
+        auto read = LocalLoadOp::create(inner, loc, convert.getType(), slot, Value());
+        current.map(convert.getResult(), read.getResult());
+        readBacks.push_back(read);
+      }
       for (auto [tile, transposed] : p.slotViews) {
         Value other = slot;
         if (transposed)
