@@ -298,8 +298,10 @@ int tensorMapElementType(Type type) {
   }
 }
 
-/// tt.make_tensor_descriptor: thread 0 encodes the tensor map in its slot of
-/// the global scratch (zeroed, then every field written with
+/// tt.make_tensor_descriptor: thread 0 waits for its bulk stores to have
+/// read their sources (one may still use the map this slot held), then
+/// encodes the tensor map in its slot of the global scratch (zeroed, then
+/// every field written with
 /// tensormap.replace, dimensions innermost first), releases it to the
 /// tensor-map proxy and acquires it there (it is also the thread that
 /// issues the copies); then an empty bulk group waited for, which keeps
@@ -344,6 +346,9 @@ struct MakeTensorDescLowering
     auto *pred = ptx.input(isIssuingThread(rewriter, loc, op), "b");
     auto *map = ptx.input(slot, "l");
     auto *zero = ptx.input(emitI32Constant(rewriter, loc, 0), "r");
+    // A bulk store this thread issued through the map the slot held (the
+    // op ran before: a loop) may not have read it yet.
+    ptx.verbatim("@%0 cp.async.bulk.wait_group.read 0;", {pred});
     for (int64_t offset = 0; offset < ttg::TTGDialect::kTensorMapBytes; offset += 16)
       ptx.verbatim("@%0 st.global.v4.b32 [%1+" + std::to_string(offset) +
                        "], {%2, %2, %2, %2};",

@@ -45,7 +45,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // A tensor map made in the kernel: its slot is the scratch argument plus
 // (x + nx * (y + ny * z)) * 256 + its offset bytes (two maps a program);
-// thread 0 zeroes it, writes every field (rank - 1; dimensions innermost
+// thread 0 waits for its bulk stores' reads, zeroes it, writes every field (rank - 1; dimensions innermost
 // first: box 32 then 16, the shape, the outer stride in bytes; element type
 // 7 = f32; 128-byte rows: swizzle mode 3; fill 0 = zeros), releases and
 // acquires it for the tensor-map proxy, and the copy reads the map at the
@@ -61,7 +61,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK: llvm.mul %[[PROGRAM]], %[[PROGRAM_BYTES]] : i64
 // CHECK: %[[SLOT:.*]] = llvm.getelementptr %arg3[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
 // CHECK: %[[STRIDE_BYTES:.*]] = llvm.mul %arg2, %[[FOUR]] : i64
-// CHECK: @$0 st.global.v4.b32 [$1+0], {$2, $2, $2, $2};
+// CHECK: @$0 cp.async.bulk.wait_group.read 0;\0A@$0 st.global.v4.b32 [$1+0], {$2, $2, $2, $2};
 // CHECK-SAME: @$0 st.global.v4.b32 [$1+112], {$2, $2, $2, $2};
 // CHECK-SAME: @$0 tensormap.replace.tile.global_address.global.b1024.b64 [$1], $3;
 // CHECK-SAME: @$0 tensormap.replace.tile.rank.global.b1024.b32 [$1], 1;
