@@ -292,6 +292,10 @@ private:
   unsigned dumpCounter = 0;
   std::string ttgir, llvmDialect;
   int64_t sharedBytes = 0;
+  /// Global scratch memory per program (tensor maps made in the kernel);
+  /// the launcher allocates it for the whole grid and passes its address as
+  /// the kernel's last argument.
+  int64_t globalScratchBytes = 0;
   int64_t maxWarpsPerSM = 0;
   std::string streamingWhyNot = "not analyzed (LLVM IR input)";
   /// Per tensor-descriptor argument whose tiles move by TMA: its argument
@@ -427,6 +431,9 @@ bool CudaCompile::run() {
   if (auto shared = (*module)->getAttrOfType<mlir::IntegerAttr>(
           tritium::kSharedMemorySizeAttrName))
     sharedBytes = shared.getInt();
+  if (auto scratch = (*module)->getAttrOfType<mlir::IntegerAttr>(
+          tritium::ttg::TTGDialect::kGlobalScratchSizeAttrName))
+    globalScratchBytes = scratch.getInt();
 
   backendOptions.target = target;
   backendOptions.codegen.fpFusion = options.fpFusion;
@@ -464,6 +471,8 @@ std::string CudaCompile::json() const {
   out["max_warps_per_sm"] = maxWarpsPerSM;
   out["streaming"] = streamingWhyNot.empty() ? "yes" : "no: " + streamingWhyNot;
   out["tensor_descriptors"] = llvm::json::Array(tensorDescriptors);
+  out["global_scratch_size"] = globalScratchBytes;
+  out["global_scratch_align"] = tritium::ttg::TTGDialect::kTensorMapBytes;
 
   const nvidia::KernelResources *resources = nullptr;
   if (backend.ptxas)

@@ -22,6 +22,11 @@
 //                          [tile + box offset]; then cp.async.bulk
 //                          .commit_group;
 //   ttg.async_tma_store_wait  cp.async.bulk.wait_group.read n;
+//   tt.make_tensor_descriptor thread 0 encodes the tensor map in its slot of
+//                          the kernel's global scratch (zeroes, then
+//                          tensormap.replace.tile.* .global per field),
+//                          fence.proxy.tensormap::generic release and
+//                          acquire; the result is the slot's address;
 //   ttg.fence_async_shared    fence.proxy.async.shared::cta.
 // A tensor map's coordinates run innermost dimension first: box offsets
 // plus the op's indices, reversed.  Shared addresses are 32-bit (the
@@ -269,12 +274,136 @@ struct FenceAsyncSharedLowering
   }
 };
 
+/// The tensor-map element type code of `type` (tensormap.replace's
+/// .elemtype values, which differ from the driver's CUtensorMapDataType
+/// from f64 on): integers (and 8-bit floats) by width as unsigned.
+int tensorMapElementType(Type type) {
+  if (type.isF16())
+    return 6;
+  if (type.isF32())
+    return 7;
+  if (type.isF64())
+    return 9;
+  if (type.isBF16())
+    return 10;
+  switch (type.getIntOrFloatBitWidth()) {
+  case 8:
+    return 0;
+  case 16:
+    return 1;
+  case 32:
+    return 2;
+  default:
+    return 4;
+  }
+}
+
+/// tt.make_tensor_descriptor: thread 0 waits for its bulk stores to have
+/// read their sources (one may still use the map this slot held), then
+/// encodes the tensor map in its slot of the global scratch (zeroed, then
+/// every field written with
+/// tensormap.replace, dimensions innermost first), releases it to the
+/// tensor-map proxy and acquires it there (it is also the thread that
+/// issues the copies); then an empty bulk group waited for, which keeps
+/// ptxas from moving the acquire after later copies.  The result is the
+/// slot's generic address.
+struct MakeTensorDescLowering
+    : public ConvertOpToLLVMPattern<tt::MakeTensorDescOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(tt::MakeTensorDescOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    auto size = module->getAttrOfType<IntegerAttr>(ttg::TTGDialect::kGlobalScratchSizeAttrName);
+    if (!adaptor.getScratch() || !op.getScratchOffset() || !size)
+      return op.emitError("a tensor map made in the kernel has no scratch slot "
+                          "(ttg-lower-tensor-descriptors gives it one)");
+    // slot = scratch + program * size + offset, the program numbered x first
+    auto i64 = rewriter.getI64Type();
+    Value program = nvvm::blockId(rewriter, loc, 2);
+    for (int axis : {1, 0}) {
+      program = LLVM::MulOp::create(rewriter, loc, program, nvvm::gridDim(rewriter, loc, axis));
+      program = LLVM::AddOp::create(rewriter, loc, program, nvvm::blockId(rewriter, loc, axis));
+    }
+    Value bytes = LLVM::MulOp::create(
+        rewriter, loc, LLVM::ZExtOp::create(rewriter, loc, i64, program),
+        LLVM::ConstantOp::create(rewriter, loc, i64, size.getInt()));
+    bytes = LLVM::AddOp::create(rewriter, loc, bytes,
+                                LLVM::ConstantOp::create(rewriter, loc, i64,
+                                                         *op.getScratchOffset()));
+    Value slot = LLVM::GEPOp::create(rewriter, loc, adaptor.getScratch().getType(),
+                                     rewriter.getI8Type(), adaptor.getScratch(), bytes);
+
+    RankedTensorType block = op.getType().getBlockType();
+    std::vector<int64_t> shape(block.getShape().begin(), block.getShape().end());
+    int64_t bits = block.getElementTypeBitWidth();
+    int64_t swizzle = layout::chooseTmaSwizzle(shape, bits);
+    layout::TmaTilePlan plan = layout::planTmaTile(shape, bits, swizzle);
+    int64_t rank = block.getRank();
+
+    PTXBuilder ptx;
+    auto *pred = ptx.input(isIssuingThread(rewriter, loc, op), "b");
+    auto *map = ptx.input(slot, "l");
+    auto *zero = ptx.input(emitI32Constant(rewriter, loc, 0), "r");
+    // A bulk store this thread issued through the map the slot held (the
+    // op ran before: a loop) may not have read it yet.
+    ptx.verbatim("@%0 cp.async.bulk.wait_group.read 0;", {pred});
+    for (int64_t offset = 0; offset < ttg::TTGDialect::kTensorMapBytes; offset += 16)
+      ptx.verbatim("@%0 st.global.v4.b32 [%1+" + std::to_string(offset) +
+                       "], {%2, %2, %2, %2};",
+                   {pred, map, zero});
+    auto replace = [&](StringRef field, StringRef type, std::optional<int64_t> ord,
+                       PTXBuilder::Operand *value) {
+      std::string text = "@%0 tensormap.replace.tile." + field.str() +
+                         ".global.b1024." + type.str() + " [%1], ";
+      if (ord)
+        text += std::to_string(*ord) + ", ";
+      ptx.verbatim(text + "%2;", {pred, map, value});
+    };
+    auto constant = [&](int64_t value) {
+      return ptx.literal(std::to_string(value));
+    };
+    replace("global_address", "b64", std::nullopt,
+            ptx.input(LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getBase()), "l"));
+    replace("rank", "b32", std::nullopt, constant(rank - 1));
+    int64_t elementBytes = std::max<int64_t>(bits / 8, 1);
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t dim = rank - 1 - d; // tensor dimension of tensor-map dimension d
+      replace("box_dim", "b32", d, constant(plan.box[dim]));
+      replace("global_dim", "b32", d, ptx.input(adaptor.getShape()[dim], "r"));
+      if (d > 0) {
+        Value stride = LLVM::MulOp::create(
+            rewriter, loc, adaptor.getStrides()[dim],
+            LLVM::ConstantOp::create(rewriter, loc, i64, elementBytes));
+        replace("global_stride", "b64", d - 1, ptx.input(stride, "l"));
+      }
+      replace("element_stride", "b32", d, constant(1));
+    }
+    replace("elemtype", "b32", std::nullopt,
+            constant(tensorMapElementType(block.getElementType())));
+    replace("interleave_layout", "b32", std::nullopt, constant(0));
+    int64_t swizzleMode = swizzle == 128 ? 3 : swizzle == 64 ? 2 : swizzle == 32 ? 1 : 0;
+    replace("swizzle_mode", "b32", std::nullopt, constant(swizzleMode));
+    replace("fill_mode", "b32", std::nullopt, constant(op.getPadding() == 2 ? 1 : 0));
+    ptx.verbatim("@%0 fence.proxy.tensormap::generic.release.gpu;", {pred});
+    ptx.verbatim("@%0 fence.proxy.tensormap::generic.acquire.gpu [%1], 128;", {pred, map});
+    ptx.verbatim("@%0 cp.async.bulk.commit_group;", {pred});
+    ptx.verbatim("@%0 cp.async.bulk.wait_group.read 0;", {pred});
+    ptx.launch(rewriter, loc, Type());
+    rewriter.replaceOp(op, LLVM::AddrSpaceCastOp::create(
+                               rewriter, loc, LLVM::LLVMPointerType::get(op.getContext()), slot));
+    return success();
+  }
+};
+
 } // namespace
 
 void tritium::populateTMAOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                           RewritePatternSet &patterns) {
   patterns.add<InitBarrierLowering, InvalBarrierLowering, BarrierExpectLowering,
                WaitBarrierLowering, TMALoadLowering, TMAStoreLowering,
-               TMAStoreWaitLowering, FenceAsyncSharedLowering>(
+               TMAStoreWaitLowering, FenceAsyncSharedLowering,
+               MakeTensorDescLowering>(
       converter, kTritiumPatternBenefit);
 }

@@ -327,7 +327,16 @@ def device_descriptor_kernel(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.cons
     out_desc.store([pm * BM, pn * BN], x_desc.load([pm * BM, pn * BN]) * 2)
 
 
-def test_device_made_descriptors():
+@pytest.fixture
+def torch_allocator():
+    """Global scratch for the tensor maps descriptors made in the kernel encode."""
+    from tritium.runtime._allocation import NullAllocator
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+    yield
+    triton.set_allocator(NullAllocator())
+
+
+def test_device_made_descriptors(torch_allocator):
     M, N, BM, BN = 100, 72, 32, 32
     x = random_tensor((M, N), torch.float32)
     out = torch.full((M, N), float("nan"), device="cuda")
@@ -372,7 +381,7 @@ def batched_matmul_remade_descriptors(a_ptr, b_ptr, c_ptr, B, M, N, K, BM: tl.co
             acc = tl.zeros((BM, BN), dtype=tl.float32)
 
 
-def test_descriptors_remade_in_a_loop_follow_the_loop():
+def test_descriptors_remade_in_a_loop_follow_the_loop(torch_allocator):
     B, M, N, K, BM, BN, BK = 3, 200, 136, 96, 64, 64, 32
     a = torch.randn((B, M, K), device="cuda", dtype=torch.float16)
     b = torch.randn((B, N, K), device="cuda", dtype=torch.float16)

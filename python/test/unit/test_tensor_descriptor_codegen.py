@@ -89,11 +89,54 @@ def strided_device_descriptor_kernel(x_ptr, M, N):
     tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[1, 2], block_shape=[16, 16])
 
 
-def test_device_made_descriptors_load_through_pointers():
-    for target in ("cuda:90", "cuda:80"):
-        k = triton.compile(device_descriptor_kernel, signature={"x_ptr": "*fp16", "M": "i32", "N": "i32"},
-                           constexprs={"BLOCK": 64}, target=target)
-        assert "cp.async.bulk" not in k.asm["ptx"] and "ld.global" in k.asm["ptx"]
+def test_device_made_descriptors_encode_tensor_maps_on_hopper():
+    k = triton.compile(device_descriptor_kernel, signature={"x_ptr": "*fp16", "M": "i32", "N": "i32"},
+                       constexprs={"BLOCK": 64}, target="cuda:90")
+    ptx = k.asm["ptx"]
+    # one tensor map (128 bytes of each program's scratch, the kernel's last
+    # parameter), encoded by thread 0 and fenced for the tensor-map proxy
+    assert k.metadata["global_scratch_size"] == 128 and k.metadata["global_scratch_align"] == 128
+    assert ".param .u64 .ptr .global .align 1 device_descriptor_kernel_param_3" in ptx
+    assert "tensormap.replace.tile.global_address.global.b1024.b64" in ptx
+    assert "tensormap.replace.tile.swizzle_mode.global.b1024.b32 [%rd1], 3;" in ptx  # 128-byte rows
+    assert "fence.proxy.tensormap::generic.acquire.gpu" in ptx
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes" in ptx
+    assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" in ptx and "ld.global" not in ptx
+    k = triton.compile(device_descriptor_kernel, signature={"x_ptr": "*fp16", "M": "i32", "N": "i32"},
+                       constexprs={"BLOCK": 64}, target="cuda:80")
+    assert "tensormap" not in k.asm["ptx"] and "ld.global" in k.asm["ptx"]
+    assert k.metadata["global_scratch_size"] == 0
+
+
+@triton.jit(noinline=True)
+def noinline_copy_block(x_ptr, M, N):
+    desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[16, 16])
+    desc.store([16, 0], desc.load([0, 0]))
+
+
+@triton.jit
+def noinline_user_kernel(x_ptr, M, N):
+    noinline_copy_block(x_ptr, M, N)
+
+
+@triton.jit
+def pointer_only_descriptor_kernel(x_ptr, M, N, BLOCK: tl.constexpr):
+    desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK, BLOCK])
+    desc.atomic_add([0, 0], tl.full((BLOCK, BLOCK), 1, tl.float32))
+
+
+def test_device_made_descriptors_without_a_tensor_map_need_no_scratch():
+    # a noinline function has no scratch of its own: its descriptors move
+    # blocks through pointers; a descriptor only used by atomics (pointer
+    # operations) keeps no tensor map
+    k = triton.compile(noinline_user_kernel, signature={"x_ptr": "*fp16", "M": "i32", "N": "i32"},
+                       target="cuda:90")
+    assert "tensormap" not in k.asm["ptx"] and "ld.global" in k.asm["ptx"]
+    assert k.metadata["global_scratch_size"] == 0
+    k = triton.compile(pointer_only_descriptor_kernel, signature={"x_ptr": "*fp32", "M": "i32", "N": "i32"},
+                       constexprs={"BLOCK": 32}, target="cuda:90")
+    assert "tensormap" not in k.asm["ptx"] and "atom.global.gpu.relaxed.add.f32" in k.asm["ptx"]
+    assert k.metadata["global_scratch_size"] == 0
     with pytest.raises(CompilationError) as info:
         triton.compile(strided_device_descriptor_kernel, signature={"x_ptr": "*fp16", "M": "i32", "N": "i32"},
                        target="cuda:90")
@@ -123,14 +166,17 @@ def returned_descriptor_kernel(x, M, N, BLOCK: tl.constexpr):
     add_one_block(same, row * BLOCK, 3)
 
 
-@pytest.mark.parametrize("x_type,tma", [("tensordesc<fp16[64,64]>", True), ("*fp16", False)])
-def test_helpers_return_and_take_descriptors(x_type, tma):
+@pytest.mark.parametrize("x_type,target,tma", [("tensordesc<fp16[64,64]>", "cuda:90", True),
+                                               ("*fp16", "cuda:90", True), ("*fp16", "cuda:80", False)])
+def test_helpers_return_and_take_descriptors(x_type, target, tma):
     k = triton.compile(returned_descriptor_kernel, signature={"x": x_type, "M": "i32", "N": "i32"},
-                       constexprs={"BLOCK": 64}, target="cuda:90")
+                       constexprs={"BLOCK": 64}, target=target)
     ptx = k.asm["ptx"]
     assert ("cp.async.bulk.tensor" in ptx) == tma
     # two loads and two stores, the second block one row of blocks down
     assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group") == (2 if tma else 0)
+    # a descriptor made in the kernel: one tensor map
+    assert ptx.count("tensormap.replace.tile.global_address") == (1 if x_type == "*fp16" and tma else 0)
 
 
 @triton.jit(noinline=True)
@@ -147,7 +193,7 @@ def noinline_maker_kernel(x, M, N):
 def test_noinline_helpers_that_return_descriptors_are_generated_in_the_caller():
     # as Triton's own tests write them; noinline is a hint the body does not need
     k = triton.compile(noinline_maker_kernel, signature={"x": "*fp16", "M": "i32", "N": "i32"}, target="cuda:90")
-    assert "tt.call" not in k.asm["ttir"] and "tt.load" in k.asm["ttir"]
+    assert "tt.call" not in k.asm["ttir"] and "tt.descriptor_load" in k.asm["ttir"]
 
 
 # Descriptors made in the kernel cross branches and loops: a batched matmul
@@ -172,10 +218,14 @@ def test_descriptors_made_in_the_kernel_cross_branches_and_loops():
                                                          "K": "i32"}, constexprs={"BM": 16, "BK": 32},
                        target="cuda:90")
     ttir = k.asm["ttir"]
-    # the for loop carries the base, the shape and the runtime stride (not the constant stride 1)
+    # the for loop carries the base, the shape, the runtime stride (not the
+    # constant stride 1) and the tensor map
     header = next(line for line in ttir.splitlines() if "scf.for" in line)
-    assert "-> (!tt.ptr<f16>, i32, i32, i32, tensor<16x32xf32>)" in header, header
-    assert "scf.while" in ttir and "tt.store" in ttir
+    assert "-> (!tt.ptr<f16>, i32, i32, i32, !tt.tensordesc<tensor<16x32xf16>>, tensor<16x32xf32>)" in header, header
+    # three tensor maps (before the loop, in its branch, in the while loop)
+    assert k.metadata["global_scratch_size"] == 3 * 128
+    assert "ttg.async_tma_copy_global_to_local" in k.asm["ttgir"]
+    assert "scf.while" in ttir and "tt.descriptor_store" in ttir
 
 
 @triton.jit

@@ -344,3 +344,49 @@ def test_threads_launching_a_new_kernel_at_once_share_one_load(cuda, monkeypatch
     assert errors == []
     assert len(cuda.loads) == 2  # the first launch's, then one for the new launcher
     assert len(cuda.records) == 9
+
+
+def fresh_made_descriptor_copy():
+    @tritium.jit
+    def made_descriptor_copy(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        src = tl.make_tensor_descriptor(x_ptr, shape=[n], strides=[1], block_shape=[BLOCK])
+        dst = tl.make_tensor_descriptor(y_ptr, shape=[n], strides=[1], block_shape=[BLOCK])
+        dst.store([tl.program_id(0) * BLOCK], src.load([tl.program_id(0) * BLOCK]))
+    return made_descriptor_copy
+
+
+class RecordingAllocator:
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, size, alignment, stream):
+        self.calls.append((size, alignment, stream))
+        return FakeTensor(0x900000 + 0x1000 * len(self.calls))
+
+
+@pytest.fixture
+def allocator():
+    from tritium.runtime._allocation import NullAllocator
+    recording = RecordingAllocator()
+    tritium.set_allocator(recording)
+    yield recording
+    tritium.set_allocator(NullAllocator())
+
+
+def test_tensor_maps_made_in_the_kernel_get_scratch_from_the_allocator(cuda, allocator, tensor_path):
+    # two tensor maps: 256 bytes of scratch a program, for all 6 programs of
+    # the grid, its address the kernel's last argument (slow and warm path)
+    made_descriptor_copy = fresh_made_descriptor_copy()
+    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    made_descriptor_copy[(3, 2)](x, y, 1000, BLOCK=128)
+    use_path(made_descriptor_copy, tensor_path)
+    made_descriptor_copy[(3, 2)](x, y, 1000, BLOCK=128)
+    assert allocator.calls == [(6 * 256, 128, 0x5000)] * 2
+    first, second = (decode(r, "PPiP") for r in cuda.records)
+    assert first["params"] == (0x10000, 0x20000, 1000, 0x901000)
+    assert second["params"] == (0x10000, 0x20000, 1000, 0x902000)
+
+
+def test_tensor_maps_made_in_the_kernel_need_an_allocator(cuda):
+    with pytest.raises(TritiumError, match="must provide an allocator with triton.set_allocator"):
+        fresh_made_descriptor_copy()[(1,)](FakeTensor(0x10000), FakeTensor(0x20000), 1000, BLOCK=128)

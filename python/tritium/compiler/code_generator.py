@@ -136,6 +136,7 @@ class CodeGenerator(ast.NodeVisitor):
         self.builder = ir.Builder()
         self.builder.num_warps = state.num_warps
         self.builder.arch = state.arch
+        self.builder.device_tensor_maps = not (fn.noinline and not is_kernel)
         self.scope: Dict[str, Any] = {}
         self.return_values: Optional[Any] = None
         self.returned = False

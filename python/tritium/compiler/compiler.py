@@ -233,7 +233,9 @@ class CompiledKernel:
         return Launcher(self.metadata.get("kernel_name", self.name), image, self.runtime_params,
                         [t for _, t in self._runtime_leaves], self.num_warps, self.shared,
                         int(self.metadata.get("max_warps_per_sm") or 0),
-                        self.metadata.get("tensor_descriptors") or ())
+                        self.metadata.get("tensor_descriptors") or (),
+                        int(self.metadata.get("global_scratch_size") or 0),
+                        int(self.metadata.get("global_scratch_align") or 1))
 
     def launch(self, grid, args: Sequence[Any]):
         """Launches with the values of the runtime parameters, in order."""
@@ -372,7 +374,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
         if cubin is not None:
             asm["cubin"] = cubin
         for field in ("shared", "registers", "spills", "name", "max_warps_per_sm", "streaming",
-                      "tensor_descriptors"):
+                      "tensor_descriptors", "global_scratch_size", "global_scratch_align"):
             if field in stages:
                 metadata["kernel_name" if field == "name" else field] = stages[field]
         metadata["maxnreg"] = stages.get("maxnreg") or None

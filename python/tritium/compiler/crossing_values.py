@@ -2,7 +2,9 @@
 
 A tensor crosses as one SSA value.  A tensor descriptor made in the kernel
 (`tl.make_tensor_descriptor`) is Python-side state, its parts: the base
-pointer, then the shape and the strides, each a scalar tensor or a constant.
+pointer, then the shape and the strides, each a scalar tensor or a constant,
+and, where the program encodes a tensor map for it (Hopper), the
+`!tt.tensordesc` value of that map.
 It crosses as the SSA values of the parts that a *plan* names, and is
 rebuilt on the other side from those and its constant parts, so that a
 descriptor remade in a branch or a loop body (a batched matmul's per-batch
@@ -25,8 +27,9 @@ Plan = List[Tuple[int, Any]]  # (index of a part, the type it crosses as)
 
 
 def is_made_in_kernel(value) -> bool:
-    """A tensor descriptor made by tl.make_tensor_descriptor."""
-    return isinstance(value, tl.tensor_descriptor) and value.handle is None
+    """A tensor descriptor made by tl.make_tensor_descriptor (a host one has
+    kernel parameters for leaves)."""
+    return isinstance(value, tl.tensor_descriptor) and value._leaves is None
 
 
 def crosses(value) -> bool:
@@ -36,7 +39,8 @@ def crosses(value) -> bool:
 
 def parts(value) -> list:
     if is_made_in_kernel(value):
-        return [value.base] + list(value.shape) + list(value.strides)
+        tensor_map = [tl.tensor(value.handle, value.type)] if value.handle is not None else []
+        return [value.base] + list(value.shape) + list(value.strides) + tensor_map
     return [value]
 
 
@@ -50,6 +54,8 @@ def _part_name(value, index: int) -> str:
     rank = value.type.rank
     if index == 0:
         return "base"
+    if index > 2 * rank:
+        return "tensor map"
     return f"shape[{index - 1}]" if index <= rank else f"strides[{index - 1 - rank}]"
 
 
@@ -84,7 +90,8 @@ def branch_plan(a, b, what: str) -> Plan:
             plan.append((i, int32 if fits else int64))
             continue
         types = [p.type for p in (pa, pb) if isinstance(p, tl.tensor)]
-        wide = [t for t in types if t.is_int() and not t.is_block() and t.int_bitwidth == 64]
+        wide = [t for t in types if isinstance(t, tl.dtype) and t.is_int() and not t.is_block()
+                and t.int_bitwidth == 64]
         plan.append((i, wide[0] if wide else types[0]))
     return plan
 
@@ -125,4 +132,5 @@ def rebuild(template, plan: Plan, values: List[tl.tensor]):
     for (i, _), value in zip(plan, values):
         ps[i] = value
     rank = template.type.rank
-    return tl.tensor_descriptor(None, ps[0], ps[1:1 + rank], ps[1 + rank:], template.type)
+    handle = ps[1 + 2 * rank].handle if template.handle is not None else None
+    return tl.tensor_descriptor(handle, ps[0], ps[1:1 + rank], ps[1 + rank:1 + 2 * rank], template.type)

@@ -187,6 +187,9 @@ class Builder:
         # of it (tl.extra.cuda.num_threads())
         self.num_warps = 4
         self.arch = 90  # the target's compute capability
+        # whether tl.make_tensor_descriptor may encode a tensor map (not in
+        # noinline functions: the kernel's global scratch is not theirs)
+        self.device_tensor_maps = True
 
     # -- names and blocks --
     def fresh(self, prefix: str = "") -> str:

@@ -270,6 +270,16 @@ class tensor_descriptor_type:
     def __init__(self, block_type: block_type):
         self.block_type = block_type
 
+    # As the type of a tl.tensor holding a descriptor's !tt.tensordesc value
+    # where it crosses a branch or loop (compiler/crossing_values.py): a
+    # scalar of its own type.
+    @property
+    def scalar(self):
+        return self
+
+    def is_block(self) -> bool:
+        return False
+
     @property
     def rank(self) -> int:
         return len(self.block_type.shape)

@@ -1222,14 +1222,20 @@ def _index_scalar(offset, what: str):
 
 def _descriptor_uses_tma(desc) -> bool:
     if desc.handle is None:
-        return False  # made in the kernel: no tensor map
+        return False  # made in the kernel without a tensor map
     block = desc.type.block_type
     return builder().arch >= 90 and tma_tile_supported(block.shape, block.element_ty.primitive_bitwidth)
 
 
 def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="zero"):
-    """A descriptor made inside the kernel.  Its tiles move through pointers
-    (boundary-checked block loads and stores); no tensor map is made."""
+    """A descriptor made inside the kernel.  On Hopper, where the copy
+    engine moves its blocks, the program encodes a tensor map for it
+    (tt.make_tensor_descriptor, in the kernel's global scratch memory, which
+    `triton.set_allocator` provides at launch) and its loads and stores go
+    through TMA; elsewhere, and in noinline functions (which have no scratch
+    memory of their own), its tiles move through pointers (boundary-checked
+    block loads and stores).  Atomics, gathers and scatters always go
+    through pointers, from its parts."""
     from .core import constexpr, tensor_descriptor
     base = to_tensor(base)
     if not base.type.scalar.is_ptr() or base.type.is_block():
@@ -1257,7 +1263,18 @@ def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="ze
         if isinstance(value, int) and not isinstance(value, bool):
             return constexpr(value)
         return to_tensor(value)
-    return tensor_descriptor(None, base, [part(s) for s in shape], [part(s) for s in strides], ty, leaves=None)
+    shape, strides = [part(s) for s in shape], [part(s) for s in strides]
+    handle = None
+    block = ty.block_type
+    if builder().arch >= 90 and builder().device_tensor_maps and \
+            tma_tile_supported(block.shape, block.element_ty.primitive_bitwidth):
+        sizes = [cast(to_tensor(_unwrap_constexpr(s)), T.int32).handle for s in shape]
+        steps = [cast(to_tensor(_unwrap_constexpr(s)), T.int64).handle for s in strides]
+        handle = builder().create1(
+            "tt.make_tensor_descriptor", [base.handle] + sizes + steps, ty.to_ir(),
+            {"padding": ir.i32_attr(1 if padding_option == "zero" else 2),
+             "operandSegmentSizes": ir.i32_array_attr([1, rank, rank, 0])})
+    return tensor_descriptor(handle, base, shape, strides, ty, leaves=None)
 
 
 def _descriptor_block_pointer(desc, offsets):

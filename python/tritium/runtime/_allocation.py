@@ -3,8 +3,9 @@
 
 The allocator is a callable `(size, alignment, stream) -> tensor-like`
 held per thread and context; `NullAllocator` (the default) refuses every
-request with a clear error.  No Tritium kernel needs scratch memory yet, so
-the allocator is kept for the day one does and for code that sets it.
+request with a clear error.  Kernels that make tensor maps in the kernel
+(tl.make_tensor_descriptor on Hopper) ask it at every launch for 128 bytes
+per map per program (Launcher.scratch).
 """
 from __future__ import annotations
 

@@ -3,7 +3,9 @@
 A launch is one call into the native library with one bytes object, the
 launch record (capi/tritium.h): a 40-byte header (function, stream, grid,
 threads, shared memory, argument bytes) followed by the kernel's runtime
-arguments laid out like its C parameter struct.  A struct.Struct generated
+arguments laid out like its C parameter struct (then, for a kernel that
+makes tensor maps, the address of its global scratch memory, allocated per
+launch by triton.set_allocator's allocator).  A struct.Struct generated
 once per kernel from its signature builds the whole record in one call.
 
 Two callers:
@@ -173,7 +175,7 @@ class Launcher:
 
     def __init__(self, name: str, image: bytes, param_names: List[str], param_types: List[str],
                  num_warps: int, shared: int, max_warps_per_sm: int = 0,
-                 tensor_descriptors: Sequence[dict] = ()):
+                 tensor_descriptors: Sequence[dict] = (), global_scratch: int = 0, global_scratch_align: int = 1):
         self.name = name
         self.image = image
         self.threads = num_warps * 32
@@ -198,13 +200,18 @@ class Launcher:
             else:
                 arg += 1
         self.num_params = len(param_names)
-        self.record = struct.Struct(record_format(param_types))
+        # Global scratch memory (tensor maps the kernel makes): this many
+        # bytes per program, from triton.set_allocator's allocator at every
+        # launch, its address the kernel's last argument.
+        self.global_scratch, self.global_scratch_align = global_scratch, global_scratch_align
+        kernel_types = list(param_types) + (["*i8"] if global_scratch else [])
+        self.record = struct.Struct(record_format(kernel_types))
         self.params_bytes = self.record.size - _HEADER_BYTES
         # Kernels with tensor maps launch with one pointer per argument (see
         # tritium_cuda_launch_params); the others with the packed record.
         self._argument_offsets = None
         if any(ty.startswith("tensordesc<") for ty in param_types):
-            offsets = argument_offsets(param_types)
+            offsets = argument_offsets(kernel_types)
             self._argument_offsets = ((ctypes.c_uint32 * len(offsets))(*offsets), len(offsets))
         self._functions: Dict[int, int] = {}
         self._load_lock = threading.RLock()  # one module load per device (reentrant: load hooks may launch)
@@ -240,6 +247,15 @@ class Launcher:
         self._functions[device] = fn
         _names_by_function[fn] = self.name
         return fn
+
+    def scratch(self, programs: int, stream: int):
+        """(buffer, address) of the global scratch of `programs` programs,
+        from the allocator triton.set_allocator set (the buffer must live
+        until the launch is issued; stream-ordered allocators keep it for
+        the kernel)."""
+        from ._allocation import get_allocator
+        buffer = get_allocator()(self.global_scratch * programs, self.global_scratch_align, stream)
+        return buffer, buffer.data_ptr()
 
     def _raise_launch_error(self, result: int):
         hint = ""
@@ -285,8 +301,13 @@ class Launcher:
                 value = int(value)
             values.append(value)
         fn = self.function(device)
+        stream = driver.current_stream(device)
+        scratch = None
+        if self.global_scratch:
+            scratch, address = self.scratch(gx * gy * gz, stream)
+            values.append(address)
         try:
-            record = self.record.pack(fn, driver.current_stream(device), gx, gy, gz, self.threads,
+            record = self.record.pack(fn, stream, gx, gy, gz, self.threads,
                                       self._launch_shared[device], self.params_bytes, *values)
         except (struct.error, OverflowError) as e:
             self._pack_error(e, values)
@@ -294,6 +315,7 @@ class Launcher:
             result = driver.cuda().launch_params(record, *self._argument_offsets)
         else:
             result = driver.cuda().launch(record)
+        del scratch  # (after the launch is issued)
         if result != 0:
             self._raise_launch_error(result)
 
@@ -309,6 +331,10 @@ class Launcher:
         packed = []
         for k, ty in zip(positions, self.param_types):
             packed.append(f"_bf16(v{k})" if ty == "bf16" else f"v{k}")
+        scratch = ""
+        if self.global_scratch:
+            scratch = "    scratch, scratch_address = _self.scratch(gx * gy * gz, stream)\n"
+            packed.append("scratch_address")
         # The grid checks are grid_dims written inline: a call per launch
         # is what this function exists to save.
         source = (
@@ -324,8 +350,10 @@ class Launcher:
             f"        _bad_grid(grid, _NAME)\n"
             f"    if not (0 < gx <= 2147483647 and 0 < gy <= 65535 and 0 < gz <= 65535):\n"
             f"        _bad_grid(grid, _NAME)\n"
+            f"    stream = _stream(_DEVICE)\n"
+            f"{scratch}"
             f"    try:\n"
-            f"        record = _pack(_FN, _stream(_DEVICE), gx, gy, gz, _THREADS, _SHARED, _BYTES"
+            f"        record = _pack(_FN, stream, gx, gy, gz, _THREADS, _SHARED, _BYTES"
             f"{''.join(', ' + p for p in packed)})\n"
             f"    except (_struct_error, OverflowError) as e:\n"
             f"        _self._pack_error(e, [{', '.join(packed)}])\n"

@@ -40,3 +40,56 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// A tensor map made in the kernel: its slot is the scratch argument plus
+// (x + nx * (y + ny * z)) * 256 + its offset bytes (two maps a program);
+// thread 0 waits for its bulk stores' reads, zeroes it, writes every field (rank - 1; dimensions innermost
+// first: box 32 then 16, the shape, the outer stride in bytes; element type
+// 7 = f32; 128-byte rows: swizzle mode 3; fill 0 = zeros), releases and
+// acquires it for the tensor-map proxy, and the copy reads the map at the
+// slot's generic address.
+// CHECK-LABEL: llvm.func @made_in_kernel
+// CHECK-SAME: %arg3: !llvm.ptr<1>)
+// CHECK-DAG: %[[PROGRAM_BYTES:.*]] = llvm.mlir.constant(256 : i64) : i64
+// CHECK-DAG: %[[FOUR:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK: nvvm.read.ptx.sreg.ctaid.z
+// CHECK: nvvm.read.ptx.sreg.nctaid.y
+// CHECK: nvvm.read.ptx.sreg.nctaid.x
+// CHECK: %[[PROGRAM:.*]] = llvm.zext
+// CHECK: llvm.mul %[[PROGRAM]], %[[PROGRAM_BYTES]] : i64
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %arg3[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// CHECK: %[[STRIDE_BYTES:.*]] = llvm.mul %arg2, %[[FOUR]] : i64
+// CHECK: @$0 cp.async.bulk.wait_group.read 0;\0A@$0 st.global.v4.b32 [$1+0], {$2, $2, $2, $2};
+// CHECK-SAME: @$0 st.global.v4.b32 [$1+112], {$2, $2, $2, $2};
+// CHECK-SAME: @$0 tensormap.replace.tile.global_address.global.b1024.b64 [$1], $3;
+// CHECK-SAME: @$0 tensormap.replace.tile.rank.global.b1024.b32 [$1], 1;
+// CHECK-SAME: @$0 tensormap.replace.tile.box_dim.global.b1024.b32 [$1], 0, 32;
+// CHECK-SAME: @$0 tensormap.replace.tile.global_dim.global.b1024.b32 [$1], 0, $4;
+// CHECK-SAME: @$0 tensormap.replace.tile.element_stride.global.b1024.b32 [$1], 0, 1;
+// CHECK-SAME: @$0 tensormap.replace.tile.box_dim.global.b1024.b32 [$1], 1, 16;
+// CHECK-SAME: @$0 tensormap.replace.tile.global_dim.global.b1024.b32 [$1], 1, $5;
+// CHECK-SAME: @$0 tensormap.replace.tile.global_stride.global.b1024.b64 [$1], 0, $6;
+// CHECK-SAME: @$0 tensormap.replace.tile.elemtype.global.b1024.b32 [$1], 7;
+// CHECK-SAME: @$0 tensormap.replace.tile.swizzle_mode.global.b1024.b32 [$1], 3;
+// CHECK-SAME: @$0 tensormap.replace.tile.fill_mode.global.b1024.b32 [$1], 0;
+// CHECK-SAME: @$0 fence.proxy.tensormap::generic.release.gpu;
+// CHECK-SAME: @$0 fence.proxy.tensormap::generic.acquire.gpu [$1], 128;
+// CHECK-SAME: @$0 cp.async.bulk.commit_group;
+// CHECK-SAME: @$0 cp.async.bulk.wait_group.read 0;
+// CHECK-SAME: "b,l,r,l,r,r,l" %{{.*}}, %[[SLOT]], %{{.*}}, %{{.*}}, %arg1, %arg1, %[[STRIDE_BYTES]]
+// CHECK: %[[MAP:.*]] = llvm.addrspacecast %[[SLOT]] : !llvm.ptr<1> to !llvm.ptr
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes {{.*}} %[[MAP]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @made_in_kernel(%p: !tt.ptr<f32>, %n: i32, %s: i64) -> tensor<16x32xf32, #blocked> {
+    %c1 = arith.constant 1 : i64
+    %other = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f32> -> !tt.tensordesc<tensor<16x32xf32>>
+    %a = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f32> -> !tt.tensordesc<tensor<16x32xf32>>
+    %x = tt.descriptor_load %a[%n, %n] : !tt.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32, #blocked>
+    %y = tt.descriptor_load %other[%n, %n] : !tt.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32, #blocked>
+    %z = arith.addf %x, %y : tensor<16x32xf32, #blocked>
+    tt.return %z : tensor<16x32xf32, #blocked>
+  }
+}

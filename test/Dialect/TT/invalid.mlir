@@ -753,3 +753,19 @@ tt.func @descriptor_tile(%d: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %x: ten
 tt.func @descriptor_rank(%d: !tt.tensordesc<tensor<1x1x1x1x1x16xf16>>) {
   tt.return
 }
+
+// -----
+
+tt.func @make_tensor_descriptor_rank(%p: !tt.ptr<f16>, %n: i32, %s: i64) {
+  // expected-error@+1 {{needs 2 shape and stride entries (one per block dimension), got 1 and 1}}
+  %d = tt.make_tensor_descriptor %p, [%n], [%s] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+  tt.return
+}
+
+// -----
+
+tt.func @make_tensor_descriptor_element(%p: !tt.ptr<f32>, %n: i32, %s: i64) {
+  // expected-error@+1 {{base points to 'f32' but the block holds 'f16'}}
+  %d = tt.make_tensor_descriptor %p, [%n, %n], [%s, %s] {padding = 1 : i32} : !tt.ptr<f32> -> !tt.tensordesc<tensor<64x64xf16>>
+  tt.return
+}

@@ -288,3 +288,16 @@ tt.func @debug_barrier(%p: !tt.ptr<f32>, %v: f32) -> f32 {
   %r = tt.load %p : !tt.ptr<f32>
   tt.return %r : f32
 }
+
+// -----
+
+// A tensor descriptor made in the kernel, before and after it has a slot of
+// the kernel's global scratch.
+// CHECK-LABEL: tt.func @make_tensor_descriptor
+// CHECK: tt.make_tensor_descriptor %arg0, [%arg1, %arg1], [%arg2, %arg2] {padding = 1 : i32} : !tt.ptr<bf16> -> !tt.tensordesc<tensor<16x64xbf16>>
+// CHECK: tt.make_tensor_descriptor %arg0, [%arg1], [%arg2] scratch %arg3 : !tt.ptr<i8> {padding = 2 : i32, scratch_offset = 128 : i32} : !tt.ptr<bf16> -> !tt.tensordesc<tensor<64xbf16>>
+tt.func @make_tensor_descriptor(%p: !tt.ptr<bf16>, %n: i32, %s: i64, %scratch: !tt.ptr<i8>) {
+  %a = tt.make_tensor_descriptor %p, [%n, %n], [%s, %s] {padding = 1 : i32} : !tt.ptr<bf16> -> !tt.tensordesc<tensor<16x64xbf16>>
+  %b = tt.make_tensor_descriptor %p, [%n], [%s] scratch %scratch : !tt.ptr<i8> {padding = 2 : i32, scratch_offset = 128 : i32} : !tt.ptr<bf16> -> !tt.tensordesc<tensor<64xbf16>>
+  tt.return
+}

@@ -122,3 +122,45 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %d : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// Descriptors made in the kernel: the kernel gets its global scratch as a
+// last argument, each tensor map still used a 128-byte slot of it (in
+// program order; the unused one is erased), the module one program's
+// scratch size; their loads and stores go through TMA like a kernel
+// argument's, with no plan recorded (the map is encoded from the same one).
+// CHECK: module attributes {{.*}}ttg.global_scratch_size = 256 : i32
+// CHECK-LABEL: tt.func public @made_in_kernel
+// CHECK-SAME: %arg3: !tt.ptr<i8> {tt.global_scratch}
+// CHECK: %[[A:.*]] = tt.make_tensor_descriptor %arg0, [%arg1, %arg1], [%arg2, %c1_i64] scratch %arg3 : !tt.ptr<i8> {padding = 1 : i32, scratch_offset = 0 : i32}
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK: %[[B:.*]] = tt.make_tensor_descriptor %arg0, [%arg1, %arg1], [%arg2, %c1_i64] scratch %arg3 : !tt.ptr<i8> {padding = 2 : i32, scratch_offset = 128 : i32}
+// CHECK: ttg.async_tma_copy_global_to_local %[[A]][%arg1, %arg1]
+// CHECK: ttg.async_tma_copy_local_to_global %[[B]][%arg1, %arg1]
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @made_in_kernel(%p: !tt.ptr<f16>, %n: i32, %s: i64) {
+    %c1 = arith.constant 1 : i64
+    %a = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+    %unused = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<32x64xf16>>
+    %b = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 2 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+    %x = tt.descriptor_load %a[%n, %n] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    tt.descriptor_store %b[%n, %n], %x : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A tensor map made outside the kernel function has no scratch of its own.
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func private @helper(%p: !tt.ptr<f16>, %n: i32, %s: i64) -> tensor<64x64xf16, #blocked> attributes {noinline = true} {
+    %c1 = arith.constant 1 : i64
+    // expected-error@+1 {{a tensor map made in the kernel needs the kernel's scratch memory}}
+    %a = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+    %x = tt.descriptor_load %a[%n, %n] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    tt.return %x : tensor<64x64xf16, #blocked>
+  }
+}

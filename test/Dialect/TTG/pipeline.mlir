@@ -196,6 +196,45 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// Tensor maps made in the kernel: one made before the loop streams like a
+// kernel argument's; one made in the body is rewritten in place every
+// iteration (copies issued stages ahead would read the next one), so its
+// load stays in the body, unpipelined.
+// CHECK-LABEL: tt.func public @made_tensor_maps
+// CHECK: %[[A:.*]] = tt.make_tensor_descriptor %arg0
+// CHECK: ttg.async_tma_copy_global_to_local %[[A]]
+// CHECK: scf.for
+// CHECK: %[[B:.*]] = tt.make_tensor_descriptor %arg0
+// CHECK-NEXT: tt.descriptor_load %[[B]]
+// CHECK: ttg.warp_group_dot
+// CHECK: ttg.async_tma_copy_global_to_local %[[A]]
+// CHECK-NOT: ttg.async_tma_copy_global_to_local %[[B]]
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @made_tensor_maps(%p: !tt.ptr<f16>, %k: i32, %m: i32, %s: i64) -> tensor<128x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %c1 = arith.constant 1 : i64
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %a = tt.make_tensor_descriptor %p, [%m, %k], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<128x64xf16>>
+    %r = scf.for %i = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x64xf32, #mma>) : i32 {
+      %x = tt.descriptor_load %a[%m, %i] : !tt.tensordesc<tensor<128x64xf16>> -> tensor<128x64xf16, #blocked>
+      %sa = ttg.local_alloc %x : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #nvmma, #smem>
+      %b = tt.make_tensor_descriptor %p, [%i, %m], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+      %y = tt.descriptor_load %b[%i, %m] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %sb = ttg.local_alloc %y : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %d = ttg.warp_group_dot %sa, %sb, %acc : !ttg.memdesc<128x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<128x64xf32, #mma>
+      scf.yield %d : tensor<128x64xf32, #mma>
+    }
+    tt.return %r : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
 // A streamed tile with other users: its transposed shared tile becomes a
 // ttg.memdesc_trans view of the slot (no register round trip), and a small
 // per-row load addressed from a carried counter, used in its own layout, is

@@ -717,6 +717,26 @@ static LogicalResult verifyDescriptorAccess(Operation *op, TensorDescType desc,
   return success();
 }
 
+LogicalResult MakeTensorDescOp::verify() {
+  RankedTensorType block = getType().getBlockType();
+  if (static_cast<int64_t>(getShape().size()) != block.getRank() ||
+      getStrides().size() != getShape().size())
+    return emitOpError() << "needs " << block.getRank()
+                         << " shape and stride entries (one per block "
+                            "dimension), got "
+                         << getShape().size() << " and " << getStrides().size();
+  if (getScratch() && !getScratchOffset())
+    return emitOpError() << "has a scratch pointer but no scratch_offset";
+  auto base = cast<PointerType>(getBase().getType());
+  if (base.getPointeeType() != block.getElementType())
+    return emitOpError() << "base points to " << base.getPointeeType()
+                         << " but the block holds " << block.getElementType();
+  if (getPadding() != 1 && getPadding() != 2)
+    return emitOpError() << "padding is 1 (zero) or 2 (NaN), got "
+                         << getPadding();
+  return success();
+}
+
 LogicalResult DescriptorLoadOp::verify() {
   return verifyDescriptorAccess(*this, getDesc().getType(), getIndices().size(),
                                 getType());

@@ -5,14 +5,15 @@
 //
 // Algorithm:
 //   1. For every tt.descriptor_load and tt.descriptor_store, find the kernel
-//      argument the descriptor is (the host encodes its tensor map, so a
-//      descriptor must be one), check that TMA can move its block
+//      argument the descriptor is (the host encodes its tensor map) or
+//      accept one made in the kernel, check that TMA can move its block
 //      (layout::whyNotTmaTile; the front end sends other blocks through
 //      pointers) and plan the tile (layout::planTmaTile): its shared layout
 //      (#ttg.nvmma_shared of the chosen swizzle, or a plain row-major
 //      #ttg.swizzled_shared) and its boxes.  The argument records the swizzle
 //      and the box (tt.tma_swizzle, tt.tma_box); two uses of one descriptor
-//      always agree, because the plan depends only on the block type.
+//      always agree, because the plan depends only on the block type (a
+//      map made in the kernel is encoded from the same plan).
 //   2. A load becomes: a tile and an 8-byte mbarrier (ttg.local_alloc), the
 //      barrier's initialization for one arrival, one thread's expect of the
 //      tile's bytes and its copies (ttg.async_tma_copy_global_to_local), a
@@ -27,6 +28,13 @@
 //      copies out (ttg.async_tma_copy_local_to_global), and a wait until
 //      they have read the tile (ttg.async_tma_store_wait 0).
 //   The CTA barriers between these steps are the membar pass's.
+//   0. First (assignTensorMapScratch): the tensor maps the kernel makes
+//      (tt.make_tensor_descriptor still used) get 128-byte slots of the
+//      kernel's global scratch memory, one per op, numbered in program
+//      order (scratch_offset); the kernel gets the scratch base as a new
+//      last argument (tt.global_scratch) and the module the size of one
+//      program's scratch (ttg.global_scratch_size), which the launcher
+//      allocates for every program of the grid.  Unused ones are erased.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/Transforms/Passes.h"
@@ -55,13 +63,17 @@ ttg::planTensorDescriptorTile(Operation *user, Value desc, bool report) {
   if (getComputeCapability(user->getParentOfType<ModuleOp>()) < 90)
     return fail("tensor descriptors move tiles with the copy engine (TMA), "
                 "which needs Hopper (cuda:90) or later");
+  // A kernel argument (the host encodes its map from the plan recorded on
+  // it), or a tensor map made in the kernel, possibly through the results
+  // and arguments of scf ops (its plan depends only on the block type).
   auto blockArg = dyn_cast<BlockArgument>(desc);
   auto func = blockArg ? dyn_cast<tt::FuncOp>(blockArg.getOwner()->getParentOp())
                        : tt::FuncOp();
-  if (!func || !func.isPublic() ||
-      blockArg.getOwner() != &func.getBody().front())
+  bool kernelArgument = func && func.isPublic() &&
+                        blockArg.getOwner() == &func.getBody().front();
+  if (func && !kernelArgument)
     return fail("a tensor descriptor used here must be a kernel argument (a "
-                "host TensorDescriptor)");
+                "host TensorDescriptor) or made in the kernel");
   RankedTensorType block = cast<tt::TensorDescType>(desc.getType()).getBlockType();
   std::vector<int64_t> shape(block.getShape().begin(), block.getShape().end());
   int64_t bits = block.getElementTypeBitWidth();
@@ -83,12 +95,50 @@ ttg::planTensorDescriptorTile(Operation *user, Value desc, bool report) {
       order.push_back(d);
     tile.encoding = SwizzledSharedEncodingAttr::get(context, 1, 1, 1, order);
   }
-  Builder builder(context);
-  unsigned index = blockArg.getArgNumber();
-  func.setArgAttr(index, "tt.tma_swizzle", builder.getI32IntegerAttr(swizzle));
-  SmallVector<int32_t> box(tile.plan.box.begin(), tile.plan.box.end());
-  func.setArgAttr(index, "tt.tma_box", builder.getDenseI32ArrayAttr(box));
+  if (kernelArgument) {
+    Builder builder(context);
+    unsigned index = blockArg.getArgNumber();
+    func.setArgAttr(index, "tt.tma_swizzle", builder.getI32IntegerAttr(swizzle));
+    SmallVector<int32_t> box(tile.plan.box.begin(), tile.plan.box.end());
+    func.setArgAttr(index, "tt.tma_box", builder.getDenseI32ArrayAttr(box));
+  }
   return tile;
+}
+
+LogicalResult ttg::assignTensorMapScratch(ModuleOp module) {
+  SmallVector<tt::MakeTensorDescOp> makes;
+  module.walk([&](tt::MakeTensorDescOp make) {
+    if (make.getResult().use_empty())
+      make.erase(); // its users went through pointers
+    else if (!make.getScratch())
+      makes.push_back(make);
+  });
+  if (makes.empty())
+    return success();
+  auto kernel = makes.front()->getParentOfType<tt::FuncOp>();
+  for (tt::MakeTensorDescOp make : makes)
+    if (make->getParentOfType<tt::FuncOp>() != kernel || !kernel.isPublic())
+      return make.emitError("a tensor map made in the kernel needs the "
+                            "kernel's scratch memory: make the descriptor "
+                            "in the kernel, not in a noinline function");
+  MLIRContext *context = module.getContext();
+  Builder builder(context);
+  auto pointer = tt::PointerType::get(IntegerType::get(context, 8), 1);
+  unsigned index = kernel.getNumArguments();
+  if (failed(kernel.insertArgument(index, pointer,
+                                   builder.getDictionaryAttr(builder.getNamedAttr(
+                                       TTGDialect::kGlobalScratchArgAttrName, builder.getUnitAttr())),
+                                   kernel.getLoc())))
+    return kernel.emitError("cannot add the global scratch argument");
+  Value scratch = kernel.getArgument(index);
+  int64_t offset = 0;
+  for (tt::MakeTensorDescOp make : makes) {
+    make.getScratchMutable().assign(scratch);
+    make.setScratchOffset(static_cast<int32_t>(offset));
+    offset += TTGDialect::kTensorMapBytes;
+  }
+  module->setAttr(TTGDialect::kGlobalScratchSizeAttrName, builder.getI32IntegerAttr(offset));
+  return success();
 }
 
 namespace {
@@ -200,6 +250,8 @@ LogicalResult lowerStore(tt::DescriptorStoreOp store) {
 } // namespace
 
 static LogicalResult lowerAll(ModuleOp module) {
+  if (failed(assignTensorMapScratch(module)))
+    return failure();
   SmallVector<Operation *> accesses;
   module.walk([&](Operation *op) {
     if (isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op))

@@ -11,7 +11,9 @@
 //      body (the slot replaces that tile):
 //        * tt.descriptor_load whose tile is in the layout TMA writes
 //          (planTensorDescriptorTile), directly or through a 2-D tt.trans
-//          (the dot then reads the slot through ttg.memdesc_trans);
+//          (the dot then reads the slot through ttg.memdesc_trans), of a
+//          descriptor from outside the loop (a tensor map made in the body
+//          is rewritten in place every iteration);
 //        * tt.load on a tensor of pointers, the tile contiguous along the
 //          load's contiguous dimension, masked-out values zero (cp.async
 //          zero-fills), vectors of at least 4 bytes a thread (the axis
@@ -304,6 +306,10 @@ private:
   /// A descriptor load with a user that is a shared tile in the layout TMA
   /// writes (a dot operand's) streams through a TMA ring.
   void collectDescriptorLoad(tt::DescriptorLoadOp load) {
+    // A tensor map made in the loop is rewritten in place every iteration:
+    // copies issued stages ahead would read the next iteration's.
+    if (!loop.isDefinedOutsideOfLoop(load.getDesc()))
+      return;
     FailureOr<TensorDescriptorTile> tile =
         planTensorDescriptorTile(load, load.getDesc(), /*report=*/false);
     if (failed(tile))

@@ -13,7 +13,8 @@
 //
 // Algorithm, for every scf.for marked `tt.flatten` (the user asked for the
 // tile loops to overlap) whose body is [head] [K loop] [drain] [epilogue]:
-//   1. The head's ops must be pure, shared buffers without an initial
+//   1. The head's ops must be pure (tensor maps made in the kernel
+//      excepted: each is rewritten in place), shared buffers without an initial
 //      value (the rings and barriers), the prologue's copies and barrier
 //      operations, or loads; its values must not depend on the loop's
 //      iteration arguments (the induction variable aside).  Otherwise, or
@@ -130,7 +131,9 @@ public:
     for (Operation &op : body->without_terminator()) {
       if (&op == kLoop.getOperation())
         break;
-      if (op.getNumRegions() != 0)
+      // (a tensor map made per tile is rewritten in place: the next
+      // tile's would replace this tile's before its epilogue stores)
+      if (op.getNumRegions() != 0 || isa<tt::MakeTensorDescOp>(op))
         return false;
       if (isa<AsyncTMACopyGlobalToLocalOp, AsyncCopyGlobalToLocalOp>(op))
         prologue = true;

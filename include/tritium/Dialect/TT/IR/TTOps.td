@@ -807,6 +807,38 @@ def TT_AdvanceOp : TT_Op<"advance", [Pure, AllTypesMatch<["ptr", "result"]>]> {
 // Tensor descriptors
 //===----------------------------------------------------------------------===//
 
+def TT_MakeTensorDescOp : TT_Op<"make_tensor_descriptor", [Pure, AttrSizedOperandSegments]> {
+  let summary = "a tensor descriptor made in the kernel";
+  let description = [{
+    Describes a strided N-d tensor (`base`; `shape` in elements, i32;
+    `strides` in elements, i64, the last one 1) moved in blocks of the
+    result's block type.  On Hopper the program encodes a tensor map for it
+    in its slot of the kernel's global scratch memory, so its loads and
+    stores go through the copy engine like those of a host descriptor:
+    ttg-lower-tensor-descriptors gives the kernel its scratch argument
+    (`scratch`, the base of all programs' slots) and numbers the slots
+    (`scratch_offset`, bytes into one program's scratch).  `padding` is what
+    loads read outside the tensor: 1 zero, 2 NaN.
+
+    ```mlir
+    %d = tt.make_tensor_descriptor %base, [%m, %k], [%sm, %c1] {padding = 1 : i32}
+        : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+    %e = tt.make_tensor_descriptor %base, [%m, %k], [%sm, %c1] scratch %s : !tt.ptr<i8>
+        {padding = 1 : i32, scratch_offset = 128 : i32}
+        : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+    ```
+  }];
+  let arguments = (ins TT_Ptr:$base, Variadic<I32>:$shape, Variadic<I64>:$strides,
+                       Optional<TT_Ptr>:$scratch, I32Attr:$padding,
+                       OptionalAttr<I32Attr>:$scratch_offset);
+  let results = (outs TT_TensorDesc:$result);
+  let assemblyFormat = [{
+    $base `,` `[` $shape `]` `,` `[` $strides `]` (`scratch` $scratch^ `:` qualified(type($scratch)))?
+    attr-dict `:` qualified(type($base)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 def TT_DescriptorLoadOp : TT_Op<"descriptor_load", [
     MemoryEffects<[MemRead<GlobalMemory>]>]> {
   let summary = "load the tile of a tensor descriptor at element offsets";

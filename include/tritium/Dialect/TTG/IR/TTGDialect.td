@@ -42,6 +42,12 @@ def TTG_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kNumCTAsAttrName = "ttg.num-ctas";
     static constexpr ::llvm::StringLiteral kTargetAttrName = "ttg.target";
     static constexpr ::llvm::StringLiteral kMaxNRegAttrName = "ttg.maxnreg";
+    // Global scratch memory (tensor maps made in the kernel): the module's
+    // bytes per program (i32), the kernel argument that points at all
+    // programs' scratch (unit), and the bytes of one tensor map's slot.
+    static constexpr ::llvm::StringLiteral kGlobalScratchSizeAttrName = "ttg.global_scratch_size";
+    static constexpr ::llvm::StringLiteral kGlobalScratchArgAttrName = "tt.global_scratch";
+    static constexpr int64_t kTensorMapBytes = 128;
   }];
 }
 

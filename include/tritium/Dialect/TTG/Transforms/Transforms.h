@@ -184,11 +184,12 @@ struct TensorDescriptorTile {
   layout::TmaTilePlan plan;
 };
 
-/// Plans the tile of `desc`'s blocks and records the plan on the kernel
-/// argument `desc` is (tt.tma_swizzle, tt.tma_box: the host encodes the
-/// tensor map from them).  Fails, with an error at `user` when `report`,
-/// when `desc` is not a kernel argument, the target predates Hopper, or
-/// TMA cannot move the block.
+/// Plans the tile of `desc`'s blocks and, when `desc` is a kernel argument,
+/// records the plan on it (tt.tma_swizzle, tt.tma_box: the host encodes the
+/// tensor map from them; a map made in the kernel is encoded from the same
+/// plan).  Fails, with an error at `user` when `report`, when `desc` is an
+/// argument of a device function, the target predates Hopper, or TMA
+/// cannot move the block.
 mlir::FailureOr<TensorDescriptorTile>
 planTensorDescriptorTile(mlir::Operation *user, mlir::Value desc, bool report);
 
@@ -199,6 +200,13 @@ MemDescType barrierArrayType(mlir::MLIRContext *context,
                              llvm::ArrayRef<int64_t> shape);
 
 void lowerTensorDescriptors(mlir::ModuleOp module);
+
+/// Gives every tensor map the kernel makes (tt.make_tensor_descriptor) a
+/// slot of the kernel's global scratch memory: the kernel gets a last
+/// argument, the scratch of all programs, each op its scratch_offset, the
+/// module ttg.global_scratch_size.  Unused ones are erased.  Fails, with
+/// an error, on one outside the kernel function.
+mlir::LogicalResult assignTensorMapScratch(mlir::ModuleOp module);
 
 } // namespace tritium::ttg
 
