@@ -1,12 +1,13 @@
 """Persistent tensor-descriptor matmuls as tutorial 09 writes them: a grid of
 a few programs striding over the output tiles in one `tl.range(...,
-flatten=True)` loop, A and B tiles by TMA through a ring that continues from
-one tile's K loop into the next (ttg-prefetch-next-tile), the next tile's
-first copies issued while the last MMAs run.  Against torch in float32:
-K loops shorter than the ring (1 and 2 tiles of K), longer and not a
-multiple of it, K not a multiple of the block (zero-filled), edge tiles in M
-and N (clipped stores), programs that own one tile, several, or none, and
-2 to 4 stages.  The output is poisoned before every launch."""
+flatten=True)` loop, A and B tiles by TMA through a ring
+(ttg-prefetch-next-tile issues each next tile's first copies before the
+current tile's epilogue), the accumulator written with stmatrix and stored
+by TMA.  Against torch in float32: K loops shorter than the ring (1 and 2
+tiles of K), longer and not a multiple of it, K not a multiple of the
+block (zero-filled), edge tiles in M and N (clipped stores), programs that
+own one tile, several, or none, and 2 to 4 stages.  The output is poisoned
+before every launch."""
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -56,7 +57,7 @@ def test_persistent_matmul_against_torch(shape, stages, programs):
 
 
 def test_persistent_matmul_runs_twice_on_the_same_barriers():
-    """Two launches in a row, then one over other sizes: each launch starts its ring at slot 0."""
+    """Two launches in a row, then one over other sizes (the barriers and rings start afresh)."""
     BM, BN, BK = 128, 64, 64
     for M, N, K in [(256, 192, 320), (256, 192, 320), (130, 72, 128)]:
         a = torch.randn((M, K), device="cuda", dtype=torch.float16)

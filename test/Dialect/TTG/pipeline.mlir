@@ -151,9 +151,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // loop, the prologue's stages each one expect of both tiles' bytes (16384
 // + 8192) and two copies, the loop waiting on the extract slot's barrier
 // with a carried phase that flips when the slot wraps, and the barriers
-// invalidated after the loop.  No cp.async groups.  The loop names its ring
-// counters (the insert slot is iter_arg 1; 3 slots) for
-// ttg-prefetch-next-tile.
+// invalidated after the loop.  No cp.async groups.
 // CHECK-LABEL: tt.func public @tma_ring
 // CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16
 // CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16
@@ -173,7 +171,6 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK: ttg.async_tma_copy_global_to_local %arg1
 // CHECK: arith.xori %[[PHASE]]
 // CHECK: scf.yield
-// CHECK-NEXT: } {ttg.tma_ring = array<i64: 1, 3>}
 // CHECK-NOT: ttg.async_commit_group
 // CHECK-COUNT-3: ttg.inval_barrier
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>

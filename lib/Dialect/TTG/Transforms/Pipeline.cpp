@@ -715,12 +715,6 @@ private:
     Block *newBody = newLoop.getBody();
     OpBuilder inner = OpBuilder::atBlockBegin(newBody);
     unsigned numCarried = loop.getNumRegionIterArgs();
-    // A ring fed only by TMA copies: where its counters are, for
-    // ttg-prefetch-next-tile, which continues it across the tiles of a
-    // persistent loop.
-    if (hasTmaLoads() && !hasAsyncCopies() && registerLoads.empty())
-      newLoop->setAttr(kTmaRingAttrName,
-                       builder.getDenseI64ArrayAttr({numCarried, numStages}));
     Value insert = newLoop.getRegionIterArg(numCarried);
     Value extract = newLoop.getRegionIterArg(numCarried + 1);
     Value phase = hasTmaLoads() ? newLoop.getRegionIterArg(numCarried + 2) : Value();

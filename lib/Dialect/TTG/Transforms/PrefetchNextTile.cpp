@@ -40,15 +40,6 @@
 //      moves to just before the next tile writes it, followed by a CTA
 //      barrier (only the copy's thread waits), and one more wait follows
 //      the loop: the copy reads shared memory during the next K loop.
-//   6. When only TMA copies fill the K loop's ring (ttg-pipeline marks it
-//      ttg.tma_ring) and its warpgroup dots leave at most one group
-//      pending, the ring continues across tiles instead of starting over:
-//      the tile loop carries the K loop's final extract slot and phase into
-//      the next tile's K loop, the next tile's prologue fills the slots
-//      after the last one (none of which an unfinished MMA reads), the
-//      barriers are initialized once before the loop and invalidated once
-//      after it, and the next head runs before the drain's wait for the
-//      last MMAs (its copies are issued while they run).
 // The epilogue's loads and stores then run after the next tile's copies
 // were issued: the flatten request is the user's statement that a tile's
 // stores and the following tiles' loads do not overlap in memory.
@@ -60,7 +51,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
@@ -167,7 +157,6 @@ public:
       else if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
         break;
     }
-    continueRing = ringContinues();
     return fitsInSharedMemory();
   }
 
@@ -213,15 +202,13 @@ public:
     Value first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
                                         loop.getLowerBound(),
                                         loop.getUpperBound());
-    scf::IfOp firstIf, nextIf;
-    SmallVector<Value> firstHead = emitHead(builder, loc, first, rest, carried,
-                                            loop.getLowerBound(), firstIf);
+    SmallVector<Value> firstHead =
+        emitHead(builder, loc, first, rest, carried, loop.getLowerBound());
 
     // 4. The loop carries them; the next tile's head runs after the drain.
     Block *body = loop.getBody();
     auto yield = cast<scf::YieldOp>(body->getTerminator());
-    // (with a continued ring, before the drain: see continueRingAcrossTiles)
-    OpBuilder inLoop(continueRing ? kLoop->getNextNode() : drainEnd);
+    OpBuilder inLoop(drainEnd);
     Value next = arith::AddIOp::create(inLoop, loc, loop.getInductionVar(),
                                        loop.getStep());
     Value exists = arith::CmpIOp::create(inLoop, loc, arith::CmpIPredicate::slt,
@@ -230,7 +217,7 @@ public:
     Value valid = arith::SelectOp::create(inLoop, loc, exists, next,
                                           loop.getInductionVar());
     SmallVector<Value> nextHead =
-        emitHead(inLoop, loc, exists, rest, carried, valid, nextIf);
+        emitHead(inLoop, loc, exists, rest, carried, valid);
     for (auto [value, type] : llvm::zip(carried, types)) {
       BlockArgument arg = body->addArgument(type, value.getLoc());
       value.replaceUsesWithIf(arg, [&](OpOperand &use) {
@@ -251,102 +238,7 @@ public:
     loop->erase();
     for (Operation *op : llvm::reverse(rest))
       op->erase();
-    if (continueRing)
-      newLoop = continueRingAcrossTiles(newLoop, firstIf, nextIf);
     deferStoreWait(newLoop);
-  }
-
-  /// 6. A ring that only TMA copies fill continues across the tiles: the
-  /// tile loop carries the K loop's extract slot and phase out of one tile
-  /// and into the next, whose prologue fills the slots that follow (the
-  /// barriers are initialized once before the loop and invalidated once
-  /// after it, not per tile).  The slots the next prologue fills are not
-  /// the one the current tile's last MMAs may still read (those of the
-  /// numStages - 1 iterations before it were waited for in the K loop), so
-  /// the next head runs before the drain: its copies are issued while the
-  /// last MMAs run.
-  scf::ForOp continueRingAcrossTiles(scf::ForOp tiles, scf::IfOp firstIf,
-                                     scf::IfOp nextIf) {
-    Location loc = tiles.getLoc();
-    MLIRContext *context = tiles.getContext();
-    // The carried (extract slot, phase), from (0, 0).
-    OpBuilder before(tiles);
-    Value zero = arith::ConstantIntOp::create(before, loc, 0, 32);
-    IRRewriter rewriter(context);
-    auto replaced = tiles.replaceWithAdditionalYields(
-        rewriter, ValueRange{zero, zero}, /*replaceInitOperandUsesInLoop=*/false,
-        [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
-          return SmallVector<Value>{kLoop.getResult(ringFirst + 1),
-                                    kLoop.getResult(ringFirst + 2)};
-        });
-    auto loop2 = cast<scf::ForOp>(replaced->getOperation());
-    unsigned numArgs = loop2.getNumRegionIterArgs();
-    Value start = loop2.getRegionIterArg(numArgs - 2);
-    Value phase = loop2.getRegionIterArg(numArgs - 1);
-
-    // The K loop starts where the previous tile's ended.
-    OpBuilder atK(kLoop);
-    auto constant = [&](OpBuilder &b, int64_t v) {
-      return arith::ConstantIntOp::create(b, loc, v, 32).getResult();
-    };
-    Value insert = arith::RemUIOp::create(
-        atK, loc, arith::AddIOp::create(atK, loc, start, constant(atK, ringStages - 1)),
-        constant(atK, ringStages));
-    auto inits = kLoop.getInitArgsMutable();
-    inits[ringFirst].set(insert);
-    inits[ringFirst + 1].set(start);
-    inits[ringFirst + 2].set(phase);
-
-    // Barriers: initialized once (before the first tile's head), invalidated
-    // once (after the loop).
-    SmallVector<Operation *> dead;
-    nextIf.walk([&](InitBarrierOp init) { dead.push_back(init); });
-    for (Operation &op : *loop2.getBody())
-      if (isa<InvalBarrierOp>(op))
-        dead.push_back(&op);
-    OpBuilder after(context);
-    after.setInsertionPointAfter(loop2);
-    for (Operation *op : dead) {
-      if (auto inval = dyn_cast<InvalBarrierOp>(op)) {
-        // (its view is in the body: a new one of the hoisted array)
-        auto view = inval.getAlloc().getDefiningOp<MemDescIndexOp>();
-        Value index = constant(after, *getConstantIntValue(view.getIndex()));
-        InvalBarrierOp::create(after, loc,
-                               MemDescIndexOp::create(after, loc, view.getType(),
-                                                      view.getSrc(), index));
-        op->erase();
-        if (view->use_empty())
-          view->erase();
-        continue;
-      }
-      op->erase();
-    }
-    firstIf.walk([&](InitBarrierOp init) { init->moveBefore(firstIf); });
-
-    // The next prologue fills the slots after the K loop's last one.
-    Value nextStart = kLoop.getResult(ringFirst + 1);
-    OpBuilder atNext(nextIf);
-    DenseMap<std::pair<Value, int64_t>, Value> views;
-    nextIf.walk([&](Operation *op) {
-      for (OpOperand &use : op->getOpOperands()) {
-        auto view = use.get().getDefiningOp<MemDescIndexOp>();
-        std::optional<int64_t> slot =
-            view ? getConstantIntValue(view.getIndex()) : std::nullopt;
-        if (!slot || loop2->isAncestor(view) || !isRingBuffer(view.getSrc()))
-          continue;
-        Value &moved = views[{view.getSrc(), *slot}];
-        if (!moved) {
-          Value index = arith::RemUIOp::create(
-              atNext, loc,
-              arith::AddIOp::create(atNext, loc, nextStart, constant(atNext, *slot)),
-              constant(atNext, ringStages));
-          moved = MemDescIndexOp::create(atNext, loc, view.getType(), view.getSrc(), index);
-        }
-        use.set(moved);
-      }
-    });
-
-    return loop2;
   }
 
   /// 5. An epilogue that stores its tile with TMA waits until the copy has
@@ -400,8 +292,7 @@ private:
   /// them run under `scf.if %cond`, which yields zeros when it does not run.
   SmallVector<Value> emitHead(OpBuilder &builder, Location loc, Value cond,
                               ArrayRef<Operation *> rest,
-                              ArrayRef<Value> carried, Value iv,
-                              scf::IfOp &ifOut) {
+                              ArrayRef<Value> carried, Value iv) {
     IRMapping mapping;
     mapping.map(loop.getInductionVar(), iv);
     DenseSet<Operation *> guarded;
@@ -421,7 +312,6 @@ private:
         fromIf.push_back(v);
     auto ifOp = scf::IfOp::create(builder, loc, ValueRange(fromIf).getTypes(),
                                   cond, /*withElseRegion=*/!fromIf.empty());
-    ifOut = ifOp;
     OpBuilder thenBuilder = ifOp.getThenBodyBuilder();
     IRMapping inside = mapping;
     for (Operation *op : rest)
@@ -443,48 +333,6 @@ private:
     for (Value v : carried)
       values.push_back(mapping.lookup(v));
     return values;
-  }
-
-  /// Whether the K loop's ring can continue across tiles (step 6): only TMA
-  /// copies fill it (ttg-pipeline's ttg.tma_ring names its counters, which
-  /// start at numStages - 1, 0 and phase 0), its warpgroup dots leave at
-  /// most one group pending, and the drain invalidates the ring's barriers.
-  bool ringContinues() {
-    auto ring = kLoop->getAttrOfType<DenseI64ArrayAttr>(kTmaRingAttrName);
-    if (!ring || ring.size() != 2)
-      return false;
-    ringFirst = ring[0];
-    ringStages = ring[1];
-    auto inits = kLoop.getInitArgs();
-    if (ringFirst + 3 > static_cast<int64_t>(inits.size()))
-      return false;
-    std::optional<int64_t> insert = getConstantIntValue(inits[ringFirst]);
-    std::optional<int64_t> extract = getConstantIntValue(inits[ringFirst + 1]);
-    std::optional<int64_t> phase = getConstantIntValue(inits[ringFirst + 2]);
-    if (insert != ringStages - 1 || extract != 0 || phase != 0)
-      return false;
-    bool pendingOne = true;
-    kLoop.walk([&](WarpGroupDotWaitOp wait) {
-      pendingOne &= wait.getPendings() <= 1;
-    });
-    int64_t invals = 0;
-    for (Operation *op = kLoop->getNextNode(); op != drainEnd; op = op->getNextNode())
-      if (auto inval = dyn_cast<InvalBarrierOp>(op)) {
-        auto view = inval.getAlloc().getDefiningOp<MemDescIndexOp>();
-        if (!view || !isRingBuffer(view.getSrc()) ||
-            !getConstantIntValue(view.getIndex()))
-          return false;
-        ++invals;
-      }
-    return pendingOne && invals == ringStages;
-  }
-
-  /// A buffer of the head with one slot per stage (a ring or the barriers).
-  bool isRingBuffer(Value buffer) {
-    Operation *def = buffer.getDefiningOp();
-    auto type = dyn_cast<MemDescType>(buffer.getType());
-    return def && isEmptyBuffer(def) && llvm::is_contained(head, def) && type &&
-           !type.getShape().empty() && type.getShape()[0] == ringStages;
   }
 
   /// The rings and barriers, live across the loop once hoisted, plus what
@@ -511,9 +359,6 @@ private:
   scf::ForOp kLoop;
   SmallVector<Operation *> head;
   Operation *drainEnd = nullptr;
-  bool continueRing = false;
-  int64_t ringFirst = 0;  ///< the K loop's insert-slot iter_arg
-  int64_t ringStages = 0; ///< the ring's slots
 };
 
 } // namespace

@@ -160,11 +160,6 @@ mlir::LogicalResult accelerateMatmul(mlir::ModuleOp module);
 /// numStages - 1 iterations ahead through rings of shared buffers.
 void pipelineLoops(mlir::ModuleOp module, int numStages);
 
-/// On a loop ttg-pipeline rebuilt whose ring only TMA copies fill:
-/// [first, numStages], `first` the index of its iter_args insert slot
-/// (then the extract slot and the extract slot's barrier phase).
-inline constexpr llvm::StringLiteral kTmaRingAttrName = "ttg.tma_ring";
-
 /// ttg-pipeline's last step (AsyncDots.cpp): the warpgroup dots of a loop
 /// it rebuilt whose result only the next iteration reads run
 /// asynchronously, each waited for where its MMAs have overlapped the most.
