@@ -6,7 +6,10 @@
 //                       offset; with a source tensor, each thread stores
 //                       its registers at their offsets in the buffer's
 //                       layout (storeXorLinearTile: #ttg.nvmma_shared and
-//                       #ttg.swizzled_shared are XOR-linear), and for an
+//                       #ttg.swizzled_shared are XOR-linear; on sm_90,
+//                       16-bit tiles held as stmatrix's fragments, such as
+//                       a tensor-core accumulator's, with stmatrix:
+//                       StMatrix.h), and for an
 //                       #ttg.nvmma_shared buffer on sm_90, which wgmma reads
 //                       through the async proxy, fence.proxy.async.shared::cta
 //                       makes those generic-proxy writes visible to it
@@ -31,6 +34,7 @@
 #include "tritium/Conversion/TTGToLLVM/LdMatrix.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
 #include "tritium/Conversion/TTGToLLVM/SharedMemoryAccess.h"
+#include "tritium/Conversion/TTGToLLVM/StMatrix.h"
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
 #include "tritium/Target/NVIDIA/PTXBuilder.h"
@@ -61,13 +65,15 @@ struct LocalAllocLowering : public ConvertOpToLLVMPattern<ttg::LocalAllocOp> {
       Type memoryType = static_cast<const TTGToLLVMTypeConverter *>(
                             getTypeConverter())
                             ->convertMemoryElementType(srcType.getElementType());
-      storeXorLinearTile(rewriter, loc, base,
-                         unpackElements(rewriter, loc, src),
-                         getLinearLayout(srcType),
-                         emitThreadIndex(rewriter, loc, module), memoryType,
-                         offset);
-      if (isa<ttg::NvmmaSharedEncodingAttr>(type.getEncoding()) &&
-          ttg::getComputeCapability(module) >= 90) {
+      SmallVector<Value> values = unpackElements(rewriter, loc, src);
+      layout::LinearLayout layout = getLinearLayout(srcType);
+      ThreadIndex thread = emitThreadIndex(rewriter, loc, module);
+      bool sm90 = ttg::getComputeCapability(module) >= 90;
+      if (!sm90 || !storeXorLinearTileWithStMatrix(rewriter, loc, base, values, layout,
+                                                   thread, memoryType, offset))
+        storeXorLinearTile(rewriter, loc, base, values, layout, thread,
+                           memoryType, offset);
+      if (isa<ttg::NvmmaSharedEncodingAttr>(type.getEncoding()) && sm90) {
         nvidia::PTXBuilder ptx;
         ptx.instr("fence.proxy.async.shared::cta");
         ptx.launch(rewriter, loc, Type());

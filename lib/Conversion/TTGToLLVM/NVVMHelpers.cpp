@@ -23,6 +23,10 @@ Value tritium::nvvm::threadIdX(OpBuilder &builder, Location loc,
   return NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type(), range);
 }
 
+Value tritium::nvvm::electOneLane(OpBuilder &builder, Location loc) {
+  return NVVM::ElectSyncOp::create(builder, loc, builder.getI1Type(), Value());
+}
+
 Value tritium::nvvm::blockId(OpBuilder &builder, Location loc, int axis) {
   Type i32 = builder.getI32Type();
   switch (axis) {

@@ -1,28 +1,29 @@
 //===- TMAOpToLLVM.cpp - mbarriers and TMA copies to LLVM -----------------===//
 //
 // Inline PTX for the Hopper data-movement ops (sm_90, PTX 8.0):
-//   ttg.init_barrier       thread 0: mbarrier.init.shared::cta.b64 [bar], n;
+// "The issuing thread" is the lane elect.sync picks in warp 0.
+//   ttg.init_barrier       the issuing thread: mbarrier.init.shared::cta.b64 [bar], n;
 //                          then every thread: fence.mbarrier_init.release
 //                          .cluster (the copy engine sees the initialized
 //                          barrier; the membar pass adds the CTA barrier);
-//   ttg.inval_barrier      thread 0: mbarrier.inval.shared::cta.b64 [bar];
-//   ttg.barrier_expect     thread 0 where pred: mbarrier.arrive.expect_tx
+//   ttg.inval_barrier      the issuing thread: mbarrier.inval.shared::cta.b64 [bar];
+//   ttg.barrier_expect     the issuing thread where pred: mbarrier.arrive.expect_tx
 //                          .shared::cta.b64 _, [bar], bytes;
 //   ttg.wait_barrier       every thread: mbarrier.try_wait.parity in a loop
 //                          (a scoped label, so copies of the asm coexist);
 //   ttg.async_tma_copy_global_to_local
-//                          thread 0 where pred, per box of the tile
+//                          the issuing thread where pred, per box of the tile
 //                          (layout::planTmaTile): cp.async.bulk.tensor.Nd
 //                          .shared::cluster.global.mbarrier::complete_tx
 //                          ::bytes [tile + box offset], [map, {coords}],
 //                          [bar];
 //   ttg.async_tma_copy_local_to_global
-//                          thread 0, per box: cp.async.bulk.tensor.Nd
+//                          the issuing thread, per box: cp.async.bulk.tensor.Nd
 //                          .global.shared::cta.bulk_group [map, {coords}],
 //                          [tile + box offset]; then cp.async.bulk
 //                          .commit_group;
 //   ttg.async_tma_store_wait  cp.async.bulk.wait_group.read n;
-//   tt.make_tensor_descriptor thread 0 encodes the tensor map in its slot of
+//   tt.make_tensor_descriptor the issuing thread encodes the tensor map in its slot of
 //                          the kernel's global scratch (zeroes, then
 //                          tensormap.replace.tile.* .global per field),
 //                          fence.proxy.tensormap::generic release and
@@ -50,15 +51,23 @@ using nvidia::PTXBuilder;
 
 namespace {
 
-/// i1: this is thread 0 of the CTA (and `pred`, when given).
+/// i1: this thread issues the CTA's barrier and bulk-copy instructions (and
+/// `pred`, when given): the lane `elect.sync` picks in warp 0.  Every lane
+/// of warp 0 reaches these ops together, so it is one thread, and ptxas
+/// knows it: it issues the uniform-datapath TMA instructions (UTMALDG,
+/// UTMASTG) once, where a `tid == 0` guard makes it loop over the warp's
+/// active lanes around each of them.
 Value isIssuingThread(OpBuilder &builder, Location loc, Operation *op,
                       Value pred = {}) {
   auto module = op->getParentOfType<ModuleOp>();
-  int64_t threads = ttg::getNumWarps(module) * ttg::getThreadsPerWarp(module);
+  int64_t warpSize = ttg::getThreadsPerWarp(module);
+  int64_t threads = ttg::getNumWarps(module) * warpSize;
   Value tid = nvvm::threadIdX(builder, loc, threads);
-  Value first = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq, tid,
-                                     emitI32Constant(builder, loc, 0));
-  return pred ? LLVM::AndOp::create(builder, loc, first, pred).getResult() : first;
+  Value warpZero = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult, tid,
+                                        emitI32Constant(builder, loc, warpSize));
+  Value elected = nvvm::electOneLane(builder, loc);
+  Value issuing = LLVM::AndOp::create(builder, loc, warpZero, elected);
+  return pred ? LLVM::AndOp::create(builder, loc, issuing, pred).getResult() : issuing;
 }
 
 /// The 32-bit shared address of `pointer` plus `offset` bytes.
@@ -298,9 +307,9 @@ int tensorMapElementType(Type type) {
   }
 }
 
-/// tt.make_tensor_descriptor: thread 0 waits for its bulk stores to have
-/// read their sources (one may still use the map this slot held), then
-/// encodes the tensor map in its slot of the global scratch (zeroed, then
+/// tt.make_tensor_descriptor: every thread waits for its bulk stores to
+/// have read their sources (one may still use the map this slot held), then
+/// the issuing thread encodes the tensor map in its slot of the global scratch (zeroed, then
 /// every field written with
 /// tensormap.replace, dimensions innermost first), releases it to the
 /// tensor-map proxy and acquires it there (it is also the thread that
@@ -346,9 +355,10 @@ struct MakeTensorDescLowering
     auto *pred = ptx.input(isIssuingThread(rewriter, loc, op), "b");
     auto *map = ptx.input(slot, "l");
     auto *zero = ptx.input(emitI32Constant(rewriter, loc, 0), "r");
-    // A bulk store this thread issued through the map the slot held (the
-    // op ran before: a loop) may not have read it yet.
-    ptx.verbatim("@%0 cp.async.bulk.wait_group.read 0;", {pred});
+    // A bulk store issued through the map the slot held (the op ran before:
+    // a loop) may not have read it yet.  Every thread waits for its own
+    // groups: whichever lane issued them is covered.
+    ptx.verbatim("cp.async.bulk.wait_group.read 0;", {});
     for (int64_t offset = 0; offset < ttg::TTGDialect::kTensorMapBytes; offset += 16)
       ptx.verbatim("@%0 st.global.v4.b32 [%1+" + std::to_string(offset) +
                        "], {%2, %2, %2, %2};",

@@ -1,13 +1,18 @@
 // RUN: tritium-opt %s -split-input-file -ttg-lower-tensor-descriptors -allocate-shared-memory -ttg-membar -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
 
 // A descriptor argument is its tensor map by value: byval, 64-byte
-// aligned, a grid constant.  Thread 0 initializes the barrier (all threads
-// fence it for the copy engine), a CTA barrier orders that before thread
-// 0's expect and its two copies (a 64x128 fp16 tile is two 128-byte slabs,
+// aligned, a grid constant.  The issuing thread (warp 0's lane that
+// elect.sync picks) initializes the barrier (all threads fence it for the
+// copy engine), a CTA barrier orders that before its expect and its two
+// copies (a 64x128 fp16 tile is two 128-byte slabs,
 // the second 64 columns on and 8192 bytes further), coordinates innermost
 // first; every thread waits on phase 0.
 // CHECK-LABEL: llvm.func @load_two_slabs
 // CHECK-SAME: %arg0: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[WARP0:.*]] = llvm.icmp "ult" %[[TID]], %{{.*}} : i32
+// CHECK: %[[ELECTED:.*]] = nvvm.elect.sync -> i1
+// CHECK: %[[ISSUING:.*]] = llvm.and %[[WARP0]], %[[ELECTED]] : i1
 // CHECK: "@$0 mbarrier.init.shared::cta.b64 [ $1 + 0 ], 1;\0Afence.mbarrier_init.release.cluster;"
 // CHECK: nvvm.barrier0
 // CHECK: "@$0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [ $1 + 0 ], 16384;"
@@ -26,8 +31,8 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // -----
 
 // A store: the tile written from registers and fenced, a CTA barrier,
-// thread 0's copy out and commit, then the wait until the copy has read the
-// tile.
+// the issuing thread's copy out and commit, then the wait until the copy has read the
+// tile (by every thread: the one that issued it is among them).
 // CHECK-LABEL: llvm.func @store_plain
 // CHECK: fence.proxy.async.shared::cta
 // CHECK: nvvm.barrier0
@@ -45,7 +50,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // A tensor map made in the kernel: its slot is the scratch argument plus
 // (x + nx * (y + ny * z)) * 256 + its offset bytes (two maps a program);
-// thread 0 waits for its bulk stores' reads, zeroes it, writes every field (rank - 1; dimensions innermost
+// every thread waits for its bulk stores' reads, the issuing thread zeroes it, writes every field (rank - 1; dimensions innermost
 // first: box 32 then 16, the shape, the outer stride in bytes; element type
 // 7 = f32; 128-byte rows: swizzle mode 3; fill 0 = zeros), releases and
 // acquires it for the tensor-map proxy, and the copy reads the map at the
@@ -61,7 +66,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK: llvm.mul %[[PROGRAM]], %[[PROGRAM_BYTES]] : i64
 // CHECK: %[[SLOT:.*]] = llvm.getelementptr %arg3[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
 // CHECK: %[[STRIDE_BYTES:.*]] = llvm.mul %arg2, %[[FOUR]] : i64
-// CHECK: @$0 cp.async.bulk.wait_group.read 0;\0A@$0 st.global.v4.b32 [$1+0], {$2, $2, $2, $2};
+// CHECK: "cp.async.bulk.wait_group.read 0;\0A@$0 st.global.v4.b32 [$1+0], {$2, $2, $2, $2};
 // CHECK-SAME: @$0 st.global.v4.b32 [$1+112], {$2, $2, $2, $2};
 // CHECK-SAME: @$0 tensormap.replace.tile.global_address.global.b1024.b64 [$1], $3;
 // CHECK-SAME: @$0 tensormap.replace.tile.rank.global.b1024.b32 [$1], 1;

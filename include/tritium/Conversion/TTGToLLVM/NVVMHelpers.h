@@ -30,6 +30,10 @@ void insertNVVMDialect(mlir::DialectRegistry &registry);
 mlir::Value threadIdX(mlir::OpBuilder &builder, mlir::Location loc,
                       int64_t numThreads);
 
+/// i1: true in the one lane elect.sync picks among the warp's (all of them
+/// must reach it together).
+mlir::Value electOneLane(mlir::OpBuilder &builder, mlir::Location loc);
+
 /// ctaid.{x,y,z} (the program id) for axis 0, 1, 2, as i32.
 mlir::Value blockId(mlir::OpBuilder &builder, mlir::Location loc, int axis);
 

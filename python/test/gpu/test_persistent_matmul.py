@@ -1,0 +1,69 @@
+"""Persistent tensor-descriptor matmuls as tutorial 09 writes them: a grid of
+a few programs striding over the output tiles in one `tl.range(...,
+flatten=True)` loop, A and B tiles by TMA through a ring
+(ttg-prefetch-next-tile issues each next tile's first copies before the
+current tile's epilogue), the accumulator written with stmatrix and stored
+by TMA.  Against torch in float32: K loops shorter than the ring (1 and 2
+tiles of K), longer and not a multiple of it, K not a multiple of the
+block (zero-filled), edge tiles in M and N (clipped stores), programs that
+own one tile, several, or none, and 2 to 4 stages.  The output is poisoned
+before every launch."""
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import tritium as triton  # noqa: E402
+import tritium.language as tl  # noqa: E402
+from tritium.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
+
+
+@triton.jit
+def persistent_matmul(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                      GROUP_M: tl.constexpr, PROGRAMS: tl.constexpr):
+    num_pid_m = tl.cdiv(M, BM)
+    num_pid_n = tl.cdiv(N, BN)
+    num_tiles = num_pid_m * num_pid_n
+    in_group = GROUP_M * num_pid_n
+    for tile in tl.range(tl.program_id(0), num_tiles, PROGRAMS, flatten=True):
+        group = tile // in_group
+        first_m = group * GROUP_M
+        group_m = min(num_pid_m - first_m, GROUP_M)
+        pid_m = first_m + tile % group_m
+        pid_n = (tile % in_group) // group_m
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(tl.cdiv(K, BK)):
+            a = a_desc.load([pid_m * BM, k * BK])
+            b = b_desc.load([pid_n * BN, k * BK])
+            acc = tl.dot(a, b.T, acc)
+        c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+
+
+SHAPES = [(300, 520, 64), (256, 256, 128), (200, 136, 200), (384, 320, 448)]
+
+
+@pytest.mark.parametrize("programs", [1, 3, 40])
+@pytest.mark.parametrize("stages", [2, 3, 4])
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_persistent_matmul_against_torch(shape, stages, programs):
+    M, N, K = shape
+    BM, BN, BK = 128, 64, 64
+    a = torch.randn((M, K), device="cuda", dtype=torch.float16)
+    b = torch.randn((N, K), device="cuda", dtype=torch.float16)
+    c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    persistent_matmul[(programs,)](TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BN, BK]),
+                                   TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_M=2,
+                                   PROGRAMS=programs, num_stages=stages, num_warps=4)
+    torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
+
+
+def test_persistent_matmul_runs_twice_on_the_same_barriers():
+    """Two launches in a row, then one over other sizes (the barriers and rings start afresh)."""
+    BM, BN, BK = 128, 64, 64
+    for M, N, K in [(256, 192, 320), (256, 192, 320), (130, 72, 128)]:
+        a = torch.randn((M, K), device="cuda", dtype=torch.float16)
+        b = torch.randn((N, K), device="cuda", dtype=torch.float16)
+        c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+        persistent_matmul[(2,)](TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BN, BK]),
+                                TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_M=2,
+                                PROGRAMS=2, num_stages=3, num_warps=4)
+        torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
