@@ -18,10 +18,9 @@ namespace tritium {
 
 /// Stores `values`, this thread's registers of `layout` (16-bit elements of
 /// `memoryType`), into the XOR-linear tile at `base` with stmatrix, when
-/// the layout holds the tile as stmatrix's fragments do: register bit 0
-/// and lane bits 0 and 1 step through 8 consecutive elements, and every
-/// other bit moves by a multiple of 8 elements.  Returns false, emitting
-/// nothing, when it does not (the caller stores element by element).
+/// the layout holds the tile as stmatrix's fragments do
+/// (layout::planStMatrix).  Returns false, emitting nothing, when it does
+/// not (the caller stores element by element).
 bool storeXorLinearTileWithStMatrix(mlir::OpBuilder &builder,
                                     mlir::Location loc, mlir::Value base,
                                     llvm::ArrayRef<mlir::Value> values,
