@@ -501,31 +501,49 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
     of the four dtypes, the array's edges cut through by the grid) loaded
     with desc.load, an element-wise expression of it in the compute type,
     stored with desc.store; or a matmul whose A and B tiles are descriptor
-    loads over a K loop (fp16, fp32 accumulator).  Rows are multiples of 16
+    loads over a K loop (fp16 or bf16, an fp32 accumulator stored as fp32 or
+    in the input type), one program per tile or a few programs over all
+    tiles in a flattened persistent loop.  Rows are multiples of 16
     bytes, as tensor maps need; blocks past the edges read zeros and store
     nothing."""
     if rng.random() < 0.3:
         bm, bn, bk = rng.choice([64, 128]), rng.choice([32, 64, 128]), rng.choice([32, 64])
         m, n, k = rng.randint(1, 2 * bm), 8 * rng.randint(1, 2 * bn // 8), 8 * rng.randint(1, 3 * bk // 8)
-        lines = ["import tritium as triton", "import tritium.language as tl", "", "@triton.jit",
-                 "def kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):",
-                 "    pm = tl.program_id(0)",
-                 "    pn = tl.program_id(1)",
-                 "    acc = tl.zeros((BM, BN), dtype=tl.float32)",
-                 "    for k0 in range(0, K, BK):",
-                 "        acc = tl.dot(a_desc.load([pm * BM, k0]), b_desc.load([k0, pn * BN]), acc)",
-                 "    c_desc.store([pm * BM, pn * BN], acc)", ""]
+        dtype = rng.choice(["float16", "bfloat16"])
+        # the tile stored as the accumulator (fp32) or in the input type (the
+        # 16-bit epilogue: stmatrix into the TMA store's tile)
+        out = rng.choice(["float32", dtype])
+        # persistent: a few programs over all the tiles in one flattened loop
+        programs = rng.choice([None, None, 1, 2, 3, 5])
+        header = ("def kernel(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, "
+                  "BK: tl.constexpr" + (", PROGRAMS: tl.constexpr):" if programs else "):"))
+        tile = ["    acc = tl.zeros((BM, BN), dtype=tl.float32)",
+                "    for k0 in range(0, K, BK):",
+                "        acc = tl.dot(a_desc.load([pm * BM, k0]), b_desc.load([k0, pn * BN]), acc)",
+                f"    c_desc.store([pm * BM, pn * BN], acc.to({TL_DTYPE[out]}))"]
+        if programs:
+            body = ["    tiles_n = tl.cdiv(N, BN)",
+                    "    for t in tl.range(tl.program_id(0), tl.cdiv(M, BM) * tiles_n, PROGRAMS, flatten=True):",
+                    "        pm = t // tiles_n",
+                    "        pn = t % tiles_n"] + ["    " + line for line in tile]
+        else:
+            body = ["    pm = tl.program_id(0)", "    pn = tl.program_id(1)"] + tile
+        lines = ["import tritium as triton", "import tritium.language as tl", "", "@triton.jit", header] + body + [""]
         ref = ["import numpy as np", ""] + BF16_HELPER + ["def reference(arrays):",
                "    acc = arrays['a_desc'].astype(np.float64) @ arrays['b_desc'].astype(np.float64)",
-               "    return {'c_desc': acc.astype(np.float32)}", ""]
+               f"    return {{'c_desc': {np_cast('acc.astype(np.float32)', out)}}}", ""]
+        rtol = {"float32": 2e-3, "float16": 4e-3, "bfloat16": 2e-2}[out]
         return Program(seed=seed, source="\n".join(lines),
-                       signature={"a_desc": f"tensordesc<fp16[{bm},{bk}]>", "b_desc": f"tensordesc<fp16[{bk},{bn}]>",
-                                  "c_desc": f"tensordesc<fp32[{bm},{bn}]>", "K": "i32"},
-                       constexprs={"BM": bm, "BN": bn, "BK": bk}, num_warps=rng.choice([4, 8]),
-                       grid=((m + bm - 1) // bm, (n + bn - 1) // bn),
-                       inputs=[("a_desc", (m, k), "float16"), ("b_desc", (k, n), "float16")],
-                       outputs=[("c_desc", (m, n), "float32")], scalars={"K": k},
-                       reference="\n".join(ref), rtol=2e-3, atol=2e-3,
+                       signature={"a_desc": f"tensordesc<{SIG_DTYPE[dtype]}[{bm},{bk}]>",
+                                  "b_desc": f"tensordesc<{SIG_DTYPE[dtype]}[{bk},{bn}]>",
+                                  "c_desc": f"tensordesc<{SIG_DTYPE[out]}[{bm},{bn}]>",
+                                  "M": "i32", "N": "i32", "K": "i32"},
+                       constexprs=dict({"BM": bm, "BN": bn, "BK": bk}, **({"PROGRAMS": programs} if programs else {})),
+                       num_warps=rng.choice([4, 8]),
+                       grid=(programs,) if programs else ((m + bm - 1) // bm, (n + bn - 1) // bn),
+                       inputs=[("a_desc", (m, k), dtype), ("b_desc", (k, n), dtype)],
+                       outputs=[("c_desc", (m, n), out)], scalars={"M": m, "N": n, "K": k},
+                       reference="\n".join(ref), rtol=rtol, atol=rtol,
                        descriptors={"a_desc": (bm, bk), "b_desc": (bk, bn), "c_desc": (bm, bn)})
     dtype = rng.choice(["float32", "float16", "int32", "int8"])
     kind = "int" if dtype.startswith("int") else "float"
@@ -625,5 +643,7 @@ def generate_invalid(seed: int) -> Program:
         "zero_step_range": "    for bad in range(0, 4, 0): pass",
         "float_arange": "    bad = tl.arange(0.0, 16.0)",
     }[mutation]
-    lines.insert(at + 1, planted)
+    # at the indentation of that line (a persistent kernel's tile loop nests it)
+    indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
+    lines.insert(at + 1, indent + planted.lstrip())
     return dataclasses.replace(program, source="\n".join(lines), error_line=at + 2, mutation=mutation)
