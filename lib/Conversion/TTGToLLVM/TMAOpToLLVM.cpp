@@ -1,31 +1,34 @@
 //===- TMAOpToLLVM.cpp - mbarriers and TMA copies to LLVM -----------------===//
 //
-// Inline PTX for the Hopper data-movement ops (sm_90, PTX 8.0):
-// "The issuing thread" is the lane elect.sync picks in warp 0.
-//   ttg.init_barrier       the issuing thread: mbarrier.init.shared::cta.b64 [bar], n;
-//                          then every thread: fence.mbarrier_init.release
-//                          .cluster (the copy engine sees the initialized
-//                          barrier; the membar pass adds the CTA barrier);
-//   ttg.inval_barrier      the issuing thread: mbarrier.inval.shared::cta.b64 [bar];
-//   ttg.barrier_expect     the issuing thread where pred: mbarrier.arrive.expect_tx
-//                          .shared::cta.b64 _, [bar], bytes;
+// Inline PTX for the Hopper data-movement ops (sm_90, PTX 8.0).  "The
+// issuing thread" is the lane elect.sync picks in warp 0.
+//   ttg.init_barrier       the issuing thread: mbarrier.init.shared::cta.b64
+//                          [bar], n; then every thread:
+//                          fence.mbarrier_init.release.cluster (the copy
+//                          engine sees the initialized barrier; the membar
+//                          pass adds the CTA barrier);
+//   ttg.inval_barrier      the issuing thread: mbarrier.inval.shared::cta.b64
+//                          [bar];
+//   ttg.barrier_expect     the issuing thread where pred:
+//                          mbarrier.arrive.expect_tx.shared::cta.b64 _,
+//                          [bar], bytes;
 //   ttg.wait_barrier       every thread: mbarrier.try_wait.parity in a loop
 //                          (a scoped label, so copies of the asm coexist);
 //   ttg.async_tma_copy_global_to_local
-//                          the issuing thread where pred, per box of the tile
-//                          (layout::planTmaTile): cp.async.bulk.tensor.Nd
-//                          .shared::cluster.global.mbarrier::complete_tx
+//                          the issuing thread where pred, per box of the
+//                          tile (layout::planTmaTile): cp.async.bulk.tensor
+//                          .Nd.shared::cluster.global.mbarrier::complete_tx
 //                          ::bytes [tile + box offset], [map, {coords}],
 //                          [bar];
 //   ttg.async_tma_copy_local_to_global
-//                          the issuing thread, per box: cp.async.bulk.tensor.Nd
-//                          .global.shared::cta.bulk_group [map, {coords}],
+//                          the issuing thread, per box: cp.async.bulk.tensor
+//                          .Nd.global.shared::cta.bulk_group [map, {coords}],
 //                          [tile + box offset]; then cp.async.bulk
 //                          .commit_group;
 //   ttg.async_tma_store_wait  cp.async.bulk.wait_group.read n;
-//   tt.make_tensor_descriptor the issuing thread encodes the tensor map in its slot of
-//                          the kernel's global scratch (zeroes, then
-//                          tensormap.replace.tile.* .global per field),
+//   tt.make_tensor_descriptor the issuing thread encodes the tensor map in
+//                          its slot of the kernel's global scratch (zeroes,
+//                          then tensormap.replace.tile.* .global per field),
 //                          fence.proxy.tensormap::generic release and
 //                          acquire; the result is the slot's address;
 //   ttg.fence_async_shared    fence.proxy.async.shared::cta.
@@ -309,13 +312,12 @@ int tensorMapElementType(Type type) {
 
 /// tt.make_tensor_descriptor: every thread waits for its bulk stores to
 /// have read their sources (one may still use the map this slot held), then
-/// the issuing thread encodes the tensor map in its slot of the global scratch (zeroed, then
-/// every field written with
-/// tensormap.replace, dimensions innermost first), releases it to the
-/// tensor-map proxy and acquires it there (it is also the thread that
-/// issues the copies); then an empty bulk group waited for, which keeps
-/// ptxas from moving the acquire after later copies.  The result is the
-/// slot's generic address.
+/// the issuing thread encodes the tensor map in its slot of the global
+/// scratch (zeroed, then every field written with tensormap.replace,
+/// dimensions innermost first), releases it to the tensor-map proxy and
+/// acquires it there (it is also the thread that issues the copies); then
+/// an empty bulk group waited for, which keeps ptxas from moving the acquire
+/// after later copies.  The result is the slot's generic address.
 struct MakeTensorDescLowering
     : public ConvertOpToLLVMPattern<tt::MakeTensorDescOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
