@@ -14,7 +14,10 @@ and tutorials (not a test module):
     Triton, so both compile exactly the same source;
   * `sdpa_math`: the attention reference (SDPA's math backend);
   * `poisoned_like`: an output buffer that fails any test when the kernel
-    leaves an element unwritten.
+    leaves an element unwritten;
+  * `random_tensor`, `poison_value`, `assert_same`: the tensor-descriptor
+    tests' inputs (small integers, normal floats), their poison value and
+    their exact comparison (NaN equal to NaN).
 """
 import os
 import sys
@@ -168,3 +171,26 @@ def poisoned_like(t, shape=None, dtype=None):
     else:
         out.fill_(-77)
     return out
+
+
+def random_tensor(shape, dtype):
+    """Random CUDA values of `dtype`: normal floats, integers in [-100, 100)."""
+    import torch
+    if dtype.is_floating_point:
+        return torch.randn(shape, device="cuda").to(dtype)
+    info = torch.iinfo(dtype)
+    return torch.randint(max(info.min, -100), min(info.max, 100), shape, device="cuda", dtype=dtype)
+
+
+def poison_value(dtype):
+    """What an unwritten element of a poisoned output holds: NaN or 77."""
+    return float("nan") if dtype.is_floating_point else 77
+
+
+def assert_same(actual, expected):
+    """Equal element for element (NaN equal to NaN)."""
+    import torch
+    if actual.dtype.is_floating_point:
+        torch.testing.assert_close(actual, expected, rtol=0, atol=0, equal_nan=True)
+    else:
+        assert torch.equal(actual, expected)

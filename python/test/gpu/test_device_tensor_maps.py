@@ -10,6 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from gpu_reference import assert_same, poison_value, random_tensor  # noqa: E402
 import tritium as triton  # noqa: E402
 import tritium.language as tl  # noqa: E402
 from tritium.errors import TritiumError  # noqa: E402
@@ -24,17 +25,6 @@ def torch_allocator():
     triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
     yield
     triton.set_allocator(NullAllocator())
-
-
-def random_tensor(shape, dtype):
-    if dtype.is_floating_point:
-        return torch.randn(shape, device="cuda").to(dtype)
-    info = torch.iinfo(dtype)
-    return torch.randint(max(info.min, -100), min(info.max, 100), shape, device="cuda", dtype=dtype)
-
-
-def poison(dtype):
-    return float("nan") if dtype.is_floating_point else 77
 
 
 def strided(shape, dtype, fill=None):
@@ -53,13 +43,6 @@ def strided(shape, dtype, fill=None):
     else:
         big.fill_(fill)
     return big, view
-
-
-def assert_same(actual, expected):
-    if actual.dtype.is_floating_point:
-        torch.testing.assert_close(actual, expected, rtol=0, atol=0, equal_nan=True)
-    else:
-        assert torch.equal(actual, expected)
 
 
 @triton.jit
@@ -102,11 +85,11 @@ def run_add_one(rank, dtype):
     grid = [triton.cdiv(s, b) for s, b in zip(shape, block)]
     if rank == 1:
         x = random_tensor(shape, dtype)
-        y = torch.full(shape, poison(dtype), device="cuda", dtype=dtype)
+        y = torch.full(shape, poison_value(dtype), device="cuda", dtype=dtype)
         add_one_1d[(grid[0],)](x, y, *shape, *block)
         return y, x + 1
     _, x = strided(shape, dtype)
-    big_y, y = strided(shape, dtype, fill=poison(dtype))
+    big_y, y = strided(shape, dtype, fill=poison_value(dtype))
     expected = big_y.clone()
     expected[..., :shape[-1]] = x + 1
     strides = list(x.stride()[:-1])

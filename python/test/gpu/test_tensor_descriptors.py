@@ -10,6 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from gpu_reference import assert_same, poison_value, random_tensor  # noqa: E402
 import tritium as triton  # noqa: E402
 import tritium.language as tl  # noqa: E402
 from tritium.errors import TritiumError  # noqa: E402
@@ -26,17 +27,6 @@ DTYPES = [torch.float16, torch.bfloat16, torch.float32, torch.int8, torch.uint8,
           torch.int64, torch.float64]
 
 
-def random_tensor(shape, dtype):
-    if dtype.is_floating_point:
-        return torch.randn(shape, device="cuda").to(dtype)
-    info = torch.iinfo(dtype)
-    return torch.randint(max(info.min, -100), min(info.max, 100), shape, device="cuda", dtype=dtype)
-
-
-def poison(dtype):
-    return float("nan") if dtype.is_floating_point else 77
-
-
 @triton.jit
 def copy_2d_kernel(in_desc, out_desc, BM: tl.constexpr, BN: tl.constexpr):
     pm = tl.program_id(0)
@@ -48,15 +38,8 @@ def copy_2d_kernel(in_desc, out_desc, BM: tl.constexpr, BN: tl.constexpr):
 def padded_output(shape, dtype, pad=16):
     """A poisoned tensor of `shape` inside a larger one (its rows padded by
     `pad` elements and one extra row), so clipped stores can be checked."""
-    big = torch.full((shape[0] + 1, shape[1] + pad), poison(dtype), device="cuda", dtype=dtype)
+    big = torch.full((shape[0] + 1, shape[1] + pad), poison_value(dtype), device="cuda", dtype=dtype)
     return big, big[:shape[0], :shape[1]]
-
-
-def assert_same(actual, expected):
-    if actual.dtype.is_floating_point:
-        torch.testing.assert_close(actual, expected, rtol=0, atol=0, equal_nan=True)
-    else:
-        assert torch.equal(actual, expected)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
@@ -93,7 +76,7 @@ def test_out_of_bounds_loads_read_zero(dtype):
     M, N, BM, BN = 50, 70, 32, 64
     x = random_tensor((M, 80), dtype)[:, :N]  # rows 80 elements apart: 16-byte multiples
     gm, gn = triton.cdiv(M, BM), triton.cdiv(N, BN)
-    out = torch.full((gm * BM, gn * BN), poison(dtype), device="cuda", dtype=dtype)
+    out = torch.full((gm * BM, gn * BN), poison_value(dtype), device="cuda", dtype=dtype)
     load_block_kernel[(gm, gn)](TensorDescriptor(x, [M, N], list(x.stride()), [BM, BN]), out, out.stride(0), BM, BN)
     expected = torch.zeros_like(out)
     expected[:M, :N] = x
@@ -111,7 +94,7 @@ def copy_1d_kernel(in_desc, out_desc, B: tl.constexpr):
 def test_rank_1(dtype, block):
     n = 1000
     x = random_tensor((n,), dtype)
-    out = torch.full((n,), poison(dtype), device="cuda", dtype=dtype)
+    out = torch.full((n,), poison_value(dtype), device="cuda", dtype=dtype)
     copy_1d_kernel[(triton.cdiv(n, block),)](TensorDescriptor.from_tensor(x, [block]),
                                              TensorDescriptor.from_tensor(out, [block]), block)
     assert_same(out, x * 2)
@@ -147,7 +130,7 @@ def test_ranks_3_to_5(rank, dtype):
     shape = {3: (3, 40, 48), 4: (3, 5, 20, 32), 5: (2, 3, 5, 10, 16)}[rank]
     block = {3: (2, 16, 32), 4: (2, 4, 8, 16), 5: (1, 2, 4, 8, 16)}[rank]
     x = random_tensor(shape, dtype)
-    out = torch.full(shape, poison(dtype), device="cuda", dtype=dtype)
+    out = torch.full(shape, poison_value(dtype), device="cuda", dtype=dtype)
     grid = [triton.cdiv(s, b) for s, b in zip(shape, block)]
     d_in, d_out = TensorDescriptor.from_tensor(x, list(block)), TensorDescriptor.from_tensor(out, list(block))
     if rank == 3:
