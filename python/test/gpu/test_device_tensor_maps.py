@@ -154,3 +154,42 @@ def test_made_descriptors_without_an_allocator_are_refused():
     x = torch.zeros(1000, device="cuda")
     with pytest.raises(TritiumError, match="must provide an allocator with triton.set_allocator"):
         add_one_1d[(4,)](x, x, 1000, 256)
+
+
+MISALIGNED_STRIDE_SCRIPT = """
+import torch, tritium as triton, tritium.language as tl
+
+@triton.jit
+def made_with_a_misaligned_stride(x_ptr, y_ptr, n0, n1, s0):
+    x = tl.make_tensor_descriptor(x_ptr, [n0, n1], [s0, 1], [16, 32])
+    y = tl.make_tensor_descriptor(y_ptr, [n0, n1], [s0, 1], [16, 32])
+    y.store([0, 0], x.load([0, 0]))
+
+triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+x = torch.zeros((64, 100), device="cuda", dtype=torch.float16)  # rows of 200 bytes
+made_with_a_misaligned_stride[(1,)](x, x, 64, 96, 100)
+try:
+    triton.runtime.driver.synchronize()
+    print("NO ERROR")
+except triton.TritiumError as e:
+    print("RAISED:", e)
+"""
+
+
+@pytest.mark.deliberate_fault
+def test_misaligned_stride_stops_the_kernel_with_the_rule(tmp_path):
+    """A row stride of 200 bytes (the copy engine needs multiples of 16): the
+    kernel, specialized without divisibility for it, checks it before
+    encoding the map and stops with the rule, not with a faulting copy.  In
+    a child process: the assertion poisons the CUDA context."""
+    import os
+    import subprocess
+    import sys
+    script = tmp_path / "misaligned_stride.py"
+    script.write_text(MISALIGNED_STRIDE_SCRIPT)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    text = out.stdout + out.stderr
+    assert "RAISED:" in out.stdout, text
+    assert "ASSERT" in out.stdout.upper(), text
+    assert "stride 0 (2-byte elements) must be a multiple of 16 bytes" in text, text

@@ -91,7 +91,8 @@ def strided_device_descriptor_kernel(x_ptr, M, N):
 
 def test_device_made_descriptors_encode_tensor_maps_on_hopper():
     k = triton.compile(device_descriptor_kernel, signature={"x_ptr": "*fp16", "M": "i32", "N": "i32"},
-                       constexprs={"BLOCK": 64}, target="cuda:90")
+                       constexprs={"BLOCK": 64}, target="cuda:90",
+                       attrs={"x_ptr": [["tt.divisibility", 16]], "N": [["tt.divisibility", 16]]})
     ptx = k.asm["ptx"]
     # one tensor map (128 bytes of each program's scratch, the kernel's last
     # parameter), encoded by thread 0 and fenced for the tensor-map proxy
@@ -324,3 +325,25 @@ def test_bad_descriptor_atomics_and_gathers_point_at_the_line(kernel, sig, messa
         triton.compile(kernel, signature=signature, target="cuda:90")
     assert message in str(info.value)
     assert f"{THIS_FILE}:" in str(info.value)
+
+
+@triton.jit
+def strided_made_descriptor_kernel(x_ptr, n0, n1, s0):
+    x = tl.make_tensor_descriptor(x_ptr, [n0, n1], [s0, 1], [16, 32])
+    x.store([0, 0], x.load([0, 0]) + 1)
+
+
+def test_made_descriptor_alignment_is_checked_where_not_known():
+    """The copy engine needs the base and the outer strides to be multiples of
+    16 bytes: a kernel specialized with them divisible by 16 (as launches of
+    aligned tensors are) encodes the map unchecked; one without checks both
+    at run time (a device assertion naming the rule)."""
+    signature = {"x_ptr": "*fp16", "n0": "i32", "n1": "i32", "s0": "i32"}
+    known = triton.compile(strided_made_descriptor_kernel, signature=signature, target="cuda:90",
+                           attrs={"x_ptr": [["tt.divisibility", 16]], "s0": [["tt.divisibility", 16]]})
+    assert "tensormap.replace" in known.asm["ptx"] and "__assertfail" not in known.asm["ptx"]
+    unknown = triton.compile(strided_made_descriptor_kernel, signature=signature, target="cuda:90")
+    ttgir = unknown.asm["ttgir"]
+    assert "its base address must be a multiple of 16 bytes" in ttgir
+    assert "its stride 0 (2-byte elements) must be a multiple of 16 bytes" in ttgir
+    assert "__assertfail" in unknown.asm["ptx"]

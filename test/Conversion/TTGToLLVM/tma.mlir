@@ -88,7 +88,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes {{.*}} %[[MAP]]
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
-  tt.func public @made_in_kernel(%p: !tt.ptr<f32>, %n: i32, %s: i64) -> tensor<16x32xf32, #blocked> {
+  tt.func public @made_in_kernel(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32, %s: i64 {tt.divisibility = 16 : i32}) -> tensor<16x32xf32, #blocked> {
     %c1 = arith.constant 1 : i64
     %other = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f32> -> !tt.tensordesc<tensor<16x32xf32>>
     %a = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f32> -> !tt.tensordesc<tensor<16x32xf32>>

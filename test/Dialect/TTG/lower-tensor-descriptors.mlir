@@ -130,8 +130,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // program order; the unused one is erased), the module one program's
 // scratch size; their loads and stores go through TMA like a kernel
 // argument's, with no plan recorded (the map is encoded from the same one).
+// The base and the stride are known multiples of 16 bytes: no check.
 // CHECK: module attributes {{.*}}ttg.global_scratch_size = 256 : i32
 // CHECK-LABEL: tt.func public @made_in_kernel
+// CHECK-NOT: tt.assert
 // CHECK-SAME: %arg3: !tt.ptr<i8> {tt.global_scratch}
 // CHECK: %[[A:.*]] = tt.make_tensor_descriptor %arg0, [%arg1, %arg1], [%arg2, %c1_i64] scratch %arg3 : !tt.ptr<i8> {padding = 1 : i32, scratch_offset = 0 : i32}
 // CHECK-NOT: tt.make_tensor_descriptor
@@ -140,13 +142,49 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK: ttg.async_tma_copy_local_to_global %[[B]][%arg1, %arg1]
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
-  tt.func public @made_in_kernel(%p: !tt.ptr<f16>, %n: i32, %s: i64) {
+  tt.func public @made_in_kernel(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32, %s: i64 {tt.divisibility = 16 : i32}) {
     %c1 = arith.constant 1 : i64
     %a = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
     %unused = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<32x64xf16>>
     %b = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 2 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
     %x = tt.descriptor_load %a[%n, %n] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
     tt.descriptor_store %b[%n, %n], %x : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// Where the axis information does not prove the copy engine's alignment
+// rules (the base and every stride but the innermost a multiple of 16
+// bytes), a tt.assert before the op checks each unproven one at run time:
+// here the stride (an i64 of unknown divisibility, 4-byte elements) and, for
+// the second map, the base (2 elements, 8 bytes, past an aligned one);
+// the stride of 4 * 8 = 32 bytes is proven.
+// CHECK-LABEL: tt.func public @made_with_unknown_alignment
+// CHECK: %[[C4:.*]] = arith.constant 4 : i64
+// CHECK: %[[BYTES:.*]] = arith.muli %arg2, %[[C4]] : i64
+// CHECK: %[[LOW:.*]] = arith.andi %[[BYTES]], %c15_i64 : i64
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[LOW]], %c0_i64{{.*}} : i64
+// CHECK: tt.assert %[[OK]], "tensor descriptor made in the kernel: its stride 0 (4-byte elements) must be a multiple of 16 bytes (the copy engine's rule)" : i1
+// CHECK-NOT: tt.assert
+// CHECK: tt.make_tensor_descriptor %arg0
+// CHECK: %[[ADDRESS:.*]] = tt.ptr_to_int %[[SHIFTED:.*]] : !tt.ptr<f32> -> i64
+// CHECK: arith.andi %[[ADDRESS]], %c15_i64
+// CHECK: tt.assert %{{.*}}, "tensor descriptor made in the kernel: its base address must be a multiple of 16 bytes (the copy engine's rule)" : i1
+// CHECK-NOT: tt.assert
+// CHECK: tt.make_tensor_descriptor %[[SHIFTED]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @made_with_unknown_alignment(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32, %s: i64) {
+    %c1 = arith.constant 1 : i64
+    %c2 = arith.constant 2 : i32
+    %c8 = arith.constant 8 : i64
+    %a = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f32> -> !tt.tensordesc<tensor<16x32xf32>>
+    %q = tt.addptr %p, %c2 : !tt.ptr<f32>, i32
+    %b = tt.make_tensor_descriptor %q, [%n, %n], [%c8, %c1] {padding = 1 : i32} : !tt.ptr<f32> -> !tt.tensordesc<tensor<16x32xf32>>
+    %x = tt.descriptor_load %a[%n, %n] : !tt.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32, #blocked>
+    tt.descriptor_store %b[%n, %n], %x : !tt.tensordesc<tensor<16x32xf32>>, tensor<16x32xf32, #blocked>
     tt.return
   }
 }

@@ -35,12 +35,16 @@
 //      last argument (tt.global_scratch) and the module the size of one
 //      program's scratch (ttg.global_scratch_size), which the launcher
 //      allocates for every program of the grid.  Unused ones are erased.
+//      A base address or a stride of all but the innermost dimension that
+//      the axis information does not prove a multiple of 16 bytes gets a
+//      tt.assert before the op (the copy engine would fault on it).
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/Transforms/Passes.h"
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "tritium/Analysis/AxisInfo.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Layout/TmaTile.h"
 
@@ -105,6 +109,70 @@ ttg::planTensorDescriptorTile(Operation *user, Value desc, bool report) {
   return tile;
 }
 
+namespace {
+
+/// The copy engine needs a tensor map's base address and the byte strides
+/// of all but its innermost dimension to be multiples of 16 bytes (else the
+/// copies fault).  Where the axis information does not prove that (the
+/// kernel's specialization makes pointer and integer arguments divisible by
+/// 16 known), a tt.assert before the op stops the kernel with the rule and
+/// the user's line instead.
+void guardTensorMapAlignment(ModuleOp module, ArrayRef<tt::MakeTensorDescOp> makes) {
+  struct Check {
+    Value bytes; // i64
+    std::string what;
+  };
+  SmallVector<std::pair<tt::MakeTensorDescOp, SmallVector<Check>>> guards;
+  {
+    ModuleAxisInfo axisInfo(module);
+    auto divisibility = [&](Value v) -> int64_t {
+      AxisInfo info = axisInfo.getAxisInfo(v);
+      return info.isInitialized() ? info.getDivisibility(0) : 1;
+    };
+    for (tt::MakeTensorDescOp make : makes) {
+      RankedTensorType block = make.getType().getBlockType();
+      int64_t elementBytes = std::max<int64_t>(block.getElementTypeBitWidth() / 8, 1);
+      SmallVector<Check> checks;
+      if (divisibility(make.getBase()) % 16 != 0)
+        checks.push_back({make.getBase(), "its base address"});
+      auto strides = make.getStrides();
+      for (size_t d = 0; d + 1 < strides.size(); ++d)
+        if (divisibility(strides[d]) * elementBytes % 16 != 0)
+          checks.push_back({strides[d], "its stride " + std::to_string(d) + " (" +
+                                            std::to_string(elementBytes) +
+                                            "-byte elements)"});
+      if (!checks.empty())
+        guards.push_back({make, checks});
+    }
+  }
+  for (auto &[make, checks] : guards) {
+    OpBuilder builder(make);
+    Location loc = make.getLoc();
+    RankedTensorType block = make.getType().getBlockType();
+    int64_t elementBytes = std::max<int64_t>(block.getElementTypeBitWidth() / 8, 1);
+    Type i64 = builder.getI64Type();
+    auto constant = [&](int64_t v) {
+      return arith::ConstantIntOp::create(builder, loc, v, 64).getResult();
+    };
+    for (Check &check : checks) {
+      Value bytes = check.bytes;
+      if (isa<tt::PointerType>(bytes.getType()))
+        bytes = tt::PtrToIntOp::create(builder, loc, i64, bytes);
+      else
+        bytes = arith::MulIOp::create(builder, loc, bytes, constant(elementBytes));
+      Value low = arith::AndIOp::create(builder, loc, bytes, constant(15));
+      Value aligned = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                            low, constant(0));
+      tt::AssertOp::create(builder, loc, aligned,
+                           builder.getStringAttr(
+                               "tensor descriptor made in the kernel: " + check.what +
+                               " must be a multiple of 16 bytes (the copy engine's rule)"));
+    }
+  }
+}
+
+} // namespace
+
 LogicalResult ttg::assignTensorMapScratch(ModuleOp module) {
   SmallVector<tt::MakeTensorDescOp> makes;
   module.walk([&](tt::MakeTensorDescOp make) {
@@ -121,6 +189,7 @@ LogicalResult ttg::assignTensorMapScratch(ModuleOp module) {
       return make.emitError("a tensor map made in the kernel needs the "
                             "kernel's scratch memory: make the descriptor "
                             "in the kernel, not in a noinline function");
+  guardTensorMapAlignment(module, makes);
   MLIRContext *context = module.getContext();
   Builder builder(context);
   auto pointer = tt::PointerType::get(IntegerType::get(context, 8), 1);
