@@ -196,3 +196,56 @@ def test_illegal_address_surfaces_as_exception(tmp_path):
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
     assert "RAISED:" in out.stdout, out.stdout + out.stderr
     assert "ILLEGAL" in out.stdout and "bad_kernel" in out.stdout
+
+
+@triton.jit(debug=True)
+def checked_sqrt_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.device_assert(x >= 0, "checked_sqrt needs x >= 0")
+    tl.store(y_ptr + offs, tl.sqrt(x), mask=offs < n)
+
+
+def test_device_assert_that_holds_changes_nothing():
+    x = torch.rand(1000, device="cuda")
+    y = torch.full_like(x, float("nan"))
+    checked_sqrt_kernel[(4,)](x, y, 1000, BLOCK=256)
+    triton.runtime.driver.synchronize()
+    torch.testing.assert_close(y, torch.sqrt(x))
+
+
+FAILING_ASSERT_SCRIPT = """
+import torch, tritium as triton, tritium.language as tl
+
+@triton.jit(debug=True)
+def checked_sqrt_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.device_assert(x >= 0, "checked_sqrt needs x >= 0")
+    tl.store(y_ptr + offs, tl.sqrt(x), mask=offs < n)
+
+x = torch.rand(1000, device="cuda")
+x[517] = -1.0
+checked_sqrt_kernel[(4,)](x, torch.empty_like(x), 1000, BLOCK=256)
+try:
+    triton.runtime.driver.synchronize()
+    print("NO ERROR")
+except triton.TritiumError as e:
+    print("RAISED:", e)
+"""
+
+
+@pytest.mark.deliberate_fault
+def test_failing_device_assert_stops_the_kernel_with_its_message(tmp_path):
+    # In a child process: the assertion poisons the CUDA context for good.
+    import os
+    import subprocess
+    import sys
+    script = tmp_path / "failing_assert.py"
+    script.write_text(FAILING_ASSERT_SCRIPT)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    text = out.stdout + out.stderr
+    assert "RAISED:" in out.stdout, text
+    assert "ASSERT" in out.stdout.upper(), text
+    assert "checked_sqrt needs x >= 0" in text, text
