@@ -5,7 +5,10 @@ TensorDescriptors, B stored N x K), one run.
 
   fp16 4096^3, fp16 8192^3         TFLOP/s (2*M*N*K per run)
   kernels: matmul_tma (a program per tile), matmul_tma_persistent (#SMs
-  programs striding over the tiles)
+  programs striding over the tiles, flattened), matmul_tma_persistent_ws
+  (the same tile loop marked warp_specialize: a producer warp issues the
+  copies; Triton 3.6 runs it where it can, and a config it cannot build or
+  gets wrong is skipped with a note)
 
 Each compiler runs every (kernel, config) once and keeps its best per
 kernel; then the bests and cuBLAS (torch.matmul(a, b.T)) are timed in 6
@@ -30,7 +33,7 @@ ROUNDS = 1 if QUICK else 6
 # (BLOCK_M, BLOCK_N, BLOCK_K, num_stages, num_warps), GROUP_SIZE_M = 8
 CONFIGS = [(128, 256, 64, 3, 8), (128, 128, 64, 4, 8), (128, 128, 64, 4, 4), (64, 256, 64, 4, 4),
            (128, 256, 64, 4, 8)]
-KERNELS = ["matmul_tma", "matmul_tma_persistent"]
+KERNELS = ["matmul_tma", "matmul_tma_persistent", "matmul_tma_persistent_ws"]
 
 backends = {"tritium": (load_kernels("persistent_matmul_kernels.py", tritium, ttl, "tritium"), TritiumDescriptor)}
 if HAVE_TRITON:
@@ -50,7 +53,7 @@ def launcher(module, descriptor, kernel_name, a, b, c, config):
     b_desc = descriptor.from_tensor(b, [bn, bk])
     c_desc = descriptor.from_tensor(c, [bm, bn])
     kernel = getattr(module, kernel_name)
-    if kernel_name == "matmul_tma_persistent":
+    if kernel_name.startswith("matmul_tma_persistent"):
         grid = (min(NUM_SMS, cdiv(M, bm) * cdiv(N, bn)),)
         return lambda: kernel[grid](a_desc, b_desc, c_desc, M, N, K, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
                                     BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, NUM_SMS=NUM_SMS, num_stages=stages,

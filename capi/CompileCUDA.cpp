@@ -296,6 +296,7 @@ private:
   /// the launcher allocates it for the whole grid and passes its address as
   /// the kernel's last argument.
   int64_t globalScratchBytes = 0;
+  int64_t totalNumWarps = 0; ///< warps launched, a warp-specialized partition's included
   int64_t maxWarpsPerSM = 0;
   std::string streamingWhyNot = "not analyzed (LLVM IR input)";
   /// Per tensor-descriptor argument whose tiles move by TMA: its argument
@@ -434,6 +435,7 @@ bool CudaCompile::run() {
   if (auto scratch = (*module)->getAttrOfType<mlir::IntegerAttr>(
           tritium::ttg::TTGDialect::kGlobalScratchSizeAttrName))
     globalScratchBytes = scratch.getInt();
+  totalNumWarps = tritium::ttg::getTotalNumWarps(*module);
 
   backendOptions.target = target;
   backendOptions.codegen.fpFusion = options.fpFusion;
@@ -472,6 +474,9 @@ std::string CudaCompile::json() const {
   out["streaming"] = streamingWhyNot.empty() ? "yes" : "no: " + streamingWhyNot;
   out["tensor_descriptors"] = llvm::json::Array(tensorDescriptors);
   out["global_scratch_size"] = globalScratchBytes;
+  // The block is this many warps: num_warps, plus the producer warp of a
+  // warp-specialized loop.
+  out["total_num_warps"] = totalNumWarps ? totalNumWarps : static_cast<int64_t>(options.numWarps);
   out["global_scratch_align"] = tritium::ttg::TTGDialect::kTensorMapBytes;
 
   const nvidia::KernelResources *resources = nullptr;

@@ -33,6 +33,11 @@
 //       with the body's exit;
 //     * scf.while: the same over "before" then "after"; the loop exits from
 //       the end of "before";
+//     * ttg.warp_specialize: a barrier before it when anything is pending
+//       (the last point every warp reaches), then each region alone from
+//       nothing pending: they run at once on different warps and order their
+//       accesses to each other's buffers with mbarriers (their barriers are
+//       named barriers of their own warps);
 //     * any other op whose regions contain shared-memory accesses or calls:
 //       each block of each region may run any number of times in any order,
 //       so one entry state for all of them is grown to a fixed point.
@@ -134,7 +139,7 @@ SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
     access.byIssuingThread = true;
     return access;
   }
-  if (isa<ttg::BarrierExpectOp, ttg::WaitBarrierOp>(op)) {
+  if (isa<ttg::BarrierExpectOp, ttg::WaitBarrierOp, ttg::ArriveBarrierOp>(op)) {
     access.reads.push_back(getBufferInterval(op->getOperand(0)));
     return access;
   }
@@ -274,6 +279,7 @@ private:
   void visitWhile(scf::WhileOp whileOp, Pending &state, bool insert);
   void visitIf(scf::IfOp ifOp, Pending &state, bool insert);
   void visitRegions(Operation *op, Pending &state, bool insert);
+  void visitWarpSpecialize(ttg::WarpSpecializeOp op, Pending &state, bool insert);
 
   SymbolTableCollection symbols;
   DenseSet<Operation *> sharedMemoryFunctions;
@@ -366,6 +372,8 @@ void BarrierPlacement::visitOp(Operation *op, Pending &state, bool insert) {
       visitWhile(whileOp, state, insert);
     else if (auto ifOp = dyn_cast<scf::IfOp>(op))
       visitIf(ifOp, state, insert);
+    else if (auto specialize = dyn_cast<ttg::WarpSpecializeOp>(op))
+      visitWarpSpecialize(specialize, state, insert);
     else
       visitRegions(op, state, insert);
   }
@@ -459,6 +467,27 @@ void BarrierPlacement::visitIf(scf::IfOp ifOp, Pending &state, bool insert) {
   if (!ifOp.getElseRegion().empty())
     visitBlock(ifOp.getElseRegion().front(), state, insert);
   state.join(thenState);
+}
+
+void BarrierPlacement::visitWarpSpecialize(ttg::WarpSpecializeOp op,
+                                           Pending &state, bool insert) {
+  // The last CTA barrier all warps reach: whatever is pending (the
+  // mbarriers' initialization) is ordered before both regions.
+  if (!(state == Pending())) {
+    if (insert) {
+      OpBuilder builder(op);
+      ttg::BarrierOp::create(builder, op.getLoc());
+    }
+    state.clear();
+  }
+  // The regions run at once on different warps and order their shared
+  // accesses with each other through mbarriers only: each is walked alone,
+  // from nothing pending, and its barriers wait for its own warps.
+  for (Region *region : {&op.getDefaultRegion(), &op.getPartitionRegion()}) {
+    Pending regionState;
+    visitBlock(region->front(), regionState, insert);
+  }
+  state.clear(); // only the return follows
 }
 
 void BarrierPlacement::visitRegions(Operation *op, Pending &state,

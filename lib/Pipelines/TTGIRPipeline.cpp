@@ -32,6 +32,10 @@
 //                                  (pointer offsets, splats, masks of
 //                                  invariant values) moves out before the
 //                                  loops are pipelined;
+//   ttg-warp-specialize            a matmul loop marked warp_specialize
+//                                  gets a producer warp issuing its TMA
+//                                  copies on mbarriers (its loads are gone
+//                                  before ttg-pipeline looks);
 //   ttg-pipeline                   loads that feed dots move num-stages - 1
 //                                  iterations ahead through a ring of
 //                                  shared buffers (cp.async, or TMA copies
@@ -82,6 +86,9 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(ttg::createTTGOptimizeDotOperandsPass());
   pm.addPass(ttg::createTTGReorderInstructionsPass());
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());
+  ttg::TTGWarpSpecializePassOptions specializeOptions;
+  specializeOptions.numStages = options.numStages;
+  pm.addPass(ttg::createTTGWarpSpecializePass(specializeOptions));
   ttg::TTGPipelinePassOptions pipelineOptions;
   pipelineOptions.numStages = options.numStages;
   pm.addPass(ttg::createTTGPipelinePass(pipelineOptions));
@@ -102,7 +109,7 @@ void tritium::registerTTGIRPipeline() {
       "ttg-coalesce, ttg-remove-layout-conversions, ttg-accelerate-matmul, "
       "ttg-remove-layout-conversions, ttg-reduce-data-duplication, "
       "ttg-optimize-dot-operands, ttg-reorder-instructions, "
-      "loop-invariant-code-motion, ttg-pipeline, ttg-prefetch, "
+      "loop-invariant-code-motion, ttg-warp-specialize, ttg-pipeline, ttg-prefetch, "
       "ttg-lower-tensor-descriptors, ttg-prefetch-next-tile, "
       "canonicalize, ttg-loop-aware-cse, cse, sccp, canonicalize",
       buildTTGIRPipeline);

@@ -45,7 +45,8 @@ struct TTGIRPipelineOptions
 /// Adds the make-ttgir passes to `pm`, which must run on builtin.module:
 /// convert-tt-to-ttg, ttg-coalesce, ttg-remove-layout-conversions,
 /// ttg-accelerate-matmul, ttg-remove-layout-conversions,
-/// loop-invariant-code-motion, ttg-pipeline, canonicalize, cse, sccp,
+/// loop-invariant-code-motion, ttg-warp-specialize, ttg-pipeline,
+/// canonicalize, cse, sccp,
 /// canonicalize (TTGIRPipeline.cpp says why in this order).
 void buildTTGIRPipeline(mlir::OpPassManager &pm,
                         const TTGIRPipelineOptions &options);

@@ -16,7 +16,11 @@
 //          scf.for/if/while and their yields.
 //      tt, ttg, arith and math are illegal; llvm and nvvm are legal; scf is
 //      legal once its types are.
-//   3. scf is lowered to cf and cf to llvm by the passes that follow in the
+//      ttg.warp_specialize and its terminator stay legal: the ops of its
+//      regions are lowered in place, knowing which warps run them.
+//   3. Each ttg.warp_specialize becomes a branch on the warp index
+//      (WarpSpecializeOpToLLVM.cpp).
+//   4. scf is lowered to cf and cf to llvm by the passes that follow in the
 //      tritium-make-llir pipeline.
 //
 //===----------------------------------------------------------------------===//
@@ -81,9 +85,14 @@ LogicalResult tritium::convertTTGToLLVM(ModuleOp module,
                              arith::ArithDialect, math::MathDialect>();
   legality.addIllegalOp<gpu::BarrierOp>();
   legality.addLegalOp<ModuleOp>();
+  // Lowered after the conversion, once the ops inside know their warps.
+  legality.addLegalOp<ttg::WarpSpecializeOp, ttg::WarpYieldOp>();
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        legality);
-  return applyPartialConversion(module, legality, std::move(patterns));
+  if (failed(applyPartialConversion(module, legality, std::move(patterns))))
+    return failure();
+  lowerWarpSpecializeOps(module);
+  return success();
 }
 
 namespace {

@@ -2,7 +2,8 @@
 //
 // A public tt.func with a body is a kernel: an llvm.func with `nvvm.kernel`
 // (the ptx_kernel calling convention once translated) and `nvvm.maxntid`
-// = [num_warps * threads_per_warp, 1, 1], which lets ptxas budget registers
+// = [warps * threads_per_warp, 1, 1] (warps: num_warps, plus a warp-
+// specialized partition's), which lets ptxas budget registers
 // for exactly the block size the launcher uses, and `nvvm.maxnreg` when the
 // module caps registers (`ttg.maxnreg`, the maxnreg launch option; PTX
 // .maxnreg, which ptxas honours by spilling).  Private functions stay
@@ -79,7 +80,7 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<tt::FuncOp> {
 
     if (isKernel) {
       auto module = func->getParentOfType<ModuleOp>();
-      int threads = ttg::getNumWarps(module) * ttg::getThreadsPerWarp(module);
+      int threads = ttg::getTotalNumWarps(module) * ttg::getThreadsPerWarp(module);
       llvmFunc->setAttr(nvvm::kKernelAttrName, rewriter.getUnitAttr());
       llvmFunc->setAttr(nvvm::kMaxNTidAttrName,
                         rewriter.getDenseI32ArrayAttr({threads, 1, 1}));

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "tritium/Dialect/TTG/IR/TTGDialect.h"
 
 using namespace mlir;
 
@@ -51,8 +52,45 @@ Value tritium::nvvm::gridDim(OpBuilder &builder, Location loc, int axis) {
   }
 }
 
+tritium::nvvm::RunningWarps tritium::nvvm::runningWarps(Block *block) {
+  Operation *parent = block ? block->getParentOp() : nullptr;
+  auto module = parent ? (isa<ModuleOp>(parent) ? cast<ModuleOp>(parent)
+                                                : parent->getParentOfType<ModuleOp>())
+                       : ModuleOp();
+  RunningWarps warps;
+  warps.count = module ? ttg::getTotalNumWarps(module) : 0;
+  for (Region *region = block ? block->getParent() : nullptr; region;
+       region = region->getParentRegion()) {
+    auto specialize = dyn_cast<ttg::WarpSpecializeOp>(region->getParentOp());
+    if (!specialize)
+      continue;
+    warps.specialized = true;
+    int numWarps = ttg::getNumWarps(module);
+    if (region == &specialize.getDefaultRegion()) {
+      warps.first = 0;
+      warps.count = numWarps;
+    } else {
+      warps.first = numWarps;
+      warps.count = specialize.getPartitionNumWarps();
+    }
+    break;
+  }
+  return warps;
+}
+
 void tritium::nvvm::barrier(OpBuilder &builder, Location loc) {
-  NVVM::Barrier0Op::create(builder, loc);
+  RunningWarps warps = runningWarps(builder.getInsertionBlock());
+  if (!warps.specialized) {
+    NVVM::Barrier0Op::create(builder, loc);
+    return;
+  }
+  Type i32 = builder.getI32Type();
+  Value id = LLVM::ConstantOp::create(builder, loc, i32,
+                                      builder.getI32IntegerAttr(warps.first == 0 ? 1 : 2));
+  Value threads = LLVM::ConstantOp::create(
+      builder, loc, i32, builder.getI32IntegerAttr(warps.count * 32));
+  NVVM::BarrierOp::create(builder, loc, Type(), id, threads,
+                          NVVM::BarrierReductionAttr(), Value());
 }
 
 Value tritium::nvvm::shuffle(OpBuilder &builder, Location loc,

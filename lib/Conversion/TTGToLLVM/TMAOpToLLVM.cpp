@@ -1,7 +1,8 @@
 //===- TMAOpToLLVM.cpp - mbarriers and TMA copies to LLVM -----------------===//
 //
 // Inline PTX for the Hopper data-movement ops (sm_90, PTX 8.0).  "The
-// issuing thread" is the lane elect.sync picks in warp 0.
+// issuing thread" is the lane elect.sync picks in warp 0, or in the first
+// warp of a warp-specialized partition for the ops in its region.
 //   ttg.init_barrier       the issuing thread: mbarrier.init.shared::cta.b64
 //                          [bar], n; then every thread:
 //                          fence.mbarrier_init.release.cluster (the copy
@@ -14,6 +15,8 @@
 //                          [bar], bytes;
 //   ttg.wait_barrier       every thread: mbarrier.try_wait.parity in a loop
 //                          (a scoped label, so copies of the asm coexist);
+//   ttg.arrive_barrier     lane 0 of every warp where pred:
+//                          mbarrier.arrive.shared::cta.b64 _, [bar];
 //   ttg.async_tma_copy_global_to_local
 //                          the issuing thread where pred, per box of the
 //                          tile (layout::planTmaTile): cp.async.bulk.tensor
@@ -64,10 +67,18 @@ Value isIssuingThread(OpBuilder &builder, Location loc, Operation *op,
                       Value pred = {}) {
   auto module = op->getParentOfType<ModuleOp>();
   int64_t warpSize = ttg::getThreadsPerWarp(module);
-  int64_t threads = ttg::getNumWarps(module) * warpSize;
+  int64_t threads = ttg::getTotalNumWarps(module) * warpSize;
   Value tid = nvvm::threadIdX(builder, loc, threads);
+  // The first warp of the warps that run the op (a warp-specialized
+  // partition's are numbered after the default region's).
+  int64_t first = nvvm::runningWarps(op->getBlock()).first * warpSize;
   Value warpZero = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult, tid,
-                                        emitI32Constant(builder, loc, warpSize));
+                                        emitI32Constant(builder, loc, first + warpSize));
+  if (first > 0)
+    warpZero = LLVM::AndOp::create(
+        builder, loc, warpZero,
+        LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::uge, tid,
+                             emitI32Constant(builder, loc, first)));
   Value elected = nvvm::electOneLane(builder, loc);
   Value issuing = LLVM::AndOp::create(builder, loc, warpZero, elected);
   return pred ? LLVM::AndOp::create(builder, loc, issuing, pred).getResult() : issuing;
@@ -179,6 +190,31 @@ struct WaitBarrierLowering : public ConvertOpToLLVMPattern<ttg::WaitBarrierOp> {
                  "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1; "
                  "@!done bra.uni tritium_wait; }",
                  {bar, phase});
+    ptx.launch(rewriter, loc, Type());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ArriveBarrierLowering : public ConvertOpToLLVMPattern<ttg::ArriveBarrierOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ttg::ArriveBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto module = op->getParentOfType<ModuleOp>();
+    int64_t warpSize = ttg::getThreadsPerWarp(module);
+    Value tid = nvvm::threadIdX(rewriter, loc, ttg::getTotalNumWarps(module) * warpSize);
+    Value lane = LLVM::AndOp::create(rewriter, loc, tid,
+                                     emitI32Constant(rewriter, loc, warpSize - 1));
+    Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, lane,
+                                       emitI32Constant(rewriter, loc, 0));
+    PTXBuilder ptx;
+    auto *pred = ptx.input(LLVM::AndOp::create(rewriter, loc, first, adaptor.getPred()), "b");
+    auto *bar = ptx.input(sharedAddress(rewriter, loc, adaptor.getAlloc()), "r");
+    ptx.instr("mbarrier.arrive.shared::cta.b64")
+        .guard(pred)
+        .args({ptx.literal("_"), PTXBuilder::address(bar)});
     ptx.launch(rewriter, loc, Type());
     rewriter.eraseOp(op);
     return success();
@@ -414,7 +450,7 @@ struct MakeTensorDescLowering
 void tritium::populateTMAOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                           RewritePatternSet &patterns) {
   patterns.add<InitBarrierLowering, InvalBarrierLowering, BarrierExpectLowering,
-               WaitBarrierLowering, TMALoadLowering, TMAStoreLowering,
+               WaitBarrierLowering, ArriveBarrierLowering, TMALoadLowering, TMAStoreLowering,
                TMAStoreWaitLowering, FenceAsyncSharedLowering,
                MakeTensorDescLowering>(
       converter, kTritiumPatternBenefit);

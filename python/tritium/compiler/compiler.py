@@ -231,7 +231,8 @@ class CompiledKernel:
                                    "NVIDIA backend to launch it")
             image = ptx.encode() + b"\0"  # the driver JIT-compiles PTX
         return Launcher(self.metadata.get("kernel_name", self.name), image, self.runtime_params,
-                        [t for _, t in self._runtime_leaves], self.num_warps, self.shared,
+                        [t for _, t in self._runtime_leaves],
+                        int(self.metadata.get("total_num_warps") or self.num_warps), self.shared,
                         int(self.metadata.get("max_warps_per_sm") or 0),
                         self.metadata.get("tensor_descriptors") or (),
                         int(self.metadata.get("global_scratch_size") or 0),
@@ -374,7 +375,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
         if cubin is not None:
             asm["cubin"] = cubin
         for field in ("shared", "registers", "spills", "name", "max_warps_per_sm", "streaming",
-                      "tensor_descriptors", "global_scratch_size", "global_scratch_align"):
+                      "tensor_descriptors", "global_scratch_size", "global_scratch_align", "total_num_warps"):
             if field in stages:
                 metadata["kernel_name" if field == "name" else field] = stages[field]
         metadata["maxnreg"] = stages.get("maxnreg") or None

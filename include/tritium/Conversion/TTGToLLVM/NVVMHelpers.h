@@ -40,8 +40,22 @@ mlir::Value blockId(mlir::OpBuilder &builder, mlir::Location loc, int axis);
 /// nctaid.{x,y,z} (the number of programs) for axis 0, 1, 2, as i32.
 mlir::Value gridDim(mlir::OpBuilder &builder, mlir::Location loc, int axis);
 
-/// bar.sync 0: every thread of the CTA waits for the others, and shared
-/// memory written before is visible after.
+/// The warps that run code placed in `block`: all of the CTA's, or in a
+/// warp-specialized kernel (ttg.warp_specialize) those of the region that
+/// holds the block: the default region's warps 0 .. num-warps - 1, or the
+/// partition's, numbered after them.
+struct RunningWarps {
+  int first = 0;
+  int count = 0;
+  bool specialized = false; ///< inside a region of ttg.warp_specialize
+};
+RunningWarps runningWarps(mlir::Block *block);
+
+/// Every thread that runs the code at the builder's insertion point waits
+/// for the others, and shared memory written before is visible after: bar.sync
+/// 0 for the whole CTA, or, in a region of ttg.warp_specialize, a named
+/// barrier for the region's warps alone (1 for the default region, 2 for the
+/// partition).
 void barrier(mlir::OpBuilder &builder, mlir::Location loc);
 
 /// The four shfl.sync modes: which lane each lane reads.

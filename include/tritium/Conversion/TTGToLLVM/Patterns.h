@@ -130,6 +130,10 @@ void populateDebugOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
 /// The whole conversion of `module` to the LLVM and NVVM dialects (scf ops
 /// stay, with converted types).  Fails after reporting an error at the op
 /// that could not be lowered.
+/// Turns each ttg.warp_specialize, whose regions are already lowered, into
+/// a branch on the warp index (WarpSpecializeOpToLLVM.cpp).
+void lowerWarpSpecializeOps(mlir::ModuleOp module);
+
 mlir::LogicalResult convertTTGToLLVM(mlir::ModuleOp module,
                                      const TargetConfig &target);
 

@@ -177,6 +177,11 @@ int tritium::ttg::getNumWarps(ModuleOp module) {
   return getIntAttrOr(module, TTGDialect::kNumWarpsAttrName, kDefaultNumWarps);
 }
 
+int tritium::ttg::getTotalNumWarps(ModuleOp module) {
+  return getIntAttrOr(module, TTGDialect::kTotalNumWarpsAttrName,
+                      getNumWarps(module));
+}
+
 int tritium::ttg::getThreadsPerWarp(ModuleOp module) {
   return getIntAttrOr(module, TTGDialect::kThreadsPerWarpAttrName,
                       kDefaultThreadsPerWarp);

@@ -120,6 +120,16 @@ LogicalResult WarpGroupDotOp::verify() {
   return success();
 }
 
+LogicalResult WarpSpecializeOp::verify() {
+  for (Region *region : {&getDefaultRegion(), &getPartitionRegion()})
+    if (region->empty())
+      return emitOpError("needs a body in each region");
+  Operation *next = getOperation()->getNextNode();
+  if (next && !next->hasTrait<OpTrait::ReturnLike>())
+    return emitOpError("must be the last op of its block before the return");
+  return success();
+}
+
 LogicalResult LocalLoadOp::verify() {
   return verifyTensorMatchesBuffer(*this, cast<RankedTensorType>(getType()),
                                    getSrc().getType());

@@ -40,6 +40,9 @@
 //      moves to just before the next tile writes it, followed by a CTA
 //      barrier (only the copy's thread waits), and one more wait follows
 //      the loop: the copy reads shared memory during the next K loop.
+//      The same applies to a tile loop that ttg-warp-specialize put in a
+//      default region (marked tt.warp_specialize), whose ring the producer
+//      warp fills on its own.
 // The epilogue's loads and stores then run after the next tile's copies
 // were issued: the flatten request is the user's statement that a tile's
 // stores and the following tiles' loads do not overlap in memory.
@@ -238,50 +241,7 @@ public:
     loop->erase();
     for (Operation *op : llvm::reverse(rest))
       op->erase();
-    deferStoreWait(newLoop);
-  }
-
-  /// 5. An epilogue that stores its tile with TMA waits until the copy has
-  /// read the tile out of shared memory.  Its shared tile is now the only
-  /// buffer of the loop body, so that wait moves to just before the next
-  /// tile's epilogue writes the tile again (and after the loop): the copy
-  /// reads shared memory while the next tile's K loop runs.
-  void deferStoreWait(scf::ForOp newLoop) {
-    SmallVector<LocalAllocOp> tiles;
-    SmallVector<AsyncTMAStoreWaitOp> waits;
-    bool otherBuffers = false;
-    newLoop.getBody()->walk([&](Operation *op) {
-      if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
-        if (alloc.getSrc() && alloc->getBlock() == newLoop.getBody())
-          tiles.push_back(alloc);
-        else
-          otherBuffers = true;
-      } else if (auto wait = dyn_cast<AsyncTMAStoreWaitOp>(op)) {
-        waits.push_back(wait);
-      } else if (isa<LocalStoreOp>(op) ||
-                 (!op->use_empty() && // (dead ones go at the next cleanup)
-                  (isa<ConvertLayoutOp>(op) ||
-                   llvm::any_of(
-                       std::initializer_list<StringRef>{
-                           "reduce", "scan", "atomic", "gather", "histogram"},
-                       [&](StringRef kind) {
-                         return op->getName().getStringRef().contains(kind);
-                       })))) {
-        otherBuffers = true; // may use shared scratch
-      }
-    });
-    if (otherBuffers || tiles.size() != 1 || waits.size() != 1 ||
-        waits[0]->getBlock() != newLoop.getBody() ||
-        waits[0].getPendings() != 0 || waits[0]->isBeforeInBlock(tiles[0]))
-      return;
-    waits[0]->moveBefore(tiles[0]);
-    // Only the copy's thread waits; the others must not write the tile
-    // before it has: a CTA barrier between the wait and the writes.
-    OpBuilder before(tiles[0]);
-    BarrierOp::create(before, tiles[0].getLoc());
-    OpBuilder after(newLoop->getContext());
-    after.setInsertionPointAfter(newLoop);
-    AsyncTMAStoreWaitOp::create(after, newLoop.getLoc(), 0);
+    deferTMAStoreWait(newLoop);
   }
 
 private:
@@ -363,17 +323,62 @@ private:
 
 } // namespace
 
+void ttg::deferTMAStoreWait(scf::ForOp newLoop) {
+  SmallVector<LocalAllocOp> tiles;
+  SmallVector<AsyncTMAStoreWaitOp> waits;
+  bool otherBuffers = false;
+  newLoop.getBody()->walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+      if (alloc.getSrc() && alloc->getBlock() == newLoop.getBody())
+        tiles.push_back(alloc);
+      else
+        otherBuffers = true;
+    } else if (auto wait = dyn_cast<AsyncTMAStoreWaitOp>(op)) {
+      waits.push_back(wait);
+    } else if (isa<LocalStoreOp>(op) ||
+               (!op->use_empty() && // (dead ones go at the next cleanup)
+                (isa<ConvertLayoutOp>(op) ||
+                 llvm::any_of(
+                     std::initializer_list<StringRef>{
+                         "reduce", "scan", "atomic", "gather", "histogram"},
+                     [&](StringRef kind) {
+                       return op->getName().getStringRef().contains(kind);
+                     })))) {
+      otherBuffers = true; // may use shared scratch
+    }
+  });
+  if (otherBuffers || tiles.size() != 1 || waits.size() != 1 ||
+      waits[0]->getBlock() != newLoop.getBody() ||
+      waits[0].getPendings() != 0 || waits[0]->isBeforeInBlock(tiles[0]))
+    return;
+  waits[0]->moveBefore(tiles[0]);
+  // Only the copy's thread waits; the others must not write the tile
+  // before it has: a CTA barrier between the wait and the writes.
+  OpBuilder before(tiles[0]);
+  BarrierOp::create(before, tiles[0].getLoc());
+  OpBuilder after(newLoop->getContext());
+  after.setInsertionPointAfter(newLoop);
+  AsyncTMAStoreWaitOp::create(after, newLoop.getLoc(), 0);
+}
+
 void ttg::prefetchNextTile(ModuleOp module) {
-  SmallVector<scf::ForOp> loops;
+  SmallVector<scf::ForOp> loops, specialized;
   module.walk([&](scf::ForOp loop) {
     if (loop->hasAttr("tt.flatten"))
       loops.push_back(loop);
+    // A warp-specialized tile loop: the producer warp fills the ring ahead
+    // on its own; the epilogue's store wait can be deferred all the same.
+    if (loop->hasAttr("tt.warp_specialize") &&
+        isa<WarpSpecializeOp>(loop->getParentOp()))
+      specialized.push_back(loop);
   });
   for (scf::ForOp loop : loops) {
     TileLoop tiles(loop);
     if (tiles.analyze())
       tiles.rewrite();
   }
+  for (scf::ForOp loop : specialized)
+    deferTMAStoreWait(loop);
 }
 
 namespace {

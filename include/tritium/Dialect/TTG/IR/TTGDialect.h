@@ -36,6 +36,9 @@ struct SharedMemory : public mlir::SideEffects::Resource::Base<SharedMemory> {
 /// The module attributes, with their defaults when absent.
 int getNumWarps(mlir::ModuleOp module);
 int getThreadsPerWarp(mlir::ModuleOp module);
+/// The warps the kernel is launched with: `ttg.total-num-warps` when a
+/// ttg.warp_specialize adds a partition's warps, else num-warps.
+int getTotalNumWarps(mlir::ModuleOp module);
 /// The compute capability times ten of the module's `ttg.target`
 /// ("cuda:90" -> 90); 0 when the module names no CUDA target.
 int getComputeCapability(mlir::ModuleOp module);

@@ -48,6 +48,10 @@ def TTG_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kGlobalScratchSizeAttrName = "ttg.global_scratch_size";
     static constexpr ::llvm::StringLiteral kGlobalScratchArgAttrName = "tt.global_scratch";
     static constexpr int64_t kTensorMapBytes = 128;
+    // Warp specialization: the warps of the CTA, the module's num-warps
+    // (which run the default region of ttg.warp_specialize) plus those of
+    // its partition; absent when the module has no ttg.warp_specialize.
+    static constexpr ::llvm::StringLiteral kTotalNumWarpsAttrName = "ttg.total-num-warps";
   }];
 }
 

@@ -375,6 +375,25 @@ def TTG_WaitBarrierOp : TTG_Op<"wait_barrier", [
   let assemblyFormat = "$alloc `,` $phase attr-dict `:` qualified(type($alloc))";
 }
 
+def TTG_ArriveBarrierOp : TTG_Op<"arrive_barrier", [
+    MemoryEffects<[MemWrite<SharedMemory>]>]> {
+  let summary = "each warp arrives once on an mbarrier";
+  let description = [{
+    Where `pred` holds, every warp that runs the op arrives once on the
+    mbarrier (mbarrier.arrive from one lane): a barrier initialized for
+    the number of warps of a warp-specialized partition completes its phase
+    when each of them has arrived.  The arrival releases the warp's earlier
+    accesses (a consumer's reads of a ring slot, finished by its
+    warpgroup-dot wait) to the warps that wait on the phase.
+
+    ```mlir
+    ttg.arrive_barrier %bar, %true : !ttg.memdesc<1xi64, #shared, #ttg.shared_memory, mutable>
+    ```
+  }];
+  let arguments = (ins TTG_MemDesc:$alloc, I1:$pred);
+  let assemblyFormat = "$alloc `,` $pred attr-dict `:` qualified(type($alloc))";
+}
+
 def TTG_AsyncTMACopyGlobalToLocalOp : TTG_Op<"async_tma_copy_global_to_local", [
     MemoryEffects<[MemRead<TTG_GlobalMemory>, MemWrite<SharedMemory>]>]> {
   let summary = "start copying a descriptor's tile into shared memory (TMA)";
@@ -447,6 +466,48 @@ def TTG_FenceAsyncSharedOp : TTG_Op<"fence_async_shared", [
     ttg.fence_async_shared
     ```
   }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+def TTG_WarpSpecializeOp : TTG_Op<"warp_specialize", [
+    RecursiveMemoryEffects, NoRegionArguments]> {
+  let summary = "run two regions at once, on different warps of the CTA";
+  let description = [{
+    The module's num-warps warps run the `default` region; `partitionNumWarps`
+    more warps, numbered after them, run the `partition` region at the same
+    time.  Both regions may read values defined above the op.  They
+    synchronize with each other only through mbarriers in shared memory; a
+    CTA barrier inside a region waits for that region's warps alone (a
+    named barrier).  The op ends its block's work: only a return may follow
+    it, and the partition's warps leave the kernel when their region ends.
+    The module's `ttg.total-num-warps` counts both groups.
+
+    ```mlir
+    ttg.warp_specialize default {
+      ... // consumers: wait on full barriers, run the MMAs, arrive on empty ones
+      ttg.warp_yield
+    } partition num_warps(1) {
+      ... // producer: wait on empty barriers, issue the TMA copies
+      ttg.warp_yield
+    }
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntPositive]>:$partitionNumWarps);
+  let regions = (region AnyRegion:$defaultRegion, AnyRegion:$partitionRegion);
+  let assemblyFormat = [{
+    `default` $defaultRegion `partition` `num_warps` `(` $partitionNumWarps `)`
+    $partitionRegion attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def TTG_WarpYieldOp : TTG_Op<"warp_yield", [
+    Pure, Terminator, HasParent<"WarpSpecializeOp">]> {
+  let summary = "the end of a region of ttg.warp_specialize";
   let assemblyFormat = "attr-dict";
 }
 

@@ -313,6 +313,68 @@ def TTGPipelinePass : Pass<"ttg-pipeline", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TTGWarpSpecializePass : Pass<"ttg-warp-specialize", "::mlir::ModuleOp"> {
+  let summary = "give a matmul loop marked warp_specialize a TMA producer warp";
+  let description = [{
+    For an `scf.for` marked `tt.warp_specialize` in the kernel's body, on
+    sm_90, whose K loop (the loop itself or one nested in it) streams
+    kernel-argument descriptor loads into the one warpgroup dot: the loop
+    and what follows it run on the kernel's warps inside the default region
+    of a `ttg.warp_specialize`, with the loads replaced by waits on "full"
+    mbarriers and views of ring slots, the dot asynchronous, and each slot
+    released on an "empty" mbarrier once the next dot is issued and the
+    previous one waited for.  One more warp, the partition, runs the loop
+    nest's index arithmetic and issues the copies: wait until a slot is
+    empty, expect its bytes, copy.  Both count the K iterations of the whole
+    nest, so the ring runs on across a persistent kernel's tiles.
+
+    ```mlir
+    scf.for %t = ... {
+      %acc = scf.for %k = ... iter_args(%a = %zero) {
+        %x = tt.descriptor_load %descA[%m, %k0] ...
+        %tile = ttg.local_alloc %x ...
+        ...
+        %d = ttg.warp_group_dot %tile, %tileB, %a ...
+        scf.yield %d
+      }
+      (epilogue)
+    } {tt.warp_specialize}
+    // becomes
+    %ringA = ttg.local_alloc ... (and the full and empty barriers, initialized)
+    ttg.warp_specialize default {
+      scf.for %t = ... iter_args(%c = 0) {
+        %acc, %c2 = scf.for %k = ... iter_args(%a = %zero, %ck = %c) {
+          ttg.wait_barrier full[%ck % S], (%ck / S) & 1
+          %d = ttg.warp_group_dot %slotA, %slotB, %a {isAsync}
+          %w = ttg.warp_group_dot_wait %d {pendings = 1}
+          ttg.arrive_barrier empty[(%ck - 1) % S], %k != lb
+          ...
+        }
+        (wait for all, release the last slot, epilogue)
+      }
+      ttg.warp_yield
+    } partition num_warps(1) {
+      scf.for %t = ... { scf.for %k = ... {
+        ttg.wait_barrier empty[%c % S], ((%c / S) & 1) ^ 1
+        ttg.barrier_expect full[%c % S], bytes
+        ttg.async_tma_copy_global_to_local ...
+      } }
+      ttg.warp_yield
+    }
+    ```
+
+    Any other shape (descriptors made in the kernel, several dots, loads
+    outside the K loop, other targets) is left alone: the hint is ignored,
+    as Triton ignores it where it cannot specialize.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "int", "3",
+           "slots of the ring, unless the loop has tt.num_stages">
+  ];
+  let dependentDialects = ["::tritium::ttg::TTGDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 def TTGPrefetchNextTilePass : Pass<"ttg-prefetch-next-tile", "::mlir::ModuleOp"> {
   let summary = "issue the next tile's ring prologue before this tile's epilogue";
   let description = [{

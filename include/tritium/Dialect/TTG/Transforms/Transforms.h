@@ -166,12 +166,29 @@ void pipelineLoops(mlir::ModuleOp module, int numStages);
 void makeDotsAsync(mlir::scf::ForOp loop);
 
 //===----------------------------------------------------------------------===//
+// ttg-warp-specialize (WarpSpecialize.cpp)
+//===----------------------------------------------------------------------===//
+
+/// ttg-warp-specialize: a matmul loop nest marked tt.warp_specialize gets a
+/// producer warp that issues its TMA copies into a ring of numStages slots
+/// (or the loop's tt.num_stages) while the kernel's warps run its MMAs.
+void warpSpecializeLoops(mlir::ModuleOp module, int numStages);
+
+//===----------------------------------------------------------------------===//
 // ttg-prefetch-next-tile (PrefetchNextTile.cpp)
 //===----------------------------------------------------------------------===//
 
 /// ttg-prefetch-next-tile: in tile loops marked tt.flatten, issues the next
 /// tile's K-loop prologue (ring copies) before the current tile's epilogue.
 void prefetchNextTile(mlir::ModuleOp module);
+
+/// A tile loop whose epilogue stores its tile with TMA and waits until the
+/// copy has read it out of shared memory: when that tile is the only
+/// buffer of the loop body, the wait moves to just before the next tile's
+/// epilogue writes the tile again (with a CTA barrier after it), and one
+/// more follows the loop; the copy reads shared memory while the next
+/// tile's K loop runs.
+void deferTMAStoreWait(mlir::scf::ForOp loop);
 
 //===----------------------------------------------------------------------===//
 // ttg-lower-tensor-descriptors (LowerTensorDescriptors.cpp)
