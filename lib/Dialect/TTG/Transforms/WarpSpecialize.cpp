@@ -23,14 +23,14 @@
 //   3. L and every op after it (up to the return) move into the default
 //      region of a ttg.warp_specialize; its partition (one warp) gets a
 //      copy of L's loop nest holding only the slice and the copies.  Both
-//      sides count the K iterations of the whole nest, c = 0, 1, ..., from
-//      which the slot (c mod numStages) and the phase ((c / numStages) & 1)
-//      follow, so the ring runs on across tiles.
-//        producer, iteration c: wait on empty[slot] for parity phase ^ 1
-//          (the consumers released fill c - numStages; a fresh barrier
-//          passes parity 1), expect the stage's bytes on full[slot], copy
-//          every tile into ring[slot];
-//        consumers, iteration c: wait on full[slot] for parity phase; the
+//      sides carry the ring's slot and phase through the whole nest (the
+//      slot steps every K iteration, the phase flips when it wraps), so the
+//      ring runs on across tiles.
+//        producer: wait on empty[slot] for parity phase ^ 1 (the consumers
+//          released the slot's previous fill; a fresh barrier passes parity
+//          1), expect the stage's bytes on full[slot], copy every tile into
+//          ring[slot];
+//        consumers: wait on full[slot] for parity phase; the
 //          dot reads the slots (asynchronously); warpgroup-dot wait with
 //          one group pending, so the previous iteration's MMAs are done:
 //          each warp arrives on that iteration's empty barrier; after the
@@ -269,14 +269,25 @@ private:
     return MemDescIndexOp::create(b, where, one, barriers, slot);
   }
 
-  /// (slot, phase) of K iteration `count`.
-  std::pair<Value, Value> slotAndPhase(OpBuilder &b, Value count) {
+  /// The (slot, phase) after (slot, phase): the next slot, the phase
+  /// flipped when the slot wraps to 0.
+  std::pair<Value, Value> advance(OpBuilder &b, Value slot, Value phase) {
     Location loc = where;
-    Value stages = constI32(b, numStages);
-    Value slot = arith::RemUIOp::create(b, loc, count, stages);
-    Value fill = arith::DivUIOp::create(b, loc, count, stages);
-    Value phase = arith::AndIOp::create(b, loc, fill, constI32(b, 1));
-    return {slot, phase};
+    Value plus = arith::AddIOp::create(b, loc, slot, constI32(b, 1));
+    Value wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, plus,
+                                        constI32(b, numStages));
+    Value next = arith::SelectOp::create(b, loc, wraps, constI32(b, 0), plus);
+    Value flipped = arith::XOrIOp::create(b, loc, phase, constI32(b, 1));
+    return {next, arith::SelectOp::create(b, loc, wraps, flipped, phase).getResult()};
+  }
+
+  /// The slot before `slot` (the ring wraps).
+  Value previousSlot(OpBuilder &b, Value slot) {
+    Location loc = where;
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, slot,
+                                        constI32(b, 0));
+    Value minus = arith::SubIOp::create(b, loc, slot, constI32(b, 1));
+    return arith::SelectOp::create(b, loc, first, constI32(b, numStages - 1), minus);
   }
 
   void rewrite() {
@@ -335,18 +346,21 @@ private:
     IRMapping map;
     Value zero = constI32(b, 0);
 
-    // The K loop with the counter carried; returns the counter after it.
-    auto buildKLoop = [&](OpBuilder &ob, Value count) -> Value {
+    // The K loop with (slot, phase) carried; returns them after it.
+    auto buildKLoop = [&](OpBuilder &ob, ValueRange ring) -> ValueRange {
       auto loop = scf::ForOp::create(ob, loc, map.lookupOrDefault(kLoop.getLowerBound()),
                                      map.lookupOrDefault(kLoop.getUpperBound()),
-                                     map.lookupOrDefault(kLoop.getStep()), ValueRange{count});
+                                     map.lookupOrDefault(kLoop.getStep()), ring);
       OpBuilder ib = OpBuilder::atBlockBegin(loop.getBody());
       map.map(kLoop.getInductionVar(), loop.getInductionVar());
       for (Operation &op : *kLoop.getBody())
         if (kSlice.contains(&op))
           ib.clone(op, map);
-      Value c = loop.getRegionIterArg(0);
-      auto [slot, phase] = slotAndPhase(ib, c);
+      Value slot = loop.getRegionIterArg(0);
+      Value phase = loop.getRegionIterArg(1);
+      // Fill n of a slot waits for the consumers' release of fill n - 1,
+      // which completed phase n - 1 of its empty barrier: parity phase ^ 1
+      // (a fresh barrier passes parity 1).
       Value freed = arith::XOrIOp::create(ib, loc, phase, constI32(ib, 1));
       WaitBarrierOp::create(ib, loc, barrierOf(ib, empty, slot), freed);
       int64_t bytes = 0;
@@ -362,23 +376,23 @@ private:
         AsyncTMACopyGlobalToLocalOp::create(ib, loc, s.load.getDesc(), indices,
                                             slotOf(ib, rings[j], s.slotType, slot), bar, yes);
       }
-      Value next = arith::AddIOp::create(ib, loc, c, constI32(ib, 1));
-      scf::YieldOp::create(ib, loc, next);
-      return loop.getResult(0);
+      auto [nextSlot, nextPhase] = advance(ib, slot, phase);
+      scf::YieldOp::create(ib, loc, ValueRange{nextSlot, nextPhase});
+      return loop.getResults();
     };
 
     if (kLoop == outer) {
-      buildKLoop(b, zero);
+      buildKLoop(b, ValueRange{zero, zero});
       return;
     }
     auto loop = scf::ForOp::create(b, loc, outer.getLowerBound(), outer.getUpperBound(),
-                                   outer.getStep(), ValueRange{zero});
+                                   outer.getStep(), ValueRange{zero, zero});
     OpBuilder ob = OpBuilder::atBlockBegin(loop.getBody());
     map.map(outer.getInductionVar(), loop.getInductionVar());
     for (Operation &op : *outer.getBody())
       if (outerSlice.contains(&op))
         ob.clone(op, map);
-    Value after = buildKLoop(ob, loop.getRegionIterArg(0));
+    ValueRange after = buildKLoop(ob, loop.getRegionIterArgs());
     scf::YieldOp::create(ob, loc, after);
   }
 
@@ -388,39 +402,40 @@ private:
     Location loc = where;
     IRRewriter rewriter(outer.getContext());
 
-    // The counter through L (when the K loop is nested) and the K loop.
-    Value counterInit;
+    // (slot, phase) through L (when the K loop is nested) and the K loop.
+    SmallVector<Value> ringInit;
     scf::ForOp newOuter;
     if (kLoop != outer) {
       rewriter.setInsertionPoint(outer);
       Value zero = constI32(rewriter, 0);
       auto result = outer.replaceWithAdditionalYields(
-          rewriter, ValueRange{zero}, /*replaceInitOperandUsesInLoop=*/false,
+          rewriter, ValueRange{zero, zero}, /*replaceInitOperandUsesInLoop=*/false,
           [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
-            return SmallVector<Value>{zero}; // replaced below
+            return SmallVector<Value>{zero, zero}; // replaced below
           });
       newOuter = cast<scf::ForOp>(result->getOperation());
-      counterInit = newOuter.getRegionIterArgs().back();
+      ringInit.assign(newOuter.getRegionIterArgs().take_back(2).begin(),
+                      newOuter.getRegionIterArgs().take_back(2).end());
     } else {
       rewriter.setInsertionPoint(kLoop);
-      counterInit = constI32(rewriter, 0);
+      Value zero = constI32(rewriter, 0);
+      ringInit = {zero, zero};
     }
     // kLoop may have been moved into newOuter's body: it is the same op.
     rewriter.setInsertionPoint(kLoop);
-    Value placeholder = counterInit;
     auto kResult = kLoop.replaceWithAdditionalYields(
-        rewriter, ValueRange{placeholder}, /*replaceInitOperandUsesInLoop=*/false,
-        [&](OpBuilder &yb, Location yl, ArrayRef<BlockArgument> args) {
-          return SmallVector<Value>{
-              arith::AddIOp::create(yb, yl, args[0], constI32(yb, 1)).getResult()};
+        rewriter, ringInit, /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &yb, Location, ArrayRef<BlockArgument> args) {
+          auto [nextSlot, nextPhase] = advance(yb, args[0], args[1]);
+          return SmallVector<Value>{nextSlot, nextPhase};
         });
     scf::ForOp newK = cast<scf::ForOp>(kResult->getOperation());
-    Value count = newK.getRegionIterArgs().back();
+    Value slot = newK.getRegionIterArgs().drop_back(1).back();
+    Value phase = newK.getRegionIterArgs().back();
 
     // In the body: the wait and the slot views replace the loads.
     Block *body = newK.getBody();
     OpBuilder ib = OpBuilder::atBlockBegin(body);
-    auto [slot, phase] = slotAndPhase(ib, count);
     WaitBarrierOp::create(ib, loc, barrierOf(ib, full, slot), phase);
     for (auto [j, s] : llvm::enumerate(loads)) {
       Value view = slotOf(ib, rings[j], s.slotType, slot);
@@ -443,9 +458,7 @@ private:
                                            ValueRange{newDot.getD()},
                                            ib.getI32IntegerAttr(1));
     newDot.getD().replaceAllUsesExcept(wait.getResult(0), wait);
-    Value previous = arith::RemUIOp::create(
-        ib, loc, arith::AddIOp::create(ib, loc, count, constI32(ib, numStages - 1)),
-        constI32(ib, numStages));
+    Value previous = previousSlot(ib, slot);
     Value notFirst = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ne,
                                            newK.getInductionVar(), newK.getLowerBound());
     ArriveBarrierOp::create(ib, loc, barrierOf(ib, empty, previous), notFirst);
@@ -456,21 +469,21 @@ private:
     auto done = WarpGroupDotWaitOp::create(after, loc, acc.getType(), ValueRange{acc},
                                            after.getI32IntegerAttr(0));
     acc.replaceAllUsesExcept(done.getResult(0), done);
-    Value end = newK.getResults().back();
-    Value last = arith::RemUIOp::create(
-        after, loc, arith::AddIOp::create(after, loc, end, constI32(after, numStages - 1)),
-        constI32(after, numStages));
-    Value ran = arith::CmpIOp::create(after, loc, arith::CmpIPredicate::ne, end,
-                                      newK.getInitArgs().back());
+    ValueRange end = newK.getResults().take_back(2);
+    Value last = previousSlot(after, end[0]);
+    Value ran = arith::CmpIOp::create(after, loc, arith::CmpIPredicate::slt,
+                                      newK.getLowerBound(), newK.getUpperBound());
     ArriveBarrierOp::create(after, loc, barrierOf(after, empty, last), ran);
 
     if (newOuter) {
       auto yield = cast<scf::YieldOp>(newOuter.getBody()->getTerminator());
-      yield->setOperand(yield.getNumOperands() - 1, end);
+      unsigned n = yield.getNumOperands();
+      yield->setOperand(n - 2, end[0]);
+      yield->setOperand(n - 1, end[1]);
     }
   }
 
-  scf::ForOp outer; ///< L (replaced when the counter is added to it)
+  scf::ForOp outer; ///< L (replaced when the ring state is added to it)
   Location where;   ///< L's location
   scf::ForOp kLoop;
   int64_t numStages;
