@@ -14,7 +14,10 @@
 //   reconcile-unrealized-casts  the casts left between converted types;
 //   canonicalize, cse           fold the struct packing/unpacking of the
 //                               per-thread elements and share the thread-id
-//                               arithmetic.
+//                               arithmetic;
+//   hoist-before-barrier-waits  the wgmma descriptors of a pipelined
+//                               iteration computed before the wait for its
+//                               stage (on the final, folded IR).
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Pipelines/LLIRPipeline.h"
@@ -42,6 +45,7 @@ void tritium::buildLLIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::createReconcileUnrealizedCastsPass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  pm.addNestedPass<mlir::LLVM::LLVMFuncOp>(createHoistBeforeBarrierWaitsPass());
 }
 
 void tritium::registerLLIRPipeline() {

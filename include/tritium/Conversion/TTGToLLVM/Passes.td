@@ -99,4 +99,19 @@ def ConvertTTGToLLVMPass : Pass<"convert-ttg-to-llvm", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def HoistBeforeBarrierWaitsPass
+    : Pass<"hoist-before-barrier-waits", "::mlir::LLVM::LLVMFuncOp"> {
+  let summary = "compute wgmma operand descriptors before the mbarrier wait that precedes them";
+  let description = [{
+    In a pipelined loop the first wgmma of an iteration follows the wait
+    for its stage's TMA copies (an inline `mbarrier.try_wait` loop), and the
+    lowering computes its shared-memory descriptors at the dot, after the
+    wait: once the data lands, the arithmetic still delays the MMA.  This
+    pass moves the pure ops that feed the operands of `wgmma.mma_async`
+    inline assembly after such a wait in its block, and whose own operands
+    are available before it, to just before the wait, in their order.  Only
+    side-effect-free ops move, so the program's meaning is unchanged.
+  }];
+}
+
 #endif // TRITIUM_CONVERSION_TTGTOLLVM_PASSES_TD
