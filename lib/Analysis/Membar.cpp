@@ -33,8 +33,9 @@
 //       with the body's exit;
 //     * scf.while: the same over "before" then "after"; the loop exits from
 //       the end of "before";
-//     * ttg.warp_specialize: a barrier before it when anything is pending
-//       (the last point every warp reaches), then each region alone from
+//     * ttg.warp_specialize: a barrier right before it (the last point every
+//       warp reaches; tensor maps made before it are released there to the
+//       partition, which acquires them), then each region alone from
 //       nothing pending: they run at once on different warps and order their
 //       accesses to each other's buffers with mbarriers (their barriers are
 //       named barriers of their own warps);
@@ -471,15 +472,15 @@ void BarrierPlacement::visitIf(scf::IfOp ifOp, Pending &state, bool insert) {
 
 void BarrierPlacement::visitWarpSpecialize(ttg::WarpSpecializeOp op,
                                            Pending &state, bool insert) {
-  // The last CTA barrier all warps reach: whatever is pending (the
-  // mbarriers' initialization) is ordered before both regions.
-  if (!(state == Pending())) {
-    if (insert) {
-      OpBuilder builder(op);
-      ttg::BarrierOp::create(builder, op.getLoc());
-    }
-    state.clear();
+  // The last CTA barrier all warps reach, always placed: what came before
+  // (the mbarriers' initialization, tensor maps the kernel made and
+  // released, which the partition acquires) is ordered before both regions.
+  Operation *previous = op->getPrevNode();
+  if (insert && !(previous && isa<ttg::BarrierOp>(previous))) {
+    OpBuilder builder(op);
+    ttg::BarrierOp::create(builder, op.getLoc());
   }
+  state.clear();
   // The regions run at once on different warps and order their shared
   // accesses with each other through mbarriers only: each is walked alone,
   // from nothing pending, and its barriers wait for its own warps.

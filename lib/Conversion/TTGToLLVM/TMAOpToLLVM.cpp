@@ -34,7 +34,11 @@
 //                          then tensormap.replace.tile.* .global per field),
 //                          fence.proxy.tensormap::generic release and
 //                          acquire; the result is the slot's address;
-//   ttg.fence_async_shared    fence.proxy.async.shared::cta.
+//   ttg.fence_async_shared    fence.proxy.async.shared::cta;
+//   ttg.fence_tensormap_acquire  the issuing thread:
+//                          fence.proxy.tensormap::generic.acquire.gpu [map],
+//                          128, then an empty bulk group waited for (as
+//                          after a map is made).
 // A tensor map's coordinates run innermost dimension first: box offsets
 // plus the op's indices, reversed.  Shared addresses are 32-bit (the
 // module uses short shared pointers).
@@ -445,6 +449,25 @@ struct MakeTensorDescLowering
   }
 };
 
+struct FenceTensorMapAcquireLowering
+    : public ConvertOpToLLVMPattern<ttg::FenceTensorMapAcquireOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ttg::FenceTensorMapAcquireOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    PTXBuilder ptx;
+    auto *pred = ptx.input(isIssuingThread(rewriter, loc, op), "b");
+    auto *map = ptx.input(adaptor.getDesc(), "l");
+    ptx.verbatim("@%0 fence.proxy.tensormap::generic.acquire.gpu [%1], 128;", {pred, map});
+    ptx.verbatim("@%0 cp.async.bulk.commit_group;", {pred});
+    ptx.verbatim("@%0 cp.async.bulk.wait_group.read 0;", {pred});
+    ptx.launch(rewriter, loc, Type());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void tritium::populateTMAOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
@@ -452,6 +475,6 @@ void tritium::populateTMAOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
   patterns.add<InitBarrierLowering, InvalBarrierLowering, BarrierExpectLowering,
                WaitBarrierLowering, ArriveBarrierLowering, TMALoadLowering, TMAStoreLowering,
                TMAStoreWaitLowering, FenceAsyncSharedLowering,
-               MakeTensorDescLowering>(
+               MakeTensorDescLowering, FenceTensorMapAcquireLowering>(
       converter, kTritiumPatternBenefit);
 }

@@ -12,7 +12,11 @@
 //      K loop must feed, directly or through a 2-D tt.trans, a shared tile
 //      in the layout TMA writes, read only by the loop's one warpgroup dot,
 //      which accumulates into a carried value read by nothing else; the
-//      descriptors are kernel arguments (host-encoded tensor maps).  The
+//      descriptors are kernel arguments (host-encoded tensor maps) or made
+//      before L (the producer acquires them first).  The ops before L run
+//      on every warp, the producer's too: they may not touch memory with
+//      tensors or go through shared memory (the layouts do not know the
+//      producer's warp).  The
 //      producer's slice is what the loads' indices and the K loop's bounds
 //      need, backward within L: pure ops without regions, over induction
 //      variables and values defined above L (no other carried value).
@@ -97,6 +101,8 @@ private:
     Operation *terminator = outer->getBlock()->getTerminator();
     if (terminator->getNumOperands() != 0)
       return false;
+    if (!prologueRunsOnAnyWarp())
+      return false;
 
     auto hasDescriptorLoads = [](scf::ForOp loop) {
       return llvm::any_of(loop.getBody()->getOperations(), [](Operation &op) {
@@ -125,15 +131,47 @@ private:
     return collectLoads() && collectDot() && collectSlices();
   }
 
+  /// The ops before L run on every warp of the CTA, the partition's too,
+  /// whose warp index the tensor layouts do not cover: only scalar work,
+  /// tensor arithmetic in registers, and ops of the issuing thread alone
+  /// (tensor maps) may be there.  A tensor load or store, or an op that
+  /// goes through shared memory, would run with addresses of a warp the
+  /// layout does not have.
+  bool prologueRunsOnAnyWarp() {
+    auto isTensor = [](Type type) { return isa<RankedTensorType>(type); };
+    for (Operation *op = &outer->getBlock()->front(); op != outer.getOperation();
+         op = op->getNextNode()) {
+      WalkResult result = op->walk([&](Operation *inner) {
+        bool tensors = llvm::any_of(inner->getOperandTypes(), isTensor) ||
+                       llvm::any_of(inner->getResultTypes(), isTensor);
+        if (!tensors)
+          return WalkResult::advance();
+        if (!isMemoryEffectFree(inner) || isa<ConvertLayoutOp>(inner) ||
+            inner->getNumRegions() != 0)
+          return WalkResult::interrupt(); // memory, or a reduction or scan
+        return WalkResult::advance();
+      });
+      if (result.wasInterrupted())
+        return false;
+    }
+    return true;
+  }
+
   bool collectLoads() {
     for (Operation &op : *kLoop.getBody()) {
       auto load = dyn_cast<tt::DescriptorLoadOp>(&op);
       if (!load)
         continue;
-      // A host-encoded map: a kernel argument.
-      auto arg = dyn_cast<BlockArgument>(load.getDesc());
-      if (!arg || !isa<tt::FuncOp>(arg.getOwner()->getParentOp()))
+      // A host-encoded map (a kernel argument) or one the kernel made
+      // before L: the producer acquires those before its first copy.
+      Value desc = load.getDesc();
+      auto arg = dyn_cast<BlockArgument>(desc);
+      bool argument = arg && isa<tt::FuncOp>(arg.getOwner()->getParentOp());
+      auto made = desc.getDefiningOp<tt::MakeTensorDescOp>();
+      if (!argument && !(made && made->getBlock() == outer->getBlock()))
         return false;
+      if (made && !llvm::is_contained(madeMaps, desc))
+        madeMaps.push_back(desc);
       FailureOr<TensorDescriptorTile> tile =
           planTensorDescriptorTile(load, load.getDesc(), /*report=*/false);
       if (failed(tile) || !load->hasOneUse())
@@ -345,6 +383,9 @@ private:
     OpBuilder b = OpBuilder::atBlockEnd(block);
     IRMapping map;
     Value zero = constI32(b, 0);
+    // Maps the kernel made (another warp wrote and released them).
+    for (Value desc : madeMaps)
+      FenceTensorMapAcquireOp::create(b, loc, desc);
 
     // The K loop with (slot, phase) carried; returns them after it.
     auto buildKLoop = [&](OpBuilder &ob, ValueRange ring) -> ValueRange {
@@ -443,6 +484,10 @@ private:
         view = MemDescTransOp::create(
             ib, loc, getTransposedTileType(cast<MemDescType>(view.getType())), view);
       s.alloc.getResult().replaceAllUsesWith(view);
+    }
+    // Erased only now: the builder inserts before the body's first op,
+    // which may be one of them.
+    for (StreamedLoad &s : loads) {
       s.alloc->erase();
       if (s.trans)
         s.trans->erase();
@@ -494,29 +539,39 @@ private:
   llvm::SetVector<Operation *> outerSlice;
   SmallVector<Value> rings;
   Value full, empty;
+  SmallVector<Value> madeMaps; ///< descriptors of tt.make_tensor_descriptor
 };
 
 } // namespace
 
-void ttg::warpSpecializeLoops(ModuleOp module, int numStages) {
+LogicalResult ttg::warpSpecializeLoops(ModuleOp module, int numStages) {
   SmallVector<scf::ForOp> loops;
   module.walk([&](scf::ForOp loop) {
     if (loop->hasAttr("tt.warp_specialize"))
       loops.push_back(loop);
   });
+  int capability = getComputeCapability(module);
+  if (!loops.empty() && capability != 0 && capability < 90)
+    return loops.front().emitError()
+           << "warp_specialize=True needs a Hopper GPU (sm_90) or later; the target is sm_"
+           << capability;
   for (scf::ForOp loop : loops) {
     int stages = numStages;
     if (auto attr = loop->getAttrOfType<IntegerAttr>("tt.num_stages"))
       stages = attr.getInt();
-    WarpSpecializer(loop, stages).run();
-    break; // one partition per kernel
+    if (WarpSpecializer(loop, stages).run())
+      break; // one partition per kernel
   }
+  return success();
 }
 
 namespace {
 struct TTGWarpSpecializePass
     : public tritium::ttg::impl::TTGWarpSpecializePassBase<TTGWarpSpecializePass> {
   using TTGWarpSpecializePassBase::TTGWarpSpecializePassBase;
-  void runOnOperation() override { warpSpecializeLoops(getOperation(), numStages); }
+  void runOnOperation() override {
+    if (failed(warpSpecializeLoops(getOperation(), numStages)))
+      signalPassFailure();
+  }
 };
 } // namespace

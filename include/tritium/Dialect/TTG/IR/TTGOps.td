@@ -473,6 +473,25 @@ def TTG_FenceAsyncSharedOp : TTG_Op<"fence_async_shared", [
 // Warp specialization
 //===----------------------------------------------------------------------===//
 
+def TTG_FenceTensorMapAcquireOp : TTG_Op<"fence_tensormap_acquire", [
+    MemoryEffects<[MemRead<TTG_GlobalMemory>, MemWrite<TTG_GlobalMemory>]>]> {
+  let summary = "make a tensor map written by another thread usable by this one's copies";
+  let description = [{
+    The issuing thread of the warps that run the op acquires the 128-byte
+    tensor map at `desc` for the tensor-map proxy
+    (fence.proxy.tensormap::generic.acquire.gpu): a map that
+    tt.make_tensor_descriptor wrote and released in another thread (before
+    a CTA barrier) may then be read by this thread's TMA copies.  A warp-
+    specialized partition does this before its first copy.
+
+    ```mlir
+    ttg.fence_tensormap_acquire %desc : !tt.tensordesc<tensor<128x64xf16>>
+    ```
+  }];
+  let arguments = (ins TT_TensorDesc:$desc);
+  let assemblyFormat = "$desc attr-dict `:` qualified(type($desc))";
+}
+
 def TTG_WarpSpecializeOp : TTG_Op<"warp_specialize", [
     RecursiveMemoryEffects, NoRegionArguments]> {
   let summary = "run two regions at once, on different warps of the CTA";

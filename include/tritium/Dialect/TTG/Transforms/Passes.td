@@ -363,9 +363,12 @@ def TTGWarpSpecializePass : Pass<"ttg-warp-specialize", "::mlir::ModuleOp"> {
     }
     ```
 
-    Any other shape (descriptors made in the kernel, several dots, loads
-    outside the K loop, other targets) is left alone: the hint is ignored,
-    as Triton ignores it where it cannot specialize.
+    Descriptors are kernel arguments or made before the loop (the
+    partition acquires those maps first).  Any other shape (several dots,
+    loads outside the K loop, tensor memory work before the loop, which
+    every warp would run) is left alone: the hint is ignored, as Triton
+    ignores it where it cannot specialize.  On a target before Hopper the
+    loop is an error.
   }];
   let options = [
     Option<"numStages", "num-stages", "int", "3",

@@ -172,7 +172,8 @@ void makeDotsAsync(mlir::scf::ForOp loop);
 /// ttg-warp-specialize: a matmul loop nest marked tt.warp_specialize gets a
 /// producer warp that issues its TMA copies into a ring of numStages slots
 /// (or the loop's tt.num_stages) while the kernel's warps run its MMAs.
-void warpSpecializeLoops(mlir::ModuleOp module, int numStages);
+/// Fails, with an error at the loop, for a target before Hopper.
+mlir::LogicalResult warpSpecializeLoops(mlir::ModuleOp module, int numStages);
 
 //===----------------------------------------------------------------------===//
 // ttg-prefetch-next-tile (PrefetchNextTile.cpp)
