@@ -450,3 +450,55 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// ttg.warp_specialize: a barrier right before it (the last point every warp
+// reaches), then each region alone from nothing pending.  In the default
+// region the conversion back to back with another gets its barrier; the
+// partition's copies into the ring the default region reads need none (the
+// regions meet on mbarriers), and nothing follows the op.
+// CHECK-LABEL: tt.func @specialized
+// CHECK: ttg.init_barrier
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.warp_specialize default {
+// CHECK: %[[Y:.*]] = ttg.convert_layout
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.convert_layout %[[Y]]
+// CHECK-NOT: ttg.barrier{{$}}
+// CHECK: } partition num_warps(1) {
+// CHECK-NOT: ttg.barrier{{$}}
+// CHECK: ttg.warp_yield
+// CHECK-NEXT: }
+// CHECK-NEXT: tt.return
+#a = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90", "ttg.total-num-warps" = 5 : i32} {
+  tt.func @specialized(%a: !tt.tensordesc<tensor<64x64xf16>>, %x: tensor<32x32xf32, #a>, %k: i32) -> tensor<32x32xf32, #a> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %true = arith.constant true
+    %ring = ttg.local_alloc : () -> !ttg.memdesc<1x64x64xf16, #nvmma, #smem, mutable>
+    %fulls = ttg.local_alloc : () -> !ttg.memdesc<1x1xi64, #shared, #smem, mutable>
+    %full = ttg.memdesc_index %fulls[%c0] : !ttg.memdesc<1x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 1x1>
+    %slot = ttg.memdesc_index %ring[%c0] : !ttg.memdesc<1x64x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 1x64x64>
+    ttg.init_barrier %full, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 1x1>
+    ttg.warp_specialize default {
+      ttg.wait_barrier %full, %c0 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 1x1>
+      %v = ttg.local_load %slot : !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 1x64x64> -> tensor<64x64xf16, #a>
+      %y = ttg.convert_layout %x : tensor<32x32xf32, #a> -> tensor<32x32xf32, #b>
+      %z = ttg.convert_layout %y : tensor<32x32xf32, #b> -> tensor<32x32xf32, #a>
+      ttg.warp_yield
+    } partition num_warps(1) {
+      scf.for %i = %c0 to %k step %c1 : i32 {
+        ttg.barrier_expect %full, 8192, %true : !ttg.memdesc<1xi64, #shared, #smem, mutable, 1x1>
+        ttg.async_tma_copy_global_to_local %a[%i, %c0] %slot, %full, %true : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<1xi64, #shared, #smem, mutable, 1x1> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 1x64x64>
+      }
+      ttg.warp_yield
+    }
+    tt.return %x : tensor<32x32xf32, #a>
+  }
+}

@@ -5,13 +5,15 @@ torch in float32: the persistent tile loop marked (the ring runs on across
 tiles) and the K loop itself marked; K loops shorter than the ring, longer,
 and not a multiple of the block; edge tiles; programs with one tile,
 several, or none; 2 to 4 stages; 4 and 8 consumer warps; fp16 and bf16;
-a pointer-store epilogue.  The output is poisoned before every launch."""
+a pointer-store epilogue; tensor maps made in the kernel (tutorial 09's
+Hopper form).  The output is poisoned before every launch."""
 import pytest
 
 torch = pytest.importorskip("torch")
 
 import tritium as triton  # noqa: E402
 import tritium.language as tl  # noqa: E402
+from tritium.runtime._allocation import NullAllocator  # noqa: E402
 from tritium.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
 
 
@@ -114,3 +116,37 @@ def test_warp_specialized_k_loop_against_torch(shape, stages):
     assert kernel.metadata["total_num_warps"] == 5
     torch.testing.assert_close(c[:, :N], a.float() @ b.float(), rtol=1e-2, atol=5e-2)
     assert torch.isnan(c[:, N:]).all()
+
+
+@triton.jit
+def ws_made_maps_persistent(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                            PROGRAMS: tl.constexpr):
+    """Tutorial 09's Hopper warp-specialized form: maps made in the kernel before the tile loop."""
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    num_n = tl.cdiv(N, BN)
+    for tile in tl.range(tl.program_id(0), tl.cdiv(M, BM) * num_n, PROGRAMS, warp_specialize=True):
+        pid_m = tile // num_n
+        pid_n = tile % num_n
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(tl.cdiv(K, BK)):
+            acc = tl.dot(a_desc.load([pid_m * BM, k * BK]), b_desc.load([pid_n * BN, k * BK]).T, acc)
+        c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+
+
+@pytest.mark.parametrize("programs", [1, 5])
+@pytest.mark.parametrize("shape", [(256, 192, 320), (200, 136, 72)], ids=str)
+def test_warp_specialized_matmul_on_maps_made_in_the_kernel(shape, programs):
+    M, N, K = shape
+    a = torch.randn((M, K), device="cuda", dtype=torch.float16)
+    b = torch.randn((N, K), device="cuda", dtype=torch.float16)
+    c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
+    try:
+        kernel = ws_made_maps_persistent[(programs,)](a, b, c, M, N, K, 128, 64, 64, PROGRAMS=programs, num_stages=3,
+                                                      num_warps=4)
+    finally:
+        triton.set_allocator(NullAllocator())
+    assert "ttg.warp_specialize" in kernel.asm["ttgir"]
+    torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
