@@ -15,6 +15,7 @@
 //                          [bar], bytes;
 //   ttg.wait_barrier       every thread: mbarrier.try_wait.parity in a loop
 //                          (a scoped label, so copies of the asm coexist);
+//                          with {poll}, mbarrier.test_wait.parity instead;
 //   ttg.arrive_barrier     lane 0 of every warp where pred:
 //                          mbarrier.arrive.shared::cta.b64 _, [bar];
 //   ttg.async_tma_copy_global_to_local
@@ -190,10 +191,16 @@ struct WaitBarrierLowering : public ConvertOpToLLVMPattern<ttg::WaitBarrierOp> {
     PTXBuilder ptx;
     auto *bar = ptx.input(sharedAddress(rewriter, loc, adaptor.getAlloc()), "r");
     auto *phase = ptx.input(adaptor.getPhase(), "r");
-    ptx.verbatim("{ .reg .pred done; tritium_wait: "
-                 "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1; "
-                 "@!done bra.uni tritium_wait; }",
-                 {bar, phase});
+    if (op.getPoll())
+      ptx.verbatim("{ .reg .pred done; tritium_poll: "
+                   "mbarrier.test_wait.parity.shared::cta.b64 done, [%0], %1; "
+                   "@!done bra.uni tritium_poll; }",
+                   {bar, phase});
+    else
+      ptx.verbatim("{ .reg .pred done; tritium_wait: "
+                   "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1; "
+                   "@!done bra.uni tritium_wait; }",
+                   {bar, phase});
     ptx.launch(rewriter, loc, Type());
     rewriter.eraseOp(op);
     return success();

@@ -5,8 +5,9 @@
 // the warp index: warps 0-3 run the default region, where a CTA barrier is
 // the named barrier of those warps (the layout conversion's) and each warp
 // arrives on the empty barrier from lane 0; warp 4 runs the partition, whose
-// issuing thread is warp 4's elected lane (tid in [128, 160)).  Both regions
-// branch to the return.  The kernel is launched with 160 threads.
+// issuing thread is warp 4's elected lane (tid in [128, 160)) and which
+// polls the empty barrier.  Both regions branch to the return.  The kernel
+// is launched with 160 threads.
 // CHECK-LABEL: llvm.func @specialized
 // CHECK-SAME: nvvm.maxntid = array<i32: 160, 1, 1>
 // CHECK: mbarrier.init.shared::cta.b64 [ $1 + 0 ], 4;
@@ -24,7 +25,7 @@
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.br ^[[AFTER:bb[0-9]+]]
 // CHECK: ^[[P]]:
-// CHECK: mbarrier.try_wait.parity
+// CHECK: mbarrier.test_wait.parity
 // CHECK: llvm.icmp "ult" %[[TID]], %{{.*}} : i32
 // CHECK: llvm.icmp "uge" %[[TID]], %{{.*}} : i32
 // CHECK: nvvm.elect.sync
@@ -65,7 +66,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
       ttg.warp_yield
     } partition num_warps(1) {
       scf.for %i = %c0 to %k step %c1 : i32 {
-        ttg.wait_barrier %empty, %c1 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 1x1>
+        ttg.wait_barrier %empty, %c1 {poll} : !ttg.memdesc<1xi64, #shared, #smem, mutable, 1x1>
         ttg.barrier_expect %full, 8192, %true : !ttg.memdesc<1xi64, #shared, #smem, mutable, 1x1>
         ttg.async_tma_copy_global_to_local %a[%i, %c0] %slot, %full, %true : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<1xi64, #shared, #smem, mutable, 1x1> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 1x64x64>
       }

@@ -48,7 +48,7 @@
 // CHECK:     scf.for {{.*}} iter_args(%[[PS:[^ ]*]] = %[[PS0]], %[[PP:[^ ]*]] = %[[PP0]]) -> (i32, i32)
 // CHECK:       %[[FREED:.*]] = arith.xori %[[PP]], %c1_i32
 // CHECK:       %[[E:.*]] = ttg.memdesc_index %[[EMPTY]][%[[PS]]]
-// CHECK:       ttg.wait_barrier %[[E]], %[[FREED]]
+// CHECK:       ttg.wait_barrier %[[E]], %[[FREED]] {poll}
 // CHECK:       %[[F:.*]] = ttg.memdesc_index %[[FULL]][%[[PS]]]
 // CHECK:       ttg.barrier_expect %[[F]], 24576, %true
 // CHECK:       ttg.async_tma_copy_global_to_local %{{.*}}[%{{.*}}, %{{.*}}] %{{.*}}, %[[F]], %true

@@ -367,11 +367,16 @@ def TTG_WaitBarrierOp : TTG_Op<"wait_barrier", [
     phase are then visible to it.  It reads and writes shared memory as far
     as other passes can tell, so no read of those bytes moves above it.
 
+    With `poll`, the threads poll (mbarrier.test_wait) rather than let the
+    hardware suspend them between tries: a warp-specialized producer reacts
+    sooner to the consumers' release of a slot.
+
     ```mlir
     ttg.wait_barrier %bar, %phase : !ttg.memdesc<1xi64, #shared, #ttg.shared_memory, mutable>
+    ttg.wait_barrier %bar, %phase {poll} : !ttg.memdesc<1xi64, #shared, #ttg.shared_memory, mutable>
     ```
   }];
-  let arguments = (ins TTG_MemDesc:$alloc, I32:$phase);
+  let arguments = (ins TTG_MemDesc:$alloc, I32:$phase, UnitAttr:$poll);
   let assemblyFormat = "$alloc `,` $phase attr-dict `:` qualified(type($alloc))";
 }
 
