@@ -503,7 +503,8 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
     stored with desc.store; or a matmul whose A and B tiles are descriptor
     loads over a K loop (fp16 or bf16, an fp32 accumulator stored as fp32 or
     in the input type), one program per tile or a few programs over all
-    tiles in a flattened persistent loop.  Rows are multiples of 16
+    tiles in a flattened persistent loop, either loop sometimes marked
+    warp_specialize (a TMA producer warp on Hopper).  Rows are multiples of 16
     bytes, as tensor maps need; blocks past the edges read zeros and store
     nothing."""
     if rng.random() < 0.3:
@@ -515,15 +516,20 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
         out = rng.choice(["float32", dtype])
         # persistent: a few programs over all the tiles in one flattened loop
         programs = rng.choice([None, None, 1, 2, 3, 5])
+        # or warp-specialized: the persistent tile loop, or the K loop of a
+        # program per tile, marked warp_specialize (a producer warp on Hopper)
+        specialize = rng.random() < 0.3
         header = ("def kernel(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, "
                   "BK: tl.constexpr" + (", PROGRAMS: tl.constexpr):" if programs else "):"))
         tile = ["    acc = tl.zeros((BM, BN), dtype=tl.float32)",
-                "    for k0 in range(0, K, BK):",
+                ("    for k0 in tl.range(0, K, BK, warp_specialize=True):" if specialize and not programs
+                 else "    for k0 in range(0, K, BK):"),
                 "        acc = tl.dot(a_desc.load([pm * BM, k0]), b_desc.load([k0, pn * BN]), acc)",
                 f"    c_desc.store([pm * BM, pn * BN], acc.to({TL_DTYPE[out]}))"]
         if programs:
             body = ["    tiles_n = tl.cdiv(N, BN)",
-                    "    for t in tl.range(tl.program_id(0), tl.cdiv(M, BM) * tiles_n, PROGRAMS, flatten=True):",
+                    "    for t in tl.range(tl.program_id(0), tl.cdiv(M, BM) * tiles_n, PROGRAMS, "
+                    + ("warp_specialize=True):" if specialize else "flatten=True):"),
                     "        pm = t // tiles_n",
                     "        pn = t % tiles_n"] + ["    " + line for line in tile]
         else:
