@@ -1196,3 +1196,18 @@ tt.func @tma_copy_tile(%d: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %bar: !tt
   ttg.async_tma_copy_global_to_local %d[%i, %i] %buf, %bar, %p : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<1xi64, #shared, #smem, mutable> -> !ttg.memdesc<64x32xf16, #nvmma, #smem, mutable>
   tt.return
 }
+
+// -----
+
+// ttg.warp_specialize ends its block's work: the partition's warps leave the
+// kernel after their region, so only the return may follow it.
+tt.func @warp_specialize_not_last(%x: i32) -> i32 {
+  // expected-error@+1 {{'ttg.warp_specialize' op must be the last op of its block before the return}}
+  ttg.warp_specialize default {
+    ttg.warp_yield
+  } partition num_warps(1) {
+    ttg.warp_yield
+  }
+  %y = arith.addi %x, %x : i32
+  tt.return %y : i32
+}

@@ -326,3 +326,34 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // CHECK: ttg.local_store
 // CHECK-NEXT: ttg.barrier{{$}}
 // CHECK-NEXT: ttg.local_load
+
+// -----
+
+// Warp specialization round-trips: the op with its two regions and the
+// partition's warp count, the terminator, per-warp arrivals, a polled wait,
+// and the tensor-map acquire.
+// CHECK-LABEL: tt.func @warp_specialized
+// CHECK: ttg.fence_tensormap_acquire %{{.*}} : !tt.tensordesc<tensor<64x64xf16>>
+// CHECK: ttg.warp_specialize default {
+// CHECK:   ttg.arrive_barrier %{{.*}}, %{{.*}} : !ttg.memdesc<1xi64
+// CHECK:   ttg.warp_yield
+// CHECK: } partition num_warps(1) {
+// CHECK:   ttg.wait_barrier %{{.*}}, %{{.*}} {poll} : !ttg.memdesc<1xi64
+// CHECK:   ttg.warp_yield
+// CHECK: }
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.total-num-warps" = 5 : i32} {
+  tt.func @warp_specialized(%desc: !tt.tensordesc<tensor<64x64xf16>>, %phase: i32, %pred: i1) {
+    %bar = ttg.local_alloc : () -> !ttg.memdesc<1xi64, #shared, #smem, mutable>
+    ttg.fence_tensormap_acquire %desc : !tt.tensordesc<tensor<64x64xf16>>
+    ttg.warp_specialize default {
+      ttg.arrive_barrier %bar, %pred : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+      ttg.warp_yield
+    } partition num_warps(1) {
+      ttg.wait_barrier %bar, %phase {poll} : !ttg.memdesc<1xi64, #shared, #smem, mutable>
+      ttg.warp_yield
+    }
+    tt.return
+  }
+}
