@@ -6,7 +6,8 @@
 // instead of the CTA barrier of the software pipeline.
 //
 // Algorithm, for an scf.for L marked `tt.warp_specialize` (sm_90) directly
-// in the kernel's body:
+// in the kernel's body (not a device function's: the partition's warps
+// would return into the caller):
 //   1. The K loop: L itself when its body holds tt.descriptor_loads, else
 //      the one scf.for of L's body that does.  Every descriptor load of the
 //      K loop must feed, directly or through a 2-D tt.trans, a shared tile
@@ -90,8 +91,10 @@ private:
   //===--------------------------------------------------------------------===//
 
   bool analyze() {
+    // The kernel itself: in a device function, the partition's warps would
+    // return into the caller's code.
     auto func = dyn_cast<tt::FuncOp>(outer->getParentOp());
-    if (!func || numStages < 2)
+    if (!func || !func.isPublic() || func.isExternal() || numStages < 2)
       return false;
     auto module = outer->getParentOfType<ModuleOp>();
     if (getComputeCapability(module) != 90 || getNumWarps(module) % 4 != 0)
