@@ -3,7 +3,9 @@
 // ttg.barrier, which the ttg-membar pass places between conflicting
 // shared-memory accesses, and gpu.barrier, which `tl.debug_barrier()`
 // writes, become `bar.sync 0` (nvvm.barrier0): every thread of the CTA
-// waits, and shared memory written before is visible after.
+// waits, and shared memory written before is visible after.  Inside a
+// region of ttg.warp_specialize they wait for that region's warps alone
+// (a named barrier, nvvm::barrier).
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"

@@ -63,8 +63,9 @@ using nvidia::PTXBuilder;
 namespace {
 
 /// i1: this thread issues the CTA's barrier and bulk-copy instructions (and
-/// `pred`, when given): the lane `elect.sync` picks in warp 0.  Every lane
-/// of warp 0 reaches these ops together, so it is one thread, and ptxas
+/// `pred`, when given): the lane `elect.sync` picks in warp 0 (in the first
+/// warp of a warp-specialized partition, for its ops).  Every lane of that
+/// warp reaches these ops together, so it is one thread, and ptxas
 /// knows it: it issues the uniform-datapath TMA instructions (UTMALDG,
 /// UTMASTG) once, where a `tid == 0` guard makes it loop over the warp's
 /// active lanes around each of them.
@@ -467,6 +468,8 @@ struct FenceTensorMapAcquireLowering
     auto *pred = ptx.input(isIssuingThread(rewriter, loc, op), "b");
     auto *map = ptx.input(adaptor.getDesc(), "l");
     ptx.verbatim("@%0 fence.proxy.tensormap::generic.acquire.gpu [%1], 128;", {pred, map});
+    // An empty bulk group waited for: keeps ptxas from moving the acquire
+    // after the copies that read the map (as after a map is made).
     ptx.verbatim("@%0 cp.async.bulk.commit_group;", {pred});
     ptx.verbatim("@%0 cp.async.bulk.wait_group.read 0;", {pred});
     ptx.launch(rewriter, loc, Type());

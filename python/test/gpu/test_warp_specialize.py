@@ -73,8 +73,9 @@ def test_persistent_warp_specialized_matmul_against_torch(shape, stages, program
     torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
 
 
+@pytest.mark.parametrize("stages", [2, 3])
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=str)
-def test_persistent_warp_specialized_matmul_tutorial_tile(dtype):
+def test_persistent_warp_specialized_matmul_tutorial_tile(dtype, stages):
     """Tutorial 09's 128x256x64 tile over 8 consumer warps (two warpgroups)."""
     M, N, K = 1024, 768, 512
     BM, BN, BK = 128, 256, 64
@@ -84,7 +85,7 @@ def test_persistent_warp_specialized_matmul_tutorial_tile(dtype):
     kernel = ws_persistent_matmul[(7,)](TensorDescriptor.from_tensor(a, [BM, BK]),
                                         TensorDescriptor.from_tensor(b, [BN, BK]),
                                         TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_M=8,
-                                        PROGRAMS=7, num_stages=3, num_warps=8)
+                                        PROGRAMS=7, num_stages=stages, num_warps=8)
     assert kernel.metadata["total_num_warps"] == 9
     tol = 2e-2 if dtype == torch.bfloat16 else 1e-2
     torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=tol, atol=0.25)

@@ -125,3 +125,4 @@ def test_before_hopper_the_hint_is_an_error_at_the_loop():
     message = str(info.value)
     assert "warp_specialize=True needs a Hopper GPU (sm_90) or later; the target is sm_80" in message
     assert f"{THIS_FILE}:" in message
+

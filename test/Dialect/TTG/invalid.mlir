@@ -1211,3 +1211,19 @@ tt.func @warp_specialize_not_last(%x: i32) -> i32 {
   %y = arith.addi %x, %x : i32
   tt.return %y : i32
 }
+
+// -----
+
+// The lowering branches on the launch's warps: the module must count the
+// partition's.
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.total-num-warps" = 4 : i32} {
+  tt.func @warp_specialize_uncounted() {
+    // expected-error@+1 {{'ttg.warp_specialize' op needs the module's ttg.total-num-warps to be num-warps + 1, got 4}}
+    ttg.warp_specialize default {
+      ttg.warp_yield
+    } partition num_warps(1) {
+      ttg.warp_yield
+    }
+    tt.return
+  }
+}

@@ -193,6 +193,40 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// A call: its callee would be lowered without knowing which warps run it
+// (its CTA barriers would wait for the producer too): left alone.
+// CHECK-LABEL: tt.func public @with_call
+// CHECK-NOT: ttg.warp_specialize
+// CHECK: tt.call @helper
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func private @helper(%x: tensor<128x64xf32, #mma>) -> tensor<128x64xf32, #mma> {
+    tt.return %x : tensor<128x64xf32, #mma>
+  }
+  tt.func public @with_call(%a: !tt.tensordesc<tensor<128x64xf16>>, %b: !tt.tensordesc<tensor<64x64xf16>>,
+                            %out: tensor<128x64x!tt.ptr<f32>, #mma>, %k: i32, %m: i32) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %r = scf.for %i = %c0 to %k step %c64 iter_args(%acc = %zero) -> (tensor<128x64xf32, #mma>) : i32 {
+      %x = tt.descriptor_load %a[%m, %i] : !tt.tensordesc<tensor<128x64xf16>> -> tensor<128x64xf16, #blocked>
+      %sa = ttg.local_alloc %x : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #nvmma, #smem>
+      %y = tt.descriptor_load %b[%i, %m] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %sb = ttg.local_alloc %y : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %d = ttg.warp_group_dot %sa, %sb, %acc : !ttg.memdesc<128x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<128x64xf32, #mma>
+      scf.yield %d : tensor<128x64xf32, #mma>
+    } {tt.warp_specialize}
+    %s = tt.call @helper(%r) : (tensor<128x64xf32, #mma>) -> tensor<128x64xf32, #mma>
+    tt.store %out, %s : tensor<128x64x!tt.ptr<f32>, #mma>
+    tt.return
+  }
+}
+
+// -----
+
 // Before Hopper there is no warp specialization to give: an error at the loop.
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:80"} {
   tt.func public @ampere(%k: i32) {

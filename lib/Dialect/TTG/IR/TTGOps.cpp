@@ -127,6 +127,11 @@ LogicalResult WarpSpecializeOp::verify() {
   Operation *next = getOperation()->getNextNode();
   if (next && !next->hasTrait<OpTrait::ReturnLike>())
     return emitOpError("must be the last op of its block before the return");
+  // The launch's warps count the partition's (the lowering branches on it).
+  if (auto module = getOperation()->getParentOfType<ModuleOp>())
+    if (getTotalNumWarps(module) != getNumWarps(module) + int(getPartitionNumWarps()))
+      return emitOpError("needs the module's ttg.total-num-warps to be num-warps + ")
+             << getPartitionNumWarps() << ", got " << getTotalNumWarps(module);
   return success();
 }
 

@@ -368,7 +368,7 @@ void ttg::prefetchNextTile(ModuleOp module) {
       loops.push_back(loop);
     // A warp-specialized tile loop: the producer warp fills the ring ahead
     // on its own; the epilogue's store wait can be deferred all the same.
-    if (loop->hasAttr("tt.warp_specialize") &&
+    if (loop->hasAttr("tt.warp_specialize") && !loop->hasAttr("tt.flatten") &&
         isa<WarpSpecializeOp>(loop->getParentOp()))
       specialized.push_back(loop);
   });

@@ -17,7 +17,7 @@
 //      before L (the producer acquires them first).  The ops before L run
 //      on every warp, the producer's too: they may not touch memory with
 //      tensors or go through shared memory (the layouts do not know the
-//      producer's warp).  The
+//      producer's warp), and the kernel makes no calls.  The
 //      producer's slice is what the loads' indices and the K loop's bounds
 //      need, backward within L: pure ops without regions, over induction
 //      variables and values defined above L (no other carried value).
@@ -50,6 +50,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tritium/Analysis/Allocation.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -106,12 +107,22 @@ private:
       return false;
     if (!prologueRunsOnAnyWarp())
       return false;
+    // A call's callee is neither checked before the split nor lowered
+    // knowing its warps (its CTA barriers would wait for the producer too).
+    bool calls = false;
+    func.walk([&](tt::CallOp) { calls = true; });
+    if (calls)
+      return false;
 
     auto hasDescriptorLoads = [](scf::ForOp loop) {
       return llvm::any_of(loop.getBody()->getOperations(), [](Operation &op) {
         return isa<tt::DescriptorLoadOp>(op);
       });
     };
+    // Both sides must count the same trips: signed bounds only (the
+    // producer's copies of the loops compare signed).
+    if (outer.getUnsignedCmp())
+      return false;
     if (hasDescriptorLoads(outer)) {
       kLoop = outer;
     } else {
@@ -131,6 +142,8 @@ private:
     });
     if (stray)
       return false;
+    if (kLoop.getUnsignedCmp())
+      return false;
     return collectLoads() && collectDot() && collectSlices();
   }
 
@@ -149,9 +162,11 @@ private:
                        llvm::any_of(inner->getResultTypes(), isTensor);
         if (!tensors)
           return WalkResult::advance();
-        if (!isMemoryEffectFree(inner) || isa<ConvertLayoutOp>(inner) ||
-            inner->getNumRegions() != 0)
-          return WalkResult::interrupt(); // memory, or a reduction or scan
+        // Memory; a reduction or scan; or shared scratch (conversions,
+        // gathers, histograms: pure ops lowered through shared memory).
+        if (!isMemoryEffectFree(inner) || inner->getNumRegions() != 0 ||
+            isa<ConvertLayoutOp>(inner) || getScratchBytes(inner) > 0)
+          return WalkResult::interrupt();
         return WalkResult::advance();
       });
       if (result.wasInterrupted())
