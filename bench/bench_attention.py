@@ -1,8 +1,9 @@
 """Side-by-side flash-attention forward on the GPU: tritium vs Triton (when
 importable) vs torch's scaled_dot_product_attention (FlashAttention-2 and
 cuDNN backends), same kernel source (attention_kernels.py: tutorial 06's
-forward on plain pointers, attn_fwd, and on host tensor descriptors,
-attn_fwd_tma, as Triton 3.6's tutorial writes it), same shapes, one run.
+forward on plain pointers, attn_fwd, on host tensor descriptors,
+attn_fwd_tma, as Triton 3.6's tutorial writes it, and on block pointers,
+attn_fwd_block_ptr, as Triton 3.0's did), same shapes, one run.
 
   fp16, Z=4 H=32 N=4096: head dim 128 non-causal and causal, head dim 64
   non-causal; TFLOP/s = 4 Z H N^2 D (halved for causal) / time
@@ -35,7 +36,7 @@ CONFIGS = [(128, 64, 2, 4), (128, 64, 3, 4), (128, 64, 3, 8), (128, 128, 2, 8), 
 backends = {"tritium": (load_kernels("attention_kernels.py", tritium, ttl, "tritium"), TritiumDescriptor)}
 if HAVE_TRITON:
     backends["triton"] = (load_kernels("attention_kernels.py", triton, tl, "triton"), TritonDescriptor)
-KERNELS = ["attn_fwd", "attn_fwd_tma"]
+KERNELS = ["attn_fwd", "attn_fwd_tma", "attn_fwd_block_ptr"]
 
 
 def launcher(backend, kernel, q, k, v, o, causal, config):
@@ -49,7 +50,7 @@ def launcher(backend, kernel, q, k, v, o, causal, config):
         return lambda: module.attn_fwd_tma[grid](
             D ** -0.5, H, dq, dk, dv, do, N_CTX=N, HEAD_DIM=D, BLOCK_M=bm, BLOCK_N=bn, STAGE=3 if causal else 1,
             num_stages=stages, num_warps=warps)
-    return lambda: module.attn_fwd[grid](
+    return lambda: getattr(module, kernel)[grid](
         q, k, v, D ** -0.5, o, *q.stride(), *k.stride(), *v.stride(), *o.stride(), H, N_CTX=N, HEAD_DIM=D,
         BLOCK_M=bm, BLOCK_N=bn, STAGE=3 if causal else 1, num_stages=stages, num_warps=warps)
 
@@ -114,7 +115,7 @@ cases = [("D=128", 4, 32, 4096, 128, False), ("D=128 causal", 4, 32, 4096, 128, 
 if QUICK:
     cases = cases[:1]
 print(f"GPU: {torch.cuda.get_device_name()}; triton {'available' if HAVE_TRITON else 'missing'}")
-print(f"{'case':14} {'kernel':13} {'tritium':>9} {'triton':>9} {'tritium/triton':>15}   configs (tritium | triton)")
+print(f"{'case':14} {'kernel':18} {'tritium':>9} {'triton':>9} {'tritium/triton':>15}   configs (tritium | triton)")
 for case in cases:
     label, tflops, chosen, notes = run_case(*case)
     fmt = lambda v: f"{v:9.1f}" if v else f"{'-':>9}"  # noqa: E731
@@ -125,9 +126,9 @@ for case in cases:
         else:
             t, r = tflops.get(f"tritium {kernel}"), tflops.get(f"triton {kernel}")
         ratio = f"{t / r:.3f}" if t and r else "-"
-        print(f"{label:14} {kernel:13} {fmt(t)} {fmt(r)} {ratio:>15}   "
+        print(f"{label:14} {kernel:18} {fmt(t)} {fmt(r)} {ratio:>15}   "
               f"{chosen.get(f'tritium {kernel}', '')} | {chosen.get(f'triton {kernel}', '')}")
-    print(f"{label:14} {'SDPA':13} FlashAttention-2 {fmt(tflops.get('FlashAttention-2'))}  cuDNN "
+    print(f"{label:14} {'SDPA':18} FlashAttention-2 {fmt(tflops.get('FlashAttention-2'))}  cuDNN "
           f"{fmt(tflops.get('cuDNN'))}")
     for note in notes:
         print("    note:", note)

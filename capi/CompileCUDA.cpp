@@ -296,6 +296,7 @@ private:
   /// the launcher allocates it for the whole grid and passes its address as
   /// the kernel's last argument.
   int64_t globalScratchBytes = 0;
+  bool globalScratchInternal = false; // the runtime's memory, not the user's
   int64_t totalNumWarps = 0; ///< warps launched, a warp-specialized partition's included
   int64_t maxWarpsPerSM = 0;
   std::string streamingWhyNot = "not analyzed (LLVM IR input)";
@@ -435,6 +436,8 @@ bool CudaCompile::run() {
   if (auto scratch = (*module)->getAttrOfType<mlir::IntegerAttr>(
           tritium::ttg::TTGDialect::kGlobalScratchSizeAttrName))
     globalScratchBytes = scratch.getInt();
+  globalScratchInternal = (*module)->hasAttr(
+      tritium::ttg::TTGDialect::kGlobalScratchInternalAttrName);
   totalNumWarps = tritium::ttg::getTotalNumWarps(*module);
 
   backendOptions.target = target;
@@ -474,6 +477,9 @@ std::string CudaCompile::json() const {
   out["streaming"] = streamingWhyNot.empty() ? "yes" : "no: " + streamingWhyNot;
   out["tensor_descriptors"] = llvm::json::Array(tensorDescriptors);
   out["global_scratch_size"] = globalScratchBytes;
+  // True when only block pointers' tensor maps use the scratch: the runtime
+  // allocates it (no triton.set_allocator needed).
+  out["global_scratch_internal"] = globalScratchInternal;
   // The block is this many warps: num_warps, plus the producer warp of a
   // warp-specialized loop.
   out["total_num_warps"] = totalNumWarps ? totalNumWarps : static_cast<int64_t>(options.numWarps);

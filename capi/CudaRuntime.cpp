@@ -293,6 +293,28 @@ extern "C" int tritium_cuda_synchronize(char **diagnostics) {
   return 0;
 }
 
+extern "C" int tritium_cuda_memory(int device, uint64_t bytes, uint64_t *address,
+                                   char **diagnostics) {
+  CudaDriver *driver = driverOrError(diagnostics);
+  if (!driver)
+    return 1;
+  CUresult result = ensureContext(*driver, device);
+  if (result != CUDA_SUCCESS)
+    return fail(*driver, result, "making a CUDA context current", diagnostics);
+  if (bytes == 0) {
+    result = driver->cuMemFree(*address);
+    return result == CUDA_SUCCESS ? 0 : fail(*driver, result, "cuMemFree", diagnostics);
+  }
+  unsigned long long allocated = 0;
+  result = driver->cuMemAlloc(&allocated, bytes);
+  if (result != CUDA_SUCCESS)
+    return fail(*driver, result,
+                "allocating " + std::to_string(bytes) + " bytes of global memory",
+                diagnostics);
+  *address = allocated;
+  return 0;
+}
+
 extern "C" void tritium_cuda_error_text(int result, char **text) {
   std::string error;
   CudaDriver *driver = CudaDriver::get(error);

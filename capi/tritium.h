@@ -190,6 +190,14 @@ TRITIUM_API uint64_t tritium_cuda_last_launched(void);
  * address in an earlier kernel) in *diagnostics. */
 TRITIUM_API int tritium_cuda_synchronize(char **diagnostics);
 
+/* Allocates `bytes` of global memory on `device` (in the current context, or
+ * the device's primary one) into *address, or frees the allocation at
+ * `address` when `bytes` is 0.  Returns 0, or 1 with the reason in
+ * *diagnostics.  The runtime's own memory, e.g. the global scratch of
+ * kernels whose tensor maps the compiler made.  Since ABI revision 8. */
+TRITIUM_API int tritium_cuda_memory(int device, uint64_t bytes, uint64_t *address,
+                                    char **diagnostics);
+
 /* The name and description of a CUresult, in *text (free with tritium_free). */
 TRITIUM_API void tritium_cuda_error_text(int result, char **text);
 

@@ -49,6 +49,8 @@ bool CudaDriver::load(std::string &error) {
             resolve(handle, "cuLaunchKernel", cuLaunchKernel, error) &&
             resolve(handle, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
                     cuOccupancyMaxActiveBlocksPerMultiprocessor, error) &&
+            resolve(handle, "cuMemAlloc_v2", cuMemAlloc, error) &&
+            resolve(handle, "cuMemFree_v2", cuMemFree, error) &&
             resolve(handle, "cuGetErrorName", cuGetErrorName, error) &&
             resolve(handle, "cuGetErrorString", cuGetErrorString, error);
   if (!ok)

@@ -4,7 +4,8 @@
 //   inline                      device functions into kernels, so that every
 //                               later pass sees whole kernels (and block
 //                               pointers never cross a call);
-//   tt-rewrite-tensor-pointer   block pointers become pointer tensors + masks;
+//   tt-rewrite-tensor-pointer   block pointers become pointer tensors + masks
+//                               (on Hopper, tiles feeding dots: descriptors);
 //   canonicalize                folds what inlining and the rewrite exposed,
 //                               and drops loop arguments left invariant;
 //   tt-combine                  dot accumulation, addptr chains, masked loads;
@@ -23,9 +24,12 @@
 #include "mlir/Transforms/Passes.h"
 #include "tritium/Dialect/TT/Transforms/Passes.h"
 
-void tritium::buildTTIRPipeline(mlir::OpPassManager &pm) {
+void tritium::buildTTIRPipeline(mlir::OpPassManager &pm,
+                                const TTIRPipelineOptions &options) {
   pm.addPass(mlir::createInlinerPass());
-  pm.addPass(tt::createTTRewriteTensorPointerPass());
+  tt::TTRewriteTensorPointerPassOptions rewriteOptions;
+  rewriteOptions.computeCapability = options.computeCapability;
+  pm.addPass(tt::createTTRewriteTensorPointerPass(rewriteOptions));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(tt::createTTCombinePass());
   pm.addPass(tt::createTTReorderBroadcastPass());
@@ -36,7 +40,7 @@ void tritium::buildTTIRPipeline(mlir::OpPassManager &pm) {
 }
 
 void tritium::registerTTIRPipeline() {
-  mlir::PassPipelineRegistration<>(
+  mlir::PassPipelineRegistration<TTIRPipelineOptions>(
       "tritium-make-ttir",
       "Frontend IR to clean Triton IR: inline, rewrite block pointers, "
       "canonicalize, combine, reorder broadcasts, cse, symbol-dce, unroll "

@@ -77,6 +77,8 @@ public:
                                      const unsigned *boxDim, const unsigned *elementStrides,
                                      int interleave, int swizzle, int l2Promotion,
                                      int oobFill) = nullptr;
+  CUresult (*cuMemAlloc)(unsigned long long *address, size_t bytes) = nullptr;  // cuMemAlloc_v2
+  CUresult (*cuMemFree)(unsigned long long address) = nullptr;                  // cuMemFree_v2
   CUresult (*cuGetErrorName)(CUresult result, const char **name) = nullptr;
   CUresult (*cuGetErrorString)(CUresult result, const char **text) = nullptr;
 

@@ -236,7 +236,8 @@ class CompiledKernel:
                         int(self.metadata.get("max_warps_per_sm") or 0),
                         self.metadata.get("tensor_descriptors") or (),
                         int(self.metadata.get("global_scratch_size") or 0),
-                        int(self.metadata.get("global_scratch_align") or 1))
+                        int(self.metadata.get("global_scratch_align") or 1),
+                        bool(self.metadata.get("global_scratch_internal")))
 
     def launch(self, grid, args: Sequence[Any]):
         """Launches with the values of the runtime parameters, in order."""
@@ -258,6 +259,12 @@ class CompiledKernel:
 
 
 TTIR_PIPELINE = "builtin.module(tritium-make-ttir)"
+
+
+def ttir_pipeline(arch: int) -> str:
+    """The make-ttir pipeline for compute capability `arch`: from 90 on,
+    block-pointer tiles that feed dots move by TMA (tensor descriptors)."""
+    return f"builtin.module(tritium-make-ttir{{compute-capability={int(arch)}}})"
 
 
 _FRONTEND_HASH: Optional[str] = None
@@ -348,7 +355,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     text = generate_ttir(fn, arg_values, arg_attrs, debug_on, nw, target.arch)
     # Named apart from the kernel's file: positions in this buffer are
     # positions in generated IR (the ops carry the Python locations).
-    ttir = lib.run_pipeline(text, TTIR_PIPELINE, f"<TTIR generated for {name}>")
+    ttir = lib.run_pipeline(text, ttir_pipeline(target.arch), f"<TTIR generated for {name}>")
     asm: Dict[str, Any] = {"source": fn.src, "ttir": ttir}
     metadata: Dict[str, Any] = {"name": name, "kernel_name": name, "target": str(target),
                                 "num_warps": nw, "num_stages": opts["num_stages"], "num_ctas": opts["num_ctas"],
@@ -375,7 +382,8 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
         if cubin is not None:
             asm["cubin"] = cubin
         for field in ("shared", "registers", "spills", "name", "max_warps_per_sm", "streaming",
-                      "tensor_descriptors", "global_scratch_size", "global_scratch_align", "total_num_warps"):
+                      "tensor_descriptors", "global_scratch_size", "global_scratch_align", "global_scratch_internal",
+                      "total_num_warps"):
             if field in stages:
                 metadata["kernel_name" if field == "name" else field] = stages[field]
         metadata["maxnreg"] = stages.get("maxnreg") or None

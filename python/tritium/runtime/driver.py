@@ -50,6 +50,9 @@ class CudaRuntime:
         d.tritium_cuda_last_launched.restype = ctypes.c_uint64
         d.tritium_cuda_synchronize.argtypes = [_c_void_pp]
         d.tritium_cuda_synchronize.restype = ctypes.c_int
+        d.tritium_cuda_memory.argtypes = [ctypes.c_int, ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64),
+                                          _c_void_pp]
+        d.tritium_cuda_memory.restype = ctypes.c_int
         d.tritium_cuda_error_text.argtypes = [ctypes.c_int, _c_void_pp]
         d.tritium_cuda_error_text.restype = None
         _u64_p, _u32_p = ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint32)
@@ -115,6 +118,18 @@ class CudaRuntime:
                 int(nan_fill), ctypes.byref(diag)) != 0:
             raise CudaError(self._lib._take_string(diag))
         return buffer.raw[start:start + 128]
+
+    def allocate(self, device: int, size: int) -> int:
+        """The address of `size` new bytes of global memory on `device`."""
+        address, diag = ctypes.c_uint64(0), ctypes.c_void_p()
+        if self._d.tritium_cuda_memory(device, size, ctypes.byref(address), ctypes.byref(diag)) != 0:
+            raise CudaError(self._lib._take_string(diag))
+        return address.value
+
+    def free(self, device: int, address: int) -> None:
+        diag = ctypes.c_void_p()
+        if self._d.tritium_cuda_memory(device, 0, ctypes.byref(ctypes.c_uint64(address)), ctypes.byref(diag)) != 0:
+            raise CudaError(self._lib._take_string(diag))
 
     def error_text(self, result: int) -> str:
         text = ctypes.c_void_p()

@@ -175,7 +175,8 @@ class Launcher:
 
     def __init__(self, name: str, image: bytes, param_names: List[str], param_types: List[str],
                  num_warps: int, shared: int, max_warps_per_sm: int = 0,
-                 tensor_descriptors: Sequence[dict] = (), global_scratch: int = 0, global_scratch_align: int = 1):
+                 tensor_descriptors: Sequence[dict] = (), global_scratch: int = 0, global_scratch_align: int = 1,
+                 global_scratch_internal: bool = False):
         self.name = name
         self.image = image
         self.threads = num_warps * 32
@@ -204,6 +205,9 @@ class Launcher:
         # bytes per program, from triton.set_allocator's allocator at every
         # launch, its address the kernel's last argument.
         self.global_scratch, self.global_scratch_align = global_scratch, global_scratch_align
+        # Only the compiler's own tensor maps (block pointers): the runtime's
+        # memory, not the allocator's.
+        self.global_scratch_internal = global_scratch_internal
         kernel_types = list(param_types) + (["*i8"] if global_scratch else [])
         self.record = struct.Struct(record_format(kernel_types))
         self.params_bytes = self.record.size - _HEADER_BYTES
@@ -248,11 +252,15 @@ class Launcher:
         _names_by_function[fn] = self.name
         return fn
 
-    def scratch(self, programs: int, stream: int):
+    def scratch(self, programs: int, stream: int, device: int):
         """(buffer, address) of the global scratch of `programs` programs,
         from the allocator triton.set_allocator set (the buffer must live
         until the launch is issued; stream-ordered allocators keep it for
-        the kernel)."""
+        the kernel), or from the runtime's own memory for kernels whose
+        scratch holds only the compiler's tensor maps (buffer None)."""
+        if self.global_scratch_internal:
+            from ._allocation import runtime_scratch
+            return None, runtime_scratch(self.global_scratch * programs, device, stream)
         from ._allocation import get_allocator
         buffer = get_allocator()(self.global_scratch * programs, self.global_scratch_align, stream)
         return buffer, buffer.data_ptr()
@@ -304,7 +312,7 @@ class Launcher:
         stream = driver.current_stream(device)
         scratch = None
         if self.global_scratch:
-            scratch, address = self.scratch(gx * gy * gz, stream)
+            scratch, address = self.scratch(gx * gy * gz, stream, device)
             values.append(address)
         try:
             record = self.record.pack(fn, stream, gx, gy, gz, self.threads,
@@ -333,7 +341,7 @@ class Launcher:
             packed.append(f"_bf16(v{k})" if ty == "bf16" else f"v{k}")
         scratch = ""
         if self.global_scratch:
-            scratch = "    scratch, scratch_address = _self.scratch(gx * gy * gz, stream)\n"
+            scratch = "    scratch, scratch_address = _self.scratch(gx * gy * gz, stream, _DEVICE)\n"
             packed.append("scratch_address")
         # The grid checks are grid_dims written inline: a call per launch
         # is what this function exists to save.

@@ -130,8 +130,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // program order; the unused one is erased), the module one program's
 // scratch size; their loads and stores go through TMA like a kernel
 // argument's, with no plan recorded (the map is encoded from the same one).
-// The base and the stride are known multiples of 16 bytes: no check.
-// CHECK: module attributes {{.*}}ttg.global_scratch_size = 256 : i32
+// The base and the stride are known multiples of 16 bytes: no check.  The
+// maps are the user's: the scratch is not the runtime's.
+// CHECK-NOT: ttg.global_scratch_internal
+// CHECK: ttg.global_scratch_size = 256 : i32
 // CHECK-LABEL: tt.func public @made_in_kernel
 // CHECK-NOT: tt.assert
 // CHECK-SAME: %arg3: !tt.ptr<i8> {tt.global_scratch}
@@ -149,6 +151,24 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %b = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 2 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
     %x = tt.descriptor_load %a[%n, %n] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
     tt.descriptor_store %b[%n, %n], %x : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A map made for a block pointer (tt.from_block_pointer) is the only one:
+// the module says the runtime provides the scratch.
+// CHECK: module attributes {{.*}}ttg.global_scratch_internal, ttg.global_scratch_size = 128 : i32
+// CHECK-LABEL: tt.func public @made_for_block_pointer
+// CHECK: tt.make_tensor_descriptor %arg0, [%arg1, %arg1], [%arg2, %c1_i64] scratch %arg4 : !tt.ptr<i8> {padding = 1 : i32, scratch_offset = 0 : i32, tt.from_block_pointer}
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @made_for_block_pointer(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32, %s: i64 {tt.divisibility = 16 : i32}, %out: tensor<64x64x!tt.ptr<f16>, #blocked>) {
+    %c1 = arith.constant 1 : i64
+    %a = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32, tt.from_block_pointer} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+    %x = tt.descriptor_load %a[%n, %n] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    tt.store %out, %x : tensor<64x64x!tt.ptr<f16>, #blocked>
     tt.return
   }
 }

@@ -25,12 +25,23 @@
 //                    yielded unchanged, which canonicalize removes.
 //   scf.if           is rebuilt likewise with expanded result types.
 //
+// On Hopper (compute-capability >= 90) some loads and stores go through the
+// copy engine instead (BlockPointerTma.h decides which, on the IR before the
+// rewrite): their block pointer's tt.make_tensor_ptr gets a
+// tt.make_tensor_descriptor beside it, over the tensor's dimensions from
+// slowest to fastest, and the access becomes
+//   tt.descriptor_load %desc[offsets in that order]   (+ tt.trans back to
+//   tt.descriptor_store %desc[...], tt.trans(value)      the tile's order)
+// The descriptor is made on the first such access.  The block pointer's
+// parts are carried all the same; canonicalize drops the ones no access uses.
+//
 // The ops that produced block pointers are erased at the end, users first.
 // Anything else that touches a block pointer (function arguments and
 // results, tt.call, cf branches, scf.while, select) is reported as an error
 // at that op instead of being lowered wrongly.
 //
 //===----------------------------------------------------------------------===//
+#include "BlockPointerTma.h"
 #include "tritium/Dialect/TT/Transforms/Passes.h"
 #include "tritium/Dialect/TT/Transforms/Transforms.h"
 
@@ -103,6 +114,7 @@ struct BlockPointerParts {
 /// Rewrites the block pointers of one function body.
 class TensorPointerRewriter {
 public:
+  explicit TensorPointerRewriter(const BlockPointerTmaPlan &tma) : tma(tma) {}
   LogicalResult rewriteRegion(Region &region);
   /// Erases the ops that produced block pointers (all now unused).
   void eraseDeadOps();
@@ -140,7 +152,17 @@ private:
                   RankedTensorType tile, ArrayRef<Value> indices,
                   ArrayRef<int32_t> boundaryCheck);
 
+  /// The tensor descriptor of `op`'s block pointers, made beside it on
+  /// first use.
+  Value descriptorFor(MakeTensorPtrOp op);
+  /// The TMA forms of a load and a store the plan sends to the copy engine.
+  void rewriteLoadByTma(LoadOp op, MakeTensorPtrOp origin);
+  void rewriteStoreByTma(StoreOp op, MakeTensorPtrOp origin);
+
+  const BlockPointerTmaPlan &tma;
   DenseMap<Value, BlockPointerParts> pointers;
+  /// tt.make_tensor_ptr -> the tensor descriptor made beside it.
+  DenseMap<Operation *, Value> descriptors;
   SmallVector<Operation *> deadOps;
 };
 
@@ -297,6 +319,34 @@ LogicalResult TensorPointerRewriter::rewriteMakeTensorPtr(MakeTensorPtrOp op) {
   return success();
 }
 
+Value TensorPointerRewriter::descriptorFor(MakeTensorPtrOp op) {
+  if (Value made = descriptors.lookup(op))
+    return made;
+  // The descriptor: the tensor's dimensions slowest first, its block the
+  // tile's dimensions in that order; shapes are i32 in a descriptor.
+  OpBuilder b(op);
+  b.setInsertionPointAfter(op);
+  Location loc = op.getLoc();
+  RankedTensorType tile = getTileType(op.getResult().getType());
+  SmallVector<int64_t> blockShape;
+  SmallVector<Value> shape, strides;
+  for (int32_t d : BlockPointerTmaPlan::descriptorDims(op)) {
+    blockShape.push_back(tile.getDimSize(d));
+    shape.push_back(
+        arith::TruncIOp::create(b, loc, b.getI32Type(), op.getShape()[d]));
+    strides.push_back(op.getStrides()[d]);
+  }
+  auto descType = TensorDescType::get(
+      op.getContext(),
+      RankedTensorType::get(blockShape, tile.getElementType()));
+  auto make = MakeTensorDescOp::create(
+      b, loc, descType, op.getBase(), shape, strides, /*scratch=*/Value(),
+      /*padding=*/b.getI32IntegerAttr(1), /*scratch_offset=*/IntegerAttr());
+  make->setAttr(kFromBlockPointerAttrName, b.getUnitAttr());
+  descriptors[op] = make.getResult();
+  return make.getResult();
+}
+
 LogicalResult TensorPointerRewriter::rewriteAdvance(AdvanceOp op) {
   FailureOr<BlockPointerParts> parts = lookup(op.getPtr(), op);
   if (failed(parts))
@@ -393,6 +443,10 @@ LogicalResult TensorPointerRewriter::rewriteLoad(LoadOp op) {
   FailureOr<BlockPointerParts> parts = lookup(op.getPtr(), op);
   if (failed(parts) || failed(checkTile(op, tile)))
     return failure();
+  if (tma.useTma(op)) {
+    rewriteLoadByTma(op, tma.tmaOrigin(op.getPtr()));
+    return success();
+  }
 
   OpBuilder b(op);
   Location loc = op.getLoc();
@@ -430,6 +484,10 @@ LogicalResult TensorPointerRewriter::rewriteStore(StoreOp op) {
   FailureOr<BlockPointerParts> parts = lookup(op.getPtr(), op);
   if (failed(parts) || failed(checkTile(op, tile)))
     return failure();
+  if (tma.useTma(op)) {
+    rewriteStoreByTma(op, tma.tmaOrigin(op.getPtr()));
+    return success();
+  }
   OpBuilder b(op);
   Location loc = op.getLoc();
   SmallVector<Value> indices = buildIndices(b, loc, *parts, tile);
@@ -439,6 +497,61 @@ LogicalResult TensorPointerRewriter::rewriteStore(StoreOp op) {
                   op.getCache(), op.getEvict());
   op.erase();
   return success();
+}
+
+namespace {
+/// The descriptor's offsets: the block pointer's, slowest dimension first.
+SmallVector<Value> descriptorOffsets(const BlockPointerParts &parts,
+                                     ArrayRef<int32_t> dims) {
+  SmallVector<Value> offsets;
+  for (int32_t d : dims)
+    offsets.push_back(parts.offsets[d]);
+  return offsets;
+}
+
+bool isIdentity(ArrayRef<int32_t> permutation) {
+  for (auto [i, d] : llvm::enumerate(permutation))
+    if (d != static_cast<int32_t>(i))
+      return false;
+  return true;
+}
+} // namespace
+
+void TensorPointerRewriter::rewriteLoadByTma(LoadOp op,
+                                             MakeTensorPtrOp origin) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<int32_t> dims = BlockPointerTmaPlan::descriptorDims(origin);
+  Value desc = descriptorFor(origin);
+  RankedTensorType block = cast<TensorDescType>(desc.getType()).getBlockType();
+  Value value = DescriptorLoadOp::create(
+      b, loc, block, desc, descriptorOffsets(pointers[op.getPtr()], dims));
+  if (!isIdentity(dims)) {
+    // Tile dimension d is block dimension (position of d in dims).
+    SmallVector<int32_t> back(dims.size());
+    for (auto [i, d] : llvm::enumerate(dims))
+      back[d] = static_cast<int32_t>(i);
+    value = TransOp::create(b, loc, op.getType(), value,
+                            b.getDenseI32ArrayAttr(back));
+  }
+  op.getResult().replaceAllUsesWith(value);
+  op.erase();
+}
+
+void TensorPointerRewriter::rewriteStoreByTma(StoreOp op,
+                                              MakeTensorPtrOp origin) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<int32_t> dims = BlockPointerTmaPlan::descriptorDims(origin);
+  Value desc = descriptorFor(origin);
+  RankedTensorType block = cast<TensorDescType>(desc.getType()).getBlockType();
+  Value value = op.getValue();
+  if (!isIdentity(dims))
+    value = TransOp::create(b, loc, block, value, b.getDenseI32ArrayAttr(dims));
+  DescriptorStoreOp::create(b, loc, desc,
+                            descriptorOffsets(pointers[op.getPtr()], dims),
+                            value);
+  op.erase();
 }
 
 //===----------------------------------------------------------------------===//
@@ -522,7 +635,8 @@ LogicalResult TensorPointerRewriter::rewriteYield(scf::YieldOp yield) {
 // Entry points
 //===----------------------------------------------------------------------===//
 
-LogicalResult tritium::tt::rewriteTensorPointers(ModuleOp module) {
+LogicalResult tritium::tt::rewriteTensorPointers(ModuleOp module,
+                                                unsigned computeCapability) {
   bool ok = true;
   for (auto func : module.getOps<FuncOp>()) {
     if (hasBlockPointer(func.getArgumentTypes()) ||
@@ -536,7 +650,8 @@ LogicalResult tritium::tt::rewriteTensorPointers(ModuleOp module) {
       ok = false;
       continue;
     }
-    TensorPointerRewriter rewriter;
+    BlockPointerTmaPlan plan(module, func, computeCapability);
+    TensorPointerRewriter rewriter(plan);
     if (failed(rewriter.rewriteRegion(func.getBody()))) {
       ok = false;
       continue;
@@ -550,8 +665,9 @@ namespace {
 struct TTRewriteTensorPointerPass
     : public tritium::tt::impl::TTRewriteTensorPointerPassBase<
           TTRewriteTensorPointerPass> {
+  using Base::Base;
   void runOnOperation() override {
-    if (failed(rewriteTensorPointers(getOperation())))
+    if (failed(rewriteTensorPointers(getOperation(), computeCapability)))
       signalPassFailure();
   }
 };

@@ -34,7 +34,10 @@
 //      order (scratch_offset); the kernel gets the scratch base as a new
 //      last argument (tt.global_scratch) and the module the size of one
 //      program's scratch (ttg.global_scratch_size), which the launcher
-//      allocates for every program of the grid.  Unused ones are erased.
+//      allocates for every program of the grid (from the runtime's own
+//      memory, ttg.global_scratch_internal, when every map was made for a
+//      block pointer; else from triton.set_allocator's).  Unused ones are
+//      erased.
 //      A base address or a stride of all but the innermost dimension that
 //      the axis information does not prove a multiple of 16 bytes gets a
 //      tt.assert before the op (the copy engine would fault on it).
@@ -46,6 +49,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "tritium/Analysis/AxisInfo.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Dialect/TT/Transforms/Transforms.h"
 #include "tritium/Layout/TmaTile.h"
 
 namespace tritium::ttg {
@@ -207,6 +211,10 @@ LogicalResult ttg::assignTensorMapScratch(ModuleOp module) {
     offset += TTGDialect::kTensorMapBytes;
   }
   module->setAttr(TTGDialect::kGlobalScratchSizeAttrName, builder.getI32IntegerAttr(offset));
+  if (llvm::all_of(makes, [](tt::MakeTensorDescOp make) {
+        return make->hasAttr(tt::kFromBlockPointerAttrName);
+      }))
+    module->setAttr(TTGDialect::kGlobalScratchInternalAttrName, builder.getUnitAttr());
   return success();
 }
 

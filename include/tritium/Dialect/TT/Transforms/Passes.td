@@ -139,7 +139,34 @@ def TTRewriteTensorPointerPass
     a `tt.call`, an unstructured branch, `scf.while`) is reported as an error
     at that op.  Unused private functions are skipped, since the inliner has
     already copied them into their callers.
+
+    With `compute-capability=90` or more, a block pointer made at the top of
+    a kernel whose tile and tensor meet the copy engine's rules (power-of-two
+    tile of 8-64-bit elements that layout::whyNotTmaTile accepts, unit
+    stride in the fastest dimension of `order`, base and other strides
+    proven 16-byte multiples) gets a `tt.make_tensor_descriptor`, and its
+    loads that feed a `tt.dot` and its stores of values computed from one go
+    through it (elements outside the tensor read as zero and are not
+    written):
+
+    ```mlir
+    %bp = tt.make_tensor_ptr %base, [%k, %n], [%c1_i64, %sk], [%o0, %o1]
+        {order = array<i32: 0, 1>} : !tt.ptr<tensor<64x32xf16>>
+    %v = tt.load %bp : !tt.ptr<tensor<64x32xf16>>     // feeds a tt.dot
+    // becomes
+    %d = tt.make_tensor_descriptor %base, [%n32, %k32], [%sk, %c1_i64]
+        {padding = 1 : i32, tt.from_block_pointer}
+        : !tt.ptr<f16> -> !tt.tensordesc<tensor<32x64xf16>>
+    %t = tt.descriptor_load %d[%o1, %o0] : ... -> tensor<32x64xf16>
+    %v = tt.trans %t {order = array<i32: 1, 0>} : tensor<32x64xf16> -> tensor<64x32xf16>
+    ```
   }];
+  let options = [
+    Option<"computeCapability", "compute-capability", "unsigned", "0",
+           "the target's compute capability times ten; from 90 on, loads "
+           "and stores that fit go through tensor descriptors (TMA); 0: "
+           "none do">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::tritium::tt::TTDialect"];

@@ -24,6 +24,12 @@ namespace tritium::tt {
 inline constexpr llvm::StringLiteral kLoopUnrollFactorAttrName =
     "tt.loop_unroll_factor";
 
+/// The discardable unit attribute of a tt.make_tensor_descriptor that
+/// tt-rewrite-tensor-pointer made for a block pointer: the kernel's global
+/// scratch for it comes from the runtime, not from triton.set_allocator.
+inline constexpr llvm::StringLiteral kFromBlockPointerAttrName =
+    "tt.from_block_pointer";
+
 /// tt-combine: dot accumulation, addptr chains, select of a masked load,
 /// broadcast of a splat, and broadcast-multiply-reduce as tt.dot.
 void populateCombinePatterns(mlir::RewritePatternSet &patterns);
@@ -44,9 +50,12 @@ void populateSplatThroughShapeOpPatterns(mlir::RewritePatternSet &patterns);
 mlir::LogicalResult unrollAnnotatedLoops(mlir::Operation *root);
 
 /// tt-rewrite-tensor-pointer: replaces every block pointer in `module` with
-/// tensors of pointers and masks.  Fails, with an error at the offending
-/// op, where a block pointer is used in a way the rewrite does not support.
-mlir::LogicalResult rewriteTensorPointers(mlir::ModuleOp module);
+/// tensors of pointers and masks, or, from `computeCapability` 90 on, with
+/// tensor descriptors where the copy engine can move the tile (see the
+/// pass's description).  Fails, with an error at the offending op, where a
+/// block pointer is used in a way the rewrite does not support.
+mlir::LogicalResult rewriteTensorPointers(mlir::ModuleOp module,
+                                          unsigned computeCapability = 0);
 
 } // namespace tritium::tt
 

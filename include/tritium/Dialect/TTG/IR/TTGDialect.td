@@ -47,6 +47,10 @@ def TTG_Dialect : Dialect {
     // programs' scratch (unit), and the bytes of one tensor map's slot.
     static constexpr ::llvm::StringLiteral kGlobalScratchSizeAttrName = "ttg.global_scratch_size";
     static constexpr ::llvm::StringLiteral kGlobalScratchArgAttrName = "tt.global_scratch";
+    // Set (unit) when every tensor map in the global scratch was made for a
+    // block pointer: the runtime provides the memory, not the user's
+    // triton.set_allocator.
+    static constexpr ::llvm::StringLiteral kGlobalScratchInternalAttrName = "ttg.global_scratch_internal";
     static constexpr int64_t kTensorMapBytes = 128;
     // Warp specialization: the warps of the CTA, the module's num-warps
     // (which run the default region of ttg.warp_specialize) plus those of

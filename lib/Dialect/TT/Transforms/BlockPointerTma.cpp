@@ -1,0 +1,231 @@
+//===- BlockPointerTma.cpp - which block pointers the copy engine moves ---===//
+//
+// The decisions of BlockPointerTma.h.  Algorithm, per function:
+//   1. Origins: a fixed point over the block-pointer values, each mapped to
+//      the tt.make_tensor_ptr it comes from (make: itself; advance: its
+//      source's; an scf.for iteration argument: the join of its init and
+//      what the body yields; loop and scf.if results likewise), where two
+//      different origins join to "several" (null).  Two passes over a
+//      function usually settle it; the lattice has three levels, so it ends.
+//   2. Eligibility of each tt.make_tensor_ptr: the static rules of the
+//      header, the alignment ones on the module's axis information.
+//   3. Per access: a load reads by TMA if its origin is eligible and its
+//      value reaches an operand of a tt.dot through layout-neutral ops
+//      (transposes, reshapes, element type conversions); a store writes by
+//      TMA if its origin is eligible and the value it stores is computed
+//      from a tt.dot's result (a walk up the value's definitions, through
+//      loop and branch results to what their bodies yield).
+//
+//===----------------------------------------------------------------------===//
+#include "BlockPointerTma.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "tritium/Analysis/AxisInfo.h"
+#include "tritium/Layout/TmaTile.h"
+
+using namespace mlir;
+using namespace tritium;
+using namespace tritium::tt;
+
+namespace {
+
+/// Joins `from`'s origin into `into`'s; returns whether `into` changed.
+bool joinOrigin(DenseMap<Value, Operation *> &origins, Value into, Value from) {
+  auto source = origins.find(from);
+  if (source == origins.end())
+    return false; // not known yet
+  auto [it, inserted] = origins.try_emplace(into, source->second);
+  if (inserted)
+    return true;
+  if (it->second && it->second != source->second) {
+    it->second = nullptr;
+    return true;
+  }
+  return false;
+}
+
+DenseMap<Value, Operation *> computeOrigins(FuncOp func) {
+  DenseMap<Value, Operation *> origins;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    func.walk([&](Operation *op) {
+      if (auto make = dyn_cast<MakeTensorPtrOp>(op)) {
+        changed |= origins.try_emplace(make.getResult(), make).second;
+      } else if (auto advance = dyn_cast<AdvanceOp>(op)) {
+        changed |= joinOrigin(origins, advance.getResult(), advance.getPtr());
+      } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+        for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+          if (!isTensorPointerType(arg.getType()))
+            continue;
+          changed |= joinOrigin(origins, arg, loop.getInitArgs()[i]);
+          changed |= joinOrigin(origins, arg, yield.getOperand(i));
+          changed |= joinOrigin(origins, loop.getResult(i), arg);
+        }
+      } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        for (auto [i, result] : llvm::enumerate(ifOp.getResults())) {
+          if (!isTensorPointerType(result.getType()))
+            continue;
+          changed |= joinOrigin(origins, result, ifOp.thenYield().getOperand(i));
+          if (!ifOp.getElseRegion().empty())
+            changed |= joinOrigin(origins, result, ifOp.elseYield().getOperand(i));
+        }
+      }
+    });
+  }
+  return origins;
+}
+
+/// Whether `make`'s tile and tensor meet the copy engine's rules.
+bool isTmaEligible(MakeTensorPtrOp make, const ModuleAxisInfo &axisInfo) {
+  if (!isa<FuncOp>(make->getParentOp()))
+    return false;
+  auto tile = cast<RankedTensorType>(
+      cast<PointerType>(make.getResult().getType()).getPointeeType());
+  if (tile.getEncoding())
+    return false;
+  Type element = tile.getElementType();
+  if (!element.isIntOrFloat())
+    return false;
+  int64_t bits = element.getIntOrFloatBitWidth();
+  if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+    return false;
+  for (int64_t size : tile.getShape())
+    if (size <= 0 || !llvm::isPowerOf2_64(size))
+      return false;
+  SmallVector<int32_t> dims = BlockPointerTmaPlan::descriptorDims(make);
+  std::vector<int64_t> block;
+  for (int32_t d : dims)
+    block.push_back(tile.getDimSize(d));
+  if (layout::whyNotTmaTile(block, bits))
+    return false;
+
+  auto divisibility = [&](Value v) -> int64_t {
+    AxisInfo info = axisInfo.getAxisInfo(v);
+    return info.isInitialized() ? info.getDivisibility(0) : 1;
+  };
+  int32_t fastest = dims.back();
+  std::optional<int64_t> unit =
+      axisInfo.getAxisInfo(make.getStrides()[fastest]).getConstantValue();
+  if (!matchPattern(make.getStrides()[fastest], m_One()) && unit != 1)
+    return false;
+  if (divisibility(make.getBase()) % 16 != 0)
+    return false;
+  int64_t elementBytes = bits / 8;
+  for (auto [d, stride] : llvm::enumerate(make.getStrides()))
+    if (static_cast<int32_t>(d) != fastest &&
+        divisibility(stride) * elementBytes % 16 != 0)
+      return false;
+  return true;
+}
+
+/// Ops a loaded tile passes through on its way to a dot without changing
+/// what the copy engine must read.
+bool isLayoutNeutral(Operation *op) {
+  return isa<TransOp, ReshapeOp, FpToFpOp, BitcastOp, arith::ExtFOp,
+             arith::TruncFOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+             arith::SIToFPOp, arith::UIToFPOp, arith::BitcastOp>(op);
+}
+
+bool feedsDot(Value value, unsigned depth = 0) {
+  if (depth > 4)
+    return false;
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<DotOp>(user) && use.getOperandNumber() < 2)
+      return true;
+    if (isLayoutNeutral(user) && feedsDot(user->getResult(0), depth + 1))
+      return true;
+  }
+  return false;
+}
+
+/// Whether `value` is computed from a tt.dot's result, looking through at
+/// most 256 definitions.
+bool computedFromDot(Value value) {
+  SmallVector<Value> work{value};
+  llvm::SmallPtrSet<Operation *, 32> seen;
+  auto yielded = [&](Region &region, unsigned index) {
+    if (region.empty())
+      return;
+    Operation *terminator = region.front().getTerminator();
+    if (index < terminator->getNumOperands())
+      work.push_back(terminator->getOperand(index));
+  };
+  while (!work.empty() && seen.size() < 256) {
+    Value v = work.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+          loop && arg.getArgNumber() > 0 && seen.insert(loop).second) {
+        yielded(loop.getRegion(), arg.getArgNumber() - 1);
+        work.push_back(loop.getInitArgs()[arg.getArgNumber() - 1]);
+      }
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || !seen.insert(def).second)
+      continue;
+    if (isa<DotOp>(def))
+      return true;
+    unsigned index = cast<OpResult>(v).getResultNumber();
+    if (auto loop = dyn_cast<scf::ForOp>(def)) {
+      yielded(loop.getRegion(), index);
+      work.push_back(loop.getInitArgs()[index]);
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+      yielded(ifOp.getThenRegion(), index);
+      yielded(ifOp.getElseRegion(), index);
+      continue;
+    }
+    // Other ops, tt.reduce and tt.scan included: their operands.
+    llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+} // namespace
+
+BlockPointerTmaPlan::BlockPointerTmaPlan(ModuleOp module, FuncOp func,
+                                         unsigned computeCapability) {
+  if (computeCapability < 90)
+    return;
+  bool any = false;
+  func.walk([&](MakeTensorPtrOp) { any = true; });
+  if (!any)
+    return;
+  origins = computeOrigins(func);
+  ModuleAxisInfo axisInfo(module);
+  func.walk([&](MakeTensorPtrOp make) {
+    if (isTmaEligible(make, axisInfo))
+      eligible.insert(make);
+  });
+}
+
+SmallVector<int32_t> BlockPointerTmaPlan::descriptorDims(MakeTensorPtrOp make) {
+  ArrayRef<int32_t> order = make.getOrder();
+  return SmallVector<int32_t>(order.rbegin(), order.rend());
+}
+
+MakeTensorPtrOp BlockPointerTmaPlan::tmaOrigin(Value ptr) const {
+  auto it = origins.find(ptr);
+  if (it == origins.end() || !it->second || !eligible.contains(it->second))
+    return {};
+  return cast<MakeTensorPtrOp>(it->second);
+}
+
+bool BlockPointerTmaPlan::useTma(LoadOp load) const {
+  if (!tmaOrigin(load.getPtr()) || load.getIsVolatile())
+    return false;
+  if (load.getPadding() == PaddingOption::PAD_NAN &&
+      !load.getBoundaryCheck().empty())
+    return false;
+  return feedsDot(load.getResult());
+}
+
+bool BlockPointerTmaPlan::useTma(StoreOp store) const {
+  return tmaOrigin(store.getPtr()) && computedFromDot(store.getValue());
+}

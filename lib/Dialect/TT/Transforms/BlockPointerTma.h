@@ -1,0 +1,73 @@
+//===- BlockPointerTma.h - which block pointers the copy engine moves -----===//
+//
+// On Hopper, tt-rewrite-tensor-pointer sends some block-pointer loads and
+// stores through the tensor memory accelerator instead of tensors of
+// pointers: each block pointer made at the top of a kernel whose tile the
+// copy engine can move gets a tensor descriptor made next to it
+// (tt.make_tensor_descriptor, a tensor map the program encodes in global
+// scratch), and its loads that feed a tt.dot, and its stores of values
+// computed from one, become tt.descriptor_load / tt.descriptor_store at the
+// block pointer's offsets.  This file decides which; the rewrite builds.
+//
+// The rules, each of which keeps the pointer lowering where it fails:
+//   - compute capability 9.0 or later;
+//   - tt.make_tensor_ptr directly in the function body (a map made inside a
+//     loop or branch would be encoded again on every pass);
+//   - a tile of power-of-two dimensions of 8-64-bit elements whose
+//     descriptor block (the tile's dimensions from slowest to fastest by
+//     `order`) layout::whyNotTmaTile accepts;
+//   - the stride of the fastest dimension the constant 1, and the base and
+//     the other strides proven multiples of 16 bytes by the axis
+//     information (the copy engine faults otherwise; block pointers never
+//     ask for a run-time check);
+//   - every block pointer a load or store reaches traces back to that one
+//     tt.make_tensor_ptr through tt.advance, scf.for and scf.if (a value
+//     that may come from two of them keeps the pointer lowering);
+//   - loads: no NaN padding on a checked dimension (the map fills zeros).
+// Elements outside the tensor read as zero and are not written, on every
+// dimension: for the dimensions a load or store does not list in
+// boundaryCheck, where Triton leaves such accesses undefined, that is one of
+// the outcomes it allows.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_LIB_DIALECT_TT_TRANSFORMS_BLOCKPOINTERTMA_H
+#define TRITIUM_LIB_DIALECT_TT_TRANSFORMS_BLOCKPOINTERTMA_H
+
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Dialect/TT/Transforms/Transforms.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace tritium::tt {
+
+/// The decisions for one function, taken on its IR before the rewrite.
+class BlockPointerTmaPlan {
+public:
+  /// Analyses `func` (the whole module is given to the axis information).
+  BlockPointerTmaPlan(mlir::ModuleOp module, FuncOp func,
+                      unsigned computeCapability);
+
+  /// The tt.make_tensor_ptr every value of block pointer `ptr` comes from,
+  /// if it is one op the copy engine can serve; null otherwise.
+  MakeTensorPtrOp tmaOrigin(mlir::Value ptr) const;
+
+  /// Whether `load` (through a block pointer) should read by TMA.
+  bool useTma(LoadOp load) const;
+  /// Whether `store` (through a block pointer) should write by TMA.
+  bool useTma(StoreOp store) const;
+
+  /// The descriptor's dimensions as tile dimensions, slowest first: the
+  /// reverse of `order`.
+  static llvm::SmallVector<int32_t> descriptorDims(MakeTensorPtrOp make);
+
+private:
+  /// Block pointer value -> its tt.make_tensor_ptr (null: more than one).
+  llvm::DenseMap<mlir::Value, mlir::Operation *> origins;
+  /// The tt.make_tensor_ptr ops whose tile and tensor the copy engine takes.
+  llvm::SmallPtrSet<mlir::Operation *, 4> eligible;
+};
+
+} // namespace tritium::tt
+
+#endif // TRITIUM_LIB_DIALECT_TT_TRANSFORMS_BLOCKPOINTERTMA_H

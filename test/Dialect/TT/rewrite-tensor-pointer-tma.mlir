@@ -1,0 +1,138 @@
+// RUN: tritium-opt %s -split-input-file -tt-rewrite-tensor-pointer=compute-capability=90 | FileCheck %s
+// RUN: tritium-opt %s -split-input-file -tt-rewrite-tensor-pointer=compute-capability=80 | FileCheck %s --check-prefix=AMPERE
+
+// A matmul loop over block pointers on Hopper: A (row-major) and B (read
+// column-major, order [0, 1]) feed the dot, so each gets a tensor
+// descriptor made beside its tt.make_tensor_ptr; the loop carries the
+// offsets, and B's tile is loaded in the descriptor's order (32x64, the
+// tensor's dimensions slowest first) and transposed back.  The stored
+// accumulator goes through a descriptor too.  Before Hopper, pointers.
+// CHECK-LABEL: tt.func public @matmul_block_pointers
+// CHECK-SAME: (%[[A:[^:]*]]: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %[[B:[^:]*]]: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %[[C:[^:]*]]: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %[[M:[^:]*]]: i64, %[[N:[^:]*]]: i64, %[[K:[^:]*]]: i64, %[[SA:[^:]*]]: i64 {tt.divisibility = 16 : i32}, %[[SB:[^:]*]]: i64 {tt.divisibility = 16 : i32}
+// CHECK: %[[AM:.*]] = arith.trunci %[[M]] : i64 to i32
+// CHECK: %[[AK:.*]] = arith.trunci %[[K]] : i64 to i32
+// CHECK: %[[DA:.*]] = tt.make_tensor_descriptor %[[A]], [%[[AM]], %[[AK]]], [%[[SA]], %{{.*}}] {padding = 1 : i32, tt.from_block_pointer} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x32xf16>>
+// CHECK: %[[BN:.*]] = arith.trunci %[[N]] : i64 to i32
+// CHECK: %[[BK:.*]] = arith.trunci %[[K]] : i64 to i32
+// CHECK: %[[DB:.*]] = tt.make_tensor_descriptor %[[B]], [%[[BN]], %[[BK]]], [%[[SB]], %{{.*}}] {padding = 1 : i32, tt.from_block_pointer} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x32xf16>>
+// CHECK: %[[LOOP:.*]]:{{[0-9]+}} = scf.for
+// CHECK:   %[[TA:.*]] = tt.descriptor_load %[[DA]][%{{.*}}, %{{.*}}] : !tt.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
+// CHECK:   %[[TBT:.*]] = tt.descriptor_load %[[DB]][%{{.*}}, %{{.*}}] : !tt.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
+// CHECK:   %[[TB:.*]] = tt.trans %[[TBT]] {order = array<i32: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
+// CHECK:   tt.dot %[[TA]], %[[TB]], %{{.*}}
+// CHECK: %[[DC:.*]] = tt.make_tensor_descriptor %[[C]]
+// CHECK: tt.descriptor_store %[[DC]][%{{.*}}, %{{.*}}], %[[LOOP]]#0 : !tt.tensordesc<tensor<64x64xf32>>, tensor<64x64xf32>
+// CHECK-NOT: tt.load
+// AMPERE-LABEL: tt.func public @matmul_block_pointers
+// AMPERE-NOT: tt.make_tensor_descriptor
+// AMPERE-NOT: tt.descriptor_load
+// AMPERE: tt.load %{{.*}} : tensor<64x32x!tt.ptr<f16>>
+tt.func public @matmul_block_pointers(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i64, %n: i64, %k: i64, %sa: i64 {tt.divisibility = 16 : i32}, %sb: i64 {tt.divisibility = 16 : i32}, %sc: i64 {tt.divisibility = 16 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %c32 = arith.constant 32 : i32
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %pa = tt.make_tensor_ptr %a, [%m, %k], [%sa, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %pb = tt.make_tensor_ptr %b, [%k, %n], [%c1, %sb], [%c0, %c0] {order = array<i32: 0, 1>} : !tt.ptr<tensor<32x64xf16>>
+  %r:3 = scf.for %i = %c0 to %c4 step %c4 iter_args(%acc = %zero, %qa = %pa, %qb = %pb) -> (tensor<64x64xf32>, !tt.ptr<tensor<64x32xf16>>, !tt.ptr<tensor<32x64xf16>>) : i32 {
+    %ta = tt.load %qa {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<64x32xf16>>
+    %tb = tt.load %qb : !tt.ptr<tensor<32x64xf16>>
+    %d = tt.dot %ta, %tb, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %na = tt.advance %qa, [%c0, %c32] : !tt.ptr<tensor<64x32xf16>>
+    %nb = tt.advance %qb, [%c32, %c0] : !tt.ptr<tensor<32x64xf16>>
+    scf.yield %d, %na, %nb : tensor<64x64xf32>, !tt.ptr<tensor<64x32xf16>>, !tt.ptr<tensor<32x64xf16>>
+  }
+  %pc = tt.make_tensor_ptr %c, [%m, %n], [%sc, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x64xf32>>
+  tt.store %pc, %r#0 {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<64x64xf32>>
+  tt.return
+}
+
+// -----
+
+// Negative cases, each kept on pointers: a load that feeds no dot; a stride
+// not known to be a multiple of 16 bytes; a fastest dimension whose stride
+// is not the constant 1; a block pointer made inside a loop; a row of 4
+// bytes (under the copy engine's 16).
+// CHECK-LABEL: tt.func public @stays_on_pointers
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK-NOT: tt.descriptor_load
+// CHECK: tt.return
+tt.func public @stays_on_pointers(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m: i64, %k: i64, %sa: i64 {tt.divisibility = 16 : i32}, %odd: i64, %s1: i64, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) -> (tensor<64x32xf16>, tensor<32x2xf16>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %p0 = tt.make_tensor_ptr %a, [%m, %k], [%sa, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %plain = tt.load %p0 : !tt.ptr<tensor<64x32xf16>>
+  %p1 = tt.make_tensor_ptr %a, [%m, %k], [%odd, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %x1 = tt.load %p1 : !tt.ptr<tensor<64x32xf16>>
+  %p2 = tt.make_tensor_ptr %a, [%k, %m], [%sa, %s1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<32x64xf16>>
+  %x2 = tt.load %p2 : !tt.ptr<tensor<32x64xf16>>
+  %d0 = tt.dot %x1, %x2, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  %r = scf.for %i = %c0 to %c4 step %c4 iter_args(%acc = %d0) -> (tensor<64x64xf32>) : i32 {
+    %p3 = tt.make_tensor_ptr %a, [%m, %k], [%sa, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+    %x3 = tt.load %p3 : !tt.ptr<tensor<64x32xf16>>
+    %p4 = tt.make_tensor_ptr %a, [%k, %m], [%sa, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<32x64xf16>>
+    %x4 = tt.load %p4 : !tt.ptr<tensor<32x64xf16>>
+    %d = tt.dot %x3, %x4, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  %p5 = tt.make_tensor_ptr %a, [%k, %m], [%sa, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<32x2xf16>>
+  %x5 = tt.load %p5 : !tt.ptr<tensor<32x2xf16>>
+  %pc = tt.make_tensor_ptr %out, [%m, %m], [%sa, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x64xf32>>
+  tt.store %pc, %zero : !tt.ptr<tensor<64x64xf32>>
+  tt.return %plain, %x5 : tensor<64x32xf16>, tensor<32x2xf16>
+}
+
+// -----
+
+// A block pointer that an scf.if chooses between two tt.make_tensor_ptr ops
+// has no single tensor map: its load stays on pointers, though both makes
+// are eligible.
+// CHECK-LABEL: tt.func public @two_origins
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK: scf.if
+// CHECK-NOT: tt.descriptor_load
+// CHECK: tt.load %{{.*}} : tensor<64x32x!tt.ptr<f16>>
+// CHECK-NOT: tt.descriptor_load
+// CHECK: tt.dot
+tt.func public @two_origins(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m: i64, %k: i64, %sa: i64 {tt.divisibility = 16 : i32}, %which: i1, %y: tensor<32x64xf16>) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %pa = tt.make_tensor_ptr %a, [%m, %k], [%sa, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %pb = tt.make_tensor_ptr %b, [%m, %k], [%sa, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %p = scf.if %which -> (!tt.ptr<tensor<64x32xf16>>) {
+    scf.yield %pa : !tt.ptr<tensor<64x32xf16>>
+  } else {
+    scf.yield %pb : !tt.ptr<tensor<64x32xf16>>
+  }
+  %x = tt.load %p : !tt.ptr<tensor<64x32xf16>>
+  %d = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  tt.return %d : tensor<64x64xf32>
+}
+
+// -----
+
+// A stored value computed from a dot through a tt.reduce (an op with a
+// region) counts as computed from the dot: the store goes through a
+// descriptor, rank 1 here.
+// CHECK-LABEL: tt.func public @store_through_reduce
+// CHECK: %[[D:.*]] = tt.make_tensor_descriptor %arg0
+// CHECK-SAME: -> !tt.tensordesc<tensor<64xf32>>
+// CHECK: tt.descriptor_store %[[D]][%{{.*}}], %{{.*}} : !tt.tensordesc<tensor<64xf32>>, tensor<64xf32>
+tt.func public @store_through_reduce(%c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i64, %x: tensor<64x32xf16>, %y: tensor<32x64xf16>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %d = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  %s = tt.reduce %d axis = 1 ({
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    tt.reduce.return %t : f32
+  }) : (tensor<64x64xf32>) -> tensor<64xf32>
+  %pc = tt.make_tensor_ptr %c, [%m], [%c1], [%c0] {order = array<i32: 0>} : !tt.ptr<tensor<64xf32>>
+  tt.store %pc, %s {boundaryCheck = array<i32: 0>} : !tt.ptr<tensor<64xf32>>
+  tt.return
+}
