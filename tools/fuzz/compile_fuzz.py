@@ -55,7 +55,7 @@ def _compile_one(seed: int, invalid: bool, workdir: str) -> dict:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         kernel = tritium.compile(module.kernel, signature=program.signature, constexprs=program.constexprs,
-                                 target="cuda:90", num_warps=program.num_warps)
+                                 attrs=program.attrs, target="cuda:90", num_warps=program.num_warps)
         result.update(status="ok", cubin="cubin" in kernel.asm)
     except tritium.CompilationError as e:
         result.update(status="compile_error", file=e.file, line=e.line, message=str(e).splitlines()[0][:300],

@@ -37,7 +37,11 @@ What a valid kernel may contain:
     neutral first;
   * integers: an atomic_add histogram (int32);
   * or, about one program in seven, a matmul tile: tl.dot over a masked K loop
-    (fp16 or fp32 inputs, fp32 accumulator) with an element-wise epilogue;
+    (fp16 or fp32 inputs, fp32 accumulator) with an element-wise epilogue,
+    or (a third of those) over block pointers: A and B in either memory
+    order (`order`), edges checked with zero padding, C stored through a
+    block pointer; dimensions often multiples of 16, so that on Hopper the
+    tiles move by TMA (Program.attrs says what the JIT would specialize);
   * or, about one in ten, tiles through host tensor descriptors (rank 1 or
     2, blocks crossing the array's edges, an element-wise expression stored,
     or in one of four added twice to a zeroed output with a descriptor
@@ -110,6 +114,9 @@ class Program:
     zero_outputs: Tuple[str, ...] = ()   # outputs that start at zero (atomic targets)
     # parameters passed as host TensorDescriptors over their array: block shape
     descriptors: Dict[str, Tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    # what the JIT's specialization would know of the arguments (pointers
+    # and integers divisible by 16), for compiling without launching
+    attrs: Dict[str, list] = dataclasses.field(default_factory=dict)
 
     def arguments(self):
         """Parameter names in signature order."""
@@ -455,6 +462,8 @@ def _generate_dot(seed: int, rng: random.Random) -> Program:
     """A matmul tile: C[BM, BN] = A[M, K] @ B[K, N] over a K loop with masked
     tails, fp16 (or fp32) inputs, an fp32 accumulator, and an element-wise
     epilogue from the expression builder; grid over the M and N tiles."""
+    if rng.random() < 0.35:
+        return _generate_block_pointer_dot(seed, rng)
     dtype = rng.choice(["float16", "float16", "float32"])
     bm, bn, bk = (rng.choice([16, 32, 64]) for _ in range(3))
     m, n, k = rng.randint(1, 3 * bm), rng.randint(1, 3 * bn), rng.randint(1, 3 * bk)
@@ -494,6 +503,63 @@ def _generate_dot(seed: int, rng: random.Random) -> Program:
                    inputs=[("a_ptr", (m, k), dtype), ("b_ptr", (k, n), dtype)],
                    outputs=[("c_ptr", (m, n), "float32")], scalars={"M": m, "N": n, "K": k},
                    reference="\n".join(ref), rtol=2e-3, atol=2e-3)
+
+
+def _generate_block_pointer_dot(seed: int, rng: random.Random) -> Program:
+    """A matmul tile over block pointers: A[M, K] and B[K, N] stored row- or
+    column-major (the block pointer's `order`), loaded with boundary checks
+    and zero padding as tl.advance moves them along K, C[M, N] (fp32 or the
+    input type) stored through a block pointer with boundary checks.  Each
+    dimension is a multiple of 16 more often than not: then the JIT knows
+    the row strides' alignment and, on Hopper, the tiles move by TMA."""
+    dtype = rng.choice(["float16", "bfloat16"])
+    bm, bn, bk = rng.choice([32, 64, 128]), rng.choice([32, 64, 128]), rng.choice([16, 32, 64])
+
+    def size(block):
+        return 16 * rng.randint(1, max(1, 2 * block // 16)) if rng.random() < 0.6 else rng.randint(1, 2 * block)
+    m, n, k = size(bm), size(bn), size(bk)
+    a_col, b_col = rng.random() < 0.3, rng.random() < 0.4
+    out = rng.choice(["float32", dtype])
+
+    def block_ptr(name, rows, cols, column_major, stride, offsets, block):
+        strides, order = (f"(1, {stride})", "(0, 1)") if column_major else (f"({stride}, 1)", "(1, 0)")
+        return (f"tl.make_block_ptr({name}, shape=({rows}, {cols}), strides={strides}, offsets={offsets}, "
+                f"block_shape={block}, order={order})")
+    lines = ["import tritium as triton", "import tritium.language as tl", "", "@triton.jit",
+             "def kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_a, stride_b, stride_c, BM: tl.constexpr, "
+             "BN: tl.constexpr, BK: tl.constexpr):",
+             "    pm = tl.program_id(0)",
+             "    pn = tl.program_id(1)",
+             f"    a_blk = {block_ptr('a_ptr', 'M', 'K', a_col, 'stride_a', '(pm * BM, 0)', '(BM, BK)')}",
+             f"    b_blk = {block_ptr('b_ptr', 'K', 'N', b_col, 'stride_b', '(0, pn * BN)', '(BK, BN)')}",
+             "    acc = tl.zeros((BM, BN), dtype=tl.float32)",
+             "    for k0 in range(0, K, BK):",
+             "        a = tl.load(a_blk, boundary_check=(0, 1), padding_option=\"zero\")",
+             "        b = tl.load(b_blk, boundary_check=(0, 1), padding_option=\"zero\")",
+             "        acc = tl.dot(a, b, acc)",
+             "        a_blk = tl.advance(a_blk, (0, BK))",
+             "        b_blk = tl.advance(b_blk, (BK, 0))",
+             f"    c_blk = {block_ptr('c_ptr', 'M', 'N', False, 'stride_c', '(pm * BM, pn * BN)', '(BM, BN)')}",
+             f"    tl.store(c_blk, acc.to({TL_DTYPE[out]}), boundary_check=(0, 1))", ""]
+    a = "arrays['a_ptr'].T" if a_col else "arrays['a_ptr']"
+    b = "arrays['b_ptr'].T" if b_col else "arrays['b_ptr']"
+    ref = ["import numpy as np", ""] + BF16_HELPER + ["def reference(arrays):",
+           f"    acc = {a}.astype(np.float64) @ {b}.astype(np.float64)",
+           f"    return {{'c_ptr': {np_cast('acc.astype(np.float32)', out)}}}", ""]
+    scalars = {"M": m, "N": n, "K": k, "stride_a": m if a_col else k, "stride_b": k if b_col else n,
+               "stride_c": n}
+    attrs = {p: [["tt.divisibility", 16]] for p in ("a_ptr", "b_ptr", "c_ptr")}
+    attrs.update({p: [["tt.divisibility", 16]] for p, v in scalars.items() if v % 16 == 0})
+    rtol = {"float32": 2e-3, "float16": 4e-3, "bfloat16": 2e-2}[out]
+    return Program(seed=seed, source="\n".join(lines),
+                   signature={"a_ptr": f"*{SIG_DTYPE[dtype]}", "b_ptr": f"*{SIG_DTYPE[dtype]}",
+                              "c_ptr": f"*{SIG_DTYPE[out]}", "M": "i32", "N": "i32", "K": "i32",
+                              "stride_a": "i32", "stride_b": "i32", "stride_c": "i32"},
+                   constexprs={"BM": bm, "BN": bn, "BK": bk}, num_warps=rng.choice([4, 8]),
+                   grid=((m + bm - 1) // bm, (n + bn - 1) // bn),
+                   inputs=[("a_ptr", (k, m) if a_col else (m, k), dtype), ("b_ptr", (n, k) if b_col else (k, n), dtype)],
+                   outputs=[("c_ptr", (m, n), out)], scalars=scalars,
+                   reference="\n".join(ref), rtol=rtol, atol=rtol, attrs=attrs)
 
 
 def _generate_descriptor(seed: int, rng: random.Random) -> Program:

@@ -8,7 +8,10 @@
 // tensor's dimensions slowest first) and transposed back.  The stored
 // accumulator goes through a descriptor too.  Before Hopper, pointers.
 // CHECK-LABEL: tt.func public @matmul_block_pointers
-// CHECK-SAME: (%[[A:[^:]*]]: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %[[B:[^:]*]]: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %[[C:[^:]*]]: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %[[M:[^:]*]]: i64, %[[N:[^:]*]]: i64, %[[K:[^:]*]]: i64, %[[SA:[^:]*]]: i64 {tt.divisibility = 16 : i32}, %[[SB:[^:]*]]: i64 {tt.divisibility = 16 : i32}
+// CHECK-SAME: (%[[A:[^:]*]]: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %[[B:[^:]*]]: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %[[C:[^:]*]]: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[SA:[^:]*]]: i64 {tt.divisibility = 16 : i32}, %[[SB:[^:]*]]: i64 {tt.divisibility = 16 : i32}
+// CHECK: %[[M:.*]] = arith.extsi
+// CHECK: %[[N:.*]] = arith.extsi
+// CHECK: %[[K:.*]] = arith.extsi
 // CHECK: %[[AM:.*]] = arith.trunci %[[M]] : i64 to i32
 // CHECK: %[[AK:.*]] = arith.trunci %[[K]] : i64 to i32
 // CHECK: %[[DA:.*]] = tt.make_tensor_descriptor %[[A]], [%[[AM]], %[[AK]]], [%[[SA]], %{{.*}}] {padding = 1 : i32, tt.from_block_pointer} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x32xf16>>
@@ -27,7 +30,10 @@
 // AMPERE-NOT: tt.make_tensor_descriptor
 // AMPERE-NOT: tt.descriptor_load
 // AMPERE: tt.load %{{.*}} : tensor<64x32x!tt.ptr<f16>>
-tt.func public @matmul_block_pointers(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i64, %n: i64, %k: i64, %sa: i64 {tt.divisibility = 16 : i32}, %sb: i64 {tt.divisibility = 16 : i32}, %sc: i64 {tt.divisibility = 16 : i32}) {
+tt.func public @matmul_block_pointers(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m32: i32, %n32: i32, %k32: i32, %sa: i64 {tt.divisibility = 16 : i32}, %sb: i64 {tt.divisibility = 16 : i32}, %sc: i64 {tt.divisibility = 16 : i32}) {
+  %m = arith.extsi %m32 : i32 to i64
+  %n = arith.extsi %n32 : i32 to i64
+  %k = arith.extsi %k32 : i32 to i64
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i64
   %c32 = arith.constant 32 : i32
@@ -53,12 +59,15 @@ tt.func public @matmul_block_pointers(%a: !tt.ptr<f16> {tt.divisibility = 16 : i
 // Negative cases, each kept on pointers: a load that feeds no dot; a stride
 // not known to be a multiple of 16 bytes; a fastest dimension whose stride
 // is not the constant 1; a block pointer made inside a loop; a row of 4
-// bytes (under the copy engine's 16).
+// bytes (under the copy engine's 16); a dimension held in an i64 (a
+// descriptor's shape is i32).
 // CHECK-LABEL: tt.func public @stays_on_pointers
 // CHECK-NOT: tt.make_tensor_descriptor
 // CHECK-NOT: tt.descriptor_load
 // CHECK: tt.return
-tt.func public @stays_on_pointers(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m: i64, %k: i64, %sa: i64 {tt.divisibility = 16 : i32}, %odd: i64, %s1: i64, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}) -> (tensor<64x32xf16>, tensor<32x2xf16>) {
+tt.func public @stays_on_pointers(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m32: i32, %k32: i32, %sa: i64 {tt.divisibility = 16 : i32}, %odd: i64, %s1: i64, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %wide: i64) -> (tensor<64x32xf16>, tensor<32x2xf16>) {
+  %m = arith.extsi %m32 : i32 to i64
+  %k = arith.extsi %k32 : i32 to i64
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i64
   %c4 = arith.constant 4 : i32
@@ -82,6 +91,10 @@ tt.func public @stays_on_pointers(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32},
   %x5 = tt.load %p5 : !tt.ptr<tensor<32x2xf16>>
   %pc = tt.make_tensor_ptr %out, [%m, %m], [%sa, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x64xf32>>
   tt.store %pc, %zero : !tt.ptr<tensor<64x64xf32>>
+  %p6 = tt.make_tensor_ptr %a, [%wide, %k], [%sa, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %x6 = tt.load %p6 : !tt.ptr<tensor<64x32xf16>>
+  %zero2 = arith.constant dense<0.000000e+00> : tensor<64x2xf32>
+  %d6 = tt.dot %x6, %x5, %zero2 : tensor<64x32xf16> * tensor<32x2xf16> -> tensor<64x2xf32>
   tt.return %plain, %x5 : tensor<64x32xf16>, tensor<32x2xf16>
 }
 
@@ -97,7 +110,9 @@ tt.func public @stays_on_pointers(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32},
 // CHECK: tt.load %{{.*}} : tensor<64x32x!tt.ptr<f16>>
 // CHECK-NOT: tt.descriptor_load
 // CHECK: tt.dot
-tt.func public @two_origins(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m: i64, %k: i64, %sa: i64 {tt.divisibility = 16 : i32}, %which: i1, %y: tensor<32x64xf16>) -> tensor<64x64xf32> {
+tt.func public @two_origins(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m32: i32, %k32: i32, %sa: i64 {tt.divisibility = 16 : i32}, %which: i1, %y: tensor<32x64xf16>) -> tensor<64x64xf32> {
+  %m = arith.extsi %m32 : i32 to i64
+  %k = arith.extsi %k32 : i32 to i64
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i64
   %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
@@ -122,7 +137,8 @@ tt.func public @two_origins(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !
 // CHECK: %[[D:.*]] = tt.make_tensor_descriptor %arg0
 // CHECK-SAME: -> !tt.tensordesc<tensor<64xf32>>
 // CHECK: tt.descriptor_store %[[D]][%{{.*}}], %{{.*}} : !tt.tensordesc<tensor<64xf32>>, tensor<64xf32>
-tt.func public @store_through_reduce(%c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %m: i64, %x: tensor<64x32xf16>, %y: tensor<32x64xf16>) {
+tt.func public @store_through_reduce(%c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %x: tensor<64x32xf16>, %y: tensor<32x64xf16>) {
+  %m = arith.constant 1000 : i64
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i64
   %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>

@@ -103,6 +103,19 @@ bool isTmaEligible(MakeTensorPtrOp make, const ModuleAxisInfo &axisInfo) {
   if (layout::whyNotTmaTile(block, bits))
     return false;
 
+  // A descriptor's shape is i32: each dimension must be known to fit (an
+  // i32 value widened, or a constant), where a block pointer's is i64.
+  for (Value size : make.getShape()) {
+    APInt constant;
+    if (matchPattern(size, m_ConstantInt(&constant))) {
+      if (!constant.isSignedIntN(32))
+        return false;
+      continue;
+    }
+    auto widened = size.getDefiningOp<arith::ExtSIOp>();
+    if (!widened || !widened.getIn().getType().isInteger(32))
+      return false;
+  }
   auto divisibility = [&](Value v) -> int64_t {
     AxisInfo info = axisInfo.getAxisInfo(v);
     return info.isInitialized() ? info.getDivisibility(0) : 1;

@@ -16,6 +16,8 @@
 //   - a tile of power-of-two dimensions of 8-64-bit elements whose
 //     descriptor block (the tile's dimensions from slowest to fastest by
 //     `order`) layout::whyNotTmaTile accepts;
+//   - every dimension of the tensor an i32 value widened or a constant that
+//     fits in 32 bits (a descriptor's shape is i32);
 //   - the stride of the fastest dimension the constant 1, and the base and
 //     the other strides proven multiples of 16 bytes by the axis
 //     information (the copy engine faults otherwise; block pointers never
