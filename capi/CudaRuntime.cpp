@@ -315,6 +315,20 @@ extern "C" int tritium_cuda_memory(int device, uint64_t bytes, uint64_t *address
   return 0;
 }
 
+extern "C" int tritium_cuda_stream_capturing(uint64_t stream, int *capturing,
+                                             char **diagnostics) {
+  CudaDriver *driver = driverOrError(diagnostics);
+  if (!driver)
+    return 1;
+  int status = 0; // CU_STREAM_CAPTURE_STATUS_NONE
+  CUresult result =
+      driver->cuStreamIsCapturing(reinterpret_cast<CUstream>(stream), &status);
+  if (result != CUDA_SUCCESS)
+    return fail(*driver, result, "cuStreamIsCapturing", diagnostics);
+  *capturing = status != 0;
+  return 0;
+}
+
 extern "C" void tritium_cuda_error_text(int result, char **text) {
   std::string error;
   CudaDriver *driver = CudaDriver::get(error);

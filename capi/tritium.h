@@ -198,6 +198,11 @@ TRITIUM_API int tritium_cuda_synchronize(char **diagnostics);
 TRITIUM_API int tritium_cuda_memory(int device, uint64_t bytes, uint64_t *address,
                                     char **diagnostics);
 
+/* Whether work on `stream` is being captured into a CUDA graph: *capturing
+ * is 1 (active or invalidated capture) or 0.  Returns 0, or 1 with the
+ * reason in *diagnostics.  Since ABI revision 8. */
+TRITIUM_API int tritium_cuda_stream_capturing(uint64_t stream, int *capturing, char **diagnostics);
+
 /* The name and description of a CUresult, in *text (free with tritium_free). */
 TRITIUM_API void tritium_cuda_error_text(int result, char **text);
 

@@ -51,6 +51,7 @@ bool CudaDriver::load(std::string &error) {
                     cuOccupancyMaxActiveBlocksPerMultiprocessor, error) &&
             resolve(handle, "cuMemAlloc_v2", cuMemAlloc, error) &&
             resolve(handle, "cuMemFree_v2", cuMemFree, error) &&
+            resolve(handle, "cuStreamIsCapturing", cuStreamIsCapturing, error) &&
             resolve(handle, "cuGetErrorName", cuGetErrorName, error) &&
             resolve(handle, "cuGetErrorString", cuGetErrorString, error);
   if (!ok)

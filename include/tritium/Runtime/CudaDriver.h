@@ -78,6 +78,7 @@ public:
                                      int interleave, int swizzle, int l2Promotion,
                                      int oobFill) = nullptr;
   CUresult (*cuMemAlloc)(unsigned long long *address, size_t bytes) = nullptr;  // cuMemAlloc_v2
+  CUresult (*cuStreamIsCapturing)(CUstream stream, int *captureStatus) = nullptr;
   CUresult (*cuMemFree)(unsigned long long address) = nullptr;                  // cuMemFree_v2
   CUresult (*cuGetErrorName)(CUresult result, const char **name) = nullptr;
   CUresult (*cuGetErrorString)(CUresult result, const char **text) = nullptr;

@@ -9,7 +9,8 @@ per map per program (Launcher.scratch).
 
 Kernels whose only tensor maps are the compiler's own (block pointers moved
 by TMA on Hopper) do not ask it: their scratch is `runtime_scratch`, memory
-the runtime keeps per device and stream and grows as grids need.
+the runtime keeps per device and stream and grows as grids need (under
+CUDA graph capture, a fresh stream-ordered buffer per launch).
 """
 from __future__ import annotations
 
@@ -55,21 +56,45 @@ _retired: List[int] = []
 _runtime_lock = threading.Lock()
 
 
-def runtime_scratch(size: int, device: int, stream: int) -> int:
-    """The address of at least `size` bytes of global memory for a launch on
-    `stream` of `device` (128-byte aligned: allocations are 256-byte)."""
+def runtime_scratch(size: int, device: int, stream: int) -> Tuple[Optional[Buffer], int]:
+    """(buffer, address) of at least `size` bytes of global memory, 128-byte
+    aligned, for a launch on `stream` of `device`; the buffer (None for the
+    runtime's own memory) must live until the launch is issued.
+
+    Outside CUDA graph capture: the runtime's memory for that stream.  While
+    the stream is captured, a buffer shared with eager launches would be
+    baked into the graph and raced by later work, so each launch gets its
+    own, stream-ordered: from triton.set_allocator's allocator if one is
+    set, else from PyTorch's caching allocator (which keeps a graph's memory
+    in its private pool)."""
+    from . import driver
+    if driver.cuda().stream_capturing(stream):
+        return _captured_scratch(size, device, stream)
     key = (device, stream)
     held = _runtime_buffers.get(key)
     if held is not None and held[1] >= size:
-        return held[0]
+        return None, held[0]
     with _runtime_lock:
         held = _runtime_buffers.get(key)
         if held is not None and held[1] >= size:
-            return held[0]
-        from . import driver
+            return None, held[0]
         grown = max(size, 2 * held[1] if held else 1 << 20)
         address = driver.cuda().allocate(device, grown)
         if held is not None:
             _retired.append(held[0])
         _runtime_buffers[key] = (address, grown)
-        return address
+        return None, address
+
+
+def _captured_scratch(size: int, device: int, stream: int) -> Tuple[Buffer, int]:
+    allocator = get_allocator()
+    if not isinstance(allocator, NullAllocator):
+        buffer = allocator(size, 128, stream)
+        return buffer, buffer.data_ptr()
+    import sys
+    torch = sys.modules.get("torch")
+    if torch is None:
+        raise TritiumError("under CUDA graph capture, a kernel whose block pointers move by TMA needs its "
+                           "scratch memory from triton.set_allocator (or PyTorch's allocator)")
+    buffer = torch.empty((size,), dtype=torch.uint8, device=f"cuda:{device}")
+    return buffer, buffer.data_ptr()

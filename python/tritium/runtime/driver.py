@@ -53,6 +53,8 @@ class CudaRuntime:
         d.tritium_cuda_memory.argtypes = [ctypes.c_int, ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64),
                                           _c_void_pp]
         d.tritium_cuda_memory.restype = ctypes.c_int
+        d.tritium_cuda_stream_capturing.argtypes = [ctypes.c_uint64, ctypes.POINTER(ctypes.c_int), _c_void_pp]
+        d.tritium_cuda_stream_capturing.restype = ctypes.c_int
         d.tritium_cuda_error_text.argtypes = [ctypes.c_int, _c_void_pp]
         d.tritium_cuda_error_text.restype = None
         _u64_p, _u32_p = ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint32)
@@ -125,6 +127,13 @@ class CudaRuntime:
         if self._d.tritium_cuda_memory(device, size, ctypes.byref(address), ctypes.byref(diag)) != 0:
             raise CudaError(self._lib._take_string(diag))
         return address.value
+
+    def stream_capturing(self, stream: int) -> bool:
+        """Whether `stream` is being captured into a CUDA graph."""
+        capturing, diag = ctypes.c_int(0), ctypes.c_void_p()
+        if self._d.tritium_cuda_stream_capturing(stream, ctypes.byref(capturing), ctypes.byref(diag)) != 0:
+            raise CudaError(self._lib._take_string(diag))
+        return bool(capturing.value)
 
     def free(self, device: int, address: int) -> None:
         diag = ctypes.c_void_p()

@@ -256,11 +256,12 @@ class Launcher:
         """(buffer, address) of the global scratch of `programs` programs,
         from the allocator triton.set_allocator set (the buffer must live
         until the launch is issued; stream-ordered allocators keep it for
-        the kernel), or from the runtime's own memory for kernels whose
-        scratch holds only the compiler's tensor maps (buffer None)."""
+        the kernel), or, for kernels whose scratch holds only the
+        compiler's tensor maps, from the runtime (_allocation.runtime_scratch:
+        its own memory, buffer None, outside CUDA graph capture)."""
         if self.global_scratch_internal:
             from ._allocation import runtime_scratch
-            return None, runtime_scratch(self.global_scratch * programs, device, stream)
+            return runtime_scratch(self.global_scratch * programs, device, stream)
         from ._allocation import get_allocator
         buffer = get_allocator()(self.global_scratch * programs, self.global_scratch_align, stream)
         return buffer, buffer.data_ptr()
