@@ -54,7 +54,16 @@ def _compile_one(seed: int, invalid: bool, workdir: str) -> dict:
         spec = importlib.util.spec_from_file_location(f"fuzz_k{seed}_{kind}", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        kernel = tritium.compile(module.kernel, signature=program.signature, constexprs=program.constexprs,
+        # As the JIT would specialize a launch of a valid program: integers
+        # equal to 1 become constants, and `attrs` says which values divide
+        # by 16.  (Invalid programs keep their scalars at run time: some
+        # mistakes, a runtime arange bound, are mistakes only there.)
+        signature, constexprs = dict(program.signature), dict(program.constexprs)
+        for name, value in program.scalars.items():
+            if not invalid and value == 1 and isinstance(value, int) and not isinstance(value, bool):
+                signature[name] = "constexpr"
+                constexprs[name] = 1
+        kernel = tritium.compile(module.kernel, signature=signature, constexprs=constexprs,
                                  attrs=program.attrs, target="cuda:90", num_warps=program.num_warps)
         result.update(status="ok", cubin="cubin" in kernel.asm)
     except tritium.CompilationError as e:

@@ -6,7 +6,9 @@
 // descriptor made beside its tt.make_tensor_ptr; the loop carries the
 // offsets, and B's tile is loaded in the descriptor's order (32x64, the
 // tensor's dimensions slowest first) and transposed back.  The stored
-// accumulator goes through a descriptor too.  Before Hopper, pointers.
+// accumulator goes through a descriptor too.  The run-time dimensions and
+// strides are checked not negative (the map's fields are unsigned).  Before
+// Hopper, pointers.
 // CHECK-LABEL: tt.func public @matmul_block_pointers
 // CHECK-SAME: (%[[A:[^:]*]]: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %[[B:[^:]*]]: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %[[C:[^:]*]]: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[SA:[^:]*]]: i64 {tt.divisibility = 16 : i32}, %[[SB:[^:]*]]: i64 {tt.divisibility = 16 : i32}
 // CHECK: %[[M:.*]] = arith.extsi
@@ -14,6 +16,7 @@
 // CHECK: %[[K:.*]] = arith.extsi
 // CHECK: %[[AM:.*]] = arith.trunci %[[M]] : i64 to i32
 // CHECK: %[[AK:.*]] = arith.trunci %[[K]] : i64 to i32
+// CHECK: tt.assert %{{.*}}, "block pointer moved by the copy engine (TMA): its shape and strides must not be negative"
 // CHECK: %[[DA:.*]] = tt.make_tensor_descriptor %[[A]], [%[[AM]], %[[AK]]], [%[[SA]], %{{.*}}] {padding = 1 : i32, tt.from_block_pointer} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x32xf16>>
 // CHECK: %[[BN:.*]] = arith.trunci %[[N]] : i64 to i32
 // CHECK: %[[BK:.*]] = arith.trunci %[[K]] : i64 to i32
@@ -151,4 +154,57 @@ tt.func public @store_through_reduce(%c: !tt.ptr<f32> {tt.divisibility = 16 : i3
   %pc = tt.make_tensor_ptr %c, [%m], [%c1], [%c0] {order = array<i32: 0>} : !tt.ptr<tensor<64xf32>>
   tt.store %pc, %s {boundaryCheck = array<i32: 0>} : !tt.ptr<tensor<64xf32>>
   tt.return
+}
+
+// -----
+
+// Memory order: the copy engine's accesses are not ordered with the
+// threads' own.  A load after a global write (here a store before it), a
+// store before a global access (a load after it), and accesses in a loop
+// that also writes, all stay on pointers; so does a constant negative
+// stride.
+// CHECK-LABEL: tt.func public @ordered_by_pointers
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK-NOT: tt.descriptor_load
+// CHECK-NOT: tt.descriptor_store
+// CHECK: tt.return
+tt.func public @ordered_by_pointers(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %flag: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %m32: i32, %sa: i64 {tt.divisibility = 16 : i32}, %y: tensor<32x64xf16>) -> tensor<64x64xf32> {
+  %m = arith.extsi %m32 : i32 to i64
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %c1_i32 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %pa = tt.make_tensor_ptr %a, [%m, %m], [%sa, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %pc = tt.make_tensor_ptr %c, [%m, %m], [%sa, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x64xf32>>
+  // a store, then a load feeding a dot
+  tt.store %flag, %c1_i32 : !tt.ptr<i32>
+  %x = tt.load %pa : !tt.ptr<tensor<64x32xf16>>
+  %d = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  // a store of a dot's result, then a load
+  tt.store %pc, %d : !tt.ptr<tensor<64x64xf32>>
+  %back = tt.load %pc : !tt.ptr<tensor<64x64xf32>>
+  tt.return %back : tensor<64x64xf32>
+}
+
+// -----
+
+// A constant negative stride (the map's strides are unsigned) or a
+// constant dimension of 0 keeps the pointer lowering.
+// CHECK-LABEL: tt.func public @signs
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK: tt.return
+tt.func public @signs(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m32: i32, %sa: i64 {tt.divisibility = 16 : i32}, %y: tensor<32x64xf16>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %m = arith.extsi %m32 : i32 to i64
+  %c0 = arith.constant 0 : i32
+  %c0_i64 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %cm64 = arith.constant -64 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %pn = tt.make_tensor_ptr %a, [%m, %m], [%cm64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %xn = tt.load %pn : !tt.ptr<tensor<64x32xf16>>
+  %dn = tt.dot %xn, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  %pz = tt.make_tensor_ptr %a, [%c0_i64, %m], [%sa, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %xz = tt.load %pz : !tt.ptr<tensor<64x32xf16>>
+  %dz = tt.dot %xz, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  tt.return %dn, %dz : tensor<64x64xf32>, tensor<64x64xf32>
 }

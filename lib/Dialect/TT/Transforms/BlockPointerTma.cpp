@@ -9,12 +9,19 @@
 //      function usually settle it; the lattice has three levels, so it ends.
 //   2. Eligibility of each tt.make_tensor_ptr: the static rules of the
 //      header, the alignment ones on the module's axis information.
-//   3. Per access: a load reads by TMA if its origin is eligible and its
-//      value reaches an operand of a tt.dot through layout-neutral ops
-//      (transposes, reshapes, element type conversions); a store writes by
-//      TMA if its origin is eligible and the value it stores is computed
-//      from a tt.dot's result (a walk up the value's definitions, through
-//      loop and branch results to what their bodies yield).
+//   3. Per access, decided before the rewrite changes anything: a load
+//      reads by TMA if its origin is eligible, its value reaches an operand
+//      of a tt.dot through layout-neutral ops (transposes, reshapes,
+//      element type conversions), and no global write can come before it;
+//      a store writes by TMA if its origin is eligible, the value it stores
+//      is computed from a tt.dot's result (a walk up the value's
+//      definitions, through loop and branch results to what their bodies
+//      yield), and no global access can come after it.  "Before" and
+//      "after" are program order (a pre-order walk), where everything in a
+//      loop around the access counts as both.  The copy engine's accesses
+//      are not ordered with the threads' own (a TMA store is only waited
+//      for until it has read shared memory), so a pointer access to the
+//      same memory on the wrong side could see or leave stale data.
 //
 //===----------------------------------------------------------------------===//
 #include "BlockPointerTma.h"
@@ -22,6 +29,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tritium/Analysis/AxisInfo.h"
 #include "tritium/Layout/TmaTile.h"
 
@@ -108,7 +116,7 @@ bool isTmaEligible(MakeTensorPtrOp make, const ModuleAxisInfo &axisInfo) {
   for (Value size : make.getShape()) {
     APInt constant;
     if (matchPattern(size, m_ConstantInt(&constant))) {
-      if (!constant.isSignedIntN(32))
+      if (!constant.isSignedIntN(32) || !constant.isStrictlyPositive())
         return false;
       continue;
     }
@@ -128,12 +136,78 @@ bool isTmaEligible(MakeTensorPtrOp make, const ModuleAxisInfo &axisInfo) {
   if (divisibility(make.getBase()) % 16 != 0)
     return false;
   int64_t elementBytes = bits / 8;
-  for (auto [d, stride] : llvm::enumerate(make.getStrides()))
-    if (static_cast<int32_t>(d) != fastest &&
-        divisibility(stride) * elementBytes % 16 != 0)
+  for (auto [d, stride] : llvm::enumerate(make.getStrides())) {
+    if (static_cast<int32_t>(d) == fastest)
+      continue;
+    if (divisibility(stride) * elementBytes % 16 != 0)
       return false;
+    // (A negative run-time stride is caught by a check in the kernel.)
+    APInt constant;
+    if (matchPattern(stride, m_ConstantInt(&constant)) && constant.isNegative())
+      return false;
+  }
   return true;
 }
+
+/// Whether `op` may read (or, with `writesOnly`, write) the memory of the
+/// kernel's tensors: its declared effects on global (or unspecified)
+/// memory; an op that declares none and is not pure may do anything.
+/// Printing and assertions touch no tensor; ops with regions are judged
+/// by the ops inside them.
+bool accessesTensors(Operation *op, bool writesOnly) {
+  if (isa<PrintOp, AssertOp>(op) || op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return !isPure(op) && !op->hasTrait<OpTrait::IsTerminator>();
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &e) {
+    if (!isa<GlobalMemory, SideEffects::DefaultResource>(e.getResource()))
+      return false;
+    return isa<MemoryEffects::Write>(e.getEffect()) ||
+           (!writesOnly && isa<MemoryEffects::Read>(e.getEffect()));
+  });
+}
+
+/// Program order of a function's ops, and which of them touch tensors.
+class AccessOrder {
+public:
+  explicit AccessOrder(FuncOp func) {
+    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op == func)
+        return;
+      position[op] = position.size();
+      if (accessesTensors(op, /*writesOnly=*/false))
+        accesses.push_back({op, accessesTensors(op, /*writesOnly=*/true)});
+    });
+  }
+
+  /// Whether an access (a write, with `writesOnly`) other than `op` may
+  /// run before `op` (`before`) or after it.
+  bool conflicts(Operation *op, bool before, bool writesOnly) const {
+    unsigned at = position.lookup(op);
+    for (auto [other, writes] : accesses) {
+      if (other == op || (writesOnly && !writes))
+        continue;
+      unsigned there = position.lookup(other);
+      if ((before ? there < at : there > at) || shareLoop(op, other))
+        return true;
+    }
+    return false;
+  }
+
+private:
+  static bool shareLoop(Operation *a, Operation *b) {
+    for (Operation *loop = a->getParentOp(); loop; loop = loop->getParentOp())
+      if (isa<scf::ForOp, scf::WhileOp>(loop) && loop->isAncestor(b))
+        return true;
+    return false;
+  }
+
+  DenseMap<Operation *, unsigned> position;
+  SmallVector<std::pair<Operation *, bool>> accesses; // (op, writes)
+};
 
 /// Ops a loaded tile passes through on its way to a dot without changing
 /// what the copy engine must read.
@@ -204,8 +278,8 @@ bool computedFromDot(Value value) {
 
 BlockPointerTmaPlan::BlockPointerTmaPlan(ModuleOp module, FuncOp func,
                                          unsigned computeCapability) {
-  if (computeCapability < 90)
-    return;
+  if (computeCapability < 90 || !func.isPublic())
+    return; // (a private function is inlined and about to be removed)
   bool any = false;
   func.walk([&](MakeTensorPtrOp) { any = true; });
   if (!any)
@@ -215,6 +289,24 @@ BlockPointerTmaPlan::BlockPointerTmaPlan(ModuleOp module, FuncOp func,
   func.walk([&](MakeTensorPtrOp make) {
     if (isTmaEligible(make, axisInfo))
       eligible.insert(make);
+  });
+  if (eligible.empty())
+    return;
+  AccessOrder order(func);
+  func.walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      if (isTensorPointerType(load.getPtr().getType()) && tmaOrigin(load.getPtr()) &&
+          !load.getIsVolatile() &&
+          !(load.getPadding() == PaddingOption::PAD_NAN && !load.getBoundaryCheck().empty()) &&
+          feedsDot(load.getResult()) &&
+          !order.conflicts(load, /*before=*/true, /*writesOnly=*/true))
+        tmaAccesses.insert(load);
+    } else if (auto store = dyn_cast<StoreOp>(op)) {
+      if (isTensorPointerType(store.getPtr().getType()) && tmaOrigin(store.getPtr()) &&
+          computedFromDot(store.getValue()) &&
+          !order.conflicts(store, /*before=*/false, /*writesOnly=*/false))
+        tmaAccesses.insert(store);
+    }
   });
 }
 
@@ -230,15 +322,6 @@ MakeTensorPtrOp BlockPointerTmaPlan::tmaOrigin(Value ptr) const {
   return cast<MakeTensorPtrOp>(it->second);
 }
 
-bool BlockPointerTmaPlan::useTma(LoadOp load) const {
-  if (!tmaOrigin(load.getPtr()) || load.getIsVolatile())
-    return false;
-  if (load.getPadding() == PaddingOption::PAD_NAN &&
-      !load.getBoundaryCheck().empty())
-    return false;
-  return feedsDot(load.getResult());
-}
-
-bool BlockPointerTmaPlan::useTma(StoreOp store) const {
-  return tmaOrigin(store.getPtr()) && computedFromDot(store.getValue());
+bool BlockPointerTmaPlan::useTma(Operation *access) const {
+  return tmaAccesses.contains(access);
 }

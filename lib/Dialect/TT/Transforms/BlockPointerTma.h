@@ -11,13 +11,14 @@
 //
 // The rules, each of which keeps the pointer lowering where it fails:
 //   - compute capability 9.0 or later;
-//   - tt.make_tensor_ptr directly in the function body (a map made inside a
+//   - a public function (a kernel), with tt.make_tensor_ptr directly in its
+//     body (a map made inside a
 //     loop or branch would be encoded again on every pass);
 //   - a tile of power-of-two dimensions of 8-64-bit elements whose
 //     descriptor block (the tile's dimensions from slowest to fastest by
 //     `order`) layout::whyNotTmaTile accepts;
-//   - every dimension of the tensor an i32 value widened or a constant that
-//     fits in 32 bits (a descriptor's shape is i32);
+//   - every dimension of the tensor an i32 value widened or a positive
+//     constant that fits in 32 bits (a descriptor's shape is i32);
 //   - the stride of the fastest dimension the constant 1, and the base and
 //     the other strides proven multiples of 16 bytes by the axis
 //     information (the copy engine faults otherwise; block pointers never
@@ -25,7 +26,16 @@
 //   - every block pointer a load or store reaches traces back to that one
 //     tt.make_tensor_ptr through tt.advance, scf.for and scf.if (a value
 //     that may come from two of them keeps the pointer lowering);
-//   - loads: no NaN padding on a checked dimension (the map fills zeros).
+//   - loads: no NaN padding on a checked dimension (the map fills zeros),
+//     and no write to global memory that may come before (in program
+//     order, or anywhere in a loop around the load); stores: no access to
+//     global memory that may come after (likewise).  The copy engine's
+//     accesses are not ordered with the threads' own, so a pointer access
+//     to the same memory on the wrong side would see or leave stale data;
+//   - no constant negative stride or non-positive dimension; a negative
+//     run-time stride or dimension stops the kernel with a message (a
+//     tt.assert the rewrite adds: the map's fields are unsigned), where
+//     the pointer lowering would have followed it.
 // Elements outside the tensor read as zero and are not written, on every
 // dimension: for the dimensions a load or store does not list in
 // boundaryCheck, where Triton leaves such accesses undefined, that is one of
@@ -54,10 +64,9 @@ public:
   /// if it is one op the copy engine can serve; null otherwise.
   MakeTensorPtrOp tmaOrigin(mlir::Value ptr) const;
 
-  /// Whether `load` (through a block pointer) should read by TMA.
-  bool useTma(LoadOp load) const;
-  /// Whether `store` (through a block pointer) should write by TMA.
-  bool useTma(StoreOp store) const;
+  /// Whether `access`, a tt.load or tt.store through a block pointer of the
+  /// analysed IR, should go through the copy engine.
+  bool useTma(mlir::Operation *access) const;
 
   /// The descriptor's dimensions as tile dimensions, slowest first: the
   /// reverse of `order`.
@@ -68,6 +77,8 @@ private:
   llvm::DenseMap<mlir::Value, mlir::Operation *> origins;
   /// The tt.make_tensor_ptr ops whose tile and tensor the copy engine takes.
   llvm::SmallPtrSet<mlir::Operation *, 4> eligible;
+  /// The loads and stores that go through the copy engine.
+  llvm::SmallPtrSet<mlir::Operation *, 8> tmaAccesses;
 };
 
 } // namespace tritium::tt

@@ -46,6 +46,7 @@
 #include "tritium/Dialect/TT/Transforms/Transforms.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/RegionGraphTraits.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -339,6 +340,23 @@ Value TensorPointerRewriter::descriptorFor(MakeTensorPtrOp op) {
   auto descType = TensorDescType::get(
       op.getContext(),
       RankedTensorType::get(blockShape, tile.getElementType()));
+  // The map holds dimensions and strides unsigned, where the pointer
+  // lowering follows negative ones: a negative one stops the kernel with
+  // the rule at the user's line rather than moving the wrong bytes.
+  Value nonNegative;
+  auto check = [&](Value v) {
+    if (matchPattern(v, m_Constant()))
+      return; // (the plan refused negative constants)
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(v.getType()));
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v, zero);
+    nonNegative = nonNegative ? arith::AndIOp::create(b, loc, nonNegative, ok) : ok;
+  };
+  llvm::for_each(shape, check);
+  llvm::for_each(ArrayRef<Value>(strides).drop_back(), check);
+  if (nonNegative)
+    AssertOp::create(b, loc, nonNegative,
+                     b.getStringAttr("block pointer moved by the copy engine (TMA): its shape "
+                                     "and strides must not be negative"));
   auto make = MakeTensorDescOp::create(
       b, loc, descType, op.getBase(), shape, strides, /*scratch=*/Value(),
       /*padding=*/b.getI32IntegerAttr(1), /*scratch_offset=*/IntegerAttr());
