@@ -29,6 +29,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "tritium/Analysis/Allocation.h"
 #include "tritium/Analysis/StreamingKernel.h"
+#include "tritium/Dialect/TT/Transforms/Transforms.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
 #include "tritium/InitAll.h"
 #include "tritium/Target/NVIDIA/Backend.h"
@@ -285,6 +286,13 @@ private:
             {"box", std::move(boxDims)}});
       }
     });
+    // Integer arguments a block pointer moved by TMA takes as a dimension or
+    // a stride: the launcher refuses negative values.
+    module.walk([&](mlir::FunctionOpInterface function) {
+      for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i)
+        if (function.getArgAttr(i, tritium::tt::kNonNegativeArgAttrName))
+          nonNegativeArgs.push_back(static_cast<int64_t>(i));
+    });
   }
 
   CompileContext context;
@@ -304,6 +312,8 @@ private:
   /// index, swizzle and box (ttg-lower-tensor-descriptors), from which the
   /// host encodes the tensor map.
   llvm::json::Array tensorDescriptors;
+  /// Argument indices the launcher checks are not negative.
+  llvm::json::Array nonNegativeArgs;
   nvidia::CudaTarget target;
   nvidia::BackendResult backend;
   double ttgirMs = 0, llirMs = 0, totalMs = 0;
@@ -476,6 +486,7 @@ std::string CudaCompile::json() const {
   out["max_warps_per_sm"] = maxWarpsPerSM;
   out["streaming"] = streamingWhyNot.empty() ? "yes" : "no: " + streamingWhyNot;
   out["tensor_descriptors"] = llvm::json::Array(tensorDescriptors);
+  out["nonnegative_args"] = llvm::json::Array(nonNegativeArgs);
   out["global_scratch_size"] = globalScratchBytes;
   // True when only block pointers' tensor maps use the scratch: the runtime
   // allocates it (no triton.set_allocator needed).

@@ -2,8 +2,9 @@
 tl.dot, and stores of values computed from one, become tensor-descriptor
 loads and stores on maps the kernel makes (tensormap.replace in the
 runtime's global scratch, metadata global_scratch_internal) and move by
-TMA; on cuda:80, and where the copy engine's rules fail, they stay
-tensors of pointers."""
+TMA, with the arguments used as their dimensions and strides listed for
+the launcher's sign check (nonnegative_args); on cuda:80, and where the
+copy engine's rules fail, they stay tensors of pointers."""
 import tritium as triton
 import tritium.language as tl
 
@@ -52,6 +53,11 @@ def test_hopper_moves_dot_tiles_by_tma():
     assert "cp.async.bulk.tensor.2d.global.shared::cta" in ptx
     assert k.metadata["global_scratch_size"] == 3 * 128
     assert k.metadata["global_scratch_internal"] is True
+    # M, N, K and the three row strides (arguments 3-8) are the maps'
+    # dimensions and strides: the launcher refuses negative values; none is
+    # checked in the kernel
+    assert k.metadata["nonnegative_args"] == [3, 4, 5, 6, 7, 8]
+    assert "__assertfail" not in ptx
 
 
 def test_ampere_keeps_pointers():

@@ -54,6 +54,7 @@ class FakeCuda:
 
     def __init__(self, device_count=1):
         self.device_count = device_count
+        self.allocations = []
         self.records = []
         self.loads = []
         self.limits = []
@@ -83,6 +84,13 @@ class FakeCuda:
 
     def last_launched(self):
         return self.last
+
+    def allocate(self, device, size):
+        self.allocations.append((device, size))
+        return 0x7000000 * len(self.allocations)
+
+    def stream_capturing(self, stream):
+        return False
 
     def error_text(self, result):
         return f"CUDA_ERROR_{result}: fake"
@@ -390,3 +398,51 @@ def test_tensor_maps_made_in_the_kernel_get_scratch_from_the_allocator(cuda, all
 def test_tensor_maps_made_in_the_kernel_need_an_allocator(cuda):
     with pytest.raises(TritiumError, match="must provide an allocator with triton.set_allocator"):
         fresh_made_descriptor_copy()[(1,)](FakeTensor(0x10000), FakeTensor(0x20000), 1000, BLOCK=128)
+
+
+def fresh_block_pointer_matmul():
+    @tritium.jit
+    def block_pointer_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_a, stride_b, stride_c, BM: tl.constexpr,
+                             BN: tl.constexpr, BK: tl.constexpr):
+        a_blk = tl.make_block_ptr(a_ptr, (M, K), (stride_a, 1), (tl.program_id(0) * BM, 0), (BM, BK), (1, 0))
+        b_blk = tl.make_block_ptr(b_ptr, (K, N), (stride_b, 1), (0, tl.program_id(1) * BN), (BK, BN), (1, 0))
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for _ in range(0, K, BK):
+            acc = tl.dot(tl.load(a_blk, boundary_check=(0, 1)), tl.load(b_blk, boundary_check=(0, 1)), acc)
+            a_blk = tl.advance(a_blk, (0, BK))
+            b_blk = tl.advance(b_blk, (BK, 0))
+        c_blk = tl.make_block_ptr(c_ptr, (M, N), (stride_c, 1), (tl.program_id(0) * BM, tl.program_id(1) * BN),
+                                  (BM, BN), (1, 0))
+        tl.store(c_blk, acc, boundary_check=(0, 1))
+    return block_pointer_matmul
+
+
+def test_block_pointer_maps_take_the_runtimes_scratch(cuda, monkeypatch, tensor_path):
+    # three tensor maps made in the kernel (A, B, C): 384 bytes a program of
+    # the runtime's own memory, no allocator asked (none is set)
+    from tritium.runtime import _allocation
+    monkeypatch.setattr(_allocation, "_runtime_buffers", {})
+    matmul = fresh_block_pointer_matmul()
+    a, b = FakeTensor(0x10000, "torch.float16"), FakeTensor(0x20000, "torch.float16")
+    c = FakeTensor(0x30000)
+    args = (a, b, c, 256, 256, 256, 256, 256, 256)
+    matmul[(2, 2)](*args, BM=128, BN=128, BK=64)
+    use_path(matmul, tensor_path)
+    matmul[(2, 2)](*args, BM=128, BN=128, BK=64)
+    assert cuda.allocations == [(0, 1 << 20)]  # once, for stream 0x5000 of device 0
+    first, second = (decode(r, "PPPiiiiiiP") for r in cuda.records)
+    assert first["params"][-1] == second["params"][-1] == 0x7000000
+
+
+def test_negative_block_pointer_strides_are_refused(cuda, tensor_path):
+    matmul = fresh_block_pointer_matmul()
+    a, b = FakeTensor(0x10000, "torch.float16"), FakeTensor(0x20000, "torch.float16")
+    c = FakeTensor(0x30000)
+    matmul[(2, 2)](a, b, c, 256, 256, 256, 256, 256, 256, BM=128, BN=128, BK=64)
+    use_path(matmul, tensor_path)
+    with pytest.raises(TritiumError, match="argument 'stride_b' of 'block_pointer_matmul' is -256: a block "
+                                           "pointer moved by the copy engine"):
+        matmul[(2, 2)](a, b, c, 256, 256, 256, 256, -256, 256, BM=128, BN=128, BK=64)
+    with pytest.raises(TritiumError, match="argument 'M' .* is -3"):
+        matmul[(2, 2)](a, b, c, -3, 256, 256, 256, 256, 256, BM=128, BN=128, BK=64)
+    assert len(cuda.records) == 1

@@ -237,7 +237,8 @@ class CompiledKernel:
                         self.metadata.get("tensor_descriptors") or (),
                         int(self.metadata.get("global_scratch_size") or 0),
                         int(self.metadata.get("global_scratch_align") or 1),
-                        bool(self.metadata.get("global_scratch_internal")))
+                        bool(self.metadata.get("global_scratch_internal")),
+                        self.metadata.get("nonnegative_args") or ())
 
     def launch(self, grid, args: Sequence[Any]):
         """Launches with the values of the runtime parameters, in order."""
@@ -383,7 +384,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
             asm["cubin"] = cubin
         for field in ("shared", "registers", "spills", "name", "max_warps_per_sm", "streaming",
                       "tensor_descriptors", "global_scratch_size", "global_scratch_align", "global_scratch_internal",
-                      "total_num_warps"):
+                      "nonnegative_args", "total_num_warps"):
             if field in stages:
                 metadata["kernel_name" if field == "name" else field] = stages[field]
         metadata["maxnreg"] = stages.get("maxnreg") or None

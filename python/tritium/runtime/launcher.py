@@ -176,7 +176,7 @@ class Launcher:
     def __init__(self, name: str, image: bytes, param_names: List[str], param_types: List[str],
                  num_warps: int, shared: int, max_warps_per_sm: int = 0,
                  tensor_descriptors: Sequence[dict] = (), global_scratch: int = 0, global_scratch_align: int = 1,
-                 global_scratch_internal: bool = False):
+                 global_scratch_internal: bool = False, nonnegative_args: Sequence[int] = ()):
         self.name = name
         self.image = image
         self.threads = num_warps * 32
@@ -193,12 +193,18 @@ class Launcher:
         # descriptor spans 2 + 2 * rank arguments
         plans_by_arg = {int(d["arg"]): d for d in tensor_descriptors}
         self.descriptor_plans: Dict[int, Optional[dict]] = {}
+        # Parameters a block pointer moved by TMA takes as a dimension or a
+        # stride (by kernel argument in the metadata): never negative.
+        nonnegative = {int(a) for a in nonnegative_args}
+        self.nonnegative: List[int] = []
         arg = 0
         for k, ty in enumerate(self.param_types):
             if ty.startswith("tensordesc<"):
                 self.descriptor_plans[k] = plans_by_arg.get(arg)
                 arg += 2 + 2 * _descriptor_rank(ty)
             else:
+                if arg in nonnegative:
+                    self.nonnegative.append(k)
                 arg += 1
         self.num_params = len(param_names)
         # Global scratch memory (tensor maps the kernel makes): this many
@@ -266,6 +272,11 @@ class Launcher:
         buffer = get_allocator()(self.global_scratch * programs, self.global_scratch_align, stream)
         return buffer, buffer.data_ptr()
 
+    def _negative(self, k: int, value: int):
+        raise TritiumError(f"argument '{self.param_names[k]}' of '{self.name}' is {value}: a block pointer moved "
+                           "by the copy engine (TMA) takes it as a dimension or a stride, which must not be "
+                           "negative")
+
     def _raise_launch_error(self, result: int):
         hint = ""
         earlier = last_launched()
@@ -309,6 +320,9 @@ class Launcher:
             else:
                 value = int(value)
             values.append(value)
+        for k in self.nonnegative:
+            if args[k] < 0:
+                self._negative(k, args[k])
         fn = self.function(device)
         stream = driver.current_stream(device)
         scratch = None
@@ -340,6 +354,8 @@ class Launcher:
         packed = []
         for k, ty in zip(positions, self.param_types):
             packed.append(f"_bf16(v{k})" if ty == "bf16" else f"v{k}")
+        checks = "".join(f"    if v{positions[k]} < 0:\n        _self._negative({k}, v{positions[k]})\n"
+                         for k in self.nonnegative)
         scratch = ""
         if self.global_scratch:
             scratch = "    scratch, scratch_address = _self.scratch(gx * gy * gz, stream, _DEVICE)\n"
@@ -359,6 +375,7 @@ class Launcher:
             f"        _bad_grid(grid, _NAME)\n"
             f"    if not (0 < gx <= 2147483647 and 0 < gy <= 65535 and 0 < gz <= 65535):\n"
             f"        _bad_grid(grid, _NAME)\n"
+            f"{checks}"
             f"    stream = _stream(_DEVICE)\n"
             f"{scratch}"
             f"    try:\n"

@@ -6,17 +6,17 @@
 // descriptor made beside its tt.make_tensor_ptr; the loop carries the
 // offsets, and B's tile is loaded in the descriptor's order (32x64, the
 // tensor's dimensions slowest first) and transposed back.  The stored
-// accumulator goes through a descriptor too.  The run-time dimensions and
-// strides are checked not negative (the map's fields are unsigned).  Before
-// Hopper, pointers.
+// accumulator goes through a descriptor too.  The kernel arguments used as
+// dimensions and strides are marked tt.nonnegative, for the launcher to
+// check (the map's fields are unsigned).  Before Hopper, pointers.
 // CHECK-LABEL: tt.func public @matmul_block_pointers
-// CHECK-SAME: (%[[A:[^:]*]]: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %[[B:[^:]*]]: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %[[C:[^:]*]]: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[SA:[^:]*]]: i64 {tt.divisibility = 16 : i32}, %[[SB:[^:]*]]: i64 {tt.divisibility = 16 : i32}
+// CHECK-SAME: (%[[A:[^:]*]]: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %[[B:[^:]*]]: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %[[C:[^:]*]]: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %{{[^:]*}}: i32 {tt.nonnegative}, %{{[^:]*}}: i32 {tt.nonnegative}, %{{[^:]*}}: i32 {tt.nonnegative}, %[[SA:[^:]*]]: i64 {tt.divisibility = 16 : i32, tt.nonnegative}, %[[SB:[^:]*]]: i64 {tt.divisibility = 16 : i32, tt.nonnegative}
 // CHECK: %[[M:.*]] = arith.extsi
 // CHECK: %[[N:.*]] = arith.extsi
 // CHECK: %[[K:.*]] = arith.extsi
 // CHECK: %[[AM:.*]] = arith.trunci %[[M]] : i64 to i32
 // CHECK: %[[AK:.*]] = arith.trunci %[[K]] : i64 to i32
-// CHECK: tt.assert %{{.*}}, "block pointer moved by the copy engine (TMA): its shape and strides must not be negative"
+// CHECK-NOT: tt.assert
 // CHECK: %[[DA:.*]] = tt.make_tensor_descriptor %[[A]], [%[[AM]], %[[AK]]], [%[[SA]], %{{.*}}] {padding = 1 : i32, tt.from_block_pointer} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x32xf16>>
 // CHECK: %[[BN:.*]] = arith.trunci %[[N]] : i64 to i32
 // CHECK: %[[BK:.*]] = arith.trunci %[[K]] : i64 to i32
@@ -207,4 +207,28 @@ tt.func public @signs(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m32: i32, 
   %xz = tt.load %pz : !tt.ptr<tensor<64x32xf16>>
   %dz = tt.dot %xz, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
   tt.return %dn, %dz : tensor<64x64xf32>, tensor<64x64xf32>
+}
+
+// -----
+
+// A dimension or stride computed in the kernel (not an argument the launcher
+// can check) is checked in the kernel: a tt.assert before the map.
+// CHECK-LABEL: tt.func public @checked_in_kernel
+// CHECK-SAME: %{{[^:]*}}: i64 {tt.divisibility = 16 : i32}, %{{[^:]*}}: tensor<32x64xf16>)
+// CHECK: %[[S:.*]] = arith.muli
+// CHECK: %[[OK:.*]] = arith.cmpi sge, %[[S]], %{{.*}} : i64
+// CHECK-NOT: arith.cmpi
+// CHECK: tt.assert %[[OK]], "block pointer moved by the copy engine (TMA): its shape and strides must not be negative"
+// CHECK: tt.make_tensor_descriptor %arg0, [%{{.*}}, %{{.*}}], [%[[S]], %{{.*}}]
+tt.func public @checked_in_kernel(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %s: i64 {tt.divisibility = 16 : i32}, %y: tensor<32x64xf16>) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %c2 = arith.constant 2 : i64
+  %c100 = arith.constant 100 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %s2 = arith.muli %s, %c2 : i64
+  %p = tt.make_tensor_ptr %a, [%c100, %c100], [%s2, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %x = tt.load %p : !tt.ptr<tensor<64x32xf16>>
+  %d = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  tt.return %d : tensor<64x64xf32>
 }

@@ -320,6 +320,21 @@ LogicalResult TensorPointerRewriter::rewriteMakeTensorPtr(MakeTensorPtrOp op) {
   return success();
 }
 
+namespace {
+/// The kernel argument `value` is, through integer casts; null if none.
+BlockArgument kernelArgument(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(def))
+      return {};
+    value = def->getOperand(0);
+  }
+  auto arg = cast<BlockArgument>(value);
+  if (!isa<FuncOp>(arg.getOwner()->getParentOp()) || !arg.getOwner()->isEntryBlock())
+    return {};
+  return arg;
+}
+} // namespace
+
 Value TensorPointerRewriter::descriptorFor(MakeTensorPtrOp op) {
   if (Value made = descriptors.lookup(op))
     return made;
@@ -333,20 +348,31 @@ Value TensorPointerRewriter::descriptorFor(MakeTensorPtrOp op) {
   SmallVector<Value> shape, strides;
   for (int32_t d : BlockPointerTmaPlan::descriptorDims(op)) {
     blockShape.push_back(tile.getDimSize(d));
-    shape.push_back(
-        arith::TruncIOp::create(b, loc, b.getI32Type(), op.getShape()[d]));
+    APInt size;
+    if (matchPattern(op.getShape()[d], m_ConstantInt(&size)))
+      shape.push_back(arith::ConstantIntOp::create(b, loc, size.getSExtValue(), 32));
+    else
+      shape.push_back(
+          arith::TruncIOp::create(b, loc, b.getI32Type(), op.getShape()[d]));
     strides.push_back(op.getStrides()[d]);
   }
   auto descType = TensorDescType::get(
       op.getContext(),
       RankedTensorType::get(blockShape, tile.getElementType()));
   // The map holds dimensions and strides unsigned, where the pointer
-  // lowering follows negative ones: a negative one stops the kernel with
-  // the rule at the user's line rather than moving the wrong bytes.
+  // lowering follows negative ones.  A kernel argument used as one is
+  // marked (kNonNegativeArgAttrName) and checked by the launcher; any other
+  // run-time value is checked in the kernel, which then stops with the rule
+  // at the user's line rather than moving the wrong bytes.
   Value nonNegative;
+  auto func = op->getParentOfType<FuncOp>();
   auto check = [&](Value v) {
     if (matchPattern(v, m_Constant()))
       return; // (the plan refused negative constants)
+    if (BlockArgument arg = kernelArgument(v)) {
+      func.setArgAttr(arg.getArgNumber(), kNonNegativeArgAttrName, b.getUnitAttr());
+      return;
+    }
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(v.getType()));
     Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, v, zero);
     nonNegative = nonNegative ? arith::AndIOp::create(b, loc, nonNegative, ok) : ok;

@@ -30,6 +30,11 @@ inline constexpr llvm::StringLiteral kLoopUnrollFactorAttrName =
 inline constexpr llvm::StringLiteral kFromBlockPointerAttrName =
     "tt.from_block_pointer";
 
+/// The unit argument attribute of a kernel argument that a block pointer
+/// moved by TMA uses as a dimension or a stride: the launcher refuses a
+/// negative value (the tensor map's fields are unsigned).
+inline constexpr llvm::StringLiteral kNonNegativeArgAttrName = "tt.nonnegative";
+
 /// tt-combine: dot accumulation, addptr chains, select of a masked load,
 /// broadcast of a splat, and broadcast-multiply-reduce as tt.dot.
 void populateCombinePatterns(mlir::RewritePatternSet &patterns);
