@@ -141,7 +141,8 @@ bool isTmaEligible(MakeTensorPtrOp make, const ModuleAxisInfo &axisInfo) {
       continue;
     if (divisibility(stride) * elementBytes % 16 != 0)
       return false;
-    // (A negative run-time stride is caught by a check in the kernel.)
+    // (A negative run-time one is refused by the launcher or checked in the
+    // kernel: see the rewrite's descriptorFor.)
     APInt constant;
     if (matchPattern(stride, m_ConstantInt(&constant)) && constant.isNegative())
       return false;
