@@ -42,6 +42,10 @@ What a valid kernel may contain:
     order (`order`), edges checked with zero padding, C stored through a
     block pointer; dimensions often multiples of 16, so that on Hopper the
     tiles move by TMA (Program.attrs says what the JIT would specialize);
+    or a flash-attention tile: the online softmax over key blocks, both
+    products on tensor cores, optionally causal, with Q, K, V and O through
+    pointers, block pointers (K over its transposed view) or host tensor
+    descriptors, query and key counts that cut the blocks;
   * or, about one in ten, tiles through host tensor descriptors (rank 1 or
     2, blocks crossing the array's edges, an element-wise expression stored,
     or in one of four added twice to a zeroed output with a descriptor
@@ -462,8 +466,11 @@ def _generate_dot(seed: int, rng: random.Random) -> Program:
     """A matmul tile: C[BM, BN] = A[M, K] @ B[K, N] over a K loop with masked
     tails, fp16 (or fp32) inputs, an fp32 accumulator, and an element-wise
     epilogue from the expression builder; grid over the M and N tiles."""
-    if rng.random() < 0.35:
+    choice = rng.random()
+    if choice < 0.3:
         return _generate_block_pointer_dot(seed, rng)
+    if choice < 0.45:
+        return _generate_attention(seed, rng)
     dtype = rng.choice(["float16", "float16", "float32"])
     bm, bn, bk = (rng.choice([16, 32, 64]) for _ in range(3))
     m, n, k = rng.randint(1, 3 * bm), rng.randint(1, 3 * bn), rng.randint(1, 3 * bk)
@@ -560,6 +567,104 @@ def _generate_block_pointer_dot(seed: int, rng: random.Random) -> Program:
                    inputs=[("a_ptr", (k, m) if a_col else (m, k), dtype), ("b_ptr", (n, k) if b_col else (k, n), dtype)],
                    outputs=[("c_ptr", (m, n), out)], scalars=scalars,
                    reference="\n".join(ref), rtol=rtol, atol=rtol, attrs=attrs)
+
+
+def _generate_attention(seed: int, rng: random.Random) -> Program:
+    """A flash-attention tile: O[BM rows] = softmax(Q K^T * scale) V over
+    blocks of BN keys with the online softmax (running maximum and sum,
+    the accumulator rescaled each block), keys past N masked to -inf (and,
+    causal, keys after the query); Q, K, V and O of fp16 or bf16 through
+    pointers, block pointers (K read through its transposed view, order
+    (0, 1)) or host tensor descriptors (K transposed after its load)."""
+    dtype = rng.choice(["float16", "bfloat16"])
+    d = rng.choice([16, 32, 64])
+    bm, bn = rng.choice([16, 32, 64, 128]), rng.choice([16, 32, 64])
+    m, n = rng.randint(1, 3 * bm), rng.randint(1, 3 * bn)
+    causal = rng.random() < 0.4
+    access = rng.choice(["pointers", "block pointers", "descriptors"])
+    scale = 1.0 / d ** 0.5
+    tl_dtype = TL_DTYPE[dtype]
+    if access == "descriptors":
+        params = "q_desc, k_desc, v_desc, o_desc"
+        load_q = "    q = q_desc.load([pid * BM, 0])"
+        setup = []
+        load_k = "        k = k_desc.load([start, 0]).T"
+        load_v = "        v = v_desc.load([start, 0])"
+        advance = []
+        store = f"    o_desc.store([pid * BM, 0], out.to({tl_dtype}))"
+    elif access == "block pointers":
+        params = "q_ptr, k_ptr, v_ptr, o_ptr"
+        setup = ["    q_blk = tl.make_block_ptr(q_ptr, (M, D), (D, 1), (pid * BM, 0), (BM, D), (1, 0))",
+                 "    k_blk = tl.make_block_ptr(k_ptr, (D, N), (1, D), (0, 0), (D, BN), (0, 1))",
+                 "    v_blk = tl.make_block_ptr(v_ptr, (N, D), (D, 1), (0, 0), (BN, D), (1, 0))",
+                 "    o_blk = tl.make_block_ptr(o_ptr, (M, D), (D, 1), (pid * BM, 0), (BM, D), (1, 0))"]
+        load_q = "    q = tl.load(q_blk, boundary_check=(0,), padding_option=\"zero\")"
+        load_k = "        k = tl.load(k_blk, boundary_check=(1,), padding_option=\"zero\")"
+        load_v = "        v = tl.load(v_blk, boundary_check=(0,), padding_option=\"zero\")"
+        advance = ["        k_blk = tl.advance(k_blk, (0, BN))", "        v_blk = tl.advance(v_blk, (BN, 0))"]
+        store = f"    tl.store(o_blk, out.to({tl_dtype}), boundary_check=(0,))"
+    else:
+        params = "q_ptr, k_ptr, v_ptr, o_ptr"
+        setup = []
+        load_q = "    q = tl.load(q_ptr + rows[:, None] * D + dims[None, :], mask=rows[:, None] < M, other=0.0)"
+        load_k = ("        k = tl.load(k_ptr + cols[None, :] * D + dims[:, None], mask=cols[None, :] < N, "
+                  "other=0.0)")
+        load_v = ("        v = tl.load(v_ptr + cols[:, None] * D + dims[None, :], mask=cols[:, None] < N, "
+                  "other=0.0)")
+        advance = []
+        store = (f"    tl.store(o_ptr + rows[:, None] * D + dims[None, :], out.to({tl_dtype}), "
+                 "mask=rows[:, None] < M)")
+    valid = "(cols[None, :] < N)" + (" & (cols[None, :] <= rows[:, None])" if causal else "")
+    lines = ["import tritium as triton", "import tritium.language as tl", "", "@triton.jit",
+             f"def kernel({params}, M, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):",
+             "    pid = tl.program_id(0)",
+             "    rows = pid * BM + tl.arange(0, BM)",
+             "    dims = tl.arange(0, D)"] + setup + [
+             load_q,
+             "    m_i = tl.full((BM,), float(\"-inf\"), tl.float32)",
+             "    l_i = tl.zeros((BM,), tl.float32)",
+             "    acc = tl.zeros((BM, D), tl.float32)",
+             "    for start in range(0, N, BN):",
+             "        cols = start + tl.arange(0, BN)",
+             load_k,
+             f"        s = tl.where({valid}, tl.dot(q, k) * {scale!r}, float(\"-inf\"))",
+             "        m_new = tl.maximum(m_i, tl.max(s, 1))",
+             "        p = tl.exp(s - m_new[:, None])",
+             "        alpha = tl.exp(m_i - m_new)",
+             "        l_i = l_i * alpha + tl.sum(p, 1)",
+             load_v,
+             "        acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])",
+             "        m_i = m_new"] + advance + [
+             "    out = acc / l_i[:, None]",
+             store, ""]
+    names = ["q_desc", "k_desc", "v_desc", "o_desc"] if access == "descriptors" else ["q_ptr", "k_ptr", "v_ptr",
+                                                                                     "o_ptr"]
+    ref = ["import numpy as np", ""] + BF16_HELPER + ["def reference(arrays):",
+           f"    q, k, v = (arrays[name].astype(np.float64) for name in {names[:3]!r})",
+           f"    s = q @ k.T * {scale!r}",
+           (f"    s = np.where(np.arange({n})[None, :] <= np.arange({m})[:, None], s, -np.inf)" if causal
+            else "    pass"),
+           "    p = np.exp(s - s.max(axis=1, keepdims=True))",
+           "    out = (p / p.sum(axis=1, keepdims=True)) @ v",
+           f"    return {{{names[3]!r}: {np_cast('out.astype(np.float32)', dtype)}}}", ""]
+    sig = SIG_DTYPE[dtype]
+    if access == "descriptors":
+        blocks = {"q_desc": (bm, d), "k_desc": (bn, d), "v_desc": (bn, d), "o_desc": (bm, d)}
+        signature = {name: f"tensordesc<{sig}[{b[0]},{b[1]}]>" for name, b in blocks.items()}
+    else:
+        blocks = {}
+        signature = {name: f"*{sig}" for name in names}
+    signature.update({"M": "i32", "N": "i32"})
+    attrs = {name: [["tt.divisibility", 16]] for name in names if access != "descriptors"}
+    attrs.update({p: [["tt.divisibility", 16]] for p, v in (("M", m), ("N", n)) if v % 16 == 0})
+    # p is rounded to the input type before P @ V, as in every flash attention
+    rtol = {"float16": 5e-3, "bfloat16": 3e-2}[dtype]
+    return Program(seed=seed, source="\n".join(lines), signature=signature,
+                   constexprs={"BM": bm, "BN": bn, "D": d}, num_warps=rng.choice([4, 8]),
+                   grid=((m + bm - 1) // bm,),
+                   inputs=[(names[0], (m, d), dtype), (names[1], (n, d), dtype), (names[2], (n, d), dtype)],
+                   outputs=[(names[3], (m, d), dtype)], scalars={"M": m, "N": n},
+                   reference="\n".join(ref), rtol=rtol, atol=rtol, descriptors=blocks, attrs=attrs)
 
 
 def _generate_descriptor(seed: int, rng: random.Random) -> Program:

@@ -135,11 +135,6 @@ class CudaRuntime:
             raise CudaError(self._lib._take_string(diag))
         return bool(capturing.value)
 
-    def free(self, device: int, address: int) -> None:
-        diag = ctypes.c_void_p()
-        if self._d.tritium_cuda_memory(device, 0, ctypes.byref(ctypes.c_uint64(address)), ctypes.byref(diag)) != 0:
-            raise CudaError(self._lib._take_string(diag))
-
     def error_text(self, result: int) -> str:
         text = ctypes.c_void_p()
         self._d.tritium_cuda_error_text(result, ctypes.byref(text))
