@@ -128,6 +128,22 @@ def test_load_store_with_mask_other_cache_eviction_volatile():
 
 
 @triton.jit
+def k_spin_then_copy(flag_ptr, x_ptr, y_ptr, B: tl.constexpr):
+    # wait for another program's flag, then copy: the loop must survive
+    while tl.load(flag_ptr, volatile=True) == 0:
+        pass
+    offs = tl.arange(0, B)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs))
+
+
+def test_a_spin_on_a_volatile_load_is_kept():
+    t = ttir(k_spin_then_copy, {"flag_ptr": "*i32", "x_ptr": "*fp32", "y_ptr": "*fp32"}, {"B": 128})
+    assert count(t, "scf.while") == 1
+    spin = next(l for l in lines_with(t, "tt.load") if "isVolatile = true" in l)
+    assert "!tt.ptr<i32>" in spin
+
+
+@triton.jit
 def k_load_scalar(x_ptr, y_ptr):
     v = tl.load(x_ptr + 3)
     tl.store(y_ptr, v + 1)

@@ -22,7 +22,7 @@ import ctypes
 import hashlib
 import struct
 import threading
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import ArgumentError, OutOfResources, TritiumError
 from . import driver
@@ -195,8 +195,10 @@ class Launcher:
         self.descriptor_plans: Dict[int, Optional[dict]] = {}
         # Parameters a block pointer moved by TMA takes as a dimension or a
         # stride (by kernel argument in the metadata): never negative.
+        # (param position, bound): the kernel reads an unsigned parameter as
+        # signed, so a u64 from 2**63 on is negative there.
         nonnegative = {int(a) for a in nonnegative_args}
-        self.nonnegative: List[int] = []
+        self.nonnegative: List[Tuple[int, int]] = []
         arg = 0
         for k, ty in enumerate(self.param_types):
             if ty.startswith("tensordesc<"):
@@ -204,7 +206,8 @@ class Launcher:
                 arg += 2 + 2 * _descriptor_rank(ty)
             else:
                 if arg in nonnegative:
-                    self.nonnegative.append(k)
+                    bits = int(ty.lstrip("iu") or 64) if ty[:1] in "iu" else 64
+                    self.nonnegative.append((k, 1 << (bits - 1)))
                 arg += 1
         self.num_params = len(param_names)
         # Global scratch memory (tensor maps the kernel makes): this many
@@ -273,8 +276,9 @@ class Launcher:
         return buffer, buffer.data_ptr()
 
     def _negative(self, k: int, value: int):
-        raise TritiumError(f"argument '{self.param_names[k]}' of '{self.name}' is {value}: a block pointer moved "
-                           "by the copy engine (TMA) takes it as a dimension or a stride, which must not be "
+        seen = f" ({value - (1 << 64)} as the kernel reads it)" if value >= 1 << 63 else ""
+        raise TritiumError(f"argument '{self.param_names[k]}' of '{self.name}' is {value}{seen}: a block pointer "
+                           "moved by the copy engine (TMA) takes it as a dimension or a stride, which must not be "
                            "negative")
 
     def _raise_launch_error(self, result: int):
@@ -320,8 +324,8 @@ class Launcher:
             else:
                 value = int(value)
             values.append(value)
-        for k in self.nonnegative:
-            if args[k] < 0:
+        for k, limit in self.nonnegative:
+            if not 0 <= args[k] < limit:
                 self._negative(k, args[k])
         fn = self.function(device)
         stream = driver.current_stream(device)
@@ -354,8 +358,8 @@ class Launcher:
         packed = []
         for k, ty in zip(positions, self.param_types):
             packed.append(f"_bf16(v{k})" if ty == "bf16" else f"v{k}")
-        checks = "".join(f"    if v{positions[k]} < 0:\n        _self._negative({k}, v{positions[k]})\n"
-                         for k in self.nonnegative)
+        checks = "".join(f"    if not 0 <= v{positions[k]} < {limit}:\n"
+                         f"        _self._negative({k}, v{positions[k]})\n" for k, limit in self.nonnegative)
         scratch = ""
         if self.global_scratch:
             scratch = "    scratch, scratch_address = _self.scratch(gx * gy * gz, stream, _DEVICE)\n"

@@ -40,6 +40,42 @@ tt.func @volatile_load_stays(%p: tensor<16x!tt.ptr<f32>>) -> tensor<16xf32> {
 
 // -----
 
+// A loop spinning on a volatile load (waiting for another program's flag)
+// stays: the load declares a write, so neither it nor the loop is dead.  The
+// same loop on a plain load has no effect but reads and is erased.
+// CHECK-LABEL: tt.func @spin_on_volatile_load
+// CHECK: scf.while
+// CHECK: tt.load %{{.*}} {isVolatile = true} : !tt.ptr<i32>
+// CHECK: tt.return
+tt.func @spin_on_volatile_load(%flag: !tt.ptr<i32>) {
+  %c0 = arith.constant 0 : i32
+  scf.while : () -> () {
+    %v = tt.load %flag {isVolatile = true} : !tt.ptr<i32>
+    %wait = arith.cmpi eq, %v, %c0 : i32
+    scf.condition(%wait)
+  } do {
+    scf.yield
+  }
+  tt.return
+}
+
+// CHECK-LABEL: tt.func @spin_on_plain_load
+// CHECK-NOT: scf.while
+// CHECK: tt.return
+tt.func @spin_on_plain_load(%flag: !tt.ptr<i32>) {
+  %c0 = arith.constant 0 : i32
+  scf.while : () -> () {
+    %v = tt.load %flag : !tt.ptr<i32>
+    %wait = arith.cmpi eq, %v, %c0 : i32
+    scf.condition(%wait)
+  } do {
+    scf.yield
+  }
+  tt.return
+}
+
+// -----
+
 // A load whose mask is not constant keeps it.
 // CHECK-LABEL: tt.func @load_runtime_mask
 // CHECK: tt.load %{{.*}}, %{{.*}} : tensor<16x!tt.ptr<f32>>

@@ -232,3 +232,71 @@ tt.func public @checked_in_kernel(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32},
   %d = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
   tt.return %d : tensor<64x64xf32>
 }
+
+// -----
+
+// Stores: one in a loop (its next iteration comes after it) and one after a
+// read its value does not depend on stay on pointers; one after a read it
+// depends on (the read has been performed) goes through a descriptor.
+// CHECK-LABEL: tt.func public @store_order
+// CHECK: scf.for
+// CHECK:   tt.store %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>>
+// CHECK: tt.load %arg2 : !tt.ptr<f32>
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<64x64x!tt.ptr<f32>>
+// CHECK-NOT: tt.descriptor_store
+// CHECK-LABEL: tt.func public @store_after_dependent_read
+// CHECK: tt.load %arg2 : !tt.ptr<f32>
+// CHECK: tt.descriptor_store
+tt.func public @store_order(%c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %d: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %s: !tt.ptr<f32>, %x: tensor<64x32xf16>, %y: tensor<32x64xf16>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %c4 = arith.constant 4 : i32
+  %c64 = arith.constant 64 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %pc = tt.make_tensor_ptr %c, [%c64, %c64], [%c64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x64xf32>>
+  scf.for %i = %c0 to %c4 step %c4 : i32 {
+    %r = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    tt.store %pc, %r : !tt.ptr<tensor<64x64xf32>>
+  }
+  %unrelated = tt.load %s : !tt.ptr<f32>
+  %pd = tt.make_tensor_ptr %d, [%c64, %c64], [%c64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x64xf32>>
+  %r2 = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  tt.store %pd, %r2 : !tt.ptr<tensor<64x64xf32>>
+  tt.return
+}
+tt.func public @store_after_dependent_read(%c: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %d: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %s: !tt.ptr<f32>, %x: tensor<64x32xf16>, %y: tensor<32x64xf16>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %c64 = arith.constant 64 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %scale = tt.load %s : !tt.ptr<f32>
+  %pd = tt.make_tensor_ptr %d, [%c64, %c64], [%c64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x64xf32>>
+  %r = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  %b = tt.splat %scale : f32 -> tensor<64x64xf32>
+  %scaled = arith.mulf %r, %b : tensor<64x64xf32>
+  tt.store %pd, %scaled : !tt.ptr<tensor<64x64xf32>>
+  tt.return
+}
+
+// -----
+
+// Signs: an i64 argument truncated to i32 and widened back (x.to(tl.int32))
+// can turn negative in the kernel: it is checked there, not at launch.
+// CHECK-LABEL: tt.func public @truncated_argument
+// CHECK-SAME: %{{[^:]*}}: i64,
+// CHECK: %[[T:.*]] = arith.trunci %arg1 : i64 to i32
+// CHECK: arith.cmpi sge
+// CHECK: tt.assert
+// CHECK: tt.make_tensor_descriptor
+tt.func public @truncated_argument(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m: i64, %y: tensor<32x64xf16>) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %c64 = arith.constant 64 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %m32 = arith.trunci %m : i64 to i32
+  %mw = arith.extsi %m32 : i32 to i64
+  %p = tt.make_tensor_ptr %a, [%mw, %c64], [%c64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %x = tt.load %p : !tt.ptr<tensor<64x32xf16>>
+  %d = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  tt.return %d : tensor<64x64xf32>
+}

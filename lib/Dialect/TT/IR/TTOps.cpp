@@ -618,6 +618,20 @@ LogicalResult MulhiUIOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Loads
+//===----------------------------------------------------------------------===//
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), GlobalMemory::get());
+  // A volatile load (a flag spun on) must stay where it is and stay at all,
+  // as if it wrote: a read alone would let a loop of nothing but it be
+  // erased and the read be hoisted out of its loop.
+  if (getIsVolatile())
+    effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
+}
+
+//===----------------------------------------------------------------------===//
 // External and inline-asm element-wise functions
 //===----------------------------------------------------------------------===//
 

@@ -13,12 +13,14 @@
 //      reads by TMA if its origin is eligible, its value reaches an operand
 //      of a tt.dot through layout-neutral ops (transposes, reshapes,
 //      element type conversions), and no global write can come before it;
-//      a store writes by TMA if its origin is eligible, the value it stores
-//      is computed from a tt.dot's result (a walk up the value's
-//      definitions, through loop and branch results to what their bodies
-//      yield), and no global access can come after it.  "Before" and
-//      "after" are program order (a pre-order walk), where everything in a
-//      loop around the access counts as both.  The copy engine's accesses
+//      a store writes by TMA if its origin is eligible, it is in no loop,
+//      the value it stores is computed from a tt.dot's result (a walk up
+//      the value's definitions, through loop and branch results to what
+//      their bodies yield), no global access can come after it, and no
+//      write, nor a read the stored value does not depend on, before it.
+//      "Before" and "after" are program order (a pre-order walk), where
+//      everything in a loop around the access counts as both (a volatile
+//      load declares a write: a flag spun on).  The copy engine's accesses
 //      are not ordered with the threads' own (a TMA store is only waited
 //      for until it has read shared memory), so a pointer access to the
 //      same memory on the wrong side could see or leave stale data.
@@ -153,10 +155,11 @@ bool isTmaEligible(MakeTensorPtrOp make, const ModuleAxisInfo &axisInfo) {
 /// Whether `op` may read (or, with `writesOnly`, write) the memory of the
 /// kernel's tensors: its declared effects on global (or unspecified)
 /// memory; an op that declares none and is not pure may do anything.
-/// Printing and assertions touch no tensor; ops with regions are judged
-/// by the ops inside them.
+/// Printing, assertions and assumptions (tl.assume) touch no tensor; ops
+/// with regions are judged by the ops inside them.
 bool accessesTensors(Operation *op, bool writesOnly) {
-  if (isa<PrintOp, AssertOp>(op) || op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+  if (isa<PrintOp, AssertOp>(op) || op->getName().getStringRef() == "llvm.intr.assume" ||
+      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
     return false;
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects)
@@ -184,18 +187,25 @@ public:
     });
   }
 
-  /// Whether an access (a write, with `writesOnly`) other than `op` may
-  /// run before `op` (`before`) or after it.
-  bool conflicts(Operation *op, bool before, bool writesOnly) const {
+  /// Whether an access other than `op` for which `matters(access, writes)`
+  /// holds may run before `op` (`before`) or after it: earlier (later) in
+  /// program order, or anywhere in a loop around both.
+  bool conflicts(Operation *op, bool before,
+                 llvm::function_ref<bool(Operation *, bool)> matters) const {
     unsigned at = position.lookup(op);
     for (auto [other, writes] : accesses) {
-      if (other == op || (writesOnly && !writes))
+      if (other == op || !matters(other, writes))
         continue;
       unsigned there = position.lookup(other);
       if ((before ? there < at : there > at) || shareLoop(op, other))
         return true;
     }
     return false;
+  }
+
+  /// Whether `op` is inside a loop (its later iterations come after it).
+  static bool inLoop(Operation *op) {
+    return op->getParentOfType<scf::ForOp>() || op->getParentOfType<scf::WhileOp>();
   }
 
 private:
@@ -231,11 +241,20 @@ bool feedsDot(Value value, unsigned depth = 0) {
   return false;
 }
 
-/// Whether `value` is computed from a tt.dot's result, looking through at
-/// most 256 definitions.
-bool computedFromDot(Value value) {
+/// What a stored value is computed from: the ops defining it, through the
+/// results and iteration arguments of loops and branches to what their
+/// bodies yield (at most 1024 of them: `complete` says whether all were
+/// seen), and whether a tt.dot is among them.
+struct Provenance {
+  llvm::SmallPtrSet<Operation *, 32> ops;
+  bool fromDot = false;
+  bool complete = true;
+};
+
+Provenance provenanceOf(Value value) {
+  Provenance result;
   SmallVector<Value> work{value};
-  llvm::SmallPtrSet<Operation *, 32> seen;
+  llvm::SmallPtrSet<void *, 32> seen; // values, as opaque pointers
   auto yielded = [&](Region &region, unsigned index) {
     if (region.empty())
       return;
@@ -243,36 +262,38 @@ bool computedFromDot(Value value) {
     if (index < terminator->getNumOperands())
       work.push_back(terminator->getOperand(index));
   };
-  while (!work.empty() && seen.size() < 256) {
+  while (!work.empty()) {
     Value v = work.pop_back_val();
+    if (!seen.insert(v.getAsOpaquePointer()).second)
+      continue;
+    if (result.ops.size() >= 1024) {
+      result.complete = false;
+      break;
+    }
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-          loop && arg.getArgNumber() > 0 && seen.insert(loop).second) {
+          loop && arg.getArgNumber() > 0) {
         yielded(loop.getRegion(), arg.getArgNumber() - 1);
         work.push_back(loop.getInitArgs()[arg.getArgNumber() - 1]);
       }
       continue;
     }
     Operation *def = v.getDefiningOp();
-    if (!def || !seen.insert(def).second)
-      continue;
-    if (isa<DotOp>(def))
-      return true;
+    result.ops.insert(def);
+    result.fromDot |= isa<DotOp>(def);
     unsigned index = cast<OpResult>(v).getResultNumber();
     if (auto loop = dyn_cast<scf::ForOp>(def)) {
       yielded(loop.getRegion(), index);
       work.push_back(loop.getInitArgs()[index]);
-      continue;
-    }
-    if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+    } else if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
       yielded(ifOp.getThenRegion(), index);
       yielded(ifOp.getElseRegion(), index);
-      continue;
+    } else {
+      // Other ops, tt.reduce and tt.scan included: their operands.
+      llvm::append_range(work, def->getOperands());
     }
-    // Other ops, tt.reduce and tt.scan included: their operands.
-    llvm::append_range(work, def->getOperands());
   }
-  return false;
+  return result;
 }
 
 } // namespace
@@ -294,18 +315,29 @@ BlockPointerTmaPlan::BlockPointerTmaPlan(ModuleOp module, FuncOp func,
   if (eligible.empty())
     return;
   AccessOrder order(func);
+  // A load by TMA must not follow a write to global memory (a volatile
+  // load, a flag spun on, declares one: the synchronization the copy engine
+  // would not see).  A store by TMA must precede every other access (its
+  // own later iterations included) and follow no write, nor a read its
+  // value does not depend on (a read it depends on has been performed).
   func.walk([&](Operation *op) {
     if (auto load = dyn_cast<LoadOp>(op)) {
       if (isTensorPointerType(load.getPtr().getType()) && tmaOrigin(load.getPtr()) &&
           !load.getIsVolatile() &&
           !(load.getPadding() == PaddingOption::PAD_NAN && !load.getBoundaryCheck().empty()) &&
           feedsDot(load.getResult()) &&
-          !order.conflicts(load, /*before=*/true, /*writesOnly=*/true))
+          !order.conflicts(load, /*before=*/true, [](Operation *, bool writes) { return writes; }))
         tmaAccesses.insert(load);
     } else if (auto store = dyn_cast<StoreOp>(op)) {
-      if (isTensorPointerType(store.getPtr().getType()) && tmaOrigin(store.getPtr()) &&
-          computedFromDot(store.getValue()) &&
-          !order.conflicts(store, /*before=*/false, /*writesOnly=*/false))
+      if (!isTensorPointerType(store.getPtr().getType()) || !tmaOrigin(store.getPtr()) ||
+          AccessOrder::inLoop(store))
+        return;
+      Provenance provenance = provenanceOf(store.getValue());
+      if (provenance.fromDot &&
+          !order.conflicts(store, /*before=*/false, [](Operation *, bool) { return true; }) &&
+          !order.conflicts(store, /*before=*/true, [&](Operation *other, bool writes) {
+            return writes || !provenance.complete || !provenance.ops.contains(other);
+          }))
         tmaAccesses.insert(store);
     }
   });

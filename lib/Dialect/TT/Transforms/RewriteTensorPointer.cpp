@@ -321,17 +321,49 @@ LogicalResult TensorPointerRewriter::rewriteMakeTensorPtr(MakeTensorPtrOp op) {
 }
 
 namespace {
-/// The kernel argument `value` is, through integer casts; null if none.
-BlockArgument kernelArgument(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(def))
-      return {};
-    value = def->getOperand(0);
+/// Who makes sure a map's dimension or stride `value` is not negative (the
+/// map's fields are unsigned): nobody needs to (a constant, which the plan
+/// refused if negative, or a value zero-extended from a narrower type), the
+/// launcher (a kernel argument, through sign extensions and truncations
+/// that only undo them), or a check in the kernel (anything else).
+struct SignGuard {
+  enum { None, Launcher, Kernel } by;
+  BlockArgument argument; // for Launcher
+};
+
+SignGuard signGuardOf(Value value) {
+  while (true) {
+    if (matchPattern(value, m_Constant()))
+      return {SignGuard::None, {}};
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      break;
+    if (isa<arith::ExtUIOp>(def))
+      return {SignGuard::None, {}};
+    if (auto ext = dyn_cast<arith::ExtSIOp>(def)) {
+      value = ext.getIn();
+      continue;
+    }
+    auto trunc = dyn_cast<arith::TruncIOp>(def);
+    if (!trunc)
+      return {SignGuard::Kernel, {}};
+    // Only a truncation of a widened value of no more bits keeps its sign.
+    unsigned bits = trunc.getType().getIntOrFloatBitWidth();
+    Operation *widened = trunc.getIn().getDefiningOp();
+    if (auto ext = dyn_cast_or_null<arith::ExtSIOp>(widened);
+        ext && ext.getIn().getType().getIntOrFloatBitWidth() <= bits) {
+      value = ext.getIn();
+      continue;
+    }
+    if (auto ext = dyn_cast_or_null<arith::ExtUIOp>(widened);
+        ext && ext.getIn().getType().getIntOrFloatBitWidth() < bits)
+      return {SignGuard::None, {}};
+    return {SignGuard::Kernel, {}};
   }
   auto arg = cast<BlockArgument>(value);
   if (!isa<FuncOp>(arg.getOwner()->getParentOp()) || !arg.getOwner()->isEntryBlock())
-    return {};
-  return arg;
+    return {SignGuard::Kernel, {}};
+  return {SignGuard::Launcher, arg};
 }
 } // namespace
 
@@ -367,10 +399,11 @@ Value TensorPointerRewriter::descriptorFor(MakeTensorPtrOp op) {
   Value nonNegative;
   auto func = op->getParentOfType<FuncOp>();
   auto check = [&](Value v) {
-    if (matchPattern(v, m_Constant()))
-      return; // (the plan refused negative constants)
-    if (BlockArgument arg = kernelArgument(v)) {
-      func.setArgAttr(arg.getArgNumber(), kNonNegativeArgAttrName, b.getUnitAttr());
+    SignGuard guard = signGuardOf(v);
+    if (guard.by == SignGuard::None)
+      return;
+    if (guard.by == SignGuard::Launcher) {
+      func.setArgAttr(guard.argument.getArgNumber(), kNonNegativeArgAttrName, b.getUnitAttr());
       return;
     }
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(v.getType()));

@@ -325,7 +325,7 @@ def TT_AddPtrOp : TT_Op<"addptr", [Pure, SameOperandsAndResultShape,
 }
 
 def TT_LoadOp : TT_Op<"load", [AttrSizedOperandSegments,
-    MemoryEffects<[MemRead<GlobalMemory>]>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     TypesMatchWith<"result type matches the pointee of ptr", "ptr", "result",
                    "::tritium::tt::getPointeeType($_self)">,
     OptionalTypesMatchWith<"mask is i1 of ptr's shape", "ptr", "mask",
@@ -339,7 +339,10 @@ def TT_LoadOp : TT_Op<"load", [AttrSizedOperandSegments,
     (undefined if `other` is absent).  For block pointers, `boundaryCheck`
     lists the dimensions checked against the tensor's bounds and `padding`
     gives the value of out-of-bounds elements.  `cache`, `evict` and
-    `isVolatile` become PTX cache operators and hints.
+    `isVolatile` become PTX cache operators and hints.  A volatile load also
+    declares a write to global memory: it may observe other threads' writes
+    (a flag spun on), so it must be neither removed nor moved across other
+    accesses.
 
     ```mlir
     %v = tt.load %ptrs, %mask, %zero evictionPolicy = evict_last
