@@ -12,8 +12,8 @@
 // The rules, each of which keeps the pointer lowering where it fails:
 //   - compute capability 9.0 or later;
 //   - a public function (a kernel), with tt.make_tensor_ptr directly in its
-//     body (a map made inside a
-//     loop or branch would be encoded again on every pass);
+//     body (a map made inside a loop or branch would be encoded again on
+//     every pass);
 //   - a tile of power-of-two dimensions of 8-64-bit elements whose
 //     descriptor block (the tile's dimensions from slowest to fastest by
 //     `order`) layout::whyNotTmaTile accepts;
@@ -22,20 +22,24 @@
 //   - the stride of the fastest dimension the constant 1, and the base and
 //     the other strides proven multiples of 16 bytes by the axis
 //     information (the copy engine faults otherwise; block pointers never
-//     ask for a run-time check);
+//     ask for a run-time alignment check), none a negative constant;
 //   - every block pointer a load or store reaches traces back to that one
 //     tt.make_tensor_ptr through tt.advance, scf.for and scf.if (a value
 //     that may come from two of them keeps the pointer lowering);
-//   - loads: no NaN padding on a checked dimension (the map fills zeros),
-//     and no write to global memory that may come before (in program
-//     order, or anywhere in a loop around the load); stores: no access to
-//     global memory that may come after (likewise).  The copy engine's
-//     accesses are not ordered with the threads' own, so a pointer access
-//     to the same memory on the wrong side would see or leave stale data;
-//   - no constant negative stride or non-positive dimension; a negative
-//     run-time stride or dimension stops the kernel with a message (a
-//     tt.assert the rewrite adds: the map's fields are unsigned), where
-//     the pointer lowering would have followed it.
+//   - loads: feeding a tt.dot, not volatile, no NaN padding on a checked
+//     dimension (the map fills zeros), and no write to global memory that
+//     may come before (in program order, or anywhere in a loop around the
+//     load; a volatile load declares a write);
+//   - stores: of a value computed from a tt.dot, in no loop, with no
+//     access to global memory that may come after, and no write, nor a
+//     read the stored value does not depend on, before.
+// The copy engine's accesses are not ordered with the threads' own (a TMA
+// store is waited for only until it has read shared memory), so a pointer
+// access to the same memory on the wrong side would see or leave stale
+// data.  A map's dimensions and strides are unsigned: the rewrite has the
+// launcher refuse negative kernel arguments used as one (tt.nonnegative)
+// and checks other run-time values in the kernel (tt.assert), where the
+// pointer lowering would have followed them.
 // Elements outside the tensor read as zero and are not written, on every
 // dimension: for the dimensions a load or store does not list in
 // boundaryCheck, where Triton leaves such accesses undefined, that is one of
