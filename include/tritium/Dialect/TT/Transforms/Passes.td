@@ -146,8 +146,12 @@ def TTRewriteTensorPointerPass
     stride in the fastest dimension of `order`, base and other strides
     proven 16-byte multiples) gets a `tt.make_tensor_descriptor`, and its
     loads that feed a `tt.dot` and its stores of values computed from one go
-    through it (elements outside the tensor read as zero and are not
-    written):
+    through it, where memory order allows (no global write before such a
+    load; no access after such a store, nor a write or an unrelated read
+    before it; see BlockPointerTma.h).  Elements outside the tensor read as
+    zero and are not written.  Kernel arguments used as the map's dimensions
+    and strides are marked `tt.nonnegative` for the launcher to check;
+    other run-time ones are checked by a `tt.assert`:
 
     ```mlir
     %bp = tt.make_tensor_ptr %base, [%k, %n], [%c1_i64, %sk], [%o0, %o1]
