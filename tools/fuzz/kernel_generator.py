@@ -14,7 +14,11 @@ does not exist, a non-power-of-two arange, a load of a non-pointer, a
 bitcast between widths, a constexpr division by zero, a failing
 static_assert, a call of a plain Python function, a builtin with too few
 arguments, a reduction of a scalar, an unknown keyword, a runtime shape, a
-range with step 0, a float arange.  A compiler must reject it with an error at that line.
+range with step 0, a float arange, a block pointer whose shape, strides and
+offsets disagree in rank, whose block shape is not a power of two or whose
+order is not a permutation, an advance of the wrong rank, a boundary check
+of a dimension the block does not have.  A compiler must reject it with an
+error at that line.
 
 What a valid kernel may contain:
   * 1-D tiles (BLOCK 16-1024, a masked tail), 2-D tiles (BM x BN, each
@@ -780,7 +784,11 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
 MUTATIONS = ["undefined_name", "runtime_arange", "bad_axis", "shape_mismatch", "store_through_scalar",
              "dot_k_mismatch", "bad_dtype", "non_pow2_arange", "load_non_pointer", "bitcast_width",
              "constexpr_division_by_zero", "static_assert", "python_function", "wrong_arity_builtin",
-             "reduce_scalar", "bad_keyword", "runtime_zeros_shape", "zero_step_range", "float_arange"]
+             "reduce_scalar", "bad_keyword", "runtime_zeros_shape", "zero_step_range", "float_arange",
+             "block_ptr_rank", "block_ptr_non_pow2", "block_ptr_order", "advance_rank", "block_ptr_boundary_check"]
+# (the block_ptr mutations need a pointer parameter)
+BLOCK_PTR_MUTATIONS = ("block_ptr_rank", "block_ptr_non_pow2", "block_ptr_order", "advance_rank",
+                       "block_ptr_boundary_check")
 
 
 def generate_invalid(seed: int) -> Program:
@@ -799,6 +807,11 @@ def generate_invalid(seed: int) -> Program:
     if scalar is None:  # no runtime scalar: a mistake that needs none
         mutation = rng.choice([m for m in MUTATIONS if m not in
                                ("runtime_arange", "store_through_scalar", "reduce_scalar", "runtime_zeros_shape")])
+    pointer = next((p for p, ty in program.signature.items() if ty.startswith("*")), None)
+    if pointer is None and mutation in BLOCK_PTR_MUTATIONS:  # descriptor programs
+        mutation = "undefined_name"
+    block = (f"tl.make_block_ptr({pointer}, shape=(16, 16), strides=(16, 1), offsets=(0, 0), "
+             "block_shape=(16, 16), order=(1, 0))")
     planted = {
         "undefined_name": f"    bad = {var} + undefined_value",
         "runtime_arange": f"    bad = tl.arange(0, {scalar})",
@@ -819,6 +832,14 @@ def generate_invalid(seed: int) -> Program:
         "runtime_zeros_shape": f"    bad = tl.zeros(({scalar},), tl.float32)",
         "zero_step_range": "    for bad in range(0, 4, 0): pass",
         "float_arange": "    bad = tl.arange(0.0, 16.0)",
+        "block_ptr_rank": (f"    bad = tl.make_block_ptr({pointer}, shape=(16,), strides=(16, 1), offsets=(0,), "
+                           "block_shape=(16,), order=(0,))"),
+        "block_ptr_non_pow2": (f"    bad = tl.make_block_ptr({pointer}, shape=(16, 16), strides=(16, 1), "
+                               "offsets=(0, 0), block_shape=(16, 12), order=(1, 0))"),
+        "block_ptr_order": (f"    bad = tl.make_block_ptr({pointer}, shape=(16, 16), strides=(16, 1), "
+                            "offsets=(0, 0), block_shape=(16, 16), order=(0, 0))"),
+        "advance_rank": f"    bad = tl.advance({block}, (1,))",
+        "block_ptr_boundary_check": f"    bad = tl.load({block}, boundary_check=(2,))",
     }[mutation]
     # at the indentation of that line (a persistent kernel's tile loop nests it)
     indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
