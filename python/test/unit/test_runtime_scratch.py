@@ -31,7 +31,6 @@ def cuda(monkeypatch):
     fake = FakeCuda()
     monkeypatch.setattr(driver, "_runtime", fake)
     monkeypatch.setattr(_allocation, "_runtime_buffers", {})
-    monkeypatch.setattr(_allocation, "_retired", [])
     before = _allocation.get_allocator()
     triton.set_allocator(_allocation.NullAllocator())
     yield fake
@@ -45,8 +44,8 @@ def test_one_buffer_per_device_and_stream(cuda):
     _, other_stream = _allocation.runtime_scratch(4096, 0, 0x60)
     _, other_device = _allocation.runtime_scratch(4096, 1, 0x50)
     assert len({first, other_stream, other_device}) == 3
-    _, grown = _allocation.runtime_scratch((1 << 20) + 1, 0, 0x50)  # doubles; the old one is kept
-    assert grown != first and cuda.allocations[-1] == (0, 2 << 20) and _allocation._retired == [first]
+    _, grown = _allocation.runtime_scratch((1 << 20) + 1, 0, 0x50)  # doubles; the old one is not freed
+    assert grown != first and cuda.allocations[-1] == (0, 2 << 20)
 
 
 def test_capture_takes_a_buffer_per_launch_from_the_allocator(cuda):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextvars
 import threading
-from typing import Dict, List, Optional, Protocol, Tuple
+from typing import Dict, Optional, Protocol, Tuple
 
 from ..errors import TritiumError
 
@@ -48,11 +48,11 @@ def get_allocator() -> Allocator:
 
 
 # (device, stream) -> (address, bytes) of the runtime's scratch for that
-# stream.  Launches on one stream run in order, so they may share it; a
+# stream.  Launches on one stream run in order, so they may share it.  A
 # grown buffer replaces the old one, which kernels already queued on the
-# stream may still read: it is kept (in _retired) for the process's life.
+# stream may still read, so no buffer is ever freed (the old ones together
+# are at most the size of the live one).
 _runtime_buffers: Dict[Tuple[int, int], Tuple[int, int]] = {}
-_retired: List[int] = []
 _runtime_lock = threading.Lock()
 
 
@@ -80,8 +80,6 @@ def runtime_scratch(size: int, device: int, stream: int) -> Tuple[Optional[Buffe
             return None, held[0]
         grown = max(size, 2 * held[1] if held else 1 << 20)
         address = driver.cuda().allocate(device, grown)
-        if held is not None:
-            _retired.append(held[0])
         _runtime_buffers[key] = (address, grown)
         return None, address
 

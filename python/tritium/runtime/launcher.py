@@ -194,9 +194,9 @@ class Launcher:
         plans_by_arg = {int(d["arg"]): d for d in tensor_descriptors}
         self.descriptor_plans: Dict[int, Optional[dict]] = {}
         # Parameters a block pointer moved by TMA takes as a dimension or a
-        # stride (by kernel argument in the metadata): never negative.
-        # (param position, bound): the kernel reads an unsigned parameter as
-        # signed, so a u64 from 2**63 on is negative there.
+        # stride (by kernel argument in the metadata), as (position, bound):
+        # never negative as the kernel reads them, which is as signed (a u64
+        # from 2**63 on is negative there).
         nonnegative = {int(a) for a in nonnegative_args}
         self.nonnegative: List[Tuple[int, int]] = []
         arg = 0

@@ -100,12 +100,8 @@ bool isTmaEligible(MakeTensorPtrOp make, const ModuleAxisInfo &axisInfo) {
   Type element = tile.getElementType();
   if (!element.isIntOrFloat())
     return false;
+  // (whyNotTmaTile checks the rank, the element width and the block sizes.)
   int64_t bits = element.getIntOrFloatBitWidth();
-  if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
-    return false;
-  for (int64_t size : tile.getShape())
-    if (size <= 0 || !llvm::isPowerOf2_64(size))
-      return false;
   SmallVector<int32_t> dims = BlockPointerTmaPlan::descriptorDims(make);
   std::vector<int64_t> block;
   for (int32_t d : dims)
