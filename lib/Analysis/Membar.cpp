@@ -17,6 +17,15 @@
 //       the issuing thread alone (thread 0's mbarrier inits and invals)
 //       are pending apart: they conflict with the accesses of all threads,
 //       not with each other (one thread's program order);
+//     * the writes of cp.async copies (ttg.async_copy_global_to_local) land
+//       when their issuing thread waits for them, not at a barrier: they
+//       are kept "in flight", which a barrier does not clear.  Each
+//       ttg.async_wait adds them to the pending writes (a barrier must
+//       then separate the wait from an overlapping access by another
+//       thread); a wait for all groups ({num = 0}) also ends their flight.
+//       A wait for all but the newest N groups may leave some in flight;
+//       which ones is not tracked, so all stay, and later waits add them
+//       again (an extra barrier at worst, never a missing one);
 //     * tt.call of a function that uses shared memory (directly or through
 //       its callees) reads and writes every byte: a barrier before it when
 //       anything is pending, and the next access after it waits for it;
@@ -125,6 +134,7 @@ SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
   }
   if (auto copy = dyn_cast<ttg::AsyncCopyGlobalToLocalOp>(op)) {
     access.writes.push_back(getBufferInterval(copy.getDst()));
+    access.writesCompleteOnAsyncWait = true;
     return access;
   }
   // mbarrier operations synchronize among themselves: only the
@@ -195,6 +205,8 @@ struct Pending {
   std::set<SharedInterval> writes;
   std::set<SharedInterval> issuerReads;
   std::set<SharedInterval> issuerWrites;
+  /// Written by cp.async copies not yet waited for by a wait for all.
+  std::set<SharedInterval> inFlight;
 
   static bool overlapsAny(const std::set<SharedInterval> &set,
                           ArrayRef<SharedInterval> intervals) {
@@ -221,25 +233,43 @@ struct Pending {
     auto &r = access.byIssuingThread ? issuerReads : reads;
     auto &w = access.byIssuingThread ? issuerWrites : writes;
     r.insert(access.reads.begin(), access.reads.end());
-    if (!access.writesCompleteOnBarrier)
+    if (access.writesCompleteOnAsyncWait)
+      inFlight.insert(access.writes.begin(), access.writes.end());
+    else if (!access.writesCompleteOnBarrier)
       w.insert(access.writes.begin(), access.writes.end());
+  }
+  /// A ttg.async_wait: the copies it waited for are now writes of their
+  /// threads that a barrier orders.
+  void asyncWait(bool all) {
+    writes.insert(inFlight.begin(), inFlight.end());
+    if (all)
+      inFlight.clear();
   }
   void join(const Pending &other) {
     reads.insert(other.reads.begin(), other.reads.end());
     writes.insert(other.writes.begin(), other.writes.end());
     issuerReads.insert(other.issuerReads.begin(), other.issuerReads.end());
     issuerWrites.insert(other.issuerWrites.begin(), other.issuerWrites.end());
+    inFlight.insert(other.inFlight.begin(), other.inFlight.end());
   }
-  void clear() {
+  /// A CTA barrier: every access made before it is ordered before every
+  /// access after it, except the copies still in flight.
+  void barrier() {
     reads.clear();
     writes.clear();
     issuerReads.clear();
     issuerWrites.clear();
   }
+  /// The state right after a barrier placed here.
+  Pending afterBarrier() const {
+    Pending after;
+    after.inFlight = inFlight;
+    return after;
+  }
   bool operator==(const Pending &other) const {
     return reads == other.reads && writes == other.writes &&
            issuerReads == other.issuerReads &&
-           issuerWrites == other.issuerWrites;
+           issuerWrites == other.issuerWrites && inFlight == other.inFlight;
   }
 };
 
@@ -346,7 +376,7 @@ bool BarrierPlacement::hasNestedAccesses(Operation *op) {
   bool found = false;
   for (Region &region : op->getRegions())
     region.walk([&](Operation *inner) {
-      if (isa<ttg::BarrierOp, gpu::BarrierOp>(inner) ||
+      if (isa<ttg::BarrierOp, gpu::BarrierOp, ttg::AsyncWaitOp>(inner) ||
           !getAccess(inner).empty()) {
         found = true;
         return WalkResult::interrupt();
@@ -363,7 +393,11 @@ void BarrierPlacement::visitBlock(Block &block, Pending &state, bool insert) {
 
 void BarrierPlacement::visitOp(Operation *op, Pending &state, bool insert) {
   if (isa<ttg::BarrierOp, gpu::BarrierOp>(op)) {
-    state.clear();
+    state.barrier();
+    return;
+  }
+  if (auto wait = dyn_cast<ttg::AsyncWaitOp>(op)) {
+    state.asyncWait(/*all=*/wait.getNum() == 0);
     return;
   }
   if (op->getNumRegions() != 0 && hasNestedAccesses(op)) {
@@ -388,7 +422,7 @@ void BarrierPlacement::visitOp(Operation *op, Pending &state, bool insert) {
     }
     if (countingLoop && countingLoop->isProperAncestor(op))
       ++counted;
-    state.clear();
+    state.barrier();
   }
   state.add(access);
 }
@@ -425,8 +459,8 @@ void BarrierPlacement::visitFor(scf::ForOp forOp, Pending &state,
   Pending entry = loopEntry(forOp, state);
   // A barrier the body needs only because of what was pending before the
   // loop runs once before it rather than in every iteration.
-  if (!(state == Pending())) {
-    Pending fresh = loopEntry(forOp, Pending());
+  if (!(state == state.afterBarrier())) {
+    Pending fresh = loopEntry(forOp, state.afterBarrier());
     if (countBarriers(forOp, fresh) < countBarriers(forOp, entry)) {
       if (insert) {
         OpBuilder builder(forOp);
@@ -434,7 +468,7 @@ void BarrierPlacement::visitFor(scf::ForOp forOp, Pending &state,
       }
       if (countingLoop && countingLoop->isProperAncestor(forOp))
         ++counted;
-      state.clear();
+      state.barrier();
       entry = std::move(fresh);
     }
   }
@@ -480,7 +514,7 @@ void BarrierPlacement::visitWarpSpecialize(ttg::WarpSpecializeOp op,
     OpBuilder builder(op);
     ttg::BarrierOp::create(builder, op.getLoc());
   }
-  state.clear();
+  state.barrier();
   // The regions run at once on different warps and order their shared
   // accesses with each other through mbarriers only: each is walked alone,
   // from nothing pending, and its barriers wait for its own warps.
@@ -488,7 +522,7 @@ void BarrierPlacement::visitWarpSpecialize(ttg::WarpSpecializeOp op,
     Pending regionState;
     visitBlock(region->front(), regionState, insert);
   }
-  state.clear(); // only the return follows
+  state.barrier(); // only the return follows
 }
 
 void BarrierPlacement::visitRegions(Operation *op, Pending &state,

@@ -375,6 +375,78 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 // -----
 
+#a = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+
+// A barrier between a copy and its wait orders nothing: the copy lands when
+// its thread waits.  The write after the wait still needs a barrier of its
+// own (the epilogue of a pipelined loop whose scratch reuses the ring: the
+// zero-filling copies of the last, masked-off iterations raced with it).
+// CHECK-LABEL: tt.func @copy_lands_at_the_wait
+// CHECK: ttg.async_copy_global_to_local
+// CHECK: gpu.barrier
+// CHECK-NEXT: ttg.async_wait
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.local_store
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @copy_lands_at_the_wait(%ptrs: tensor<16x64x!tt.ptr<f16>, #a>, %x: tensor<16x64xf16, #a>) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %ptrs, %buf : tensor<16x64x!tt.ptr<f16>, #a> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable>
+    %g = ttg.async_commit_group tokens %t
+    gpu.barrier
+    %w = ttg.async_wait %g {num = 0 : i32}
+    ttg.local_store %x, %buf : tensor<16x64xf16, #a> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+#a = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+
+// In a pipelined loop, a barrier later in the body (here between the store
+// and the load of another buffer) does not order the copy issued before it:
+// the next iteration's read of the ring waits on a barrier after its
+// ttg.async_wait.  The copy waits for the read before it (WAR).
+// CHECK-LABEL: tt.func @ring_read_after_wait
+// CHECK: scf.for
+// CHECK-NEXT: ttg.async_wait
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.local_load
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.async_copy_global_to_local
+// CHECK: ttg.local_store
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.local_load
+// CHECK-NOT: ttg.barrier
+// CHECK: scf.yield
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @ring_read_after_wait(%ptrs: tensor<16x64x!tt.ptr<f16>, #a>, %x: tensor<16x64xf16, #a>, %n: i32) -> tensor<16x64xf16, #a> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ring = ttg.local_alloc : () -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable>
+    %other = ttg.local_alloc : () -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable>
+    %t0 = ttg.async_copy_global_to_local %ptrs, %ring : tensor<16x64x!tt.ptr<f16>, #a> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable>
+    %g0 = ttg.async_commit_group tokens %t0
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (tensor<16x64xf16, #a>) : i32 {
+      %w = ttg.async_wait {num = 1 : i32}
+      %l = ttg.local_load %ring : !ttg.memdesc<16x64xf16, #shared, #smem, mutable> -> tensor<16x64xf16, #a>
+      %t = ttg.async_copy_global_to_local %ptrs, %ring : tensor<16x64x!tt.ptr<f16>, #a> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable>
+      %g = ttg.async_commit_group tokens %t
+      ttg.local_store %l, %other : tensor<16x64xf16, #a> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable>
+      %o = ttg.local_load %other : !ttg.memdesc<16x64xf16, #shared, #smem, mutable> -> tensor<16x64xf16, #a>
+      %s = arith.addf %acc, %o : tensor<16x64xf16, #a>
+      scf.yield %s : tensor<16x64xf16, #a>
+    }
+    tt.return %r : tensor<16x64xf16, #a>
+  }
+}
+
+// -----
+
 #a = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory

@@ -61,6 +61,12 @@ struct SharedMemoryAccess {
   /// that thread's program order, so only the accesses of all threads
   /// conflict with them.
   bool byIssuingThread = false;
+  /// The writes are made by copies each thread issues (cp.async) and
+  /// complete only when that thread waits for them (ttg.async_wait): a
+  /// barrier before the wait orders nothing.  They stay in flight until
+  /// a wait, and count as pending writes from the wait on, so a barrier
+  /// goes between the wait and the next access that overlaps them.
+  bool writesCompleteOnAsyncWait = false;
 
   bool empty() const { return reads.empty() && writes.empty(); }
 };
@@ -73,7 +79,8 @@ struct SharedMemoryAccess {
 ///   * ttg.local_alloc with a source writes its buffer;
 ///   * ttg.local_store and ttg.async_copy_global_to_local write, and
 ///     ttg.local_load reads, the whole buffer of the ttg.local_alloc their
-///     memdesc views (through memdesc_index / memdesc_subslice);
+///     memdesc views (through memdesc_index / memdesc_subslice); the
+///     copy's writes complete on ttg.async_wait (writesCompleteOnAsyncWait);
 ///   * any other op that declares a read or write of shared memory, or a
 ///     memdesc whose allocation is not known (a function argument, a loop
 ///     argument), touches every byte.
