@@ -26,6 +26,11 @@
 //       A wait for all but the newest N groups may leave some in flight;
 //       which ones is not tracked, so all stay, and later waits add them
 //       again (an extra barrier at worst, never a missing one);
+//     * the reads of a TMA store (ttg.async_tma_copy_local_to_global) are
+//       the copy engine's, done when the issuing thread's
+//       ttg.async_tma_store_wait says so: kept in flight the same way, and
+//       pending reads from each such wait on (a barrier then separates the
+//       wait from a write of those bytes by any thread);
 //     * tt.call of a function that uses shared memory (directly or through
 //       its callees) reads and writes every byte: a barrier before it when
 //       anything is pending, and the next access after it waits for it;
@@ -162,10 +167,11 @@ SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
   }
   if (auto copy = dyn_cast<ttg::AsyncTMACopyLocalToGlobalOp>(op)) {
     access.reads.push_back(getBufferInterval(copy.getSrc()));
+    access.readsCompleteOnStoreWait = true;
     return access;
   }
-  // The issuing thread's wait (program order) and a fence of its own
-  // writes: nothing another thread must be ordered against.
+  // A fence of the thread's own writes: nothing another thread must be
+  // ordered against.  (The waits are handled by the walk.)
   if (isa<ttg::AsyncTMAStoreWaitOp, ttg::FenceAsyncSharedOp>(op))
     return access;
   if (auto dot = dyn_cast<ttg::WarpGroupDotOp>(op)) {
@@ -207,6 +213,8 @@ struct Pending {
   std::set<SharedInterval> issuerWrites;
   /// Written by cp.async copies not yet waited for by a wait for all.
   std::set<SharedInterval> inFlight;
+  /// Read by TMA stores not yet waited for by a wait for all.
+  std::set<SharedInterval> readsInFlight;
 
   static bool overlapsAny(const std::set<SharedInterval> &set,
                           ArrayRef<SharedInterval> intervals) {
@@ -232,7 +240,10 @@ struct Pending {
   void add(const SharedMemoryAccess &access) {
     auto &r = access.byIssuingThread ? issuerReads : reads;
     auto &w = access.byIssuingThread ? issuerWrites : writes;
-    r.insert(access.reads.begin(), access.reads.end());
+    if (access.readsCompleteOnStoreWait)
+      readsInFlight.insert(access.reads.begin(), access.reads.end());
+    else
+      r.insert(access.reads.begin(), access.reads.end());
     if (access.writesCompleteOnAsyncWait)
       inFlight.insert(access.writes.begin(), access.writes.end());
     else if (!access.writesCompleteOnBarrier)
@@ -245,12 +256,20 @@ struct Pending {
     if (all)
       inFlight.clear();
   }
+  /// A ttg.async_tma_store_wait: the stores it waited for have read their
+  /// tiles; a barrier orders that before other threads' writes.
+  void storeWait(bool all) {
+    reads.insert(readsInFlight.begin(), readsInFlight.end());
+    if (all)
+      readsInFlight.clear();
+  }
   void join(const Pending &other) {
     reads.insert(other.reads.begin(), other.reads.end());
     writes.insert(other.writes.begin(), other.writes.end());
     issuerReads.insert(other.issuerReads.begin(), other.issuerReads.end());
     issuerWrites.insert(other.issuerWrites.begin(), other.issuerWrites.end());
     inFlight.insert(other.inFlight.begin(), other.inFlight.end());
+    readsInFlight.insert(other.readsInFlight.begin(), other.readsInFlight.end());
   }
   /// A CTA barrier: every access made before it is ordered before every
   /// access after it, except the copies still in flight.
@@ -264,12 +283,14 @@ struct Pending {
   Pending afterBarrier() const {
     Pending after;
     after.inFlight = inFlight;
+    after.readsInFlight = readsInFlight;
     return after;
   }
   bool operator==(const Pending &other) const {
     return reads == other.reads && writes == other.writes &&
            issuerReads == other.issuerReads &&
-           issuerWrites == other.issuerWrites && inFlight == other.inFlight;
+           issuerWrites == other.issuerWrites && inFlight == other.inFlight &&
+           readsInFlight == other.readsInFlight;
   }
 };
 
@@ -376,7 +397,8 @@ bool BarrierPlacement::hasNestedAccesses(Operation *op) {
   bool found = false;
   for (Region &region : op->getRegions())
     region.walk([&](Operation *inner) {
-      if (isa<ttg::BarrierOp, gpu::BarrierOp, ttg::AsyncWaitOp>(inner) ||
+      if (isa<ttg::BarrierOp, gpu::BarrierOp, ttg::AsyncWaitOp,
+              ttg::AsyncTMAStoreWaitOp>(inner) ||
           !getAccess(inner).empty()) {
         found = true;
         return WalkResult::interrupt();
@@ -398,6 +420,10 @@ void BarrierPlacement::visitOp(Operation *op, Pending &state, bool insert) {
   }
   if (auto wait = dyn_cast<ttg::AsyncWaitOp>(op)) {
     state.asyncWait(/*all=*/wait.getNum() == 0);
+    return;
+  }
+  if (auto wait = dyn_cast<ttg::AsyncTMAStoreWaitOp>(op)) {
+    state.storeWait(/*all=*/wait.getPendings() == 0);
     return;
   }
   if (op->getNumRegions() != 0 && hasNestedAccesses(op)) {

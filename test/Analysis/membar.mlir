@@ -574,3 +574,41 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %x : tensor<32x32xf32, #a>
   }
 }
+
+// -----
+
+#a = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+
+// A TMA store's copy engine reads its tile until the issuing thread's
+// ttg.async_tma_store_wait, not until a barrier: the write after the wait
+// gets a barrier of its own even though one came between the store and the
+// wait.  A wait for all but the newest store (pendings = 1) does the same
+// for the older ones.
+// CHECK-LABEL: tt.func @store_reads_until_the_wait
+// CHECK: ttg.async_tma_copy_local_to_global
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.local_store
+// CHECK: ttg.async_tma_copy_local_to_global
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: ttg.async_tma_store_wait {pendings = 1 : i32}
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.local_store
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @store_reads_until_the_wait(%d: !tt.tensordesc<tensor<16x64xf16>>, %x: tensor<16x64xf16, #a>, %i: i32) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<16x64xf16, #nvmma, #smem, mutable>
+    ttg.local_store %x, %buf : tensor<16x64xf16, #a> -> !ttg.memdesc<16x64xf16, #nvmma, #smem, mutable>
+    ttg.async_tma_copy_local_to_global %d[%i, %i] %buf : !tt.tensordesc<tensor<16x64xf16>>, !ttg.memdesc<16x64xf16, #nvmma, #smem, mutable>
+    gpu.barrier
+    ttg.async_tma_store_wait {pendings = 0 : i32}
+    ttg.local_store %x, %buf : tensor<16x64xf16, #a> -> !ttg.memdesc<16x64xf16, #nvmma, #smem, mutable>
+    ttg.async_tma_copy_local_to_global %d[%i, %i] %buf : !tt.tensordesc<tensor<16x64xf16>>, !ttg.memdesc<16x64xf16, #nvmma, #smem, mutable>
+    gpu.barrier
+    ttg.async_tma_store_wait {pendings = 1 : i32}
+    ttg.local_store %x, %buf : tensor<16x64xf16, #a> -> !ttg.memdesc<16x64xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+}

@@ -67,6 +67,11 @@ struct SharedMemoryAccess {
   /// a wait, and count as pending writes from the wait on, so a barrier
   /// goes between the wait and the next access that overlaps them.
   bool writesCompleteOnAsyncWait = false;
+  /// The reads are made by the copy engine for a TMA store, which the
+  /// issuing thread waits for (ttg.async_tma_store_wait): like the writes
+  /// above, they stay in flight until a wait, and count as pending reads
+  /// from the wait on.
+  bool readsCompleteOnStoreWait = false;
 
   bool empty() const { return reads.empty() && writes.empty(); }
 };

@@ -14,6 +14,7 @@
 //                       through the async proxy, fence.proxy.async.shared::cta
 //                       makes those generic-proxy writes visible to it
 //                       (the barrier after them is the membar pass's);
+//   ttg.local_store     stores a tensor into a mutable buffer the same way;
 //   ttg.local_load      reads the tile into a distributed layout: the
 //                       16-bit operands of mma.sync with ldmatrix
 //                       (LdMatrix.h), anything else element by element
@@ -44,42 +45,69 @@ using namespace tritium;
 
 namespace {
 
+/// Each thread stores its registers of `src` (a distributed tensor of
+/// `srcType`) at their offsets in the buffer at `base` of `type`; see the
+/// file comment.
+LogicalResult storeTile(ConversionPatternRewriter &rewriter, Operation *op,
+                        const LLVMTypeConverter *converter, Value src,
+                        RankedTensorType srcType, ttg::MemDescType type,
+                        Value base) {
+  Location loc = op->getLoc();
+  XorLinearOffset offset = getSharedTileOffset(type.getEncoding(), type.getShape());
+  if (!offset || !ttg::getDistributedEncoding(srcType))
+    return op->emitError("cannot store a tensor of this layout into a "
+                         "buffer of this layout");
+  auto module = op->getParentOfType<ModuleOp>();
+  Type memoryType = static_cast<const TTGToLLVMTypeConverter *>(converter)
+                        ->convertMemoryElementType(srcType.getElementType());
+  SmallVector<Value> values = unpackElements(rewriter, loc, src);
+  layout::LinearLayout layout = getLinearLayout(srcType);
+  ThreadIndex thread = emitThreadIndex(rewriter, loc, module);
+  bool sm90 = ttg::getComputeCapability(module) >= 90;
+  if (!sm90 || !storeXorLinearTileWithStMatrix(rewriter, loc, base, values, layout,
+                                               thread, memoryType, offset))
+    storeXorLinearTile(rewriter, loc, base, values, layout, thread,
+                       memoryType, offset);
+  if (isa<ttg::NvmmaSharedEncodingAttr>(type.getEncoding()) && sm90) {
+    nvidia::PTXBuilder ptx;
+    ptx.instr("fence.proxy.async.shared::cta");
+    ptx.launch(rewriter, loc, Type());
+  }
+  return success();
+}
+
 struct LocalAllocLowering : public ConvertOpToLLVMPattern<ttg::LocalAllocOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
   LogicalResult
   matchAndRewrite(ttg::LocalAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     Value base = getBufferPointer(rewriter, op);
     if (!base)
       return failure();
-    if (Value src = adaptor.getSrc()) {
-      auto srcType = cast<RankedTensorType>(op.getSrc().getType());
-      ttg::MemDescType type = op.getType();
-      XorLinearOffset offset = getSharedTileOffset(type.getEncoding(), type.getShape());
-      if (!offset || !ttg::getDistributedEncoding(srcType))
-        return op.emitError("cannot store a tensor of this layout into a "
-                            "buffer of this layout");
-      auto module = op->getParentOfType<ModuleOp>();
-      Type memoryType = static_cast<const TTGToLLVMTypeConverter *>(
-                            getTypeConverter())
-                            ->convertMemoryElementType(srcType.getElementType());
-      SmallVector<Value> values = unpackElements(rewriter, loc, src);
-      layout::LinearLayout layout = getLinearLayout(srcType);
-      ThreadIndex thread = emitThreadIndex(rewriter, loc, module);
-      bool sm90 = ttg::getComputeCapability(module) >= 90;
-      if (!sm90 || !storeXorLinearTileWithStMatrix(rewriter, loc, base, values, layout,
-                                                   thread, memoryType, offset))
-        storeXorLinearTile(rewriter, loc, base, values, layout, thread,
-                           memoryType, offset);
-      if (isa<ttg::NvmmaSharedEncodingAttr>(type.getEncoding()) && sm90) {
-        nvidia::PTXBuilder ptx;
-        ptx.instr("fence.proxy.async.shared::cta");
-        ptx.launch(rewriter, loc, Type());
-      }
-    }
+    if (Value src = adaptor.getSrc())
+      if (failed(storeTile(rewriter, op, getTypeConverter(), src,
+                           cast<RankedTensorType>(op.getSrc().getType()),
+                           op.getType(), base)))
+        return failure();
     rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
+/// A tensor stored into a mutable buffer (or a slot of one), as
+/// ttg.local_alloc stores its source.
+struct LocalStoreLowering : public ConvertOpToLLVMPattern<ttg::LocalStoreOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(ttg::LocalStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(storeTile(rewriter, op, getTypeConverter(), adaptor.getSrc(),
+                         cast<RankedTensorType>(op.getSrc().getType()),
+                         op.getDst().getType(), adaptor.getDst())))
+      return failure();
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -209,7 +237,8 @@ struct LocalDeallocLowering
 
 void tritium::populateLocalMemoryOpToLLVMPatterns(
     TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LocalAllocLowering, LocalDeallocLowering, LocalLoadLowering,
+  patterns.add<LocalAllocLowering, LocalStoreLowering, LocalDeallocLowering,
+               LocalLoadLowering,
                MemDescIndexLowering, MemDescSubsliceLowering, MemDescTransLowering>(
       converter,
                                                         kTritiumPatternBenefit);

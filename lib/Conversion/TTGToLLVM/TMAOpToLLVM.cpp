@@ -109,6 +109,18 @@ layout::TmaTilePlan planFor(tt::TensorDescType desc) {
   return layout::planTmaTile(shape, bits, layout::chooseTmaSwizzle(shape, bits));
 }
 
+/// The boxes of a shared tile of `tile`'s shape, in the block's swizzle: the
+/// whole block, or the part of it a TMA store writes (whole boxes).
+layout::TmaTilePlan planFor(tt::TensorDescType desc, ttg::MemDescType tile) {
+  RankedTensorType block = desc.getBlockType();
+  std::vector<int64_t> blockShape(block.getShape().begin(),
+                                  block.getShape().end());
+  std::vector<int64_t> shape(tile.getShape().begin(), tile.getShape().end());
+  int64_t bits = block.getElementTypeBitWidth();
+  return layout::planTmaTile(shape, bits,
+                             layout::chooseTmaSwizzle(blockShape, bits));
+}
+
 /// `{c_inner, ..., c_outer}` operands of one box: the op's indices plus the
 /// box's offset in the block, innermost first.
 SmallVector<PTXBuilder::Operand *>
@@ -280,7 +292,8 @@ struct TMAStoreLowering
   matchAndRewrite(ttg::AsyncTMACopyLocalToGlobalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    layout::TmaTilePlan plan = planFor(op.getDesc().getType());
+    layout::TmaTilePlan plan =
+        planFor(op.getDesc().getType(), op.getSrc().getType());
     PTXBuilder ptx;
     auto *pred = ptx.input(isIssuingThread(rewriter, loc, op), "b");
     auto *map = ptx.input(adaptor.getDesc(), "l");

@@ -14,7 +14,9 @@
 //                    the exact mapping does not exist);
 //   tt.join          the last coordinate picks lhs (0) or rhs (1);
 //   tt.split         lhs takes the elements with last coordinate 0, rhs 1;
-//   tt.cat           (may reorder) a thread's lhs registers, then its rhs.
+//   tt.cat           (may reorder) a thread's lhs registers, then its rhs;
+//   ttg.extract_tile the window's registers (layout::planTileWindow, which
+//                    the op's verifier has already checked).
 // Layouts that would need data to cross threads are reported: the layout
 // passes insert a ttg.convert_layout instead.
 //
@@ -28,6 +30,7 @@
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "tritium/Layout/TileWindow.h"
 
 #include <map>
 
@@ -303,11 +306,31 @@ struct CatLowering : public ConvertOpToLLVMPattern<tt::CatOp> {
   }
 };
 
+struct ExtractTileLowering : public ConvertOpToLLVMPattern<ttg::ExtractTileOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ttg::ExtractTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto dstType = cast<RankedTensorType>(op.getType());
+    auto plan = layout::planTileWindow(
+        getLinearLayout(srcType), getLinearLayout(dstType),
+        std::vector<int64_t>(op.getOffsets().begin(), op.getOffsets().end()));
+    if (auto *why = std::get_if<std::string>(&plan))
+      return op.emitError("takes no window of registers: ") << *why;
+    replaceWithRegisters(rewriter, op, adaptor.getSrc(),
+                         std::get<std::vector<int64_t>>(plan),
+                         getTypeConverter()->convertType(dstType));
+    return success();
+  }
+};
+
 } // namespace
 
 void tritium::populateTensorShapeOpToLLVMPatterns(
     TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<BroadcastLowering, ExpandDimsLowering, TransLowering,
-               ReshapeLowering, JoinLowering, SplitLowering, CatLowering>(
+               ReshapeLowering, JoinLowering, SplitLowering, CatLowering,
+               ExtractTileLowering>(
       converter, kTritiumPatternBenefit);
 }

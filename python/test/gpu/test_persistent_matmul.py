@@ -67,3 +67,25 @@ def test_persistent_matmul_runs_twice_on_the_same_barriers():
                                 TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_M=2,
                                 PROGRAMS=2, num_stages=3, num_warps=4)
         torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
+
+
+@pytest.mark.parametrize("programs", [1, 5, 132])
+@pytest.mark.parametrize("shape", [(512, 1024, 320), (300, 700, 136), (1024, 768, 64)], ids=str)
+def test_persistent_matmul_with_slab_stored_epilogue(shape, programs):
+    """128x256 tiles at 4 stages: the rings (192 KiB) and a whole 64 KiB
+    output tile do not fit beside each other, so the epilogue stores its
+    tile 64 columns at a time through two 16 KiB slots (SubtiledTMAStore.cpp),
+    the last slabs' stores still reading them while the next tile's K loop
+    runs; edge tiles clip in M and N."""
+    M, N, K = shape
+    BM, BN, BK = 128, 256, 64
+    a = torch.randn((M, K), device="cuda", dtype=torch.float16)
+    b = torch.randn((N, K), device="cuda", dtype=torch.float16)
+    c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    kernel = persistent_matmul[(programs,)](
+        TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BN, BK]),
+        TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_M=4,
+        PROGRAMS=programs, num_stages=4, num_warps=8)
+    torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
+    ttgir = kernel.asm["ttgir"]
+    assert ttgir.count("ttg.extract_tile") == 4 and "async_tma_store_wait {pendings = 1" in ttgir

@@ -72,3 +72,31 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// One 64-column slab of a 64x256 accumulator (ttg.extract_tile: registers
+// 32-63 of each thread's 128, the slab at column 64), stored into a slot of
+// a two-slot buffer with ttg.local_store: the same four stmatrix.x4 at the
+// slot's base (16 KiB in), then the fence; no plain stores.
+// CHECK-LABEL: llvm.func @accumulator_slab
+// CHECK: llvm.mlir.constant(8192 : i32)
+// CHECK-NOT: llvm.store
+// CHECK-COUNT-4: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-NOT: stmatrix
+// CHECK-NOT: llvm.store
+// CHECK: fence.proxy.async.shared::cta
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 256, 16]}>
+#slab = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @accumulator_slab(%h: tensor<64x256xf16, #mma>) {
+    %c1 = arith.constant 1 : i32
+    %slots = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable>
+    %w = ttg.extract_tile %h [0, 64] : tensor<64x256xf16, #mma> -> tensor<64x64xf16, #slab>
+    %slot = ttg.memdesc_index %slots[%c1] : !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 2x64x64>
+    ttg.local_store %w, %slot : tensor<64x64xf16, #slab> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 2x64x64>
+    tt.return
+  }
+}

@@ -1227,3 +1227,30 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.total-num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// A window of a tensor whose warps split N: the window's warp 1 would hold
+// other columns than the source's, so data would have to move.
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 2], instrShape = [16, 128, 16]}>
+#slab = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 2], instrShape = [16, 32, 16]}>
+module attributes {"ttg.num-warps" = 8 : i32} {
+  tt.func @extract_tile_across_warps(%x: tensor<64x256xf16, #mma>) {
+    // expected-error@+1 {{takes no window of registers: warps of the window's layout hold other coordinates than the source's}}
+    %w = ttg.extract_tile %x [0, 64] : tensor<64x256xf16, #mma> -> tensor<64x64xf16, #slab>
+    tt.return
+  }
+}
+
+// -----
+
+// The window's offsets are multiples of its size.
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 256, 16]}>
+#slab = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @extract_tile_unaligned(%x: tensor<64x256xf16, #mma>) {
+    // expected-error@+1 {{takes no window of registers: the window [64,64] at [0,32] is not an aligned tile of the source [64,256]}}
+    %w = ttg.extract_tile %x [0, 32] : tensor<64x256xf16, #mma> -> tensor<64x64xf16, #slab>
+    tt.return
+  }
+}

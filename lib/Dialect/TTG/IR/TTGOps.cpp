@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "tritium/Layout/TileWindow.h"
+#include "tritium/Layout/TmaTile.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -63,6 +65,26 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
   if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
     return splat.reshape(cast<ShapedType>(getType()));
   return {};
+}
+
+LogicalResult ExtractTileOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto dst = cast<RankedTensorType>(getType());
+  auto srcLayout = dyn_cast_or_null<DistributedEncodingAttr>(src.getEncoding());
+  auto dstLayout = dyn_cast_or_null<DistributedEncodingAttr>(dst.getEncoding());
+  if (!srcLayout || !dstLayout)
+    return emitOpError("both types need a distributed layout");
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (offsets.size() != size_t(src.getRank()) || dst.getRank() != src.getRank())
+    return emitOpError("needs one offset per dimension of a source of the "
+                       "result's rank");
+  auto plan = layout::planTileWindow(
+      srcLayout.toLinearLayout(src.getShape()),
+      dstLayout.toLinearLayout(dst.getShape()),
+      std::vector<int64_t>(offsets.begin(), offsets.end()));
+  if (auto *why = std::get_if<std::string>(&plan))
+    return emitOpError("takes no window of registers: ") << *why;
+  return success();
 }
 
 LogicalResult LocalAllocOp::verify() {
@@ -240,6 +262,29 @@ static LogicalResult verifyTmaCopy(Operation *op, tritium::tt::TensorDescType de
   return success();
 }
 
+/// A TMA store may also write part of the block: a tile of whole boxes of
+/// the block's plan (an epilogue storing its tile a slab at a time).
+static bool isPartOfBlock(tritium::tt::TensorDescType desc, MemDescType tile) {
+  RankedTensorType block = desc.getBlockType();
+  if (tile.getElementType() != block.getElementType() ||
+      tile.getRank() != block.getRank())
+    return false;
+  std::vector<int64_t> blockShape(block.getShape().begin(),
+                                  block.getShape().end());
+  std::vector<int64_t> tileShape(tile.getShape().begin(),
+                                 tile.getShape().end());
+  int64_t bits = block.getElementTypeBitWidth();
+  if (tritium::layout::whyNotTmaTile(blockShape, bits))
+    return false;
+  int64_t swizzle = tritium::layout::chooseTmaSwizzle(blockShape, bits);
+  tritium::layout::TmaTilePlan whole = tritium::layout::planTmaTile(blockShape, bits, swizzle);
+  for (size_t d = 0; d < tileShape.size(); ++d)
+    if (tileShape[d] > blockShape[d] || blockShape[d] % tileShape[d] != 0 ||
+        tileShape[d] % whole.box[d] != 0)
+      return false;
+  return true;
+}
+
 LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
   if (!getResult().getType().getMutableMemory())
     return emitOpError("writes into an immutable buffer");
@@ -248,6 +293,9 @@ LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
 }
 
 LogicalResult AsyncTMACopyLocalToGlobalOp::verify() {
-  return verifyTmaCopy(*this, getDesc().getType(), getIndices().size(),
-                       getSrc().getType());
+  tritium::tt::TensorDescType desc = getDesc().getType();
+  if (getIndices().size() == size_t(desc.getBlockType().getRank()) &&
+      isPartOfBlock(desc, getSrc().getType()))
+    return success();
+  return verifyTmaCopy(*this, desc, getIndices().size(), getSrc().getType());
 }

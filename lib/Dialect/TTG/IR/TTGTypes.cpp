@@ -111,9 +111,13 @@ MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "memdesc memory space must be #ttg.shared_memory";
   if (allocShape.size() < shape.size())
     return emitError() << "allocation shape must have at least the view's rank";
+  // (a ttg.memdesc_trans view of a 2-D tile has its two dimensions swapped)
+  bool transposedTile = shape.size() == 2 &&
+                        shape[0] <= allocShape[allocShape.size() - 1] &&
+                        shape[1] <= allocShape[allocShape.size() - 2];
   for (auto [view, alloc] :
        llvm::zip(llvm::reverse(shape), llvm::reverse(allocShape)))
-    if (view > alloc)
+    if (view > alloc && !transposedTile)
       return emitError() << "view dimension " << view
                          << " exceeds the allocation's " << alloc;
   return success();

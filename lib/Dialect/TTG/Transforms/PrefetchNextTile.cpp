@@ -22,7 +22,10 @@
 //      shared memory at once, the loop is left alone.
 //   2. The buffers, and the head's ops that only depend on values from
 //      outside the loop, move before the loop: the rings now live across
-//      the whole loop, so no epilogue tile shares their bytes.
+//      the whole loop, so no epilogue tile shares their bytes.  When the
+//      epilogue's TMA-stored tile is what does not fit, it is stored a slab
+//      at a time through two slots instead (SubtiledTMAStore.cpp), if that
+//      fits.
 //   3. Before the loop, the rest of the head runs for the first tile: its
 //      index arithmetic at %lb, its effects (barrier inits, copies, loads)
 //      under `scf.if %lb < %ub`.
@@ -42,7 +45,8 @@
 //      the loop: the copy reads shared memory during the next K loop.
 //      The same applies to a tile loop that ttg-warp-specialize put in a
 //      default region (marked tt.warp_specialize), whose ring the producer
-//      warp fills on its own.
+//      warp fills on its own; there too the tile is stored a slab at a time
+//      when it does not fit beside the ring and the slots do.
 // The epilogue's loads and stores then run after the next tile's copies
 // were issued: the flatten request is the user's statement that a tile's
 // stores and the following tiles' loads do not overlap in memory.
@@ -55,6 +59,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 
@@ -160,10 +165,22 @@ public:
       else if (op->getNumRegions() != 0 || !isMemoryEffectFree(op))
         break;
     }
-    return fitsInSharedMemory();
+    if (fitsInSharedMemory(nullptr))
+      return true;
+    // The epilogue's tile, stored a slab at a time, may make room.
+    for (Operation *op = kLoop->getNextNode(); op; op = op->getNextNode())
+      if (auto tile = dyn_cast<LocalAllocOp>(op))
+        if (std::optional<SubtiledStorePlan> plan = planSubtiledStore(tile))
+          if (fitsInSharedMemory(&*plan)) {
+            subtiled = plan;
+            return true;
+          }
+    return false;
   }
 
   void rewrite() {
+    if (subtiled)
+      subtileStore(loop, *subtiled);
     // 2. Buffers and loop-invariant ops move before the loop.
     DenseSet<Operation *> hoisted;
     SmallVector<Operation *> rest;
@@ -297,9 +314,10 @@ private:
 
   /// The rings and barriers, live across the loop once hoisted, plus what
   /// the epilogue keeps in shared memory at once (its tiles, or the largest
-  /// layout conversion's scratch), within the budget.
-  bool fitsInSharedMemory() {
-    int64_t buffers = 0;
+  /// layout conversion's scratch), within the budget; with `subtile`, its
+  /// slots (also live across the loop) instead of its tile.
+  bool fitsInSharedMemory(const SubtiledStorePlan *subtile) {
+    int64_t buffers = subtile ? subtile->slotBytes() : 0;
     for (Operation *op : head)
       if (isEmptyBuffer(op))
         buffers += bytesOf(op->getResult(0).getType());
@@ -307,9 +325,12 @@ private:
     loop.getBody()->walk([&](Operation *op) {
       if (kLoop->isAncestor(op) || llvm::is_contained(head, op))
         return;
+      if (subtile && op == subtile->tile)
+        return;
       if (auto alloc = dyn_cast<LocalAllocOp>(op))
         tiles += bytesOf(alloc.getType());
-      else if (isa<ConvertLayoutOp>(op))
+      else if (isa<ConvertLayoutOp>(op) && !op->use_empty()) // (dead ones
+        // go at the next cleanup: lower-tensor-descriptors leaves the store's)
         scratch = std::max(scratch, bytesOf(op->getResult(0).getType()));
     });
     return buffers + std::max(tiles, scratch) <= kSharedBudget;
@@ -319,6 +340,9 @@ private:
   scf::ForOp kLoop;
   SmallVector<Operation *> head;
   Operation *drainEnd = nullptr;
+  /// The epilogue's store, a slab at a time, when the whole tile would not
+  /// fit beside the rings.
+  std::optional<SubtiledStorePlan> subtiled;
 };
 
 } // namespace
@@ -361,6 +385,32 @@ void ttg::deferTMAStoreWait(scf::ForOp newLoop) {
   AsyncTMAStoreWaitOp::create(after, newLoop.getLoc(), 0);
 }
 
+/// A warp-specialized tile loop's epilogue tile stored a slab at a time
+/// when the whole tile does not fit beside the buffers that live across the
+/// loop (the producer's ring and barriers) and the slots do.
+static bool subtileIfShort(scf::ForOp loop) {
+  LocalAllocOp tile;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto alloc = dyn_cast<LocalAllocOp>(&op)) {
+      if (tile || !alloc.getSrc())
+        return false;
+      tile = alloc;
+    }
+  std::optional<SubtiledStorePlan> plan;
+  if (!tile || !(plan = planSubtiledStore(tile)))
+    return false;
+  int64_t buffers = 0;
+  loop->getParentOfType<FunctionOpInterface>()->walk([&](LocalAllocOp alloc) {
+    if (!alloc.getSrc() && !loop->isAncestor(alloc))
+      buffers += bytesOf(alloc.getType());
+  });
+  if (buffers + bytesOf(tile.getType()) <= kSharedBudget ||
+      buffers + plan->slotBytes() > kSharedBudget)
+    return false;
+  subtileStore(loop, *plan);
+  return true;
+}
+
 void ttg::prefetchNextTile(ModuleOp module) {
   SmallVector<scf::ForOp> loops, specialized;
   module.walk([&](scf::ForOp loop) {
@@ -378,7 +428,8 @@ void ttg::prefetchNextTile(ModuleOp module) {
       tiles.rewrite();
   }
   for (scf::ForOp loop : specialized)
-    deferTMAStoreWait(loop);
+    if (!subtileIfShort(loop))
+      deferTMAStoreWait(loop);
 }
 
 namespace {

@@ -47,6 +47,29 @@ def TTG_ConvertLayoutOp : TTG_Op<"convert_layout", [Pure,
   let hasFolder = 1;
 }
 
+def TTG_ExtractTileOp : TTG_Op<"extract_tile", [Pure,
+    SameOperandsAndResultElementType]> {
+  let summary = "a window of a distributed tensor, from the registers that hold it";
+  let description = [{
+    The result is the window of the source of the result's shape that starts
+    at the static `offsets` (each a multiple of the result's size in its
+    dimension).  Every thread must already hold the window's elements in the
+    result's layout: its lanes and warps map to the same coordinates as the
+    source's, and each of its registers to a source register of the window
+    (checked with the layouts' linear maps), so the lowering only picks
+    registers.  A matmul epilogue stores its accumulator this way, one
+    column slab at a time, through a small shared buffer.
+
+    ```mlir
+    %w = ttg.extract_tile %acc [0, 64] : tensor<128x256xf16, #mma256> -> tensor<128x64xf16, #mma64>
+    ```
+  }];
+  let arguments = (ins TT_Tensor:$src, DenseI64ArrayAttr:$offsets);
+  let results = (outs TT_Tensor:$result);
+  let assemblyFormat = "$src $offsets attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def TTG_LocalAllocOp : TTG_Op<"local_alloc", [
     MemoryEffects<[MemAlloc<SharedMemory>]>]> {
   let summary = "allocate a shared-memory buffer, optionally initialized";

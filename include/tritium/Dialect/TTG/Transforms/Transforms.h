@@ -12,6 +12,8 @@
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
 #include "tritium/Layout/TmaTile.h"
 
+#include <optional>
+
 namespace mlir::scf {
 class ForOp;
 } // namespace mlir::scf
@@ -190,6 +192,33 @@ void prefetchNextTile(mlir::ModuleOp module);
 /// more follows the loop; the copy reads shared memory while the next
 /// tile's K loop runs.
 void deferTMAStoreWait(mlir::scf::ForOp loop);
+
+//===----------------------------------------------------------------------===//
+// Subtiled TMA stores (SubtiledTMAStore.cpp)
+//===----------------------------------------------------------------------===//
+
+/// A tile loop's epilogue that stores a wgmma accumulator through one
+/// shared tile and one TMA store, stored instead one slab (box column) at
+/// a time through a ring of two slab slots.
+struct SubtiledStorePlan {
+  LocalAllocOp tile;                 ///< the whole tile, with its source
+  AsyncTMACopyLocalToGlobalOp copy;  ///< its store
+  AsyncTMAStoreWaitOp wait;          ///< the wait right after it
+  mlir::RankedTensorType slabType;   ///< one slab of the source, in registers
+  MemDescType slotsType;             ///< the two slots
+  int64_t slabs = 0;
+  /// Bytes of shared memory the slots take (the whole tile's are freed).
+  int64_t slotBytes() const;
+};
+
+/// Whether the epilogue tile `tile` of the tile loop around it can be
+/// stored a slab at a time (see SubtiledTMAStore.cpp), and how.
+std::optional<SubtiledStorePlan> planSubtiledStore(LocalAllocOp tile);
+
+/// Rewrites the epilogue of `loop` as `plan` says: the slots are allocated
+/// before the loop, each slab waits until the store that last read its
+/// slot is done, and one wait for all follows the loop.
+void subtileStore(mlir::scf::ForOp loop, SubtiledStorePlan plan);
 
 //===----------------------------------------------------------------------===//
 // ttg-lower-tensor-descriptors (LowerTensorDescriptors.cpp)
