@@ -22,7 +22,8 @@
 //       are kept "in flight", which a barrier does not clear.  Each
 //       ttg.async_wait adds them to the pending writes (a barrier must
 //       then separate the wait from an overlapping access by another
-//       thread); a wait for all groups ({num = 0}) also ends their flight.
+//       thread); a wait for all groups ({num = 0}) also ends the flight
+//       of those committed (ttg.async_commit_group) before it.
 //       A wait for all but the newest N groups may leave some in flight;
 //       which ones is not tracked, so all stay, and later waits add them
 //       again (an extra barrier at worst, never a missing one);
@@ -50,7 +51,7 @@
 //     * ttg.warp_specialize: a barrier right before it (the last point every
 //       warp reaches; tensor maps made before it are released there to the
 //       partition, which acquires them), then each region alone from
-//       nothing pending: they run at once on different warps and order their
+//       nothing pending (but what is in flight): they run at once on different warps and order their
 //       accesses to each other's buffers with mbarriers (their barriers are
 //       named barriers of their own warps);
 //     * any other op whose regions contain shared-memory accesses or calls:
@@ -213,6 +214,9 @@ struct Pending {
   std::set<SharedInterval> issuerWrites;
   /// Written by cp.async copies not yet waited for by a wait for all.
   std::set<SharedInterval> inFlight;
+  /// Of those, the copies issued since the last ttg.async_commit_group: no
+  /// wait covers them until they are committed.
+  std::set<SharedInterval> uncommitted;
   /// Read by TMA stores not yet waited for by a wait for all.
   std::set<SharedInterval> readsInFlight;
 
@@ -244,8 +248,10 @@ struct Pending {
       readsInFlight.insert(access.reads.begin(), access.reads.end());
     else
       r.insert(access.reads.begin(), access.reads.end());
-    if (access.writesCompleteOnAsyncWait)
+    if (access.writesCompleteOnAsyncWait) {
       inFlight.insert(access.writes.begin(), access.writes.end());
+      uncommitted.insert(access.writes.begin(), access.writes.end());
+    }
     else if (!access.writesCompleteOnBarrier)
       w.insert(access.writes.begin(), access.writes.end());
   }
@@ -254,7 +260,7 @@ struct Pending {
   void asyncWait(bool all) {
     writes.insert(inFlight.begin(), inFlight.end());
     if (all)
-      inFlight.clear();
+      inFlight = uncommitted;
   }
   /// A ttg.async_tma_store_wait: the stores it waited for have read their
   /// tiles; a barrier orders that before other threads' writes.
@@ -270,6 +276,14 @@ struct Pending {
     issuerWrites.insert(other.issuerWrites.begin(), other.issuerWrites.end());
     inFlight.insert(other.inFlight.begin(), other.inFlight.end());
     readsInFlight.insert(other.readsInFlight.begin(), other.readsInFlight.end());
+    uncommitted.insert(other.uncommitted.begin(), other.uncommitted.end());
+  }
+  /// Carries the accesses still in flight of `other` (a region that ran on
+  /// other warps) into this state.
+  void joinInFlight(const Pending &other) {
+    inFlight.insert(other.inFlight.begin(), other.inFlight.end());
+    readsInFlight.insert(other.readsInFlight.begin(), other.readsInFlight.end());
+    uncommitted.insert(other.uncommitted.begin(), other.uncommitted.end());
   }
   /// A CTA barrier: every access made before it is ordered before every
   /// access after it, except the copies still in flight.
@@ -284,13 +298,15 @@ struct Pending {
     Pending after;
     after.inFlight = inFlight;
     after.readsInFlight = readsInFlight;
+    after.uncommitted = uncommitted;
     return after;
   }
   bool operator==(const Pending &other) const {
     return reads == other.reads && writes == other.writes &&
            issuerReads == other.issuerReads &&
            issuerWrites == other.issuerWrites && inFlight == other.inFlight &&
-           readsInFlight == other.readsInFlight;
+           readsInFlight == other.readsInFlight &&
+           uncommitted == other.uncommitted;
   }
 };
 
@@ -398,7 +414,7 @@ bool BarrierPlacement::hasNestedAccesses(Operation *op) {
   for (Region &region : op->getRegions())
     region.walk([&](Operation *inner) {
       if (isa<ttg::BarrierOp, gpu::BarrierOp, ttg::AsyncWaitOp,
-              ttg::AsyncTMAStoreWaitOp>(inner) ||
+              ttg::AsyncCommitGroupOp, ttg::AsyncTMAStoreWaitOp>(inner) ||
           !getAccess(inner).empty()) {
         found = true;
         return WalkResult::interrupt();
@@ -420,6 +436,10 @@ void BarrierPlacement::visitOp(Operation *op, Pending &state, bool insert) {
   }
   if (auto wait = dyn_cast<ttg::AsyncWaitOp>(op)) {
     state.asyncWait(/*all=*/wait.getNum() == 0);
+    return;
+  }
+  if (isa<ttg::AsyncCommitGroupOp>(op)) {
+    state.uncommitted.clear();
     return;
   }
   if (auto wait = dyn_cast<ttg::AsyncTMAStoreWaitOp>(op)) {
@@ -543,12 +563,15 @@ void BarrierPlacement::visitWarpSpecialize(ttg::WarpSpecializeOp op,
   state.barrier();
   // The regions run at once on different warps and order their shared
   // accesses with each other through mbarriers only: each is walked alone,
-  // from nothing pending, and its barriers wait for its own warps.
+  // from nothing pending but what is still in flight, and its barriers wait
+  // for its own warps.  What either leaves in flight is in flight after.
+  Pending exits = state.afterBarrier();
   for (Region *region : {&op.getDefaultRegion(), &op.getPartitionRegion()}) {
-    Pending regionState;
+    Pending regionState = state.afterBarrier();
     visitBlock(region->front(), regionState, insert);
+    exits.joinInFlight(regionState);
   }
-  state.barrier(); // only the return follows
+  state = exits.afterBarrier(); // only the return follows
 }
 
 void BarrierPlacement::visitRegions(Operation *op, Pending &state,

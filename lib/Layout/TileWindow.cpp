@@ -19,7 +19,7 @@ planTileWindow(const LinearLayout &source, const LinearLayout &window,
   if (big.size() != small.size() || offsets.size() != small.size())
     return std::string("the window, its offsets and the source differ in rank");
   for (size_t d = 0; d < small.size(); ++d) {
-    if (small[d] > big[d] || offsets[d] < 0 || offsets[d] % small[d] != 0 ||
+    if (!isPowerOf2(small[d]) || small[d] > big[d] || offsets[d] < 0 || offsets[d] % small[d] != 0 ||
         offsets[d] + small[d] > big[d])
       return "the window " + formatVector(small) + " at " +
              formatVector(offsets) +

@@ -612,3 +612,43 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+#a = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+
+// A wait for all groups covers only committed copies: the copy issued
+// before the first wait lands at the second, after its commit, and the
+// write after that wait gets a barrier.  A wait alone in an scf.if counts
+// too.
+// CHECK-LABEL: tt.func @commit_then_wait
+// CHECK: ttg.async_commit_group
+// CHECK-NEXT: ttg.async_wait {num = 0 : i32}
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.local_store
+// CHECK: scf.if
+// CHECK-NEXT: ttg.async_wait
+// CHECK-NEXT: {{^ +\}$}}
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.local_store
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @commit_then_wait(%ptrs: tensor<16x64x!tt.ptr<f16>, #a>, %x: tensor<16x64xf16, #a>, %c: i1) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable>
+    %t = ttg.async_copy_global_to_local %ptrs, %buf : tensor<16x64x!tt.ptr<f16>, #a> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable>
+    %w0 = ttg.async_wait {num = 0 : i32}
+    gpu.barrier
+    %g = ttg.async_commit_group tokens %t
+    %w1 = ttg.async_wait {num = 0 : i32}
+    ttg.local_store %x, %buf : tensor<16x64xf16, #a> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable>
+    %t2 = ttg.async_copy_global_to_local %ptrs, %buf : tensor<16x64x!tt.ptr<f16>, #a> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable>
+    %g2 = ttg.async_commit_group tokens %t2
+    gpu.barrier
+    scf.if %c {
+      %w2 = ttg.async_wait {num = 0 : i32}
+    }
+    ttg.local_store %x, %buf : tensor<16x64xf16, #a> -> !ttg.memdesc<16x64xf16, #shared, #smem, mutable>
+    tt.return
+  }
+}

@@ -64,7 +64,8 @@ def _compile_one(seed: int, invalid: bool, workdir: str) -> dict:
                 signature[name] = "constexpr"
                 constexprs[name] = 1
         kernel = tritium.compile(module.kernel, signature=signature, constexprs=constexprs,
-                                 attrs=program.attrs, target="cuda:90", num_warps=program.num_warps)
+                                 attrs=program.attrs, target="cuda:90", num_warps=program.num_warps,
+                                 num_stages=program.num_stages)
         result.update(status="ok", cubin="cubin" in kernel.asm)
     except tritium.CompilationError as e:
         result.update(status="compile_error", file=e.file, line=e.line, message=str(e).splitlines()[0][:300],

@@ -96,7 +96,8 @@ def run(program, kernel, arrays, compiler="tritium"):
     if compiler == "tritium-O0":
         os.environ["DISABLE_PTXAS_OPT"] = "1"  # read when the launch compiles
     try:
-        kernel[program.grid](*args, **program.constexprs, num_warps=program.num_warps)
+        kernel[program.grid](*args, **program.constexprs, num_warps=program.num_warps,
+                             num_stages=program.num_stages)
     finally:
         if compiler == "tritium-O0" and previous is None:
             del os.environ["DISABLE_PTXAS_OPT"]

@@ -125,6 +125,7 @@ class Program:
     # what the JIT's specialization would know of the arguments (pointers
     # and integers divisible by 16), for compiling without launching
     attrs: Dict[str, list] = dataclasses.field(default_factory=dict)
+    num_stages: int = 3                  # the launch's num_stages
 
     def arguments(self):
         """Parameter names in signature order."""
@@ -679,11 +680,13 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
     loads over a K loop (fp16 or bf16, an fp32 accumulator stored as fp32 or
     in the input type), one program per tile or a few programs over all
     tiles in a flattened persistent loop, either loop sometimes marked
-    warp_specialize (a TMA producer warp on Hopper).  Rows are multiples of 16
+    warp_specialize (a TMA producer warp on Hopper), 2 to 4 stages.  Rows are multiples of 16
     bytes, as tensor maps need; blocks past the edges read zeros and store
     nothing."""
     if rng.random() < 0.3:
-        bm, bn, bk = rng.choice([64, 128]), rng.choice([32, 64, 128]), rng.choice([32, 64])
+        bm, bn, bk = rng.choice([64, 128]), rng.choice([32, 64, 128, 256]), rng.choice([32, 64])
+        if bn == 256 and rng.random() < 0.5:
+            bm, bk = 128, 64  # tutorial 09's tile
         m, n, k = rng.randint(1, 2 * bm), 8 * rng.randint(1, 2 * bn // 8), 8 * rng.randint(1, 3 * bk // 8)
         dtype = rng.choice(["float16", "bfloat16"])
         # the tile stored as the accumulator (fp32) or in the input type (the
@@ -714,13 +717,16 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
                "    acc = arrays['a_desc'].astype(np.float64) @ arrays['b_desc'].astype(np.float64)",
                f"    return {{'c_desc': {np_cast('acc.astype(np.float32)', out)}}}", ""]
         rtol = {"float32": 2e-3, "float16": 4e-3, "bfloat16": 2e-2}[out]
+        # 4 stages of 128x256 tiles leave no room for the whole output tile
+        # beside the ring: the epilogue stores it a slab at a time
+        stages = 4 if (bm, bn, bk) == (128, 256, 64) else rng.choice([2, 3, 3, 4])
         return Program(seed=seed, source="\n".join(lines),
                        signature={"a_desc": f"tensordesc<{SIG_DTYPE[dtype]}[{bm},{bk}]>",
                                   "b_desc": f"tensordesc<{SIG_DTYPE[dtype]}[{bk},{bn}]>",
                                   "c_desc": f"tensordesc<{SIG_DTYPE[out]}[{bm},{bn}]>",
                                   "M": "i32", "N": "i32", "K": "i32"},
                        constexprs=dict({"BM": bm, "BN": bn, "BK": bk}, **({"PROGRAMS": programs} if programs else {})),
-                       num_warps=rng.choice([4, 8]),
+                       num_warps=rng.choice([4, 8]), num_stages=stages,
                        grid=(programs,) if programs else ((m + bm - 1) // bm, (n + bn - 1) // bn),
                        inputs=[("a_desc", (m, k), dtype), ("b_desc", (k, n), dtype)],
                        outputs=[("c_desc", (m, n), out)], scalars={"M": m, "N": n, "K": k},

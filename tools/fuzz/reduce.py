@@ -266,7 +266,7 @@ def main(argv=None) -> int:
         return 0
     reduced = reduce_source(program.source, still_fails)
     print(f"# seed {args.seed}: minimal kernel on which Tritium disagrees with {args.against} "
-          f"(grid {program.grid}, constexprs {program.constexprs}, num_warps {program.num_warps})")
+          f"(grid {program.grid}, constexprs {program.constexprs}, num_warps {program.num_warps}, num_stages {program.num_stages})")
     print(reduced)
     return 1
 

@@ -100,3 +100,19 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// A TMA store of one 128x64 box of a 128x256 block (an epilogue slab): one
+// copy at the op's indices, then its own bulk group.
+// CHECK-LABEL: llvm.func @store_one_slab
+// CHECK: "@$0 cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$3, $4}], [$2];\0A@$0 cp.async.bulk.commit_group;"
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @store_one_slab(%d: !tt.tensordesc<tensor<128x256xf16>>, %m: i32, %n: i32) {
+    %slot = ttg.local_alloc : () -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
+    ttg.async_tma_copy_local_to_global %d[%m, %n] %slot : !tt.tensordesc<tensor<128x256xf16>>, !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+}

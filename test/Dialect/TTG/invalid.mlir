@@ -1254,3 +1254,29 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// A TMA store of part of a block writes whole boxes: a 128x256 f16 block
+// moves as 128x64 boxes, so a 64x64 tile splits a box's rows.
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @tma_store_part_of_a_box(%d: !tt.tensordesc<tensor<128x256xf16>>, %i: i32) {
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    // expected-error@+1 {{copies blocks of 'tensor<128x256xf16>' but the shared tile is '!ttg.memdesc<64x64xf16}}
+    ttg.async_tma_copy_local_to_global %d[%i, %i] %buf : !tt.tensordesc<tensor<128x256xf16>>, !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    tt.return
+  }
+}
+
+// -----
+
+// Only a transposed NVMMA tile may view its allocation's last two
+// dimensions swapped.
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+// expected-error@+1 {{view dimension 64 exceeds the allocation's 32}}
+tt.func @swapped_view_of_a_plain_tile(%m: !ttg.memdesc<32x64xf16, #shared, #smem, mutable, 2x64x32>) {
+  tt.return
+}

@@ -112,7 +112,8 @@ MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (allocShape.size() < shape.size())
     return emitError() << "allocation shape must have at least the view's rank";
   // (a ttg.memdesc_trans view of a 2-D tile has its two dimensions swapped)
-  bool transposedTile = shape.size() == 2 &&
+  bool transposedTile = isa<NvmmaSharedEncodingAttr>(encoding) &&
+                        shape.size() == 2 &&
                         shape[0] <= allocShape[allocShape.size() - 1] &&
                         shape[1] <= allocShape[allocShape.size() - 2];
   for (auto [view, alloc] :

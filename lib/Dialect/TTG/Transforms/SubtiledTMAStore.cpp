@@ -28,7 +28,8 @@
 // with its warps along M only (each slab is then the same layout with a
 // narrower instruction, its registers a subset of the thread's), stored
 // by the TMA store right after its local_alloc, whose wait for all follows
-// at once, with at least three slabs (with two, the slots save nothing).
+// at once, with an even number of slabs, at least four (with two, the slots
+// save nothing).
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
@@ -77,8 +78,11 @@ std::optional<SubtiledStorePlan> ttg::planSubtiledStore(LocalAllocOp tile) {
   if (swizzle == 0 || boxes.box[0] != shape[0])
     return std::nullopt; // rows in several boxes, or no slabs
   int64_t width = boxes.box[1];
+  // Slab j of every tile uses slot j % 2: with an even count, the first
+  // slab's slot was last read by the previous tile's second-to-last store,
+  // the one its {pendings = 1} wait finishes.
   int64_t slabs = shape[1] / width;
-  if (slabs < 3)
+  if (slabs < 4 || slabs % 2 != 0)
     return std::nullopt;
   // Each slab: the accumulator's layout with a slab-wide instruction.
   SmallVector<unsigned> instr(mma.getInstrShape());
@@ -121,7 +125,8 @@ void ttg::subtileStore(scf::ForOp loop, SubtiledStorePlan plan) {
       plan.slotsType.getEncoding(), plan.slotsType.getMemorySpace(),
       /*mutableMemory=*/true, plan.slotsType.getShape());
   int64_t width = slotShape[1];
-  OpBuilder builder(plan.tile);
+  // (at the copy: the source and the indices are defined before it)
+  OpBuilder builder(plan.copy);
   SmallVector<Value> indices(plan.copy.getIndices());
   Value column = indices[1];
   for (int64_t j = 0; j < plan.slabs; ++j) {
