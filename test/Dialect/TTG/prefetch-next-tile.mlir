@@ -556,3 +556,180 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// The same tile in a warp-specialized tile loop at 4 stages: the producer's
+// ring and barriers (192 KiB) are allocated before ttg.warp_specialize, and
+// the whole output tile does not fit beside them, so the default region's
+// epilogue is stored a slab at a time (slots before the tile loop, inside
+// the default region; one wait for all after the loop).
+// CHECK-LABEL: tt.func public @matmul_tma_persistent_ws_slabs
+// CHECK: ttg.warp_specialize default
+// CHECK: %[[SLOTS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x128x64xf16, #nvmma, #smem, mutable>
+// CHECK-NEXT: scf.for
+// CHECK-NOT: ttg.local_alloc %
+// CHECK-COUNT-4: ttg.extract_tile
+// CHECK-NOT: ttg.async_tma_store_wait {pendings = 0
+// CHECK: } {tt.warp_specialize}
+// CHECK-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 8], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 256, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#nvmma1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32, "ttg.total-num-warps" = 9 : i32} {
+  tt.func public @matmul_tma_persistent_ws_slabs(%arg0: !tt.tensordesc<tensor<128x64xf16>> {tt.tma_box = array<i32: 128, 64>, tt.tma_swizzle = 128 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: i32, %arg3: i32, %arg4: i64, %arg5: i64, %arg6: !tt.tensordesc<tensor<256x64xf16>> {tt.tma_box = array<i32: 256, 64>, tt.tma_swizzle = 128 : i32}, %arg7: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg8: i32, %arg9: i32, %arg10: i64, %arg11: i64, %arg12: !tt.tensordesc<tensor<128x256xf16>> {tt.tma_box = array<i32: 128, 64>, tt.tma_swizzle = 128 : i32}, %arg13: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg14: i32, %arg15: i32, %arg16: i64, %arg17: i64, %arg18: i32 {tt.divisibility = 16 : i32}, %arg19: i32 {tt.divisibility = 16 : i32}, %arg20: i32 {tt.divisibility = 16 : i32}) {
+    %c63_i32 = arith.constant 63 : i32
+    %c255_i32 = arith.constant 255 : i32
+    %c127_i32 = arith.constant 127 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #mma>
+    %c132_i32 = arith.constant 132 : i32
+    %c8_i32 = arith.constant 8 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c256_i32 = arith.constant 256 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %0 = tt.get_program_id {axis = 0 : i32} : i32
+    %1 = arith.addi %arg18, %c127_i32 : i32
+    %2 = arith.divsi %1, %c128_i32 : i32
+    %3 = arith.addi %arg19, %c255_i32 : i32
+    %4 = arith.divsi %3, %c256_i32 : i32
+    %5 = arith.addi %arg20, %c63_i32 : i32
+    %6 = arith.divsi %5, %c64_i32 : i32
+    %7 = arith.muli %2, %4 : i32
+    %8 = arith.muli %4, %c8_i32 : i32
+    %9 = ttg.local_alloc : () -> !ttg.memdesc<4x128x64xf16, #nvmma, #smem, mutable>
+    %10 = ttg.local_alloc : () -> !ttg.memdesc<4x256x64xf16, #nvmma, #smem, mutable>
+    %11 = ttg.local_alloc : () -> !ttg.memdesc<4x1xi64, #shared, #smem, mutable>
+    %12 = ttg.local_alloc : () -> !ttg.memdesc<4x1xi64, #shared, #smem, mutable>
+    %c0_i32_0 = arith.constant 0 : i32
+    %13 = ttg.memdesc_index %11[%c0_i32_0] : !ttg.memdesc<4x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    ttg.init_barrier %13, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    %c0_i32_1 = arith.constant 0 : i32
+    %14 = ttg.memdesc_index %12[%c0_i32_1] : !ttg.memdesc<4x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    ttg.init_barrier %14, 8 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    %c1_i32_2 = arith.constant 1 : i32
+    %15 = ttg.memdesc_index %11[%c1_i32_2] : !ttg.memdesc<4x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    ttg.init_barrier %15, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    %c1_i32_3 = arith.constant 1 : i32
+    %16 = ttg.memdesc_index %12[%c1_i32_3] : !ttg.memdesc<4x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    ttg.init_barrier %16, 8 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    %c2_i32 = arith.constant 2 : i32
+    %17 = ttg.memdesc_index %11[%c2_i32] : !ttg.memdesc<4x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    ttg.init_barrier %17, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    %c2_i32_4 = arith.constant 2 : i32
+    %18 = ttg.memdesc_index %12[%c2_i32_4] : !ttg.memdesc<4x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    ttg.init_barrier %18, 8 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    %c3_i32 = arith.constant 3 : i32
+    %19 = ttg.memdesc_index %11[%c3_i32] : !ttg.memdesc<4x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    ttg.init_barrier %19, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    %c3_i32_5 = arith.constant 3 : i32
+    %20 = ttg.memdesc_index %12[%c3_i32_5] : !ttg.memdesc<4x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    ttg.init_barrier %20, 8 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+    ttg.warp_specialize default {
+      %c0_i32_6 = arith.constant 0 : i32
+      %21:2 = scf.for %arg21 = %0 to %7 step %c132_i32 iter_args(%arg22 = %c0_i32_6, %arg23 = %c0_i32_6) -> (i32, i32)  : i32 {
+        %22 = arith.divsi %arg21, %8 : i32
+        %23 = arith.muli %22, %c8_i32 : i32
+        %24 = arith.subi %2, %23 : i32
+        %25 = arith.minsi %24, %c8_i32 : i32
+        %26 = arith.remsi %arg21, %25 : i32
+        %27 = arith.addi %23, %26 : i32
+        %28 = arith.remsi %arg21, %8 : i32
+        %29 = arith.divsi %28, %25 : i32
+        %30 = arith.muli %27, %c128_i32 : i32
+        %31 = arith.muli %29, %c256_i32 : i32
+        %32:3 = scf.for %arg24 = %c0_i32 to %6 step %c1_i32 iter_args(%arg25 = %cst, %arg26 = %arg22, %arg27 = %arg23) -> (tensor<128x256xf32, #mma>, i32, i32)  : i32 {
+          %42 = ttg.memdesc_index %11[%arg26] : !ttg.memdesc<4x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+          ttg.wait_barrier %42, %arg27 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+          %43 = ttg.memdesc_index %9[%arg26] : !ttg.memdesc<4x128x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable, 4x128x64>
+          %44 = ttg.memdesc_index %10[%arg26] : !ttg.memdesc<4x256x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<256x64xf16, #nvmma, #smem, mutable, 4x256x64>
+          %45 = ttg.memdesc_trans %44 : !ttg.memdesc<256x64xf16, #nvmma, #smem, mutable, 4x256x64> -> !ttg.memdesc<64x256xf16, #nvmma1, #smem, mutable, 4x256x64>
+          %46 = arith.muli %arg24, %c64_i32 : i32
+          %47 = ttg.warp_group_dot %43, %45, %arg25 {isAsync} : !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable, 4x128x64> * !ttg.memdesc<64x256xf16, #nvmma1, #smem, mutable, 4x256x64> -> tensor<128x256xf32, #mma>
+          %48 = ttg.warp_group_dot_wait %47 {pendings = 1 : i32} : tensor<128x256xf32, #mma>
+          %c0_i32_10 = arith.constant 0 : i32
+          %49 = arith.cmpi eq, %arg26, %c0_i32_10 : i32
+          %c1_i32_11 = arith.constant 1 : i32
+          %50 = arith.subi %arg26, %c1_i32_11 : i32
+          %c3_i32_12 = arith.constant 3 : i32
+          %51 = arith.select %49, %c3_i32_12, %50 : i32
+          %52 = arith.cmpi ne, %arg24, %c0_i32 : i32
+          %53 = ttg.memdesc_index %12[%51] : !ttg.memdesc<4x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+          ttg.arrive_barrier %53, %52 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+          %c1_i32_13 = arith.constant 1 : i32
+          %54 = arith.addi %arg26, %c1_i32_13 : i32
+          %c4_i32 = arith.constant 4 : i32
+          %55 = arith.cmpi eq, %54, %c4_i32 : i32
+          %c0_i32_14 = arith.constant 0 : i32
+          %56 = arith.select %55, %c0_i32_14, %54 : i32
+          %c1_i32_15 = arith.constant 1 : i32
+          %57 = arith.xori %arg27, %c1_i32_15 : i32
+          %58 = arith.select %55, %57, %arg27 : i32
+          scf.yield %48, %56, %58 : tensor<128x256xf32, #mma>, i32, i32
+        }
+        %33 = ttg.warp_group_dot_wait %32#0 {pendings = 0 : i32} : tensor<128x256xf32, #mma>
+        %c0_i32_7 = arith.constant 0 : i32
+        %34 = arith.cmpi eq, %32#1, %c0_i32_7 : i32
+        %c1_i32_8 = arith.constant 1 : i32
+        %35 = arith.subi %32#1, %c1_i32_8 : i32
+        %c3_i32_9 = arith.constant 3 : i32
+        %36 = arith.select %34, %c3_i32_9, %35 : i32
+        %37 = arith.cmpi slt, %c0_i32, %6 : i32
+        %38 = ttg.memdesc_index %12[%36] : !ttg.memdesc<4x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+        ttg.arrive_barrier %38, %37 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+        %39 = arith.truncf %33 : tensor<128x256xf32, #mma> to tensor<128x256xf16, #mma>
+        %40 = ttg.convert_layout %39 : tensor<128x256xf16, #mma> -> tensor<128x256xf16, #blocked>
+        %41 = ttg.local_alloc %39 : (tensor<128x256xf16, #mma>) -> !ttg.memdesc<128x256xf16, #nvmma, #smem>
+        ttg.async_tma_copy_local_to_global %arg12[%30, %31] %41 : !tt.tensordesc<tensor<128x256xf16>>, !ttg.memdesc<128x256xf16, #nvmma, #smem>
+        ttg.async_tma_store_wait {pendings = 0 : i32}
+        scf.yield %32#1, %32#2 : i32, i32
+      } {tt.warp_specialize}
+      ttg.warp_yield
+    } partition num_warps(1) {
+      %c0_i32_6 = arith.constant 0 : i32
+      %21:2 = scf.for %arg21 = %0 to %7 step %c132_i32 iter_args(%arg22 = %c0_i32_6, %arg23 = %c0_i32_6) -> (i32, i32)  : i32 {
+        %22 = arith.divsi %arg21, %8 : i32
+        %23 = arith.muli %22, %c8_i32 : i32
+        %24 = arith.subi %2, %23 : i32
+        %25 = arith.minsi %24, %c8_i32 : i32
+        %26 = arith.remsi %arg21, %25 : i32
+        %27 = arith.addi %23, %26 : i32
+        %28 = arith.remsi %arg21, %8 : i32
+        %29 = arith.divsi %28, %25 : i32
+        %30 = arith.muli %27, %c128_i32 : i32
+        %31 = arith.muli %29, %c256_i32 : i32
+        %32:2 = scf.for %arg24 = %c0_i32 to %6 step %c1_i32 iter_args(%arg25 = %arg22, %arg26 = %arg23) -> (i32, i32)  : i32 {
+          %33 = arith.muli %arg24, %c64_i32 : i32
+          %c1_i32_7 = arith.constant 1 : i32
+          %34 = arith.xori %arg26, %c1_i32_7 : i32
+          %35 = ttg.memdesc_index %12[%arg25] : !ttg.memdesc<4x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+          ttg.wait_barrier %35, %34 {poll} : !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+          %36 = ttg.memdesc_index %11[%arg25] : !ttg.memdesc<4x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+          %true = arith.constant true
+          ttg.barrier_expect %36, 49152, %true : !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1>
+          %37 = ttg.memdesc_index %9[%arg25] : !ttg.memdesc<4x128x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable, 4x128x64>
+          ttg.async_tma_copy_global_to_local %arg0[%30, %33] %37, %36, %true : !tt.tensordesc<tensor<128x64xf16>>, !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1> -> !ttg.memdesc<128x64xf16, #nvmma, #smem, mutable, 4x128x64>
+          %38 = ttg.memdesc_index %10[%arg25] : !ttg.memdesc<4x256x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<256x64xf16, #nvmma, #smem, mutable, 4x256x64>
+          ttg.async_tma_copy_global_to_local %arg6[%31, %33] %38, %36, %true : !tt.tensordesc<tensor<256x64xf16>>, !ttg.memdesc<1xi64, #shared, #smem, mutable, 4x1> -> !ttg.memdesc<256x64xf16, #nvmma, #smem, mutable, 4x256x64>
+          %c1_i32_8 = arith.constant 1 : i32
+          %39 = arith.addi %arg25, %c1_i32_8 : i32
+          %c4_i32 = arith.constant 4 : i32
+          %40 = arith.cmpi eq, %39, %c4_i32 : i32
+          %c0_i32_9 = arith.constant 0 : i32
+          %41 = arith.select %40, %c0_i32_9, %39 : i32
+          %c1_i32_10 = arith.constant 1 : i32
+          %42 = arith.xori %arg26, %c1_i32_10 : i32
+          %43 = arith.select %40, %42, %arg26 : i32
+          scf.yield %41, %43 : i32, i32
+        }
+        scf.yield %32#0, %32#1 : i32, i32
+      }
+      ttg.warp_yield
+    }
+    tt.return
+  }
+}
