@@ -1,7 +1,8 @@
 """Side-by-side flash-attention backward on the GPU: tritium vs Triton (when
 importable) vs torch's SDPA backward (FlashAttention-2 and cuDNN), same
 kernel source (attention_bwd_kernels.py: tutorial 06's backward on plain
-pointers), same shapes, one run.
+pointers, `attn_bwd`, and the same backward on block pointers,
+`attn_bwd_block_ptr`), same shapes, one run.
 
   fp16, Z=4 H=32 N=4096: head dim 64 and 128, causal and not;
   TFLOP/s = 2.5 * 4 Z H N^2 D (halved for causal) / time, as tutorial 06
@@ -9,8 +10,9 @@ pointers), same shapes, one run.
 
 Both compilers run the same forward (tritium's attn_fwd_lse, checked
 against SDPA) to produce O and the log-sum-exp M; then each compiler's
-preprocess + backward is timed over its best of CONFIGS, checked against
-torch autograd of SDPA, in 6 rounds whose order rotates (do_bench medians).
+preprocess + backward is timed over its best of CONFIGS per kernel, checked
+against torch autograd of SDPA, in 6 rounds whose order rotates (do_bench
+medians); "best" is each compiler's faster kernel.
 Usage: python bench/bench_attention_bwd.py [--quick]
 """
 import math
@@ -31,12 +33,13 @@ ROUNDS = 1 if QUICK else 6
 CONFIGS = [(32, 128, 128, 32, 5, 4), (32, 128, 128, 32, 3, 4), (64, 128, 128, 64, 3, 8), (32, 128, 128, 32, 3, 8),
            (64, 64, 64, 64, 3, 4), (64, 64, 64, 64, 3, 8)]
 
+KERNELS = ["attn_bwd", "attn_bwd_block_ptr"]
 backends = {"tritium": load_kernels("attention_bwd_kernels.py", tritium, ttl, "tritium")}
 if HAVE_TRITON:
     backends["triton"] = load_kernels("attention_bwd_kernels.py", triton, tl, "triton")
 
 
-def backward(module, q, k, v, o, do, m, grads, causal, config):
+def backward(module, kernel, q, k, v, o, do, m, grads, causal, config):
     bm1, bn1, bm2, bn2, stages, warps = config
     Z, H, N, D = q.shape
     sm_scale = D ** -0.5
@@ -46,7 +49,7 @@ def backward(module, q, k, v, o, do, m, grads, causal, config):
 
     def run():
         module.bwd_preprocess[(N // 128, Z * H)](o, do, delta, N, BLOCK_M=128, HEAD_DIM=D)
-        module.attn_bwd[(N // bn1, 1, Z * H)](
+        getattr(module, kernel)[(N // bn1, 1, Z * H)](
             q, arg_k, v, sm_scale, do, dq, dk, dv, m, delta, q.stride(0), q.stride(1), q.stride(2), H, N,
             BLOCK_M1=bm1, BLOCK_N1=bn1, BLOCK_M2=bm2, BLOCK_N2=bn2, BLK_SLICE_FACTOR=2, HEAD_DIM=D,
             CAUSAL=causal, num_warps=warps, num_stages=stages)
@@ -69,28 +72,29 @@ def run_case(label, Z, H, N, D, causal):
     want = (qr.grad, kr.grad, vr.grad)
     fns, chosen, notes = {}, {}, []
     for name, module in backends.items():
-        best = None
-        for config in CONFIGS:
-            grads = tuple(torch.empty_like(q) for _ in range(3))
-            fn = backward(module, q, k, v, o, do, m, grads, causal, config)
-            try:
-                for g in grads:
-                    g.fill_(float("nan"))
-                fn()
-                torch.cuda.synchronize()
-            except Exception as e:  # noqa: BLE001 - a config a compiler cannot build is skipped, and said so
-                notes.append(f"{name} {config}: {type(e).__name__}: {str(e).splitlines()[0][:120]}")
-                continue
-            err = max((g.float() - w.float()).abs().max().item() for g, w in zip(grads, want))
-            if not err <= 5e-2:
-                notes.append(f"{name} {config}: WRONG (max error {err})")
-                continue
-            ms = median_ms(fn, QUICK)
-            if best is None or ms < best[0]:
-                best = (ms, config, fn)
-        if best:
-            chosen[name] = best[1]
-            fns[name] = best[2]
+        for kernel in KERNELS:
+            best = None
+            for config in CONFIGS:
+                grads = tuple(torch.empty_like(q) for _ in range(3))
+                fn = backward(module, kernel, q, k, v, o, do, m, grads, causal, config)
+                try:
+                    for g in grads:
+                        g.fill_(float("nan"))
+                    fn()
+                    torch.cuda.synchronize()
+                except Exception as e:  # noqa: BLE001 - a config a compiler cannot build is skipped, and said so
+                    notes.append(f"{name} {kernel} {config}: {type(e).__name__}: {str(e).splitlines()[0][:120]}")
+                    continue
+                err = max((g.float() - w.float()).abs().max().item() for g, w in zip(grads, want))
+                if not err <= 5e-2:
+                    notes.append(f"{name} {kernel} {config}: WRONG (max error {err})")
+                    continue
+                ms = median_ms(fn, QUICK)
+                if best is None or ms < best[0]:
+                    best = (ms, config, fn)
+            if best:
+                chosen[f"{name} {kernel}"] = best[1]
+                fns[f"{name} {kernel}"] = best[2]
     for backend in ("FlashAttention-2", "cuDNN"):
         from torch.nn.attention import SDPBackend, sdpa_kernel
         which = {"FlashAttention-2": SDPBackend.FLASH_ATTENTION, "cuDNN": SDPBackend.CUDNN_ATTENTION}[backend]
@@ -118,13 +122,20 @@ cases = [("D=64", 4, 32, 4096, 64, False), ("D=64 causal", 4, 32, 4096, 64, True
 if QUICK:
     cases = cases[:1] + cases[2:3]
 print(f"GPU: {torch.cuda.get_device_name()}; triton {'available' if HAVE_TRITON else 'missing'}")
-print(f"{'case':14} {'tritium':>9} {'triton':>9} {'FA2':>9} {'cuDNN':>9} {'tritium/triton':>15}   configs (tritium | triton)")
+print(f"{'case':14} {'kernel':20} {'tritium':>9} {'triton':>9} {'tritium/triton':>15}   configs (tritium | triton)")
 for case in cases:
     label, tflops, chosen, notes = run_case(*case)
-    t, r = tflops.get("tritium"), tflops.get("triton")
     fmt = lambda v: f"{v:9.1f}" if v else f"{'-':>9}"  # noqa: E731
-    ratio = f"{t / r:.3f}" if t and r else "-"
-    print(f"{label:14} {fmt(t)} {fmt(r)} {fmt(tflops.get('FlashAttention-2'))} {fmt(tflops.get('cuDNN'))} "
-          f"{ratio:>15}   {chosen.get('tritium')} | {chosen.get('triton')}")
+    for kernel in KERNELS + ["best"]:
+        if kernel == "best":
+            t = max((v for k, v in tflops.items() if k.startswith("tritium")), default=None)
+            r = max((v for k, v in tflops.items() if k.startswith("triton")), default=None)
+        else:
+            t, r = tflops.get(f"tritium {kernel}"), tflops.get(f"triton {kernel}")
+        ratio = f"{t / r:.3f}" if t and r else "-"
+        print(f"{label:14} {kernel:20} {fmt(t)} {fmt(r)} {ratio:>15}   "
+              f"{chosen.get(f'tritium {kernel}', '')} | {chosen.get(f'triton {kernel}', '')}")
+    print(f"{label:14} {'SDPA':20} FlashAttention-2 {fmt(tflops.get('FlashAttention-2'))}  cuDNN "
+          f"{fmt(tflops.get('cuDNN'))}")
     for note in notes:
         print("    note:", note)
