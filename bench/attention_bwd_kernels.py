@@ -13,7 +13,13 @@
 #   attn_bwd_block_ptr  the same backward with its Q, K, V, dO tiles (and the
 #                    transposed ones, through order=(0, 1) views) and its
 #                    dQ, dK, dV tiles on block pointers advanced along the
-#                    sequence, as Triton 3.0's tutorial wrote the forward.
+#                    sequence, as Triton 3.0's tutorial wrote the forward;
+#   attn_bwd_tma     the same backward on tensor descriptors made in the
+#                    kernel (tl.make_tensor_descriptor over each (batch,
+#                    head)'s N_CTX x HEAD_DIM slice, one per block shape;
+#                    transposed tiles loaded as they lie and tl.trans'd), as
+#                    tutorial 06 makes the forward's on Hopper.  Needs
+#                    triton.set_allocator for the maps' global scratch.
 
 
 @triton.jit
@@ -304,3 +310,128 @@ def attn_bwd_block_ptr(Q, K, V, sm_scale, DO, DQ, DK, DV, M, D, stride_z, stride
     dq_block = tl.make_block_ptr(DQ, shape=(N_CTX, HEAD_DIM), strides=(stride_tok, 1), offsets=(start_m, 0),
                                  block_shape=(BLOCK_M2, HEAD_DIM), order=(1, 0))
     tl.store(dq_block, (dq * LN2).to(tl.float16))
+
+
+@triton.jit
+def bwd_dkdv_tma(dk, dv, Q, k, v, DO, M, D, stride_tok, N_CTX, start_n, start_m, num_steps,
+                 BLOCK_M1: tl.constexpr, BLOCK_N1: tl.constexpr, HEAD_DIM: tl.constexpr, MASK: tl.constexpr):
+    desc_q = tl.make_tensor_descriptor(Q, shape=[N_CTX, HEAD_DIM], strides=[stride_tok, 1],
+                                       block_shape=[BLOCK_M1, HEAD_DIM])
+    desc_do = tl.make_tensor_descriptor(DO, shape=[N_CTX, HEAD_DIM], strides=[stride_tok, 1],
+                                        block_shape=[BLOCK_M1, HEAD_DIM])
+    offs_n = start_n + tl.arange(0, BLOCK_N1)
+    curr_m = start_m
+    for _ in range(num_steps):
+        qT = tl.trans(desc_q.load([curr_m, 0]))
+        offs_m = curr_m + tl.arange(0, BLOCK_M1)
+        m = tl.load(M + offs_m)
+        pT = tl.math.exp2(tl.dot(k, qT) - m[None, :])
+        if MASK:
+            pT = tl.where(offs_m[None, :] >= offs_n[:, None], pT, 0.0)
+        do = desc_do.load([curr_m, 0])
+        dv += tl.dot(pT.to(tl.float16), do)
+        Di = tl.load(D + offs_m)
+        dpT = tl.dot(v, tl.trans(do)).to(tl.float32)
+        dsT = (pT * (dpT - Di[None, :])).to(tl.float16)
+        dk += tl.dot(dsT, tl.trans(qT))
+        curr_m += BLOCK_M1
+    return dk, dv
+
+
+@triton.jit
+def bwd_dq_tma(dq, q, K, V, do, m, D, stride_tok, N_CTX, start_m, start_n, num_steps, BLOCK_M2: tl.constexpr,
+               BLOCK_N2: tl.constexpr, HEAD_DIM: tl.constexpr, MASK: tl.constexpr):
+    desc_k = tl.make_tensor_descriptor(K, shape=[N_CTX, HEAD_DIM], strides=[stride_tok, 1],
+                                       block_shape=[BLOCK_N2, HEAD_DIM])
+    desc_v = tl.make_tensor_descriptor(V, shape=[N_CTX, HEAD_DIM], strides=[stride_tok, 1],
+                                       block_shape=[BLOCK_N2, HEAD_DIM])
+    offs_m = start_m + tl.arange(0, BLOCK_M2)
+    Di = tl.load(D + offs_m)
+    curr_n = start_n
+    for _ in range(num_steps):
+        kT = tl.trans(desc_k.load([curr_n, 0]))
+        vT = tl.trans(desc_v.load([curr_n, 0]))
+        p = tl.math.exp2(tl.dot(q, kT) - m)
+        if MASK:
+            offs_n = curr_n + tl.arange(0, BLOCK_N2)
+            p = tl.where(offs_m[:, None] >= offs_n[None, :], p, 0.0)
+        dp = tl.dot(do, vT).to(tl.float32)
+        ds = (p * (dp - Di[:, None])).to(tl.float16)
+        dq += tl.dot(ds, tl.trans(kT))
+        curr_n += BLOCK_N2
+    return dq
+
+
+@triton.jit
+def attn_bwd_tma(Q, K, V, sm_scale, DO, DQ, DK, DV, M, D, stride_z, stride_h, stride_tok, H, N_CTX,
+                 BLOCK_M1: tl.constexpr, BLOCK_N1: tl.constexpr, BLOCK_M2: tl.constexpr, BLOCK_N2: tl.constexpr,
+                 BLK_SLICE_FACTOR: tl.constexpr, HEAD_DIM: tl.constexpr, CAUSAL: tl.constexpr):
+    LN2: tl.constexpr = 0.6931471824645996
+    bhid = tl.program_id(2)
+    row0 = (bhid * N_CTX).to(tl.int64)
+    base = (stride_h * (bhid % H) + stride_z * (bhid // H)).to(tl.int64)
+    pid = tl.program_id(0)
+    Q += base
+    K += base
+    V += base
+    DO += base
+    DQ += base
+    DK += base
+    DV += base
+    M += row0
+    D += row0
+
+    # dK, dV for keys [start_n, start_n + BLOCK_N1)
+    start_n = pid * BLOCK_N1
+    start_m = 0
+    desc_k = tl.make_tensor_descriptor(K, shape=[N_CTX, HEAD_DIM], strides=[stride_tok, 1],
+                                       block_shape=[BLOCK_N1, HEAD_DIM])
+    desc_v = tl.make_tensor_descriptor(V, shape=[N_CTX, HEAD_DIM], strides=[stride_tok, 1],
+                                       block_shape=[BLOCK_N1, HEAD_DIM])
+    dv = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=tl.float32)
+    dk = tl.zeros([BLOCK_N1, HEAD_DIM], dtype=tl.float32)
+    k = desc_k.load([start_n, 0])
+    v = desc_v.load([start_n, 0])
+    if CAUSAL:
+        MASK_BLOCK_M1: tl.constexpr = BLOCK_M1 // BLK_SLICE_FACTOR
+        start_m = start_n
+        num_steps = BLOCK_N1 // MASK_BLOCK_M1
+        dk, dv = bwd_dkdv_tma(dk, dv, Q, k, v, DO, M, D, stride_tok, N_CTX, start_n, start_m, num_steps,
+                              MASK_BLOCK_M1, BLOCK_N1, HEAD_DIM, MASK=True)
+        start_m += num_steps * MASK_BLOCK_M1
+    num_steps = (N_CTX - start_m) // BLOCK_M1
+    dk, dv = bwd_dkdv_tma(dk, dv, Q, k, v, DO, M, D, stride_tok, N_CTX, start_n, start_m, num_steps, BLOCK_M1,
+                          BLOCK_N1, HEAD_DIM, MASK=False)
+    desc_dv = tl.make_tensor_descriptor(DV, shape=[N_CTX, HEAD_DIM], strides=[stride_tok, 1],
+                                        block_shape=[BLOCK_N1, HEAD_DIM])
+    desc_dk = tl.make_tensor_descriptor(DK, shape=[N_CTX, HEAD_DIM], strides=[stride_tok, 1],
+                                        block_shape=[BLOCK_N1, HEAD_DIM])
+    desc_dv.store([start_n, 0], dv.to(tl.float16))
+    desc_dk.store([start_n, 0], (dk * sm_scale).to(tl.float16))
+
+    # dQ for queries [start_m, start_m + BLOCK_M2)
+    start_m = pid * BLOCK_M2
+    start_n = 0
+    num_steps = N_CTX // BLOCK_N2
+    desc_q = tl.make_tensor_descriptor(Q, shape=[N_CTX, HEAD_DIM], strides=[stride_tok, 1],
+                                       block_shape=[BLOCK_M2, HEAD_DIM])
+    desc_do = tl.make_tensor_descriptor(DO, shape=[N_CTX, HEAD_DIM], strides=[stride_tok, 1],
+                                        block_shape=[BLOCK_M2, HEAD_DIM])
+    q = desc_q.load([start_m, 0])
+    do = desc_do.load([start_m, 0])
+    dq = tl.zeros([BLOCK_M2, HEAD_DIM], dtype=tl.float32)
+    m = tl.load(M + start_m + tl.arange(0, BLOCK_M2))[:, None]
+    if CAUSAL:
+        MASK_BLOCK_N2: tl.constexpr = BLOCK_N2 // BLK_SLICE_FACTOR
+        end_n = start_m + BLOCK_M2
+        num_steps = BLOCK_M2 // MASK_BLOCK_N2
+        dq = bwd_dq_tma(dq, q, K, V, do, m, D, stride_tok, N_CTX, start_m, end_n - num_steps * MASK_BLOCK_N2,
+                        num_steps, BLOCK_M2, MASK_BLOCK_N2, HEAD_DIM, MASK=True)
+        end_n -= num_steps * MASK_BLOCK_N2
+        num_steps = end_n // BLOCK_N2
+        start_n = end_n - num_steps * BLOCK_N2
+    dq = bwd_dq_tma(dq, q, K, V, do, m, D, stride_tok, N_CTX, start_m, start_n, num_steps, BLOCK_M2, BLOCK_N2,
+                    HEAD_DIM, MASK=False)
+    desc_dq = tl.make_tensor_descriptor(DQ, shape=[N_CTX, HEAD_DIM], strides=[stride_tok, 1],
+                                        block_shape=[BLOCK_M2, HEAD_DIM])
+    desc_dq.store([start_m, 0], (dq * LN2).to(tl.float16))

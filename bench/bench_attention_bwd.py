@@ -2,7 +2,8 @@
 importable) vs torch's SDPA backward (FlashAttention-2 and cuDNN), same
 kernel source (attention_bwd_kernels.py: tutorial 06's backward on plain
 pointers, `attn_bwd`, and the same backward on block pointers,
-`attn_bwd_block_ptr`), same shapes, one run.
+`attn_bwd_block_ptr`, and on tensor descriptors made in the kernel,
+`attn_bwd_tma`), same shapes, one run.
 
   fp16, Z=4 H=32 N=4096: head dim 64 and 128, causal and not;
   TFLOP/s = 2.5 * 4 Z H N^2 D (halved for causal) / time, as tutorial 06
@@ -33,7 +34,15 @@ ROUNDS = 1 if QUICK else 6
 CONFIGS = [(32, 128, 128, 32, 5, 4), (32, 128, 128, 32, 3, 4), (64, 128, 128, 64, 3, 8), (32, 128, 128, 32, 3, 8),
            (64, 64, 64, 64, 3, 4), (64, 64, 64, 64, 3, 8)]
 
-KERNELS = ["attn_bwd", "attn_bwd_block_ptr"]
+KERNELS = ["attn_bwd", "attn_bwd_block_ptr", "attn_bwd_tma"]
+# attn_bwd_tma makes its tensor maps in the kernel, in global scratch from the allocator
+def _scratch(size, alignment, stream):
+    return torch.empty(size, device="cuda", dtype=torch.int8)
+
+
+tritium.set_allocator(_scratch)
+if HAVE_TRITON:
+    triton.set_allocator(_scratch)
 backends = {"tritium": load_kernels("attention_bwd_kernels.py", tritium, ttl, "tritium")}
 if HAVE_TRITON:
     backends["triton"] = load_kernels("attention_bwd_kernels.py", triton, tl, "triton")
