@@ -68,6 +68,13 @@ unsigned ModuleAxisInfo::getPtrContiguity(Value ptr) const {
   return mostContiguous(getAxisInfo(ptr), tensor).second;
 }
 
+bool ModuleAxisInfo::isTensorMapAligned(Value value,
+                                        int64_t elementBytes) const {
+  AxisInfo info = getAxisInfo(value);
+  int64_t divisibility = info.isInitialized() ? info.getDivisibility(0) : 1;
+  return divisibility * elementBytes % 16 == 0;
+}
+
 unsigned ModuleAxisInfo::getPtrAlignment(Value ptr) const {
   RankedTensorType tensor = getPointerTensor(ptr);
   if (!tensor)

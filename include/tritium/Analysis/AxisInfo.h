@@ -211,6 +211,12 @@ public:
   unsigned getMaskAlignment(mlir::Value mask,
                             std::optional<unsigned> dim = std::nullopt) const;
 
+  /// The copy engine's alignment rule for a tensor map: whether `value`
+  /// times `elementBytes` is known to be a multiple of 16 bytes.  For the
+  /// map's base address (a scalar pointer, `elementBytes` 1) and for its
+  /// strides other than the innermost (integers, in elements).
+  bool isTensorMapAligned(mlir::Value value, int64_t elementBytes) const;
+
 private:
   std::unique_ptr<mlir::DataFlowSolver> solver;
   bool ok = false;

@@ -122,22 +122,18 @@ bool isTmaEligible(MakeTensorPtrOp make, const ModuleAxisInfo &axisInfo) {
     if (!widened || !widened.getIn().getType().isInteger(32))
       return false;
   }
-  auto divisibility = [&](Value v) -> int64_t {
-    AxisInfo info = axisInfo.getAxisInfo(v);
-    return info.isInitialized() ? info.getDivisibility(0) : 1;
-  };
   int32_t fastest = dims.back();
   std::optional<int64_t> unit =
       axisInfo.getAxisInfo(make.getStrides()[fastest]).getConstantValue();
   if (!matchPattern(make.getStrides()[fastest], m_One()) && unit != 1)
     return false;
-  if (divisibility(make.getBase()) % 16 != 0)
+  if (!axisInfo.isTensorMapAligned(make.getBase(), 1))
     return false;
   int64_t elementBytes = bits / 8;
   for (auto [d, stride] : llvm::enumerate(make.getStrides())) {
     if (static_cast<int32_t>(d) == fastest)
       continue;
-    if (divisibility(stride) * elementBytes % 16 != 0)
+    if (!axisInfo.isTensorMapAligned(stride, elementBytes))
       return false;
     // (A negative run-time one is refused by the launcher or checked in the
     // kernel: see the rewrite's descriptorFor.)

@@ -129,19 +129,15 @@ void guardTensorMapAlignment(ModuleOp module, ArrayRef<tt::MakeTensorDescOp> mak
   SmallVector<std::pair<tt::MakeTensorDescOp, SmallVector<Check>>> guards;
   {
     ModuleAxisInfo axisInfo(module);
-    auto divisibility = [&](Value v) -> int64_t {
-      AxisInfo info = axisInfo.getAxisInfo(v);
-      return info.isInitialized() ? info.getDivisibility(0) : 1;
-    };
     for (tt::MakeTensorDescOp make : makes) {
       RankedTensorType block = make.getType().getBlockType();
       int64_t elementBytes = std::max<int64_t>(block.getElementTypeBitWidth() / 8, 1);
       SmallVector<Check> checks;
-      if (divisibility(make.getBase()) % 16 != 0)
+      if (!axisInfo.isTensorMapAligned(make.getBase(), 1))
         checks.push_back({make.getBase(), "its base address"});
       auto strides = make.getStrides();
       for (size_t d = 0; d + 1 < strides.size(); ++d)
-        if (divisibility(strides[d]) * elementBytes % 16 != 0)
+        if (!axisInfo.isTensorMapAligned(strides[d], elementBytes))
           checks.push_back({strides[d], "its stride " + std::to_string(d) + " (" +
                                             std::to_string(elementBytes) +
                                             "-byte elements)"});
