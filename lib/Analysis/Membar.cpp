@@ -51,9 +51,10 @@
 //     * ttg.warp_specialize: a barrier right before it (the last point every
 //       warp reaches; tensor maps made before it are released there to the
 //       partition, which acquires them), then each region alone from
-//       nothing pending (but what is in flight): they run at once on different warps and order their
-//       accesses to each other's buffers with mbarriers (their barriers are
-//       named barriers of their own warps);
+//       nothing pending but what is in flight: they run at once on
+//       different warps and order their accesses to each other's buffers
+//       with mbarriers (their barriers are named barriers of their own
+//       warps);
 //     * any other op whose regions contain shared-memory accesses or calls:
 //       each block of each region may run any number of times in any order,
 //       so one entry state for all of them is grown to a fixed point.
@@ -251,9 +252,9 @@ struct Pending {
     if (access.writesCompleteOnAsyncWait) {
       inFlight.insert(access.writes.begin(), access.writes.end());
       uncommitted.insert(access.writes.begin(), access.writes.end());
-    }
-    else if (!access.writesCompleteOnBarrier)
+    } else if (!access.writesCompleteOnBarrier) {
       w.insert(access.writes.begin(), access.writes.end());
+    }
   }
   /// A ttg.async_wait: the copies it waited for are now writes of their
   /// threads that a barrier orders.

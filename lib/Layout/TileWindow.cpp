@@ -17,10 +17,11 @@ planTileWindow(const LinearLayout &source, const LinearLayout &window,
   const std::vector<int64_t> &big = source.shape();
   const std::vector<int64_t> &small = window.shape();
   if (big.size() != small.size() || offsets.size() != small.size())
-    return std::string("the window, its offsets and the source differ in rank");
+    return std::string(
+        "the window, its offsets and the source differ in rank");
   for (size_t d = 0; d < small.size(); ++d) {
-    if (!isPowerOf2(small[d]) || small[d] > big[d] || offsets[d] < 0 || offsets[d] % small[d] != 0 ||
-        offsets[d] + small[d] > big[d])
+    if (!isPowerOf2(small[d]) || small[d] > big[d] || offsets[d] < 0 ||
+        offsets[d] % small[d] != 0 || offsets[d] + small[d] > big[d])
       return "the window " + formatVector(small) + " at " +
              formatVector(offsets) +
              " is not an aligned tile of the source " + formatVector(big);

@@ -277,7 +277,8 @@ static bool isPartOfBlock(tritium::tt::TensorDescType desc, MemDescType tile) {
   if (tritium::layout::whyNotTmaTile(blockShape, bits))
     return false;
   int64_t swizzle = tritium::layout::chooseTmaSwizzle(blockShape, bits);
-  tritium::layout::TmaTilePlan whole = tritium::layout::planTmaTile(blockShape, bits, swizzle);
+  tritium::layout::TmaTilePlan whole =
+      tritium::layout::planTmaTile(blockShape, bits, swizzle);
   for (size_t d = 0; d < tileShape.size(); ++d)
     if (tileShape[d] > blockShape[d] || blockShape[d] % tileShape[d] != 0 ||
         tileShape[d] % whole.box[d] != 0)

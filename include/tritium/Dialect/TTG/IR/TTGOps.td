@@ -452,7 +452,9 @@ def TTG_AsyncTMACopyLocalToGlobalOp : TTG_Op<"async_tma_copy_local_to_global", [
   let description = [{
     One thread issues cp.async.bulk.tensor from `src` to the block of
     `desc` at `indices`, one copy per box, and commits them as a bulk
-    group; elements outside the tensor are not written.  The shared tile
+    group; elements outside the tensor are not written.  `src` is the
+    whole block, or a part of it made of whole boxes, written at `indices`
+    (an epilogue storing its tile a slab at a time).  The shared tile
     must not be written again before a `ttg.async_tma_store_wait`.
 
     ```mlir
