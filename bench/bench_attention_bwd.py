@@ -14,10 +14,11 @@ against SDPA) to produce O and the log-sum-exp M; then each compiler's
 preprocess + backward is timed over its best of CONFIGS per kernel, checked
 against torch autograd of SDPA, in 6 rounds whose order rotates (do_bench
 medians); "best" is each compiler's faster kernel.
-Usage: python bench/bench_attention_bwd.py [--quick]
+Usage: python bench/bench_attention_bwd.py [--quick] [--kernels attn_bwd,attn_bwd_tma]
 """
 import math
 import statistics
+import sys
 
 from bench_setup import HAVE_TRITON, QUICK, tl, triton  # first: the path, fresh caches
 
@@ -35,6 +36,9 @@ CONFIGS = [(32, 128, 128, 32, 5, 4), (32, 128, 128, 32, 3, 4), (64, 128, 128, 64
            (64, 64, 64, 64, 3, 4), (64, 64, 64, 64, 3, 8)]
 
 KERNELS = ["attn_bwd", "attn_bwd_block_ptr", "attn_bwd_tma"]
+# `--kernels a,b`: only those (the three together take the longest)
+if "--kernels" in sys.argv:
+    KERNELS = sys.argv[sys.argv.index("--kernels") + 1].split(",")
 # attn_bwd_tma makes its tensor maps in the kernel, in global scratch from the allocator
 def _scratch(size, alignment, stream):
     return torch.empty(size, device="cuda", dtype=torch.int8)
