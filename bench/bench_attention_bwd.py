@@ -38,7 +38,13 @@ CONFIGS = [(32, 128, 128, 32, 5, 4), (32, 128, 128, 32, 3, 4), (64, 128, 128, 64
 KERNELS = ["attn_bwd", "attn_bwd_block_ptr", "attn_bwd_tma"]
 # `--kernels a,b`: only those (the three together take the longest)
 if "--kernels" in sys.argv:
-    KERNELS = sys.argv[sys.argv.index("--kernels") + 1].split(",")
+    chosen_kernels = sys.argv[sys.argv.index("--kernels") + 1:][:1]
+    chosen_kernels = chosen_kernels[0].split(",") if chosen_kernels else []
+    if not chosen_kernels or not set(chosen_kernels) <= set(KERNELS):
+        sys.exit(f"--kernels takes a comma-separated list of {', '.join(KERNELS)}")
+    KERNELS = chosen_kernels
+
+
 # attn_bwd_tma makes its tensor maps in the kernel, in global scratch from the allocator
 def _scratch(size, alignment, stream):
     return torch.empty(size, device="cuda", dtype=torch.int8)
