@@ -22,6 +22,7 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "tritium/Layout/TileWindow.h"
 #include "tritium/Layout/WarpShufflePlan.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -41,33 +42,16 @@ std::optional<SmallVector<int64_t>> tritium::getRegisterPermutation(
     const LinearLayout &src, const LinearLayout &dst,
     llvm::function_ref<std::vector<int64_t>(const std::vector<int64_t> &)>
         dstToSrc) {
-  auto project = [&](const std::vector<int64_t> &coord) {
-    return dstToSrc ? dstToSrc(coord) : coord;
-  };
   if (!dstToSrc && src.shape() != dst.shape())
     return std::nullopt;
-  // Same lane and warp images: a thread's elements then differ only by the
-  // register part of the map, so matching register images is enough.
-  for (HwDim dim : {HwDim::Lane, HwDim::Warp}) {
-    const layout::BasisList &srcBases = src.bases(dim);
-    const layout::BasisList &dstBases = dst.bases(dim);
-    if (srcBases.size() != dstBases.size())
-      return std::nullopt;
-    for (size_t i = 0; i < srcBases.size(); ++i)
-      if (project(dstBases[i]) != srcBases[i])
-        return std::nullopt;
-  }
-  std::map<std::vector<int64_t>, int64_t> srcRegisterOf;
-  for (int64_t reg = src.elemsPerThread() - 1; reg >= 0; --reg)
-    srcRegisterOf[src.apply(reg, 0, 0)] = reg; // lowest register wins
-  SmallVector<int64_t> mapping;
-  for (int64_t reg = 0; reg < dst.elemsPerThread(); ++reg) {
-    auto it = srcRegisterOf.find(project(dst.apply(reg, 0, 0)));
-    if (it == srcRegisterOf.end())
-      return std::nullopt;
-    mapping.push_back(it->second);
-  }
-  return mapping;
+  std::function<std::vector<int64_t>(const std::vector<int64_t> &)> project;
+  if (dstToSrc)
+    project = [&](const std::vector<int64_t> &coord) { return dstToSrc(coord); };
+  std::optional<std::vector<int64_t>> mapping =
+      layout::sameThreadRegisters(src, dst, project, /*shift=*/{});
+  if (!mapping)
+    return std::nullopt;
+  return SmallVector<int64_t>(mapping->begin(), mapping->end());
 }
 
 int64_t tritium::getElementBytes(Type elementType) {

@@ -63,7 +63,7 @@ TEST(TileWindow, RefusesWindowsThatMoveData) {
   LinearLayout slab = mmaToLinear({3, 0, {4, 2}, {16, 32, 16}}, {64, 64});
   auto plan = planTileWindow(acc, slab, {0, 64});
   ASSERT_TRUE(std::holds_alternative<std::string>(plan));
-  EXPECT_NE(std::get<std::string>(plan).find("warps"), std::string::npos);
+  EXPECT_NE(std::get<std::string>(plan).find("other threads"), std::string::npos);
   // Offsets that are not a multiple of the window.
   LinearLayout acc8 = mmaToLinear({3, 0, {8, 1}, {16, 256, 16}}, {128, 256});
   LinearLayout slab8 = mmaToLinear({3, 0, {8, 1}, {16, 64, 16}}, {128, 64});

@@ -1236,7 +1236,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.total-num-warps" = 4 : i32} {
 #slab = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 2], instrShape = [16, 32, 16]}>
 module attributes {"ttg.num-warps" = 8 : i32} {
   tt.func @extract_tile_across_warps(%x: tensor<64x256xf16, #mma>) {
-    // expected-error@+1 {{takes no window of registers: warps of the window's layout hold other coordinates than the source's}}
+    // expected-error@+1 {{takes no window of registers: the window's layout puts elements in other threads than the source's}}
     %w = ttg.extract_tile %x [0, 64] : tensor<64x256xf16, #mma> -> tensor<64x64xf16, #slab>
     tt.return
   }

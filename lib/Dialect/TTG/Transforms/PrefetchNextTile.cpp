@@ -317,7 +317,7 @@ private:
   /// layout conversion's scratch), within the budget; with `subtile`, its
   /// slots (also live across the loop) instead of its tile.
   bool fitsInSharedMemory(const SubtiledStorePlan *subtile) {
-    int64_t buffers = subtile ? subtile->slotBytes() : 0;
+    int64_t buffers = subtile ? bytesOf(subtile->slotsType) : 0;
     for (Operation *op : head)
       if (isEmptyBuffer(op))
         buffers += bytesOf(op->getResult(0).getType());
@@ -405,7 +405,7 @@ static bool subtileIfShort(scf::ForOp loop) {
       buffers += bytesOf(alloc.getType());
   });
   if (buffers + bytesOf(tile.getType()) <= kSharedBudget ||
-      buffers + plan->slotBytes() > kSharedBudget)
+      buffers + bytesOf(plan->slotsType) > kSharedBudget)
     return false;
   subtileStore(loop, *plan);
   return true;

@@ -44,13 +44,6 @@ using namespace mlir;
 using namespace tritium;
 using namespace tritium::ttg;
 
-int64_t SubtiledStorePlan::slotBytes() const {
-  int64_t elements = 1;
-  for (int64_t d : slotsType.getShape())
-    elements *= d;
-  return elements * slotsType.getElementType().getIntOrFloatBitWidth() / 8;
-}
-
 std::optional<SubtiledStorePlan> ttg::planSubtiledStore(LocalAllocOp tile) {
   Value src = tile.getSrc();
   if (!src || !tile->hasOneUse())

@@ -207,8 +207,6 @@ struct SubtiledStorePlan {
   mlir::RankedTensorType slabType;   ///< one slab of the source, in registers
   MemDescType slotsType;             ///< the two slots
   int64_t slabs = 0;
-  /// Bytes of shared memory the slots take (the whole tile's are freed).
-  int64_t slotBytes() const;
 };
 
 /// Whether the epilogue tile `tile` of the tile loop around it can be
