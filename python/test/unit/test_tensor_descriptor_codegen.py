@@ -230,6 +230,35 @@ def test_descriptors_made_in_the_kernel_cross_branches_and_loops():
 
 
 @triton.jit
+def transposed_twice_kernel(q_desc, k_desc, out_desc, steps, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
+    # tutorial 06's backward: qT read transposed, then used again as
+    # tl.trans(qT); both dots read the ring's tile
+    k = k_desc.load([0, 0])
+    acc = tl.zeros((BN, D), tl.float32)
+    for i in range(steps):
+        qT = tl.trans(q_desc.load([i * BM, 0]))
+        s = tl.dot(k, qT)
+        acc = tl.dot(s.to(tl.float16), tl.trans(qT), acc)
+    out_desc.store([0, 0], acc.to(tl.float16))
+
+
+def test_a_transposed_tile_used_transposed_again_streams_through_the_ring():
+    sig = {"q_desc": "tensordesc<fp16[64,64]>", "k_desc": "tensordesc<fp16[64,64]>",
+           "out_desc": "tensordesc<fp16[64,64]>", "steps": "i32"}
+    k = triton.compile(transposed_twice_kernel, signature=sig, constexprs={"BM": 64, "BN": 64, "D": 64},
+                       target="cuda:90", num_warps=4, num_stages=3)
+    ttgir = k.asm["ttgir"]
+    # trans(trans(q)) folds to q: no transpose through registers, and the
+    # q tiles come through a 3-slot ring instead of a copy waited for in
+    # every iteration
+    assert "tt.trans" not in ttgir
+    assert "!ttg.memdesc<3x64x64xf16" in ttgir
+    loop = ttgir[ttgir.index("scf.for"):]
+    assert loop.count("ttg.wait_barrier") == 1 and "ttg.local_load" not in loop.split("scf.yield")[0]
+    assert k.metadata.get("spills", 0) == 0
+
+
+@triton.jit
 def shape_changed_in_loop_kernel(a_ptr, M, K, BM: tl.constexpr, BK: tl.constexpr):
     a_desc = tl.make_tensor_descriptor(a_ptr, [M, 64], [K, 1], [BM, BK])
     for i in range(4):

@@ -125,6 +125,22 @@ tt.func @shape_folds(%x: tensor<4x8xi32>) -> (tensor<4x8xi32>, tensor<8x4xi32>, 
 
 // -----
 
+// A transpose of a transpose is one permutation (result dimension i is the
+// source's inner[outer[i]]), or none when the two cancel: tl.trans of a
+// transposed descriptor load then feeds the dot from the load's own tile.
+// CHECK-LABEL: tt.func @trans_of_trans
+// CHECK-NEXT: %[[C:.*]] = tt.trans %arg1 {order = array<i32: 2, 1, 0>} : tensor<2x4x8xf16> -> tensor<8x4x2xf16>
+// CHECK-NEXT: tt.return %arg0, %[[C]]
+tt.func @trans_of_trans(%x: tensor<64x32xf16>, %y: tensor<2x4x8xf16>) -> (tensor<64x32xf16>, tensor<8x4x2xf16>) {
+  %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
+  %back = tt.trans %t {order = array<i32: 1, 0>} : tensor<32x64xf16> -> tensor<64x32xf16>
+  %r = tt.trans %y {order = array<i32: 1, 2, 0>} : tensor<2x4x8xf16> -> tensor<4x8x2xf16>
+  %s = tt.trans %r {order = array<i32: 1, 0, 2>} : tensor<4x8x2xf16> -> tensor<8x4x2xf16>
+  tt.return %back, %s : tensor<64x32xf16>, tensor<8x4x2xf16>
+}
+
+// -----
+
 // Adding a zero offset, bitcasting to the same type and advancing by zero are
 // no-ops.
 // CHECK-LABEL: tt.func @pointer_folds

@@ -306,6 +306,19 @@ LogicalResult TransOp::verify() {
 OpFoldResult TransOp::fold(FoldAdaptor adaptor) {
   if (llvm::equal(getOrder(), llvm::seq<int32_t>(0, getOrder().size())))
     return getSrc();
+  // trans(trans(x)): one permutation, result dimension i being x's dimension
+  // inner[outer[i]]; none when they cancel (tl.trans of a transposed load,
+  // as the backward attention kernels write it).
+  if (auto inner = getSrc().getDefiningOp<TransOp>()) {
+    SmallVector<int32_t> composed;
+    for (int32_t dim : getOrder())
+      composed.push_back(inner.getOrder()[dim]);
+    if (llvm::equal(composed, llvm::seq<int32_t>(0, composed.size())))
+      return inner.getSrc();
+    getSrcMutable().assign(inner.getSrc());
+    setOrder(composed);
+    return getResult();
+  }
   if (auto value = getSplatValue(adaptor.getSrc()))
     return SplatElementsAttr::get(cast<ShapedType>(getType()), *value);
   return {};
