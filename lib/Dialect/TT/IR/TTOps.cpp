@@ -313,8 +313,15 @@ OpFoldResult TransOp::fold(FoldAdaptor adaptor) {
     SmallVector<int32_t> composed;
     for (int32_t dim : getOrder())
       composed.push_back(inner.getOrder()[dim]);
-    if (llvm::equal(composed, llvm::seq<int32_t>(0, composed.size())))
+    if (llvm::equal(composed, llvm::seq<int32_t>(0, composed.size()))) {
+      // (with layouts, only when the round trip lands on the source's)
+      if (inner.getSrc().getType() != getType())
+        return {};
       return inner.getSrc();
+    }
+    // (with layouts the result's would have to be re-derived: left as is)
+    if (cast<RankedTensorType>(getType()).getEncoding())
+      return {};
     getSrcMutable().assign(inner.getSrc());
     setOrder(composed);
     return getResult();
