@@ -580,7 +580,10 @@ def _generate_attention(seed: int, rng: random.Random) -> Program:
     the accumulator rescaled each block), keys past N masked to -inf (and,
     causal, keys after the query); Q, K, V and O of fp16 or bf16 through
     pointers, block pointers (K read through its transposed view, order
-    (0, 1)) or host tensor descriptors (K transposed after its load)."""
+    (0, 1)) or host tensor descriptors (K transposed after its load; in
+    half of those V read transposed and transposed back at the dot, as
+    tutorial 06's backward reads q: drawn from a stream of its own, so
+    that the other programs of a seed stay as they were)."""
     dtype = rng.choice(["float16", "bfloat16"])
     d = rng.choice([16, 32, 64])
     bm, bn = rng.choice([16, 32, 64, 128]), rng.choice([16, 32, 64])
@@ -589,12 +592,15 @@ def _generate_attention(seed: int, rng: random.Random) -> Program:
     access = rng.choice(["pointers", "block pointers", "descriptors"])
     scale = 1.0 / d ** 0.5
     tl_dtype = TL_DTYPE[dtype]
+    v_use = "v"
     if access == "descriptors":
         params = "q_desc, k_desc, v_desc, o_desc"
         load_q = "    q = q_desc.load([pid * BM, 0])"
         setup = []
         load_k = "        k = k_desc.load([start, 0]).T"
         load_v = "        v = v_desc.load([start, 0])"
+        if random.Random(seed * 7919 + 3).random() < 0.5:
+            load_v, v_use = "        vT = v_desc.load([start, 0]).T", "tl.trans(vT)"
         advance = []
         store = f"    o_desc.store([pid * BM, 0], out.to({tl_dtype}))"
     elif access == "block pointers":
@@ -638,7 +644,8 @@ def _generate_attention(seed: int, rng: random.Random) -> Program:
              "        alpha = tl.exp(m_i - m_new)",
              "        l_i = l_i * alpha + tl.sum(p, 1)",
              load_v,
-             "        acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])",
+             f"        acc = tl.dot(p.to({v_use.replace('tl.trans(', '').rstrip(')')}.dtype), {v_use}, "
+             "acc * alpha[:, None])",
              "        m_i = m_new"] + advance + [
              "    out = acc / l_i[:, None]",
              store, ""]
