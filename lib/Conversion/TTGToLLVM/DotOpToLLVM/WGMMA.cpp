@@ -250,7 +250,9 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     // to uniform registers with R2UR in the loop.  Making it uniform with a
     // shfl from lane 0 removes those R2URs but raised the registers from
     // 191 to 208 and measured 0.7% slower at 8192^3 (bench/tools/
-    // matmul_ab.py, both cubins under one launcher), so it is not done.
+    // matmul_ab.py, both cubins under one launcher), so it is not done.  On
+    // tutorial 09's persistent TMA kernel at 8192^3 it changed nothing
+    // (157 to 156 registers; bench/RESULTS.md, 2026-11-27 third session).
     Value warp = thread.warp;
     // Warpgroup offsets: rows 64 * ((w % wm) / 4), columns instrN * (w / wm).
     Value wmValue = emitI32Constant(rewriter, loc, wm);
