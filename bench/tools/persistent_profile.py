@@ -9,12 +9,19 @@ It launches the kernel twice and checks the result against torch.matmul (so
 writes DIR/COMPILER_KERNEL_STAGES.cubin and .sass (cuobjdump -sass).  --loop S
 then launches it back to back for S seconds and prints the TFLOP/s of that
 stretch, so that a sampler of clocks and power (nvidia-smi -lms) running
-beside it sees the kernel's steady state.
+beside it sees the kernel's steady state.  Each run compiles afresh (its
+own cache directories, unless TRITIUM_CACHE_DIR / TRITON_CACHE_DIR are
+set), so that runs under different TRITIUM_LIBRARY builds never share a
+cubin.
 """
 import os
 import subprocess
 import sys
+import tempfile
 import time
+
+os.environ.setdefault("TRITIUM_CACHE_DIR", tempfile.mkdtemp(prefix="tritium-cache-"))
+os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="triton-cache-"))
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
