@@ -49,7 +49,8 @@ What a valid kernel may contain:
     or a flash-attention tile: the online softmax over key blocks, both
     products on tensor cores, optionally causal, with Q, K, V and O through
     pointers, block pointers (K over its transposed view) or host tensor
-    descriptors, query and key counts that cut the blocks;
+    descriptors, query and key counts that cut the blocks; or the
+    backward's dK/dV tile (Q read transposed and used again transposed);
   * or, about one in ten, tiles through host tensor descriptors (rank 1 or
     2, blocks crossing the array's edges, an element-wise expression stored,
     or in one of four added twice to a zeroed output with a descriptor
@@ -582,8 +583,12 @@ def _generate_attention(seed: int, rng: random.Random) -> Program:
     pointers, block pointers (K read through its transposed view, order
     (0, 1)) or host tensor descriptors (K transposed after its load; in
     half of those V read transposed and transposed back at the dot, as
-    tutorial 06's backward reads q: drawn from a stream of its own, so
-    that the other programs of a seed stay as they were)."""
+    tutorial 06's backward reads q).  Four in ten are the backward's dK/dV
+    tile instead (_generate_attention_backward).  Both choices are drawn
+    from streams of their own, so that the other programs stay as they
+    were."""
+    if random.Random(seed * 104729 + 7).random() < 0.4:  # (a stream of its own: see the docstring)
+        return _generate_attention_backward(seed, random.Random(seed * 104729 + 8))
     dtype = rng.choice(["float16", "bfloat16"])
     d = rng.choice([16, 32, 64])
     bm, bn = rng.choice([16, 32, 64, 128]), rng.choice([16, 32, 64])
@@ -677,6 +682,117 @@ def _generate_attention(seed: int, rng: random.Random) -> Program:
                    inputs=[(names[0], (m, d), dtype), (names[1], (n, d), dtype), (names[2], (n, d), dtype)],
                    outputs=[(names[3], (m, d), dtype)], scalars={"M": m, "N": n},
                    reference="\n".join(ref), rtol=rtol, atol=rtol, descriptors=blocks, attrs=attrs)
+
+
+def _generate_attention_backward(seed: int, rng: random.Random) -> Program:
+    """Tutorial 06's dK/dV tile: a program per block of BN keys walks the
+    queries BM at a time; with P^T = exp2(K Q^T * scale - m), dV += P^T dO
+    and dK += (P^T * (V dO^T - Di)) Q, P^T and dS^T rounded to the input
+    type before their products; queries past M (and, causal, before the
+    key) masked out of P^T.  Q is read transposed (pointer arithmetic, a
+    block pointer over its transposed view, or tl.trans of a descriptor
+    load) and used again as tl.trans(qT); dO likewise as tl.trans(do).
+    Q, K, V, dO of fp16 or bf16; m, Di and the fp32 outputs through
+    pointers, or the outputs through descriptors."""
+    dtype = rng.choice(["float16", "bfloat16"])
+    d = rng.choice([16, 32, 64])
+    bm, bn = rng.choice([16, 32, 64]), rng.choice([16, 32, 64])
+    m, n = rng.randint(1, 4 * bm), rng.randint(1, 2 * bn)
+    causal = rng.random() < 0.4
+    access = rng.choice(["pointers", "block pointers", "descriptors"])
+    tl_dtype = TL_DTYPE[dtype]
+    # inputs are N(0, 4): scale keeps K Q^T * scale near N(0, 1), and
+    # dp_scale V dO^T near N(0, 1/4), so that dS^T stays far inside fp16
+    scale, dp_scale = 0.25 / d ** 0.5, 0.0625 / d ** 0.5
+    if access == "descriptors":
+        params = "q_desc, k_desc, v_desc, do_desc, m_ptr, di_ptr, dk_desc, dv_desc"
+        setup = []
+        load_k = "    k = k_desc.load([pid * BN, 0])"
+        load_v = "    v = v_desc.load([pid * BN, 0])"
+        load_qt = "        qT = tl.trans(q_desc.load([start, 0]))"
+        load_do = "        do = do_desc.load([start, 0])"
+        advance = []
+        store = ["    dk_desc.store([pid * BN, 0], dk)", "    dv_desc.store([pid * BN, 0], dv)"]
+    elif access == "block pointers":
+        params = "q_ptr, k_ptr, v_ptr, do_ptr, m_ptr, di_ptr, dk_ptr, dv_ptr"
+        setup = ["    qT_blk = tl.make_block_ptr(q_ptr, (D, M), (1, D), (0, 0), (D, BM), (0, 1))",
+                 "    do_blk = tl.make_block_ptr(do_ptr, (M, D), (D, 1), (0, 0), (BM, D), (1, 0))"]
+        load_k = "    k = tl.load(k_ptr + cols[:, None] * D + dims[None, :], mask=cols[:, None] < N, other=0.0)"
+        load_v = "    v = tl.load(v_ptr + cols[:, None] * D + dims[None, :], mask=cols[:, None] < N, other=0.0)"
+        load_qt = "        qT = tl.load(qT_blk, boundary_check=(1,), padding_option=\"zero\")"
+        load_do = "        do = tl.load(do_blk, boundary_check=(0,), padding_option=\"zero\")"
+        advance = ["        qT_blk = tl.advance(qT_blk, (0, BM))", "        do_blk = tl.advance(do_blk, (BM, 0))"]
+        store = ["    tl.store(dk_ptr + cols[:, None] * D + dims[None, :], dk, mask=cols[:, None] < N)",
+                 "    tl.store(dv_ptr + cols[:, None] * D + dims[None, :], dv, mask=cols[:, None] < N)"]
+    else:
+        params = "q_ptr, k_ptr, v_ptr, do_ptr, m_ptr, di_ptr, dk_ptr, dv_ptr"
+        setup = []
+        load_k = "    k = tl.load(k_ptr + cols[:, None] * D + dims[None, :], mask=cols[:, None] < N, other=0.0)"
+        load_v = "    v = tl.load(v_ptr + cols[:, None] * D + dims[None, :], mask=cols[:, None] < N, other=0.0)"
+        load_qt = ("        qT = tl.load(q_ptr + rows[None, :] * D + dims[:, None], mask=rows[None, :] < M, "
+                   "other=0.0)")
+        load_do = ("        do = tl.load(do_ptr + rows[:, None] * D + dims[None, :], mask=rows[:, None] < M, "
+                   "other=0.0)")
+        advance = []
+        store = ["    tl.store(dk_ptr + cols[:, None] * D + dims[None, :], dk, mask=cols[:, None] < N)",
+                 "    tl.store(dv_ptr + cols[:, None] * D + dims[None, :], dv, mask=cols[:, None] < N)"]
+    keep = "(rows[None, :] < M)" + (" & (rows[None, :] >= cols[:, None])" if causal else "")
+    lines = ["import tritium as triton", "import tritium.language as tl", "", "@triton.jit",
+             f"def kernel({params}, M, N, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):",
+             "    pid = tl.program_id(0)",
+             "    cols = pid * BN + tl.arange(0, BN)",
+             "    dims = tl.arange(0, D)"] + setup + [
+             load_k, load_v,
+             "    dk = tl.zeros((BN, D), tl.float32)",
+             "    dv = tl.zeros((BN, D), tl.float32)",
+             "    for start in range(0, M, BM):",
+             "        rows = start + tl.arange(0, BM)",
+             load_qt,
+             "        m = tl.load(m_ptr + rows, mask=rows < M, other=0.0)",
+             f"        pT = tl.where({keep}, tl.math.exp2(tl.dot(k, qT) * {scale!r} - m[None, :]), 0.0)",
+             load_do,
+             f"        dv += tl.dot(pT.to({tl_dtype}), do)",
+             "        di = tl.load(di_ptr + rows, mask=rows < M, other=0.0)",
+             f"        dsT = pT * (tl.dot(v, tl.trans(do)) * {dp_scale!r} - di[None, :])",
+             f"        dk += tl.dot(dsT.to({tl_dtype}), tl.trans(qT))"] + advance + store + [""]
+    names = (["q_desc", "k_desc", "v_desc", "do_desc"] if access == "descriptors"
+             else ["q_ptr", "k_ptr", "v_ptr", "do_ptr"])
+    outs = ["dk_desc", "dv_desc"] if access == "descriptors" else ["dk_ptr", "dv_ptr"]
+    rnd = (lambda v: f"bf16({v}).astype(np.float64)") if dtype == "bfloat16" else \
+        (lambda v: f"({v}).astype(np.float16).astype(np.float64)")
+    ref = ["import numpy as np", ""] + BF16_HELPER + ["def reference(arrays):",
+           f"    q, k, v, do = (arrays[name].astype(np.float64) for name in {names!r})",
+           "    m, di = arrays['m_ptr'].astype(np.float64), arrays['di_ptr'].astype(np.float64)",
+           f"    pT = np.exp2(k @ q.T * {scale!r} - m[None, :])",
+           (f"    pT = np.where(np.arange({m})[None, :] >= np.arange({n})[:, None], pT, 0.0)" if causal
+            else "    pass"),
+           f"    dv = {rnd('pT')} @ do",
+           f"    dk = {rnd(f'pT * (v @ do.T * {dp_scale!r} - di[None, :])')} @ q",
+           f"    return {{{outs[0]!r}: dk.astype(np.float32), {outs[1]!r}: dv.astype(np.float32)}}", ""]
+    sig = SIG_DTYPE[dtype]
+    if access == "descriptors":
+        blocks = {"q_desc": (bm, d), "k_desc": (bn, d), "v_desc": (bn, d), "do_desc": (bm, d),
+                  "dk_desc": (bn, d), "dv_desc": (bn, d)}
+        signature = {name: f"tensordesc<{sig}[{b[0]},{b[1]}]>" for name, b in blocks.items() if name in names}
+        signature.update({"m_ptr": "*fp32", "di_ptr": "*fp32"})
+        signature.update({name: f"tensordesc<fp32[{bn},{d}]>" for name in outs})
+    else:
+        blocks = {}
+        signature = {name: f"*{sig}" for name in names}
+        signature.update({"m_ptr": "*fp32", "di_ptr": "*fp32", "dk_ptr": "*fp32", "dv_ptr": "*fp32"})
+    signature.update({"M": "i32", "N": "i32"})
+    pointers = [name for name in signature if name.endswith("_ptr")]
+    attrs = {name: [["tt.divisibility", 16]] for name in pointers}
+    attrs.update({p: [["tt.divisibility", 16]] for p, v in (("M", m), ("N", n)) if v % 16 == 0})
+    rtol = {"float16": 5e-3, "bfloat16": 3e-2}[dtype]
+    return Program(seed=seed, source="\n".join(lines), signature=signature,
+                   constexprs={"BM": bm, "BN": bn, "D": d}, num_warps=rng.choice([4, 8]),
+                   grid=((n + bn - 1) // bn,),
+                   inputs=[(names[0], (m, d), dtype), (names[1], (n, d), dtype), (names[2], (n, d), dtype),
+                           (names[3], (m, d), dtype), ("m_ptr", (m,), "float32"), ("di_ptr", (m,), "float32")],
+                   outputs=[(outs[0], (n, d), "float32"), (outs[1], (n, d), "float32")],
+                   scalars={"M": m, "N": n}, reference="\n".join(ref), rtol=rtol, atol=rtol,
+                   descriptors=blocks, attrs=attrs)
 
 
 def _generate_descriptor(seed: int, rng: random.Random) -> Program:
@@ -812,10 +928,11 @@ def generate_invalid(seed: int) -> Program:
     lines = program.source.split("\n")
     # After the loads: the element-wise programs' `offs_f = offs.to(...)`,
     # the matmul programs' `acc = tl.zeros(...)`; `var` is that tile.
-    # (the descriptor programs': `x = x_desc.load(...)` or the matmul's acc)
+    # (the descriptor programs': `x = x_desc.load(...)` or the matmul's acc;
+    # the backward tile's `dk = tl.zeros(...)`)
     at = next(i for i, line in enumerate(lines)
-              if line.strip().startswith(("offs_f = ", "acc = tl.zeros", "x = x_desc.load")))
-    var = {"o": "offs_f", "a": "acc", "x": "x"}[lines[at].strip()[0]]
+              if line.strip().startswith(("offs_f = ", "acc = tl.zeros", "x = x_desc.load", "dk = tl.zeros")))
+    var = {"o": "offs_f", "a": "acc", "x": "x", "d": "dk"}[lines[at].strip()[0]]
     scalar = next((s for s in ("n", "M", "K") if s in program.signature), None)
     if scalar is None:  # no runtime scalar: a mistake that needs none
         mutation = rng.choice([m for m in MUTATIONS if m not in
