@@ -3,14 +3,18 @@
 // A persistent TMA matmul's tile loop marked tt.flatten: the rings and the
 // barrier array move before the loop; the first tile's index arithmetic
 // runs before the loop and its barrier inits and copies under
-// `scf.if %lb < %ub`; the loop carries the tile's offsets; after the K
-// loop's drain (the last MMAs waited for, the barriers invalidated) the
-// next tile's offsets are computed (at this tile's index past the last
-// one) and its inits and copies issued under `scf.if %next < %ub`, before
-// this tile's epilogue stores the tile at the carried offsets.  The tile is
-// the body's only shared buffer, so the wait for its TMA store to have read
-// it moves to before the next tile writes it (with a barrier), and after
-// the loop.
+// `scf.if %lb < %ub`; the loop carries the tile's offsets.  The K loop
+// streams only TMA copies, so its ring continues from tile to tile: the
+// next tile's offsets are computed before the K loop (at this tile's index
+// past the last one), the K loop's copies past the tile's end fetch the
+// next tile's first steps (offsets and k position selected by the issue
+// predicate, issued when it holds or the ring continues), and the loop
+// carries the ring's slots and phase.  The barriers are invalidated, and
+// the next tile's head (inits and prologue copies) issued before this
+// tile's epilogue, only where the ring cannot continue (no next tile, or a
+// K loop shorter than the lookahead).  The tile is the body's only shared
+// buffer, so the wait for its TMA store to have read it moves to before
+// the next tile writes it (with a barrier), and after the loop.
 // CHECK-LABEL: tt.func public @matmul_tma_persistent
 // CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16
 // CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16
@@ -21,18 +25,39 @@
 // CHECK:   ttg.init_barrier
 // CHECK:   ttg.async_tma_copy_global_to_local %arg0[%[[OFF0]], %{{.*}}]
 // CHECK: }
-// CHECK: scf.for %[[T:.*]] = %[[LB]] to %[[UB]] step %[[S:[^ ]*]] iter_args(%[[OFF:[^ ]*]] = %[[OFF0]], %[[OFFB:[^ ]*]] = %{{.*}}) -> (i32, i32)
-// CHECK:   scf.for
-// CHECK:     ttg.async_tma_copy_global_to_local %arg0[%[[OFF]], %{{.*}}]
-// CHECK:   }
-// CHECK:   ttg.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
-// CHECK:   ttg.inval_barrier
-// CHECK:   ttg.inval_barrier
+// CHECK: %[[TRIPS:.*]] = arith.divsi
+// CHECK: %[[CROSS:.*]] = arith.cmpi sge, %[[TRIPS]], %{{.*}}
+// CHECK: %[[SPAN:.*]] = arith.muli %[[TRIPS]]
+// CHECK: scf.for %[[T:.*]] = %[[LB]] to %[[UB]] step %[[S:[^ ]*]] iter_args(%[[OFF:[^ ]*]] = %[[OFF0]], %[[OFFB:[^ ]*]] = %{{.*}}, %[[R:[^ ]*]] = %{{.*}}, %[[P:[^ ]*]] = %{{.*}}, %[[W:[^ ]*]] = %{{.*}}) -> (i32, i32, i32, i32, i32)
+// CHECK:   %[[NEXT0:.*]] = arith.addi %[[T]], %[[S]]
+// CHECK:   %[[EXISTS0:.*]] = arith.cmpi slt, %[[NEXT0]], %[[UB]]
+// CHECK:   %[[CONT:.*]] = arith.andi %[[EXISTS0]], %[[CROSS]]
 // CHECK:   %[[NEXT:.*]] = arith.addi %[[T]], %[[S]]
 // CHECK:   %[[EXISTS:.*]] = arith.cmpi slt, %[[NEXT]], %[[UB]]
 // CHECK:   %[[VALID:.*]] = arith.select %[[EXISTS]], %[[NEXT]], %[[T]]
 // CHECK:   %[[NOFF:.*]] = arith.muli %[[VALID]], %c64_i32
-// CHECK:   scf.if %[[EXISTS]] {
+// CHECK:   %[[RES:.*]]:4 = scf.for %[[K:[^ ]*]] = {{.*}} iter_args(%{{.*}} = %cst, %[[KW:[^ ]*]] = %[[W]], %[[KR:[^ ]*]] = %[[R]], %[[KP:[^ ]*]] = %[[P]])
+// CHECK:     ttg.wait_barrier %{{.*}}, %[[KP]]
+// CHECK:     %[[SHIFTED:.*]] = arith.addi %[[K]],
+// CHECK:     %[[SHIFTEDNEXT:.*]] = arith.subi %[[SHIFTED]], %[[SPAN]]
+// CHECK:     %[[ISSUE:.*]] = arith.cmpi slt, %[[SHIFTED]]
+// CHECK:     %[[ISSUEORNEXT:.*]] = arith.ori %[[ISSUE]], %[[CONT]]
+// CHECK:     ttg.barrier_expect %{{.*}}, 16384, %[[ISSUEORNEXT]]
+// CHECK:     %[[KOFF:.*]] = arith.muli %[[SHIFTED]], %c64_i32
+// CHECK:     %[[ROW:.*]] = arith.select %[[ISSUE]], %[[OFF]], %[[NOFF]]
+// CHECK:     %[[NKOFF:.*]] = arith.muli %[[SHIFTEDNEXT]], %c64_i32
+// CHECK:     %[[COL:.*]] = arith.select %[[ISSUE]], %[[KOFF]], %[[NKOFF]]
+// CHECK:     ttg.async_tma_copy_global_to_local %arg0[%[[ROW]], %[[COL]]] %{{.*}}, %{{.*}}, %[[ISSUEORNEXT]]
+// CHECK:   }
+// CHECK:   ttg.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+// CHECK:   %[[STOP:.*]] = arith.xori %[[CONT]], %true
+// CHECK:   scf.if %[[STOP]] {
+// CHECK:     ttg.inval_barrier
+// CHECK:     ttg.inval_barrier
+// CHECK:   }
+// CHECK:   %[[NOTCROSS:.*]] = arith.xori %[[CROSS]], %true
+// CHECK:   %[[HEAD:.*]] = arith.andi %[[EXISTS]], %[[NOTCROSS]]
+// CHECK:   scf.if %[[HEAD]] {
 // CHECK:     ttg.init_barrier
 // CHECK:     ttg.async_tma_copy_global_to_local %arg0[%[[NOFF]], %{{.*}}]
 // CHECK:   }
@@ -42,7 +67,10 @@
 // CHECK:   ttg.local_alloc %{{.*}} : (tensor<64x64xf16, #mma>)
 // CHECK:   ttg.async_tma_copy_local_to_global %arg12[%[[OFF]], %[[OFFB]]]
 // CHECK-NOT: ttg.async_tma_store_wait
-// CHECK:   scf.yield %[[NOFF]], %{{.*}} : i32, i32
+// CHECK:   %[[R2:.*]] = arith.select %[[CONT]], %[[RES]]#2, %{{.*}}
+// CHECK:   %[[P2:.*]] = arith.select %[[CONT]], %[[RES]]#3, %{{.*}}
+// CHECK:   %[[W2:.*]] = arith.select %[[CONT]], %[[RES]]#1, %{{.*}}
+// CHECK:   scf.yield %[[NOFF]], %{{.*}}, %[[R2]], %[[P2]], %[[W2]] : i32, i32, i32, i32, i32
 // CHECK: } {tt.flatten}
 // CHECK: ttg.async_tma_store_wait {pendings = 0 : i32}
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>

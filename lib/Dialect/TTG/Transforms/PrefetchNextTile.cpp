@@ -47,6 +47,9 @@
 //      default region (marked tt.warp_specialize), whose ring the producer
 //      warp fills on its own; there too the tile is stored a slab at a time
 //      when it does not fit beside the ring and the slots do.
+//   6. Where the K loop streams only TMA copies, its ring then continues
+//      from tile to tile (ContinueRingAcrossTiles.cpp): the next tile's
+//      first copies are issued by the K loop's last iterations instead.
 // The epilogue's loads and stores then run after the next tile's copies
 // were issued: the flatten request is the user's statement that a tile's
 // stores and the following tiles' loads do not overlap in memory.
@@ -178,7 +181,7 @@ public:
     return false;
   }
 
-  void rewrite() {
+  scf::ForOp rewrite() {
     if (subtiled)
       subtileStore(loop, *subtiled);
     // 2. Buffers and loop-invariant ops move before the loop.
@@ -259,6 +262,7 @@ public:
     for (Operation *op : llvm::reverse(rest))
       op->erase();
     deferTMAStoreWait(newLoop);
+    return newLoop;
   }
 
 private:
@@ -425,7 +429,7 @@ void ttg::prefetchNextTile(ModuleOp module) {
   for (scf::ForOp loop : loops) {
     TileLoop tiles(loop);
     if (tiles.analyze())
-      tiles.rewrite();
+      continueRingAcrossTiles(tiles.rewrite());
   }
   for (scf::ForOp loop : specialized)
     if (!subtileIfShort(loop))

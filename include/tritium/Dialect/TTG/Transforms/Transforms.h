@@ -185,6 +185,13 @@ mlir::LogicalResult warpSpecializeLoops(mlir::ModuleOp module, int numStages);
 /// tile's K-loop prologue (ring copies) before the current tile's epilogue.
 void prefetchNextTile(mlir::ModuleOp module);
 
+/// Part of ttg-prefetch-next-tile: makes the K loops of a tile loop that
+/// PrefetchNextTile rewrote share one TMA ring, the K loop's last
+/// iterations issuing the next tile's first copies and the slot indices and
+/// phases carrying from tile to tile (see ContinueRingAcrossTiles.cpp).
+/// Returns false, changing nothing, when the loop does not have that form.
+bool continueRingAcrossTiles(mlir::scf::ForOp tileLoop);
+
 /// A tile loop whose epilogue stores its tile with TMA and waits until the
 /// copy has read it out of shared memory: when that tile is the only
 /// buffer of the loop body, the wait moves to just before the next tile's
