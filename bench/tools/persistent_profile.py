@@ -2,7 +2,8 @@
 host tensor descriptors) with one compiler, one size and config, for the
 profilers and for reading its SASS:
 
-  python bench/tools/persistent_profile.py COMPILER KERNEL SIZE BM BN BK STAGES WARPS [--dump DIR] [--loop S]
+  python bench/tools/persistent_profile.py COMPILER KERNEL SIZE BM BN BK STAGES WARPS [--dump DIR] [--loop S] [--k K]
+      [--programs P]
 
 It launches the kernel twice and checks the result against torch.matmul (so
 `ncu --launch-skip 1 --launch-count 1 ...` reads a warm launch).  --dump DIR
@@ -12,7 +13,12 @@ stretch, so that a sampler of clocks and power (nvidia-smi -lms) running
 beside it sees the kernel's steady state.  Each run compiles afresh (its
 own cache directories, unless TRITIUM_CACHE_DIR / TRITON_CACHE_DIR are
 set), so that runs under different TRITIUM_LIBRARY builds never share a
-cubin.
+cubin.  --k K makes the reduction K long instead of SIZE (M = N = SIZE):
+a short K makes the tile transitions a larger share of the time.
+--programs P runs the persistent kernels on P programs instead of one per
+SM: with half the SMs the board stays under its power cap, so both
+compilers' kernels run at the top clock and the power each draws for the
+same work can be compared.
 """
 import os
 import subprocess
@@ -32,7 +38,7 @@ import torch  # noqa: E402
 from kernel_sources import load_kernels  # noqa: E402
 
 args = [a for a in sys.argv[1:]]
-dump = loop = None
+dump = loop = k_size = programs = None
 if "--dump" in args:
     i = args.index("--dump")
     dump = args[i + 1]
@@ -41,8 +47,17 @@ if "--loop" in args:
     i = args.index("--loop")
     loop = float(args[i + 1])
     del args[i:i + 2]
+if "--k" in args:
+    i = args.index("--k")
+    k_size = int(args[i + 1])
+    del args[i:i + 2]
+if "--programs" in args:
+    i = args.index("--programs")
+    programs = int(args[i + 1])
+    del args[i:i + 2]
 which, kernel_name = args[0], args[1]
 size = int(args[2])
+k_size = k_size or size
 bm, bn, bk, stages, warps = (int(v) for v in args[3:8])
 if which == "tritium":
     import tritium as compiler
@@ -53,10 +68,10 @@ else:
     import triton.language as language
     from triton.tools.tensor_descriptor import TensorDescriptor
 kernel = getattr(load_kernels("persistent_matmul_kernels.py", compiler, language, which), kernel_name)
-num_sms = torch.cuda.get_device_properties(0).multi_processor_count
+num_sms = programs or torch.cuda.get_device_properties(0).multi_processor_count
 torch.manual_seed(0)
-a = torch.randn(size, size, device="cuda", dtype=torch.float16)
-b = torch.randn(size, size, device="cuda", dtype=torch.float16)  # N x K
+a = torch.randn(size, k_size, device="cuda", dtype=torch.float16)
+b = torch.randn(size, k_size, device="cuda", dtype=torch.float16)  # N x K
 c = torch.empty(size, size, device="cuda", dtype=torch.float16)
 descs = (TensorDescriptor.from_tensor(a, [bm, bk]), TensorDescriptor.from_tensor(b, [bn, bk]),
          TensorDescriptor.from_tensor(c, [bm, bn]))
@@ -70,7 +85,7 @@ else:
 
 
 def launch():
-    return kernel[grid](*descs, size, size, size, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8,
+    return kernel[grid](*descs, size, size, k_size, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8,
                         num_stages=stages, num_warps=warps, **extra)
 
 
@@ -78,7 +93,7 @@ for _ in range(2):
     compiled = launch()
 torch.cuda.synchronize()
 err = (c.float() - (a @ b.T).float()).abs().max().item()
-print(f"{which} {kernel_name} {size}^3 {(bm, bn, bk, stages, warps)}: max |error| vs torch.matmul {err:.3g}")
+print(f"{which} {kernel_name} {size}x{size}x{k_size} {(bm, bn, bk, stages, warps)}: max |error| vs torch.matmul {err:.3g}")
 if dump:
     os.makedirs(dump, exist_ok=True)
     stem = os.path.join(dump, f"{which}_{kernel_name}_{stages}")
@@ -98,4 +113,4 @@ if loop:
         torch.cuda.synchronize()
     seconds = time.perf_counter() - start
     print(f"{which} {kernel_name} loop: {count} launches in {seconds:.2f} s, "
-          f"{2 * size ** 3 * count / seconds / 1e12:.1f} TFLOP/s")
+          f"{2 * size * size * k_size * count / seconds / 1e12:.1f} TFLOP/s")

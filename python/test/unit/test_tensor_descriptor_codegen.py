@@ -6,6 +6,7 @@ copy engine cannot move, the same kernel loads through pointers.  The
 launch record places each tensor map 64-byte aligned.  Bad uses fail at
 the user's line."""
 import os
+import re
 
 import pytest
 
@@ -256,6 +257,58 @@ def test_a_transposed_tile_used_transposed_again_streams_through_the_ring():
     loop = ttgir[ttgir.index("scf.for"):]
     assert loop.count("ttg.wait_barrier") == 1 and "ttg.local_load" not in loop.split("scf.yield")[0]
     assert k.metadata.get("spills", 0) == 0
+
+
+@triton.jit
+def persistent_kernel(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                      PROGRAMS: tl.constexpr, PER_TILE_K: tl.constexpr):
+    num_pid_n = tl.cdiv(N, BN)
+    for tile in tl.range(tl.program_id(0), tl.cdiv(M, BM) * num_pid_n, PROGRAMS, flatten=True):
+        pid_m = tile // num_pid_n
+        pid_n = tile % num_pid_n
+        k_tiles = tl.cdiv(K, BK)
+        if PER_TILE_K:
+            k_tiles = min(k_tiles, tile + 1)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(k_tiles):
+            a = a_desc.load([pid_m * BM, k * BK])
+            b = b_desc.load([pid_n * BN, k * BK])
+            acc = tl.dot(a, b.T, acc)
+        c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+
+
+def compile_persistent(per_tile_k):
+    sig = {"a_desc": "tensordesc<fp16[128,64]>", "b_desc": "tensordesc<fp16[128,64]>",
+           "c_desc": "tensordesc<fp16[128,128]>", "M": "i32", "N": "i32", "K": "i32"}
+    return triton.compile(persistent_kernel, signature=sig,
+                          constexprs={"BM": 128, "BN": 128, "BK": 64, "PROGRAMS": 132, "PER_TILE_K": per_tile_k},
+                          target="cuda:90", num_warps=8, num_stages=3)
+
+
+def ring_copy_predicates(ttgir):
+    """The predicates of the TMA copies inside the K loop (the inner scf.for)."""
+    inner = ttgir[ttgir.index("scf.for", ttgir.index("scf.for") + 1):]
+    inner = inner[:inner.index("scf.yield")]
+    return re.findall(r"ttg\.async_tma_copy_global_to_local [^\n]*, (%\w+) :", inner)
+
+
+def test_persistent_tiles_share_one_ring():
+    ttgir = compile_persistent(False).asm["ttgir"]
+    # the K loop's last iterations issue the next tile's first copies: their
+    # predicate is `in this tile || the ring continues`
+    ors = set(re.findall(r"(%\w+) = arith\.ori", ttgir))
+    predicates = ring_copy_predicates(ttgir)
+    assert predicates and all(p in ors for p in predicates)
+    # the barriers are invalidated only where the ring stops
+    assert re.search(r"scf\.if %\w+ \{\s*ttg\.inval_barrier", ttgir)
+
+
+def test_a_k_extent_that_changes_per_tile_keeps_a_ring_per_tile():
+    ttgir = compile_persistent(True).asm["ttgir"]
+    ors = set(re.findall(r"(%\w+) = arith\.ori", ttgir))
+    predicates = ring_copy_predicates(ttgir)
+    assert predicates and not any(p in ors for p in predicates)
+    assert not re.search(r"scf\.if %\w+ \{\s*ttg\.inval_barrier", ttgir)
 
 
 @triton.jit
