@@ -20,6 +20,7 @@ from .standard import (argmax, argmin, cdiv, cumprod, cumsum, interleave, item, 
 from .random import (pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint, randint4x,  # noqa: F401
                      randn, randn4x, uint_to_uniform_float)
 from .sorting import flip, sort, topk  # noqa: F401
+from .scaled_dot import dot_scaled  # noqa: F401
 
 # Triton's aliases
 float8e4m3fn = float8e4nv

@@ -1,0 +1,113 @@
+"""tl.dot_scaled compiled without a GPU: every MX format against bf16,
+fp16 and fp8 lowers to a bf16 / fp16 tensor-core dot (wgmma on cuda:90,
+mma.sync on cuda:80) with no spills, and bad formats, scales and shapes
+fail at the user's line."""
+import os
+import re
+
+import pytest
+
+import tritium as triton
+import tritium.language as tl
+from tritium.errors import CompilationError
+
+THIS_FILE = os.path.abspath(__file__)
+
+
+@triton.jit
+def scaled_kernel(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr,
+                  K: tl.constexpr, KA: tl.constexpr, KB: tl.constexpr, FORMAT_A: tl.constexpr,
+                  FORMAT_B: tl.constexpr):
+    a = tl.load(a_ptr + tl.arange(0, M)[:, None] * KA + tl.arange(0, KA)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, KB)[:, None] * N + tl.arange(0, N)[None, :])
+    a_scale = None
+    b_scale = None
+    if a_scale_ptr is not None:
+        a_scale = tl.load(a_scale_ptr + tl.arange(0, M)[:, None] * (K // 32) + tl.arange(0, K // 32)[None, :])
+    if b_scale_ptr is not None:
+        b_scale = tl.load(b_scale_ptr + tl.arange(0, N)[:, None] * (K // 32) + tl.arange(0, K // 32)[None, :])
+    c = tl.dot_scaled(a, a_scale, FORMAT_A, b, b_scale, FORMAT_B)
+    tl.store(out_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], c)
+
+
+PTR = {"e2m1": "*u8", "e4m3": "*u8", "e5m2": "*u8", "bf16": "*bf16", "fp16": "*fp16"}
+
+
+def compile_scaled(fmt_a, fmt_b, scaled, M=64, N=64, K=128, target="cuda:90"):
+    sig = {"a_ptr": PTR[fmt_a], "a_scale_ptr": "*u8" if "a" in scaled else "constexpr", "b_ptr": PTR[fmt_b],
+           "b_scale_ptr": "*u8" if "b" in scaled else "constexpr", "out_ptr": "*fp32"}
+    cx = {"M": M, "N": N, "K": K, "KA": K // 2 if fmt_a == "e2m1" else K, "KB": K // 2 if fmt_b == "e2m1" else K,
+          "FORMAT_A": fmt_a, "FORMAT_B": fmt_b}
+    if "a" not in scaled:
+        cx["a_scale_ptr"] = None
+    if "b" not in scaled:
+        cx["b_scale_ptr"] = None
+    return triton.compile(scaled_kernel, signature=sig, constexprs=cx, target=target, num_warps=4)
+
+
+@pytest.mark.parametrize("mx", ["e2m1", "e4m3", "e5m2"])
+@pytest.mark.parametrize("other", ["bf16", "fp16", "e4m3"])
+@pytest.mark.parametrize("side", ["lhs", "rhs"])
+def test_every_format_runs_on_tensor_cores_without_spills(mx, other, side):
+    fmt_a, fmt_b, scaled = (mx, other, "a") if side == "lhs" else (other, mx, "b")
+    k = compile_scaled(fmt_a, fmt_b, scaled)
+    compute = "f16" if "fp16" in (fmt_a, fmt_b) else "bf16"
+    assert re.search(rf"wgmma\.mma_async\.sync\.aligned\.m64n\d+k16\.f32\.{compute}\.{compute}", k.asm["ptx"])
+    assert k.metadata.get("spills", 0) == 0
+
+
+def test_mma_sync_before_hopper():
+    k = compile_scaled("e2m1", "bf16", "a", target="cuda:80")
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16" in k.asm["ptx"]
+
+
+@triton.jit
+def bad_format_kernel(a_ptr, b_ptr, out_ptr):
+    a = tl.load(a_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    c = tl.dot_scaled(a, None, "e3m2", b, None, "bf16")
+    tl.store(out_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :], c)
+
+
+@triton.jit
+def scaled_plain_kernel(a_ptr, s_ptr, b_ptr, out_ptr):
+    a = tl.load(a_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    s = tl.load(s_ptr + tl.arange(0, 32)[:, None] + tl.arange(0, 1)[None, :])
+    c = tl.dot_scaled(a, s, "bf16", b, None, "bf16")
+    tl.store(out_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :], c)
+
+
+@triton.jit
+def wrong_scale_shape_kernel(a_ptr, s_ptr, b_ptr, out_ptr):
+    a = tl.load(a_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, 64)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    s = tl.load(s_ptr + tl.arange(0, 32)[:, None] * 4 + tl.arange(0, 4)[None, :])
+    c = tl.dot_scaled(a, s, "e2m1", b, None, "bf16")
+    tl.store(out_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :], c)
+
+
+@triton.jit
+def k_mismatch_kernel(a_ptr, b_ptr, out_ptr):
+    a = tl.load(a_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    b = tl.load(b_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
+    c = tl.dot_scaled(a, None, "e2m1", b, None, "bf16")
+    tl.store(out_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :], c)
+
+
+@pytest.mark.parametrize("kernel,sig,message", [
+    (bad_format_kernel, {"a_ptr": "*u8", "b_ptr": "*bf16", "out_ptr": "*fp32"},
+     "lhs_format must be one of e2m1, e4m3, e5m2, bf16, fp16, got 'e3m2'"),
+    (scaled_plain_kernel, {"a_ptr": "*bf16", "s_ptr": "*u8", "b_ptr": "*bf16", "out_ptr": "*fp32"},
+     "a bf16 lhs takes no scale"),
+    (wrong_scale_shape_kernel, {"a_ptr": "*u8", "s_ptr": "*u8", "b_ptr": "*bf16", "out_ptr": "*fp32"},
+     "lhs_scale must have shape [32, 2]"),
+    (k_mismatch_kernel, {"a_ptr": "*u8", "b_ptr": "*bf16", "out_ptr": "*fp32"},
+     "K of lhs (64 after unpacking) and of rhs (32) differ"),
+])
+def test_bad_uses_point_at_the_line(kernel, sig, message):
+    with pytest.raises(CompilationError) as info:
+        triton.compile(kernel, signature=sig, target="cuda:90")
+    text = str(info.value)
+    assert message in text
+    assert THIS_FILE in text and "tl.dot_scaled(" in text
