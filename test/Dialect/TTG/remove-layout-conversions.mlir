@@ -908,3 +908,31 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// A conversion to the CUDA-core dot operand layout (a dot operand on a
+// blocked parent, as convert-tt-to-ttg leaves every tt.dot operand) is not
+// hoisted above the fp8 -> bf16 upcast that feeds it: ttg-accelerate-matmul
+// moves the dot to tensor cores and reads the operand from the conversion's
+// source, while an upcast recomputed in that layout (a row's whole K per
+// thread) would stay in it and spill.
+// CHECK-LABEL: tt.func @no_hoist_to_a_dot_operand
+// CHECK: %[[X:.*]] = tt.load
+// CHECK-NEXT: %[[F8:.*]] = tt.bitcast %[[X]] : tensor<128x128xi8, #[[L:blocked[0-9]*]]>
+// CHECK-NEXT: %[[UP:.*]] = tt.fp_to_fp %[[F8]] : tensor<128x128xf8E4M3FN, #[[L]]> -> tensor<128x128xbf16, #[[L]]>
+// CHECK: ttg.convert_layout %[[UP]] : tensor<128x128xbf16, #[[L]]> -> tensor<128x128xbf16, #dot_op
+#ld8 = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @no_hoist_to_a_dot_operand(%p: tensor<128x128x!tt.ptr<i8>, #ld8>, %b: tensor<128x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>>, %q: tensor<128x64x!tt.ptr<f32>, #acc>) {
+    %x = tt.load %p : tensor<128x128x!tt.ptr<i8>, #ld8>
+    %f8 = tt.bitcast %x : tensor<128x128xi8, #ld8> -> tensor<128x128xf8E4M3FN, #ld8>
+    %up = tt.fp_to_fp %f8 : tensor<128x128xf8E4M3FN, #ld8> -> tensor<128x128xbf16, #ld8>
+    %a = ttg.convert_layout %up : tensor<128x128xbf16, #ld8> -> tensor<128x128xbf16, #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>>
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #acc>
+    %d = tt.dot %a, %b, %zero : tensor<128x128xbf16, #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>> * tensor<128x64xbf16, #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>> -> tensor<128x64xf32, #acc>
+    tt.store %q, %d : tensor<128x64x!tt.ptr<f32>, #acc>
+    tt.return
+  }
+}

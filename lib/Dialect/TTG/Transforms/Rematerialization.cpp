@@ -274,6 +274,15 @@ bool rewriteConversions(Operation *funcOp, bool hoist) {
   for (ConvertLayoutOp conversion : conversions) {
     if (conversion->use_empty())
       continue;
+    // A conversion to the CUDA-core dot operand layout (a dot operand on a
+    // blocked parent) stays at the dot: ttg-accelerate-matmul moves most
+    // such dots to tensor cores and reads the operand from the conversion's
+    // source, while a chain recomputed in that layout (it holds a row's
+    // whole K per thread) would stay in it.
+    auto target = dyn_cast<DotOperandEncodingAttr>(
+        conversion.getType().getEncoding());
+    if (target && isa<BlockedEncodingAttr>(target.getParent()))
+      continue;
     RematerializationPlan plan(conversion, hoist);
     if (!plan.build())
       continue;
