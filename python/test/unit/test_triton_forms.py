@@ -37,6 +37,25 @@ def test_a_dtype_passed_as_constexpr_stays_a_dtype(acc, ir):
     assert re.search(rf"arith\.extf %\w+ : tensor<64xf16> to tensor<64x{ir}>", t)
 
 
+@triton.jit
+def k_optional_bias(x_ptr, bias_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    if bias_ptr is not None:
+        x += tl.load(bias_ptr + tl.arange(0, BLOCK))
+    tl.store(x_ptr + tl.arange(0, BLOCK), x)
+
+
+def test_a_pointer_argument_is_not_none_and_none_is():
+    # `ptr is not None` holds at compile time for a runtime argument (it is
+    # never a compile-time None), as in Triton; a None argument skips the
+    # branch.
+    with_bias = compile_ttir(k_optional_bias, {"x_ptr": "*fp32", "bias_ptr": "*fp32"}, {"BLOCK": 64})
+    without = compile_ttir(k_optional_bias, {"x_ptr": "*fp32", "bias_ptr": "constexpr"}, {"BLOCK": 64,
+                                                                                        "bias_ptr": None})
+    assert with_bias.count("tt.load") == 2 and "arith.addf" in with_bias
+    assert without.count("tt.load") == 1 and "arith.addf" not in without
+
+
 def make_closure_kernel():
     FACTOR = tl.constexpr(3)
 

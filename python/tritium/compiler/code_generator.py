@@ -968,9 +968,11 @@ class CodeGenerator(ast.NodeVisitor):
         lhs, rhs = self.visit(node.left), self.visit(node.comparators[0])
         op = node.ops[0]
         if isinstance(op, (ast.Is, ast.IsNot)):
-            if _is_tensor(lhs) or _is_tensor(rhs):
+            if _is_tensor(lhs) and _is_tensor(rhs):
                 raise self.error(node, "`is` compares compile-time values only")
-            same = _unwrap(lhs) is _unwrap(rhs)
+            # (a runtime value is never a compile-time one: `ptr is not None`
+            # holds for a pointer argument, as in Triton)
+            same = False if _is_tensor(lhs) or _is_tensor(rhs) else _unwrap(lhs) is _unwrap(rhs)
             return tl.constexpr(same if isinstance(op, ast.Is) else not same)
         if isinstance(op, (ast.In, ast.NotIn)):
             if _is_tensor(lhs) or _is_tensor(rhs):
