@@ -13,6 +13,10 @@ the two compilers.
 
 Usage: python tools/fuzz/differential.py [--count N] [--first SEED] [--jobs J]
 Exit status 1 when Tritium disagrees with the reference on any program.
+Progress is printed (flushed) as seeds finish: every 250 seeds, and each
+seed that took over SLOW_SECONDS under either compiler, so that a run cut
+off from outside still shows how far it got; the summary names the three
+slowest seeds.
 """
 import argparse
 import os
@@ -141,9 +145,10 @@ def check_seed(seed: int, compilers, workdir: str) -> dict:
     arrays = inputs_for(program, np.random.default_rng(seed))
     with np.errstate(all="ignore"):  # overflow to inf in a cast is what the kernel does too
         want = namespace["reference"](arrays)
-    record = {"seed": seed, "right": {}, "error": None, "identical": None}
+    record = {"seed": seed, "right": {}, "error": None, "identical": None, "seconds": {}}
     outputs = {}
     for compiler in compilers:
+        start = time.monotonic()
         try:
             outputs[compiler] = run(program, load(program, compiler, workdir), arrays, compiler)
             record["right"][compiler] = agrees(program, outputs[compiler], want)
@@ -151,15 +156,29 @@ def check_seed(seed: int, compilers, workdir: str) -> dict:
             record["right"][compiler] = False
             if compiler == "tritium":
                 record["error"] = f"{type(e).__name__}: {str(e)[:300]}"
+        record["seconds"][compiler] = time.monotonic() - start
     if len(outputs) == 2:
         record["identical"] = bit_identical(outputs["tritium"], outputs["triton"])
     return record
 
 
-def _check_shard(seeds, compilers):
-    """A worker process's share of the seeds (CUDA wants a fresh process)."""
-    workdir = tempfile.mkdtemp(prefix="tritium-diff-src-")
-    return [check_seed(seed, compilers, workdir) for seed in seeds]
+_WORKDIR = None
+
+
+def _check_one(seed, compilers):
+    """One seed in a worker process (each keeps its CUDA context and its
+    source directory across the seeds it is given)."""
+    global _WORKDIR
+    if _WORKDIR is None:
+        _WORKDIR = tempfile.mkdtemp(prefix="tritium-diff-src-")
+    return check_seed(seed, compilers, _WORKDIR)
+
+
+def _check_one_task(task):
+    return _check_one(*task)
+
+
+SLOW_SECONDS = 30.0  # a seed this slow (compile and run, either compiler) is reported as it finishes
 
 
 def main(argv=None):
@@ -175,14 +194,27 @@ def main(argv=None):
         compilers = ["tritium"]
     t0 = time.monotonic()
     seeds = list(range(args.first, args.first + args.count))
+    records = []
+
+    def finished(record):
+        # progress as it goes, flushed: a run stopped from outside still
+        # says how far it got and which seeds were slow
+        records.append(record)
+        slow = {c: t for c, t in record["seconds"].items() if t > SLOW_SECONDS}
+        if slow:
+            print(f"seed {record['seed']}: slow, " + ", ".join(f"{c} {t:.0f} s" for c, t in slow.items()), flush=True)
+        if len(records) % 250 == 0:
+            print(f"{len(records)} of {len(seeds)} done in {time.monotonic() - t0:.0f} s", flush=True)
+
     if args.jobs <= 1:
-        records = _check_shard(seeds, compilers)
+        for seed in seeds:
+            finished(_check_one(seed, compilers))
     else:
         import multiprocessing
-        shards = [seeds[k::args.jobs] for k in range(args.jobs)]  # interleaved: kinds spread evenly
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            records = [r for shard in pool.starmap(_check_shard, [(s, compilers) for s in shards]) for r in shard]
-        records.sort(key=lambda r: r["seed"])
+            for record in pool.imap_unordered(_check_one_task, [(seed, compilers) for seed in seeds]):
+                finished(record)
+    records.sort(key=lambda r: r["seed"])
     ours_wrong = []
     for r in records:
         if r["error"]:
@@ -198,6 +230,9 @@ def main(argv=None):
     if "triton" in compilers:
         summary += f"; bit-identical outputs on {sum(bool(r['identical']) for r in records)}"
     print(f"{args.count} generated kernels in {time.monotonic() - t0:.0f} s: {summary}")
+    slowest = sorted(records, key=lambda r: -max(r["seconds"].values(), default=0))[:3]
+    print("slowest seeds: " + ", ".join(
+        f"{r['seed']} ({', '.join(f'{c} {t:.1f} s' for c, t in r['seconds'].items())})" for r in slowest))
     return 1 if ours_wrong else 0
 
 
