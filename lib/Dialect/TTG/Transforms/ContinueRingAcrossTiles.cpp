@@ -115,9 +115,10 @@ public:
     Location loc = tileLoop.getLoc();
     // 2. Whether the K loop can hold the next tile's prologue.
     OpBuilder before(tileLoop);
-    Type i32 = kLoop.getInductionVar().getType();
+    Type ivType = kLoop.getInductionVar().getType();
     auto constant = [&](OpBuilder &b, int64_t v) -> Value {
-      return arith::ConstantOp::create(b, loc, i32, b.getIntegerAttr(i32, v));
+      return arith::ConstantOp::create(b, loc, ivType,
+                                       b.getIntegerAttr(ivType, v));
     };
     Value span = arith::SubIOp::create(before, loc, kLoop.getUpperBound(),
                                        kLoop.getLowerBound());
@@ -137,8 +138,11 @@ public:
     Value exists = arith::CmpIOp::create(atK, loc, arith::CmpIPredicate::slt,
                                          nextTile, tileLoop.getUpperBound());
     cont = arith::AndIOp::create(atK, loc, exists, cross);
-    for (auto [arg, next] : nextCarried)
-      hoistBeforeK(next);
+    // (in the tile loop's argument order, so that the output is the same
+    // from one compile to the next)
+    for (BlockArgument arg : tileLoop.getRegionIterArgs())
+      if (Value next = nextCarried.lookup(arg))
+        hoistBeforeK(next);
 
     // 4. The copies' coordinates and predicates.
     OpBuilder atShifted(kLoop.getContext());
@@ -219,9 +223,8 @@ private:
         else if (!isa<WaitBarrierOp>(op))
           issuers.push_back(op);
       } else if (isa<AsyncCopyGlobalToLocalOp, InitBarrierOp, InvalBarrierOp>(
-                     op) ||
-                 op->getName().getStringRef().contains("gather")) {
-        nestedRingOps = true; // (cp.async groups or other rings: left alone)
+                     op)) {
+        nestedRingOps = true; // (cp.async groups or barriers of its own: left alone)
       }
     });
     if (nestedRingOps || issuers.empty())
