@@ -97,6 +97,59 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// A mask defined before the loop (rows past M, and no K mask: the form of
+// a matmul whose K is a multiple of the block) is the same for every
+// iteration: each copy, in the prologue and in the loop, is masked by it
+// and by whether its iteration exists.  (The pass once looked the mask up
+// among the loop's cloned values and crashed.)
+// CHECK-LABEL: tt.func @loop_invariant_mask
+// CHECK: %[[M:.*]] = tt.broadcast %{{.*}} : tensor<64x1xi1, #blocked> -> tensor<64x64xi1, #blocked>
+// CHECK: %[[V0:.*]] = tt.splat %{{.*}} : i1 -> tensor<64x64xi1, #blocked>
+// CHECK: %[[M0:.*]] = arith.andi %[[M]], %[[V0]]
+// CHECK: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %[[M0]]
+// CHECK: scf.for
+// CHECK:   %[[VI:.*]] = tt.splat %{{.*}} : i1 -> tensor<64x64xi1, #blocked>
+// CHECK:   %[[MI:.*]] = arith.andi %[[M]], %[[VI]]
+// CHECK:   ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %[[MI]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#slice = #ttg.slice<{dim = 0, parent = #blocked}>
+#slice1 = #ttg.slice<{dim = 1, parent = #blocked}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @loop_invariant_mask(%base: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32, %rows: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %zf = arith.constant dense<0.0> : tensor<64x64xf16, #blocked>
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %r = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #slice>
+    %re = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #slice> -> tensor<1x64xi32, #blocked>
+    %rb = tt.broadcast %re : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %bs = tt.splat %base : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %p = tt.addptr %bs, %rb : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %rr = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #slice1>
+    %rs = tt.splat %rows : i32 -> tensor<64xi32, #slice1>
+    %rlt = arith.cmpi slt, %rr, %rs : tensor<64xi32, #slice1>
+    %rle = tt.expand_dims %rlt {axis = 1 : i32} : tensor<64xi1, #slice1> -> tensor<64x1xi1, #blocked>
+    %m = tt.broadcast %rle : tensor<64x1xi1, #blocked> -> tensor<64x64xi1, #blocked>
+    %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %p, %pb = %p) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>) : i32 {
+      %a = tt.load %pa, %m, %zf : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %b = tt.load %pb : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %as = ttg.local_alloc %a : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %bs2 = ttg.local_alloc %b : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %d = ttg.warp_group_dot %as, %bs2, %acc : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
+      %pa2 = tt.addptr %pa, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %pb2 = tt.addptr %pb, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %d, %pa2, %pb2 : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f16>, #blocked>
+    }
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
 // A dot reading a tile stored inside the loop stays synchronous even
 // though A streams through a ring: here B reaches its tile through a
 // layout conversion in registers (as a block-pointer B read transposed

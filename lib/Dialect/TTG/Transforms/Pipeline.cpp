@@ -576,7 +576,7 @@ private:
         auto maskType = tt::getI1SameShape(load.getPtr().getType());
         Value mask = tt::SplatOp::create(builder, loc, maskType, valid);
         if (Value own = load.getMask())
-          mask = arith::AndIOp::create(builder, loc, mapping.lookup(own), mask);
+          mask = arith::AndIOp::create(builder, loc, mapping.lookupOrDefault(own), mask);
         auto cloned = cast<tt::LoadOp>(builder.clone(op, mapping));
         cloned.getMaskMutable().assign(mask);
         continue;
@@ -600,10 +600,10 @@ private:
       auto maskType = tt::getI1SameShape(load.getPtr().getType());
       Value mask = tt::SplatOp::create(builder, loc, maskType, valid);
       if (Value own = load.getMask())
-        mask = arith::AndIOp::create(builder, loc, mapping.lookup(own), mask);
+        mask = arith::AndIOp::create(builder, loc, mapping.lookupOrDefault(own), mask);
       Value view = viewOf(builder, j, slot);
       AsyncCopyGlobalToLocalOp::create(
-          builder, loc, tokenType(), mapping.lookup(load.getPtr()), view, mask,
+          builder, loc, tokenType(), mapping.lookupOrDefault(load.getPtr()), view, mask,
           Value(), load.getCache(), load.getEvict(), /*isVolatile=*/false);
     }
     if (hasAsyncCopies())
