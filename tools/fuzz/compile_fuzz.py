@@ -55,16 +55,24 @@ def _compile_one(seed: int, invalid: bool, workdir: str) -> dict:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         # As the JIT would specialize a launch of a valid program: integers
-        # equal to 1 become constants, and `attrs` says which values divide
-        # by 16.  (Invalid programs keep their scalars at run time: some
-        # mistakes, a runtime arange bound, are mistakes only there.)
+        # equal to 1 become constants, and pointers (torch's allocations are
+        # 16-byte aligned) and integers that divide by 16 get the
+        # divisibility attribute, beside what `attrs` says.  (Invalid
+        # programs keep their scalars at run time: some mistakes, a runtime
+        # arange bound, are mistakes only there.)
         signature, constexprs = dict(program.signature), dict(program.constexprs)
+        attrs = {name: [["tt.divisibility", 16]] for name, ty in signature.items() if ty.startswith("*")}
         for name, value in program.scalars.items():
-            if not invalid and value == 1 and isinstance(value, int) and not isinstance(value, bool):
+            if invalid or not isinstance(value, int) or isinstance(value, bool):
+                continue
+            if value == 1:
                 signature[name] = "constexpr"
                 constexprs[name] = 1
+            elif value % 16 == 0:
+                attrs[name] = [["tt.divisibility", 16]]
+        attrs.update(program.attrs)
         kernel = tritium.compile(module.kernel, signature=signature, constexprs=constexprs,
-                                 attrs=program.attrs, target="cuda:90", num_warps=program.num_warps,
+                                 attrs=attrs, target="cuda:90", num_warps=program.num_warps,
                                  num_stages=program.num_stages)
         result.update(status="ok", cubin="cubin" in kernel.asm)
     except tritium.CompilationError as e:
