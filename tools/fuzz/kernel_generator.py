@@ -41,7 +41,9 @@ What a valid kernel may contain:
     neutral first;
   * integers: an atomic_add histogram (int32);
   * or, about one program in seven, a matmul tile: tl.dot over a masked K loop
-    (fp16 or fp32 inputs, fp32 accumulator) with an element-wise epilogue,
+    (fp16 or fp32 inputs, fp32 accumulator) with an element-wise epilogue
+    (in about a third, from a stream of their own, K is a multiple of the
+    block and only rows and columns are masked: masks the loop never changes),
     or (a third of those) over block pointers: A and B in either memory
     order (`order`), edges checked with zero padding, C stored through a
     block pointer; dimensions often multiples of 16, so that on Hopper the
@@ -51,6 +53,9 @@ What a valid kernel may contain:
     pointers, block pointers (K over its transposed view) or host tensor
     descriptors, query and key counts that cut the blocks; or the
     backward's dK/dV tile (Q read transposed and used again transposed);
+    or (about a third of the plain matmul tiles, from a stream of their own)
+    a microscaled tile: tl.dot_scaled over a K loop, one operand e2m1, e4m3
+    or e5m2 with e8m0 scales, the other bf16 or unscaled fp8;
   * or, about one in ten, tiles through host tensor descriptors (rank 1 or
     2, blocks crossing the array's edges, an element-wise expression stored,
     or in one of four added twice to a zeroed output with a descriptor
@@ -477,9 +482,18 @@ def _generate_dot(seed: int, rng: random.Random) -> Program:
         return _generate_block_pointer_dot(seed, rng)
     if choice < 0.45:
         return _generate_attention(seed, rng)
+    if random.Random(seed * 15485863 + 11).random() < 0.35:  # (a stream of its own: see the docstring)
+        return _generate_scaled_dot(seed, random.Random(seed * 15485863 + 12))
     dtype = rng.choice(["float16", "float16", "float32"])
     bm, bn, bk = (rng.choice([16, 32, 64]) for _ in range(3))
     m, n, k = rng.randint(1, 3 * bm), rng.randint(1, 3 * bn), rng.randint(1, 3 * bk)
+    # About a third (a stream of its own): K rounded up to a multiple of BK,
+    # and the loads mask only rows and columns, masks the K loop never changes.
+    whole_k = random.Random(seed * 15485863 + 13).random() < 0.35
+    if whole_k:
+        k = bk * ((k + bk - 1) // bk)
+    a_mask = "rows[:, None] < M" if whole_k else "(rows[:, None] < M) & ((k0 + ks)[None, :] < K)"
+    b_mask = "cols[None, :] < N" if whole_k else "((k0 + ks)[:, None] < K) & (cols[None, :] < N)"
     num_warps = rng.choice([1, 2, 4, 8])
     precision = "ieee" if dtype == "float32" else "tf32"
     sig = SIG_DTYPE[dtype]
@@ -494,9 +508,9 @@ def _generate_dot(seed: int, rng: random.Random) -> Program:
              "    acc = tl.zeros((BM, BN), dtype=tl.float32)",
              "    for k0 in range(0, K, BK):",
              "        a = tl.load(a_ptr + rows[:, None] * K + (k0 + ks)[None, :],",
-             "                    mask=(rows[:, None] < M) & ((k0 + ks)[None, :] < K), other=0.0)",
+             f"                    mask={a_mask}, other=0.0)",
              "        b = tl.load(b_ptr + (k0 + ks)[:, None] * N + cols[None, :],",
-             "                    mask=((k0 + ks)[:, None] < K) & (cols[None, :] < N), other=0.0)",
+             f"                    mask={b_mask}, other=0.0)",
              f"        acc = tl.dot(a, b, acc, input_precision=\"{precision}\")",
              "    col_f = (cols[None, :] + rows[:, None] * 0).to(tl.float32)",
              f"    out = ({epilogue.tl}) + tl.zeros_like(acc)",
@@ -516,6 +530,99 @@ def _generate_dot(seed: int, rng: random.Random) -> Program:
                    inputs=[("a_ptr", (m, k), dtype), ("b_ptr", (k, n), dtype)],
                    outputs=[("c_ptr", (m, n), "float32")], scalars={"M": m, "N": n, "K": k},
                    reference="\n".join(ref), rtol=2e-3, atol=2e-3)
+
+
+# tl.dot_scaled's operand formats: the bytes in storage, and (for the
+# numpy reference) how a byte decodes.  fp8 bytes that are NaN or inf are
+# zeroed by the kernel itself (`FP8_FINITE`), as a user's kernel would
+# sanitize them; e8m0 scales are folded into 2^(120..135 - 127).
+FP8_FINITE = {"e4m3": ("127", "127"), "e5m2": ("124", "124")}  # (mask, value): (b & mask) == value is not finite
+SCALED_DECODE = [
+    "E2M1 = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, -0.0, -0.5, -1.0, -1.5, -2.0, -3.0, -4.0, -6.0])",
+    "",
+    "def decode(x, fmt, packed_axis):",
+    "    if fmt == 'bf16':",
+    "        return x.astype(np.float64)",
+    "    x = x.astype(np.int64)",
+    "    if fmt == 'e2m1':",
+    "        pair = np.stack([E2M1[x & 15], E2M1[x >> 4]], axis=packed_axis + 1)",
+    "        shape = list(x.shape)",
+    "        shape[packed_axis] *= 2",
+    "        return pair.reshape(shape)",
+    "    e_bits, m_bits, bias, mask = (4, 3, 7, 127) if fmt == 'e4m3' else (5, 2, 15, 124)",
+    "    x = np.where((x & mask) == mask, 0, x)",
+    "    sign = np.where(x >> 7, -1.0, 1.0)",
+    "    e = (x >> m_bits) & ((1 << e_bits) - 1)",
+    "    m = (x & ((1 << m_bits) - 1)).astype(np.float64) / (1 << m_bits)",
+    "    return sign * np.where(e == 0, m * 2.0 ** (1 - bias), (1 + m) * 2.0 ** (e - bias))",
+    "",
+    "def scales(s):",
+    "    return np.repeat(2.0 ** (((s.astype(np.int64) & 15) + 120) - 127), 32, axis=1)",
+    "",
+]
+
+
+def _generate_scaled_dot(seed: int, rng: random.Random) -> Program:
+    """A microscaled matmul tile: tl.dot_scaled over a K loop, one operand
+    in an MX format (e2m1 packed two per byte along K, e4m3 or e5m2) with
+    its e8m0 scales, the other bf16 or unscaled fp8, M and N cut by masks."""
+    mx = rng.choice(["e2m1", "e4m3", "e5m2"])
+    normal = rng.choice(["bf16", "e4m3", "e5m2"])
+    mx_lhs = rng.random() < 0.5
+    fa, fb = (mx, normal) if mx_lhs else (normal, mx)
+    bm, bn = rng.choice([32, 64]), rng.choice([32, 64])
+    bk, kt = rng.choice([64, 128]), rng.choice([1, 2])
+    m, n, k = rng.randint(1, 2 * bm), rng.randint(1, 2 * bn), kt * bk
+    num_warps = rng.choice([4, 8])
+    pack_a, pack_b = (2 if fa == "e2m1" else 1), (2 if fb == "e2m1" else 1)
+    store = {"bf16": "bfloat16"}
+    sig = {f: ("*bf16" if f == "bf16" else "*u8") for f in (fa, fb)}
+    signature = {"a_ptr": sig[fa], "b_ptr": sig[fb], "s_ptr": "*u8", "c_ptr": "*fp32", "M": "i32", "N": "i32"}
+
+    def sanitize(name, fmt):
+        if fmt not in FP8_FINITE:
+            return []
+        mask, value = FP8_FINITE[fmt]
+        return [f"        {name} = tl.where(({name} & {mask}) == {value}, 0, {name}).to(tl.uint8)"]
+
+    rows_s = "rows" if mx_lhs else "cols"
+    lines = ["import tritium as triton", "import tritium.language as tl", "", "@triton.jit",
+             "def kernel(a_ptr, b_ptr, s_ptr, c_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,",
+             "           KT: tl.constexpr):",
+             "    rows = tl.program_id(0) * BM + tl.arange(0, BM)",
+             "    cols = tl.program_id(1) * BN + tl.arange(0, BN)",
+             "    acc = tl.zeros((BM, BN), dtype=tl.float32)",
+             "    for kt in range(KT):",
+             f"        ka = kt * (BK // {pack_a}) + tl.arange(0, BK // {pack_a})",
+             f"        a = tl.load(a_ptr + rows[:, None] * (KT * BK // {pack_a}) + ka[None, :], mask=rows[:, None] < M,",
+             "                    other=0)"] + sanitize("a", fa) + [
+             f"        kb = kt * (BK // {pack_b}) + tl.arange(0, BK // {pack_b})",
+             "        b = tl.load(b_ptr + kb[:, None] * N + cols[None, :], mask=cols[None, :] < N, other=0)"
+             ] + sanitize("b", fb) + [
+             "        ks = kt * (BK // 32) + tl.arange(0, BK // 32)",
+             f"        s = tl.load(s_ptr + {rows_s}[:, None] * (KT * BK // 32) + ks[None, :],",
+             f"                    mask={rows_s}[:, None] < {'M' if mx_lhs else 'N'}, other=0)",
+             "        s = ((s & 15) + 120).to(tl.uint8)",
+             f"        acc = tl.dot_scaled(a, {'s' if mx_lhs else 'None'}, '{fa}', b, {'None' if mx_lhs else 's'}, "
+             f"'{fb}', acc)",
+             "    tl.store(c_ptr + rows[:, None] * N + cols[None, :], acc, mask=(rows[:, None] < M) & (cols[None, :] < N))",
+             ""]
+    ref = ["import numpy as np", ""] + SCALED_DECODE + [
+        "def reference(arrays):",
+        f"    a = decode(arrays['a_ptr'], '{fa}', 1)",
+        f"    b = decode(arrays['b_ptr'], '{fb}', 0)",
+        f"    f = scales(arrays['s_ptr'])",
+        f"    {'a = a * f' if mx_lhs else 'b = b * f.T'}",
+        "    return {'c_ptr': (a @ b).astype(np.float32)}", ""]
+    inputs = [("a_ptr", (m, k // pack_a), store.get(fa, "uint8")), ("b_ptr", (k // pack_b, n), store.get(fb, "uint8")),
+              ("s_ptr", ((m if mx_lhs else n), k // 32), "uint8")]
+    # every product is exact in fp32 (bf16 values times powers of two); the
+    # sums' order differs: relative to the largest value
+    return Program(seed=seed, source="\n".join(lines), signature=signature,
+                   constexprs={"BM": bm, "BN": bn, "BK": bk, "KT": kt}, num_warps=num_warps,
+                   grid=((m + bm - 1) // bm, (n + bn - 1) // bn), inputs=inputs,
+                   outputs=[("c_ptr", (m, n), "float32")], scalars={"M": m, "N": n},
+                   reference="\n".join(ref), rtol=1e-3, atol=1e-3)
 
 
 def _generate_block_pointer_dot(seed: int, rng: random.Random) -> Program:
