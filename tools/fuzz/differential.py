@@ -12,7 +12,9 @@ the summary also counts the programs whose outputs are bit-identical between
 the two compilers.
 
 Usage: python tools/fuzz/differential.py [--count N] [--first SEED] [--jobs J]
-Exit status 1 when Tritium disagrees with the reference on any program.
+Exit status 1 when Tritium disagrees with the reference on any program, or
+when a pooled run stalls (no seed finished for STALL_SECONDS: a worker died
+in native code or hangs); the unfinished seeds are then listed.
 Progress is printed (flushed) as seeds finish: every 250 seeds, and each
 seed that took over SLOW_SECONDS under either compiler, so that a run cut
 off from outside still shows how far it got; the summary names the three
@@ -179,6 +181,7 @@ def _check_one_task(task):
 
 
 SLOW_SECONDS = 30.0  # a seed this slow (compile and run, either compiler) is reported as it finishes
+STALL_SECONDS = 180.0  # no seed finishing for this long ends a pooled run (a worker died or hangs)
 
 
 def main(argv=None):
@@ -206,14 +209,28 @@ def main(argv=None):
         if len(records) % 250 == 0:
             print(f"{len(records)} of {len(seeds)} done in {time.monotonic() - t0:.0f} s", flush=True)
 
+    unfinished = []
     if args.jobs <= 1:
         for seed in seeds:
             finished(_check_one(seed, compilers))
     else:
         import multiprocessing
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            for record in pool.imap_unordered(_check_one_task, [(seed, compilers) for seed in seeds]):
-                finished(record)
+            results = pool.imap_unordered(_check_one_task, [(seed, compilers) for seed in seeds])
+            for _ in seeds:
+                try:
+                    finished(results.next(timeout=STALL_SECONDS))
+                except multiprocessing.TimeoutError:
+                    # A worker that dies (a crash in native code) loses its
+                    # seed, and the pool would wait for it forever.
+                    done = {r["seed"] for r in records}
+                    unfinished = [s for s in seeds if s not in done]
+                    print(f"no seed finished in {STALL_SECONDS:.0f} s: a worker crashed or hangs; "
+                          f"{len(unfinished)} seeds unfinished, among them the culprits: "
+                          f"{' '.join(map(str, unfinished[:60]))}{' ...' if len(unfinished) > 60 else ''}\n"
+                          f"(rerun one alone: --first SEED --count 1 --jobs 1)", flush=True)
+                    pool.terminate()
+                    break
     records.sort(key=lambda r: r["seed"])
     ours_wrong = []
     for r in records:
@@ -229,11 +246,11 @@ def main(argv=None):
     summary = ", ".join(f"{c} right on {tally[c]}" for c in compilers)
     if "triton" in compilers:
         summary += f"; bit-identical outputs on {sum(bool(r['identical']) for r in records)}"
-    print(f"{args.count} generated kernels in {time.monotonic() - t0:.0f} s: {summary}")
+    print(f"{len(records)} of {args.count} generated kernels in {time.monotonic() - t0:.0f} s: {summary}")
     slowest = sorted(records, key=lambda r: -max(r["seconds"].values(), default=0))[:3]
     print("slowest seeds: " + ", ".join(
         f"{r['seed']} ({', '.join(f'{c} {t:.1f} s' for c, t in r['seconds'].items())})" for r in slowest))
-    return 1 if ours_wrong else 0
+    return 1 if ours_wrong or unfinished else 0
 
 
 if __name__ == "__main__":
