@@ -56,6 +56,47 @@ def test_persistent_matmul_against_torch(shape, stages, programs):
     torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
 
 
+@triton.jit
+def persistent_matmul_recording_tiles(a_desc, b_desc, c_desc, owner_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                                      BK: tl.constexpr, PROGRAMS: tl.constexpr):
+    num_pid_n = tl.cdiv(N, BN)
+    num_tiles = tl.cdiv(M, BM) * num_pid_n
+    for tile in tl.range(tl.program_id(0), num_tiles, PROGRAMS, flatten=True):
+        # a store at the top of the tile (which program took it): it stays
+        # in its tile while the next tile's copies are issued ahead
+        tl.store(owner_ptr + tile, tl.program_id(0) + 1000 * tile)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(tl.cdiv(K, BK)):
+            # coordinates from the tile index inside the K loop (the next
+            # tile's first copies, issued by this loop, recompute them)
+            a = a_desc.load([(tile // num_pid_n) * BM, k * BK])
+            b = b_desc.load([(tile % num_pid_n) * BN, k * BK])
+            acc = tl.dot(a, b.T, acc)
+        c_desc.store([(tile // num_pid_n) * BM, (tile % num_pid_n) * BN], acc.to(tl.float16))
+
+
+@pytest.mark.parametrize("programs", [1, 3, 7])
+@pytest.mark.parametrize("stages", [2, 3, 4])
+@pytest.mark.parametrize("shape", [(384, 320, 448), (300, 200, 64)], ids=str)
+def test_persistent_matmul_with_a_store_at_each_tile_head(shape, stages, programs):
+    """The store stays in its tile's iteration; the ring continues across
+    tiles with copy coordinates computed in the K loop."""
+    M, N, K = shape
+    BM, BN, BK = 128, 64, 64
+    tiles = triton.cdiv(M, BM) * triton.cdiv(N, BN)
+    a = torch.randn((M, K), device="cuda", dtype=torch.float16)
+    b = torch.randn((N, K), device="cuda", dtype=torch.float16)
+    c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    owner = torch.full((tiles,), -1, device="cuda", dtype=torch.int32)
+    persistent_matmul_recording_tiles[(programs,)](
+        TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BN, BK]),
+        TensorDescriptor.from_tensor(c, [BM, BN]), owner, M, N, K, BM, BN, BK, PROGRAMS=programs, num_stages=stages,
+        num_warps=4)
+    torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
+    want = torch.arange(tiles, device="cuda", dtype=torch.int32)
+    assert torch.equal(owner, want % programs + 1000 * want)
+
+
 def test_persistent_matmul_runs_twice_on_the_same_barriers():
     """Two launches in a row, then one over other sizes (the barriers and rings start afresh)."""
     BM, BN, BK = 128, 64, 64

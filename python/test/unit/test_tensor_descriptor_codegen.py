@@ -312,6 +312,34 @@ def test_a_k_extent_that_changes_per_tile_keeps_a_ring_per_tile():
 
 
 @triton.jit
+def persistent_recording_kernel(a_desc, b_desc, c_desc, owner_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                                BK: tl.constexpr, PROGRAMS: tl.constexpr):
+    num_pid_n = tl.cdiv(N, BN)
+    for tile in tl.range(tl.program_id(0), tl.cdiv(M, BM) * num_pid_n, PROGRAMS, flatten=True):
+        tl.store(owner_ptr + tile, tl.program_id(0))
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(tl.cdiv(K, BK)):
+            a = a_desc.load([(tile // num_pid_n) * BM, k * BK])
+            b = b_desc.load([(tile % num_pid_n) * BN, k * BK])
+            acc = tl.dot(a, b.T, acc)
+        c_desc.store([(tile // num_pid_n) * BM, (tile % num_pid_n) * BN], acc.to(tl.float16))
+
+
+def test_a_store_at_the_tile_head_stays_in_its_tile_and_the_ring_continues():
+    sig = {"a_desc": "tensordesc<fp16[128,64]>", "b_desc": "tensordesc<fp16[128,64]>",
+           "c_desc": "tensordesc<fp16[128,128]>", "owner_ptr": "*i32", "M": "i32", "N": "i32", "K": "i32"}
+    ttgir = triton.compile(persistent_recording_kernel, signature=sig,
+                           constexprs={"BM": 128, "BN": 128, "BK": 64, "PROGRAMS": 132},
+                           target="cuda:90", num_warps=8, num_stages=3).asm["ttgir"]
+    ors = set(re.findall(r"(%\w+) = arith\.ori", ttgir))
+    predicates = ring_copy_predicates(ttgir)
+    assert predicates and all(p in ors for p in predicates)
+    # the store is the tile loop's first op, before its K loop
+    tile_loop = ttgir[ttgir.index("scf.for"):]
+    assert re.match(r"scf\.for [^\n]*\{\n\s*tt\.store ", tile_loop)
+
+
+@triton.jit
 def shape_changed_in_loop_kernel(a_ptr, M, K, BM: tl.constexpr, BK: tl.constexpr):
     a_desc = tl.make_tensor_descriptor(a_ptr, [M, 64], [K, 1], [BM, BK])
     for i in range(4):

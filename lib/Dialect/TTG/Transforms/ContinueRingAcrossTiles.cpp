@@ -30,8 +30,10 @@
 //      `cont = %t + step < ub(T) && cross`.
 //   4. Each copy's coordinates become `select(%issue, cur, next)`, where
 //      `next` is the same computation with the carried values replaced by
-//      the next tile's and `%shifted` by `%shifted - tripcount * step`; the
-//      predicate of the copies and expects becomes `%issue || cont`.
+//      the next tile's, T's induction variable by `%t + step` (coordinates
+//      computed from the tile index inside K) and `%shifted` by
+//      `%shifted - tripcount * step`; the predicate of the copies and
+//      expects becomes `%issue || cont`.
 //   5. The drain's barrier invalidations run under `scf.if !cont`; the next
 //      tile's head (barrier inits and prologue copies) under
 //      `scf.if exists && !cross`.
@@ -133,8 +135,8 @@ public:
 
     // 3. The next tile's carried values, before the K loop.
     OpBuilder atK(kLoop);
-    Value nextTile = arith::AddIOp::create(atK, loc, tileLoop.getInductionVar(),
-                                           tileLoop.getStep());
+    nextTile = arith::AddIOp::create(atK, loc, tileLoop.getInductionVar(),
+                                     tileLoop.getStep());
     Value exists = arith::CmpIOp::create(atK, loc, arith::CmpIPredicate::slt,
                                          nextTile, tileLoop.getUpperBound());
     cont = arith::AndIOp::create(atK, loc, exists, cross);
@@ -369,7 +371,8 @@ private:
 
   /// Whether the next tile's value of `v` (a copy coordinate) can be formed.
   bool hasNextForm(Value v) {
-    if (v == shifted || definedOutside(v, tileLoop))
+    if (v == shifted || v == tileLoop.getInductionVar() ||
+        definedOutside(v, tileLoop))
       return true;
     if (auto arg = dyn_cast<BlockArgument>(v))
       return arg.getOwner() == tileLoop.getBody() && nextCarried.count(arg);
@@ -392,6 +395,8 @@ private:
     Value result = v;
     if (v == shifted) {
       result = shiftedNext;
+    } else if (v == tileLoop.getInductionVar()) {
+      result = nextTile; // (past the last tile, `cont` keeps this tile's)
     } else if (definedOutside(v, tileLoop)) {
       result = v;
     } else if (auto arg = dyn_cast<BlockArgument>(v)) {
@@ -420,7 +425,7 @@ private:
   scf::ForOp kLoop;
   int64_t step = 1, lookahead = 1;
   SmallVector<Operation *> issuers; // the K loop's copies and expects
-  Value issue, shifted, shiftedNext, cont;
+  Value issue, shifted, shiftedNext, cont, nextTile;
   SmallVector<unsigned> ringArgs;
   SmallVector<Operation *> invals;
   scf::IfOp headIf;

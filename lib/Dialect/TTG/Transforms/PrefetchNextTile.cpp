@@ -17,7 +17,12 @@
 //      excepted: each is rewritten in place), shared buffers without an initial
 //      value (the rings and barriers), the prologue's copies and barrier
 //      operations, or loads; its values must not depend on the loop's
-//      iteration arguments (the induction variable aside).  Otherwise, or
+//      iteration arguments (the induction variable aside).  Ops before the
+//      K loop with other effects (a store, an atomic, a print) and the ops
+//      that read their results are not part of the head: they stay where
+//      they are, in their tile's iteration, and read the carried values;
+//      the head must not need them (so this tile's prologue copies may be
+//      issued before them, as in Triton's flattened loop).  Otherwise, or
 //      when the rings plus the epilogue's shared tiles would not fit in
 //      shared memory at once, the loop is left alone.
 //   2. The buffers, and the head's ops that only depend on values from
@@ -139,6 +144,7 @@ public:
     if (!kLoop)
       return false;
     bool prologue = false;
+    DenseSet<Operation *> stays;
     for (Operation &op : body->without_terminator()) {
       if (&op == kLoop.getOperation())
         break;
@@ -148,9 +154,20 @@ public:
         return false;
       if (isa<AsyncTMACopyGlobalToLocalOp, AsyncCopyGlobalToLocalOp>(op))
         prologue = true;
-      if (!isEmptyBuffer(&op) && !isPrologueEffect(&op) &&
-          !isMemoryEffectFree(&op))
-        return false;
+      // Other effects (a store, an atomic, a print) and what reads their
+      // results stay in this tile's iteration; the prologue must not need
+      // them.
+      bool readsStaying = llvm::any_of(op.getOperands(), [&](Value v) {
+        return v.getDefiningOp() && stays.contains(v.getDefiningOp());
+      });
+      bool otherEffect = !isEmptyBuffer(&op) && !isPrologueEffect(&op) &&
+                         !isMemoryEffectFree(&op);
+      if (otherEffect || readsStaying) {
+        if (isEmptyBuffer(&op) || isPrologueEffect(&op))
+          return false;
+        stays.insert(&op);
+        continue;
+      }
       for (Value operand : op.getOperands())
         if (auto arg = dyn_cast<BlockArgument>(operand))
           if (arg.getOwner() == body && arg != loop.getInductionVar())
