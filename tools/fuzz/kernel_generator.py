@@ -909,7 +909,9 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
     stored with desc.store; or a matmul whose A and B tiles are descriptor
     loads over a K loop (fp16 or bf16, an fp32 accumulator stored as fp32 or
     in the input type), one program per tile or a few programs over all
-    tiles in a flattened persistent loop, either loop sometimes marked
+    tiles in a flattened persistent loop (sometimes storing each tile's
+    index at the top of the tile, sometimes computing the tile's
+    coordinates inside the K loop), either loop sometimes marked
     warp_specialize (a TMA producer warp on Hopper), 2 to 4 stages.  Rows are multiples of 16
     bytes, as tensor maps need; blocks past the edges read zeros and store
     nothing."""
@@ -927,39 +929,52 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
         # or warp-specialized: the persistent tile loop, or the K loop of a
         # program per tile, marked warp_specialize (a producer warp on Hopper)
         specialize = rng.random() < 0.3
-        header = ("def kernel(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, "
+        # (a stream of its own) a persistent loop may record each tile's
+        # index at the top of the tile, and may compute the tile's
+        # coordinates inside the K loop
+        extra = random.Random(seed * 15485863 + 14)
+        record = programs is not None and extra.random() < 0.4
+        inline = programs is not None and extra.random() < 0.4
+        header = ("def kernel(a_desc, b_desc, c_desc, " + ("seen_ptr, " if record else "")
+                  + "M, N, K, BM: tl.constexpr, BN: tl.constexpr, "
                   "BK: tl.constexpr" + (", PROGRAMS: tl.constexpr):" if programs else "):"))
+        pm_k, pn_k = ("(t // tiles_n)", "(t % tiles_n)") if inline else ("pm", "pn")
         tile = ["    acc = tl.zeros((BM, BN), dtype=tl.float32)",
                 ("    for k0 in tl.range(0, K, BK, warp_specialize=True):" if specialize and not programs
                  else "    for k0 in range(0, K, BK):"),
-                "        acc = tl.dot(a_desc.load([pm * BM, k0]), b_desc.load([k0, pn * BN]), acc)",
+                f"        acc = tl.dot(a_desc.load([{pm_k} * BM, k0]), b_desc.load([k0, {pn_k} * BN]), acc)",
                 f"    c_desc.store([pm * BM, pn * BN], acc.to({TL_DTYPE[out]}))"]
         if programs:
-            body = ["    tiles_n = tl.cdiv(N, BN)",
-                    "    for t in tl.range(tl.program_id(0), tl.cdiv(M, BM) * tiles_n, PROGRAMS, "
-                    + ("warp_specialize=True):" if specialize else "flatten=True):"),
-                    "        pm = t // tiles_n",
-                    "        pn = t % tiles_n"] + ["    " + line for line in tile]
+            body = (["    tiles_n = tl.cdiv(N, BN)",
+                     "    for t in tl.range(tl.program_id(0), tl.cdiv(M, BM) * tiles_n, PROGRAMS, "
+                     + ("warp_specialize=True):" if specialize else "flatten=True):")]
+                    + (["        tl.store(seen_ptr + t, t)"] if record else [])
+                    + ["        pm = t // tiles_n",
+                       "        pn = t % tiles_n"] + ["    " + line for line in tile])
         else:
             body = ["    pm = tl.program_id(0)", "    pn = tl.program_id(1)"] + tile
         lines = ["import tritium as triton", "import tritium.language as tl", "", "@triton.jit", header] + body + [""]
+        tiles = ((m + bm - 1) // bm) * ((n + bn - 1) // bn)
+        seen = f", 'seen_ptr': np.arange({tiles}, dtype=np.int32)" if record else ""
         ref = ["import numpy as np", ""] + BF16_HELPER + ["def reference(arrays):",
                "    acc = arrays['a_desc'].astype(np.float64) @ arrays['b_desc'].astype(np.float64)",
-               f"    return {{'c_desc': {np_cast('acc.astype(np.float32)', out)}}}", ""]
+               f"    return {{'c_desc': {np_cast('acc.astype(np.float32)', out)}{seen}}}", ""]
         rtol = {"float32": 2e-3, "float16": 4e-3, "bfloat16": 2e-2}[out]
         # 4 stages of 128x256 tiles leave no room for the whole output tile
         # beside the ring: the epilogue stores it a slab at a time
         stages = 4 if (bm, bn, bk) == (128, 256, 64) else rng.choice([2, 3, 3, 4])
         return Program(seed=seed, source="\n".join(lines),
-                       signature={"a_desc": f"tensordesc<{SIG_DTYPE[dtype]}[{bm},{bk}]>",
-                                  "b_desc": f"tensordesc<{SIG_DTYPE[dtype]}[{bk},{bn}]>",
-                                  "c_desc": f"tensordesc<{SIG_DTYPE[out]}[{bm},{bn}]>",
-                                  "M": "i32", "N": "i32", "K": "i32"},
+                       signature=dict({"a_desc": f"tensordesc<{SIG_DTYPE[dtype]}[{bm},{bk}]>",
+                                       "b_desc": f"tensordesc<{SIG_DTYPE[dtype]}[{bk},{bn}]>",
+                                       "c_desc": f"tensordesc<{SIG_DTYPE[out]}[{bm},{bn}]>"},
+                                      **({"seen_ptr": "*i32"} if record else {}),
+                                      **{"M": "i32", "N": "i32", "K": "i32"}),
                        constexprs=dict({"BM": bm, "BN": bn, "BK": bk}, **({"PROGRAMS": programs} if programs else {})),
                        num_warps=rng.choice([4, 8]), num_stages=stages,
                        grid=(programs,) if programs else ((m + bm - 1) // bm, (n + bn - 1) // bn),
                        inputs=[("a_desc", (m, k), dtype), ("b_desc", (k, n), dtype)],
-                       outputs=[("c_desc", (m, n), out)], scalars={"M": m, "N": n, "K": k},
+                       outputs=[("c_desc", (m, n), out)] + ([("seen_ptr", (tiles,), "int32")] if record else []),
+                       scalars={"M": m, "N": n, "K": k},
                        reference="\n".join(ref), rtol=rtol, atol=rtol,
                        descriptors={"a_desc": (bm, bk), "b_desc": (bk, bn), "c_desc": (bm, bn)})
     dtype = rng.choice(["float32", "float16", "int32", "int8"])
