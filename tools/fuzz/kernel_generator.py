@@ -429,8 +429,12 @@ def generate(seed: int) -> Program:
             ref.append("    return {'out_ptr': out}")
         outputs = [("out_ptr", out_shape, dtype)]
     else:
-        neutral = {"sum": "0", "cumsum": "0", "max": "-1000000", "min": "1000000"}[reduce_op]
-        if kind == "float":
+        # The masked elements must never win: the compute type's extremes
+        # (a finite bound once lost to a large value in a row).
+        extreme = {"int32": "2147483647", "int64": "9223372036854775807"}.get(
+            compute_dtype(dtype), 'float("inf")')
+        neutral = {"sum": "0", "cumsum": "0", "max": "-" + extreme, "min": extreme}[reduce_op]
+        if kind == "float" and reduce_op in ("sum", "cumsum"):
             neutral += ".0"
         lines.append(f"    v_r = tl.where(mask, {value_tl}, {neutral})")
         # The axis whose whole extent one program holds (see the grid above).
