@@ -282,6 +282,24 @@ def test_disable_ptxas_opt_reaches_ptxas_and_the_cache_key(tmp_path, monkeypatch
     assert len(os.listdir(tmp_path)) == 2
 
 
+@needs_ptxas
+def test_disable_line_info_drops_the_locations_and_is_part_of_the_cache_key(tmp_path, monkeypatch):
+    """Triton's TRITON_DISABLE_LINE_INFO=1: no .loc in the PTX (and no
+    ptxas -lineinfo), cached apart from the default."""
+    monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path))
+
+    @tritium.jit
+    def scale(x_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 3.0)
+
+    located = tritium.compile(scale, signature={"x_ptr": "*fp32"}, constexprs={"BLOCK": 128})
+    monkeypatch.setenv("TRITON_DISABLE_LINE_INFO", "1")
+    plain = tritium.compile(scale, signature={"x_ptr": "*fp32"}, constexprs={"BLOCK": 128})
+    assert ".loc" in located.asm["ptx"] and ".loc" not in plain.asm["ptx"]
+    assert len(os.listdir(tmp_path)) == 2
+
+
 def test_a_module_without_kernel_is_an_error():
     with pytest.raises(tritium.CompilationError) as info:
         compile_llir("module {\n  llvm.func @f() {\n    llvm.return\n  }\n}\n")

@@ -339,6 +339,8 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
         raise TritiumError(f"maxnreg must be an integer from 1 to 255 (registers per thread), got {maxnreg!r}")
     if _knobs.nvidia.disable_ptxas_opt:  # DISABLE_PTXAS_OPT=1: ptxas -O0 (part of the cache key)
         opts["ptxas_opt"] = 0
+    if _knobs.compilation.disable_line_info:  # TRITON_DISABLE_LINE_INFO=1: no .loc, no ptxas -lineinfo
+        opts["line_info"] = 0
     fn = src.fn
     debug_on = _debug_enabled(opts)
     lib = native_library()
@@ -373,6 +375,8 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
             backend_options["maxnreg"] = maxnreg
         if opts.get("ptxas_opt") == 0:
             backend_options["ptxas_opt"] = 0
+        if opts.get("line_info") == 0:
+            backend_options["line_info"] = 0
         dump = os.environ.get("TRITIUM_DUMP_DIR")
         if dump:
             backend_options["dump_dir"] = dump
