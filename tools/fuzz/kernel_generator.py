@@ -480,7 +480,10 @@ def generate(seed: int) -> Program:
 def _generate_dot(seed: int, rng: random.Random) -> Program:
     """A matmul tile: C[BM, BN] = A[M, K] @ B[K, N] over a K loop with masked
     tails, fp16 (or fp32) inputs, an fp32 accumulator, and an element-wise
-    epilogue from the expression builder; grid over the M and N tiles."""
+    epilogue from the expression builder; grid over the M and N tiles.  From
+    streams of their own: K a multiple of the block with rows and columns
+    masked only; pointers carried by the loop and advanced (tutorial 03);
+    `tl.range(..., num_stages=)`; a cache or eviction hint on A."""
     choice = rng.random()
     if choice < 0.3:
         return _generate_block_pointer_dot(seed, rng)
@@ -498,6 +501,30 @@ def _generate_dot(seed: int, rng: random.Random) -> Program:
         k = bk * ((k + bk - 1) // bk)
     a_mask = "rows[:, None] < M" if whole_k else "(rows[:, None] < M) & ((k0 + ks)[None, :] < K)"
     b_mask = "cols[None, :] < N" if whole_k else "((k0 + ks)[:, None] < K) & (cols[None, :] < N)"
+    # (another stream) tutorial 03's form: pointers carried by the K loop and
+    # advanced each iteration; a per-loop stage count; a cache or eviction hint
+    form = random.Random(seed * 15485863 + 15)
+    carried = form.random() < 0.4
+    loop_stages = form.choice([None, None, 1, 2, 4])
+    hint = form.choice(["", "", ', cache_modifier=".cg"', ', eviction_policy="evict_last"'])
+    k_loop = (f"    for k0 in tl.range(0, K, BK, num_stages={loop_stages}):" if loop_stages
+              else "    for k0 in range(0, K, BK):")
+    if carried:
+        k_body = ["    a_ptrs = a_ptr + rows[:, None] * K + ks[None, :]",
+                  "    b_ptrs = b_ptr + ks[:, None] * N + cols[None, :]",
+                  k_loop,
+                  f"        a = tl.load(a_ptrs, mask={a_mask}, other=0.0{hint})",
+                  f"        b = tl.load(b_ptrs, mask={b_mask}, other=0.0)",
+                  f"        acc = tl.dot(a, b, acc, input_precision=\"{{precision}}\")",
+                  "        a_ptrs += BK",
+                  "        b_ptrs += BK * N"]
+    else:
+        k_body = [k_loop,
+                  "        a = tl.load(a_ptr + rows[:, None] * K + (k0 + ks)[None, :],",
+                  f"                    mask={a_mask}, other=0.0{hint})",
+                  "        b = tl.load(b_ptr + (k0 + ks)[:, None] * N + cols[None, :],",
+                  f"                    mask={b_mask}, other=0.0)",
+                  f"        acc = tl.dot(a, b, acc, input_precision=\"{{precision}}\")"]
     num_warps = rng.choice([1, 2, 4, 8])
     precision = "ieee" if dtype == "float32" else "tf32"
     sig = SIG_DTYPE[dtype]
@@ -509,13 +536,8 @@ def _generate_dot(seed: int, rng: random.Random) -> Program:
              "    rows = tl.program_id(0) * BM + tl.arange(0, BM)",
              "    cols = tl.program_id(1) * BN + tl.arange(0, BN)",
              "    ks = tl.arange(0, BK)",
-             "    acc = tl.zeros((BM, BN), dtype=tl.float32)",
-             "    for k0 in range(0, K, BK):",
-             "        a = tl.load(a_ptr + rows[:, None] * K + (k0 + ks)[None, :],",
-             f"                    mask={a_mask}, other=0.0)",
-             "        b = tl.load(b_ptr + (k0 + ks)[:, None] * N + cols[None, :],",
-             f"                    mask={b_mask}, other=0.0)",
-             f"        acc = tl.dot(a, b, acc, input_precision=\"{precision}\")",
+             "    acc = tl.zeros((BM, BN), dtype=tl.float32)"] + [
+             line.replace("{precision}", precision) for line in k_body] + [
              "    col_f = (cols[None, :] + rows[:, None] * 0).to(tl.float32)",
              f"    out = ({epilogue.tl}) + tl.zeros_like(acc)",
              "    tl.store(c_ptr + rows[:, None] * N + cols[None, :], out,",
