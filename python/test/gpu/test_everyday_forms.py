@@ -284,6 +284,34 @@ def test_tuple_arguments_on_the_gpu():
     torch.testing.assert_close(out, x * 2.0 + (x + 1) * 2.0 * 0.5, rtol=1e-6, atol=1e-6)
 
 
+@triton.jit
+def tuple_carried_kernel(x_ptr, out_ptr, n, steps, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    acc = (tl.zeros([BLOCK], tl.float32), x)
+    for i in range(steps):  # a tuple carried by a loop, updated by element
+        acc[0] = acc[0] + acc[1]
+        acc[1] *= 0.5
+    if steps > 2:  # and swapped by a runtime branch
+        acc = (acc[1], acc[0])
+    tl.store(out_ptr + offs, acc[0] - acc[1], mask=mask)
+
+
+@pytest.mark.parametrize("steps", [0, 1, 3, 7])
+def test_tuples_carried_by_a_loop_and_a_branch(steps):
+    n = 3000
+    x = torch.randn(n, device="cuda")
+    out = poisoned(n)
+    tuple_carried_kernel[(triton.cdiv(n, 512),)](x, out, n, steps, BLOCK=512)
+    total, half = torch.zeros_like(x), x.clone()
+    for _ in range(steps):
+        total, half = total + half, half * 0.5
+    if steps > 2:
+        total, half = half, total
+    torch.testing.assert_close(out, total - half, rtol=1e-6, atol=1e-6)
+
+
 # ---- arguments Triton accepts or refuses ---------------------------------------------------------------------
 
 @triton.jit

@@ -542,6 +542,77 @@ def test_a_one_in_a_tuple_is_specialized_like_a_plain_argument():
 
 
 @triton.jit
+def _bumped(values):
+    for i in tl.static_range(len(values)):
+        values[i] = values[i] + 1  # a tuple element assigned (upstream test_tuple.py::test_index)
+    return values
+
+
+@triton.jit
+def k_tuple_elements(x_ptr, y_ptr, n):
+    pair = _bumped((tl.load(x_ptr), tl.load(y_ptr)))
+    acc = (tl.zeros([16], tl.float32), tl.zeros([16], tl.float32), 3)
+    for i in range(n):  # a tuple carried by a loop: its tensors are iteration arguments
+        acc[0] = acc[0] + pair[0]
+        acc[1] += pair[1]
+    if n > 5:  # and merged by a runtime `if`
+        acc = (acc[1], acc[0], 3)
+    tl.static_assert(acc[2] == 3)
+    tl.store(x_ptr + tl.arange(0, 16), acc[0] + acc[1])
+
+
+def test_tuples_are_carried_by_loops_merged_by_branches_and_assigned_by_element():
+    t = compile_ttir(k_tuple_elements, {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32"})
+    # (it was compiled as if the loop did nothing: the tuple was not carried)
+    assert re.search(r"scf\.for .* iter_args\(%\w+ = %\w+, %\w+ = %\w+\) -> \(tensor<16xf32>, tensor<16xf32>\)", t)
+    assert re.search(r"scf\.if .* -> \(tensor<16xf32>, tensor<16xf32>\)", t) or t.count("arith.select") >= 2
+
+
+@triton.jit
+def e_tuple_changes_length(x_ptr, n):
+    acc = (tl.zeros([16], tl.float32), tl.zeros([16], tl.float32))
+    for i in range(n):
+        acc = (acc[0] + 1.0,)
+    tl.store(x_ptr + tl.arange(0, 16), acc[0])
+
+
+@triton.jit
+def e_tuple_constant_becomes_runtime(x_ptr, n):
+    acc = (tl.zeros([16], tl.float32), 0)
+    for i in range(n):
+        acc = (acc[0] + 1.0, i)
+    tl.store(x_ptr + tl.arange(0, 16), acc[0])
+
+
+@triton.jit
+def e_tensor_element_assigned(x_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    x[0] = 1.0
+    tl.store(x_ptr + tl.arange(0, 16), x)
+
+
+@triton.jit
+def e_tuple_index_runtime(x_ptr, i):
+    t = (tl.load(x_ptr), tl.load(x_ptr + 1))
+    t[i] = 0.0
+    tl.store(x_ptr, t[0])
+
+
+@pytest.mark.parametrize("kernel,message", [
+    (e_tuple_changes_length, "is a tuple of 2 on one side but a tuple of 1 on the other"),
+    (e_tuple_constant_becomes_runtime, r"element \[1\] is the constant 0 before the loop but a runtime value"),
+    (e_tensor_element_assigned, "only the elements of a tuple can be assigned by index"),
+    (e_tuple_index_runtime, "a tuple element is assigned by a compile-time integer index"),
+])
+def test_bad_tuple_updates_point_at_the_line(kernel, message):
+    sig = {"x_ptr": "*fp32", "n": "i32", "i": "i32"}
+    import inspect
+    params = inspect.signature(kernel.fn).parameters
+    with pytest.raises(triton.CompilationError, match=message):
+        compile_ttir(kernel, {k: v for k, v in sig.items() if k in params})
+
+
+@triton.jit
 def k_range_keywords(z_ptr, N: tl.constexpr, STEP: tl.constexpr):
     acc = 0
     for i in tl.static_range(0, N, step=STEP):

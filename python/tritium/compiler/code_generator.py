@@ -326,7 +326,24 @@ class CodeGenerator(ast.NodeVisitor):
             for t, v in zip(target.elts, values):
                 self._assign_target(t, v, node)
             return
-        raise self.error(target, "only names and tuples of names can be assigned in a @jit function")
+        if isinstance(target, ast.Subscript):
+            # `values[i] = x` on a tuple (i a compile-time integer): the name
+            # is bound to a new tuple with that element replaced, as in Triton
+            items = _unwrap(self.visit(target.value))
+            if not isinstance(items, tuple):
+                raise self.error(target, "only the elements of a tuple can be assigned by index in a @jit function "
+                                         f"(not of a {type(items).__name__}; for a tensor, use tl.where)")
+            index = _unwrap(self.visit(target.slice))
+            if isinstance(index, bool) or not isinstance(index, int):
+                raise self.error(target, "a tuple element is assigned by a compile-time integer index, "
+                                         f"got {type(index).__name__}")
+            if not -len(items) <= index < len(items):
+                raise self.error(target, f"tuple index {index} is out of range for a tuple of {len(items)}")
+            replaced = list(items)
+            replaced[index] = tl.constexpr(value) if isinstance(value, (int, float, bool)) else value
+            self._assign_target(target.value, tuple(replaced), node)
+            return
+        raise self.error(target, "only names, tuples of names and tuple elements can be assigned in a @jit function")
 
     def visit_Assign(self, node):
         value = self.visit(node.value)
@@ -344,8 +361,12 @@ class CodeGenerator(ast.NodeVisitor):
         self._assign_target(node.target, value, node)
 
     def visit_AugAssign(self, node):
+        if isinstance(node.target, ast.Subscript):  # `t[i] += x` on a tuple element
+            lhs = self.visit(node.target)
+            self._assign_target(node.target, self._binary(node.op, lhs, self.visit(node.value), node), node)
+            return
         if not isinstance(node.target, ast.Name):
-            raise self.error(node, "only names can be updated with augmented assignment")
+            raise self.error(node, "only names and tuple elements can be updated with augmented assignment")
         lhs = self._lookup(node.target.id, node.target)
         rhs = self.visit(node.value)
         self.scope[node.target.id] = self._binary(node.op, lhs, rhs, node)
@@ -486,8 +507,8 @@ class CodeGenerator(ast.NodeVisitor):
         then_vals, else_vals, crossings = [], [], []
         for name in merged:
             a, b = then_scope[name], else_scope[name]
-            if crossing_values.is_made_in_kernel(a) or crossing_values.is_made_in_kernel(b):
-                # a descriptor made in the kernel: the parts that differ cross
+            if crossing_values.is_composite(a) or crossing_values.is_composite(b):
+                # a descriptor made in the kernel or a tuple: the parts that differ cross
                 what = f"'{name}'"
                 plan = self._append_to_block(then_block, lambda: crossing_values.branch_plan(a, b, what), node, None)
                 then_vals += self._append_to_block(then_block, lambda: crossing_values.leaves(a, plan, what),
@@ -593,6 +614,8 @@ class CodeGenerator(ast.NodeVisitor):
             elif isinstance(target, (ast.Tuple, ast.List)):
                 for elt in target.elts:
                     add_target(elt)
+            elif isinstance(target, ast.Subscript):  # `t[i] = x` rebinds the tuple `t`
+                add_target(target.value)
 
         for stmt in stmts:
             for node in ast.walk(stmt):
@@ -701,7 +724,7 @@ class CodeGenerator(ast.NodeVisitor):
         yields = []
         for name, init in zip(carried, inits):
             value = self.scope[name]
-            if crossing_values.is_made_in_kernel(init):
+            if crossing_values.is_composite(init):
                 try:
                     yields += crossing_values.leaves(value, crossing_values.loop_plan(init),
                                                      f"loop-carried variable '{name}'", template=init)
