@@ -585,6 +585,14 @@ def e_tuple_constant_becomes_runtime(x_ptr, n):
 
 
 @triton.jit
+def e_constant_tuple_becomes_runtime(x_ptr, n):
+    acc = (0, 0)
+    for i in range(n):
+        acc = (acc[0] + tl.arange(0, 16), acc[1])
+    tl.store(x_ptr + tl.arange(0, 16), acc[0])
+
+
+@triton.jit
 def e_tensor_element_assigned(x_ptr):
     x = tl.load(x_ptr + tl.arange(0, 16))
     x[0] = 1.0
@@ -601,6 +609,7 @@ def e_tuple_index_runtime(x_ptr, i):
 @pytest.mark.parametrize("kernel,message", [
     (e_tuple_changes_length, "is a tuple of 2 on one side but a tuple of 1 on the other"),
     (e_tuple_constant_becomes_runtime, r"element \[1\] is the constant 0 before the loop but a runtime value"),
+    (e_constant_tuple_becomes_runtime, "holds only compile-time values before the loop but runtime values"),
     (e_tensor_element_assigned, "only the elements of a tuple can be assigned by index"),
     (e_tuple_index_runtime, "a tuple element is assigned by a compile-time integer index"),
 ])

@@ -707,7 +707,7 @@ class CodeGenerator(ast.NodeVisitor):
             self.visit_statements(node.body)
         finally:
             self.loop_depth -= 1
-        yields = self._loop_yields(node, carried, inits)
+        yields = self._loop_yields(node, carried, inits, saved)
         self.builder.create("scf.yield", [y.handle for y in yields], [])
         self.builder.close_block()
         self.scope = saved
@@ -719,8 +719,18 @@ class CodeGenerator(ast.NodeVisitor):
         for name, value in zip(carried, self._rebuilt(crossings, outs)):
             self.scope[name] = value
 
-    def _loop_yields(self, node, carried, inits) -> List[tl.tensor]:
-        """The values the body yields for the carried names, as SSA values."""
+    def _loop_yields(self, node, carried, inits, before=None) -> List[tl.tensor]:
+        """The values the body yields for the carried names, as SSA values.
+        A name the body rebinds from compile-time values only (a tuple of
+        numbers, say) to one holding runtime values cannot be carried: an
+        error, not a loop whose updates would be lost."""
+        for name in self._assigned_names(node.body):
+            if name in carried or before is None or name not in before:
+                continue
+            if crossing_values.crosses(self.scope.get(name)) and not crossing_values.crosses(before[name]):
+                raise self.error(node, f"loop-carried variable '{name}' holds only compile-time values before the "
+                                       "loop but runtime values at the end of the body; give it its runtime form "
+                                       "before the loop (e.g. tl.zeros(...) for each tuple element)")
         yields = []
         for name, init in zip(carried, inits):
             value = self.scope[name]
@@ -824,7 +834,7 @@ class CodeGenerator(ast.NodeVisitor):
             self.visit_statements(node.body)
         finally:
             self.loop_depth -= 1
-        yields = self._loop_yields(node, carried, inits)
+        yields = self._loop_yields(node, carried, inits, saved)
         self.builder.create("scf.yield", [y.handle for y in yields], [])
         self.builder.close_block()
         self.scope = saved
