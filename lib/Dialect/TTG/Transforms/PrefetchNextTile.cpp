@@ -22,7 +22,8 @@
 //      that read their results are not part of the head: they stay where
 //      they are, in their tile's iteration, and read the carried values;
 //      the head must not need them (so this tile's prologue copies may be
-//      issued before them, as in Triton's flattened loop).  Otherwise, or
+//      issued before them, as in Triton's flattened loop), and no load of
+//      the head may follow them (it could read what they write).  Otherwise, or
 //      when the rings plus the epilogue's shared tiles would not fit in
 //      shared memory at once, the loop is left alone.
 //   2. The buffers, and the head's ops that only depend on values from
@@ -168,6 +169,10 @@ public:
         stays.insert(&op);
         continue;
       }
+      // A load after a staying op would run before it once hoisted a tile
+      // ahead, and might read what it writes: left alone.
+      if (isa<tt::LoadOp>(op) && !stays.empty())
+        return false;
       for (Value operand : op.getOperands())
         if (auto arg = dyn_cast<BlockArgument>(operand))
           if (arg.getOwner() == body && arg != loop.getInductionVar())
