@@ -17,6 +17,7 @@ import tritium.language as tl  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit"))
 from kernels.attention import attention_kernel  # noqa: E402
+from kernels.masked_matmul import rows_cols_masked_matmul  # noqa: E402
 
 ARCHS = [None, "sm80"]  # None: the device's own target
 
@@ -234,22 +235,6 @@ def test_matmul_sizes_not_multiples_of_the_tile(M, N, K, BM, BN, BK, num_warps, 
     torch.testing.assert_close(c.to(torch.float64), want, rtol=tol[0], atol=tol[1])
 
 
-@triton.jit
-def matmul_rows_cols_masked_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                                   BLOCK_K: tl.constexpr):
-    # K a multiple of BLOCK_K: the loads mask only rows past M and columns
-    # past N, so their masks are the same in every iteration of the K loop.
-    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
-    cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, K, BLOCK_K):
-        ks = k + tl.arange(0, BLOCK_K)
-        a = tl.load(a_ptr + rows[:, None] * K + ks[None, :], mask=rows[:, None] < M, other=0.0)
-        b = tl.load(b_ptr + ks[:, None] * N + cols[None, :], mask=cols[None, :] < N, other=0.0)
-        acc = tl.dot(a, b, acc)
-    tl.store(c_ptr + rows[:, None] * N + cols[None, :], acc, mask=(rows[:, None] < M) & (cols[None, :] < N))
-
-
 @pytest.mark.parametrize("arch", ARCHS)
 @pytest.mark.parametrize("M,N,K,num_warps,num_stages", [(37, 5, 128, 8, 3), (200, 72, 256, 4, 4),
                                                         (64, 64, 64, 4, 3)])
@@ -260,8 +245,8 @@ def test_matmul_with_masks_the_k_loop_does_not_change(M, N, K, num_warps, num_st
     b = random_operand((K, N), "float16")
     c = poisoned((M, N), "float32")
     grid = (triton.cdiv(M, 64), triton.cdiv(N, 64))
-    matmul_rows_cols_masked_kernel[grid](a, b, c, M, N, K, BLOCK_M=64, BLOCK_N=64, BLOCK_K=64, num_warps=num_warps,
-                                         num_stages=num_stages, **({"arch": arch} if arch else {}))
+    rows_cols_masked_matmul[grid](a, b, c, M, N, K, BLOCK_M=64, BLOCK_N=64, BLOCK_K=64, num_warps=num_warps,
+                                  num_stages=num_stages, **({"arch": arch} if arch else {}))
     torch.testing.assert_close(c.to(torch.float64), reference(a, b), rtol=1e-3, atol=1e-2)
 
 

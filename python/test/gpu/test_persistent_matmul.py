@@ -8,6 +8,9 @@ tiles of K), longer and not a multiple of it, K not a multiple of the
 block (zero-filled), edge tiles in M and N (clipped stores), programs that
 own one tile, several, or none, and 2 to 4 stages.  The output is poisoned
 before every launch."""
+import os
+import sys
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -15,6 +18,9 @@ torch = pytest.importorskip("torch")
 import tritium as triton  # noqa: E402
 import tritium.language as tl  # noqa: E402
 from tritium.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit"))
+from kernels.persistent import persistent_matmul_recording_tiles  # noqa: E402
 
 
 @triton.jit
@@ -54,25 +60,6 @@ def test_persistent_matmul_against_torch(shape, stages, programs):
                                    TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_M=2,
                                    PROGRAMS=programs, num_stages=stages, num_warps=4)
     torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
-
-
-@triton.jit
-def persistent_matmul_recording_tiles(a_desc, b_desc, c_desc, owner_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
-                                      BK: tl.constexpr, PROGRAMS: tl.constexpr):
-    num_pid_n = tl.cdiv(N, BN)
-    num_tiles = tl.cdiv(M, BM) * num_pid_n
-    for tile in tl.range(tl.program_id(0), num_tiles, PROGRAMS, flatten=True):
-        # a store at the top of the tile (which program took it): it stays
-        # in its tile while the next tile's copies are issued ahead
-        tl.store(owner_ptr + tile, tl.program_id(0) + 1000 * tile)
-        acc = tl.zeros((BM, BN), dtype=tl.float32)
-        for k in range(tl.cdiv(K, BK)):
-            # coordinates from the tile index inside the K loop (the next
-            # tile's first copies, issued by this loop, recompute them)
-            a = a_desc.load([(tile // num_pid_n) * BM, k * BK])
-            b = b_desc.load([(tile % num_pid_n) * BN, k * BK])
-            acc = tl.dot(a, b.T, acc)
-        c_desc.store([(tile // num_pid_n) * BM, (tile % num_pid_n) * BN], acc.to(tl.float16))
 
 
 @pytest.mark.parametrize("programs", [1, 3, 7])

@@ -265,15 +265,16 @@ def test_ptxas_opt_off_assembles_without_optimizing():
     assert plain["ptx"] == optimized["ptx"] and plain_cubin != cubin
 
 
+@tritium.jit
+def scale(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 3.0)
+
+
 @needs_ptxas
 def test_disable_ptxas_opt_reaches_ptxas_and_the_cache_key(tmp_path, monkeypatch):
     """Triton's DISABLE_PTXAS_OPT=1: ptxas -O0, cached apart from -O3."""
     monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path))
-
-    @tritium.jit
-    def scale(x_ptr, BLOCK: tl.constexpr):
-        offs = tl.arange(0, BLOCK)
-        tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 3.0)
 
     optimized = tritium.compile(scale, signature={"x_ptr": "*fp32"}, constexprs={"BLOCK": 128})
     monkeypatch.setenv("DISABLE_PTXAS_OPT", "1")
@@ -287,11 +288,6 @@ def test_disable_line_info_drops_the_locations_and_is_part_of_the_cache_key(tmp_
     """Triton's TRITON_DISABLE_LINE_INFO=1: no .loc in the PTX (and no
     ptxas -lineinfo), cached apart from the default."""
     monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path))
-
-    @tritium.jit
-    def scale(x_ptr, BLOCK: tl.constexpr):
-        offs = tl.arange(0, BLOCK)
-        tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 3.0)
 
     located = tritium.compile(scale, signature={"x_ptr": "*fp32"}, constexprs={"BLOCK": 128})
     monkeypatch.setenv("TRITON_DISABLE_LINE_INFO", "1")

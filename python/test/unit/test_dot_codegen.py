@@ -13,6 +13,7 @@ import pytest
 import tritium as triton
 import tritium.language as tl
 from kernels.attention import attention_kernel
+from kernels.masked_matmul import rows_cols_masked_matmul
 
 THIS_FILE = os.path.abspath(__file__)
 
@@ -67,27 +68,13 @@ def test_hopper_matmul_runs_on_pipelined_asynchronous_wgmma():
     assert "cubin" in k.asm
 
 
-@triton.jit
-def rows_cols_masked_matmul(a_ptr, b_ptr, c_ptr, M, N, K: tl.constexpr, BLOCK: tl.constexpr):
-    rows = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
-    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
-    for k in range(0, K, BLOCK):
-        ks = k + tl.arange(0, BLOCK)
-        a = tl.load(a_ptr + rows[:, None] * K + ks[None, :], mask=rows[:, None] < M, other=0.0)
-        b = tl.load(b_ptr + ks[:, None] * N + cols[None, :], mask=cols[None, :] < N, other=0.0)
-        acc = tl.dot(a, b, acc)
-    tl.store(c_ptr + rows[:, None] * N + cols[None, :], acc, mask=(rows[:, None] < M) & (cols[None, :] < N))
-
-
 @pytest.mark.parametrize("target,instruction", [("cuda:90", "wgmma.mma_async"), ("cuda:80", "mma.sync.aligned")])
 def test_loads_masked_the_same_in_every_iteration_are_pipelined(target, instruction):
     # Masks on M and N only (K a multiple of the block) are defined before
     # the K loop; pipelining their loads once crashed the compiler.
-    k = triton.compile(rows_cols_masked_matmul, signature={"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32",
-                                                          "M": "i32", "N": "i32"},
-                       constexprs={"K": 256, "BLOCK": 64}, attrs={n: [["tt.divisibility", 16]] for n in
-                                                                  ("a_ptr", "b_ptr", "c_ptr")},
+    sig = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp32", "M": "i32", "N": "i32", "K": "i32"}
+    k = triton.compile(rows_cols_masked_matmul, signature=sig, constexprs={"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 64},
+                       attrs={n: [["tt.divisibility", 16]] for n in ("a_ptr", "b_ptr", "c_ptr", "K")},
                        target=target, num_warps=4, num_stages=3)
     ptx = k.asm["ptx"]
     assert instruction in ptx and "cp.async.cg.shared.global" in ptx and "cp.async.wait_group 1" in ptx

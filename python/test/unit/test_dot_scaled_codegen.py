@@ -10,24 +10,9 @@ import pytest
 import tritium as triton
 import tritium.language as tl
 from tritium.errors import CompilationError
+from kernels.scaled_dot import scaled_dot_kernel
 
 THIS_FILE = os.path.abspath(__file__)
-
-
-@triton.jit
-def scaled_kernel(a_ptr, a_scale_ptr, b_ptr, b_scale_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr,
-                  K: tl.constexpr, KA: tl.constexpr, KB: tl.constexpr, FORMAT_A: tl.constexpr,
-                  FORMAT_B: tl.constexpr):
-    a = tl.load(a_ptr + tl.arange(0, M)[:, None] * KA + tl.arange(0, KA)[None, :])
-    b = tl.load(b_ptr + tl.arange(0, KB)[:, None] * N + tl.arange(0, N)[None, :])
-    a_scale = None
-    b_scale = None
-    if a_scale_ptr is not None:
-        a_scale = tl.load(a_scale_ptr + tl.arange(0, M)[:, None] * (K // 32) + tl.arange(0, K // 32)[None, :])
-    if b_scale_ptr is not None:
-        b_scale = tl.load(b_scale_ptr + tl.arange(0, N)[:, None] * (K // 32) + tl.arange(0, K // 32)[None, :])
-    c = tl.dot_scaled(a, a_scale, FORMAT_A, b, b_scale, FORMAT_B)
-    tl.store(out_ptr + tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :], c)
 
 
 PTR = {"e2m1": "*u8", "e4m3": "*u8", "e5m2": "*u8", "bf16": "*bf16", "fp16": "*fp16"}
@@ -35,14 +20,16 @@ PTR = {"e2m1": "*u8", "e4m3": "*u8", "e5m2": "*u8", "bf16": "*bf16", "fp16": "*f
 
 def compile_scaled(fmt_a, fmt_b, scaled, M=64, N=64, K=128, target="cuda:90"):
     sig = {"a_ptr": PTR[fmt_a], "a_scale_ptr": "*u8" if "a" in scaled else "constexpr", "b_ptr": PTR[fmt_b],
-           "b_scale_ptr": "*u8" if "b" in scaled else "constexpr", "out_ptr": "*fp32"}
-    cx = {"M": M, "N": N, "K": K, "KA": K // 2 if fmt_a == "e2m1" else K, "KB": K // 2 if fmt_b == "e2m1" else K,
-          "FORMAT_A": fmt_a, "FORMAT_B": fmt_b}
+           "b_scale_ptr": "*u8" if "b" in scaled else "constexpr", "acc_ptr": "constexpr", "out_ptr": "*fp32"}
+    # fp4 packed two per byte along K
+    cx = {"M": M, "N": N, "K": K, "A_ROWS": M, "A_COLS": K // 2 if fmt_a == "e2m1" else K,
+          "B_ROWS": K // 2 if fmt_b == "e2m1" else K, "B_COLS": N, "FORMAT_A": fmt_a, "FORMAT_B": fmt_b,
+          "A_PACK_K": True, "B_PACK_K": True, "FAST": False, "WITH_ACC": False, "acc_ptr": None}
     if "a" not in scaled:
         cx["a_scale_ptr"] = None
     if "b" not in scaled:
         cx["b_scale_ptr"] = None
-    return triton.compile(scaled_kernel, signature=sig, constexprs=cx, target=target, num_warps=4)
+    return triton.compile(scaled_dot_kernel, signature=sig, constexprs=cx, target=target, num_warps=4)
 
 
 @pytest.mark.parametrize("mx", ["e2m1", "e4m3", "e5m2"])

@@ -14,6 +14,7 @@ import tritium as triton
 import tritium.language as tl
 from tritium.errors import CompilationError
 from tritium.runtime.launcher import argument_offsets, record_format
+from kernels.persistent import persistent_matmul_recording_tiles
 
 THIS_FILE = os.path.abspath(__file__)
 
@@ -311,24 +312,10 @@ def test_a_k_extent_that_changes_per_tile_keeps_a_ring_per_tile():
     assert not re.search(r"scf\.if %\w+ \{\s*ttg\.inval_barrier", ttgir)
 
 
-@triton.jit
-def persistent_recording_kernel(a_desc, b_desc, c_desc, owner_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
-                                BK: tl.constexpr, PROGRAMS: tl.constexpr):
-    num_pid_n = tl.cdiv(N, BN)
-    for tile in tl.range(tl.program_id(0), tl.cdiv(M, BM) * num_pid_n, PROGRAMS, flatten=True):
-        tl.store(owner_ptr + tile, tl.program_id(0))
-        acc = tl.zeros((BM, BN), dtype=tl.float32)
-        for k in range(tl.cdiv(K, BK)):
-            a = a_desc.load([(tile // num_pid_n) * BM, k * BK])
-            b = b_desc.load([(tile % num_pid_n) * BN, k * BK])
-            acc = tl.dot(a, b.T, acc)
-        c_desc.store([(tile // num_pid_n) * BM, (tile % num_pid_n) * BN], acc.to(tl.float16))
-
-
 def test_a_store_at_the_tile_head_stays_in_its_tile_and_the_ring_continues():
     sig = {"a_desc": "tensordesc<fp16[128,64]>", "b_desc": "tensordesc<fp16[128,64]>",
            "c_desc": "tensordesc<fp16[128,128]>", "owner_ptr": "*i32", "M": "i32", "N": "i32", "K": "i32"}
-    ttgir = triton.compile(persistent_recording_kernel, signature=sig,
+    ttgir = triton.compile(persistent_matmul_recording_tiles, signature=sig,
                            constexprs={"BM": 128, "BN": 128, "BK": 64, "PROGRAMS": 132},
                            target="cuda:90", num_warps=8, num_stages=3).asm["ttgir"]
     ors = set(re.findall(r"(%\w+) = arith\.ori", ttgir))
