@@ -11,6 +11,11 @@ descriptor remade in a branch or a loop body (a batched matmul's per-batch
 descriptors, say) is the one the code after it uses, and a constant stride
 of 1 stays a constant (the pointer path vectorizes along it).
 
+A tuple crosses the same way, as the parts of its elements in order (a
+tensor, a descriptor's parts, a nested tuple's parts; any other element is
+a constant part), and is rebuilt with its structure: a tuple accumulator
+carried by a loop, or rebound in the branches of a runtime `if`.
+
 Plans: a loop carries the parts that are tensors before it (its constant
 parts must come back from the body as the same constants); a branch merges
 the parts that are tensors on either side or constants that differ.  A host
