@@ -5,6 +5,8 @@ L2 flushed), medians printed in TFLOP/s.  Run it once per native library
 (TRITIUM_LIBRARY=...) and several times each: the spread between processes
 (Triton's own figure moves by up to 3%) is the noise an A/B of two
 libraries has to beat.  TAG labels the output line.
+SHARED_C=1 makes every kernel write the same output tensor (by default each
+has its own).
 Usage: TAG=new TRITIUM_LIBRARY=lib.so python bench/tools/persistent_config_ab.py [SIZE]
 """
 import os
@@ -29,9 +31,13 @@ b = torch.randn(SIZE, SIZE, device="cuda", dtype=torch.float16)
 want = torch.matmul(a, b.T).float()
 
 
+SHARED_C = os.environ.get("SHARED_C") == "1"  # one output tensor for every kernel, else one each
+c_shared = torch.empty(SIZE, SIZE, device="cuda", dtype=torch.float16)
+
+
 def launcher(module, descriptor, config):
     bm, bn, bk, stages, warps = config
-    c = torch.empty(SIZE, SIZE, device="cuda", dtype=torch.float16)
+    c = c_shared if SHARED_C else torch.empty(SIZE, SIZE, device="cuda", dtype=torch.float16)
     ad, bd, cd = descriptor.from_tensor(a, [bm, bk]), descriptor.from_tensor(b, [bn, bk]), \
         descriptor.from_tensor(c, [bm, bn])
     grid = (min(NUM_SMS, (SIZE // bm) * (SIZE // bn)),)

@@ -7,7 +7,8 @@ profilers and for reading its SASS:
 
 It launches the kernel twice and checks the result against torch.matmul (so
 `ncu --launch-skip 1 --launch-count 1 ...` reads a warm launch).  --dump DIR
-writes DIR/COMPILER_KERNEL_STAGES.cubin and .sass (cuobjdump -sass).  --loop S
+writes DIR/COMPILER_KERNEL_STAGES.cubin, .sass (cuobjdump -sass), .ptx and
+.ttgir.  --loop S
 then launches it back to back for S seconds and prints the TFLOP/s of that
 stretch, so that a sampler of clocks and power (nvidia-smi -lms) running
 beside it sees the kernel's steady state.  Each run compiles afresh (its
@@ -101,8 +102,9 @@ if dump:
         f.write(compiled.asm["cubin"])
     with open(stem + ".sass", "w") as f:
         f.write(subprocess.run(["cuobjdump", "-sass", stem + ".cubin"], capture_output=True, text=True).stdout)
-    with open(stem + ".ptx", "w") as f:
-        f.write(compiled.asm["ptx"])
+    for stage in ("ptx", "ttgir"):
+        with open(f"{stem}.{stage}", "w") as f:
+            f.write(compiled.asm[stage])
 if loop:
     count, start = 0, time.perf_counter()
     torch.cuda.synchronize()

@@ -25,6 +25,7 @@ from ..runtime import cache, tuple_args
 from ..errors import CompilationError, OutOfResources, TritiumError
 from ..language.dtypes import dtype_from_signature
 from ..runtime.jit import JITFunction
+from . import ir_source
 from .code_generator import generate_ttir
 
 _MAKE_LAUNCHER_LOCK = threading.Lock()  # (CompiledKernel._make_launcher)
@@ -259,6 +260,25 @@ class CompiledKernel:
         return f"CompiledKernel({self.name}, stages={list(self.asm)})"
 
 
+def _backend_options(opts: Dict, target: "GPUTarget", debug_on: bool, maxnreg: Optional[int]) -> Dict:
+    """The native compile's options (capi/tritium.h) for compile()'s options."""
+    backend_options = {"num_warps": opts["num_warps"], "num_ctas": opts["num_ctas"],
+                       "num_stages": opts["num_stages"], "arch": target.arch, "debug": int(debug_on),
+                       "enable_fp_fusion": int(bool(opts.get("enable_fp_fusion", True)))}
+    if opts.get("enable_reflect_ftz") is not None:
+        backend_options["ftz"] = int(bool(opts["enable_reflect_ftz"]))
+    if maxnreg is not None:
+        backend_options["maxnreg"] = maxnreg
+    if opts.get("ptxas_opt") == 0:
+        backend_options["ptxas_opt"] = 0
+    if opts.get("line_info") == 0:
+        backend_options["line_info"] = 0
+    dump = os.environ.get("TRITIUM_DUMP_DIR")
+    if dump:
+        backend_options["dump_dir"] = dump
+    return backend_options
+
+
 TTIR_PIPELINE = "builtin.module(tritium-make-ttir)"
 
 
@@ -314,6 +334,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
         tritium.compile(add_kernel, signature={"x_ptr": "*fp32", "n": "i32"},
                         constexprs={"BLOCK": 1024}, target="cuda:90", num_warps=4)
         triton.compile(ASTSource(add_kernel, signature, constexprs), target=GPUTarget("cuda", 90, 32))
+        triton.compile("kernel.ttgir")   # a file of Triton IR (see ir_source.py)
 
     Results are cached on disk (see tritium.runtime.cache).  `stop_after="ttir"`
     stops after Triton IR (a kernel compiled so cannot be launched).
@@ -322,8 +343,10 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
         raise TritiumError(f"stop_after must be None or 'ttir', got {stop_after!r}")
     if isinstance(src, JITFunction):
         src = ASTSource(src, signature or {}, constexprs, attrs)
-    elif not isinstance(src, ASTSource):
-        raise TritiumError(f"compile() needs a @jit function or an ASTSource, got {type(src).__name__}")
+    elif not isinstance(src, ASTSource) and not ir_source.is_ir_file(src):
+        raise TritiumError(f"compile() needs a @jit function, an ASTSource or the path of a .ttir or .ttgir "
+                           f"file, got {src!r}" if isinstance(src, (str, os.PathLike))
+                           else f"compile() needs a @jit function or an ASTSource, got {type(src).__name__}")
     opts = {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": num_ctas, "debug": debug}
     opts.update({k: v for k, v in (options or {}).items() if v is not None})
     opts.update(kwargs)
@@ -341,8 +364,12 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
         opts["ptxas_opt"] = 0
     if _knobs.compilation.disable_line_info:  # TRITON_DISABLE_LINE_INFO=1: no .loc, no ptxas -lineinfo
         opts["line_info"] = 0
-    fn = src.fn
     debug_on = _debug_enabled(opts)
+    if ir_source.is_ir_file(src):
+        if stop_after is not None:
+            raise TritiumError("stop_after applies to kernels compiled from Python, not to IR files")
+        return ir_source.compile_ir_file(src, target, opts, _backend_options(opts, target, debug_on, maxnreg))
+    fn = src.fn
     lib = native_library()
     key = cache.make_key(__tritium_version__, lib.build_id(), frontend_hash(), fn.cache_key(), fn.global_constexprs(),
                          sorted(src.signature.items()),
@@ -366,20 +393,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
                                 "constexprs": {k: repr(v) for k, v in src.constexprs.items()},
                                 "debug": debug_on, "shared": 0}
     if stop_after is None:
-        backend_options = {"num_warps": nw, "num_ctas": opts["num_ctas"], "num_stages": opts["num_stages"],
-                           "arch": target.arch, "debug": int(debug_on),
-                           "enable_fp_fusion": int(bool(opts.get("enable_fp_fusion", True)))}
-        if opts.get("enable_reflect_ftz") is not None:
-            backend_options["ftz"] = int(bool(opts["enable_reflect_ftz"]))
-        if maxnreg is not None:
-            backend_options["maxnreg"] = maxnreg
-        if opts.get("ptxas_opt") == 0:
-            backend_options["ptxas_opt"] = 0
-        if opts.get("line_info") == 0:
-            backend_options["line_info"] = 0
-        dump = os.environ.get("TRITIUM_DUMP_DIR")
-        if dump:
-            backend_options["dump_dir"] = dump
+        backend_options = _backend_options(opts, target, debug_on, maxnreg)
         stages, cubin = lib.compile_cuda(ttir, backend_options, f"<TTIR of {name}>")
         for stage in ("ttgir", "llir", "ptx"):
             if stage in stages:

@@ -1280,3 +1280,34 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 tt.func @swapped_view_of_a_plain_tile(%m: !ttg.memdesc<32x64xf16, #shared, #smem, mutable, 2x64x32>) {
   tt.return
 }
+
+// -----
+
+// Triton's CTA-group fields are read, but only for one CTA per group.
+
+// expected-error@+1 {{#ttg.blocked field 'CTASplitNum' must be all ones: Tritium runs one CTA per CTA group (num_ctas = 1)}}
+#split = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], CTAsPerCGA = [1], CTASplitNum = [2], CTAOrder = [0]}>
+
+tt.func @split_over_ctas(%arg0: tensor<256xf32, #split>) {
+  tt.return
+}
+
+// -----
+
+// #ttg.nvmma_shared takes Triton's `transposed` or Tritium's `order`.
+
+// expected-error@+1 {{#ttg.nvmma_shared field 'transposed' cannot be given with 'order'}}
+#both = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0], transposed = false}>
+
+tt.func @order_and_transposed(%arg0: !ttg.memdesc<64x64xf16, #both, #ttg.shared_memory>) {
+  tt.return
+}
+
+// -----
+
+// expected-error@+1 {{#ttg.nvmma_shared field 'transposed' must be true or false}}
+#notbool = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, transposed = 1}>
+
+tt.func @transposed_not_a_bool(%arg0: !ttg.memdesc<64x64xf16, #notbool, #ttg.shared_memory>) {
+  tt.return
+}

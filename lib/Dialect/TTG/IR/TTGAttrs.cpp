@@ -5,7 +5,9 @@
 //   #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8],
 //                 warpsPerCTA = [4, 1], order = [1, 0]}>
 // The layout math itself lives in plain C++ (tritium/Layout); this file only
-// translates between attributes and those specs.
+// translates between attributes and those specs.  The parsers also read the
+// IR Triton prints: its CTA-group fields (one CTA per group only) and
+// `transposed` in #ttg.nvmma_shared.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
@@ -78,6 +80,16 @@ public:
     return true;
   }
 
+  bool has(StringRef name) const { return static_cast<bool>(dict.get(name)); }
+
+  bool getBool(StringRef name, bool &out) {
+    auto attr = get<BoolAttr>(name, "true or false");
+    if (!attr)
+      return false;
+    out = attr.getValue();
+    return true;
+  }
+
   bool getAttribute(StringRef name, Attribute &out) {
     out = dict.get(name);
     if (!out)
@@ -85,15 +97,42 @@ public:
     return true;
   }
 
-  /// Fails on any field not in `known`.
+  /// Reads Triton's CTA-group fields (`CTAsPerCGA`, `CTASplitNum`,
+  /// `CTAOrder`), which Triton prints in every layout and Tritium keeps
+  /// none of: Tritium runs one CTA per group (num_ctas = 1), so the first
+  /// two must be all ones when present.
+  bool singleCTA() {
+    for (StringRef name : {"CTAsPerCGA", "CTASplitNum", "CTAOrder"}) {
+      if (!dict.get(name))
+        continue;
+      SmallVector<unsigned> values;
+      if (!getUnsignedArray(name, values))
+        return false;
+      if (name != "CTAOrder" && llvm::any_of(values, [](unsigned v) { return v != 1; }))
+        return error(name, "must be all ones: Tritium runs one CTA per CTA group (num_ctas = 1)");
+    }
+    return true;
+  }
+
+  /// Fails on any field not in `known` (Triton's CTA-group fields are
+  /// always known; see singleCTA).
   bool onlyFields(ArrayRef<StringRef> known) {
     for (NamedAttribute field : dict)
-      if (!llvm::is_contained(known, field.getName().getValue())) {
+      if (!llvm::is_contained(known, field.getName().getValue()) &&
+          !llvm::is_contained({"CTAsPerCGA", "CTASplitNum", "CTAOrder"},
+                              field.getName().getValue())) {
         parser.emitError(loc) << "unknown field '" << field.getName().getValue()
                               << "' in #ttg." << layoutName;
         return false;
       }
     return true;
+  }
+
+  /// Reports `message` about field `name` at the layout; returns false.
+  bool error(StringRef name, StringRef message) {
+    parser.emitError(loc) << "#ttg." << layoutName << " field '" << name
+                          << "' " << message;
+    return false;
   }
 
 private:
@@ -108,12 +147,6 @@ private:
     if (!typed)
       error(name, (Twine("must be ") + what).str());
     return typed;
-  }
-
-  bool error(StringRef name, StringRef message) {
-    parser.emitError(loc) << "#ttg." << layoutName << " field '" << name
-                          << "' " << message;
-    return false;
   }
 
   AsmParser &parser;
@@ -174,6 +207,7 @@ Attribute BlockedEncodingAttr::parse(AsmParser &parser, Type) {
     return {};
   SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order;
   if (!fields.onlyFields({"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"}) ||
+      !fields.singleCTA() ||
       !fields.getUnsignedArray("sizePerThread", sizePerThread) ||
       !fields.getUnsignedArray("threadsPerWarp", threadsPerWarp) ||
       !fields.getUnsignedArray("warpsPerCTA", warpsPerCTA) ||
@@ -299,11 +333,17 @@ Attribute NvidiaMmaEncodingAttr::parse(AsmParser &parser, Type) {
   unsigned versionMajor, versionMinor;
   SmallVector<unsigned> warpsPerCTA, instrShape;
   if (!fields.onlyFields({"versionMajor", "versionMinor", "warpsPerCTA", "instrShape"}) ||
+      !fields.singleCTA() ||
       !fields.getUnsigned("versionMajor", versionMajor) ||
       !fields.getUnsigned("versionMinor", versionMinor) ||
       !fields.getUnsignedArray("warpsPerCTA", warpsPerCTA) ||
       !fields.getUnsignedArray("instrShape", instrShape))
     return {};
+  // Triton writes a batched (rank-3) mma v2 tile as [1, 16, 8]; Tritium
+  // keeps the instruction's own [16, 8] and takes the batch from the warps.
+  if (versionMajor == 2 && warpsPerCTA.size() == 3 && instrShape.size() == 3 &&
+      instrShape[0] == 1)
+    instrShape.erase(instrShape.begin());
   return parser.getChecked<NvidiaMmaEncodingAttr>(
       parser.getContext(), versionMajor, versionMinor, warpsPerCTA, instrShape);
 }
@@ -448,7 +488,7 @@ Attribute SwizzledSharedEncodingAttr::parse(AsmParser &parser, Type) {
     return {};
   unsigned vec, perPhase, maxPhase;
   SmallVector<unsigned> order;
-  if (!fields.onlyFields({"vec", "perPhase", "maxPhase", "order"}) ||
+  if (!fields.onlyFields({"vec", "perPhase", "maxPhase", "order"}) || !fields.singleCTA() ||
       !fields.getUnsigned("vec", vec) || !fields.getUnsigned("perPhase", perPhase) ||
       !fields.getUnsigned("maxPhase", maxPhase) ||
       !fields.getUnsignedArray("order", order))
@@ -487,11 +527,25 @@ Attribute NvmmaSharedEncodingAttr::parse(AsmParser &parser, Type) {
     return {};
   unsigned swizzle, bits;
   SmallVector<unsigned> order;
-  if (!fields.onlyFields({"swizzlingByteWidth", "elementBitWidth", "order"}) ||
-      !fields.getUnsigned("swizzlingByteWidth", swizzle) ||
-      !fields.getUnsigned("elementBitWidth", bits) ||
-      !fields.getUnsignedArray("order", order))
+  if (!fields.onlyFields({"swizzlingByteWidth", "elementBitWidth", "order", "transposed"}) ||
+      !fields.singleCTA() || !fields.getUnsigned("swizzlingByteWidth", swizzle) ||
+      !fields.getUnsigned("elementBitWidth", bits))
     return {};
+  // Triton writes `transposed = false | true` where Tritium writes the
+  // order of a 2-D tile: [1, 0] (rows contiguous along the last dimension)
+  // or [0, 1].
+  if (fields.has("transposed")) {
+    bool transposed;
+    if (fields.has("order")) {
+      fields.error("transposed", "cannot be given with 'order'");
+      return {};
+    }
+    if (!fields.getBool("transposed", transposed))
+      return {};
+    order = transposed ? SmallVector<unsigned>{0, 1} : SmallVector<unsigned>{1, 0};
+  } else if (!fields.getUnsignedArray("order", order)) {
+    return {};
+  }
   return parser.getChecked<NvmmaSharedEncodingAttr>(parser.getContext(),
                                                     swizzle, bits, order);
 }
