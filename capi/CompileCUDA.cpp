@@ -419,8 +419,19 @@ bool CudaCompile::run() {
     ttgir = printModule(*module);
   }
   if (options.input != InputStage::LLIR) {
-    if (options.input == InputStage::TTGIR)
+    if (options.input == InputStage::TTGIR) {
       setMaxNReg(*module); // the option overrides the input's own cap
+      // TTGIR written by hand or by Triton's tests may name no target; the
+      // lowering reads the compute capability from it (stmatrix, wgmma).
+      auto named = (*module)->getAttrOfType<mlir::StringAttr>(
+          tritium::ttg::TTGDialect::kTargetAttrName);
+      if (!named)
+        (*module)->setAttr(tritium::ttg::TTGDialect::kTargetAttrName,
+                           mlir::StringAttr::get(&context.getContext(), target.name()));
+      else if (named.getValue() != target.name())
+        return fail("error: the module's ttg.target is \"" + named.getValue().str() +
+                    "\" but it is compiled for " + target.name());
+    }
     // Decided on TTGIR, before it is lowered: see StreamingKernel.h.
     streamingWhyNot = tritium::whyNotStreamingKernel(*module);
     collectTensorDescriptors(*module);

@@ -11,7 +11,7 @@ import tritium
 from tritium.errors import CompilationError, TritiumError
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernels.ir_files import BLOCKED_ROWS, LAYOUT_PAIRS, MMA_V2, TTIR_ADD, layout_copy_ttgir  # noqa: E402
+from kernels.ir_files import BLOCKED_ROWS, LAYOUT_PAIRS, MMA_V2, MMA_V3, NVMMA_ROWS, TTIR_ADD, layout_copy_ttgir  # noqa: E402
 
 
 
@@ -70,3 +70,17 @@ def test_mistakes_name_the_file_the_line_or_the_rule(tmp_path):
         "tt.splat %n : i32 -> tensor<128xi32>", "arith.constant dense<100> : tensor<128xi32>")
     with pytest.raises(CompilationError, match="argument %arg1 of @add_one has type tensor<4xi32>"):
         tritium.compile(write(tmp_path, "tensor.ttir", tensor_arg))
+
+
+def test_the_target_is_the_modules_unless_given(tmp_path):
+    text = layout_copy_ttgir(64, 64, BLOCKED_ROWS, MMA_V2)
+    # No ttg.target: compiled for cuda:90, whose lowering stores an
+    # accumulator tile into an nvmma_shared buffer with stmatrix.
+    hopper = tritium.compile(write(tmp_path, "any.ttgir", layout_copy_ttgir(128, 128, MMA_V3, BLOCKED_ROWS,
+                                                                            NVMMA_ROWS)))
+    assert ".target sm_90a" in hopper.asm["ptx"] and "stmatrix" in hopper.asm["ptx"]
+    ampere_text = text.replace('"ttg.num-ctas" = 1 : i32', '"ttg.num-ctas" = 1 : i32, ttg.target = "cuda:80"')
+    ampere = tritium.compile(write(tmp_path, "ampere.ttgir", ampere_text))
+    assert ".target sm_80" in ampere.asm["ptx"]
+    with pytest.raises(CompilationError, match=r"the module's ttg.target is \"cuda:80\" but it is compiled for cuda:90"):
+        tritium.compile(write(tmp_path, "ampere.ttgir", ampere_text), target="cuda:90")

@@ -350,7 +350,8 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     opts = {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": num_ctas, "debug": debug}
     opts.update({k: v for k, v in (options or {}).items() if v is not None})
     opts.update(kwargs)
-    target = GPUTarget.parse(target if target is not None else "cuda:90")
+    target_given = target is not None
+    target = GPUTarget.parse(target if target_given else "cuda:90")
     nw = opts["num_warps"]
     if not isinstance(nw, int) or nw <= 0 or nw & (nw - 1):
         raise TritiumError(f"num_warps must be a power of two from 1 to 32, got {nw}")
@@ -368,7 +369,8 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     if ir_source.is_ir_file(src):
         if stop_after is not None:
             raise TritiumError("stop_after applies to kernels compiled from Python, not to IR files")
-        return ir_source.compile_ir_file(src, target, opts, _backend_options(opts, target, debug_on, maxnreg))
+        return ir_source.compile_ir_file(src, target if target_given else None, opts,
+                                         lambda chosen: _backend_options(opts, chosen, debug_on, maxnreg))
     fn = src.fn
     lib = native_library()
     key = cache.make_key(__tritium_version__, lib.build_id(), frontend_hash(), fn.cache_key(), fn.global_constexprs(),

@@ -4,7 +4,8 @@ Triton's own tests write TTGIR by hand (a layout conversion between two
 chosen layouts, a reduction over an MMA layout) and compile the file.  The
 file's suffix says where compilation starts: `.ttir` runs the whole NVIDIA
 pipeline, `.ttgir` only the lowering to LLVM and PTX (its layouts are
-taken as written, as Triton does).  The kernel is the module's public
+taken as written, as Triton does), for the GPU the module's `ttg.target`
+names unless compile() is given one.  The kernel is the module's public
 `tt.func`; its argument types give the launch signature (`!tt.ptr<f16>`
 is "*fp16", `i32` is "i32"), and a TTGIR module's `ttg.num-warps` gives the
 warp count.  Errors in the text point at the file's lines.
@@ -86,11 +87,12 @@ def _module_int(printed: str, attribute: str):
     return int(m[1]) if m else None
 
 
-def compile_ir_file(path, target, opts: Dict[str, Any], backend_options: Dict[str, Any]):
-    """Compiles the IR file `path` for `target` (a GPUTarget); returns a
-    CompiledKernel.  `opts` are compile()'s options, `backend_options`
-    the native options they map to (input stage and warps are set here)."""
-    from .compiler import CompiledKernel
+def compile_ir_file(path, target, opts: Dict[str, Any], backend_options_for):
+    """Compiles the IR file `path` for `target` (a GPUTarget; None: the
+    module's `ttg.target`, else cuda:90); returns a CompiledKernel.  `opts`
+    are compile()'s options, `backend_options_for(target)` the native
+    options they map to (input stage and warps are set here)."""
+    from .compiler import CompiledKernel, GPUTarget
     path = os.fspath(path)
     stage = SUFFIXES[os.path.splitext(path)[1]]
     try:
@@ -110,7 +112,10 @@ def compile_ir_file(path, target, opts: Dict[str, Any], backend_options: Dict[st
         ctas = _module_int(printed, "ttg.num-ctas")
         if ctas not in (None, 1):
             raise CompilationError(f"{path}: ttg.num-ctas is {ctas}; Tritium runs one CTA per CTA group")
-    options = dict(backend_options, input=stage, num_warps=num_warps)
+    if target is None:
+        named = re.search(r'ttg\.target"?\s*=\s*"(cuda:\d+)"', printed)
+        target = GPUTarget.parse(named[1] if named else "cuda:90")
+    options = dict(backend_options_for(target), input=stage, num_warps=num_warps)
     key = cache.make_key(__tritium_version__, lib.build_id(), "ir-file", stage, text,
                          sorted((k, repr(v)) for k, v in options.items()), str(target))
     files = cache.load(key, name)
@@ -127,7 +132,7 @@ def compile_ir_file(path, target, opts: Dict[str, Any], backend_options: Dict[st
     metadata: Dict[str, Any] = {"name": name, "kernel_name": stages.get("name", name), "target": str(target),
                                 "num_warps": num_warps, "num_stages": opts["num_stages"],
                                 "num_ctas": opts["num_ctas"], "signature": signature, "constexprs": {},
-                                "debug": bool(backend_options.get("debug")), "shared": 0}
+                                "debug": bool(options.get("debug")), "shared": 0}
     for field in ("shared", "registers", "spills", "max_warps_per_sm", "streaming", "tensor_descriptors",
                   "global_scratch_size", "global_scratch_align", "global_scratch_internal", "nonnegative_args",
                   "total_num_warps"):

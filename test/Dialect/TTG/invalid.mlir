@@ -1311,3 +1311,21 @@ tt.func @order_and_transposed(%arg0: !ttg.memdesc<64x64xf16, #both, #ttg.shared_
 tt.func @transposed_not_a_bool(%arg0: !ttg.memdesc<64x64xf16, #notbool, #ttg.shared_memory>) {
   tt.return
 }
+
+// -----
+
+// expected-error@+1 {{#ttg.linear field 'block' must be empty: Tritium runs one CTA per CTA group (num_ctas = 1)}}
+#linear_blocks = #ttg.linear<{register = [[0, 1]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [], block = [[0, 2]]}>
+
+tt.func @linear_over_ctas(%arg0: tensor<32x4xf32, #linear_blocks>) {
+  tt.return
+}
+
+// -----
+
+// expected-error@+1 {{#ttg.linear field 'lane' has a basis of 3 coordinates where the layout has rank 2}}
+#linear_ranks = #ttg.linear<{register = [[0, 1]], lane = [[1, 0, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [], block = []}>
+
+tt.func @linear_mixed_ranks(%arg0: tensor<32x4xf32, #linear_ranks>) {
+  tt.return
+}

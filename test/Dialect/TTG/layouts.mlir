@@ -312,3 +312,45 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // CHECK-NEXT: {{^}}0/32 0/32 1/33 1/33 2/34 2/34 3/35 3/35 0/32 0/32 1/33 1/33 2/34 2/34 3/35 3/35{{$}}
 // CHECK: {{^}}64/96 64/96 65/97 65/97 66/98 66/98 67/99 67/99 64/96 64/96 65/97 65/97 66/98 66/98 67/99 67/99{{$}}
 // CHECK-LABEL: tt.func @dot_operand_warps
+
+// -----
+
+// #ttg.linear gives the bases themselves: these are the 16x16 blocked
+// layout's above, so the 16x16 tensor is held the same way.  A 32x16 tensor
+// repeats the 16x16 tile in one more register (the basis [16,0]); a 8x16
+// tensor wraps (rows 8-15 fold onto 0-7: lane basis [8,0] becomes [0,0]).
+
+#linear = #ttg.linear<{register=[[0, 1], [1, 0]], lane=[[0, 2], [0, 4], [2, 0], [4, 0], [8, 0]], warp=[[0, 8]], block=[]}>
+module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @linear_16x16() {
+    %0 = arith.constant dense<0.000000e+00> : tensor<16x16xf32, #linear>
+    %1 = arith.constant dense<0.000000e+00> : tensor<32x16xf32, #linear>
+    %2 = arith.constant dense<0.000000e+00> : tensor<8x16xf32, #linear>
+    tt.return
+  }
+}
+
+// CHECK-LABEL: layout of arith.constant result #0: tensor<16x16xf32, #ttg.linear<{register = {{\[}}[0, 1], [1, 0]], lane = {{\[}}[0, 2], [0, 4], [2, 0], [4, 0], [8, 0]], warp = {{\[}}[0, 8]], block = []}>>
+// CHECK-NEXT: elems per thread: 4
+// CHECK-NEXT: bases: register: {{\[}}[0,1], [1,0]]
+// CHECK-NEXT: lane: {{\[}}[0,2], [0,4], [2,0], [4,0], [8,0]]
+// CHECK-NEXT: warp: {{\[}}[0,8]]
+// CHECK-NEXT: shape: [16,16]
+// CHECK-EMPTY:
+// CHECK-NEXT: {{^}}0 0 1 1 2 2 3 3 32 32 33 33 34 34 35 35{{$}}
+// CHECK-NEXT: {{^}}0 0 1 1 2 2 3 3 32 32 33 33 34 34 35 35{{$}}
+// CHECK-NEXT: {{^}}4 4 5 5 6 6 7 7 36 36 37 37 38 38 39 39{{$}}
+
+// CHECK-LABEL: layout of arith.constant result #0: tensor<32x16xf32
+// CHECK-NEXT: elems per thread: 8
+// CHECK-NEXT: bases: register: {{\[}}[0,1], [1,0], [16,0]]
+// CHECK-NEXT: lane: {{\[}}[0,2], [0,4], [2,0], [4,0], [8,0]]
+// CHECK-NEXT: warp: {{\[}}[0,8]]
+// CHECK-NEXT: shape: [32,16]
+
+// CHECK-LABEL: layout of arith.constant result #0: tensor<8x16xf32
+// CHECK-NEXT: elems per thread: 4
+// CHECK-NEXT: bases: register: {{\[}}[0,1], [1,0]]
+// CHECK-NEXT: lane: {{\[}}[0,2], [0,4], [2,0], [4,0], [0,0]]
+// CHECK-NEXT: warp: {{\[}}[0,8]]
+// CHECK-NEXT: shape: [8,16]

@@ -479,6 +479,158 @@ LogicalResult DotOperandEncodingAttr::verifyEncoding(
 }
 
 //===----------------------------------------------------------------------===//
+// #ttg.linear
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Reads one `[[c0, c1, ...], ...]` list of bases into `flat` (rank
+/// coordinates each), setting `rank` from the first basis seen.
+bool parseBases(AsmParser &parser, SMLoc loc, DictionaryAttr dict, StringRef name,
+                std::optional<unsigned> &rank, SmallVectorImpl<int64_t> &flat) {
+  auto fail = [&](const Twine &message) {
+    parser.emitError(loc) << "#ttg.linear field '" << name << "' " << message;
+    return false;
+  };
+  Attribute attr = dict.get(name);
+  if (!attr)
+    return fail("is missing");
+  auto list = dyn_cast<ArrayAttr>(attr);
+  if (!list)
+    return fail("must be a list of bases (coordinate lists)");
+  for (Attribute basisAttr : list) {
+    auto basis = dyn_cast<ArrayAttr>(basisAttr);
+    if (!basis)
+      return fail("must be a list of bases (coordinate lists)");
+    if (!rank)
+      rank = basis.size();
+    if (basis.size() != *rank)
+      return fail("has a basis of " + Twine(basis.size()) + " coordinates where the layout has rank " +
+                  Twine(*rank));
+    for (Attribute c : basis) {
+      auto value = dyn_cast<IntegerAttr>(c);
+      if (!value || value.getValue().isNegative() || value.getValue().getActiveBits() > 32)
+        return fail("must hold non-negative 32-bit coordinates");
+      flat.push_back(value.getValue().getZExtValue());
+    }
+  }
+  return true;
+}
+
+void printBases(AsmPrinter &printer, ArrayRef<int64_t> flat, unsigned rank) {
+  printer << "[";
+  for (size_t i = 0; rank && i < flat.size(); i += rank) {
+    if (i)
+      printer << ", ";
+    printer << "[";
+    llvm::interleaveComma(flat.slice(i, rank), printer);
+    printer << "]";
+  }
+  printer << "]";
+}
+} // namespace
+
+Attribute LinearEncodingAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  DictionaryAttr dict;
+  if (parser.parseLess() || parser.parseAttribute(dict) || parser.parseGreater())
+    return {};
+  for (NamedAttribute field : dict)
+    if (!llvm::is_contained({"register", "lane", "warp", "block"}, field.getName().getValue())) {
+      parser.emitError(loc) << "unknown field '" << field.getName().getValue() << "' in #ttg.linear";
+      return {};
+    }
+  std::optional<unsigned> rank;
+  SmallVector<int64_t> registers, lanes, warps, blocks;
+  if (!parseBases(parser, loc, dict, "register", rank, registers) ||
+      !parseBases(parser, loc, dict, "lane", rank, lanes) ||
+      !parseBases(parser, loc, dict, "warp", rank, warps))
+    return {};
+  if (dict.get("block") && !parseBases(parser, loc, dict, "block", rank, blocks))
+    return {};
+  if (!blocks.empty()) {
+    parser.emitError(loc) << "#ttg.linear field 'block' must be empty: Tritium runs one CTA per CTA group "
+                             "(num_ctas = 1)";
+    return {};
+  }
+  if (!rank) {
+    parser.emitError(loc) << "#ttg.linear has no bases to give its rank";
+    return {};
+  }
+  return parser.getChecked<LinearEncodingAttr>(parser.getContext(), *rank, registers, lanes, warps);
+}
+
+void LinearEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{register = ";
+  printBases(printer, getRegisterBases(), getRank());
+  printer << ", lane = ";
+  printBases(printer, getLaneBases(), getRank());
+  printer << ", warp = ";
+  printBases(printer, getWarpBases(), getRank());
+  printer << ", block = []}>";
+}
+
+LogicalResult LinearEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError, unsigned rank,
+                                         ArrayRef<int64_t> registerBases, ArrayRef<int64_t> laneBases,
+                                         ArrayRef<int64_t> warpBases) {
+  if (rank == 0)
+    return emitError() << "#ttg.linear must have rank 1 or more";
+  for (ArrayRef<int64_t> flat : {registerBases, laneBases, warpBases}) {
+    if (flat.size() % rank)
+      return emitError() << "#ttg.linear bases must have " << rank << " coordinates each";
+    for (int64_t c : flat)
+      if (c < 0 || c > (int64_t(1) << 30))
+        return emitError() << "#ttg.linear coordinate " << c << " is out of range";
+  }
+  if (laneBases.size() / rank > 5 || warpBases.size() / rank > 5)
+    return emitError() << "#ttg.linear has more than 32 lanes or 32 warps";
+  return success();
+}
+
+layout::BasisList LinearEncodingAttr::toBasisList(ArrayRef<int64_t> flat, unsigned rank) {
+  layout::BasisList list;
+  for (size_t i = 0; i < flat.size(); i += rank)
+    list.emplace_back(flat.begin() + i, flat.begin() + i + rank);
+  return list;
+}
+
+SmallVector<int64_t> LinearEncodingAttr::getTileShape() const {
+  SmallVector<int64_t> tile(getRank(), 1);
+  for (ArrayRef<int64_t> flat : {getRegisterBases(), getLaneBases(), getWarpBases()})
+    for (size_t i = 0; i < flat.size(); ++i) {
+      int64_t &size = tile[i % getRank()];
+      while (size <= flat[i])
+        size *= 2;
+    }
+  return tile;
+}
+
+layout::LinearLayout LinearEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  layout::LayoutBases bases = {toBasisList(getRegisterBases(), getRank()),
+                               toBasisList(getLaneBases(), getRank()),
+                               toBasisList(getWarpBases(), getRank())};
+  // A tensor larger than the tile repeats it in more registers, the last
+  // dimension first; coordinates past a smaller tensor wrap (`wrapped`).
+  std::vector<int64_t> tile = toInt64(getTileShape());
+  std::vector<int64_t> order;
+  for (int64_t d = getRank() - 1; d >= 0; --d)
+    order.push_back(d);
+  layout::appendTileRepetitions(bases[static_cast<int>(layout::HwDim::Register)], tile, toInt64(shape), order);
+  return layout::LinearLayout::wrapped(std::move(bases), toInt64(shape));
+}
+
+int64_t LinearEncodingAttr::getNumWarps() const {
+  return int64_t(1) << (getWarpBases().size() / getRank());
+}
+int64_t LinearEncodingAttr::getWarpSize() const {
+  return int64_t(1) << (getLaneBases().size() / getRank());
+}
+
+LogicalResult LinearEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type, function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyDistributedShape(shape, getRank(), *this, emitError);
+}
+
+//===----------------------------------------------------------------------===//
 // #ttg.swizzled_shared
 //===----------------------------------------------------------------------===//
 

@@ -163,6 +163,41 @@ def TTG_DotOperandEncodingAttr : TTG_Attr<"DotOperandEncoding", "dot_op",
                         "unsigned":$kWidth);
 }
 
+def TTG_LinearEncodingAttr : TTG_Attr<"LinearEncoding", "linear",
+    [DeclareAttrInterfaceMethods<TTG_DistributedEncoding>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "a distributed layout given by its linear-layout bases";
+  let description = [{
+    Any distributed layout, written as the bases of its map from (register,
+    lane, warp) to tensor coordinates (see tritium/Layout/LinearLayout.h):
+    basis i of `lane` is the coordinate held by lane 1 << i of register 0 of
+    warp 0.  The bases span a tile whose size per dimension is the next
+    power of two above the largest coordinate; a larger tensor repeats the
+    tile in more registers (the last dimension first), a smaller one wraps
+    (coordinates taken modulo the shape).  `block` is the CTA-group
+    dimension of Triton's syntax and must be empty (one CTA per group).
+    Triton prints the layouts it infers through reshapes and transposes in
+    this form.
+
+    ```mlir
+    #linear = #ttg.linear<{register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8],
+                           [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]], block = []}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$rank,
+                        ArrayRefParameter<"int64_t">:$registerBases,
+                        ArrayRefParameter<"int64_t">:$laneBases,
+                        ArrayRefParameter<"int64_t">:$warpBases);
+  let extraClassDeclaration = [{
+    /// The bases of one hardware dimension (flattened: `rank` coordinates
+    /// per basis) as coordinate vectors.
+    static ::tritium::layout::BasisList toBasisList(::llvm::ArrayRef<int64_t> flat,
+                                                    unsigned rank);
+    /// The shape the bases span (a power of two per dimension).
+    ::llvm::SmallVector<int64_t> getTileShape() const;
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Shared-memory layouts
 //===----------------------------------------------------------------------===//
