@@ -9,10 +9,11 @@
 //   * from 8-bit floats (i8 in registers): f8E5M2 is the high byte of an f16
 //     (a shift), f8E4M3FN uses `cvt.rn.f16x2.e4m3x2` (sm_89+); the f16 is
 //     then widened or converted as above;
-//   * to 8-bit floats (round to nearest even only, saturating to the largest
+//   * to 8-bit floats, rounding to nearest even (saturating to the largest
 //     finite value like Triton): `cvt.rn.satfinite.{e4m3,e5m2}x2.f32` or
 //     `.f16x2` (sm_89+), from f32 or f16 (other sources convert to f32
-//     first).
+//     first); toward zero (f8E5M2 only, as in Triton): the high byte of the
+//     value rounded toward zero to f16.
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -62,8 +63,19 @@ public:
       return half ? convert(half, f16, to, rounding) : Value();
     }
     if (isFp8(to)) {
-      if (rounding && *rounding != tt::RoundingMode::RTNE)
-        return fail("conversion to 8-bit floats rounds to nearest even only");
+      if (rounding && *rounding == tt::RoundingMode::RTZ) {
+        // f8E5M2 is the high byte of an f16: truncating an f16 rounded
+        // toward zero rounds toward zero (no instruction does it directly).
+        if (!isa<Float8E5M2Type>(to))
+          return fail("rounding toward zero to 8-bit floats exists for float8e5 (f8E5M2) only");
+        Value half = from.isF16() ? value : convert(value, from, f16, rounding);
+        if (!half)
+          return {};
+        Value bits = LLVM::BitcastOp::create(b, loc, i16, half);
+        Value shift = LLVM::ConstantOp::create(b, loc, i16, b.getI16IntegerAttr(8));
+        return LLVM::TruncOp::create(b, loc, b.getI8Type(),
+                                     LLVM::LShrOp::create(b, loc, bits, shift));
+      }
       if (!from.isF16() && !from.isF32())
         return convert(convert(value, from, f32, rounding), f32, to, rounding);
       return toFp8(value, from, to);

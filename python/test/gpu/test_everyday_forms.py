@@ -421,3 +421,44 @@ def test_where_between_pointer_tensors():
     out = torch.full((128,), -77, device="cuda", dtype=torch.int64)
     where_pointers_kernel[(1,)](cond, a, b, out, BLOCK=128)
     torch.testing.assert_close(out, torch.where(cond, a, b), rtol=0, atol=0)
+
+
+@triton.jit
+def split_pairs_kernel(x_ptr, out_ptr):
+    pid = tl.program_id(0)
+    pair = tl.load(x_ptr + 2 * pid + tl.arange(0, 2))
+    first, second = tl.split(pair)  # a 2-element tensor splits into two scalars
+    tl.store(out_ptr + pid, first * 10 + second)
+
+
+def test_split_of_two_elements_gives_scalars():
+    x = torch.randn(64, device="cuda")
+    out = torch.full((32,), float("nan"), device="cuda")
+    split_pairs_kernel[(32,)](x, out)
+    torch.testing.assert_close(out, x[0::2] * 10 + x[1::2], rtol=1e-6, atol=1e-6)
+
+
+@triton.jit
+def to_e5m2_toward_zero_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(y_ptr + offs, x.to(tl.float8e5, fp_downcast_rounding="rtz"), mask=mask)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16])
+def test_float8e5_rounding_toward_zero(dtype):
+    # reference: the float8e5 value of largest magnitude not above |x|, with
+    # x's sign (every finite e5m2 value, decoded by torch, sorted)
+    table = torch.arange(256, dtype=torch.uint8).view(torch.float8_e5m2).float()
+    finite = table[torch.isfinite(table) & (table >= 0)].unique().sort().values.cuda()
+    x = torch.cat([torch.randn(1 << 16) * 4.0 ** torch.randint(-8, 9, (1 << 16,)),
+                   finite.cpu() * 1.0001, finite.cpu() * 0.9999, finite.cpu(),
+                   torch.tensor([0.0, -0.0, 1e-9, -1e-9, 57344.0, 60000.0, -70000.0])]).to(dtype).cuda()
+    y = torch.empty(x.shape, dtype=torch.float8_e5m2, device="cuda")
+    to_e5m2_toward_zero_kernel[(triton.cdiv(x.numel(), 1024),)](x, y, x.numel(), BLOCK=1024)
+    magnitude = x.float().abs()
+    want = finite[torch.searchsorted(finite, magnitude, right=True) - 1] * torch.sign(x.float())
+    # zeros keep their sign, infinities stay infinite (float16 holds -70000 as -inf)
+    want = torch.where((magnitude == 0) | torch.isinf(magnitude), x.float(), want)
+    assert torch.equal(y.float(), want)

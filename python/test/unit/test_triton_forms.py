@@ -107,6 +107,36 @@ def test_numbers_used_as_tensors_become_scalar_tensors():
 
 
 @triton.jit
+def k_float_literal(out_ptr, VALUE: tl.constexpr):
+    val = VALUE + 0.0  # a Python float, typed as a literal is
+    tl.store(out_ptr.to(tl.pointer_type(val.dtype)), val)
+
+
+@pytest.mark.parametrize("value, ir_type", [(1e50, "f64"), (-1e50, "f64"), (1e-40, "f64"), (1e10, "f32"),
+                                            (1.0, "f32"), (0.0, "f32"), (float("inf"), "f32"),
+                                            (float("nan"), "f32"), (3.0e38, "f32")])
+def test_a_float_literal_is_float32_unless_float32_cannot_hold_it(value, ir_type):
+    # Triton's rule (upstream test_constexpr): float64 past float32's range
+    # or below its smallest normal number
+    t = compile_ttir(k_float_literal, {"out_ptr": "*fp32"}, {"VALUE": value})
+    assert re.search(r"arith\.constant .* : " + ir_type, t), t
+
+
+@triton.jit
+def k_float_overflowing_a_tensor(x_ptr, out_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    tl.store(out_ptr + tl.arange(0, 16), x * 1e50 - 1e50)
+
+
+def test_a_float_literal_past_a_tensors_range_rounds_to_infinity():
+    # x * 1e50 - 1e50 in float32 (a Python float does not widen the tensor):
+    # the constant is +inf, where it once failed to pack
+    t = compile_ttir(k_float_overflowing_a_tensor, {"x_ptr": "*fp32", "out_ptr": "*fp32"})
+    assert re.search(r"(%\w+) = arith\.constant dense<0x7F800000> : tensor<16xf32>", t), t
+    assert re.search(r"arith\.mulf %\w+, %cst : tensor<16xf32>", t) and re.search(r"arith\.subf %\w+, %cst", t), t
+
+
+@triton.jit
 def k_number_indexed_as_tile(out_ptr, N, BN: tl.constexpr):
     rows = 0
     cols = tl.arange(0, BN)
@@ -204,6 +234,19 @@ def k_one_element(x_ptr, out_ptr):
 def test_one_element_tensors_read_as_scalars():
     t = compile_ttir(k_one_element, {"x_ptr": "*i32", "out_ptr": "*i32"})
     assert t.count("tt.reduce.return") == 2 and "scf.if" in t
+
+
+@triton.jit
+def k_split_to_scalars(x_ptr, out_ptr):
+    first, second = tl.split(tl.load(x_ptr + tl.arange(0, 2)))
+    tl.store(out_ptr, first * 10 + second)
+
+
+def test_a_two_element_split_gives_two_scalars():
+    # as Triton's test_split_to_scalar: split [1, 2], then read each half
+    t = compile_ttir(k_split_to_scalars, {"x_ptr": "*fp32", "out_ptr": "*fp32"})
+    assert "tt.split" in t and t.count("tt.reduce.return") == 2
+    assert re.search(r"tt\.store %\w+, %\w+ : !tt\.ptr<f32>", t), t
 
 
 @triton.jit
@@ -662,6 +705,24 @@ def test_annotation_names_as_triton_writes_them():
 def k_fp8_bitcast(x_ptr, y_ptr, DTYPE: tl.constexpr):
     bits = tl.load(x_ptr + tl.arange(0, 16))
     tl.store(y_ptr + tl.arange(0, 16), bits.to(DTYPE, bitcast=True).to(tl.int8, bitcast=True))
+
+
+@triton.jit
+def k_to_fp8_toward_zero(x_ptr, y_ptr, FP8: tl.constexpr):
+    offs = tl.arange(0, 128)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs).to(FP8, fp_downcast_rounding="rtz"))
+
+
+def test_rounding_toward_zero_to_fp8_is_float8e5_only():
+    # float8e5 is the high byte of a float16: rounded toward zero to f16, then truncated
+    ptx = triton.compile(k_to_fp8_toward_zero, signature={"x_ptr": "*fp32", "y_ptr": "*fp8e5"},
+                         constexprs={"FP8": tl.float8e5}, target="cuda:90").asm["ptx"]
+    assert "cvt.rz.f16.f32" in ptx and "cvt.rn.satfinite" not in ptx
+    with pytest.raises(triton.CompilationError,
+                       match=r"test_triton_forms\.py:\d+:\d+: error: rounding toward zero to 8-bit floats "
+                             r"exists for float8e5 \(f8E5M2\) only"):
+        triton.compile(k_to_fp8_toward_zero, signature={"x_ptr": "*fp32", "y_ptr": "*fp8e4nv"},
+                       constexprs={"FP8": tl.float8e4nv}, target="cuda:90")
 
 
 def test_fp8_formats_of_other_targets_are_refused_as_triton_refuses_them():

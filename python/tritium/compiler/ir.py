@@ -14,6 +14,7 @@ the C ABI small (text in, text out) and costs microseconds per op.
 from __future__ import annotations
 
 import contextlib
+import math
 import struct
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
@@ -99,18 +100,28 @@ def i32_array_attr(values: Iterable[int]) -> str:
 _FLOAT_FORMATS = {"f16": ("e", "<H"), "f32": ("f", "<I"), "f64": ("d", "<Q")}
 
 
+def _pack(fmt: str, value: float) -> bytes:
+    """struct.pack of one float, rounded to nearest: a value that rounds past
+    the format's largest finite number becomes an infinity of its sign (where
+    struct raises OverflowError), as a float32 cast of `1e50` does."""
+    try:
+        return struct.pack(fmt, value)
+    except OverflowError:
+        return struct.pack(fmt, math.copysign(float("inf"), value))
+
+
 def float_literal(value: float, mlir_type: str) -> str:
     """An exact MLIR literal for `value` rounded to `mlir_type`, as a hex bit
     pattern (MLIR accepts `0x3F800000 : f32`), so no value is ever re-rounded
     by a decimal round trip."""
     if mlir_type in _FLOAT_FORMATS:
         pack, unpack = _FLOAT_FORMATS[mlir_type]
-        bits = struct.unpack(unpack, struct.pack("<" + pack, value))[0]
+        bits = struct.unpack(unpack, _pack("<" + pack, value))[0]
         width = {"f16": 4, "f32": 8, "f64": 16}[mlir_type]
         return f"0x{bits:0{width}X}"
     if mlir_type == "bf16":
         # Round to nearest even from the fp32 bit pattern.
-        bits = struct.unpack("<I", struct.pack("<f", value))[0]
+        bits = struct.unpack("<I", _pack("<f", value))[0]
         if (bits & 0x7F800000) == 0x7F800000 and (bits & 0x7FFFFF):
             return "0x7FC0"
         bits += 0x7FFF + ((bits >> 16) & 1)

@@ -68,6 +68,16 @@ def _int_type_for(value: int) -> dtype:
     raise SemanticError(f"integer {value} does not fit in 64 bits")
 
 
+def _float_type_for(value: float) -> dtype:
+    """float32 for a Python float that float32 holds without overflow or
+    going subnormal (zero, infinities and NaN included), else float64 (as
+    Triton types `1e50` or `1e-40`)."""
+    magnitude = abs(value)
+    if magnitude in (0.0, float("inf")) or value != value or 2.0**-126 <= magnitude <= (2 - 2.0**-23) * 2.0**127:
+        return T.float32
+    return T.float64
+
+
 def literal(value, ty: dtype) -> str:
     """The MLIR attribute literal of a Python number in scalar type `ty`."""
     if ty.is_floating():
@@ -113,7 +123,7 @@ def to_tensor(x, like_type: Optional[dtype] = None):
     if isinstance(x, numbers.Integral):
         return scalar_constant(int(x), like_type or _int_type_for(int(x)))
     if isinstance(x, numbers.Real):
-        return scalar_constant(float(x), like_type or T.float32)
+        return scalar_constant(float(x), like_type or _float_type_for(float(x)))
     raise SemanticError(f"cannot convert {x!r} of type {type(x).__name__} to a tensor")
 
 
@@ -282,9 +292,11 @@ def split(x):
     shape = _shape(x)
     if not shape or shape[-1] != 2:
         raise SemanticError(f"split needs a tensor whose last dimension is 2, got shape {shape}")
-    ty = block_type(x.type.scalar, shape[:-1]) if len(shape) > 1 else x.type.scalar
-    if len(shape) == 1:
-        raise SemanticError("split of a 1-D tensor of 2 elements is not supported; reshape first")
+    if len(shape) == 1:  # two scalars: split [1, 2] and read each one-element half
+        from . import standard
+        lhs, rhs = split(reshape(x, [1, 2]))
+        return standard.item(lhs), standard.item(rhs)
+    ty = block_type(x.type.scalar, shape[:-1])
     lhs, rhs = builder().create("tt.split", [x.handle], [ty.to_ir(), ty.to_ir()])
     return _tensor(lhs, ty), _tensor(rhs, ty)
 

@@ -75,3 +75,24 @@ module attributes {"ttg.num-warps" = 1 : i32} {
     tt.return %0, %1, %2, %3, %4 : tensor<32xf32, #b>, tensor<32xf16, #b>, tensor<32xf8E4M3FN, #b>, tensor<32xf8E5M2, #b>, tensor<32xf8E4M3FN, #b>
   }
 }
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+
+// Rounding toward zero to e5m2: the f16 rounded toward zero (cvt.rz from
+// f32; an f16 source as it is), then its high byte.
+// CHECK-LABEL: llvm.func @fp8_toward_zero
+// CHECK: %[[RZ:.*]] = llvm.inline_asm asm_dialect = att "cvt.rz.f16.f32 $0, $1;", "=h,f" %{{.*}} : (f32) -> i16
+// CHECK: %[[HI:.*]] = llvm.lshr %[[RZ]], %{{.*}} : i16
+// CHECK: llvm.trunc %[[HI]] : i16 to i8
+// CHECK: %[[H:.*]] = llvm.bitcast %{{.*}} : f16 to i16
+// CHECK: %[[HI2:.*]] = llvm.lshr %[[H]], %{{.*}} : i16
+// CHECK: llvm.trunc %[[HI2]] : i16 to i8
+module attributes {"ttg.num-warps" = 1 : i32} {
+  tt.func @fp8_toward_zero(%f: tensor<32xf32, #b>, %h: tensor<32xf16, #b>) -> (tensor<32xf8E5M2, #b>, tensor<32xf8E5M2, #b>) {
+    %0 = tt.fp_to_fp %f, rounding = rtz : tensor<32xf32, #b> -> tensor<32xf8E5M2, #b>
+    %1 = tt.fp_to_fp %h, rounding = rtz : tensor<32xf16, #b> -> tensor<32xf8E5M2, #b>
+    tt.return %0, %1 : tensor<32xf8E5M2, #b>, tensor<32xf8E5M2, #b>
+  }
+}

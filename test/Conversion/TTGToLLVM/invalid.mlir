@@ -46,10 +46,11 @@ module attributes {"ttg.num-warps" = 1 : i32} {
 
 #b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 
-// Rounding toward zero has no 8-bit float form in PTX.
+// Rounding toward zero to 8-bit floats exists for f8E5M2 only (the high
+// byte of an f16), as in Triton.
 module attributes {"ttg.num-warps" = 1 : i32} {
   tt.func @fp8_rtz(%x: tensor<32xf32, #b>) -> tensor<32xf8E4M3FN, #b> {
-    // expected-error@+2 {{conversion to 8-bit floats rounds to nearest even only}}
+    // expected-error@+2 {{rounding toward zero to 8-bit floats exists for float8e5 (f8E5M2) only}}
     // expected-error@+1 {{failed to legalize operation 'tt.fp_to_fp'}}
     %y = tt.fp_to_fp %x, rounding = rtz : tensor<32xf32, #b> -> tensor<32xf8E4M3FN, #b>
     tt.return %y : tensor<32xf8E4M3FN, #b>
