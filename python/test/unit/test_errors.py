@@ -65,6 +65,20 @@ def test_undefined_name():
 
 
 @triton.jit
+def e_program_id_axis(x_ptr):
+    tl.store(x_ptr, tl.program_id(20))
+
+
+def test_the_mistake_found_deeper_is_the_errors_cause():
+    # Triton's wording, and its chaining: code that inspects a compile error
+    # reads the original mistake from __cause__
+    e = compile_error(e_program_id_axis, {"x_ptr": "*i32"})
+    assert_located(e, *where_in(e_program_id_axis, "tl.program_id"),
+                   r"program_id axis must be 0, 1, or 2 but got 20")
+    assert "program_id axis must be 0, 1, or 2 but got 20" in str(e.__cause__)
+
+
+@triton.jit
 def e_arange_from_runtime_arg(x_ptr, n):
     tl.store(x_ptr + tl.arange(0, n), 1)
 

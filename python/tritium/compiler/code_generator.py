@@ -176,13 +176,16 @@ class CodeGenerator(ast.NodeVisitor):
             return super().visit(node)
         except (CompilationError, _Return):
             raise
+        # The error at the user's line; the mistake found deeper is its
+        # __cause__, as Triton chains it (code that inspects errors reads
+        # it), without its traceback through the compiler's own frames.
         except SemanticError as e:
-            raise self.error(node, str(e)) from None
+            raise self.error(node, str(e)) from e.with_traceback(None)
         except RecursionError:
             raise self.error(node, "recursion is not supported in @jit functions") from None
         except (TypeError, ValueError, AttributeError, IndexError, KeyError, ZeroDivisionError,
                 OverflowError, NotImplementedError, AssertionError) as e:
-            raise self.error(node, f"{type(e).__name__}: {e}") from None
+            raise self.error(node, f"{type(e).__name__}: {e}") from e.with_traceback(None)
         finally:
             if previous is not None:
                 self.builder.loc = previous

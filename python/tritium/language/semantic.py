@@ -129,23 +129,21 @@ def to_tensor(x, like_type: Optional[dtype] = None):
 
 # ---- program ids ----------------------------------------------------------------
 
-def _check_axis(axis) -> int:
+def _check_axis(axis, what: str) -> int:
     axis = _unwrap_constexpr(axis)
     if axis not in (0, 1, 2):
-        raise SemanticError(f"program_id/num_programs axis must be 0, 1 or 2, got {axis}")
+        raise SemanticError(f"{what} axis must be 0, 1, or 2 but got {axis}")  # Triton's words
     return axis
 
 
 def program_id(axis):
-    b = builder()
-    return _tensor(b.create1("tt.get_program_id", [], "i32", {"axis": ir.i32_attr(_check_axis(axis))}),
-                   T.int32)
+    axis = _check_axis(axis, "program_id")
+    return _tensor(builder().create1("tt.get_program_id", [], "i32", {"axis": ir.i32_attr(axis)}), T.int32)
 
 
 def num_programs(axis):
-    b = builder()
-    return _tensor(b.create1("tt.get_num_programs", [], "i32", {"axis": ir.i32_attr(_check_axis(axis))}),
-                   T.int32)
+    axis = _check_axis(axis, "num_programs")
+    return _tensor(builder().create1("tt.get_num_programs", [], "i32", {"axis": ir.i32_attr(axis)}), T.int32)
 
 
 # ---- shapes -------------------------------------------------------------------
