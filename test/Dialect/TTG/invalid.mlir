@@ -1166,7 +1166,7 @@ tt.func @wait_without_num() {
 
 // -----
 
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 64, elementBitWidth = 16, order = [1, 0]}>
 #smem = #ttg.shared_memory
 tt.func @memdesc_trans_same_order(%t: !ttg.memdesc<64x32xf16, #nvmma, #smem>) {
   // expected-error @+1 {{the result's layout must be the source's with its order swapped}}
@@ -1176,8 +1176,8 @@ tt.func @memdesc_trans_same_order(%t: !ttg.memdesc<64x32xf16, #nvmma, #smem>) {
 
 // -----
 
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
-#nvmmaT = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [0, 1]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 64, elementBitWidth = 16, order = [1, 0]}>
+#nvmmaT = #ttg.nvmma_shared<{swizzlingByteWidth = 64, elementBitWidth = 16, order = [0, 1]}>
 #smem = #ttg.shared_memory
 tt.func @memdesc_trans_shape(%t: !ttg.memdesc<64x32xf16, #nvmma, #smem>) {
   // expected-error @+1 {{the result's shape must be the source's transposed}}
@@ -1187,7 +1187,7 @@ tt.func @memdesc_trans_shape(%t: !ttg.memdesc<64x32xf16, #nvmma, #smem>) {
 
 // -----
 
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 64, elementBitWidth = 16, order = [1, 0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
 tt.func @tma_copy_tile(%d: !tt.tensordesc<tensor<64x64xf16>>, %i: i32, %bar: !ttg.memdesc<1xi64, #shared, #smem, mutable>,
@@ -1327,5 +1327,16 @@ tt.func @linear_over_ctas(%arg0: tensor<32x4xf32, #linear_blocks>) {
 #linear_ranks = #ttg.linear<{register = [[0, 1]], lane = [[1, 0, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [], block = []}>
 
 tt.func @linear_mixed_ranks(%arg0: tensor<32x4xf32, #linear_ranks>) {
+  tt.return
+}
+
+// -----
+
+// A 2-D #ttg.nvmma_shared allocation holds whole swizzle rows: 16x2 f16
+// with a 64-byte swizzle would place elements past the buffer.
+
+#narrow = #ttg.nvmma_shared<{swizzlingByteWidth = 64, elementBitWidth = 16, order = [1, 0]}>
+// expected-error@+1 {{invalid #ttg.nvmma_shared tile 16x2: the contiguous dimension (2) must be a multiple of the 32-element swizzle row}}
+tt.func @nvmma_tile_narrower_than_its_swizzle(%t: !ttg.memdesc<16x2xf16, #narrow, #ttg.shared_memory>) {
   tt.return
 }

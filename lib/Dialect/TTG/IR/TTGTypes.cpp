@@ -8,6 +8,7 @@
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
 
 #include "mlir/IR/DialectImplementation.h"
+#include "tritium/Layout/NvmmaShared.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -121,6 +122,15 @@ MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (view > alloc && !transposedTile)
       return emitError() << "view dimension " << view
                          << " exceeds the allocation's " << alloc;
+  // A 2-D #ttg.nvmma_shared allocation must hold whole swizzle rows and
+  // whole 8-row swizzle periods: a smaller tile's offsets would leave the
+  // buffer (views of a tile, e.g. K slices, may be smaller).
+  if (auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(encoding);
+      nvmma && shape.size() == 2 && llvm::equal(shape, allocShape))
+    if (auto message = layout::verifyNvmmaTile(
+            nvmma.toSpec(), std::vector<int64_t>(shape.begin(), shape.end())))
+      return emitError() << "invalid #ttg.nvmma_shared tile " << shape[0] << "x"
+                         << shape[1] << ": " << *message;
   return success();
 }
 

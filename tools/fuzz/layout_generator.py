@@ -1,0 +1,174 @@
+"""Random layout conversions, seeded and reproducible, as TTGIR files for
+`triton.compile(path)` (layout fuzzing; issue: reliability).
+
+`generate(seed)` returns a `LayoutProgram`: a kernel that loads an M x N
+tile (int32 or float16) in one distributed layout, optionally stores it to
+shared memory in a random shared layout and loads it back, converts it (and
+its offsets) to a second distributed layout and stores it where it came
+from.  The output equals the input for every pair, so any wrong register,
+lane or warp in a conversion shows as a wrong element.
+
+The layouts, in Triton's printed syntax:
+  * #ttg.blocked with random sizePerThread, threadsPerWarp, warpsPerCTA and
+    order (tiles larger or smaller than the tensor: repeated or wrapped);
+  * #ttg.nvidia_mma v2 ([16, 8]) and v3 ([16, n, 16], 4 or 8 warps), and
+    #ttg.dot_op over a v2 parent;
+  * #ttg.linear with random bases: the tensor's coordinate bits dealt to
+    register, lane and warp bits in a random order, lane and warp bits left
+    over broadcasting (zero bases), and sometimes mixed by XOR (a swizzled,
+    still invertible map);
+  * intermediate #ttg.swizzled_shared (random vec, perPhase, maxPhase,
+    order) or #ttg.nvmma_shared (where the tile holds whole swizzle rows).
+"""
+import random
+from dataclasses import dataclass
+from typing import List, Optional
+
+CTA_FIELDS = "CTAsPerCGA=[1, 1], CTASplitNum=[1, 1], CTAOrder=[1, 0]"
+
+
+@dataclass
+class LayoutProgram:
+    seed: int
+    source: str        # the TTGIR text
+    m: int
+    n: int
+    dtype: str         # "i32" or "f16"
+    num_warps: int
+    src: str
+    dst: str
+    shared: Optional[str]
+
+
+def _pow2(rng: random.Random, lo: int, hi: int) -> int:
+    return 1 << rng.randint(lo.bit_length() - 1, hi.bit_length() - 1)
+
+
+def _split(rng: random.Random, total: int) -> List[int]:
+    """Two powers of two whose product is `total` (a power of two)."""
+    first = 1 << rng.randint(0, total.bit_length() - 1)
+    return [first, total // first]
+
+
+def _list(values) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def blocked(rng: random.Random, warps: int) -> str:
+    order = rng.choice([[1, 0], [0, 1]])
+    return (f"#ttg.blocked<{{sizePerThread={_list([_pow2(rng, 1, 8), _pow2(rng, 1, 8)])}, "
+            f"threadsPerWarp={_list(_split(rng, 32))}, warpsPerCTA={_list(_split(rng, warps))}, "
+            f"order={_list(order)}, {CTA_FIELDS}}}>")
+
+
+def mma_v2(rng: random.Random, warps: int) -> str:
+    return (f"#ttg.nvidia_mma<{{versionMajor=2, versionMinor=0, warpsPerCTA={_list(_split(rng, warps))}, "
+            f"{CTA_FIELDS}, instrShape=[16, 8]}}>")
+
+
+def mma_v3(rng: random.Random, warps: int) -> str:
+    along_m = rng.choice([w for w in (4, 8) if w <= warps and warps % w == 0])
+    return (f"#ttg.nvidia_mma<{{versionMajor=3, versionMinor=0, warpsPerCTA=[{along_m}, {warps // along_m}], "
+            f"{CTA_FIELDS}, instrShape=[16, {_pow2(rng, 8, 256)}, 16]}}>")
+
+
+def dot_operand(rng: random.Random, warps: int) -> str:
+    return f"#ttg.dot_op<{{parent={mma_v2(rng, warps)}, opIdx={rng.randint(0, 1)}, kWidth={rng.choice([2, 4, 8])}}}>"
+
+
+def linear(rng: random.Random, warps: int, m: int, n: int) -> str:
+    """Random bases over the m x n tile's coordinate bits."""
+    coordinate_bits = [[1 << b, 0] for b in range(m.bit_length() - 1)] + \
+                      [[0, 1 << b] for b in range(n.bit_length() - 1)]
+    rng.shuffle(coordinate_bits)
+    lane_bits, warp_bits = 5, warps.bit_length() - 1
+    hardware = lane_bits + warp_bits
+    registers = max(0, len(coordinate_bits) - hardware) + rng.randint(0, 1)  # maybe one more: a broadcast register
+    images = coordinate_bits + [[0, 0]] * (registers + hardware - len(coordinate_bits))
+    # Deal the images to register, lane and warp bits in a random order (the
+    # coordinate bits in front when there are more hardware bits than them,
+    # so that every element is held).
+    rng.shuffle(images)
+    if rng.random() < 0.5:  # mix: basis j ^= basis i, an invertible change of basis
+        for _ in range(rng.randint(1, 4)):
+            i, j = rng.sample(range(len(images)), 2)
+            images[j] = [images[j][0] ^ images[i][0], images[j][1] ^ images[i][1]]
+    regs, lanes, warps_ = images[:registers], images[registers:registers + lane_bits], images[registers + lane_bits:]
+    fmt = lambda bases: "[" + ", ".join(_list(b) for b in bases) + "]"  # noqa: E731
+    return f"#ttg.linear<{{register={fmt(regs)}, lane={fmt(lanes)}, warp={fmt(warps_)}, block=[]}}>"
+
+
+def distributed(rng: random.Random, warps: int, m: int, n: int) -> str:
+    kinds = ["blocked", "blocked", "linear", "linear", "mma_v2", "dot"] + (["mma_v3"] if warps >= 4 else [])
+    kind = rng.choice(kinds)
+    if kind == "blocked":
+        return blocked(rng, warps)
+    if kind == "linear":
+        return linear(rng, warps, m, n)
+    if kind == "mma_v2":
+        return mma_v2(rng, warps)
+    if kind == "mma_v3":
+        return mma_v3(rng, warps)
+    return dot_operand(rng, warps)
+
+
+def shared_layout(rng: random.Random, dtype: str, m: int, n: int) -> str:
+    """A swizzled layout, or an NVMMA one where the tile holds whole swizzle
+    rows (its contiguous dimension a multiple of the swizzle's bytes) and
+    whole 8-row periods, as the verifier requires."""
+    transposed = rng.random() < 0.5
+    bits = 32 if dtype == "i32" else 16
+    contiguous_bytes, rows = (m if transposed else n) * bits // 8, n if transposed else m
+    swizzles = [s for s in (32, 64, 128) if contiguous_bytes % s == 0] if rows % 8 == 0 else []
+    if rng.random() < 0.7 or not swizzles:
+        return (f"#ttg.swizzled_shared<{{vec={_pow2(rng, 1, 8)}, perPhase={_pow2(rng, 1, 4)}, "
+                f"maxPhase={_pow2(rng, 1, 8)}, order={_list(rng.choice([[1, 0], [0, 1]]))}, {CTA_FIELDS}}}>")
+    return (f"#ttg.nvmma_shared<{{swizzlingByteWidth={rng.choice(swizzles)}, "
+            f"transposed={'true' if transposed else 'false'}, elementBitWidth={bits}, {CTA_FIELDS}}}>")
+
+
+def copy_ttgir(m: int, n: int, dtype: str, warps: int, src: str, dst: str, shared: Optional[str]) -> str:
+    aliases = f"#src = {src}\n#dst = {dst}\n#smem = #ttg.shared_memory\n"
+    round_trip = ""
+    value = "%x"
+    if shared:
+        aliases += f"#interm = {shared}\n"
+        round_trip = f"""
+    %s0 = ttg.local_alloc %x : (tensor<{m}x{n}x{dtype}, #src>) -> !ttg.memdesc<{m}x{n}x{dtype}, #interm, #smem>
+    %x1 = ttg.local_load %s0 : !ttg.memdesc<{m}x{n}x{dtype}, #interm, #smem> -> tensor<{m}x{n}x{dtype}, #src>"""
+        value = "%x1"
+    t = f"tensor<{m}x{n}"
+    return aliases + f"""module attributes {{"ttg.num-warps" = {warps} : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32}} {{
+  tt.func public @kernel(%x_ptr: !tt.ptr<{dtype}> {{tt.divisibility = 16 : i32}}, %z_ptr: !tt.ptr<{dtype}> {{tt.divisibility = 16 : i32}}) {{
+    %cols = arith.constant dense<{n}> : tensor<{m}x1xi32, #src>
+    %r = tt.make_range {{end = {m} : i32, start = 0 : i32}} : tensor<{m}xi32, #ttg.slice<{{dim = 1, parent = #src}}>>
+    %c = tt.make_range {{end = {n} : i32, start = 0 : i32}} : tensor<{n}xi32, #ttg.slice<{{dim = 0, parent = #src}}>>
+    %r2 = tt.expand_dims %r {{axis = 1 : i32}} : tensor<{m}xi32, #ttg.slice<{{dim = 1, parent = #src}}>> -> tensor<{m}x1xi32, #src>
+    %rs = arith.muli %r2, %cols : tensor<{m}x1xi32, #src>
+    %c2 = tt.expand_dims %c {{axis = 0 : i32}} : tensor<{n}xi32, #ttg.slice<{{dim = 0, parent = #src}}>> -> tensor<1x{n}xi32, #src>
+    %cb = tt.broadcast %c2 : tensor<1x{n}xi32, #src> -> {t}xi32, #src>
+    %rb = tt.broadcast %rs : tensor<{m}x1xi32, #src> -> {t}xi32, #src>
+    %offs = arith.addi %rb, %cb : {t}xi32, #src>
+    %xs = tt.splat %x_ptr : !tt.ptr<{dtype}> -> {t}x!tt.ptr<{dtype}>, #src>
+    %xp = tt.addptr %xs, %offs : {t}x!tt.ptr<{dtype}>, #src>, {t}xi32, #src>
+    %x = tt.load %xp : {t}x!tt.ptr<{dtype}>, #src>{round_trip}
+    %y = ttg.convert_layout {value} : {t}x{dtype}, #src> -> {t}x{dtype}, #dst>
+    %offs_dst = ttg.convert_layout %offs : {t}xi32, #src> -> {t}xi32, #dst>
+    %zs = tt.splat %z_ptr : !tt.ptr<{dtype}> -> {t}x!tt.ptr<{dtype}>, #dst>
+    %zp = tt.addptr %zs, %offs_dst : {t}x!tt.ptr<{dtype}>, #dst>, {t}xi32, #dst>
+    tt.store %zp, %y : {t}x!tt.ptr<{dtype}>, #dst>
+    tt.return
+  }}
+}}
+"""
+
+
+def generate(seed: int) -> LayoutProgram:
+    rng = random.Random(seed)
+    warps = rng.choice([1, 2, 4, 4, 8])
+    m, n = _pow2(rng, 1, 128), _pow2(rng, 1, 128)
+    dtype = rng.choice(["i32", "f16"])
+    src, dst = distributed(rng, warps, m, n), distributed(rng, warps, m, n)
+    shared = shared_layout(rng, dtype, m, n) if rng.random() < 0.3 else None
+    return LayoutProgram(seed, copy_ttgir(m, n, dtype, warps, src, dst, shared), m, n, dtype, warps, src, dst,
+                         shared)
