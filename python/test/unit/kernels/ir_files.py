@@ -6,6 +6,12 @@ equals the input for every layout pair, so a wrong conversion shows as
 wrong elements.  And a small TTIR kernel.  The CPU tests compile these
 files; the GPU tests run them."""
 
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "tools", "fuzz"))
+from layout_generator import copy_ttgir  # noqa: E402
+
 # A .ttir kernel: x[i] += 1 for i < n (one program of 128 elements).
 TTIR_ADD = """\
 module {
@@ -47,35 +53,6 @@ LAYOUT_PAIRS = [(BLOCKED_ROWS, BLOCKED_COLUMNS, None), (BLOCKED_ROWS, MMA_V2, No
 
 
 def layout_copy_ttgir(m: int, n: int, src: str, dst: str, interm: str = None) -> str:
-    """The copy kernel `kernel(x: *fp16, z: *fp16)` over an m x n tile (4 warps)."""
-    aliases = f"#src = {src}\n#dst = {dst}\n#smem = #ttg.shared_memory\n"
-    through_shared = ""
-    if interm:
-        aliases += f"#interm = {interm}\n"
-        through_shared = f"""
-    %s0 = ttg.local_alloc %x : (tensor<{m}x{n}xf16, #src>) -> !ttg.memdesc<{m}x{n}xf16, #interm, #smem>
-    %x1 = ttg.local_load %s0 : !ttg.memdesc<{m}x{n}xf16, #interm, #smem> -> tensor<{m}x{n}xf16, #src>"""
-    value = "%x1" if interm else "%x"
-    return aliases + f"""module attributes {{"ttg.num-warps" = 4 : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32}} {{
-  tt.func public @kernel(%x_ptr: !tt.ptr<f16> {{tt.divisibility = 16 : i32}}, %z_ptr: !tt.ptr<f16> {{tt.divisibility = 16 : i32}}) {{
-    %cols = arith.constant dense<{n}> : tensor<{m}x1xi32, #src>
-    %r = tt.make_range {{end = {m} : i32, start = 0 : i32}} : tensor<{m}xi32, #ttg.slice<{{dim = 1, parent = #src}}>>
-    %c = tt.make_range {{end = {n} : i32, start = 0 : i32}} : tensor<{n}xi32, #ttg.slice<{{dim = 0, parent = #src}}>>
-    %r2 = tt.expand_dims %r {{axis = 1 : i32}} : tensor<{m}xi32, #ttg.slice<{{dim = 1, parent = #src}}>> -> tensor<{m}x1xi32, #src>
-    %rs = arith.muli %r2, %cols : tensor<{m}x1xi32, #src>
-    %c2 = tt.expand_dims %c {{axis = 0 : i32}} : tensor<{n}xi32, #ttg.slice<{{dim = 0, parent = #src}}>> -> tensor<1x{n}xi32, #src>
-    %cb = tt.broadcast %c2 : tensor<1x{n}xi32, #src> -> tensor<{m}x{n}xi32, #src>
-    %rb = tt.broadcast %rs : tensor<{m}x1xi32, #src> -> tensor<{m}x{n}xi32, #src>
-    %offs = arith.addi %rb, %cb : tensor<{m}x{n}xi32, #src>
-    %xs = tt.splat %x_ptr : !tt.ptr<f16> -> tensor<{m}x{n}x!tt.ptr<f16>, #src>
-    %xp = tt.addptr %xs, %offs : tensor<{m}x{n}x!tt.ptr<f16>, #src>, tensor<{m}x{n}xi32, #src>
-    %x = tt.load %xp : tensor<{m}x{n}x!tt.ptr<f16>, #src>{through_shared}
-    %y = ttg.convert_layout {value} : tensor<{m}x{n}xf16, #src> -> tensor<{m}x{n}xf16, #dst>
-    %offs_dst = ttg.convert_layout %offs : tensor<{m}x{n}xi32, #src> -> tensor<{m}x{n}xi32, #dst>
-    %zs = tt.splat %z_ptr : !tt.ptr<f16> -> tensor<{m}x{n}x!tt.ptr<f16>, #dst>
-    %zp = tt.addptr %zs, %offs_dst : tensor<{m}x{n}x!tt.ptr<f16>, #dst>, tensor<{m}x{n}xi32, #dst>
-    tt.store %zp, %y : tensor<{m}x{n}x!tt.ptr<f16>, #dst>
-    tt.return
-  }}
-}}
-"""
+    """The copy kernel `kernel(x: *fp16, z: *fp16)` over an m x n tile (4
+    warps): the layout fuzzer's template (tools/fuzz/layout_generator.py)."""
+    return copy_ttgir(m, n, "f16", 4, src, dst, interm)
