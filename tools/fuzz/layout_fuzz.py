@@ -100,6 +100,8 @@ def main(argv=None) -> int:
     if args.show is not None:
         print(generate(args.show).source)
         return 0
+    # compiled apart from the user's cache (the workers inherit this)
+    os.environ["TRITIUM_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritium-layout-fuzz-cache-")
     start = time.monotonic()
     seeds = list(range(args.first, args.first + args.count))
     records, unfinished = [], []

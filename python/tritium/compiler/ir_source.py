@@ -125,7 +125,7 @@ def compile_ir_file(path, target, opts: Dict[str, Any], backend_options_for):
     stages, cubin = lib.compile_cuda(text, options, path)
     asm: Dict[str, Any] = {stage: text}
     for produced in ("ttgir", "llir", "ptx"):
-        if produced in stages:
+        if stages.get(produced):  # (a TTGIR input is not printed again: its stage stays the file's text)
             asm[produced] = stages[produced]
     if cubin is not None:
         asm["cubin"] = cubin
