@@ -1,11 +1,14 @@
-"""Layout fuzzing: random layout conversions (layout_generator.py) compiled
-from TTGIR (`triton.compile(path)`) and, where torch sees a GPU, run: the
-output must equal the input bit for bit.
+"""Layout fuzzing: random layout conversions, reductions and scans
+(layout_generator.py) compiled from TTGIR (`triton.compile(path)`) and,
+where torch sees a GPU, run: the output must equal the input (or its sums)
+bit for bit.
 
 Outcomes per seed:
   ok        compiled (and, on a GPU, every element right);
   refused   a layout the TTG verifier rejects (printed, not a failure: the
             generator's choice, e.g. a kWidth the parent cannot take);
+  unsupported  a scan along an axis the layout spreads in a way the scan
+            lowering does not take (its documented limits; counted apart);
   too big   the conversion's scratch exceeds shared memory (OutOfResources;
             a known limit, counted apart);
   failed    any other error;  wrong  a wrong element;
@@ -43,6 +46,22 @@ def _gpu():
         return None
 
 
+def expected(program, x, torch):
+    """What the program writes for input `x`: x itself, its int32 sums along
+    the axis, or its running sums (sums wrap as int32 additions do)."""
+    if program.op == "copy":
+        return x
+    if program.op == "sum":
+        return x.to(torch.int64).sum(dim=program.axis).to(torch.int32)
+    wide = x.to(torch.int64)
+    if program.reverse:
+        wide = wide.flip(program.axis)
+    running = torch.cumsum(wide, dim=program.axis)
+    if program.reverse:
+        running = running.flip(program.axis)
+    return running.to(torch.int32)
+
+
 def check_seed(seed: int) -> dict:
     """One program: compile it (and run it where there is a GPU)."""
     global _WORKDIR, _POISONED
@@ -66,19 +85,24 @@ def check_seed(seed: int) -> dict:
                 x = torch.randint(-2**31, 2**31 - 1, (program.m, program.n), dtype=dtype, device="cuda")
             else:
                 x = torch.randn(program.m, program.n, device="cuda").to(dtype)
-            z = torch.full_like(x, 77)
+            want = expected(program, x, torch)
+            z = torch.full_like(want, 77)
             kernel[(1, 1, 1)](x.data_ptr(), z.data_ptr())
             torch.cuda.synchronize()
-            if not torch.equal(x.view(torch.int16 if dtype == torch.float16 else torch.int32),
-                               z.view(torch.int16 if dtype == torch.float16 else torch.int32)):
-                wrong = (x != z).sum().item()
-                record.update(outcome="wrong", message=f"{wrong} of {x.numel()} elements wrong")
+            bits = torch.int16 if dtype == torch.float16 else torch.int32
+            if not torch.equal(want.view(bits), z.view(bits)):
+                wrong = (want.view(bits) != z.view(bits)).sum().item()
+                record.update(outcome="wrong", message=f"{program.op}: {wrong} of {want.numel()} elements wrong")
     except OutOfResources as e:
         record.update(outcome="too big", message=str(e).splitlines()[0][:200])
     except tritium.CompilationError as e:
         first = str(e).splitlines()[0]
-        record.update(outcome="refused" if "#ttg." in first and ("invalid" in first or "field" in first)
-                      else "failed", message=first.split(": error: ")[-1][:300])
+        outcome = "failed"
+        if "#ttg." in first and ("invalid" in first or "field" in first):
+            outcome = "refused"
+        elif "cannot lower the scan" in first:
+            outcome = "unsupported"
+        record.update(outcome=outcome, message=first.split(": error: ")[-1][:300])
     except Exception as e:  # noqa: BLE001 - reported with its text
         text = f"{type(e).__name__}: {e}"
         if "CUDA error" in text:  # a fault: the context cannot run anything more
@@ -122,9 +146,10 @@ def main(argv=None) -> int:
     bad = [r for r in sorted(records, key=lambda r: r["seed"]) if r["outcome"] in ("failed", "wrong", "fault")]
     for r in bad:
         print(f"seed {r['seed']}: {r['outcome']}: {r['message']}")
-    refused = collections.Counter(r["message"] for r in records if r["outcome"] == "refused")
-    for message, count in refused.most_common(8):
-        print(f"refused {count}x: {message}")
+    for kind in ("refused", "unsupported"):
+        messages = collections.Counter(r["message"] for r in records if r["outcome"] == kind)
+        for message, count in messages.most_common(8):
+            print(f"{kind} {count}x: {message}")
     if unfinished:
         print(f"crash: no seed finished in {args.stall:.0f} s; unfinished: {' '.join(map(str, unfinished[:40]))}")
     mode = "compiled and run on the GPU" if _gpu() is not None else "compiled (no GPU)"

@@ -6,7 +6,10 @@ tile (int32 or float16) in one distributed layout, optionally stores it to
 shared memory in a random shared layout and loads it back, converts it (and
 its offsets) to a second distributed layout and stores it where it came
 from.  The output equals the input for every pair, so any wrong register,
-lane or warp in a conversion shows as a wrong element.
+lane or warp in a conversion shows as a wrong element.  A third of the
+programs instead sum the int32 tile along one axis (tt.reduce, the result
+in the slice layout) or take its running sum (tt.scan, forward or
+reverse) in the drawn layout.
 
 The layouts, in Triton's printed syntax:
   * #ttg.blocked with random sizePerThread, threadsPerWarp, warpsPerCTA and
@@ -38,6 +41,9 @@ class LayoutProgram:
     src: str
     dst: str
     shared: Optional[str]
+    op: str = "copy"   # "copy", "sum" (z = x summed along `axis`) or "cumsum" (z = x's running sum)
+    axis: int = 0
+    reverse: bool = False
 
 
 def _pow2(rng: random.Random, lo: int, hi: int) -> int:
@@ -163,6 +169,71 @@ def copy_ttgir(m: int, n: int, dtype: str, warps: int, src: str, dst: str, share
 """
 
 
+def _load_tile(m: int, n: int, dtype: str) -> str:
+    """The body's first lines: %offs (row-major offsets) and %x (the tile at
+    x_ptr), both in #src."""
+    t = f"tensor<{m}x{n}"
+    return f"""    %cols = arith.constant dense<{n}> : tensor<{m}x1xi32, #src>
+    %r = tt.make_range {{end = {m} : i32, start = 0 : i32}} : tensor<{m}xi32, #ttg.slice<{{dim = 1, parent = #src}}>>
+    %c = tt.make_range {{end = {n} : i32, start = 0 : i32}} : tensor<{n}xi32, #ttg.slice<{{dim = 0, parent = #src}}>>
+    %r2 = tt.expand_dims %r {{axis = 1 : i32}} : tensor<{m}xi32, #ttg.slice<{{dim = 1, parent = #src}}>> -> tensor<{m}x1xi32, #src>
+    %rs = arith.muli %r2, %cols : tensor<{m}x1xi32, #src>
+    %c2 = tt.expand_dims %c {{axis = 0 : i32}} : tensor<{n}xi32, #ttg.slice<{{dim = 0, parent = #src}}>> -> tensor<1x{n}xi32, #src>
+    %cb = tt.broadcast %c2 : tensor<1x{n}xi32, #src> -> {t}xi32, #src>
+    %rb = tt.broadcast %rs : tensor<{m}x1xi32, #src> -> {t}xi32, #src>
+    %offs = arith.addi %rb, %cb : {t}xi32, #src>
+    %xs = tt.splat %x_ptr : !tt.ptr<{dtype}> -> {t}x!tt.ptr<{dtype}>, #src>
+    %xp = tt.addptr %xs, %offs : {t}x!tt.ptr<{dtype}>, #src>, {t}xi32, #src>
+    %x = tt.load %xp : {t}x!tt.ptr<{dtype}>, #src>
+"""
+
+
+def _module(src: str, warps: int, body: str, extra_aliases: str = "") -> str:
+    return f"""#src = {src}
+{extra_aliases}module attributes {{"ttg.num-warps" = {warps} : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32}} {{
+  tt.func public @kernel(%x_ptr: !tt.ptr<i32> {{tt.divisibility = 16 : i32}}, %z_ptr: !tt.ptr<i32> {{tt.divisibility = 16 : i32}}) {{
+{body}    tt.return
+  }}
+}}
+"""
+
+
+def sum_ttgir(m: int, n: int, warps: int, src: str, axis: int) -> str:
+    """z[k] = sum of x along `axis` (int32, wrapping), through the slice
+    layout the reduction gives, converted to a plain 1-D layout to store."""
+    k = n if axis == 0 else m
+    out = f"#ttg.blocked<{{sizePerThread=[1], threadsPerWarp=[32], warpsPerCTA=[{warps}], order=[0]}}>"
+    slice_ = f"#ttg.slice<{{dim = {axis}, parent = #src}}>"
+    body = _load_tile(m, n, "i32") + f"""    %s = "tt.reduce"(%x) <{{axis = {axis} : i32}}> ({{
+    ^bb0(%a: i32, %b: i32):
+      %t = arith.addi %a, %b : i32
+      tt.reduce.return %t : i32
+    }}) : (tensor<{m}x{n}xi32, #src>) -> tensor<{k}xi32, {slice_}>
+    %o = ttg.convert_layout %s : tensor<{k}xi32, {slice_}> -> tensor<{k}xi32, #out>
+    %i = tt.make_range {{end = {k} : i32, start = 0 : i32}} : tensor<{k}xi32, #out>
+    %zs = tt.splat %z_ptr : !tt.ptr<i32> -> tensor<{k}x!tt.ptr<i32>, #out>
+    %zp = tt.addptr %zs, %i : tensor<{k}x!tt.ptr<i32>, #out>, tensor<{k}xi32, #out>
+    tt.store %zp, %o : tensor<{k}x!tt.ptr<i32>, #out>
+"""
+    return _module(src, warps, body, f"#out = {out}\n")
+
+
+def cumsum_ttgir(m: int, n: int, warps: int, src: str, axis: int, reverse: bool) -> str:
+    """z = the running sum of x along `axis` (from the end when `reverse`),
+    in x's layout."""
+    t = f"tensor<{m}x{n}"
+    body = _load_tile(m, n, "i32") + f"""    %y = "tt.scan"(%x) <{{axis = {axis} : i32, reverse = {str(reverse).lower()}}}> ({{
+    ^bb0(%a: i32, %b: i32):
+      %t = arith.addi %a, %b : i32
+      tt.scan.return %t : i32
+    }}) : ({t}xi32, #src>) -> {t}xi32, #src>
+    %zs = tt.splat %z_ptr : !tt.ptr<i32> -> {t}x!tt.ptr<i32>, #src>
+    %zp = tt.addptr %zs, %offs : {t}x!tt.ptr<i32>, #src>, {t}xi32, #src>
+    tt.store %zp, %y : {t}x!tt.ptr<i32>, #src>
+"""
+    return _module(src, warps, body)
+
+
 def generate(seed: int) -> LayoutProgram:
     rng = random.Random(seed)
     warps = rng.choice([1, 2, 4, 4, 8])
@@ -170,5 +241,13 @@ def generate(seed: int) -> LayoutProgram:
     dtype = rng.choice(["i32", "f16"])
     src, dst = distributed(rng, warps, m, n), distributed(rng, warps, m, n)
     shared = shared_layout(rng, dtype, m, n) if rng.random() < 0.3 else None
-    return LayoutProgram(seed, copy_ttgir(m, n, dtype, warps, src, dst, shared), m, n, dtype, warps, src, dst,
-                         shared)
+    # A third of the programs reduce or scan the tile instead (int32), drawn
+    # from a stream of their own: the copies of the other seeds stay as they were.
+    ops = random.Random(f"op {seed}")
+    op = ops.choice(["copy", "copy", "copy", "copy", "sum", "cumsum"])
+    if op == "copy":
+        return LayoutProgram(seed, copy_ttgir(m, n, dtype, warps, src, dst, shared), m, n, dtype, warps, src,
+                             dst, shared)
+    axis, reverse = ops.randint(0, 1), ops.random() < 0.5
+    source = sum_ttgir(m, n, warps, src, axis) if op == "sum" else cumsum_ttgir(m, n, warps, src, axis, reverse)
+    return LayoutProgram(seed, source, m, n, "i32", warps, src, "", None, op, axis, reverse and op == "cumsum")

@@ -1,6 +1,6 @@
 """The layout fuzzer (tools/fuzz/layout_fuzz.py) without a GPU: its programs
-are reproducible, cover every kind of layout it draws, and compile; the
-GPU runs (scripts/gpu_run.sh, bench/RESULTS.md) check their outputs."""
+are reproducible, cover every kind of layout and op it draws, and compile;
+the GPU runs (bench/RESULTS.md) check their outputs."""
 import os
 import sys
 
@@ -16,13 +16,18 @@ def test_a_seed_gives_the_same_program():
     assert generate(17).source != generate(18).source
 
 
-def test_the_programs_draw_every_kind_of_layout():
+def test_the_programs_draw_every_kind_of_layout_and_op():
     text = "".join(generate(seed).source for seed in range(200))
     for kind in ("#ttg.blocked", "#ttg.linear", "versionMajor=2", "versionMajor=3", "#ttg.dot_op",
-                 "#ttg.swizzled_shared", "#ttg.nvmma_shared", "xi32", "xf16"):
+                 "#ttg.swizzled_shared", "#ttg.nvmma_shared", "xi32", "xf16", '"tt.reduce"', '"tt.scan"',
+                 "reverse = true", "reverse = false"):
         assert kind in text, kind
 
 
 def test_the_first_seeds_compile():
-    outcomes = [layout_fuzz.check_seed(seed) for seed in range(40)]
-    assert all(o["outcome"] == "ok" for o in outcomes), [o for o in outcomes if o["outcome"] != "ok"]
+    # a scan over a layout its lowering does not take is "unsupported" (its
+    # documented limits); everything else compiles
+    outcomes = [layout_fuzz.check_seed(seed) for seed in range(60)]
+    assert all(o["outcome"] == "ok" or (o["outcome"] == "unsupported" and generate(o["seed"]).op == "cumsum")
+               for o in outcomes), [o for o in outcomes if o["outcome"] != "ok"]
+    assert sum(o["outcome"] == "ok" for o in outcomes) >= 50
