@@ -133,42 +133,6 @@ def shared_layout(rng: random.Random, dtype: str, m: int, n: int) -> str:
             f"transposed={'true' if transposed else 'false'}, elementBitWidth={bits}, {CTA_FIELDS}}}>")
 
 
-def copy_ttgir(m: int, n: int, dtype: str, warps: int, src: str, dst: str, shared: Optional[str]) -> str:
-    aliases = f"#src = {src}\n#dst = {dst}\n#smem = #ttg.shared_memory\n"
-    round_trip = ""
-    value = "%x"
-    if shared:
-        aliases += f"#interm = {shared}\n"
-        round_trip = f"""
-    %s0 = ttg.local_alloc %x : (tensor<{m}x{n}x{dtype}, #src>) -> !ttg.memdesc<{m}x{n}x{dtype}, #interm, #smem>
-    %x1 = ttg.local_load %s0 : !ttg.memdesc<{m}x{n}x{dtype}, #interm, #smem> -> tensor<{m}x{n}x{dtype}, #src>"""
-        value = "%x1"
-    t = f"tensor<{m}x{n}"
-    return aliases + f"""module attributes {{"ttg.num-warps" = {warps} : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32}} {{
-  tt.func public @kernel(%x_ptr: !tt.ptr<{dtype}> {{tt.divisibility = 16 : i32}}, %z_ptr: !tt.ptr<{dtype}> {{tt.divisibility = 16 : i32}}) {{
-    %cols = arith.constant dense<{n}> : tensor<{m}x1xi32, #src>
-    %r = tt.make_range {{end = {m} : i32, start = 0 : i32}} : tensor<{m}xi32, #ttg.slice<{{dim = 1, parent = #src}}>>
-    %c = tt.make_range {{end = {n} : i32, start = 0 : i32}} : tensor<{n}xi32, #ttg.slice<{{dim = 0, parent = #src}}>>
-    %r2 = tt.expand_dims %r {{axis = 1 : i32}} : tensor<{m}xi32, #ttg.slice<{{dim = 1, parent = #src}}>> -> tensor<{m}x1xi32, #src>
-    %rs = arith.muli %r2, %cols : tensor<{m}x1xi32, #src>
-    %c2 = tt.expand_dims %c {{axis = 0 : i32}} : tensor<{n}xi32, #ttg.slice<{{dim = 0, parent = #src}}>> -> tensor<1x{n}xi32, #src>
-    %cb = tt.broadcast %c2 : tensor<1x{n}xi32, #src> -> {t}xi32, #src>
-    %rb = tt.broadcast %rs : tensor<{m}x1xi32, #src> -> {t}xi32, #src>
-    %offs = arith.addi %rb, %cb : {t}xi32, #src>
-    %xs = tt.splat %x_ptr : !tt.ptr<{dtype}> -> {t}x!tt.ptr<{dtype}>, #src>
-    %xp = tt.addptr %xs, %offs : {t}x!tt.ptr<{dtype}>, #src>, {t}xi32, #src>
-    %x = tt.load %xp : {t}x!tt.ptr<{dtype}>, #src>{round_trip}
-    %y = ttg.convert_layout {value} : {t}x{dtype}, #src> -> {t}x{dtype}, #dst>
-    %offs_dst = ttg.convert_layout %offs : {t}xi32, #src> -> {t}xi32, #dst>
-    %zs = tt.splat %z_ptr : !tt.ptr<{dtype}> -> {t}x!tt.ptr<{dtype}>, #dst>
-    %zp = tt.addptr %zs, %offs_dst : {t}x!tt.ptr<{dtype}>, #dst>, {t}xi32, #dst>
-    tt.store %zp, %y : {t}x!tt.ptr<{dtype}>, #dst>
-    tt.return
-  }}
-}}
-"""
-
-
 def _load_tile(m: int, n: int, dtype: str) -> str:
     """The body's first lines: %offs (row-major offsets) and %x (the tile at
     x_ptr), both in #src."""
@@ -188,10 +152,11 @@ def _load_tile(m: int, n: int, dtype: str) -> str:
 """
 
 
-def _module(src: str, warps: int, body: str, extra_aliases: str = "") -> str:
+def _module(src: str, warps: int, body: str, extra_aliases: str = "", dtype: str = "i32") -> str:
+    """The module around `body`: `kernel(x_ptr, z_ptr)` over `dtype`."""
     return f"""#src = {src}
 {extra_aliases}module attributes {{"ttg.num-warps" = {warps} : i32, "ttg.num-ctas" = 1 : i32, "ttg.threads-per-warp" = 32 : i32}} {{
-  tt.func public @kernel(%x_ptr: !tt.ptr<i32> {{tt.divisibility = 16 : i32}}, %z_ptr: !tt.ptr<i32> {{tt.divisibility = 16 : i32}}) {{
+  tt.func public @kernel(%x_ptr: !tt.ptr<{dtype}> {{tt.divisibility = 16 : i32}}, %z_ptr: !tt.ptr<{dtype}> {{tt.divisibility = 16 : i32}}) {{
 {body}    tt.return
   }}
 }}
@@ -232,6 +197,27 @@ def cumsum_ttgir(m: int, n: int, warps: int, src: str, axis: int, reverse: bool)
     tt.store %zp, %y : {t}x!tt.ptr<i32>, #src>
 """
     return _module(src, warps, body)
+
+
+def copy_ttgir(m: int, n: int, dtype: str, warps: int, src: str, dst: str, shared: Optional[str]) -> str:
+    """z = x through a conversion from #src to #dst (and a shared-memory
+    round trip in `shared` first, when given)."""
+    aliases = f"#dst = {dst}\n#smem = #ttg.shared_memory\n"
+    round_trip, value = "", "%x"
+    t = f"tensor<{m}x{n}"
+    if shared:
+        aliases += f"#interm = {shared}\n"
+        round_trip = f"""    %s0 = ttg.local_alloc %x : ({t}x{dtype}, #src>) -> !ttg.memdesc<{m}x{n}x{dtype}, #interm, #smem>
+    %x1 = ttg.local_load %s0 : !ttg.memdesc<{m}x{n}x{dtype}, #interm, #smem> -> {t}x{dtype}, #src>
+"""
+        value = "%x1"
+    body = _load_tile(m, n, dtype) + round_trip + f"""    %y = ttg.convert_layout {value} : {t}x{dtype}, #src> -> {t}x{dtype}, #dst>
+    %offs_dst = ttg.convert_layout %offs : {t}xi32, #src> -> {t}xi32, #dst>
+    %zs = tt.splat %z_ptr : !tt.ptr<{dtype}> -> {t}x!tt.ptr<{dtype}>, #dst>
+    %zp = tt.addptr %zs, %offs_dst : {t}x!tt.ptr<{dtype}>, #dst>, {t}xi32, #dst>
+    tt.store %zp, %y : {t}x!tt.ptr<{dtype}>, #dst>
+"""
+    return _module(src, warps, body, aliases, dtype)
 
 
 def generate(seed: int) -> LayoutProgram:
