@@ -14,7 +14,8 @@ Outcomes per seed:
   failed    any other error;  wrong  a wrong element;
   fault     the kernel faulted (e.g. an illegal address); the worker's CUDA
             context is then lost, and its later seeds are only compiled
-            ("unrun": rerun them, e.g. with --first);
+            ("unrun"): they run again in a pool of fresh workers, round
+            after round, until none is left;
   crash     a worker died or no seed finished for --stall seconds.
 Usage: python tools/fuzz/layout_fuzz.py [--count N] [--first SEED] [--jobs J]
        python tools/fuzz/layout_fuzz.py --show SEED
@@ -113,6 +114,40 @@ def check_seed(seed: int) -> dict:
     return record
 
 
+def run_pool(seeds, jobs: int, stall: float, check=None):
+    """(records, unfinished seeds) of one pool of `jobs` fresh workers over
+    `seeds`; unfinished when no seed finished for `stall` seconds."""
+    records = []
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        results = pool.imap_unordered(check or check_seed, seeds)
+        for _ in seeds:
+            try:
+                records.append(results.next(timeout=stall))
+            except multiprocessing.TimeoutError:
+                done = {r["seed"] for r in records}
+                pool.terminate()
+                return records, [s for s in seeds if s not in done]
+    return records, []
+
+
+def run_rounds(seeds, jobs: int, stall: float, check=None):
+    """Runs `seeds` in pools of fresh workers, again for the seeds a faulted
+    worker left unrun, until none is left or a round makes no progress;
+    returns (records, unfinished seeds)."""
+    records, pending = {}, list(seeds)
+    while pending:
+        batch, unfinished = run_pool(pending, max(1, jobs), stall, check)
+        for r in batch:
+            records[r["seed"]] = r
+        if unfinished:
+            return list(records.values()), unfinished
+        rerun = [r["seed"] for r in batch if r["outcome"] == "unrun"]
+        if len(rerun) == len(pending):  # no progress
+            break
+        pending = rerun
+    return list(records.values()), []
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=500)
@@ -128,20 +163,7 @@ def main(argv=None) -> int:
     os.environ["TRITIUM_CACHE_DIR"] = tempfile.mkdtemp(prefix="tritium-layout-fuzz-cache-")
     start = time.monotonic()
     seeds = list(range(args.first, args.first + args.count))
-    records, unfinished = [], []
-    if args.jobs <= 1:
-        records = [check_seed(s) for s in seeds]
-    else:
-        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            results = pool.imap_unordered(check_seed, seeds)
-            for _ in seeds:
-                try:
-                    records.append(results.next(timeout=args.stall))
-                except multiprocessing.TimeoutError:
-                    done = {r["seed"] for r in records}
-                    unfinished = [s for s in seeds if s not in done]
-                    pool.terminate()
-                    break
+    records, unfinished = run_rounds(seeds, args.jobs, args.stall)
     tally = collections.Counter(r["outcome"] for r in records)
     bad = [r for r in sorted(records, key=lambda r: r["seed"]) if r["outcome"] in ("failed", "wrong", "fault")]
     for r in bad:

@@ -31,3 +31,25 @@ def test_the_first_seeds_compile():
     assert all(o["outcome"] == "ok" or (o["outcome"] == "unsupported" and generate(o["seed"]).op == "cumsum")
                for o in outcomes), [o for o in outcomes if o["outcome"] != "ok"]
     assert sum(o["outcome"] == "ok" for o in outcomes) >= 50
+
+
+_FAULTED = False  # per worker process, as a lost CUDA context is
+
+
+def fake_check(seed: int) -> dict:
+    """check_seed's outcomes as a GPU worker gives them: seeds that divide by
+    7 fault, and the worker runs nothing after its first fault."""
+    global _FAULTED
+    if _FAULTED:
+        return {"seed": seed, "outcome": "unrun", "message": ""}
+    if seed % 7 == 0:
+        _FAULTED = True
+        return {"seed": seed, "outcome": "fault", "message": "illegal address"}
+    return {"seed": seed, "outcome": "ok", "message": ""}
+
+
+def test_seeds_a_faulted_worker_left_run_again_in_fresh_workers():
+    records, unfinished = layout_fuzz.run_rounds(list(range(1, 60)), 2, 60.0, fake_check)
+    outcomes = {r["seed"]: r["outcome"] for r in records}
+    assert not unfinished and sorted(outcomes) == list(range(1, 60))
+    assert all(outcomes[s] == ("fault" if s % 7 == 0 else "ok") for s in outcomes)
