@@ -11,7 +11,8 @@ import tritium
 from tritium.errors import CompilationError, TritiumError
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernels.ir_files import BLOCKED_ROWS, LAYOUT_PAIRS, MMA_V2, MMA_V3, NVMMA_ROWS, TTIR_ADD, layout_copy_ttgir  # noqa: E402
+from kernels.ir_files import (BLOCKED_ROWS, LAYOUT_PAIRS, MMA_V2, MMA_V3, NVMMA_ROWS, TTIR_ADD,  # noqa: E402
+                              layout_copy_ttgir)
 
 
 
@@ -59,7 +60,8 @@ def test_mistakes_name_the_file_the_line_or_the_rule(tmp_path):
     two_ctas = layout_copy_ttgir(32, 32, BLOCKED_ROWS.replace("CTASplitNum=[1, 1]", "CTASplitNum=[2, 1]"), MMA_V2)
     with pytest.raises(CompilationError, match="CTASplitNum' must be all ones"):
         tritium.compile(write(tmp_path, "ctas.ttgir", two_ctas))
-    wide = layout_copy_ttgir(32, 32, BLOCKED_ROWS, MMA_V2).replace('"ttg.threads-per-warp" = 32', '"ttg.threads-per-warp" = 64')
+    wide = layout_copy_ttgir(32, 32, BLOCKED_ROWS, MMA_V2).replace('"ttg.threads-per-warp" = 32',
+                                                                   '"ttg.threads-per-warp" = 64')
     with pytest.raises(CompilationError, match=r"wide\.ttgir:\d+:\d+: error: .*uses 32 threads per warp, but the "
                                                "module has ttg.threads-per-warp = 64"):
         tritium.compile(write(tmp_path, "wide.ttgir", wide))
@@ -82,5 +84,6 @@ def test_the_target_is_the_modules_unless_given(tmp_path):
     ampere_text = text.replace('"ttg.num-ctas" = 1 : i32', '"ttg.num-ctas" = 1 : i32, ttg.target = "cuda:80"')
     ampere = tritium.compile(write(tmp_path, "ampere.ttgir", ampere_text))
     assert ".target sm_80" in ampere.asm["ptx"]
-    with pytest.raises(CompilationError, match=r"the module's ttg.target is \"cuda:80\" but it is compiled for cuda:90"):
+    with pytest.raises(CompilationError,
+                       match=r"the module's ttg.target is \"cuda:80\" but it is compiled for cuda:90"):
         tritium.compile(write(tmp_path, "ampere.ttgir", ampere_text), target="cuda:90")

@@ -41,7 +41,8 @@ MMA_V3 = ("#ttg.nvidia_mma<{versionMajor=3, versionMinor=0, warpsPerCTA=[4, 1], 
           "CTASplitNum=[1, 1], CTAOrder=[1, 0], instrShape=[16, 32, 16]}>")
 DOT_A_V2 = f"#ttg.dot_op<{{parent={MMA_V2}, opIdx=0, kWidth=2}}>"
 # Threads along columns, registers along rows: a 16 x 32 tile over 4 warps.
-LINEAR = "#ttg.linear<{register=[[1, 0], [2, 0]], lane=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp=[[4, 0], [8, 0]], block=[]}>"
+LINEAR = ("#ttg.linear<{register=[[1, 0], [2, 0]], lane=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], "
+          "warp=[[4, 0], [8, 0]], block=[]}>")
 SWIZZLED = ("#ttg.swizzled_shared<{vec=4, perPhase=2, maxPhase=4, order=[1, 0], CTAsPerCGA=[1, 1], "
             "CTASplitNum=[1, 1], CTAOrder=[0, 1]}>")
 NVMMA_ROWS = ("#ttg.nvmma_shared<{swizzlingByteWidth=64, transposed=false, elementBitWidth=16, CTAsPerCGA=[1, 1], "
