@@ -27,6 +27,8 @@ import random
 from dataclasses import dataclass
 from typing import List, Optional
 
+from kernel_generator import _pow2  # a power of two in [lo, hi], as the kernel generator draws them
+
 CTA_FIELDS = "CTAsPerCGA=[1, 1], CTASplitNum=[1, 1], CTAOrder=[1, 0]"
 
 
@@ -44,10 +46,6 @@ class LayoutProgram:
     op: str = "copy"   # "copy", "sum" (z = x summed along `axis`) or "cumsum" (z = x's running sum)
     axis: int = 0
     reverse: bool = False
-
-
-def _pow2(rng: random.Random, lo: int, hi: int) -> int:
-    return 1 << rng.randint(lo.bit_length() - 1, hi.bit_length() - 1)
 
 
 def _split(rng: random.Random, total: int) -> List[int]:

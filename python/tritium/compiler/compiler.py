@@ -260,6 +260,18 @@ class CompiledKernel:
         return f"CompiledKernel({self.name}, stages={list(self.asm)})"
 
 
+def take_native_metadata(metadata: Dict[str, Any], stages: Dict[str, Any]) -> None:
+    """Copies what the native compile reports (its `stages` dict) into a
+    kernel's metadata: the entry's name, shared memory, registers, scratch
+    and the launcher's other inputs."""
+    for field in ("shared", "registers", "spills", "name", "max_warps_per_sm", "streaming",
+                  "tensor_descriptors", "global_scratch_size", "global_scratch_align", "global_scratch_internal",
+                  "nonnegative_args", "total_num_warps"):
+        if field in stages:
+            metadata["kernel_name" if field == "name" else field] = stages[field]
+    metadata["maxnreg"] = stages.get("maxnreg") or None
+
+
 def _backend_options(opts: Dict, target: "GPUTarget", debug_on: bool, maxnreg: Optional[int]) -> Dict:
     """The native compile's options (capi/tritium.h) for compile()'s options."""
     backend_options = {"num_warps": opts["num_warps"], "num_ctas": opts["num_ctas"],
@@ -402,12 +414,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
                 asm[stage] = stages[stage]
         if cubin is not None:
             asm["cubin"] = cubin
-        for field in ("shared", "registers", "spills", "name", "max_warps_per_sm", "streaming",
-                      "tensor_descriptors", "global_scratch_size", "global_scratch_align", "global_scratch_internal",
-                      "nonnegative_args", "total_num_warps"):
-            if field in stages:
-                metadata["kernel_name" if field == "name" else field] = stages[field]
-        metadata["maxnreg"] = stages.get("maxnreg") or None
+        take_native_metadata(metadata, stages)
         if "times_ms" in stages:  # per stage of the native compile, for profiling
             metadata["compile_times_ms"] = stages["times_ms"]
     files = {stage: (v.encode() if isinstance(v, str) else v) for stage, v in asm.items()}

@@ -92,7 +92,7 @@ def compile_ir_file(path, target, opts: Dict[str, Any], backend_options_for):
     module's `ttg.target`, else cuda:90); returns a CompiledKernel.  `opts`
     are compile()'s options, `backend_options_for(target)` the native
     options they map to (input stage and warps are set here)."""
-    from .compiler import CompiledKernel, GPUTarget
+    from .compiler import CompiledKernel, GPUTarget, take_native_metadata
     path = os.fspath(path)
     stage = SUFFIXES[os.path.splitext(path)[1]]
     try:
@@ -129,15 +129,10 @@ def compile_ir_file(path, target, opts: Dict[str, Any], backend_options_for):
             asm[produced] = stages[produced]
     if cubin is not None:
         asm["cubin"] = cubin
-    metadata: Dict[str, Any] = {"name": name, "kernel_name": stages.get("name", name), "target": str(target),
+    metadata: Dict[str, Any] = {"name": name, "kernel_name": name, "target": str(target),
                                 "num_warps": num_warps, "num_stages": opts["num_stages"],
                                 "num_ctas": opts["num_ctas"], "signature": signature, "constexprs": {},
                                 "debug": bool(options.get("debug")), "shared": 0}
-    for field in ("shared", "registers", "spills", "max_warps_per_sm", "streaming", "tensor_descriptors",
-                  "global_scratch_size", "global_scratch_align", "global_scratch_internal", "nonnegative_args",
-                  "total_num_warps"):
-        if field in stages:
-            metadata[field] = stages[field]
-    metadata["maxnreg"] = stages.get("maxnreg") or None
+    take_native_metadata(metadata, stages)
     cache.store(key, name, {k: (v.encode() if isinstance(v, str) else v) for k, v in asm.items()}, metadata)
     return CompiledKernel(name, asm, metadata)

@@ -80,6 +80,33 @@ public:
     return true;
   }
 
+  /// Reads a list of bases `[[c0, c1, ...], ...]` into `flat` (`rank`
+  /// coordinates each), taking `rank` from the first basis when unset.
+  bool getBases(StringRef name, std::optional<unsigned> &rank,
+                SmallVectorImpl<int64_t> &flat) {
+    auto list = get<ArrayAttr>(name, "a list of bases (coordinate lists)");
+    if (!list)
+      return false;
+    for (Attribute basisAttr : list) {
+      auto basis = dyn_cast<ArrayAttr>(basisAttr);
+      if (!basis)
+        return error(name, "must be a list of bases (coordinate lists)");
+      if (!rank)
+        rank = basis.size();
+      if (basis.size() != *rank)
+        return error(name, (Twine("has a basis of ") + Twine(basis.size()) +
+                            " coordinates where the layout has rank " + Twine(*rank))
+                               .str());
+      for (Attribute c : basis) {
+        auto value = dyn_cast<IntegerAttr>(c);
+        if (!value || value.getValue().isNegative() || value.getValue().getActiveBits() > 32)
+          return error(name, "must hold non-negative 32-bit coordinates");
+        flat.push_back(value.getValue().getZExtValue());
+      }
+    }
+    return true;
+  }
+
   bool has(StringRef name) const { return static_cast<bool>(dict.get(name)); }
 
   bool getBool(StringRef name, bool &out) {
@@ -483,39 +510,6 @@ LogicalResult DotOperandEncodingAttr::verifyEncoding(
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Reads one `[[c0, c1, ...], ...]` list of bases into `flat` (rank
-/// coordinates each), setting `rank` from the first basis seen.
-bool parseBases(AsmParser &parser, SMLoc loc, DictionaryAttr dict, StringRef name,
-                std::optional<unsigned> &rank, SmallVectorImpl<int64_t> &flat) {
-  auto fail = [&](const Twine &message) {
-    parser.emitError(loc) << "#ttg.linear field '" << name << "' " << message;
-    return false;
-  };
-  Attribute attr = dict.get(name);
-  if (!attr)
-    return fail("is missing");
-  auto list = dyn_cast<ArrayAttr>(attr);
-  if (!list)
-    return fail("must be a list of bases (coordinate lists)");
-  for (Attribute basisAttr : list) {
-    auto basis = dyn_cast<ArrayAttr>(basisAttr);
-    if (!basis)
-      return fail("must be a list of bases (coordinate lists)");
-    if (!rank)
-      rank = basis.size();
-    if (basis.size() != *rank)
-      return fail("has a basis of " + Twine(basis.size()) + " coordinates where the layout has rank " +
-                  Twine(*rank));
-    for (Attribute c : basis) {
-      auto value = dyn_cast<IntegerAttr>(c);
-      if (!value || value.getValue().isNegative() || value.getValue().getActiveBits() > 32)
-        return fail("must hold non-negative 32-bit coordinates");
-      flat.push_back(value.getValue().getZExtValue());
-    }
-  }
-  return true;
-}
-
 void printBases(AsmPrinter &printer, ArrayRef<int64_t> flat, unsigned rank) {
   printer << "[";
   for (size_t i = 0; rank && i < flat.size(); i += rank) {
@@ -530,30 +524,23 @@ void printBases(AsmPrinter &printer, ArrayRef<int64_t> flat, unsigned rank) {
 } // namespace
 
 Attribute LinearEncodingAttr::parse(AsmParser &parser, Type) {
-  SMLoc loc = parser.getCurrentLocation();
-  DictionaryAttr dict;
-  if (parser.parseLess() || parser.parseAttribute(dict) || parser.parseGreater())
+  LayoutFields fields(parser, "linear");
+  if (!fields.parsed())
     return {};
-  for (NamedAttribute field : dict)
-    if (!llvm::is_contained({"register", "lane", "warp", "block"}, field.getName().getValue())) {
-      parser.emitError(loc) << "unknown field '" << field.getName().getValue() << "' in #ttg.linear";
-      return {};
-    }
   std::optional<unsigned> rank;
   SmallVector<int64_t> registers, lanes, warps, blocks;
-  if (!parseBases(parser, loc, dict, "register", rank, registers) ||
-      !parseBases(parser, loc, dict, "lane", rank, lanes) ||
-      !parseBases(parser, loc, dict, "warp", rank, warps))
+  if (!fields.onlyFields({"register", "lane", "warp", "block"}) || !fields.singleCTA() ||
+      !fields.getBases("register", rank, registers) ||
+      !fields.getBases("lane", rank, lanes) || !fields.getBases("warp", rank, warps))
     return {};
-  if (dict.get("block") && !parseBases(parser, loc, dict, "block", rank, blocks))
+  if (fields.has("block") && !fields.getBases("block", rank, blocks))
     return {};
   if (!blocks.empty()) {
-    parser.emitError(loc) << "#ttg.linear field 'block' must be empty: Tritium runs one CTA per CTA group "
-                             "(num_ctas = 1)";
+    fields.error("block", "must be empty: Tritium runs one CTA per CTA group (num_ctas = 1)");
     return {};
   }
   if (!rank) {
-    parser.emitError(loc) << "#ttg.linear has no bases to give its rank";
+    fields.error("register", "and the other fields hold no basis to give the layout's rank");
     return {};
   }
   return parser.getChecked<LinearEncodingAttr>(parser.getContext(), *rank, registers, lanes, warps);
