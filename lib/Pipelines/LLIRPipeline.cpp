@@ -1,6 +1,11 @@
 //===- LLIRPipeline.cpp - the make-llir pipeline --------------------------===//
 //
 // The pass order and why:
+//   ttg-legalize-reduction-layouts
+//                               reductions and scans on layouts their
+//                               lowerings cannot run get converted operands
+//                               (after every TTGIR pass, before the
+//                               conversions' scratch is allocated);
 //   allocate-shared-memory      offsets of the buffers the lowering uses;
 //   ttg-membar                  barriers between shared-memory accesses
 //                               that would race (it reads the offsets; the
@@ -33,6 +38,7 @@
 
 void tritium::buildLLIRPipeline(mlir::OpPassManager &pm,
                                 const LLIRPipelineOptions &options) {
+  pm.addPass(createLegalizeReductionLayoutsPass());
   pm.addPass(createAllocateSharedMemoryPass());
   pm.addPass(createTTGMembarPass());
   ConvertTTGToLLVMPassOptions lowering;

@@ -89,7 +89,14 @@ LogicalResult tritium::convertTTGToLLVM(ModuleOp module,
   legality.addLegalOp<ttg::WarpSpecializeOp, ttg::WarpYieldOp>();
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        legality);
-  if (failed(applyPartialConversion(module, legality, std::move(patterns))))
+  // Fold an op only when no pattern lowers it.  Folding first would rewrite
+  // ops the allocation and membar passes already planned for: a
+  // ttg.convert_layout of a ttg.convert_layout folds into one conversion
+  // whose scratch (or lack of it) nobody allocated.
+  ConversionConfig config;
+  config.foldingMode = DialectConversionFoldingMode::AfterPatterns;
+  if (failed(applyPartialConversion(module, legality, std::move(patterns),
+                                    config)))
     return failure();
   lowerWarpSpecializeOps(module);
   return success();

@@ -25,6 +25,9 @@
 //      result layout that is not the slice of the operand's (the loads go by
 //      result coordinates), with W = 1.
 //   Otherwise each result register takes the group with its coordinates.
+// This counts every element once only on the layouts of
+// layout::reductionLayoutProblem (ReductionRule.h); others are refused here
+// and converted to a blocked layout by ttg-legalize-reduction-layouts.
 //
 // Scratch (getReduceScratchBytes): per operand, result elements * W
 // elements, each operand's section 16-byte aligned.  The barrier before the
@@ -44,6 +47,7 @@
 #include "tritium/Conversion/TTGToLLVM/WarpShuffle.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "tritium/Layout/ReductionRule.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <map>
@@ -154,6 +158,12 @@ struct ReduceLowering : public ConvertOpToLLVMPattern<tt::ReduceOp> {
     if (!plan)
       return op.emitError("only reductions of tensors in distributed "
                           "layouts can be lowered");
+    // ttg-legalize-reduction-layouts converts such operands beforehand.
+    std::string problem =
+        layout::reductionLayoutProblem(plan->src, plan->axis);
+    if (!problem.empty())
+      return op.emitError("cannot lower the reduction along axis ")
+             << plan->axis << " of this layout: " << problem;
     Location loc = op.getLoc();
     auto &converter = TTGToLLVMTypeConverter::of(getTypeConverter());
     unsigned numOperands = op.getSrcs().size();

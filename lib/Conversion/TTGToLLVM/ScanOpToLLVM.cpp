@@ -565,6 +565,13 @@ void tritium::populateScanOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
   patterns.add<ScanLowering>(converter, kTritiumPatternBenefit);
 }
 
+std::string tritium::scanLayoutProblem(const LinearLayout &layout, int axis) {
+  std::string why;
+  if (failed(makeScanPlan(layout, axis, why)))
+    return why;
+  return "";
+}
+
 int64_t tritium::getScanScratchBytes(Operation *op) {
   auto scan = cast<tt::ScanOp>(op);
   auto srcType = cast<RankedTensorType>(scan.getSrcs().front().getType());

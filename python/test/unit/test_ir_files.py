@@ -11,8 +11,8 @@ import tritium
 from tritium.errors import CompilationError, TritiumError
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernels.ir_files import (BLOCKED_ROWS, LAYOUT_PAIRS, MMA_V2, MMA_V3, NVMMA_ROWS, TTIR_ADD,  # noqa: E402
-                              layout_copy_ttgir)
+from kernels.ir_files import (BLOCKED_ROWS, LAYOUT_PAIRS, MMA_V2, MMA_V3, NVMMA_ROWS, ODD_REDUCTIONS,  # noqa: E402
+                              ODD_SCANS, TTIR_ADD, cumsum_ttgir, layout_copy_ttgir, sum_ttgir)
 
 
 
@@ -30,6 +30,23 @@ def test_ttgir_file_compiles_with_the_signature_of_its_kernel(tmp_path, src, dst
     assert kernel.num_warps == 4
     assert ".entry kernel(" in kernel.asm["ptx"]
     assert kernel.asm["ttgir"] == open(tmp_path / "copy.ttgir").read() and "ttir" not in kernel.asm
+
+
+ODD_PROGRAMS = ([sum_ttgir(m, n, warps, layout, axis) for m, n, warps, layout, axis in ODD_REDUCTIONS] +
+                [cumsum_ttgir(m, n, warps, layout, axis, False) for m, n, warps, layout, axis in ODD_SCANS])
+
+
+@pytest.mark.parametrize("source", ODD_PROGRAMS, ids=[f"sum{i}" for i in range(len(ODD_REDUCTIONS))] +
+                         [f"scan{i}" for i in range(len(ODD_SCANS))])
+def test_reductions_and_scans_on_layouts_their_lowerings_refuse_go_through_a_blocked_layout(tmp_path, monkeypatch,
+                                                                                            source):
+    # (before, the reductions compiled to wrong sums and the scans failed)
+    monkeypatch.setenv("TRITIUM_DUMP_DIR", str(tmp_path / "dump"))
+    monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path / "cache"))
+    tritium.compile(write(tmp_path, "kernel.ttgir", source))
+    [after] = (tmp_path / "dump").glob("*-ttg-legalize-reduction-layouts.mlir")
+    # the operand converted to a blocked layout, the result back
+    assert after.read_text().count("ttg.convert_layout") == source.count("ttg.convert_layout") + 2
 
 
 def test_ttir_file_runs_the_whole_pipeline(tmp_path):

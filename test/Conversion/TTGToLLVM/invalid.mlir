@@ -72,3 +72,23 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %t : tensor<32x16xf32, #other>
   }
 }
+
+// -----
+
+#odd = #ttg.linear<{register = [[8, 0]], lane = [[2, 0], [0, 0], [8, 0], [4, 0], [16, 0]], warp = [[1, 0]], block = []}>
+
+// A register basis and a lane basis reach the same rows: the butterflies
+// would count those rows twice (ttg-legalize-reduction-layouts converts the
+// operand first; the lowering alone refuses).
+module attributes {"ttg.num-warps" = 2 : i32} {
+  tt.func @reduce_repeated_basis(%x: tensor<32x1xi32, #odd>) -> tensor<1xi32, #ttg.slice<{dim = 0, parent = #odd}>> {
+    // expected-error@+2 {{cannot lower the reduction along axis 0 of this layout: two lane or warp bases along the reduction axis, or one and a thread's registers, reach the same elements}}
+    // expected-error@+1 {{failed to legalize operation 'tt.reduce'}}
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: i32, %b: i32):
+      %t = arith.addi %a, %b : i32
+      tt.reduce.return %t : i32
+    }) : (tensor<32x1xi32, #odd>) -> tensor<1xi32, #ttg.slice<{dim = 0, parent = #odd}>>
+    tt.return %s : tensor<1xi32, #ttg.slice<{dim = 0, parent = #odd}>>
+  }
+}

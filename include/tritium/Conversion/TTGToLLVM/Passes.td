@@ -13,6 +13,36 @@
 
 include "mlir/Pass/PassBase.td"
 
+def LegalizeReductionLayoutsPass
+    : Pass<"ttg-legalize-reduction-layouts", "::mlir::ModuleOp"> {
+  let summary = "convert reductions and scans to layouts their lowerings handle";
+  let description = [{
+    The lowerings of `tt.reduce` and `tt.scan` handle the layouts Tritium's
+    own passes produce, but not every distributed layout a TTGIR file can
+    name: a `#ttg.linear` layout whose bases mix the axis with other
+    dimensions, or reach the same elements twice, would be counted wrongly
+    by the reduction's butterflies (layout::reductionLayoutProblem) or
+    cannot be scanned in lane order (scanLayoutProblem).  For such an op
+    this pass converts the operands to the default blocked layout of their
+    shape, rebuilds the op there with the same combine region, and converts
+    each tensor result back to the type it had:
+
+    ```mlir
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({...})
+        : (tensor<32x1xi32, #odd>) -> tensor<1xi32, #ttg.slice<{dim = 0, parent = #odd}>>
+    // becomes
+    %b = ttg.convert_layout %x : tensor<32x1xi32, #odd> -> tensor<32x1xi32, #blocked>
+    %r = "tt.reduce"(%b) <{axis = 0 : i32}> ({...})
+        : (tensor<32x1xi32, #blocked>) -> tensor<1xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %s = ttg.convert_layout %r : ... -> tensor<1xi32, #ttg.slice<{dim = 0, parent = #odd}>>
+    ```
+
+    It runs first in the LLIR pipeline, after every TTGIR pass (which could
+    otherwise fold the conversions away) and before shared memory is
+    allocated for the conversions' scratch.
+  }];
+}
+
 def AllocateSharedMemoryPass : Pass<"allocate-shared-memory", "::mlir::ModuleOp"> {
   let summary = "assign shared-memory offsets to scratch buffers and allocations";
   let description = [{

@@ -12,7 +12,12 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <string>
+
 namespace tritium {
+namespace layout {
+class LinearLayout;
+} // namespace layout
 
 class TTGToLLVMTypeConverter;
 class LoweringAxisInfo;
@@ -115,6 +120,11 @@ void populateReduceOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 /// tt.scan: within threads, across lanes by shuffles, across warps through
 /// shared memory.
+/// Why the scan lowering cannot scan tensors of `layout` along `axis`, in
+/// words, or an empty string when it can (ScanOpToLLVM.cpp's file comment
+/// gives the layouts it handles; layout::reductionLayoutProblem is the
+/// reduction's counterpart).
+std::string scanLayoutProblem(const layout::LinearLayout &layout, int axis);
 void populateScanOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 /// tt.gather, tt.histogram.

@@ -10,7 +10,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "tools", "fuzz"))
-from layout_generator import copy_ttgir  # noqa: E402
+from layout_generator import copy_ttgir, cumsum_ttgir, sum_ttgir  # noqa: E402
 
 # A .ttir kernel: x[i] += 1 for i < n (one program of 128 elements).
 TTIR_ADD = """\
@@ -51,6 +51,31 @@ NVMMA_ROWS = ("#ttg.nvmma_shared<{swizzlingByteWidth=64, transposed=false, eleme
 LAYOUT_PAIRS = [(BLOCKED_ROWS, BLOCKED_COLUMNS, None), (BLOCKED_ROWS, MMA_V2, None), (MMA_V3, BLOCKED_COLUMNS, None),
                 (MMA_V2, DOT_A_V2, None), (BLOCKED_COLUMNS, MMA_V3, SWIZZLED), (BLOCKED_ROWS, MMA_V2, NVMMA_ROWS),
                 (LINEAR, BLOCKED_ROWS, None), (MMA_V2, LINEAR, SWIZZLED)]
+
+
+# Reductions and scans over layouts their lowerings cannot run directly
+# (found wrong by the layout fuzzer before ttg-legalize-reduction-layouts):
+# (m, n, warps, layout, axis).
+#   a register basis and a lane basis reach the same rows (seed 1585);
+#   a lane basis moves along the axis and across it (seed 43);
+#   two lane bases reach the same rows (seed 218);
+#   XOR-mixed bases over a 128 x 128 tile, 8 warps (seed 796).
+ODD_REDUCTIONS = [
+    (32, 1, 8, "#ttg.linear<{register=[[8, 0]], lane=[[2, 0], [0, 0], [8, 0], [4, 0], [16, 0]], "
+               "warp=[[0, 0], [0, 0], [1, 0]], block=[]}>", 0),
+    (16, 4, 1, "#ttg.linear<{register=[[0, 1]], lane=[[2, 0], [0, 2], [4, 0], [8, 0], [1, 1]], warp=[], block=[]}>", 1),
+    (4, 2, 4, "#ttg.linear<{register=[[0, 0]], lane=[[2, 0], [2, 0], [0, 0], [0, 0], [1, 0]], "
+              "warp=[[0, 1], [0, 0]], block=[]}>", 0),
+    (128, 128, 8, "#ttg.linear<{register=[[0, 16], [1, 1], [64, 0], [16, 64], [0, 32], [0, 8], [66, 0]], "
+                  "lane=[[0, 4], [0, 2], [32, 0], [0, 64], [0, 0]], warp=[[1, 0], [8, 0], [5, 0]], block=[]}>", 0),
+]
+# Scans along an axis whose lanes are not consecutive lane ids, or whose
+# bases mix the axis with the other dimension: (m, n, warps, layout, axis).
+# Kernels: sum_ttgir and cumsum_ttgir, the layout fuzzer's templates.
+ODD_SCANS = [
+    (4, 8, 1, "#ttg.linear<{register=[], lane=[[0, 1], [1, 0], [0, 2], [2, 0], [0, 4]], warp=[], block=[]}>", 1),
+    (16, 4, 1, "#ttg.linear<{register=[[0, 1]], lane=[[2, 0], [0, 2], [4, 0], [8, 0], [1, 1]], warp=[], block=[]}>", 0),
+]
 
 
 def layout_copy_ttgir(m: int, n: int, src: str, dst: str, interm: str = None) -> str:
