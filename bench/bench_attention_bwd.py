@@ -15,6 +15,7 @@ preprocess + backward is timed over its best of CONFIGS per kernel, checked
 against torch autograd of SDPA, in 6 rounds whose order rotates (do_bench
 medians); "best" is each compiler's faster kernel.
 Usage: python bench/bench_attention_bwd.py [--quick] [--kernels attn_bwd,attn_bwd_tma]
+       [--cases "D=128 causal,D=64"]  (only those cases)
 """
 import math
 import statistics
@@ -140,6 +141,11 @@ cases = [("D=64", 4, 32, 4096, 64, False), ("D=64 causal", 4, 32, 4096, 64, True
          ("D=128", 4, 32, 4096, 128, False), ("D=128 causal", 4, 32, 4096, 128, True)]
 if QUICK:
     cases = cases[:1] + cases[2:3]
+if "--cases" in sys.argv:
+    chosen_cases = (sys.argv[sys.argv.index("--cases") + 1:] or [""])[0].split(",")
+    if not set(chosen_cases) <= {case[0] for case in cases}:
+        sys.exit(f"--cases takes a comma-separated list of {', '.join(case[0] for case in cases)}")
+    cases = [case for case in cases if case[0] in chosen_cases]
 print(f"GPU: {torch.cuda.get_device_name()}; triton {'available' if HAVE_TRITON else 'missing'}")
 print(f"{'case':14} {'kernel':20} {'tritium':>9} {'triton':>9} {'tritium/triton':>15}   configs (tritium | triton)")
 for case in cases:
