@@ -6,7 +6,8 @@ L2 flushed), medians printed in TFLOP/s.  Run it once per native library
 (Triton's own figure moves by up to 3%) is the noise an A/B of two
 libraries has to beat.  TAG labels the output line.
 SHARED_C=1 makes every kernel write the same output tensor (by default each
-has its own).
+has its own).  EXTRA="BM,BN,BK,STAGES,WARPS;..." times those configs too,
+under both compilers.
 Usage: TAG=new TRITIUM_LIBRARY=lib.so python bench/tools/persistent_config_ab.py [SIZE]
 """
 import os
@@ -59,6 +60,14 @@ fns = {"tritium 3 stages": launcher(ours, TritiumDescriptor, (128, 256, 64, 3, 8
 if HAVE_TRITON:
     theirs = load_kernels("persistent_matmul_kernels.py", triton, tl, "triton")
     fns["triton 3 stages"] = launcher(theirs, TritonDescriptor, (128, 256, 64, 3, 8))
+for extra in filter(None, os.environ.get("EXTRA", "").split(";")):
+    config = tuple(int(v) for v in extra.split(","))
+    fns[f"tritium {config}"] = launcher(ours, TritiumDescriptor, config)
+    if HAVE_TRITON:
+        try:
+            fns[f"triton {config}"] = launcher(theirs, TritonDescriptor, config)
+        except Exception as e:  # noqa: BLE001 - a config Triton cannot build is said so
+            print(f"triton {config}: {type(e).__name__}: {str(e).splitlines()[0][:120]}")
 names = list(fns)
 tflops = {n: [] for n in names}
 for r in range(7):

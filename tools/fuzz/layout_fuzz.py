@@ -1,14 +1,15 @@
-"""Layout fuzzing: random layout conversions, reductions and scans
-(layout_generator.py) compiled from TTGIR (`triton.compile(path)`) and,
-where torch sees a GPU, run: the output must equal the input (or its sums)
-bit for bit.
+"""Layout fuzzing: random layout conversions, reductions, scans, argmaxes,
+transposes, reshapes and gathers (layout_generator.py) compiled from TTGIR
+(`triton.compile(path)`) and, where torch sees a GPU, run: the output must
+equal torch's result for the same input bit for bit.
 
 Outcomes per seed:
   ok        compiled (and, on a GPU, every element right);
   refused   a layout the TTG verifier rejects (printed, not a failure: the
             generator's choice, e.g. a kWidth the parent cannot take);
-  unsupported  a scan along an axis the layout spreads in a way the scan
-            lowering does not take (its documented limits; counted apart);
+  unsupported  a scan the scan lowering does not take (its documented
+            limits; counted apart; since ttg-legalize-reduction-layouts such
+            scans go through a blocked layout, so none is expected);
   too big   the conversion's scratch exceeds shared memory (OutOfResources;
             a known limit, counted apart);
   failed    any other error;  wrong  a wrong element;
@@ -54,6 +55,18 @@ def expected(program, x, torch):
         return x
     if program.op == "sum":
         return x.to(torch.int64).sum(dim=program.axis).to(torch.int32)
+    if program.op == "argmax":
+        return torch.argmax(x, dim=program.axis).to(torch.int32)  # the first on ties, as the kernel
+    if program.op == "trans":
+        return x.t().contiguous()
+    if program.op == "reshape":
+        return x.reshape(-1)
+    if program.op == "gather":
+        length = x.shape[program.axis]
+        coord = torch.arange(length, device=x.device)
+        index = ((coord * 5 + 3) % length).to(torch.int64)
+        index = index[:, None].expand_as(x) if program.axis == 0 else index[None, :].expand_as(x)
+        return torch.gather(x, program.axis, index)
     wide = x.to(torch.int64)
     if program.reverse:
         wide = wide.flip(program.axis)
@@ -82,7 +95,9 @@ def check_seed(seed: int) -> dict:
             record.update(outcome="unrun", message="an earlier kernel of this worker faulted")
         elif torch is not None:
             dtype = torch.int32 if program.dtype == "i32" else torch.float16
-            if dtype == torch.int32:
+            if program.op == "argmax":  # a few values: ties
+                x = torch.randint(-4, 4, (program.m, program.n), dtype=dtype, device="cuda")
+            elif dtype == torch.int32:
                 x = torch.randint(-2**31, 2**31 - 1, (program.m, program.n), dtype=dtype, device="cuda")
             else:
                 x = torch.randn(program.m, program.n, device="cuda").to(dtype)

@@ -9,7 +9,10 @@ from.  The output equals the input for every pair, so any wrong register,
 lane or warp in a conversion shows as a wrong element.  A third of the
 programs instead sum the int32 tile along one axis (tt.reduce, the result
 in the slice layout) or take its running sum (tt.scan, forward or
-reverse) in the drawn layout.
+reverse) in the drawn layout; a ninth take the argmax along an axis (a
+two-operand tt.reduce), transpose the tile (tt.trans) or flatten it
+(tt.reshape) in a linear layout, or permute it along an axis (tt.gather,
+the indices in the second layout).
 
 The layouts, in Triton's printed syntax:
   * #ttg.blocked with random sizePerThread, threadsPerWarp, warpsPerCTA and
@@ -43,7 +46,10 @@ class LayoutProgram:
     src: str
     dst: str
     shared: Optional[str]
-    op: str = "copy"   # "copy", "sum" (z = x summed along `axis`) or "cumsum" (z = x's running sum)
+    # "copy"; "sum" (z = x summed along `axis`), "cumsum" (its running sum),
+    # "argmax" (the index of the largest along `axis`), "trans" (z = x.T),
+    # "reshape" (z = x flattened) or "gather" (x permuted along `axis`)
+    op: str = "copy"
     axis: int = 0
     reverse: bool = False
 
@@ -80,8 +86,8 @@ def dot_operand(rng: random.Random, warps: int) -> str:
     return f"#ttg.dot_op<{{parent={mma_v2(rng, warps)}, opIdx={rng.randint(0, 1)}, kWidth={rng.choice([2, 4, 8])}}}>"
 
 
-def linear(rng: random.Random, warps: int, m: int, n: int) -> str:
-    """Random bases over the m x n tile's coordinate bits."""
+def linear_bases(rng: random.Random, warps: int, m: int, n: int):
+    """Random (register, lane, warp) bases over the m x n tile's coordinate bits."""
     coordinate_bits = [[1 << b, 0] for b in range(m.bit_length() - 1)] + \
                       [[0, 1 << b] for b in range(n.bit_length() - 1)]
     rng.shuffle(coordinate_bits)
@@ -97,9 +103,17 @@ def linear(rng: random.Random, warps: int, m: int, n: int) -> str:
         for _ in range(rng.randint(1, 4)):
             i, j = rng.sample(range(len(images)), 2)
             images[j] = [images[j][0] ^ images[i][0], images[j][1] ^ images[i][1]]
-    regs, lanes, warps_ = images[:registers], images[registers:registers + lane_bits], images[registers + lane_bits:]
+    return images[:registers], images[registers:registers + lane_bits], images[registers + lane_bits:]
+
+
+def format_linear(regs, lanes, warps) -> str:
     fmt = lambda bases: "[" + ", ".join(_list(b) for b in bases) + "]"  # noqa: E731
-    return f"#ttg.linear<{{register={fmt(regs)}, lane={fmt(lanes)}, warp={fmt(warps_)}, block=[]}}>"
+    return f"#ttg.linear<{{register={fmt(regs)}, lane={fmt(lanes)}, warp={fmt(warps)}, block=[]}}>"
+
+
+def linear(rng: random.Random, warps: int, m: int, n: int) -> str:
+    """Random bases over the m x n tile's coordinate bits."""
+    return format_linear(*linear_bases(rng, warps, m, n))
 
 
 def distributed(rng: random.Random, warps: int, m: int, n: int) -> str:
@@ -197,6 +211,93 @@ def cumsum_ttgir(m: int, n: int, warps: int, src: str, axis: int, reverse: bool)
     return _module(src, warps, body)
 
 
+def argmax_ttgir(m: int, n: int, warps: int, src: str, axis: int) -> str:
+    """z[k] = the index of the largest x along `axis` (the first on ties): a
+    two-operand tt.reduce over the values and their axis coordinates."""
+    k = n if axis == 0 else m
+    t = f"tensor<{m}x{n}xi32, #src>"
+    out = f"#ttg.blocked<{{sizePerThread=[1], threadsPerWarp=[32], warpsPerCTA=[{warps}], order=[0]}}>"
+    slice_ = f"tensor<{k}xi32, #ttg.slice<{{dim = {axis}, parent = #src}}>>"
+    index = (f"    %idx = tt.broadcast %r2 : tensor<{m}x1xi32, #src> -> {t}\n" if axis == 0 else
+             "    %idx = arith.addi %cb, %zero : " + t + "\n")
+    body = _load_tile(m, n, "i32") + f"""    %zero = arith.constant dense<0> : {t}
+{index}    %s:2 = "tt.reduce"(%x, %idx) <{{axis = {axis} : i32}}> ({{
+    ^bb0(%a: i32, %ai: i32, %b: i32, %bi: i32):
+      %gt = arith.cmpi sgt, %a, %b : i32
+      %eq = arith.cmpi eq, %a, %b : i32
+      %first = arith.cmpi slt, %ai, %bi : i32
+      %tie = arith.andi %eq, %first : i1
+      %take = arith.ori %gt, %tie : i1
+      %v = arith.select %take, %a, %b : i32
+      %vi = arith.select %take, %ai, %bi : i32
+      tt.reduce.return %v, %vi : i32, i32
+    }}) : ({t}, {t}) -> ({slice_}, {slice_})
+    %o = ttg.convert_layout %s#1 : {slice_} -> tensor<{k}xi32, #out>
+    %i = tt.make_range {{end = {k} : i32, start = 0 : i32}} : tensor<{k}xi32, #out>
+    %zs = tt.splat %z_ptr : !tt.ptr<i32> -> tensor<{k}x!tt.ptr<i32>, #out>
+    %zp = tt.addptr %zs, %i : tensor<{k}x!tt.ptr<i32>, #out>, tensor<{k}xi32, #out>
+    tt.store %zp, %o : tensor<{k}x!tt.ptr<i32>, #out>
+"""
+    return _module(src, warps, body, f"#out = {out}\n")
+
+
+def trans_ttgir(m: int, n: int, warps: int, bases) -> str:
+    """z (n x m) = x transposed by tt.trans, in the linear layout `bases`
+    with the coordinates swapped (every element stays in its thread)."""
+    swapped = [[[b[1], b[0]] for b in level] for level in bases]
+    t, tt_ = f"tensor<{m}x{n}xi32, #src>", f"tensor<{n}x{m}xi32, #dst>"
+    body = _load_tile(m, n, "i32") + f"""    %rows = tt.broadcast %r2 : tensor<{m}x1xi32, #src> -> {t}
+    %mm = arith.constant dense<{m}> : {t}
+    %cm = arith.muli %cb, %mm : {t}
+    %offs_t = arith.addi %cm, %rows : {t}
+    %y = tt.trans %x {{order = array<i32: 1, 0>}} : {t} -> {tt_}
+    %oy = tt.trans %offs_t {{order = array<i32: 1, 0>}} : {t} -> {tt_}
+    %zs = tt.splat %z_ptr : !tt.ptr<i32> -> tensor<{n}x{m}x!tt.ptr<i32>, #dst>
+    %zp = tt.addptr %zs, %oy : tensor<{n}x{m}x!tt.ptr<i32>, #dst>, {tt_}
+    tt.store %zp, %y : tensor<{n}x{m}x!tt.ptr<i32>, #dst>
+"""
+    return _module(format_linear(*bases), warps, body, f"#dst = {format_linear(*swapped)}\n")
+
+
+def reshape_ttgir(m: int, n: int, warps: int, bases) -> str:
+    """z (m * n) = x flattened by tt.reshape, in the 1-D linear layout of
+    `bases` with each coordinate (r, c) flattened to r * n + c."""
+    flat = [[[b[0] * n + b[1]] for b in level] for level in bases]
+    t, f = f"tensor<{m}x{n}xi32, #src>", f"tensor<{m * n}xi32, #dst>"
+    body = _load_tile(m, n, "i32") + f"""    %y = tt.reshape %x : {t} -> {f}
+    %oy = tt.reshape %offs : {t} -> {f}
+    %zs = tt.splat %z_ptr : !tt.ptr<i32> -> tensor<{m * n}x!tt.ptr<i32>, #dst>
+    %zp = tt.addptr %zs, %oy : tensor<{m * n}x!tt.ptr<i32>, #dst>, {f}
+    tt.store %zp, %y : tensor<{m * n}x!tt.ptr<i32>, #dst>
+"""
+    return _module(format_linear(*bases), warps, body, f"#dst = {format_linear(*flat)}\n")
+
+
+def gather_ttgir(m: int, n: int, warps: int, src: str, dst: str, axis: int) -> str:
+    """z[i][j] = x[g(i)][j] (axis 0) or x[i][g(j)] (axis 1) by tt.gather,
+    the indices in #dst (another layout): g(c) = (5 c + 3) mod the axis
+    length, a permutation."""
+    length = m if axis == 0 else n
+    t, d = f"tensor<{m}x{n}xi32, #src>", f"tensor<{m}x{n}xi32, #dst>"
+    coord = (f"    %sh = arith.constant dense<{n.bit_length() - 1}> : {d}\n"
+             f"    %coord = arith.shrui %offs_dst, %sh : {d}\n" if axis == 0 else
+             f"    %lowmask = arith.constant dense<{n - 1}> : {d}\n"
+             f"    %coord = arith.andi %offs_dst, %lowmask : {d}\n")
+    body = _load_tile(m, n, "i32") + f"""    %offs_dst = ttg.convert_layout %offs : {t} -> {d}
+{coord}    %five = arith.constant dense<5> : {d}
+    %three = arith.constant dense<3> : {d}
+    %wrap = arith.constant dense<{length - 1}> : {d}
+    %c5 = arith.muli %coord, %five : {d}
+    %c53 = arith.addi %c5, %three : {d}
+    %idx = arith.andi %c53, %wrap : {d}
+    %y = tt.gather %x[%idx] {{axis = {axis} : i32}} : ({t}, {d}) -> {d}
+    %zs = tt.splat %z_ptr : !tt.ptr<i32> -> tensor<{m}x{n}x!tt.ptr<i32>, #dst>
+    %zp = tt.addptr %zs, %offs_dst : tensor<{m}x{n}x!tt.ptr<i32>, #dst>, {d}
+    tt.store %zp, %y : tensor<{m}x{n}x!tt.ptr<i32>, #dst>
+"""
+    return _module(src, warps, body, f"#dst = {dst}\n")
+
+
 def copy_ttgir(m: int, n: int, dtype: str, warps: int, src: str, dst: str, shared: Optional[str]) -> str:
     """z = x through a conversion from #src to #dst (and a shared-memory
     round trip in `shared` first, when given)."""
@@ -226,12 +327,28 @@ def generate(seed: int) -> LayoutProgram:
     src, dst = distributed(rng, warps, m, n), distributed(rng, warps, m, n)
     shared = shared_layout(rng, dtype, m, n) if rng.random() < 0.3 else None
     # A third of the programs reduce or scan the tile instead (int32), drawn
-    # from a stream of their own: the copies of the other seeds stay as they were.
+    # from a stream of their own; a third of the rest (from a third stream)
+    # run one of the later ops: argmax, tt.trans, tt.reshape, tt.gather.
     ops = random.Random(f"op {seed}")
     op = ops.choice(["copy", "copy", "copy", "copy", "sum", "cumsum"])
+    later = random.Random(f"later op {seed}")
+    if op == "copy" and later.random() < 1 / 3:
+        op = later.choice(["argmax", "trans", "reshape", "gather"])
     if op == "copy":
         return LayoutProgram(seed, copy_ttgir(m, n, dtype, warps, src, dst, shared), m, n, dtype, warps, src,
                              dst, shared)
+    if op in ("trans", "reshape"):
+        bases = linear_bases(later, warps, m, n)
+        source = (trans_ttgir if op == "trans" else reshape_ttgir)(m, n, warps, bases)
+        return LayoutProgram(seed, source, m, n, "i32", warps, format_linear(*bases), "", None, op)
     axis, reverse = ops.randint(0, 1), ops.random() < 0.5
-    source = sum_ttgir(m, n, warps, src, axis) if op == "sum" else cumsum_ttgir(m, n, warps, src, axis, reverse)
-    return LayoutProgram(seed, source, m, n, "i32", warps, src, "", None, op, axis, reverse and op == "cumsum")
+    if op == "argmax":
+        source = argmax_ttgir(m, n, warps, src, axis)
+    elif op == "gather":
+        source = gather_ttgir(m, n, warps, src, dst, axis)
+    elif op == "sum":
+        source = sum_ttgir(m, n, warps, src, axis)
+    else:
+        source = cumsum_ttgir(m, n, warps, src, axis, reverse)
+    return LayoutProgram(seed, source, m, n, "i32", warps, src, dst if op == "gather" else "", None, op, axis,
+                         reverse and op == "cumsum")
