@@ -62,6 +62,12 @@ int64_t tritium::getElementBytes(Type elementType) {
   return 8;
 }
 
+/// The most shared memory one thread block can have on any target
+/// (sm_90's 227 KB): a conversion whose whole tile needs more runs in parts.
+/// Smaller ones keep the whole tile (one barrier pair); a target with less
+/// memory then reports the kernel as out of resources.
+static constexpr int64_t kMaxConvertScratchBytes = 232448;
+
 using ConvertDecision =
     std::pair<ConvertLayoutPath, std::optional<layout::ConvertScratchPlan>>;
 
@@ -86,6 +92,25 @@ static ConvertDecision planConvertLayout(RankedTensorType srcType,
     int64_t shuffleCost = shuffles->numShuffles(dst) * words;
     if (shuffleCost <= plan.store.wavefronts + plan.load.wavefronts)
       return {ConvertLayoutPath::WarpShuffle, std::nullopt};
+  }
+  // A tile larger than any GPU's shared memory goes in parts, when the
+  // layouts repeat along some dimension in registers (ConvertParts.h).
+  auto fits = [&](const layout::ConvertScratchPlan &candidate) {
+    return candidate.tile.numElements() * elementBytes <=
+           kMaxConvertScratchBytes;
+  };
+  if (!fits(plan)) {
+    std::optional<layout::ConvertScratchPlan> partPlan;
+    std::optional<layout::ConvertParts> parts = layout::splitConversion(
+        src, dst,
+        [&](const LinearLayout &srcPart, const LinearLayout &dstPart) {
+          partPlan = layout::planConvertScratch(srcPart, dstPart, elementBytes);
+          return fits(*partPlan);
+        });
+    if (parts) {
+      plan = *partPlan;
+      plan.parts = std::move(parts);
+    }
   }
   return {ConvertLayoutPath::SharedMemory, plan};
 }

@@ -47,6 +47,7 @@
 #ifndef TRITIUM_LAYOUT_BANKCONFLICTS_H
 #define TRITIUM_LAYOUT_BANKCONFLICTS_H
 
+#include "tritium/Layout/ConvertParts.h"
 #include "tritium/Layout/LinearLayout.h"
 #include "tritium/Layout/SharedSwizzle.h"
 
@@ -155,6 +156,9 @@ struct ConvertScratchPlan {
   int64_t loadVec = 1;
   AccessCost store;
   AccessCost load;
+  /// Set when the conversion runs in parts (ConvertParts.h): the tile and
+  /// vector widths are then those of one part's conversion.
+  std::optional<ConvertParts> parts;
 };
 
 /// The widest vector access (in elements, at most 16 bytes) of `layout`

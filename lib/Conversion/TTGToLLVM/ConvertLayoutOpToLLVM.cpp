@@ -18,6 +18,9 @@
 //     The barrier before the store (earlier readers of the buffer are
 //     done) is the membar pass's to insert, as between any two ops that
 //     share bytes of shared memory.
+//     A tile larger than shared memory goes in parts (layout/ConvertParts.h)
+//     through a scratch of one part: store part p, barrier, load part p,
+//     barrier before part p + 1's store.
 //     The tile is row-major with a pad after every row or its chunks XOR
 //     swizzled per row (whichever models faster), and each phase has
 //     its own vector width, as getConvertScratchPlan chose them (the same
@@ -161,13 +164,37 @@ struct ConvertLayoutLowering
     Type registerType = converter.convertElementType(elementType);
     ThreadIndex thread =
         emitThreadIndex(rewriter, loc, op->getParentOfType<ModuleOp>());
-    storeTile(rewriter, loc, buffer, srcElements, srcLayout, thread, memoryType,
-              /*predicate=*/{},
-              TileAccess{plan->tile.pad, plan->storeVec, plan->tile.swizzle});
-    nvvm::barrier(rewriter, loc);
-    SmallVector<Value> elements = loadTile(
-        rewriter, loc, buffer, dstLayout, thread, memoryType, registerType,
-        TileAccess{plan->tile.pad, plan->loadVec, plan->tile.swizzle});
+    TileAccess store{plan->tile.pad, plan->storeVec, plan->tile.swizzle};
+    TileAccess load{plan->tile.pad, plan->loadVec, plan->tile.swizzle};
+    if (!plan->parts) {
+      storeTile(rewriter, loc, buffer, srcElements, srcLayout, thread,
+                memoryType, /*predicate=*/{}, store);
+      nvvm::barrier(rewriter, loc);
+      SmallVector<Value> elements = loadTile(rewriter, loc, buffer, dstLayout,
+                                             thread, memoryType, registerType,
+                                             load);
+      rewriter.replaceOp(op, packElements(rewriter, loc, resultType, elements));
+      return success();
+    }
+    // In parts: each through the same scratch, a barrier before every part
+    // but the first (the previous part's loads are done).
+    const layout::ConvertParts &parts = *plan->parts;
+    SmallVector<Value> elements(dstLayout.elemsPerThread());
+    for (int64_t part = 0; part < parts.numParts(); ++part) {
+      if (part > 0)
+        nvvm::barrier(rewriter, loc);
+      SmallVector<Value> partElements;
+      for (int64_t reg : parts.srcRegisters(part))
+        partElements.push_back(srcElements[reg]);
+      storeTile(rewriter, loc, buffer, partElements, parts.srcPart, thread,
+                memoryType, /*predicate=*/{}, store);
+      nvvm::barrier(rewriter, loc);
+      SmallVector<Value> loaded =
+          loadTile(rewriter, loc, buffer, parts.dstPart, thread, memoryType,
+                   registerType, load);
+      for (auto [reg, value] : llvm::zip(parts.dstRegisters(part), loaded))
+        elements[reg] = value;
+    }
     rewriter.replaceOp(op, packElements(rewriter, loc, resultType, elements));
     return success();
   }

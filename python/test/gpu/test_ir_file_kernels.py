@@ -1,9 +1,9 @@
 """Kernels compiled from files of Triton IR (`triton.compile(path)`) run on
 the GPU: a tile moved between two layouts (Triton's printed syntax, some
-through shared memory) comes back equal to its input, sums and running sums
-over layouts the reduce and scan lowerings cannot take directly equal
-torch's, and a .ttir file runs through the whole pipeline.  Outputs are
-poisoned before launch."""
+through shared memory, some larger than it, in parts) comes back equal to
+its input; sums and running sums over layouts the reduce and scan lowerings
+cannot take directly equal torch's; a .ttir file runs through the whole
+pipeline.  Outputs are poisoned before launch."""
 import os
 import sys
 
@@ -14,8 +14,8 @@ torch = pytest.importorskip("torch")
 import tritium as triton  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit"))
-from kernels.ir_files import (LAYOUT_PAIRS, ODD_REDUCTIONS, ODD_SCANS, TTIR_ADD, layout_copy_ttgir,  # noqa: E402
-                              cumsum_ttgir, sum_ttgir)
+from kernels.ir_files import (LARGE_TILE_PAIRS, LAYOUT_PAIRS, ODD_REDUCTIONS, ODD_SCANS, TTIR_ADD,  # noqa: E402
+                              cumsum_ttgir, large_tile_copy_ttgir, layout_copy_ttgir, sum_ttgir)
 
 
 @pytest.mark.parametrize("m, n", [(64, 64), (128, 32), (32, 128)])
@@ -26,6 +26,18 @@ def test_layout_conversion_from_a_ttgir_file_keeps_every_element(tmp_path, m, n,
     kernel = triton.compile(str(path))
     x = torch.randn(m, n, device="cuda", dtype=torch.float16)
     z = torch.full_like(x, float("nan"))
+    kernel[(1, 1, 1)](x.data_ptr(), z.data_ptr())
+    torch.cuda.synchronize()
+    assert torch.equal(z, x)
+
+
+@pytest.mark.parametrize("src, dst", LARGE_TILE_PAIRS, ids=[f"pair{i}" for i in range(len(LARGE_TILE_PAIRS))])
+def test_a_conversion_larger_than_shared_memory_keeps_every_element(tmp_path, src, dst):
+    path = tmp_path / "large.ttgir"
+    path.write_text(large_tile_copy_ttgir(src, dst))
+    kernel = triton.compile(str(path))
+    x = _int_tile(256, 256)
+    z = torch.full_like(x, -(2 ** 31))
     kernel[(1, 1, 1)](x.data_ptr(), z.data_ptr())
     torch.cuda.synchronize()
     assert torch.equal(z, x)

@@ -11,8 +11,9 @@ import tritium
 from tritium.errors import CompilationError, TritiumError
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kernels.ir_files import (BLOCKED_ROWS, LAYOUT_PAIRS, MMA_V2, MMA_V3, NVMMA_ROWS, ODD_REDUCTIONS,  # noqa: E402
-                              ODD_SCANS, TTIR_ADD, cumsum_ttgir, layout_copy_ttgir, sum_ttgir)
+from kernels.ir_files import (BLOCKED_ROWS, LARGE_TILE_PAIRS, LAYOUT_PAIRS, MMA_V2, MMA_V3, NVMMA_ROWS,  # noqa: E402
+                              ODD_REDUCTIONS, ODD_SCANS, TTIR_ADD, cumsum_ttgir, large_tile_copy_ttgir,
+                              layout_copy_ttgir, sum_ttgir)
 
 
 
@@ -30,6 +31,16 @@ def test_ttgir_file_compiles_with_the_signature_of_its_kernel(tmp_path, src, dst
     assert kernel.num_warps == 4
     assert ".entry kernel(" in kernel.asm["ptx"]
     assert kernel.asm["ttgir"] == open(tmp_path / "copy.ttgir").read() and "ttir" not in kernel.asm
+
+
+@pytest.mark.parametrize("src, dst", LARGE_TILE_PAIRS, ids=[f"pair{i}" for i in range(len(LARGE_TILE_PAIRS))])
+def test_a_conversion_larger_than_shared_memory_runs_in_parts(tmp_path, src, dst):
+    # (before, OutOfResources: the whole 256 KiB tile was staged)
+    kernel = tritium.compile(write(tmp_path, "large.ttgir", large_tile_copy_ttgir(src, dst)))
+    assert 0 < kernel.metadata["shared"] <= 140 * 1024  # one part of two, padded or swizzled
+    # per conversion (the tile's and its offsets'): a barrier inside each
+    # part and one between the parts; one more between the two conversions
+    assert kernel.asm["ptx"].count("bar.sync") == 7
 
 
 ODD_PROGRAMS = ([sum_ttgir(m, n, warps, layout, axis) for m, n, warps, layout, axis in ODD_REDUCTIONS] +

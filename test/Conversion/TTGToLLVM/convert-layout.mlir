@@ -193,3 +193,33 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %y : tensor<32x8xf16, #b>
   }
 }
+
+// -----
+
+// A 256 x 256 int32 tile (256 KiB) is more than shared memory holds.  Both
+// layouts repeat along rows in registers, so the conversion runs in two
+// parts of 128 rows through a 128 KiB scratch: store, barrier, load,
+// barrier, store, barrier, load, each part moving half of every thread's
+// 512 registers.
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 131072 : i32}
+// CHECK-LABEL: llvm.func @in_two_parts
+// CHECK-COUNT-256: llvm.store {{.*}} : i32, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: nvvm.barrier
+// CHECK-NOT: nvvm.barrier
+// CHECK-COUNT-256: llvm.load {{.*}} !llvm.ptr<3> -> i32
+// CHECK-NOT: llvm.load
+// CHECK: nvvm.barrier
+// CHECK-COUNT-256: llvm.store {{.*}} : i32, !llvm.ptr<3>
+// CHECK: nvvm.barrier
+// CHECK-COUNT-256: llvm.load {{.*}} !llvm.ptr<3> -> i32
+// CHECK-NOT: nvvm.barrier
+// CHECK: llvm.return
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @in_two_parts(%x: tensor<256x256xi32, #row>) -> tensor<256x256xi32, #col> {
+    %y = ttg.convert_layout %x : tensor<256x256xi32, #row> -> tensor<256x256xi32, #col>
+    tt.return %y : tensor<256x256xi32, #col>
+  }
+}

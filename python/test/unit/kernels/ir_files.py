@@ -78,6 +78,17 @@ ODD_SCANS = [
 ]
 
 
+# Pairs whose 256 x 256 int32 conversion (256 KiB) exceeds shared memory and
+# runs in parts (both layouts repeat along rows in registers).
+LARGE_TILE_PAIRS = [(BLOCKED_ROWS, BLOCKED_COLUMNS), (MMA_V2, BLOCKED_COLUMNS), (MMA_V3, BLOCKED_ROWS)]
+
+
+def large_tile_copy_ttgir(src: str, dst: str) -> str:
+    """The copy kernel `kernel(x: *i32, z: *i32)` over a 256 x 256 tile (4
+    warps)."""
+    return copy_ttgir(256, 256, "i32", 4, src, dst, None)
+
+
 def layout_copy_ttgir(m: int, n: int, src: str, dst: str, interm: str = None) -> str:
     """The copy kernel `kernel(x: *fp16, z: *fp16)` over an m x n tile (4
     warps): the layout fuzzer's template (tools/fuzz/layout_generator.py)."""
