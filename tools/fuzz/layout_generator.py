@@ -12,7 +12,8 @@ in the slice layout) or take its running sum (tt.scan, forward or
 reverse) in the drawn layout; a ninth take the argmax along an axis (a
 two-operand tt.reduce), transpose the tile (tt.trans) or flatten it
 (tt.reshape) in a linear layout, or permute it along an axis (tt.gather,
-the indices in the second layout).
+the indices in the second layout).  One copy in thirty is of a 256 x 256
+to 512 x 256 int32 tile, larger than shared memory: converted in parts.
 
 The layouts, in Triton's printed syntax:
   * #ttg.blocked with random sizePerThread, threadsPerWarp, warpsPerCTA and
@@ -319,6 +320,16 @@ def copy_ttgir(m: int, n: int, dtype: str, warps: int, src: str, dst: str, share
     return _module(src, warps, body, aliases, dtype)
 
 
+def large_copy(seed: int, rng: random.Random) -> LayoutProgram:
+    """A copy of a tile larger than shared memory (256 KiB or 512 KiB of
+    int32): the conversion runs in parts where both layouts repeat along a
+    dimension in registers, else it is out of resources ("too big")."""
+    warps = rng.choice([4, 8])
+    m, n = rng.choice([(256, 256), (512, 256), (256, 512)])
+    src, dst = distributed(rng, warps, m, n), distributed(rng, warps, m, n)
+    return LayoutProgram(seed, copy_ttgir(m, n, "i32", warps, src, dst, None), m, n, "i32", warps, src, dst, None)
+
+
 def generate(seed: int) -> LayoutProgram:
     rng = random.Random(seed)
     warps = rng.choice([1, 2, 4, 4, 8])
@@ -334,6 +345,9 @@ def generate(seed: int) -> LayoutProgram:
     later = random.Random(f"later op {seed}")
     if op == "copy" and later.random() < 1 / 3:
         op = later.choice(["argmax", "trans", "reshape", "gather"])
+    large = random.Random(f"large {seed}")
+    if op == "copy" and large.random() < 1 / 30:
+        return large_copy(seed, large)
     if op == "copy":
         return LayoutProgram(seed, copy_ttgir(m, n, dtype, warps, src, dst, shared), m, n, dtype, warps, src,
                              dst, shared)
