@@ -35,12 +35,12 @@ struct PackedSpace {
   uint64_t axisMask = 0;
 };
 
-/// A GF(2) row echelon basis; `add` reduces a vector against it, pivoting on
-/// the highest set bit of `order`-masked bits first.
+/// A GF(2) row echelon basis, built incrementally.  Each row's pivot is its
+/// highest bit among `priority`, or its highest bit when it has none there,
+/// so the rows without `priority` bits span exactly the vectors of the span
+/// that have none.
 class EchelonBasis {
 public:
-  /// Vectors are reduced on the bits of `priority` before the others, so a
-  /// vector that reduces to zero on them lies in the span's part outside.
   explicit EchelonBasis(uint64_t priority = ~uint64_t(0)) : priority(priority) {}
 
   /// Reduces `v`; returns true (and keeps it) when it was independent.

@@ -12,20 +12,14 @@
 
 #include "tritium/Layout/LinearLayout.h"
 
+#include "TestBases.h"
+
 #include <gtest/gtest.h>
 
 using namespace tritium::layout;
 using HwIndex = LinearLayout::HwIndex;
 
 namespace {
-
-LayoutBases makeBases(BasisList regs, BasisList lanes, BasisList warps) {
-  LayoutBases bases;
-  bases[0] = std::move(regs);
-  bases[1] = std::move(lanes);
-  bases[2] = std::move(warps);
-  return bases;
-}
 
 TEST(LinearLayoutTest, Log2AndPowerOfTwo) {
   EXPECT_TRUE(isPowerOf2(1));

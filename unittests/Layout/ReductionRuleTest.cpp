@@ -18,6 +18,8 @@
 #include "tritium/Layout/ReductionRule.h"
 #include "tritium/Layout/BlockedLayout.h"
 
+#include "TestBases.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -26,14 +28,6 @@
 using namespace tritium::layout;
 
 namespace {
-
-LayoutBases makeBases(BasisList regs, BasisList lanes, BasisList warps) {
-  LayoutBases bases;
-  bases[0] = std::move(regs);
-  bases[1] = std::move(lanes);
-  bases[2] = std::move(warps);
-  return bases;
-}
 
 std::vector<int64_t> withoutAxis(std::vector<int64_t> coord, int axis) {
   coord.erase(coord.begin() + axis);

@@ -5,10 +5,10 @@
 //   1. Ask the lowering's rule whether it handles the operand layout along
 //      the op's axis (layout::reductionLayoutProblem for reductions,
 //      scanLayoutProblem for scans).  If it does, leave the op.
-//   2. Otherwise take the default blocked layout of the operand shape (the
-//      layout convert-tt-to-ttg gives a fresh tensor), which both lowerings
-//      handle; if even that is refused, leave the op for the lowering to
-//      report.
+//   2. Otherwise take the default blocked layout of the operand shape over
+//      the layout's own lanes and warps (the layout convert-tt-to-ttg gives
+//      a fresh tensor), which both lowerings handle; if even that is
+//      refused, leave the op for the lowering to report.
 //   3. Convert every operand to it, build the same op (attributes and
 //      combine region cloned) with result types in that layout (the slice
 //      of it at the axis for reductions; scalars stay scalars), and convert
@@ -57,13 +57,18 @@ Type resultTypeIn(Operation *op, Value result, Attribute encoding, int axis) {
       type, ttg::SliceEncodingAttr::get(op->getContext(), axis, encoding));
 }
 
-void legalize(Operation *op, int axis, int numWarps, int threadsPerWarp) {
+void legalize(Operation *op, int axis) {
   auto srcType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
   if (!srcType || !ttg::getDistributedEncoding(srcType) ||
       loweringProblem(op, srcType, axis).empty())
     return;
+  // The warps the op runs on are its layout's (a warp-specialized
+  // partition has fewer than the module).
+  layout::LinearLayout layout = getLinearLayout(srcType);
   Attribute blocked = ttg::getDefaultBlockedEncoding(
-      op->getContext(), srcType.getShape(), numWarps, threadsPerWarp);
+      op->getContext(), srcType.getShape(),
+      static_cast<int>(layout.inDimSize(layout::HwDim::Warp)),
+      static_cast<int>(layout.inDimSize(layout::HwDim::Lane)));
   if (!loweringProblem(op, ttg::withEncoding(srcType, blocked), axis).empty())
     return; // the lowering reports it
 
@@ -96,18 +101,15 @@ struct LegalizeReductionLayoutsPass
     : public tritium::impl::LegalizeReductionLayoutsPassBase<
           LegalizeReductionLayoutsPass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    int numWarps = ttg::getNumWarps(module);
-    int threadsPerWarp = ttg::getThreadsPerWarp(module);
     SmallVector<std::pair<Operation *, int>> ops;
-    module.walk([&](Operation *op) {
+    getOperation().walk([&](Operation *op) {
       if (auto reduce = dyn_cast<tt::ReduceOp>(op))
         ops.push_back({op, static_cast<int>(reduce.getAxis())});
       else if (auto scan = dyn_cast<tt::ScanOp>(op))
         ops.push_back({op, static_cast<int>(scan.getAxis())});
     });
     for (auto [op, axis] : ops)
-      legalize(op, axis, numWarps, threadsPerWarp);
+      legalize(op, axis);
   }
 };
 
