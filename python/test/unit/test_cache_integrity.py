@@ -155,7 +155,7 @@ def test_a_full_disk_leaves_no_partial_entry(cache_root, monkeypatch, native_com
 
 
 def test_threads_hashing_one_function_agree():
-    # cache_key() of a function being hashed by another thread once came
+    # cache_key of a function being hashed by another thread once came
     # back as "" (the placeholder that breaks cycles), giving that thread's
     # compile another key
     interval = sys.getswitchinterval()
@@ -168,14 +168,14 @@ def test_threads_hashing_one_function_agree():
 
 def race_hash_threads():
     for _ in range(30):
-        K.row_sum._cache_key = None
+        K.row_sum.hash = None
         K.row_sum._ast = None
         start = threading.Barrier(8)
         keys = []
 
         def hash_it():
             start.wait()
-            keys.append(K.row_sum.cache_key())
+            keys.append(K.row_sum.cache_key)
         threads = [threading.Thread(target=hash_it) for _ in range(8)]
         for t in threads:
             t.start()
@@ -261,3 +261,37 @@ def test_processes_and_threads_share_one_cache(tmp_path, monkeypatch):
         key, name = os.path.basename(os.path.dirname(meta)), os.path.basename(meta)[:-5]
         assert cache.load(key, name) is not None, f"{meta}: the entry does not verify"
     assert not glob.glob(str(shared / "**" / ".tmp-*"), recursive=True)
+
+
+NESTED = '''
+import tritium
+import tritium.language as tl
+
+
+@tritium.jit
+def helper(i):
+    return i + 1
+
+
+@tritium.jit
+def kernel(x_ptr):
+    tl.store(x_ptr, helper(tl.load(x_ptr)))
+'''
+
+
+def test_cache_key_is_a_property_that_follows_the_functions_called(tmp_path, monkeypatch):
+    # Triton's upstream test_cache: kernel.cache_key (a property) changes when
+    # a called @jit function's source does, once the memos (`hash`) are reset
+    (tmp_path / "nested_kernels.py").write_text(NESTED)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import nested_kernels as N
+    baseline = N.kernel.cache_key
+    assert isinstance(baseline, str) and len(baseline) == 64 and N.kernel.hash == baseline
+
+    def key_with_helper(src):
+        N.kernel.hash = N.helper.hash = None
+        N.helper._unsafe_update_src(src)
+        return N.kernel.cache_key
+    original = N.helper.src
+    assert key_with_helper(original.replace("i + 1", "i + 2")) != baseline
+    assert key_with_helper(original) == baseline

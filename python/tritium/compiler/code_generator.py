@@ -1195,7 +1195,7 @@ class CodeGenerator(ast.NodeVisitor):
                 continue
             arg_values.append(tl.constexpr(v))
             key_parts.append(("c", repr(v)))
-        key = (id(fn), fn.hash, tuple(key_parts))
+        key = (id(fn), fn.cache_key, tuple(key_parts))
         if key in self.state.inlined:
             return self._call_inlined(node, fn, values)
         entry = self.state.functions.get(key)

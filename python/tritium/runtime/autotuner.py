@@ -191,7 +191,7 @@ class Autotuner(KernelInterface):
             return None
         from . import cache
         base = self.base_fn
-        identity = [getattr(base, "cache_key", lambda: "")(), repr(key), [str(c) for c in self.configs]]
+        identity = [getattr(base, "cache_key", ""), repr(key), [str(c) for c in self.configs]]
         digest = hashlib.sha256(json.dumps(identity, default=str).encode()).hexdigest()
         return os.path.join(cache.cache_dir(), "autotune", digest + ".json")
 

@@ -310,7 +310,7 @@ def _warm_key_lines(index: int, name: str, specialize_value: bool, specialize_al
     ]
 
 
-# The functions cache_key() is hashing, per thread.
+# The functions cache_key is hashing, per thread.
 _hashing = threading.local()
 
 
@@ -359,10 +359,11 @@ class JITFunction(KernelInterface):
         self.starting_line += first
         self._src_col_offset = len(source.splitlines()[first]) - len(source.splitlines()[first].lstrip()) \
             if source.splitlines() else 0
-        self.hash = hashlib.sha256(self.src.encode()).hexdigest()
+        # cache_key's memo, as in Triton: None until computed; setting it to
+        # None makes the next cache_key hash the sources again
+        self.hash: Optional[str] = None
         self.compiled: Dict[Any, Any] = {}
         self._ast: Optional[ast.Module] = None
-        self._cache_key: Optional[str] = None
         self._targets: Dict[int, str] = {}
         self._warm: Dict[Any, Any] = {}
         self._single_device = False
@@ -389,9 +390,8 @@ class JITFunction(KernelInterface):
         compiled specializations are dropped.  The Python function and its
         globals stay as they were."""
         self.src = textwrap.dedent(new_src)
-        self.hash = hashlib.sha256(self.src.encode()).hexdigest()
+        self.hash = None
         self._ast = None
-        self._cache_key = None
         self.compiled.clear()
         self._warm.clear()
 
@@ -440,11 +440,13 @@ class JITFunction(KernelInterface):
         visit(self)
         return tuple(sorted(set(out)))
 
+    @property
     def cache_key(self) -> str:
         """A hash of this function's source and of the @jit functions it
-        references by global name, transitively."""
-        if self._cache_key is not None:
-            return self._cache_key
+        references by global name, transitively (a property, as in Triton;
+        kept in `hash` until that is reset to None)."""
+        if self.hash is not None:
+            return self.hash
         # Functions being hashed further up this thread's stack count as ""
         # (that breaks cycles); other threads, which may hash this function
         # at the same time, never see that placeholder.
@@ -460,11 +462,11 @@ class JITFunction(KernelInterface):
                 if isinstance(node, ast.Name):
                     dep = self.lookup_free_name(node.id)
                     if isinstance(dep, JITFunction) and dep is not self:
-                        h.update(node.id.encode() + dep.cache_key().encode())
+                        h.update(node.id.encode() + dep.cache_key.encode())
         finally:
             active.discard(id(self))
-        self._cache_key = h.hexdigest()
-        return self._cache_key
+        self.hash = h.hexdigest()
+        return self.hash
 
     def parse(self) -> ast.Module:
         """The function's AST (parsed once; the code generator never mutates it)."""
