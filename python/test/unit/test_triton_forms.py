@@ -441,6 +441,21 @@ def test_jit_cache_hook_can_veto_a_compile(monkeypatch):
     assert seen == ["k_fma"]
 
 
+def test_the_class_wide_jit_hooks_of_older_tritons_are_called(monkeypatch):
+    # `JITFunction.cache_hook = f` (Triton's upstream test_cache): once per
+    # new specialization, before the compile; compiled_hook after it
+    from tritium.runtime.jit import JITFunction
+    calls = []
+    monkeypatch.setattr(JITFunction, "cache_hook", lambda **kwargs: calls.append(("cache", kwargs["fn"].name)))
+    monkeypatch.setattr(JITFunction, "compiled_hook", lambda **kwargs: calls.append(("compiled", kwargs["fn"].name)))
+    monkeypatch.setattr("tritium.runtime.driver.current_device", lambda: 0)
+    monkeypatch.setattr("tritium.runtime.driver.current_target", lambda: "cuda:90")
+    monkeypatch.setattr(k_fma, "compiled", {})
+    for _ in range(3):
+        k_fma.warmup(FakeTensor(0x1000), grid=(1,))
+    assert calls == [("cache", "k_fma"), ("compiled", "k_fma")]
+
+
 def test_constexpr_function_runs_in_python():
     @triton.constexpr_function
     def double(x):

@@ -317,6 +317,12 @@ _hashing = threading.local()
 class JITFunction(KernelInterface):
     """A function decorated with @jit."""
 
+    # Triton's older, class-wide names of the jit hooks (assigned as
+    # `JITFunction.cache_hook = f`); knobs.runtime.jit_cache_hook and
+    # jit_post_compile_hook take precedence when set.
+    cache_hook = None
+    compiled_hook = None
+
     def __init__(self, fn: Callable, version=None, do_not_specialize: Sequence = (),
                  do_not_specialize_on_alignment: Sequence = (), debug: Optional[bool] = None,
                  noinline: Optional[bool] = None, repr=None, launch_metadata=None):
@@ -632,21 +638,23 @@ class JITFunction(KernelInterface):
         kernel = self.compiled.get(key)
         if kernel is None:
             hook_args = None
-            if _knobs.runtime.jit_cache_hook or _knobs.runtime.jit_post_compile_hook:
+            cache_hook = _knobs.runtime.jit_cache_hook or JITFunction.cache_hook
+            post_compile_hook = _knobs.runtime.jit_post_compile_hook or JITFunction.compiled_hook
+            if cache_hook or post_compile_hook:
                 hook_args = dict(key=str(key), repr=f"{self.__name__}[{signature}, {constexprs}]",
                                  fn=_JitFunctionInfo(self.module, self.__name__, self),
                                  compile={"key": str(key), "signature": signature, "constants": constexprs,
                                           "attrs": attrs, **options}, is_manual_warmup=warmup,
                                  already_compiled=False)
-            if _knobs.runtime.jit_cache_hook and _knobs.runtime.jit_cache_hook(**hook_args) is False:
+            if cache_hook and cache_hook(**hook_args) is False:
                 return None  # the hook vetoed this compile (Triton's contract)
             kernel = compile_(ASTSource(self, signature, constexprs, attrs), target=target, options=options)
             if self._repr is not None:
                 kernel.name = self._repr(types.SimpleNamespace(signature=dict(signature),
                                                                 constants=dict(constexprs), attrs=dict(attrs)))
             self.compiled[key] = kernel
-            if _knobs.runtime.jit_post_compile_hook:
-                _knobs.runtime.jit_post_compile_hook(**hook_args)
+            if post_compile_hook:
+                post_compile_hook(**hook_args)
         if warmup:
             return kernel
         grid_size = grid(dict(zip(self.arg_names, values))) if callable(grid) else grid
