@@ -159,6 +159,31 @@ def test_the_second_launch_takes_the_warm_path(cuda, monkeypatch, tensor_path):
     assert last_launched() == "copy"
 
 
+SCALE = tl.constexpr(3)
+
+
+def test_a_changed_global_constexpr_raises_instead_of_launching_a_stale_kernel(cuda, monkeypatch, tensor_path):
+    # Triton's rule (upstream test_cache::test_kernel_global_var_change):
+    # the kernels compiled with the old value would be stale
+    @tritium.jit
+    def scale(x_ptr):
+        tl.store(x_ptr, tl.load(x_ptr) * SCALE)
+    slow = counting_slow_path(monkeypatch, scale)
+    x = FakeTensor(0x10000)
+    scale[(1,)](x)
+    use_path(scale, tensor_path)
+    scale[(1,)](x)
+    assert len(slow) == 1 and len(cuda.records) == 2
+    monkeypatch.setitem(globals(), "SCALE", tl.constexpr(3))  # the same value again: no change
+    scale[(1,)](x)
+    assert len(slow) == 1 and len(cuda.records) == 3
+    monkeypatch.setitem(globals(), "SCALE", 4)
+    with pytest.raises(RuntimeError, match="Global variable SCALE has changed since we compiled this kernel, "
+                                           "from 3 to 4"):
+        scale[(1,)](x)
+    assert len(cuda.records) == 3
+
+
 def test_a_new_specialization_takes_the_slow_path_once(cuda, monkeypatch, tensor_path):
     copy = fresh_copy_kernel()
     slow = counting_slow_path(monkeypatch, copy)

@@ -373,6 +373,11 @@ class JITFunction(KernelInterface):
         self._targets: Dict[int, str] = {}
         self._warm: Dict[Any, Any] = {}
         self._single_device = False
+        # (function, name, value) of every global constexpr the kernel reads,
+        # as its first compile saw them; a launch after one of them changed
+        # raises, as in Triton (the kernels compiled would be stale)
+        self._global_snapshot: List[Tuple[Any, str, Any]] = []
+        self._globals_recorded = False
         self._dispatch, self._warm_key = self._make_dispatcher()
 
     def add_pre_run_hook(self, hook: Callable):
@@ -398,6 +403,8 @@ class JITFunction(KernelInterface):
         self.src = textwrap.dedent(new_src)
         self.hash = None
         self._ast = None
+        self._global_snapshot.clear()
+        self._globals_recorded = False
         self.compiled.clear()
         self._warm.clear()
 
@@ -428,9 +435,14 @@ class JITFunction(KernelInterface):
     def global_constexprs(self) -> tuple:
         """The current values of the global (or closure) constexprs this function (and the
         @jit functions it calls) reads: part of every compile's cache key."""
+        return tuple(sorted({(fn.__name__, name, repr(fn.lookup_free_name(name).value))
+                             for fn, name in self._global_constexpr_reads()}))
+
+    def _global_constexpr_reads(self) -> List[Tuple["JITFunction", str]]:
+        """(function, name) of every global (or closure) constexpr this
+        function and the @jit functions it calls read."""
         from ..language.core import constexpr
-        seen = set()
-        out = []
+        seen, out = set(), []
 
         def visit(fn):
             if id(fn) in seen:
@@ -439,12 +451,46 @@ class JITFunction(KernelInterface):
             for node in ast.walk(fn.parse()):
                 if isinstance(node, ast.Name):
                     value = fn.lookup_free_name(node.id)
-                    if isinstance(value, constexpr):
-                        out.append((fn.__name__, node.id, repr(value.value)))
+                    if isinstance(value, constexpr) and (fn, node.id) not in out:
+                        out.append((fn, node.id))
                     elif isinstance(value, JITFunction):
                         visit(value)
         visit(self)
-        return tuple(sorted(set(out)))
+        return out
+
+    def _changed_global(self) -> Optional[Tuple[str, Any, Any]]:
+        """(name, old, new) of a global constexpr changed since the first
+        compile, or None."""
+        for fn, name, old in self._global_snapshot:
+            new = fn.lookup_free_name(name, _MISSING)
+            if new is old:
+                continue
+            try:  # a constexpr assigned again with the same value is no change
+                same = type(new) is type(old) and bool(getattr(new, "value", new) == getattr(old, "value", old))
+            except Exception:  # noqa: BLE001 - values that do not compare are taken as changed
+                same = False
+            if not same:
+                return name, old, new
+        return None
+
+    def _globals_changed(self) -> bool:
+        return self._changed_global() is not None
+
+    def _check_globals(self):
+        """Records the global constexprs at the first compile; afterwards
+        raises RuntimeError when one of them has changed (Triton's rule)."""
+        if not self._globals_recorded:
+            self._global_snapshot[:] = [(fn, name, fn.lookup_free_name(name))
+                                        for fn, name in self._global_constexpr_reads()]
+            self._globals_recorded = True
+            return
+        changed = self._changed_global()
+        if changed is not None:
+            name, old, new = changed
+            old_value, new_value = getattr(old, "value", old), getattr(new, "value", new)
+            raise RuntimeError(f"Global variable {name} has changed since we compiled this kernel, from "
+                               f"{old_value!r} to {'(deleted)' if new is _MISSING else repr(new_value)}: the "
+                               f"kernels compiled for {self.__name__} would be stale")
 
     @property
     def cache_key(self) -> str:
@@ -565,6 +611,8 @@ class JITFunction(KernelInterface):
         option_kwargs = "".join(f", {o}={o}" for o in options)
         lines = [
             f"def dispatch(grid, {signature}):",
+            "    if _globals and _globals_changed():",  # the slow path raises
+            f"        return _slow(grid, ({names}) + _more, dict(_kw{option_kwargs}))",
             "    try:",
             "        if _more or _kw:",
             "            raise TypeError",
@@ -586,7 +634,8 @@ class JITFunction(KernelInterface):
         ]
         namespace = {"_warm_spec": _warm_spec, "_int_key": _int_key, "_Tensor": _NoTensorClass,
                      "_Missing": _MISSING, "_device": _driver.current_device, "_warm": self._warm,
-                     "_slow": self._run_slow_launch, "_names": tuple(self.arg_names)}
+                     "_slow": self._run_slow_launch, "_names": tuple(self.arg_names),
+                     "_globals": self._global_snapshot, "_globals_changed": self._globals_changed}
         for p in self.params:
             if p.default is not inspect.Parameter.empty:
                 namespace[f"_d{p.num}"] = p.default
@@ -609,6 +658,7 @@ class JITFunction(KernelInterface):
     def _run_slow(self, args, kwargs, grid, warmup):
         from ..compiler.compiler import ASTSource, compile as compile_
         from . import driver
+        self._check_globals()
         launch_options = {k: kwargs.pop(k) for k in LAUNCH_OPTIONS if k in kwargs and k not in self.arg_names}
         num_warps = launch_options.get("num_warps")
         values = self.bind(args, kwargs)
