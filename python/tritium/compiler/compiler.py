@@ -206,6 +206,12 @@ class CompiledKernel:
         return int(self.metadata.get("shared", 0))
 
     @property
+    def hash(self) -> Optional[str]:
+        """The compile's cache key (Triton's name): equal for two compiles
+        of the same specialization."""
+        return self.metadata.get("hash")
+
+    @property
     def num_warps(self) -> int:
         return int(self.metadata["num_warps"])
 
@@ -405,7 +411,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
                                 "num_warps": nw, "num_stages": opts["num_stages"], "num_ctas": opts["num_ctas"],
                                 "signature": dict((p.name, src.signature[p.name]) for p in fn.params),
                                 "constexprs": {k: repr(v) for k, v in src.constexprs.items()},
-                                "debug": debug_on, "shared": 0}
+                                "debug": debug_on, "shared": 0, "hash": key}
     if stop_after is None:
         backend_options = _backend_options(opts, target, debug_on, maxnreg)
         stages, cubin = lib.compile_cuda(ttir, backend_options, f"<TTIR of {name}>")

@@ -22,6 +22,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import ArgumentOverflowError, CompilationError, TritiumError
 from . import driver as _driver
+from . import dependencies as _dependencies
+from . import specialization_data as _specialization_data
 from . import tuple_args
 # (Triton's triton.runtime.jit exports these names too)
 from ..tools.tensor_descriptor import TensorDescriptor, signature as descriptor_signature
@@ -211,7 +213,14 @@ def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) ->
 
 # keyword arguments of a launch that are options, not kernel arguments
 LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "enable_reflect_ftz",
-                  "launch_cooperative_grid", "launch_pdl", "arch")
+                  "launch_cooperative_grid", "launch_pdl", "arch", "debug")
+
+
+def specialization_key(signature: Dict[str, str], constexprs: Dict[str, Any], attrs: Dict[str, Any],
+                       options: Dict[str, Any], target: str) -> tuple:
+    """The key of one compiled specialization in JITFunction.compiled."""
+    return (tuple(signature.items()), tuple((k, repr(v)) for k, v in constexprs.items()),
+            tuple(attrs), tuple(options.items()), target)
 
 # ---- the warm path ----
 #
@@ -373,11 +382,11 @@ class JITFunction(KernelInterface):
         self._targets: Dict[int, str] = {}
         self._warm: Dict[Any, Any] = {}
         self._single_device = False
-        # (function, name, value) of every global constexpr the kernel reads,
-        # as its first compile saw them; a launch after one of them changed
-        # raises, as in Triton (the kernels compiled would be stale)
-        self._global_snapshot: List[Tuple[Any, str, Any]] = []
-        self._globals_recorded = False
+        # The global (and closure) values this function and its callees
+        # read, as cache_key saw them (dependencies.py); a launch after one
+        # of them changed raises, as in Triton (the kernels compiled would
+        # be stale).  Filled in place: the dispatcher holds this list.
+        self.used_reads: List[_dependencies.Read] = []
         self._dispatch, self._warm_key = self._make_dispatcher()
 
     def add_pre_run_hook(self, hook: Callable):
@@ -403,8 +412,7 @@ class JITFunction(KernelInterface):
         self.src = textwrap.dedent(new_src)
         self.hash = None
         self._ast = None
-        self._global_snapshot.clear()
-        self._globals_recorded = False
+        self.used_reads.clear()
         self.compiled.clear()
         self._warm.clear()
 
@@ -432,71 +440,52 @@ class JITFunction(KernelInterface):
                     pass
         return self.__globals__.get(name, default)
 
+    @property
+    def used_global_vals(self) -> Dict[Tuple[str, int], Tuple[Any, Any]]:
+        """Triton's view of used_reads: (name, id(scope)) -> (value, scope)."""
+        return {read.key: (read.value, read.scope) for read in self.used_reads}
+
     def global_constexprs(self) -> tuple:
-        """The current values of the global (or closure) constexprs this function (and the
+        """The current values of the global (or closure) constexprs and dtypes this function (and the
         @jit functions it calls) reads: part of every compile's cache key."""
-        return tuple(sorted({(fn.__name__, name, repr(fn.lookup_free_name(name).value))
-                             for fn, name in self._global_constexpr_reads()}))
-
-    def _global_constexpr_reads(self) -> List[Tuple["JITFunction", str]]:
-        """(function, name) of every global (or closure) constexpr this
-        function and the @jit functions it calls read."""
         from ..language.core import constexpr
-        seen, out = set(), []
+        from ..language.dtypes import dtype
+        self.cache_key  # noqa: B018 - records used_reads
+        out = set()
+        for read in self.used_reads:
+            value = read.current()
+            if isinstance(value, (constexpr, dtype)):
+                out.add((read.fn.__name__, read.name, repr(getattr(value, "value", value))))
+        return tuple(sorted(out))
 
-        def visit(fn):
-            if id(fn) in seen:
-                return
-            seen.add(id(fn))
-            for node in ast.walk(fn.parse()):
-                if isinstance(node, ast.Name):
-                    value = fn.lookup_free_name(node.id)
-                    if isinstance(value, constexpr) and (fn, node.id) not in out:
-                        out.append((fn, node.id))
-                    elif isinstance(value, JITFunction):
-                        visit(value)
-        visit(self)
-        return out
-
-    def _changed_global(self) -> Optional[Tuple[str, Any, Any]]:
-        """(name, old, new) of a global constexpr changed since the first
-        compile, or None."""
-        for fn, name, old in self._global_snapshot:
-            new = fn.lookup_free_name(name, _MISSING)
-            if new is old:
-                continue
-            try:  # a constexpr assigned again with the same value is no change
-                same = type(new) is type(old) and bool(getattr(new, "value", new) == getattr(old, "value", old))
-            except Exception:  # noqa: BLE001 - values that do not compare are taken as changed
-                same = False
-            if not same:
-                return name, old, new
+    def _changed_global(self) -> Optional[_dependencies.Read]:
+        """The first read whose global has changed since cache_key, or None."""
+        for read in self.used_reads:
+            if not _dependencies.same_value(read.value, read.current()):
+                return read
         return None
 
     def _globals_changed(self) -> bool:
         return self._changed_global() is not None
 
     def _check_globals(self):
-        """Records the global constexprs at the first compile; afterwards
-        raises RuntimeError when one of them has changed (Triton's rule)."""
-        if not self._globals_recorded:
-            self._global_snapshot[:] = [(fn, name, fn.lookup_free_name(name))
-                                        for fn, name in self._global_constexpr_reads()]
-            self._globals_recorded = True
-            return
-        changed = self._changed_global()
-        if changed is not None:
-            name, old, new = changed
-            old_value, new_value = getattr(old, "value", old), getattr(new, "value", new)
-            raise RuntimeError(f"Global variable {name} has changed since we compiled this kernel, from "
-                               f"{old_value!r} to {'(deleted)' if new is _MISSING else repr(new_value)}: the "
-                               f"kernels compiled for {self.__name__} would be stale")
+        """Hashes the function (recording the globals it reads; a callee
+        that saw another value of one raises); raises RuntimeError when a
+        global read then has changed since (Triton's rule)."""
+        self.cache_key  # noqa: B018
+        read = self._changed_global()
+        if read is not None:
+            raise RuntimeError(f"Global variable {read.name} has changed since we compiled this kernel, from "
+                               f"{_dependencies.shown(read.value)} to {_dependencies.shown(read.current())}: "
+                               f"the kernels compiled for {self.__name__} would be stale")
 
     @property
     def cache_key(self) -> str:
-        """A hash of this function's source and of the @jit functions it
-        references by global name, transitively (a property, as in Triton;
-        kept in `hash` until that is reset to None)."""
+        """A hash of this function's source, its first line, and the keys
+        of the @jit functions it calls, transitively (a property, as in
+        Triton; kept in `hash` until that is reset to None).  Computing it
+        records the globals the function and its callees read
+        (used_reads)."""
         if self.hash is not None:
             return self.hash
         # Functions being hashed further up this thread's stack count as ""
@@ -509,14 +498,15 @@ class JITFunction(KernelInterface):
             return ""
         active.add(id(self))
         try:
+            reads, callees = _dependencies.scan(self)
             h = hashlib.sha256(self.src.encode())
-            for node in ast.walk(self.parse()):
-                if isinstance(node, ast.Name):
-                    dep = self.lookup_free_name(node.id)
-                    if isinstance(dep, JITFunction) and dep is not self:
-                        h.update(node.id.encode() + dep.cache_key.encode())
+            h.update(f"line {self.starting_line}".encode())
+            for callee in callees:
+                h.update(f"{callee.__qualname__} {callee.cache_key} {bool(callee.noinline)}".encode())
+                _dependencies.merge_reads(self, reads, callee)
         finally:
             active.discard(id(self))
+        self.used_reads[:] = reads
         self.hash = h.hexdigest()
         return self.hash
 
@@ -635,7 +625,7 @@ class JITFunction(KernelInterface):
         namespace = {"_warm_spec": _warm_spec, "_int_key": _int_key, "_Tensor": _NoTensorClass,
                      "_Missing": _MISSING, "_device": _driver.current_device, "_warm": self._warm,
                      "_slow": self._run_slow_launch, "_names": tuple(self.arg_names),
-                     "_globals": self._global_snapshot, "_globals_changed": self._globals_changed}
+                     "_globals": self.used_reads, "_globals_changed": self._globals_changed}
         for p in self.params:
             if p.default is not inspect.Parameter.empty:
                 namespace[f"_d{p.num}"] = p.default
@@ -656,7 +646,6 @@ class JITFunction(KernelInterface):
         return self._run_slow(args, options, grid, False)
 
     def _run_slow(self, args, kwargs, grid, warmup):
-        from ..compiler.compiler import ASTSource, compile as compile_
         from . import driver
         self._check_globals()
         launch_options = {k: kwargs.pop(k) for k in LAUNCH_OPTIONS if k in kwargs and k not in self.arg_names}
@@ -677,34 +666,23 @@ class JITFunction(KernelInterface):
         fp_fusion = launch_options.get("enable_fp_fusion")
         if fp_fusion is None:
             fp_fusion = _knobs.language.default_fp_fusion
+        debug = launch_options.get("debug")
+        if debug is None:
+            debug = self.debug
+        if not debug and _knobs.runtime.debug:  # TRITON_DEBUG=1 turns it on everywhere (Triton's rule)
+            debug = True
         options = {"num_warps": num_warps or 4, "num_stages": launch_options.get("num_stages") or 3,
                    "num_ctas": launch_options.get("num_ctas") or 1, "maxnreg": launch_options.get("maxnreg"),
-                   "enable_fp_fusion": bool(fp_fusion), "debug": self.debug}
+                   "enable_fp_fusion": bool(fp_fusion), "debug": debug}
         if launch_options.get("enable_reflect_ftz") is not None:
             # libdevice's __nvvm_reflect("__CUDA_FTZ"): denormals flushed in its functions
             options["enable_reflect_ftz"] = bool(launch_options["enable_reflect_ftz"])
-        key = (tuple(signature.items()), tuple((k, repr(v)) for k, v in constexprs.items()),
-               tuple(attrs), tuple(options.items()), target)
+        key = specialization_key(signature, constexprs, attrs, options, target)
         kernel = self.compiled.get(key)
         if kernel is None:
-            hook_args = None
-            cache_hook = _knobs.runtime.jit_cache_hook or JITFunction.cache_hook
-            post_compile_hook = _knobs.runtime.jit_post_compile_hook or JITFunction.compiled_hook
-            if cache_hook or post_compile_hook:
-                hook_args = dict(key=str(key), repr=f"{self.__name__}[{signature}, {constexprs}]",
-                                 fn=_JitFunctionInfo(self.module, self.__name__, self),
-                                 compile={"key": str(key), "signature": signature, "constants": constexprs,
-                                          "attrs": attrs, **options}, is_manual_warmup=warmup,
-                                 already_compiled=False)
-            if cache_hook and cache_hook(**hook_args) is False:
-                return None  # the hook vetoed this compile (Triton's contract)
-            kernel = compile_(ASTSource(self, signature, constexprs, attrs), target=target, options=options)
-            if self._repr is not None:
-                kernel.name = self._repr(types.SimpleNamespace(signature=dict(signature),
-                                                                constants=dict(constexprs), attrs=dict(attrs)))
-            self.compiled[key] = kernel
-            if post_compile_hook:
-                post_compile_hook(**hook_args)
+            kernel = self._compile_specialization(key, signature, constexprs, attrs, options, target, warmup)
+            if kernel is None:
+                return None  # the cache hook vetoed this compile (Triton's contract)
         if warmup:
             return kernel
         grid_size = grid(dict(zip(self.arg_names, values))) if callable(grid) else grid
@@ -756,8 +734,50 @@ class JITFunction(KernelInterface):
         except TypeError:
             pass  # an unhashable constexpr
 
+    def _compile_specialization(self, key, signature, constexprs, attrs, options, target, warmup):
+        """Compiles one specialization into `compiled`, calling the jit hooks
+        around it; None if the cache hook vetoed it."""
+        from ..compiler.compiler import ASTSource, compile as compile_
+        hook_args = None
+        cache_hook = _knobs.runtime.jit_cache_hook or JITFunction.cache_hook
+        post_compile_hook = _knobs.runtime.jit_post_compile_hook or JITFunction.compiled_hook
+        if cache_hook or post_compile_hook:
+            data = _specialization_data.serialize(self, signature, constexprs, attrs, options, target, key)
+            hook_args = dict(key=key, repr=f"{self.__name__}[{signature}, {constexprs}]",
+                             fn=_JitFunctionInfo(self.module, self.__name__, self),
+                             compile={"key": key, "signature": signature, "constants": constexprs,
+                                      "attrs": attrs, "configs": [attrs], "target": target, **options,
+                                      "specialization_data": data, "is_warmup": warmup},
+                             is_manual_warmup=warmup, already_compiled=False)
+        if cache_hook and cache_hook(**hook_args) is False:
+            return None
+        kernel = compile_(ASTSource(self, signature, constexprs, attrs), target=target, options=options)
+        if self._repr is not None:
+            kernel.name = self._repr(types.SimpleNamespace(signature=dict(signature),
+                                                            constants=dict(constexprs), attrs=dict(attrs)))
+        self.compiled[key] = kernel
+        if post_compile_hook:
+            post_compile_hook(**hook_args)
+        return kernel
+
     def warmup(self, *args, grid=(1,), **kwargs):
+        """Compiles the specialization these arguments select without
+        launching it; a torch dtype stands for a tensor of that dtype."""
+        args = tuple(MockTensor.wrap_dtype(a) for a in args)
+        kwargs = {k: MockTensor.wrap_dtype(v) if k not in LAUNCH_OPTIONS else v for k, v in kwargs.items()}
         return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+    def preload(self, specialization_data: str):
+        """Compiles the specialization that a jit hook's
+        `compile["specialization_data"]` describes (from this process or
+        another), so that a later launch of it does not compile."""
+        self._check_globals()
+        signature, constexprs, attrs, options, target, key = _specialization_data.deserialize(
+            self, specialization_data, specialization_key)
+        kernel = self.compiled.get(key)
+        if kernel is None:
+            kernel = self._compile_specialization(key, signature, constexprs, attrs, options, target, True)
+        return kernel
 
 
 class ConstexprFunction:

@@ -101,3 +101,11 @@ class MockTensor:
     @staticmethod
     def data_ptr():
         return 0
+
+    @staticmethod
+    def wrap_dtype(arg):
+        """A MockTensor for a torch dtype (what `warmup` accepts in place of
+        a tensor), anything else unchanged."""
+        if type(arg).__name__ == "dtype" and type(arg).__module__ == "torch":
+            return MockTensor(arg)
+        return arg

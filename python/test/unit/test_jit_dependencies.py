@@ -1,0 +1,225 @@
+"""What a @jit function's cache key and staleness checks depend on
+(runtime/dependencies.py), and the forms of Triton's runtime API around
+them: warmup with dtypes, preload from the hooks' specialization data, the
+`debug` launch option.  Launches run on the fake CUDA runtime of
+test_warm_launch.py."""
+import json
+import textwrap
+
+import pytest
+
+import tritium
+import tritium.language as tl
+from tritium.runtime.jit import JITFunction
+
+from test_warm_launch import FakeTensor, cuda  # noqa: F401 - the fixture
+
+
+ROWS = tl.constexpr(16)
+ELEMENT = tl.float16
+PLAIN = 7
+
+
+@tritium.jit
+def _helper(x):
+    return x * ROWS
+
+
+class _Namespace:
+    helper = _helper
+
+
+helpers = _Namespace()
+
+
+def reads_of(fn):
+    fn.hash = None
+    fn.cache_key  # noqa: B018
+    return sorted(read.name for read in fn.used_reads)
+
+
+def test_reads_are_the_globals_the_body_reads_before_binding_them():
+    @tritium.jit
+    def kernel(x_ptr, n, BLOCK: tl.constexpr = ROWS):
+        a = ELEMENT                  # a global read
+        PLAIN = 3                    # noqa: F841 - a local from here on: not a read
+        b = PLAIN                    # noqa: F841
+        offs = tl.arange(0, BLOCK)   # tl: a module
+        for ROWS in range(2):        # noqa: B007 - the loop target is local
+            pass
+        tl.store(x_ptr + offs, _helper(offs).to(a))
+    assert reads_of(kernel) == ["ELEMENT", "ROWS"]  # ROWS through _helper; the default is no read
+    assert [name for (name, _) in kernel.used_global_vals] == ["ELEMENT", "ROWS"]
+
+
+def test_modules_jit_functions_and_builtins_are_not_reads():
+    @tritium.jit
+    def kernel(x_ptr):
+        tl.store(x_ptr, min(1, 2) + _Namespace.helper(1))
+    assert reads_of(kernel) == ["ROWS", "_Namespace"]  # ROWS from the helper; the class object itself
+    assert _helper in _callees(kernel)
+
+
+def _callees(fn):
+    from tritium.runtime import dependencies
+    return dependencies.scan(fn)[1]
+
+
+def test_a_jit_function_reached_through_an_attribute_is_a_callee():
+    @tritium.jit
+    def kernel(x_ptr):
+        tl.store(x_ptr, helpers.helper(1))
+    assert _callees(kernel) == [_helper]
+    before = kernel.cache_key
+    _helper.hash = None
+    _helper._unsafe_update_src(_helper.src.replace("x * ROWS", "x * ROWS + 1"))
+    try:
+        kernel.hash = None
+        assert kernel.cache_key != before
+    finally:
+        _helper._unsafe_update_src(_helper.src.replace("x * ROWS + 1", "x * ROWS"))
+        _helper.hash = None
+
+
+def test_the_first_line_is_part_of_the_cache_key(tmp_path):
+    # upstream test_changed_line_numbers_invalidate_cache: the same source at
+    # another line compiles with other line info
+    import importlib.util
+    code = textwrap.dedent("""
+        import tritium
+        @tritium.jit
+        def kernel(i):
+            i = i + 1
+    """)
+    keys = []
+    for shift in (0, 1):
+        path = tmp_path / f"module{shift}.py"
+        path.write_text("\n" * shift + code)
+        spec = importlib.util.spec_from_file_location(f"module{shift}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        keys.append(module.kernel.cache_key)
+    assert keys[0] != keys[1]
+
+
+CONFLICT = tl.constexpr(0)
+
+
+@tritium.jit
+def _reads_conflict():
+    a = CONFLICT  # noqa: F841
+
+
+def test_a_callee_that_saw_another_value_of_a_global_raises(monkeypatch):
+    @tritium.jit
+    def first():
+        a = CONFLICT  # noqa: F841
+        _reads_conflict()
+
+    @tritium.jit
+    def second():
+        a = CONFLICT  # noqa: F841
+        _reads_conflict()
+    _reads_conflict.hash = None
+    first.cache_key  # noqa: B018 - the callee records CONFLICT = 0
+    monkeypatch.setitem(globals(), "CONFLICT", tl.constexpr(1))
+    with pytest.raises(RuntimeError, match="Global variable CONFLICT has value 1 when compiling second, but "
+                                           "inner function _reads_conflict has conflicting value 0"):
+        second.cache_key  # noqa: B018
+    _reads_conflict.hash = None
+
+
+def test_a_changed_dtype_global_raises(cuda, monkeypatch):  # noqa: F811
+    @tritium.jit
+    def fill(x_ptr):
+        tl.store(x_ptr + tl.arange(0, 16), tl.zeros([16], ELEMENT).to(tl.float32))
+    x = FakeTensor(0x10000)
+    fill[(1,)](x)
+    monkeypatch.setitem(globals(), "ELEMENT", tl.float32)
+    with pytest.raises(RuntimeError, match="Global variable ELEMENT has changed since we compiled this kernel"):
+        fill[(1,)](x)
+    monkeypatch.setitem(globals(), "ELEMENT", tl.float16)
+    fill[(1,)](x)
+    assert len(cuda.records) == 2
+
+
+def test_debug_is_a_launch_option_with_its_own_specializations(cuda):  # noqa: F811
+    @tritium.jit
+    def check(x_ptr):
+        tl.device_assert(tl.load(x_ptr) == 1, "x == 1")
+    x = FakeTensor(0x10000, "torch.int32")
+    check[(1,)](x, debug=False)
+    check[(1,)](x, debug=True)
+    check[(1,)](x, debug=True)  # the warm path keys on it too
+    assert len(check.compiled) == 2
+    without, with_ = check.compiled.values()
+    assert "tt.assert" not in without.asm["ttir"] and "tt.assert" in with_.asm["ttir"]
+    assert len(cuda.records) == 3
+
+
+class _TorchDType:
+    """Plays torch.float32 for warmup (a class named dtype of module torch)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        return self.name
+
+
+_TorchDType.__name__ = "dtype"
+_TorchDType.__module__ = "torch"
+
+
+@tritium.jit
+def _add(a, b, o, N: tl.constexpr, KIND: tl.constexpr):
+    idx = tl.arange(0, N)
+    tl.store(o + idx, (tl.load(a + idx) + tl.load(b + idx)).to(KIND))
+
+
+@pytest.fixture
+def hooks():
+    yield
+    JITFunction.cache_hook = JITFunction.compiled_hook = None
+
+
+def test_warmup_takes_dtypes_and_preload_compiles_the_hooks_data_again(cuda, hooks, monkeypatch, tmp_path):  # noqa: F811
+    seen = []
+    JITFunction.cache_hook = lambda **kw: seen.append(kw)
+    f32 = _TorchDType("torch.float32")
+    _add.compiled.clear()
+    kernel = _add.warmup(f32, f32, f32, 32, tl.float32, grid=(1,))
+    assert len(seen) == 1 and seen[0]["compile"]["is_warmup"] is True
+    assert seen[0]["compile"]["key"] in _add.compiled and not cuda.records
+    data = seen[0]["compile"]["specialization_data"]
+    assert json.loads(data)["name"].endswith("test_jit_dependencies._add")
+    # a launch with tensors of those dtypes finds it
+    _add[(1,)](FakeTensor(0x10000), FakeTensor(0x20000), FakeTensor(0x30000), 32, tl.float32)
+    assert len(seen) == 1 and len(cuda.records) == 1
+    # preloaded in a fresh cache, the same compile; a later warmup compiles nothing
+    monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path / "fresh"))
+    _add.compiled.clear()
+    preloaded = _add.preload(data)
+    assert preloaded.hash == kernel.hash and preloaded.hash is not None
+    assert len(seen) == 2 and len(_add.compiled) == 1
+    assert _add.warmup(f32, f32, f32, 32, tl.float32, grid=(1,)) is preloaded and len(seen) == 2
+    with pytest.raises(RuntimeError, match="Specialization data is for .*_add but trying to preload for .*fill"):
+        _fill_i32.preload(data)
+    tampered = json.loads(data)
+    tampered["constexprs"]["N"] = 64
+    with pytest.raises(RuntimeError, match="does not match"):
+        _add.preload(json.dumps(tampered))
+
+
+@tritium.jit
+def _fill_i32(o):
+    tl.store(o, 1)
+
+
+def test_the_compiled_hook_sees_the_same_specialization_data(cuda, hooks):  # noqa: F811
+    data = {}
+    JITFunction.cache_hook = lambda **kw: data.setdefault("before", kw["compile"]["specialization_data"])
+    JITFunction.compiled_hook = lambda **kw: data.setdefault("after", kw["compile"]["specialization_data"])
+    _fill_i32.compiled.clear()
+    _fill_i32.warmup(_TorchDType("torch.int32"), grid=(1,))
+    assert data["before"] == data["after"] and json.loads(data["after"])["signature"] == {"o": "*i32"}
