@@ -128,9 +128,6 @@ std::optional<std::string> verifyMma(const MmaSpec &spec,
     if (!isPowerOf2(spec.instrShape[2]))
       return "instrShape K is " + std::to_string(spec.instrShape[2]) +
              ", expected a positive power of two";
-    if (spec.warpsPerCTA[0] % 4 != 0)
-      return "warpsPerCTA[0] is " + std::to_string(spec.warpsPerCTA[0]) +
-             ", expected a multiple of 4 for mma v3 (a warpgroup spans M)";
   }
   int64_t warps = product(spec.warpsPerCTA);
   if (expectedNumWarps > 0 && warps != expectedNumWarps)

@@ -41,9 +41,11 @@ struct MmaSpec {
 
 /// Checks an MMA spec: versionMajor 2 with instrShape [16,8], or 3 with
 /// instrShape [16,N,K] (N a power-of-two multiple of 8 in 8..256, K a
-/// positive power of two) and warpsPerCTA[0] a multiple of 4; warpsPerCTA of
-/// rank 2 with power-of-two entries whose product is expectedNumWarps
-/// (not checked when expectedNumWarps <= 0).
+/// positive power of two); warpsPerCTA of rank 2 with power-of-two entries
+/// whose product is expectedNumWarps (not checked when expectedNumWarps <=
+/// 0).  A v3 layout with fewer than 4 warps along M is a valid distribution
+/// of values (Triton's layout tests convert such layouts), but no wgmma
+/// computes it: ttg.warp_group_dot requires whole warpgroups along M.
 std::optional<std::string> verifyMma(const MmaSpec &spec,
                                      int64_t expectedNumWarps);
 

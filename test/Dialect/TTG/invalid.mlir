@@ -224,10 +224,14 @@ tt.func @mma_v3_bad_k(%arg0: tensor<64x64xf32, #ttg.nvidia_mma<{versionMajor = 3
 
 // -----
 
-// mma v3 places whole warpgroups (4 warps) along M.
+// An mma v3 layout may have fewer than 4 warps along M (Triton's layout
+// tests convert such layouts), but wgmma places whole warpgroups along M.
 
-// expected-error@+1 {{invalid #ttg.nvidia_mma: warpsPerCTA[0] is 2, expected a multiple of 4 for mma v3 (a warpgroup spans M)}}
-tt.func @mma_v3_partial_warpgroup(%arg0: tensor<64x64xf32, #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 64, 16]}>>) {
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 64, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+tt.func @mma_v3_partial_warpgroup(%a: !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory>, %b: !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error@+1 {{the accumulator's warpsPerCTA[0] is 2, expected a multiple of 4 (a warpgroup spans M)}}
+  %d = ttg.warp_group_dot %a, %b, %c : !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory> * !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory> -> tensor<64x64xf32, #mma>
   tt.return
 }
 

@@ -107,6 +107,10 @@ LogicalResult WarpGroupDotOp::verify() {
   if (!mma || !mma.isHopper())
     return emitOpError("accumulator must have a #ttg.nvidia_mma layout of "
                        "version 3");
+  if (mma.getWarpsPerCTA()[0] % 4 != 0)
+    return emitOpError() << "the accumulator's warpsPerCTA[0] is "
+                         << mma.getWarpsPerCTA()[0]
+                         << ", expected a multiple of 4 (a warpgroup spans M)";
   auto aShaped = cast<ShapedType>(getA().getType());
   MemDescType b = getB().getType();
   if (aShaped.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)

@@ -128,7 +128,9 @@ def TTG_NvidiaMmaEncodingAttr : TTG_Attr<"NvidiaMmaEncoding", "nvidia_mma",
     instrShape [16, 8]) or of `wgmma` (versionMajor 3, Hopper, instrShape
     [16, N, K]): in an m16n8 tile, lane l holds rows l/4 and l/4 + 8 at
     columns 2*(l%4) and 2*(l%4) + 1.  `warpsPerCTA` tiles warps over the
-    tensor (for version 3, groups of 4 warps along M).
+    tensor, M fastest for version 3 (a wgmma needs groups of 4 warps along
+    M; layouts with fewer are valid distributions that only conversions
+    produce).
 
     ```mlir
     #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0,
