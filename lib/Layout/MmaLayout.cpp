@@ -103,10 +103,8 @@ std::optional<std::string> verifyMma(const MmaSpec &spec,
   if (spec.versionMajor != 2 && spec.versionMajor != 3)
     return "unsupported mma versionMajor " +
            std::to_string(spec.versionMajor) + ", expected 2 or 3";
-  if (spec.warpsPerCTA.size() != 2 &&
-      !(spec.warpsPerCTA.size() == 3 && spec.versionMajor == 2))
-    return "warpsPerCTA must have rank 2 (or 3, batch first, for mma v2), "
-           "got " +
+  if (spec.warpsPerCTA.size() != 2 && spec.warpsPerCTA.size() != 3)
+    return "warpsPerCTA must have rank 2 (or 3, batch first), got " +
            std::to_string(spec.warpsPerCTA.size());
   if (auto err = checkPowersOfTwo("warpsPerCTA", spec.warpsPerCTA))
     return err;

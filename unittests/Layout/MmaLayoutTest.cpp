@@ -184,10 +184,11 @@ TEST(MmaLayoutTest, Verifiers) {
             std::string("warpsPerCTA[1] is 3, expected a positive power of "
                         "two"));
   EXPECT_EQ(verifyMma({2, 0, {4}, {16, 8}}, 4),
-            std::string("warpsPerCTA must have rank 2 (or 3, batch first, for "
-                        "mma v2), got 1"));
+            std::string("warpsPerCTA must have rank 2 (or 3, batch first), "
+                        "got 1"));
   EXPECT_FALSE(verifyMma({2, 0, {2, 2, 1}, {16, 8}}, 4));
-  EXPECT_TRUE(verifyMma({3, 0, {1, 4, 1}, {16, 64, 16}}, 4).has_value());
+  // Batched wgmma tiles (Triton's layout tests slice their operands).
+  EXPECT_FALSE(verifyMma({3, 0, {1, 4, 1}, {16, 64, 16}}, 4));
   EXPECT_EQ(verifyMma({3, 0, {4, 1}, {16, 12, 16}}, 4),
             std::string("instrShape N is 12, expected a multiple of 8 in "
                         "8..256"));
@@ -330,6 +331,29 @@ TEST(MmaLayoutTest, V2BatchedRegistersFollowThePtxFragments) {
             }
     }
   }
+}
+
+// Batched wgmma tiles (rank 3, only converted): every batch index holds the
+// rank-2 v3 layout, and the batch warps come after the planar ones.
+TEST(MmaLayoutTest, V3BatchedHoldsThePlanarLayoutPerBatch) {
+  MmaSpec batched = {3, 0, {2, 4, 1}, {16, 32, 16}};
+  MmaSpec planar = {3, 0, {4, 1}, {16, 32, 16}};
+  EXPECT_EQ(shapePerCTATile(batched), (std::vector<int64_t>{2, 64, 32}));
+  LinearLayout acc = mmaToLinear(batched, {4, 64, 64});
+  LinearLayout one = mmaToLinear(planar, {64, 64});
+  EXPECT_TRUE(acc.isSurjective());
+  int64_t planarRegs = one.inDimSize(HwDim::Register);
+  for (int64_t reg = 0; reg < 2 * planarRegs; ++reg)
+    for (int64_t lane = 0; lane < 32; ++lane)
+      for (int64_t warp = 0; warp < 8; ++warp) {
+        // batch = the warp's batch bit (the slowest) + 2 * the register's
+        // batch repetition (after every planar repetition)
+        int64_t batch = warp / 4 + 2 * (reg / planarRegs);
+        std::vector<int64_t> at = one.apply(reg % planarRegs, lane, warp % 4);
+        ASSERT_EQ(acc.apply(reg, lane, warp),
+                  (std::vector<int64_t>{batch, at[0], at[1]}))
+            << "reg " << reg << " lane " << lane << " warp " << warp;
+      }
 }
 
 } // namespace

@@ -33,16 +33,17 @@ namespace layout {
 struct MmaSpec {
   int64_t versionMajor = 2;
   int64_t versionMinor = 0;
-  // [warps along M, warps along N]; version 2 also takes
-  // [warps along the batch, M, N] for batched (rank-3) dots.
+  // [warps along M, warps along N], or [warps along the batch, M, N] for
+  // batched (rank-3) tiles (version 2: batched dots; version 3: only
+  // conversions, no wgmma computes them).
   std::vector<int64_t> warpsPerCTA;
   std::vector<int64_t> instrShape;
 };
 
 /// Checks an MMA spec: versionMajor 2 with instrShape [16,8], or 3 with
 /// instrShape [16,N,K] (N a power-of-two multiple of 8 in 8..256, K a
-/// positive power of two); warpsPerCTA of rank 2 with power-of-two entries
-/// whose product is expectedNumWarps (not checked when expectedNumWarps <=
+/// positive power of two); warpsPerCTA of rank 2 or 3 with power-of-two
+/// entries whose product is expectedNumWarps (not checked when expectedNumWarps <=
 /// 0).  A v3 layout with fewer than 4 warps along M is a valid distribution
 /// of values (Triton's layout tests convert such layouts), but no wgmma
 /// computes it: ttg.warp_group_dot requires whole warpgroups along M.
@@ -59,7 +60,7 @@ std::vector<int64_t> shapePerCTATile(const MmaSpec &spec);
 ///   v3: per warp a 16xN tile (the v2 pattern repeated along N); warps tile
 ///       with M fastest.
 /// Repetitions of the CTA tile are register bases, N first, then M.
-/// Batched (rank 3, v2): each batch index holds the 2-D layout; batch
+/// Batched (rank 3): each batch index holds the 2-D layout; batch
 /// warps are the slowest warp bits, and batch repetitions follow all others.
 LinearLayout mmaToLinear(const MmaSpec &spec,
                          const std::vector<int64_t> &shape);

@@ -237,9 +237,9 @@ tt.func @mma_v3_partial_warpgroup(%a: !ttg.memdesc<64x64xf16, #nvmma, #ttg.share
 
 // -----
 
-// mma layouts are rank 2.
+// mma layouts are rank 2 or 3.
 
-// expected-error@+1 {{invalid #ttg.nvidia_mma: warpsPerCTA must have rank 2 (or 3, batch first, for mma v2), got 1}}
+// expected-error@+1 {{invalid #ttg.nvidia_mma: warpsPerCTA must have rank 2 (or 3, batch first), got 1}}
 tt.func @mma_warps_rank(%arg0: tensor<16x16xf32, #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4], instrShape = [16, 8]}>>) {
   tt.return
 }

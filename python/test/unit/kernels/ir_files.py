@@ -45,6 +45,11 @@ MMA_V3_ACROSS = ("#ttg.nvidia_mma<{versionMajor=3, versionMinor=0, warpsPerCTA=[
                  "CTASplitNum=[1, 1], CTAOrder=[1, 0], instrShape=[16, 32, 32]}>")
 MMA_V3_SQUARE = ("#ttg.nvidia_mma<{versionMajor=3, versionMinor=0, warpsPerCTA=[2, 2], CTAsPerCGA=[1, 1], "
                  "CTASplitNum=[1, 1], CTAOrder=[1, 0], instrShape=[16, 64, 16]}>")
+# A batched (rank-3) wgmma tile's A operand, sliced to rank 2 (batch x K),
+# as in Triton's test_convert2d
+SLICED_BATCHED_V3_A = ("#ttg.slice<{dim=1, parent=#ttg.dot_op<{opIdx=0, parent=#ttg.nvidia_mma<{versionMajor=3, "
+                       "versionMinor=0, warpsPerCTA=[4, 1, 1], CTAsPerCGA=[1, 1, 1], CTASplitNum=[1, 1, 1], "
+                       "CTAOrder=[2, 1, 0], instrShape=[16, 32, 16]}>, kWidth=2}>}>")
 DOT_A_V2 = f"#ttg.dot_op<{{parent={MMA_V2}, opIdx=0, kWidth=2}}>"
 # Threads along columns, registers along rows: a 16 x 32 tile over 4 warps.
 LINEAR = ("#ttg.linear<{register=[[1, 0], [2, 0]], lane=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], "
@@ -57,7 +62,7 @@ NVMMA_ROWS = ("#ttg.nvmma_shared<{swizzlingByteWidth=64, transposed=false, eleme
 LAYOUT_PAIRS = [(BLOCKED_ROWS, BLOCKED_COLUMNS, None), (BLOCKED_ROWS, MMA_V2, None), (MMA_V3, BLOCKED_COLUMNS, None),
                 (MMA_V2, DOT_A_V2, None), (BLOCKED_COLUMNS, MMA_V3, SWIZZLED), (BLOCKED_ROWS, MMA_V2, NVMMA_ROWS),
                 (LINEAR, BLOCKED_ROWS, None), (MMA_V2, LINEAR, SWIZZLED), (MMA_V3_ACROSS, MMA_V3, None),
-                (MMA_V3_SQUARE, BLOCKED_ROWS, SWIZZLED)]
+                (MMA_V3_SQUARE, BLOCKED_ROWS, SWIZZLED), (SLICED_BATCHED_V3_A, BLOCKED_COLUMNS, None)]
 
 
 # Reductions and scans over layouts their lowerings cannot run directly
