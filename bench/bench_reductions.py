@@ -8,6 +8,9 @@ same sizes, one run.
                                                          w, b: 2 x 2 bytes per column,
                                                          mean, rstd: 2 x 4 bytes per row)
   row-wise argmax fp32 8192 x 4096 -> int32        GB/s (4 bytes per element + 4 per row)
+  row sums, loop of tiles fp32 8192 x 16384        GB/s (4 bytes per element + 4 per row):
+                                                   32 rows a program, 32 x 128 tiles
+                                                   folded into a running sum
   cumsum along rows fp32 8192 x 4096 (axis=1)      GB/s (2 x 4 bytes per element)
 
 Softmax is Triton's tutorial 02 kernel (fp32) and the same kernel with the
@@ -155,6 +158,25 @@ for name, k in backends.items():
     del out
 launches["torch"] = lambda: torch.argmax(x, dim=1)
 rows.append((f"argmax rows fp32 {M}x{N} (GB/s)", timed(launches, checks, nbytes)))
+del x, ref
+
+# row sums over a loop of column tiles (the running-value form); integer-
+# valued data: every order of additions is exact
+N = 16384
+x = torch.randint(-8, 9, (M, N), device="cuda").float()
+ref = x.sum(dim=1)
+nbytes = M * N * 4 + M * 4
+launches, checks = {}, {}
+for name, k in backends.items():
+    out = torch.full((M,), float("nan"), device="cuda")
+
+    def launch(k=k, out=out):
+        k.row_sum_loop_kernel[(M // 32,)](x, out, N, BLOCK_M=32, BLOCK_N=128, num_warps=4)
+
+    launches[name], checks[name] = launch, checked(name, launch, lambda out=out: torch.equal(out, ref))
+    del out
+launches["torch"] = lambda: x.sum(dim=1)
+rows.append((f"row sums, loop of tiles fp32 {M}x{N} (GB/s)", timed(launches, checks, nbytes)))
 del x, ref
 
 # cumsum along rows; integer-valued data: every order of additions is exact

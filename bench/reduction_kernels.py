@@ -100,3 +100,17 @@ def cumsum_rows_kernel(x_ptr, out_ptr, n_rows, n_cols, stride, ROWS: tl.constexp
     offs = rows[:, None] * stride + cols[None, :]
     x = tl.load(x_ptr + offs, mask=mask, other=0.)  # noqa: F821
     tl.store(out_ptr + offs, tl.cumsum(x, axis=1), mask=mask)  # noqa: F821
+
+
+@triton.jit  # noqa: F821
+def row_sum_loop_kernel(x_ptr, out_ptr, n_cols, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):  # noqa: F821
+    # Row sums over a loop of column tiles, each tile's sums folded into a
+    # running value (the form Triton's optimize-thread-locality pass
+    # rewrites: partials per thread, the threads combined after the loop).
+    off_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)  # noqa: F821
+    total = tl.zeros([BLOCK_M], dtype=tl.float32)  # noqa: F821
+    for start in range(0, n_cols, BLOCK_N):
+        off_n = start + tl.arange(0, BLOCK_N)  # noqa: F821
+        x = tl.load(x_ptr + off_m[:, None] * n_cols + off_n[None, :])  # noqa: F821
+        total = total + tl.sum(x, axis=1)  # noqa: F821
+    tl.store(out_ptr + off_m, total)  # noqa: F821

@@ -10,6 +10,11 @@
 //   ttg-remove-layout-conversions  those layouts spread to the computation
 //                                  around the accesses, and the conversions
 //                                  that no longer move data disappear;
+//   ttg-optimize-thread-locality   a reduction a loop folds into a carried
+//                                  value every iteration is kept per thread
+//                                  and combined across threads once, after
+//                                  the loop (it needs the coalesced layout
+//                                  of the loaded tile);
 //   ttg-accelerate-matmul          dots that fit a tensor-core instruction
 //                                  move to mma layouts, the others get
 //                                  their operands cast for FMAs;
@@ -80,6 +85,7 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(createConvertTTToTTGPass(convertOptions));
   pm.addPass(ttg::createTTGCoalescePass());
   pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
+  pm.addPass(ttg::createTTGOptimizeThreadLocalityPass());
   pm.addPass(ttg::createTTGAccelerateMatmulPass());
   pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
   pm.addPass(ttg::createTTGReduceDataDuplicationPass());
@@ -106,7 +112,8 @@ void tritium::registerTTGIRPipeline() {
   mlir::PassPipelineRegistration<TTGIRPipelineOptions>(
       "tritium-make-ttgir",
       "Triton IR to TritonGPU IR for a launch shape: convert-tt-to-ttg, "
-      "ttg-coalesce, ttg-remove-layout-conversions, ttg-accelerate-matmul, "
+      "ttg-coalesce, ttg-remove-layout-conversions, ttg-optimize-thread-locality, "
+      "ttg-accelerate-matmul, "
       "ttg-remove-layout-conversions, ttg-reduce-data-duplication, "
       "ttg-optimize-dot-operands, ttg-reorder-instructions, "
       "loop-invariant-code-motion, ttg-warp-specialize, ttg-pipeline, ttg-prefetch, "

@@ -412,3 +412,39 @@ def test_reduce_3d(op, dtype, shape, axis):
                            BLOCK_A=triton.next_power_of_2(a), BLOCK_B=triton.next_power_of_2(b),
                            BLOCK_C=triton.next_power_of_2(c), num_warps=4)
     assert_equal(z, reference(op, x, axis))
+
+
+# ---- a loop folding row reductions (ttg-optimize-thread-locality) ----------------------------
+
+@pytest.mark.parametrize("op", ["sum", "max", "min", "product of sums"])
+@pytest.mark.parametrize("block_n", [32, 64, 128])
+@pytest.mark.parametrize("n, num_pid_n", [(512, 2), (2048, 4), (1024, 3)])
+def test_a_loop_folding_row_reductions(op, block_n, n, num_pid_n):
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit"))
+    from kernels.thread_locality import row_reduce_loop
+    code = ["sum", "max", "min", "product of sums"].index(op)
+    block_m = 32
+    # small integers: sums exact in any order; the product of sums stays
+    # exact with sums of 0 or +-1 per row and tile
+    if code == 3:
+        x = torch.zeros(2 * block_m, n, device="cuda", dtype=torch.float32)
+        x[:, ::block_n] = torch.randint(-1, 2, (2 * block_m, n // block_n), device="cuda").float()
+    else:
+        x = torch.randint(-8, 9, (2 * block_m, n), device="cuda").float()
+    y = poisoned_like(torch.empty(2 * block_m, num_pid_n, device="cuda", dtype=torch.float32))
+    row_reduce_loop[(2, num_pid_n)](x, y, n, BLOCK_M=block_m, BLOCK_N=block_n, OP=code)
+    tiles = x.view(2 * block_m, n // block_n, block_n)
+    want = torch.empty_like(y)
+    for p in range(num_pid_n):
+        mine = tiles[:, p::num_pid_n]
+        if code == 0:
+            want[:, p] = mine.sum(dim=(1, 2))
+        elif code == 1:
+            want[:, p] = mine.amax(dim=(1, 2))
+        elif code == 2:
+            want[:, p] = mine.amin(dim=(1, 2))
+        else:
+            want[:, p] = mine.sum(dim=2).prod(dim=1)
+    assert torch.equal(y, want)

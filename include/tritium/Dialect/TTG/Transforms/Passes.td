@@ -207,6 +207,35 @@ def TTGReduceDataDuplicationPass
   let dependentDialects = ["::tritium::ttg::TTGDialect"];
 }
 
+def TTGOptimizeThreadLocalityPass
+    : Pass<"ttg-optimize-thread-locality", "::mlir::ModuleOp"> {
+  let summary = "fold a loop's per-iteration reductions within each thread, "
+                "combining the threads once after the loop";
+  let description = [{
+    A `tt.reduce` over the innermost axis of a loaded `#ttg.blocked` tile,
+    folded by its own combine (addf, mulf, max or min) into a loop-carried
+    value that starts from a constant, reduces across threads every
+    iteration.  The loop instead carries one partial per thread and row
+    (the tile reshaped with `allow_reorder` so that each thread's elements
+    of the axis form a new innermost dimension, reduced in registers); after
+    the loop one `tt.reduce` combines the threads and the initial value is
+    folded in.
+
+    ```mlir
+    %s = tt.reduce %x axis = 1 (...) : (tensor<32x512xf32, #blocked>) -> tensor<32xf32, ...>
+    %a = arith.addf %acc, %s
+    // becomes, in the loop
+    %v = tt.reshape %x allow_reorder efficient_layout
+        : tensor<32x512xf32, #blocked> -> tensor<32x128x4xf32, #blocked3d>
+    %t = tt.reduce %v axis = 2 (...) : (tensor<32x128x4xf32, #blocked3d>) -> tensor<32x128xf32, ...>
+    %q = arith.addf %part, %t
+    // and after it
+    %s = tt.reduce %p axis = 1 (...) : (tensor<32x128xf32, ...>) -> tensor<32xf32, ...>
+    ```
+  }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect", "::mlir::arith::ArithDialect"];
+}
+
 def TTGOptimizeDotOperandsPass
     : Pass<"ttg-optimize-dot-operands", "::mlir::ModuleOp"> {
   let summary = "feed wgmma's A from registers when it was computed there";
