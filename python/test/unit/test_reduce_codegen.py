@@ -42,20 +42,20 @@ def ttgir(shape, layout, axis, combine, num_warps):
     body.append(f"%x = arith.shrui %x1, %k3 : {T}")
     out_shape = [s for d, s in enumerate(shape) if d != axis]
     R = ty(out_shape, f"#ttg.slice<{{dim = {axis}, parent = #b}}>") if out_shape else "i32"
-    body.append(f"""%where = tt.reduce {base} axis = {axis} ({{
+    body.append(f"""%where = "tt.reduce"({base}) <{{axis = {axis} : i32}}> ({{
     ^bb0(%u: i32, %v: i32):
       %w = arith.maxsi %u, %v : i32
       tt.reduce.return %w : i32
     }}) : ({T}) -> {R}""")
     if combine == "add":
-        body.append(f"""%z = tt.reduce %x axis = {axis} ({{
+        body.append(f"""%z = "tt.reduce"(%x) <{{axis = {axis} : i32}}> ({{
     ^bb0(%a: i32, %c: i32):
       %t = arith.addi %a, %c : i32
       tt.reduce.return %t : i32
     }}) : ({T}) -> {R}""")
         rets, rtys = "%where, %z", f"{R}, {R}"
     else:  # argmax over (x, position along the axis)
-        body.append(f"""%z:2 = tt.reduce %x, %r{axis}b axis = {axis} ({{
+        body.append(f"""%z:2 = "tt.reduce"(%x, %r{axis}b) <{{axis = {axis} : i32}}> ({{
     ^bb0(%v1: i32, %j1: i32, %v2: i32, %j2: i32):
       %gt = arith.cmpi sgt, %v1, %v2 : i32
       %eq = arith.cmpi eq, %v1, %v2 : i32

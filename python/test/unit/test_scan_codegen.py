@@ -170,14 +170,14 @@ def ttgir(shape, layout, axis, reverse, combine, num_warps):
     body.append(f"%y = arith.addi %y0, %k4 : {T}")
     rev = "true" if reverse else "false"
     if combine == "add":
-        body.append(f"""%z = tt.scan %x axis = {axis} reverse = {rev} ({{
+        body.append(f"""%z = "tt.scan"(%x) <{{axis = {axis} : i32, reverse = {rev}}}> ({{
     ^bb0(%a: i32, %c: i32):
       %t = arith.addi %a, %c : i32
       tt.scan.return %t : i32
     }}) : ({T}) -> {T}""")
         rets, rtys = f"{idx}, %z", f"{T}, {T}"
     elif combine == "affine":  # (a1,b1) then (a2,b2): (a1*a2, b1*a2 + b2): not commutative
-        body.append(f"""%z:2 = tt.scan %x, %y axis = {axis} reverse = {rev} ({{
+        body.append(f"""%z:2 = "tt.scan"(%x, %y) <{{axis = {axis} : i32, reverse = {rev}}}> ({{
     ^bb0(%a1: i32, %b1: i32, %a2: i32, %b2: i32):
       %p = arith.muli %a1, %a2 : i32
       %q = arith.muli %b1, %a2 : i32

@@ -9,7 +9,7 @@
 // CHECK: #[[NEW:.*]] = #ttg.slice<{dim = 0, parent = #[[BLOCKED]]}>
 // CHECK-LABEL: tt.func @reduce_repeated_basis
 // CHECK: %[[IN:.*]] = ttg.convert_layout %arg0 : tensor<32x1xi32, #ttg.linear<{{.*}}>> -> tensor<32x1xi32, #[[BLOCKED]]>
-// CHECK: %[[SUM:.*]] = tt.reduce %[[IN]] axis = 0
+// CHECK: %[[SUM:.*]] = "tt.reduce"(%[[IN]]) <{axis = 0 : i32}>
 // CHECK: arith.addi
 // CHECK: %[[OUT:.*]] = ttg.convert_layout %[[SUM]] : tensor<1xi32, #[[NEW]]> -> tensor<1xi32, #[[OLD]]>
 // CHECK: tt.return %[[OUT]]
@@ -33,7 +33,7 @@ module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 32 : i32}
 // CHECK-LABEL: tt.func @argmax_mixed_basis
 // CHECK: %[[V:.*]] = ttg.convert_layout %arg0 : {{.*}} -> tensor<16x2xi32, #[[B:blocked[0-9]*]]>
 // CHECK: %[[I:.*]] = ttg.convert_layout %arg1 : {{.*}} -> tensor<16x2xi32, #[[B]]>
-// CHECK: %[[M:.*]]:2 = tt.reduce %[[V]], %[[I]] axis = 0
+// CHECK: %[[M:.*]]:2 = "tt.reduce"(%[[V]], %[[I]]) <{axis = 0 : i32}>
 // CHECK: ttg.convert_layout %[[M]]#0
 // CHECK: ttg.convert_layout %[[M]]#1
 module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {
@@ -58,11 +58,11 @@ module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32}
 #row = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
 // CHECK-LABEL: tt.func @scan_strided_lanes
 // CHECK: %[[IN:.*]] = ttg.convert_layout %arg0
-// CHECK: %[[S:.*]] = tt.scan %[[IN]] axis = 1
+// CHECK: %[[S:.*]] = "tt.scan"(%[[IN]]) <{axis = 1 : i32
 // CHECK: ttg.convert_layout %[[S]]
-// CHECK: tt.scan %arg1 axis = 1
+// CHECK: "tt.scan"(%arg1) <{axis = 1 : i32
 // CHECK-NOT: ttg.convert_layout
-// CHECK: tt.reduce %arg1 axis = 1
+// CHECK: "tt.reduce"(%arg1) <{axis = 1 : i32}>
 // CHECK-NOT: ttg.convert_layout
 // CHECK: tt.return
 module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32} {

@@ -21,7 +21,7 @@
 // CHECK: st.global.b32
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32} {
   tt.func @sum_1d(%x: tensor<1024xf32, #b1>, %out: !tt.ptr<f32>) {
-    %s = tt.reduce %x axis = 0 ({
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
     ^bb0(%a: f32, %b: f32):
       %t = arith.addf %a, %b : f32
       tt.reduce.return %t : f32
@@ -47,7 +47,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK: llvm.return
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32} {
   tt.func @row_max(%x: tensor<8x64xf32, #rows>) -> tensor<8xf32, #ttg.slice<{dim = 1, parent = #rows}>> {
-    %m = tt.reduce %x axis = 1 ({
+    %m = "tt.reduce"(%x) <{axis = 1 : i32}> ({
     ^bb0(%a: f32, %b: f32):
       %t = arith.maxnumf %a, %b : f32
       tt.reduce.return %t : f32
@@ -74,7 +74,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32} {
   tt.func @column_argmax(%x: tensor<8x64xf32, #rows>, %i: tensor<8x64xi32, #rows>) -> (tensor<64xf32, #ttg.slice<{dim = 0, parent = #rows}>>, tensor<64xi32, #ttg.slice<{dim = 0, parent = #rows}>>) {
-    %m:2 = tt.reduce %x, %i axis = 0 ({
+    %m:2 = "tt.reduce"(%x, %i) <{axis = 0 : i32}> ({
     ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
       %gt = arith.cmpf ogt, %a, %b : f32
       %eq = arith.cmpf oeq, %a, %b : f32

@@ -46,7 +46,7 @@
 // CHECK: llvm.return
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @cumsum_1d(%x: tensor<128xi32, #b>) -> tensor<128xi32, #b> {
-    %y = tt.scan %x axis = 0 reverse = false ({
+    %y = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
     ^bb0(%a: i32, %c: i32):
       %t = arith.addi %a, %c : i32
       tt.scan.return %t : i32
@@ -95,7 +95,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // CHECK: llvm.return
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @rows(%x: tensor<16x32xf32, #b>) -> tensor<16x32xf32, #b> {
-    %y = tt.scan %x axis = 1 reverse = false ({
+    %y = "tt.scan"(%x) <{axis = 1 : i32, reverse = false}> ({
     ^bb0(%a: f32, %c: f32):
       %t = arith.addf %a, %c : f32
       tt.scan.return %t : f32
@@ -132,7 +132,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // CHECK: llvm.return
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @columns(%x: tensor<64x32xi32, #b>) -> tensor<64x32xi32, #b> {
-    %y = tt.scan %x axis = 0 reverse = false ({
+    %y = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
     ^bb0(%a: i32, %c: i32):
       %t = arith.addi %a, %c : i32
       tt.scan.return %t : i32
@@ -180,7 +180,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @reverse_pair(%x: tensor<128xf32, #b>, %m: tensor<128xi1, #b>)
       -> (tensor<128xf32, #b>, tensor<128xi1, #b>) {
-    %y:2 = tt.scan %x, %m axis = 0 reverse = true ({
+    %y:2 = "tt.scan"(%x, %m) <{axis = 0 : i32, reverse = true}> ({
     ^bb0(%a: f32, %am: i1, %c: f32, %cm: i1):
       %t = arith.maximumf %a, %c : f32
       %u = arith.ori %am, %cm : i1
@@ -208,7 +208,7 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 // CHECK: llvm.return
 module attributes {"ttg.num-warps" = 1 : i32} {
   tt.func @chunks_in_one_warp(%x: tensor<256xi32, #b>) -> tensor<256xi32, #b> {
-    %y = tt.scan %x axis = 0 reverse = false ({
+    %y = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
     ^bb0(%a: i32, %c: i32):
       %t = arith.muli %a, %c : i32
       tt.scan.return %t : i32
@@ -231,7 +231,7 @@ module attributes {"ttg.num-warps" = 1 : i32} {
 // CHECK: llvm.return
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @length_one(%x: tensor<1x128xi32, #b>) -> tensor<1x128xi32, #b> {
-    %y = tt.scan %x axis = 0 reverse = false ({
+    %y = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
     ^bb0(%a: i32, %c: i32):
       %t = arith.addi %a, %c : i32
       tt.scan.return %t : i32

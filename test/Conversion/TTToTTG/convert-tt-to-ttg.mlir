@@ -152,12 +152,12 @@ tt.func @while_loop(%x: tensor<64xf32>, %n: i32) -> tensor<64xf32> {
 // CHECK-DAG: #[[B2D:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
 // CHECK-DAG: #[[ROWS:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #[[B2D]]}>
 // CHECK-LABEL: tt.func @reduce
-// CHECK: %[[SUM:.*]] = tt.reduce %{{.*}} axis = 1 ({
+// CHECK: %[[SUM:.*]] = "tt.reduce"(%{{.*}}) <{axis = 1 : i32}> ({
 // CHECK: arith.addf %{{.*}}, %{{.*}} : f32
 // CHECK: }) : (tensor<32x64xf32, #[[B2D]]>) -> tensor<32xf32, #[[ROWS]]>
 // CHECK: %[[SUMB:.*]] = ttg.convert_layout %[[SUM]] : tensor<32xf32, #[[ROWS]]> -> tensor<32xf32, #[[B1D]]>
 // CHECK: %[[Y:.*]] = arith.addf %[[SUMB]], %{{.*}} : tensor<32xf32, #[[B1D]]>
-// CHECK: %[[MAX:.*]] = tt.reduce %[[Y]] axis = 0 ({
+// CHECK: %[[MAX:.*]] = "tt.reduce"(%[[Y]]) <{axis = 0 : i32}> ({
 // CHECK: }) : (tensor<32xf32, #[[B1D]]>) -> f32
 // CHECK: tt.return %[[Y]], %[[MAX]] : tensor<32xf32, #[[B1D]]>, f32
 tt.func @reduce(%x: tensor<32x64xf32>, %bias: tensor<32xf32>) -> (tensor<32xf32>, f32) {
@@ -228,7 +228,7 @@ tt.func @trans_join_split(%x: tensor<16x32xf32>) -> (tensor<32x16xf32>, tensor<1
 // CHECK-LABEL: tt.func @calls_and_more
 // CHECK: %[[R:.*]] = tt.call @helper(%{{.*}}) : (tensor<128xf32, #[[B]]>) -> tensor<128xf32, #[[B]]>
 // CHECK: %[[OLD:.*]] = tt.atomic_rmw fadd, acq_rel, gpu, %{{.*}}, %[[R]], %{{.*}} : (tensor<128x!tt.ptr<f32>, #[[B]]>, tensor<128xf32, #[[B]]>, tensor<128xi1, #[[B]]>) -> tensor<128xf32, #[[B]]>
-// CHECK: %[[SCAN:.*]] = tt.scan %[[OLD]] axis = 0 reverse = false ({
+// CHECK: %[[SCAN:.*]] = "tt.scan"(%[[OLD]]) <{axis = 0 : i32, reverse = false}> ({
 // CHECK: tt.scan.return %{{.*}} : f32
 // CHECK: }) : (tensor<128xf32, #[[B]]>) -> tensor<128xf32, #[[B]]>
 // CHECK: %[[FLAT:.*]] = tt.reshape %{{.*}} : tensor<4x32xf32, #[[B2]]> -> tensor<128xf32, #[[B]]>
@@ -240,7 +240,7 @@ tt.func private @helper(%x: tensor<128xf32>) -> tensor<128xf32> {
 tt.func @calls_and_more(%p: tensor<128x!tt.ptr<f32>>, %v: tensor<128xf32>, %m: tensor<128xi1>, %t: tensor<4x32xf32>) -> (tensor<128xf32>, tensor<256xf32>) {
   %r = tt.call @helper(%v) : (tensor<128xf32>) -> tensor<128xf32>
   %old = tt.atomic_rmw fadd, acq_rel, gpu, %p, %r, %m : (tensor<128x!tt.ptr<f32>>, tensor<128xf32>, tensor<128xi1>) -> tensor<128xf32>
-  %c = tt.scan %old axis = 0 reverse = false ({
+  %c = "tt.scan"(%old) <{axis = 0 : i32, reverse = false}> ({
   ^bb0(%a: f32, %b: f32):
     %s = arith.addf %a, %b : f32
     tt.scan.return %s : f32

@@ -167,7 +167,7 @@ tt.func @broadcast_mul_reduce(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>) -> te
   %be = tt.expand_dims %b {axis = 0 : i32} : tensor<32x8xf32> -> tensor<1x32x8xf32>
   %bb = tt.broadcast %be : tensor<1x32x8xf32> -> tensor<16x32x8xf32>
   %p = arith.mulf %bb, %ab : tensor<16x32x8xf32>
-  %s = tt.reduce %p axis = 1 ({
+  %s = "tt.reduce"(%p) <{axis = 1 : i32}> ({
   ^bb0(%x: f32, %y: f32):
     %t = arith.addf %y, %x : f32
     tt.reduce.return %t : f32
@@ -192,12 +192,12 @@ tt.func @broadcast_mul_reduce_kept(%a: tensor<16x32xf32>, %b: tensor<32x8xf32>) 
   %be = tt.expand_dims %b {axis = 0 : i32} : tensor<32x8xf32> -> tensor<1x32x8xf32>
   %bb = tt.broadcast %be : tensor<1x32x8xf32> -> tensor<16x32x8xf32>
   %p = arith.mulf %ab, %bb : tensor<16x32x8xf32>
-  %m = tt.reduce %p axis = 1 ({
+  %m = "tt.reduce"(%p) <{axis = 1 : i32}> ({
   ^bb0(%x: f32, %y: f32):
     %t = arith.maxnumf %x, %y : f32
     tt.reduce.return %t : f32
   }) : (tensor<16x32x8xf32>) -> tensor<16x8xf32>
-  %s = tt.reduce %p axis = 0 ({
+  %s = "tt.reduce"(%p) <{axis = 0 : i32}> ({
   ^bb0(%x: f32, %y: f32):
     %t = arith.addf %x, %y : f32
     tt.reduce.return %t : f32

@@ -452,7 +452,7 @@ tt.func @f(%a: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
 // A reduction axis exists in the operand.
 tt.func @f(%x: tensor<16xf32>) {
   // expected-error@+1 {{axis 1 is out of range for rank 1}}
-  %r = tt.reduce %x axis = 1 ({
+  %r = "tt.reduce"(%x) <{axis = 1 : i32}> ({
   ^bb0(%a: f32, %b: f32):
     %s = arith.addf %a, %b : f32
     tt.reduce.return %s : f32
@@ -465,7 +465,7 @@ tt.func @f(%x: tensor<16xf32>) {
 // Operands reduced together share a shape.
 tt.func @f(%x: tensor<16xf32>, %i: tensor<32xi32>) {
   // expected-error@+1 {{operands must all have the same shape}}
-  %r:2 = tt.reduce %x, %i axis = 0 ({
+  %r:2 = "tt.reduce"(%x, %i) <{axis = 0 : i32}> ({
   ^bb0(%a: f32, %ai: i32, %b: f32, %bi: i32):
     tt.reduce.return %a, %ai : f32, i32
   }) : (tensor<16xf32>, tensor<32xi32>) -> (f32, i32)
@@ -477,7 +477,7 @@ tt.func @f(%x: tensor<16xf32>, %i: tensor<32xi32>) {
 // A reduction drops its axis from the shape.
 tt.func @f(%x: tensor<16x8xf32>) {
   // expected-error@+1 {{result type 'tensor<16xf32>' must be 'f32' with shape [8]}}
-  %r = tt.reduce %x axis = 0 ({
+  %r = "tt.reduce"(%x) <{axis = 0 : i32}> ({
   ^bb0(%a: f32, %b: f32):
     %s = arith.addf %a, %b : f32
     tt.reduce.return %s : f32
@@ -490,7 +490,7 @@ tt.func @f(%x: tensor<16x8xf32>) {
 // The combine region takes two scalars per operand.
 tt.func @f(%x: tensor<16xf32>) {
   // expected-error@+1 {{combine region must take 2 arguments (two per operand), got 3}}
-  %r = tt.reduce %x axis = 0 ({
+  %r = "tt.reduce"(%x) <{axis = 0 : i32}> ({
   ^bb0(%a: f32, %b: f32, %c: f32):
     tt.reduce.return %a : f32
   }) : (tensor<16xf32>) -> f32
@@ -502,7 +502,7 @@ tt.func @f(%x: tensor<16xf32>) {
 // The combine region's arguments have the operands' element types.
 tt.func @f(%x: tensor<16xf32>) {
   // expected-error@+1 {{combine region argument #1 has type 'f16', expected 'f32'}}
-  %r = tt.reduce %x axis = 0 ({
+  %r = "tt.reduce"(%x) <{axis = 0 : i32}> ({
   ^bb0(%a: f32, %b: f16):
     tt.reduce.return %a : f32
   }) : (tensor<16xf32>) -> f32
@@ -514,7 +514,7 @@ tt.func @f(%x: tensor<16xf32>) {
 // The combine region yields one value per operand.
 tt.func @f(%x: tensor<16xf32>) {
   // expected-error@+1 {{combine region must yield 1 values, got 2}}
-  %r = tt.reduce %x axis = 0 ({
+  %r = "tt.reduce"(%x) <{axis = 0 : i32}> ({
   ^bb0(%a: f32, %b: f32):
     tt.reduce.return %a, %b : f32, f32
   }) : (tensor<16xf32>) -> f32
@@ -526,7 +526,7 @@ tt.func @f(%x: tensor<16xf32>) {
 // The combine region yields the operands' element types.
 tt.func @f(%x: tensor<16xf32>) {
   // expected-error@+1 {{combine region yields 'i32' for operand #0, expected 'f32'}}
-  %r = tt.reduce %x axis = 0 ({
+  %r = "tt.reduce"(%x) <{axis = 0 : i32}> ({
   ^bb0(%a: f32, %b: f32):
     %i = arith.fptosi %a : f32 to i32
     tt.reduce.return %i : i32
@@ -539,7 +539,7 @@ tt.func @f(%x: tensor<16xf32>) {
 // A scan keeps its operands' types.
 tt.func @f(%x: tensor<16xi32>) {
   // expected-error@+1 {{results must have the operands' types}}
-  %r = tt.scan %x axis = 0 reverse = false ({
+  %r = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
   ^bb0(%a: i32, %b: i32):
     %s = arith.addi %a, %b : i32
     tt.scan.return %s : i32
@@ -552,7 +552,7 @@ tt.func @f(%x: tensor<16xi32>) {
 // A scan axis exists in the operand.
 tt.func @f(%x: tensor<16xi32>) {
   // expected-error@+1 {{axis -1 is out of range for rank 1}}
-  %r = tt.scan %x axis = -1 reverse = false ({
+  %r = "tt.scan"(%x) <{axis = -1 : i32, reverse = false}> ({
   ^bb0(%a: i32, %b: i32):
     %s = arith.addi %a, %b : i32
     tt.scan.return %s : i32

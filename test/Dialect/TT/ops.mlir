@@ -146,30 +146,30 @@ tt.func @dots(%a: tensor<128x32xf32>, %b: tensor<32x64xf32>, %c: tensor<128x64xf
 // Reductions with one and two operands (argmax), to a tensor and to a
 // scalar; scans forward and reverse.
 // CHECK-LABEL: tt.func @reduce_scan
-// CHECK: tt.reduce %{{.*}} axis = 1 ({
+// CHECK: "tt.reduce"(%{{.*}}) <{axis = 1 : i32}> ({
 // CHECK: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32):
 // CHECK: tt.reduce.return %{{.*}} : f32
 // CHECK: }) : (tensor<32x64xf32>) -> tensor<32xf32>
-// CHECK: tt.reduce %{{.*}}, %{{.*}} axis = 0 ({
+// CHECK: "tt.reduce"(%{{.*}}, %{{.*}}) <{axis = 0 : i32}> ({
 // CHECK: tt.reduce.return %{{.*}}, %{{.*}} : f32, i32
 // CHECK: }) : (tensor<64xf32>, tensor<64xi32>) -> (f32, i32)
-// CHECK: tt.scan %{{.*}} axis = 0 reverse = true ({
+// CHECK: "tt.scan"(%{{.*}}) <{axis = 0 : i32, reverse = true}> ({
 // CHECK: tt.scan.return %{{.*}} : i32
 // CHECK: }) : (tensor<128xi32>) -> tensor<128xi32>
 tt.func @reduce_scan(%x: tensor<32x64xf32>, %v: tensor<64xf32>, %i: tensor<64xi32>, %s: tensor<128xi32>) {
-  %0 = tt.reduce %x axis = 1 ({
+  %0 = "tt.reduce"(%x) <{axis = 1 : i32}> ({
   ^bb0(%a: f32, %b: f32):
     %m = arith.maxnumf %a, %b : f32
     tt.reduce.return %m : f32
   }) : (tensor<32x64xf32>) -> tensor<32xf32>
-  %1:2 = tt.reduce %v, %i axis = 0 ({
+  %1:2 = "tt.reduce"(%v, %i) <{axis = 0 : i32}> ({
   ^bb0(%av: f32, %ai: i32, %bv: f32, %bi: i32):
     %gt = arith.cmpf ogt, %av, %bv : f32
     %mv = arith.select %gt, %av, %bv : f32
     %mi = arith.select %gt, %ai, %bi : i32
     tt.reduce.return %mv, %mi : f32, i32
   }) : (tensor<64xf32>, tensor<64xi32>) -> (f32, i32)
-  %2 = tt.scan %s axis = 0 reverse = true ({
+  %2 = "tt.scan"(%s) <{axis = 0 : i32, reverse = true}> ({
   ^bb0(%a: i32, %b: i32):
     %t = arith.addi %a, %b : i32
     tt.scan.return %t : i32

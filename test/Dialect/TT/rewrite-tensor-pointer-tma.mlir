@@ -146,7 +146,7 @@ tt.func public @store_through_reduce(%c: !tt.ptr<f32> {tt.divisibility = 16 : i3
   %c1 = arith.constant 1 : i64
   %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %d = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
-  %s = tt.reduce %d axis = 1 ({
+  %s = "tt.reduce"(%d) <{axis = 1 : i32}> ({
   ^bb0(%a: f32, %b: f32):
     %t = arith.addf %a, %b : f32
     tt.reduce.return %t : f32

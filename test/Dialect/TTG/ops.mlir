@@ -124,7 +124,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     ttg.local_dealloc %a_buf : !ttg.memdesc<2x64x32xf16, #shared3, #smem, mutable>
     ttg.local_dealloc %b_buf : !ttg.memdesc<2x32x64xf16, #shared3, #smem, mutable>
     // Subtract each row's maximum: the reduction yields a slice of #mma.
-    %row_max = tt.reduce %res#0 axis = 1 ({
+    %row_max = "tt.reduce"(%res#0) <{axis = 1 : i32}> ({
     ^bb0(%x: f32, %y: f32):
       %m = arith.maxnumf %x, %y : f32
       tt.reduce.return %m : f32
@@ -208,7 +208,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK: scf.yield %[[D]], %[[AP_NEXT]], %[[BP_NEXT]] : tensor<64x64xf32, [[MMA]]>, tensor<64x32x!tt.ptr<f16>, [[BLOCKED]]>, tensor<32x64x!tt.ptr<f16>, [[BLOCKED1]]>
 // CHECK: ttg.local_dealloc %[[A_BUF]] : !ttg.memdesc<2x64x32xf16, [[SHARED3]], [[SMEM]], mutable>
 // CHECK: ttg.local_dealloc %[[B_BUF]] : !ttg.memdesc<2x32x64xf16, [[SHARED3]], [[SMEM]], mutable>
-// CHECK: %[[ROW_MAX:.*]] = tt.reduce %[[RES]]#0 axis = 1 ({
+// CHECK: %[[ROW_MAX:.*]] = "tt.reduce"(%[[RES]]#0) <{axis = 1 : i32}> ({
 // CHECK: arith.maxnumf
 // CHECK: tt.reduce.return
 // CHECK: }) : (tensor<64x64xf32, [[MMA]]>) -> tensor<64xf32, [[SLICE_MMA]]>

@@ -15,12 +15,12 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: %[[LOOP:.*]]:2 = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT:.*]], %[[P:.*]] = %[[NEUTRAL]])
 // CHECK:   %[[X:.*]] = tt.load
 // CHECK:   %[[V:.*]] = tt.reshape %[[X]] allow_reorder efficient_layout : tensor<32x64xf32, #blocked> -> tensor<32x16x4xf32, #[[B3]]>
-// CHECK:   %[[T:.*]] = tt.reduce %[[V]] axis = 2
+// CHECK:   %[[T:.*]] = "tt.reduce"(%[[V]]) <{axis = 2 : i32}>
 // CHECK:     arith.maxnumf
 // CHECK:   (tensor<32x16x4xf32, #[[B3]]>) -> tensor<32x16xf32, #[[PART]]>
 // CHECK:   %[[Q:.*]] = arith.maxnumf %[[P]], %[[T]] : tensor<32x16xf32, #[[PART]]>
 // CHECK:   scf.yield %[[ACC]], %[[Q]]
-// CHECK: %[[S:.*]] = tt.reduce %[[LOOP]]#1 axis = 1
+// CHECK: %[[S:.*]] = "tt.reduce"(%[[LOOP]]#1) <{axis = 1 : i32}>
 // CHECK: %[[C:.*]] = ttg.convert_layout %[[S]] : {{.*}} -> tensor<32xf32, #slice>
 // CHECK: %[[R:.*]] = arith.maxnumf %[[INIT]], %[[C]] : tensor<32xf32, #slice>
 // CHECK: tt.store {{.*}}, %[[R]]
@@ -30,7 +30,7 @@ tt.func @running_max(%x: tensor<32x64x!tt.ptr<f32>, #blocked>, %out: tensor<32x!
   %init = arith.constant dense<0xFF800000> : tensor<32xf32, #slice>
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<32xf32, #slice>) : i32 {
     %v = tt.load %x : tensor<32x64x!tt.ptr<f32>, #blocked>
-    %m = tt.reduce %v axis = 1 ({
+    %m = "tt.reduce"(%v) <{axis = 1 : i32}> ({
     ^bb0(%a: f32, %b: f32):
       %c = arith.maxnumf %a, %b : f32
       tt.reduce.return %c : f32
@@ -68,13 +68,13 @@ tt.func @left_alone(%x: tensor<32x64x!tt.ptr<f32>, #blocked>, %y: tensor<32x32x!
   %zero0 = arith.constant dense<0.0> : tensor<64xf32, #slice0>
   %r:5 = scf.for %i = %c0 to %n step %c1 iter_args(%prod = %one, %seen = %zero, %sum = %zero, %s1 = %zero1, %s0 = %zero0) -> (tensor<32xf32, #slice>, tensor<32xf32, #slice>, tensor<32xf32, #slice>, tensor<32xf32, #slice_one>, tensor<64xf32, #slice0>) : i32 {
     %v = tt.load %x : tensor<32x64x!tt.ptr<f32>, #blocked>
-    %s = tt.reduce %v axis = 1 ({
+    %s = "tt.reduce"(%v) <{axis = 1 : i32}> ({
     ^bb0(%a: f32, %b: f32):
       %c = arith.addf %a, %b : f32
       tt.reduce.return %c : f32
     }) : (tensor<32x64xf32, #blocked>) -> tensor<32xf32, #slice>
     %p = arith.mulf %prod, %s : tensor<32xf32, #slice>
-    %t = tt.reduce %v axis = 1 ({
+    %t = "tt.reduce"(%v) <{axis = 1 : i32}> ({
     ^bb0(%a: f32, %b: f32):
       %c = arith.addf %a, %b : f32
       tt.reduce.return %c : f32
@@ -82,13 +82,13 @@ tt.func @left_alone(%x: tensor<32x64x!tt.ptr<f32>, #blocked>, %y: tensor<32x32x!
     %u = arith.addf %sum, %t : tensor<32xf32, #slice>
     tt.store %out, %sum : tensor<32x!tt.ptr<f32>, #slice>
     %w = tt.load %y : tensor<32x32x!tt.ptr<f32>, #one>
-    %ws = tt.reduce %w axis = 1 ({
+    %ws = "tt.reduce"(%w) <{axis = 1 : i32}> ({
     ^bb0(%a: f32, %b: f32):
       %c = arith.addf %a, %b : f32
       tt.reduce.return %c : f32
     }) : (tensor<32x32xf32, #one>) -> tensor<32xf32, #slice_one>
     %w1 = arith.addf %s1, %ws : tensor<32xf32, #slice_one>
-    %c0s = tt.reduce %v axis = 0 ({
+    %c0s = "tt.reduce"(%v) <{axis = 0 : i32}> ({
     ^bb0(%a: f32, %b: f32):
       %c = arith.addf %a, %b : f32
       tt.reduce.return %c : f32

@@ -242,7 +242,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // CHECK-LABEL: tt.func @reduce_follows
 // CHECK-NOT: ttg.convert_layout
 // CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<32x32x!tt.ptr<f32>, #[[V4]]>
-// CHECK: %[[SUM:.*]] = tt.reduce %[[X]] axis = 1
+// CHECK: %[[SUM:.*]] = "tt.reduce"(%[[X]]) <{axis = 1 : i32}>
 // CHECK: }) : (tensor<32x32xf32, #[[V4]]>) -> tensor<32xf32, #[[ROWS]]>
 // CHECK: %[[C:.*]] = ttg.convert_layout %[[SUM]] : tensor<32xf32, #[[ROWS]]> -> tensor<32xf32, #[[B1:blocked[0-9]*]]>
 // CHECK: %[[Y:.*]] = arith.mulf %[[C]], %[[C]] : tensor<32xf32, #[[B1]]>
@@ -355,14 +355,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // CHECK-LABEL: tt.func @softmax_rows
 // CHECK-NOT: ttg.convert_layout
 // CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<64x128x!tt.ptr<f32>, #[[V]]>
-// CHECK: %[[M:.*]] = tt.reduce %[[X]] axis = 1
+// CHECK: %[[M:.*]] = "tt.reduce"(%[[X]]) <{axis = 1 : i32}>
 // CHECK: arith.maxnumf %{{.*}}, %{{.*}} : f32
 // CHECK: }) : (tensor<64x128xf32, #[[V]]>) -> tensor<64xf32, #[[ROWS]]>
 // CHECK: %[[ME:.*]] = tt.expand_dims %[[M]] {axis = 1 : i32} : tensor<64xf32, #[[ROWS]]> -> tensor<64x1xf32, #[[V]]>
 // CHECK: %[[MB:.*]] = tt.broadcast %[[ME]] : tensor<64x1xf32, #[[V]]> -> tensor<64x128xf32, #[[V]]>
 // CHECK: %[[Y:.*]] = arith.subf %[[X]], %[[MB]] : tensor<64x128xf32, #[[V]]>
 // CHECK: %[[E:.*]] = math.exp %[[Y]] : tensor<64x128xf32, #[[V]]>
-// CHECK: %[[S:.*]] = tt.reduce %[[E]] axis = 1
+// CHECK: %[[S:.*]] = "tt.reduce"(%[[E]]) <{axis = 1 : i32}>
 // CHECK: }) : (tensor<64x128xf32, #[[V]]>) -> tensor<64xf32, #[[ROWS]]>
 // CHECK: %[[SE:.*]] = tt.expand_dims %[[S]] {axis = 1 : i32} : tensor<64xf32, #[[ROWS]]> -> tensor<64x1xf32, #[[V]]>
 // CHECK: %[[SB:.*]] = tt.broadcast %[[SE]] : tensor<64x1xf32, #[[V]]> -> tensor<64x128xf32, #[[V]]>
@@ -409,9 +409,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // CHECK-LABEL: tt.func @reduce_both_axes
 // CHECK-NOT: ttg.convert_layout
 // CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<64x128x!tt.ptr<f32>, #[[V]]>
-// CHECK: %[[M:.*]] = tt.reduce %[[X]] axis = 1
+// CHECK: %[[M:.*]] = "tt.reduce"(%[[X]]) <{axis = 1 : i32}>
 // CHECK: }) : (tensor<64x128xf32, #[[V]]>) -> tensor<64xf32, #[[ROWS]]>
-// CHECK: %[[S:.*]] = tt.reduce %[[X]] axis = 0
+// CHECK: %[[S:.*]] = "tt.reduce"(%[[X]]) <{axis = 0 : i32}>
 // CHECK: }) : (tensor<64x128xf32, #[[V]]>) -> tensor<128xf32, #[[COLS]]>
 // CHECK-DAG: tt.expand_dims %[[M]] {axis = 1 : i32} : tensor<64xf32, #[[ROWS]]> -> tensor<64x1xf32, #[[V]]>
 // CHECK-DAG: tt.expand_dims %[[S]] {axis = 0 : i32} : tensor<128xf32, #[[COLS]]> -> tensor<1x128xf32, #[[V]]>
@@ -458,7 +458,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // CHECK-NOT: ttg.convert_layout
 // CHECK: tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #[[COLS]]>
 // CHECK: %[[X:.*]] = arith.muli %{{.*}}, %{{.*}} : tensor<64x128xi32, #[[V]]>
-// CHECK: %[[S:.*]] = tt.reduce %[[X]] axis = 1
+// CHECK: %[[S:.*]] = "tt.reduce"(%[[X]]) <{axis = 1 : i32}>
 // CHECK: }) : (tensor<64x128xi32, #[[V]]>) -> tensor<64xi32, #[[ROWS]]>
 // CHECK: tt.return %[[S]] : tensor<64xi32, #[[ROWS]]>
 #d = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -491,7 +491,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // CHECK-NOT: ttg.convert_layout
 // CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<64x128x!tt.ptr<f32>, #[[V]]>
 // CHECK: %[[I:.*]] = tt.broadcast %{{.*}} : tensor<1x128xi32, #[[V]]> -> tensor<64x128xi32, #[[V]]>
-// CHECK: %[[M:.*]]:2 = tt.reduce %[[X]], %[[I]] axis = 1
+// CHECK: %[[M:.*]]:2 = "tt.reduce"(%[[X]], %[[I]]) <{axis = 1 : i32}>
 // CHECK: arith.cmpf ogt
 // CHECK: tt.reduce.return %{{.*}}, %{{.*}} : f32, i32
 // CHECK: }) : (tensor<64x128xf32, #[[V]]>, tensor<64x128xi32, #[[V]]>) -> (tensor<64xf32, #[[ROWS]]>, tensor<64xi32, #[[ROWS]]>)
@@ -531,7 +531,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // CHECK-LABEL: tt.func @scan_follows
 // CHECK-NOT: ttg.convert_layout
 // CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[V4]]>
-// CHECK: %[[C:.*]] = tt.scan %[[X]] axis = 0 reverse = false
+// CHECK: %[[C:.*]] = "tt.scan"(%[[X]]) <{axis = 0 : i32, reverse = false}>
 // CHECK: }) : (tensor<1024xf32, #[[V4]]>) -> tensor<1024xf32, #[[V4]]>
 // CHECK: tt.store %{{.*}}, %[[C]] : tensor<1024x!tt.ptr<f32>, #[[V4]]>
 // CHECK-NOT: ttg.convert_layout
@@ -600,7 +600,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // CHECK: %[[W:.*]] = arith.extf %[[X]] : tensor<1024xf16, #[[V8]]> to tensor<1024xf32, #[[V8]]>
 // CHECK: %[[S:.*]] = arith.addf %[[A]], %[[W]] : tensor<1024xf32, #[[V8]]>
 // CHECK: scf.yield %[[S]] : tensor<1024xf32, #[[V8]]>
-// CHECK: tt.reduce %[[ACC]] axis = 0
+// CHECK: "tt.reduce"(%[[ACC]]) <{axis = 0 : i32}>
 // CHECK: }) : (tensor<1024xf32, #[[V8]]>) -> f32
 // CHECK: %[[MEANS:.*]] = tt.splat %{{.*}} : f32 -> tensor<1024xf32, #[[V8]]>
 // CHECK: scf.for
@@ -679,7 +679,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // CHECK-DAG: #[[VROWS:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #[[V]]}>
 // CHECK-DAG: #[[WROWS:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #[[W]]}>
 // CHECK-LABEL: tt.func @hoist_above_broadcast
-// CHECK: %[[M:.*]] = tt.reduce
+// CHECK: %[[M:.*]] = "tt.reduce"
 // CHECK: }) : (tensor<64x128xf32, #[[V]]>) -> tensor<64xf32, #[[VROWS]]>
 // CHECK-NEXT: %[[MC:.*]] = ttg.convert_layout %[[M]] : tensor<64xf32, #[[VROWS]]> -> tensor<64xf32, #[[WROWS]]>
 // CHECK-NEXT: %[[ME:.*]] = tt.expand_dims %[[MC]] {axis = 1 : i32} : tensor<64xf32, #[[WROWS]]> -> tensor<64x1xf32, #[[W]]>

@@ -5,7 +5,7 @@
 //
 //   %r = scf.for ... iter_args(%acc = %init) {
 //     %x = tt.load ...                          : tensor<MxN, #blocked>
-//     %s = tt.reduce %x axis = 1 (addf)         : -> tensor<M>
+//     %s = "tt.reduce"(%x) <{axis = 1}> (addf)   : -> tensor<M>
 //     %a = arith.addf %acc, %s                  : tensor<M>
 //     scf.yield %a
 //   }
@@ -18,11 +18,11 @@
 //   %p = scf.for ... iter_args(%part = neutral : tensor<MxH, slice>) {
 //     %v = tt.reshape %x allow_reorder efficient_layout
 //                                               : -> tensor<MxHxE, #blocked3d>
-//     %t = tt.reduce %v axis = 2 (addf)         : -> tensor<MxH>   (in-thread)
+//     %t = "tt.reduce"(%v) <{axis = 2}> (addf)   : -> tensor<MxH> (in-thread)
 //     %q = arith.addf %part, %t
 //     scf.yield %q
 //   }
-//   %s = tt.reduce %p axis = 1 (addf)           : -> tensor<M>     (once)
+//   %s = "tt.reduce"(%p) <{axis = 1}> (addf)     : -> tensor<M>   (once)
 //   %r = arith.addf %init, convert(%s)
 //
 // E is the number of elements one thread holds along the reduced axis and

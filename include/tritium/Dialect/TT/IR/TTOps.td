@@ -487,10 +487,12 @@ def TT_ReduceOp : TT_Op<"reduce", [Pure, SingleBlock]> {
     with `tt.reduce.return`.  The combine function must be associative and
     commutative; the reduction order is unspecified.  Results drop `axis`
     from the shape; a rank-1 reduction yields scalars.  Several operands
-    reduce together, e.g. a value and its index for argmax.
+    reduce together, e.g. a value and its index for argmax.  Printed in the
+    generic form, as Triton prints it (tools and tests search IR for
+    `"tt.reduce"`).
 
     ```mlir
-    %s = tt.reduce %x axis = 1 ({
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
     ^bb0(%a: f32, %b: f32):
       %t = arith.addf %a, %b : f32
       tt.reduce.return %t : f32
@@ -500,9 +502,6 @@ def TT_ReduceOp : TT_Op<"reduce", [Pure, SingleBlock]> {
   let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$axis);
   let results = (outs Variadic<TT_Type>:$result);
   let regions = (region SizedRegion<1>:$combineOp);
-  let assemblyFormat = [{
-    $srcs `axis` `=` $axis ` ` `(` $combineOp `)` attr-dict `:` functional-type($srcs, $result)
-  }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
 }
@@ -524,10 +523,11 @@ def TT_ScanOp : TT_Op<"scan", [Pure, SingleBlock]> {
   let description = [{
     `result[i] = combine(result[i-1], src[i])` along `axis` (from the end when
     `reverse` is set).  Results have the operands' types.  The combine
-    region is as for `tt.reduce` and must be associative.
+    region is as for `tt.reduce` and must be associative.  Printed in the
+    generic form, as Triton prints it.
 
     ```mlir
-    %c = tt.scan %x axis = 0 reverse = false ({
+    %c = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
     ^bb0(%a: i32, %b: i32):
       %t = arith.addi %a, %b : i32
       tt.scan.return %t : i32
@@ -537,10 +537,6 @@ def TT_ScanOp : TT_Op<"scan", [Pure, SingleBlock]> {
   let arguments = (ins Variadic<TT_Tensor>:$srcs, I32Attr:$axis, BoolAttr:$reverse);
   let results = (outs Variadic<TT_Tensor>:$result);
   let regions = (region SizedRegion<1>:$combineOp);
-  let assemblyFormat = [{
-    $srcs `axis` `=` $axis `reverse` `=` $reverse ` ` `(` $combineOp `)` attr-dict `:`
-    functional-type($srcs, $result)
-  }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
 }

@@ -222,15 +222,15 @@ def TTGOptimizeThreadLocalityPass
     folded in.
 
     ```mlir
-    %s = tt.reduce %x axis = 1 (...) : (tensor<32x512xf32, #blocked>) -> tensor<32xf32, ...>
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> (...) : (tensor<32x512xf32, #blocked>) -> tensor<32xf32, ...>
     %a = arith.addf %acc, %s
     // becomes, in the loop
     %v = tt.reshape %x allow_reorder efficient_layout
         : tensor<32x512xf32, #blocked> -> tensor<32x128x4xf32, #blocked3d>
-    %t = tt.reduce %v axis = 2 (...) : (tensor<32x128x4xf32, #blocked3d>) -> tensor<32x128xf32, ...>
+    %t = "tt.reduce"(%v) <{axis = 2 : i32}> (...) : (tensor<32x128x4xf32, #blocked3d>) -> tensor<32x128xf32, ...>
     %q = arith.addf %part, %t
     // and after it
-    %s = tt.reduce %p axis = 1 (...) : (tensor<32x128xf32, ...>) -> tensor<32xf32, ...>
+    %s = "tt.reduce"(%p) <{axis = 1 : i32}> (...) : (tensor<32x128xf32, ...>) -> tensor<32xf32, ...>
     ```
   }];
   let dependentDialects = ["::tritium::ttg::TTGDialect", "::mlir::arith::ArithDialect"];
