@@ -63,6 +63,11 @@ class ArgumentOverflowError(TritiumError, OverflowError):
     as Triton raises."""
 
 
+class OptionError(TritiumError, AssertionError):
+    """A compile option out of its range (num_warps not a power of 2, say):
+    also an AssertionError, which is what Triton raises for it."""
+
+
 class NativeLibraryError(TritiumError):
     """The native library is missing, unloadable, or of another ABI revision."""
 

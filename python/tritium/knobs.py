@@ -174,6 +174,11 @@ class base_knobs:
             object.__setattr__(self, name, value)
         else:
             self._values[name] = value
+            if name in self._hook_chains and value:
+                # a hook assigned (not added to its chain) must also reach
+                # launches that took the warm path before
+                for callback in hook_added_callbacks:
+                    callback()
 
 
 def _default_cache_dir() -> str:

@@ -223,3 +223,52 @@ def test_the_compiled_hook_sees_the_same_specialization_data(cuda, hooks):  # no
     _fill_i32.compiled.clear()
     _fill_i32.warmup(_TorchDType("torch.int32"), grid=(1,))
     assert data["before"] == data["after"] and json.loads(data["after"])["signature"] == {"o": "*i32"}
+
+
+class _Plain:
+    """An object without value equality."""
+
+
+PLAIN_OBJECT = _Plain()
+SIZES = [16, 32]
+
+
+def test_a_list_changed_in_place_is_a_change_and_a_plain_object_is_itself(monkeypatch):
+    @tritium.jit
+    def kernel():
+        a = SIZES  # noqa: F841
+        b = PLAIN_OBJECT  # noqa: F841
+    kernel._check_globals()  # records both
+    kernel._check_globals()  # nothing changed: the object is compared by identity
+    SIZES.append(64)
+    try:
+        with pytest.raises(RuntimeError, match=r"Global variable SIZES has changed .* from \[16, 32\] to "
+                                               r"\[16, 32, 64\]"):
+            kernel._check_globals()
+    finally:
+        SIZES.pop()
+    kernel._check_globals()
+    monkeypatch.setitem(globals(), "PLAIN_OBJECT", _Plain())
+    with pytest.raises(RuntimeError, match="Global variable PLAIN_OBJECT has changed"):
+        kernel._check_globals()
+
+
+def test_launch_hooks_assigned_on_compiled_kernel_reach_warm_launches(cuda):  # noqa: F811
+    # Triton's older spelling (upstream test_launch::test_metadata); the
+    # hook must see launches that took the warm path before it was set
+    from tritium.compiler import CompiledKernel
+    seen = []
+
+    @tritium.jit(launch_metadata=lambda grid, kernel, args: {"value": args["x"]})
+    def kernel(x):
+        pass
+    kernel[(1, 3, 2)](6)
+    kernel[(1, 3, 2)](6)  # warm
+    CompiledKernel.launch_enter_hook = lambda metadata: seen.append(metadata.get())
+    try:
+        kernel[(1, 3, 2)](6)
+    finally:
+        CompiledKernel.launch_enter_hook = None
+    kernel[(1, 3, 2)](6)
+    assert [(m["grid"], m["value"]) for m in seen] == [((1, 3, 2), 6)]
+    assert not CompiledKernel.launch_enter_hook and len(cuda.records) == 4

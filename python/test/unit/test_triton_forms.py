@@ -875,5 +875,7 @@ def test_more_warps_than_a_block_can_hold_is_out_of_resources_as_in_triton():
     from tritium.errors import OutOfResources
     with pytest.raises(OutOfResources, match=r"out of resource: threads, Required: 4096, Hardware limit: 1024"):
         compile_cuda(k, {"x": "*fp32"}, num_warps=128)
-    with pytest.raises(triton.TritonError, match="num_warps must be a power of two"):
+    with pytest.raises(triton.TritonError, match="num_warps must be a power of 2"):
+        compile_cuda(k, {"x": "*fp32"}, num_warps=3)
+    with pytest.raises(AssertionError, match="must be a power of 2"):  # Triton asserts it
         compile_cuda(k, {"x": "*fp32"}, num_warps=3)

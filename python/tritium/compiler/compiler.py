@@ -22,7 +22,7 @@ from .. import __tritium_version__
 from .. import knobs as _knobs
 from .._native import native_library
 from ..runtime import cache, tuple_args
-from ..errors import CompilationError, OutOfResources, TritiumError
+from ..errors import CompilationError, OptionError, OutOfResources, TritiumError
 from ..language.dtypes import dtype_from_signature
 from ..runtime.jit import JITFunction
 from . import ir_source
@@ -162,7 +162,28 @@ def _needs_ptx_jit(target) -> bool:
     return compiled // 10 < device // 10
 
 
-class CompiledKernel:
+class _LaunchHooksOfTheClass(type):
+    """`CompiledKernel.launch_enter_hook = f` (Triton's older spelling) sets
+    knobs.runtime.launch_enter_hook, and so for the exit hook."""
+
+    @property
+    def launch_enter_hook(cls):
+        return _knobs.runtime.launch_enter_hook
+
+    @launch_enter_hook.setter
+    def launch_enter_hook(cls, hook):
+        _knobs.runtime.launch_enter_hook = hook if hook is not None else _knobs.HookChain()
+
+    @property
+    def launch_exit_hook(cls):
+        return _knobs.runtime.launch_exit_hook
+
+    @launch_exit_hook.setter
+    def launch_exit_hook(cls, hook):
+        _knobs.runtime.launch_exit_hook = hook if hook is not None else _knobs.HookChain()
+
+
+class CompiledKernel(metaclass=_LaunchHooksOfTheClass):
     """A compiled kernel: its texts per stage (`asm`), metadata, and a launcher.
 
     `asm` holds "source", "ttir" and, with the NVIDIA backend, "ttgir",
@@ -372,7 +393,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     target = GPUTarget.parse(target if target_given else "cuda:90")
     nw = opts["num_warps"]
     if not isinstance(nw, int) or nw <= 0 or nw & (nw - 1):
-        raise TritiumError(f"num_warps must be a power of two from 1 to 32, got {nw}")
+        raise OptionError(f"num_warps must be a power of 2 (from 1 to 32), got {nw}")
     if nw > 32:  # as Triton reports it (an autotuner skips such a config)
         raise OutOfResources(nw * 32, 1024, "threads")
     maxnreg = opts.get("maxnreg")

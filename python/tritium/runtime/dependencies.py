@@ -66,6 +66,17 @@ def shown(value: Any) -> str:
     return repr(getattr(value, "value", value))
 
 
+def _kept(value: Any) -> Any:
+    """What a read remembers of a value: the object itself (so that the
+    launch-time check is one identity test while nothing changed), or a
+    shallow copy of a mutable container, whose change in place must show
+    (Triton copies every value; an object without value equality would
+    then never compare equal to its copy)."""
+    if isinstance(value, (list, dict, set, bytearray)):
+        return copy.copy(value)
+    return value
+
+
 def _python_builtins() -> set:
     """The Python builtins @jit code may call (the code generator's list)."""
     from ..compiler.code_generator import _PY_BUILTINS
@@ -116,11 +127,7 @@ class _Scan(ast.NodeVisitor):
             return
         if any(r.key == (node.id, id(scope)) for r in self.reads):
             return
-        try:  # as Triton: a shallow copy, so that mutating a list in place shows as a change
-            kept = copy.copy(value)
-        except Exception:  # noqa: BLE001 - an object that cannot be copied is kept as is
-            kept = value
-        self.reads.append(Read(self.fn, node.id, kept, scope))
+        self.reads.append(Read(self.fn, node.id, _kept(value), scope))
 
     def visit_Attribute(self, node: ast.Attribute):
         """`mod.helper` where helper is a @jit function is a callee."""

@@ -65,14 +65,23 @@ using namespace tritium::ttg;
 
 namespace {
 
-/// The one operation of a reduction's combine region, or null.
+/// The one operation of a reduction's combine region, applied to its two
+/// arguments and returned, or null.
 Operation *combineOp(tt::ReduceOp reduce) {
   Block &block = reduce.getCombineOp().front();
-  if (!llvm::hasSingleElement(block.without_terminator()))
+  if (!llvm::hasSingleElement(block.without_terminator()) ||
+      block.getNumArguments() != 2)
     return nullptr;
   Operation *op = &block.front();
   if (!isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp, arith::MaxNumFOp,
            arith::MinimumFOp, arith::MinNumFOp>(op))
+    return nullptr;
+  Value a = block.getArgument(0), b = block.getArgument(1);
+  bool onArguments = (op->getOperand(0) == a && op->getOperand(1) == b) ||
+                     (op->getOperand(0) == b && op->getOperand(1) == a);
+  Operation *terminator = block.getTerminator();
+  if (!onArguments || terminator->getNumOperands() != 1 ||
+      terminator->getOperand(0) != op->getResult(0))
     return nullptr;
   return op;
 }
@@ -176,6 +185,7 @@ std::optional<Candidate> match(tt::ReduceOp reduce) {
   Operation *fold = *reduce->getUsers().begin();
   if (fold->getName() != combine->getName() ||
       fold->getAttrDictionary() != combine->getAttrDictionary() ||
+      fold->getPropertiesAsAttribute() != combine->getPropertiesAsAttribute() ||
       fold->getNumOperands() != 2 || !fold->hasOneUse() ||
       fold->getBlock() != reduce->getBlock())
     return std::nullopt;
