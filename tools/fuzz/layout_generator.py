@@ -78,8 +78,16 @@ def mma_v2(rng: random.Random, warps: int) -> str:
 
 
 def mma_v3(rng: random.Random, warps: int) -> str:
-    along_m = rng.choice([w for w in (4, 8) if w <= warps and warps % w == 0])
-    return (f"#ttg.nvidia_mma<{{versionMajor=3, versionMinor=0, warpsPerCTA=[{along_m}, {warps // along_m}], "
+    """A wgmma accumulator layout: whole warpgroups along M three times in
+    four (what wgmma computes), any split of the warps otherwise (what
+    Triton's layout tests convert)."""
+    whole = [w for w in (4, 8) if w <= warps and warps % w == 0]
+    if whole and rng.random() < 0.75:
+        along_m = rng.choice(whole)
+        split = [along_m, warps // along_m]
+    else:
+        split = _split(rng, warps)
+    return (f"#ttg.nvidia_mma<{{versionMajor=3, versionMinor=0, warpsPerCTA={_list(split)}, "
             f"{CTA_FIELDS}, instrShape=[16, {_pow2(rng, 8, 256)}, 16]}}>")
 
 
@@ -118,7 +126,7 @@ def linear(rng: random.Random, warps: int, m: int, n: int) -> str:
 
 
 def distributed(rng: random.Random, warps: int, m: int, n: int) -> str:
-    kinds = ["blocked", "blocked", "linear", "linear", "mma_v2", "dot"] + (["mma_v3"] if warps >= 4 else [])
+    kinds = ["blocked", "blocked", "linear", "linear", "mma_v2", "dot", "mma_v3"]
     kind = rng.choice(kinds)
     if kind == "blocked":
         return blocked(rng, warps)

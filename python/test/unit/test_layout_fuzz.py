@@ -18,6 +18,7 @@ def test_a_seed_gives_the_same_program():
 
 def test_the_programs_draw_every_kind_of_layout_and_op():
     text = "".join(generate(seed).source for seed in range(200))
+    assert "versionMajor=3, versionMinor=0, warpsPerCTA=[1, " in text  # fewer than a warpgroup along M
     for kind in ("#ttg.blocked", "#ttg.linear", "versionMajor=2", "versionMajor=3", "#ttg.dot_op",
                  "#ttg.swizzled_shared", "#ttg.nvmma_shared", "xi32", "xf16", '"tt.reduce"', '"tt.scan"',
                  "reverse = true", "reverse = false", "%s:2 = \"tt.reduce\"(%x, %idx)", "tt.trans", "tt.reshape",
