@@ -162,25 +162,22 @@ def _needs_ptx_jit(target) -> bool:
     return compiled // 10 < device // 10
 
 
+def _launch_hook_knob(name: str) -> property:
+    """A class property that reads and sets knobs.runtime.<name> (None
+    clears it)."""
+    def get(cls):
+        return getattr(_knobs.runtime, name)
+
+    def set_(cls, hook):
+        setattr(_knobs.runtime, name, hook if hook is not None else _knobs.HookChain())
+    return property(get, set_)
+
+
 class _LaunchHooksOfTheClass(type):
     """`CompiledKernel.launch_enter_hook = f` (Triton's older spelling) sets
     knobs.runtime.launch_enter_hook, and so for the exit hook."""
-
-    @property
-    def launch_enter_hook(cls):
-        return _knobs.runtime.launch_enter_hook
-
-    @launch_enter_hook.setter
-    def launch_enter_hook(cls, hook):
-        _knobs.runtime.launch_enter_hook = hook if hook is not None else _knobs.HookChain()
-
-    @property
-    def launch_exit_hook(cls):
-        return _knobs.runtime.launch_exit_hook
-
-    @launch_exit_hook.setter
-    def launch_exit_hook(cls, hook):
-        _knobs.runtime.launch_exit_hook = hook if hook is not None else _knobs.HookChain()
+    launch_enter_hook = _launch_hook_knob("launch_enter_hook")
+    launch_exit_hook = _launch_hook_knob("launch_exit_hook")
 
 
 class CompiledKernel(metaclass=_LaunchHooksOfTheClass):

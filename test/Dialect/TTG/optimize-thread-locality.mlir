@@ -103,3 +103,33 @@ tt.func @left_alone(%x: tensor<32x64x!tt.ptr<f32>, #blocked>, %y: tensor<32x32x!
   tt.return
 }
 }
+
+// -----
+
+// Left alone: a running maxnum started from NaN (an empty loop must return
+// the NaN; maxnum of it and the partials' -inf would not).
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#slice = #ttg.slice<{dim = 1, parent = #blocked}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+// CHECK-LABEL: tt.func @nan_start
+// CHECK-NOT: tt.reshape
+// CHECK: tt.return
+tt.func @nan_start(%x: tensor<32x64x!tt.ptr<f32>, #blocked>, %out: tensor<32x!tt.ptr<f32>, #slice>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %init = arith.constant dense<0x7FC00000> : tensor<32xf32, #slice>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<32xf32, #slice>) : i32 {
+    %v = tt.load %x : tensor<32x64x!tt.ptr<f32>, #blocked>
+    %m = "tt.reduce"(%v) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.maxnumf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) : (tensor<32x64xf32, #blocked>) -> tensor<32xf32, #slice>
+    %next = arith.maxnumf %acc, %m : tensor<32xf32, #slice>
+    scf.yield %next : tensor<32xf32, #slice>
+  }
+  tt.store %out, %r : tensor<32x!tt.ptr<f32>, #slice>
+  tt.return
+}
+}

@@ -39,9 +39,11 @@
 // of a tt.load in a #ttg.blocked layout without broadcasting, whose
 // combine is one addf, mulf, maximumf, maxnumf, minimumf or minnumf, with
 // E > 1, in the body of an scf.for, whose one user is the same operation
-// folding it into an iteration argument started from an arith.constant,
-// used only there and yielded.  (Triton's pass of the same name, with the
-// additional check that the fold is the reduction's own operation.)
+// folding it into an iteration argument started from an arith.constant
+// (not NaN for maxnum/minnum), used only there and yielded.  (Triton's pass
+// of the same name, with the additional checks that the fold is the
+// reduction's own operation and that an empty loop still returns its
+// start.)
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/Transforms/Passes.h"
@@ -197,8 +199,17 @@ std::optional<Candidate> match(tt::ReduceOp reduce) {
       yielded.getOperandNumber() != arg.getArgNumber() - 1)
     return std::nullopt;
   unsigned argIndex = arg.getArgNumber() - 1;
-  if (!loop.getInitArgs()[argIndex].getDefiningOp<arith::ConstantOp>())
+  auto init = loop.getInitArgs()[argIndex].getDefiningOp<arith::ConstantOp>();
+  if (!init)
     return std::nullopt;
+  // maxnum/minnum skip a NaN: a NaN start folded with the neutral -inf/+inf
+  // of an empty loop's partials would not stay NaN.
+  if (isa<arith::MaxNumFOp, arith::MinNumFOp>(combine)) {
+    auto values = dyn_cast<DenseFPElementsAttr>(init.getValue());
+    if (!values || llvm::any_of(values.getValues<APFloat>(),
+                                [](const APFloat &v) { return v.isNaN(); }))
+      return std::nullopt;
+  }
   auto split = splitAxisLayout(type);
   if (!split)
     return std::nullopt;
