@@ -418,8 +418,10 @@ struct StoreLowering : public ConvertOpToLLVMPattern<tt::StoreOp>,
 
     StringRef cache = storeCacheQualifier(op.getCache());
     StringRef evict = cache.empty() ? evictionQualifier(op.getEvict()) : "";
+    // (An explicit .wb, PTX's default, stays visible as st.global.wb, as
+    // Triton emits it.)
     bool native = masks.empty() && !threadPred && evict.empty() &&
-                  (cache.empty() || cache == "wb");
+                  cache.empty();
 
     for (int64_t start = 0, e = ptrs.size(); start < e; start += shape.vec) {
       if (representative[start] != start)

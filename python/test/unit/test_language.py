@@ -111,6 +111,22 @@ def k_load_store(x_ptr, y_ptr, n, B: tl.constexpr):
     tl.store(y_ptr + offs, a + b, mask=m, cache_modifier=".wb", eviction_policy="evict_first")
 
 
+@triton.jit
+def k_store_cached(x_ptr, y_ptr, CACHE: tl.constexpr):
+    offs = tl.arange(0, 128)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs), cache_modifier=CACHE)
+
+
+@pytest.mark.parametrize("cache", ["", ".wb", ".cg", ".cs", ".wt"])
+def test_a_store_cache_modifier_is_spelled_in_the_ptx(cache):
+    # as Triton's PTX has it (upstream test_store_cache_modifier): .wb, PTX's
+    # default, is written out when asked for; no modifier, no suffix
+    ptx = triton.compile(k_store_cached, signature={"x_ptr": "*fp32", "y_ptr": "*fp32"},
+                         constexprs={"CACHE": cache}, target="cuda:90").asm["ptx"]
+    for modifier in (".wb", ".cg", ".cs", ".wt"):
+        assert (f"st.global{modifier}" in ptx) == (modifier == cache), modifier
+
+
 def test_load_store_with_mask_other_cache_eviction_volatile():
     t = ttir(k_load_store, {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32"}, {"B": 128})
     loads = lines_with(t, "tt.load")
