@@ -25,8 +25,8 @@ OUT_DIR=${2:-${OUT:-/tmp/triton_suite}}
 mkdir -p "$OUT_DIR"
 FILES=${SUITE_FILES:-"language/test_core.py language/test_standard.py language/test_random.py
   language/test_libdevice.py language/test_annotations.py language/test_block_pointer.py
-  language/test_conversions.py language/test_tuple.py runtime/test_autotuner.py runtime/test_cache.py
-  runtime/test_launch.py"}
+  language/test_conversions.py language/test_tuple.py language/test_compile_errors.py runtime/test_autotuner.py
+  runtime/test_cache.py runtime/test_launch.py"}
 DESELECT=${SUITE_DESELECT-"not dot"}
 WORKERS=${SUITE_WORKERS:-$(nproc)}
 BACKENDS=${SUITE_BACKENDS:-"triton tritium"}

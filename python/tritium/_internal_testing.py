@@ -70,6 +70,7 @@ def _never() -> bool:
 
 is_hip = is_hip_cdna = is_hip_cdna2 = is_hip_cdna3 = is_hip_cdna4 = _never
 is_hip_gfx11 = is_hip_gfx12 = is_hip_gfx1250 = is_xpu = _never
+is_hip_mi200 = is_hip_mi300 = is_hip_mi350 = _never
 
 
 def get_arch() -> str:

@@ -16,16 +16,35 @@ class CompilationError(TritiumError):
     source line and a caret under the column; `file`, `line`, `col` and
     `error_message` hold the parts (None where unknown, e.g. for diagnostics
     from the native library, which are already formatted that way).
+
+    An error in a @jit function also gives its place within the function as
+    Triton does, ``at L:C:`` (line 1 is the `def` line, C counts from 0 in
+    the dedented source), above an excerpt that starts at the `def` line:
+
+        kernel.py:14:4: error: unsupported operand type(s) for +: 'int' and 'str'
+        at 2:4:
+        def kernel():
+            0 + "a"
+            ^
+
+    An error inside a called @jit function is the `__cause__` of one at the
+    call; a Python exception raised by a language function is the
+    `__cause__` of the error at the user's line.
     """
 
     def __init__(self, message: str, file: Optional[str] = None, line: Optional[int] = None,
-                 col: Optional[int] = None, source_line: Optional[str] = None):
+                 col: Optional[int] = None, source_line: Optional[str] = None,
+                 function_source: Optional[str] = None, function_line: Optional[int] = None,
+                 function_col: int = 0):
         self.error_message = message
         self.file, self.line, self.col = file, line, col
         self.source_line = source_line
         if file is not None and line is not None:
             text = f"{file}:{line}:{col or 1}: error: {message}"
-            if source_line is not None:
+            if function_source is not None and function_line is not None:
+                text += f"\nat {function_line}:{function_col}:\n" + _excerpt(function_source, function_line,
+                                                                           function_col)
+            elif source_line is not None:
                 stripped = source_line.rstrip("\n")
                 caret = " " * max(0, (col or 1) - 1) + "^"
                 text += f"\n{stripped}\n{caret}"
@@ -33,6 +52,23 @@ class CompilationError(TritiumError):
             text = message
         self.diagnostics = text
         super().__init__(text)
+
+
+# An excerpt shows the `def` line and at most this many lines ending at the error.
+_EXCERPT_LINES = 5
+
+
+def _excerpt(function_source: str, line: int, col: int) -> str:
+    """Lines of a function's source (dedented, starting at its `def`) up to
+    `line`, and a caret under column `col` (0-based) of that line."""
+    lines = function_source.splitlines()
+    line = max(1, min(line, len(lines)))
+    first = max(1, line - _EXCERPT_LINES + 1)
+    shown = [lines[0]] if first > 1 else []
+    if first > 2:
+        shown.append("...")
+    shown += lines[first - 1:line]
+    return "\n".join(shown + [" " * max(0, col) + "^"])
 
 
 class CompileTimeAssertionFailure(CompilationError):

@@ -44,3 +44,29 @@ def count_calls(monkeypatch, owner, name: str) -> list:
         return original(*args, **kwargs)
     monkeypatch.setattr(owner, name, counted)
     return calls
+
+
+def assert_located(error, file: str, line: int, col: int, source: str, message: str):
+    """`error` reads `file:line:col: error: ...message...`, then the source line, then a
+    caret under the column.  An error in a @jit function puts Triton's `at L:C:` (line 1 is
+    the `def` line, C counts from 0 in the dedented source) and an excerpt from the `def`
+    line down to the source line (dedented) in between."""
+    text = str(error)
+    header = f"{file}:{line}:{col}: error: "
+    assert header in text, f"expected {header!r} in:\n{text}"
+    lines = text.splitlines()
+    i = next(i for i, l in enumerate(lines) if header in l)
+    assert re.search(message, lines[i]), f"message does not match {message!r}:\n{text}"
+    relative = re.fullmatch(r"at (\d+):(\d+):", lines[i + 1])
+    if relative:
+        rel_line, rel_col = int(relative.group(1)), int(relative.group(2))
+        file_lines = open(file).read().splitlines()
+        def_line = file_lines[line - rel_line]
+        indent = len(def_line) - len(def_line.lstrip())
+        assert def_line.lstrip().startswith("def "), f"line {rel_line} is not the def:\n{text}"
+        assert lines[i + 2] == def_line[indent:], f"the excerpt does not start at the def:\n{text}"
+        assert rel_col == col - 1 - indent, f"at {rel_line}:{rel_col} does not name column {col}:\n{text}"
+        i = next(j for j in range(i + 2, len(lines)) if lines[j].strip() == "^") - 2
+        source, col = source[indent:], col - indent
+    assert lines[i + 1] == source, f"expected the source line {source!r} in:\n{text}"
+    assert lines[i + 2] == " " * (col - 1) + "^", f"expected a caret at column {col} in:\n{text}"

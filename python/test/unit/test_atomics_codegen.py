@@ -12,6 +12,8 @@ import pytest
 import tritium as triton
 import tritium.language as tl
 
+import conftest
+
 THIS_FILE = os.path.abspath(__file__)
 ALIGNED = [["tt.divisibility", 16]]
 
@@ -240,15 +242,7 @@ def where_in(fn, needle):
 
 
 def assert_located(error, fn, needle, message):
-    line, col, source = where_in(fn, needle)
-    text = str(error)
-    header = f"{THIS_FILE}:{line}:{col}: error: "
-    assert header in text, f"expected {header!r} in:\n{text}"
-    lines = text.splitlines()
-    i = next(i for i, l in enumerate(lines) if header in l)
-    assert re.search(message, lines[i]), f"message does not match {message!r}:\n{text}"
-    assert lines[i + 1] == source
-    assert lines[i + 2] == " " * (col - 1) + "^"
+    conftest.assert_located(error, THIS_FILE, *where_in(fn, needle), message)
 
 
 def compile_error(fn, signature, constexprs=None, target="cuda:90"):

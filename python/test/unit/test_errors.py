@@ -7,11 +7,14 @@ import os
 import re
 import subprocess
 import sys
+import traceback
 
 import pytest
 
 import tritium as triton
 import tritium.language as tl
+
+import conftest
 
 THIS_FILE = os.path.abspath(__file__)
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(THIS_FILE))))
@@ -34,15 +37,8 @@ def where_in(fn, needle: str, col_needle: str = None):
 
 
 def assert_located(error: triton.CompilationError, line: int, col: int, source: str, message: str):
-    """`error` reads `THIS_FILE:line:col: error: ...message...`, then the source line, then a caret."""
-    text = str(error)
-    header = f"{THIS_FILE}:{line}:{col}: error: "
-    assert header in text, f"expected {header!r} in:\n{text}"
-    lines = text.splitlines()
-    i = next(i for i, l in enumerate(lines) if header in l)
-    assert re.search(message, lines[i]), f"message does not match {message!r}:\n{text}"
-    assert lines[i + 1] == source, f"expected the source line {source!r} in:\n{text}"
-    assert lines[i + 2] == " " * (col - 1) + "^", f"expected a caret at column {col} in:\n{text}"
+    """`error` is located at THIS_FILE:line:col (conftest.assert_located) and says `message`."""
+    conftest.assert_located(error, THIS_FILE, line, col, source, message)
     assert error.file == THIS_FILE and error.line == line and error.col == col
 
 
@@ -61,7 +57,7 @@ def e_undefined_name(x_ptr):
 
 def test_undefined_name():
     e = compile_error(e_undefined_name, {"x_ptr": "*i32"})
-    assert_located(e, *where_in(e_undefined_name, "undefined_thing"), r"name 'undefined_thing' is not defined")
+    assert_located(e, *where_in(e_undefined_name, "undefined_thing"), r"undefined_thing is not defined")
 
 
 @triton.jit
@@ -141,7 +137,7 @@ def e_arange_not_power_of_two(x_ptr):
 
 def test_arange_length_not_a_power_of_two():
     e = compile_error(e_arange_not_power_of_two, {"x_ptr": "*i32"})
-    assert_located(e, *where_in(e_arange_not_power_of_two, "tl.arange"), r"power of two.*100")
+    assert_located(e, *where_in(e_arange_not_power_of_two, "tl.arange"), r"power of 2, got end - start = 100")
 
 
 @triton.jit
@@ -355,6 +351,65 @@ def e_static_assert(x_ptr, B: tl.constexpr):
 def test_static_assert_failure():
     e = compile_error(e_static_assert, {"x_ptr": "*i32"}, {"B": 8})
     assert_located(e, *where_in(e_static_assert, "tl.static_assert"), r"B must be at least 16")
+    assert isinstance(e, triton.compiler.errors.CompileTimeAssertionFailure) and e.__cause__ is None
+
+
+@triton.jit
+def e_expand_dims_of_none(x_ptr):
+    tl.store(x_ptr, tl.expand_dims(None, -1))
+
+
+def test_the_traceback_shows_the_users_call_and_the_language_function_not_the_compiler():
+    # as Triton filters them: the error's own traceback ends at the compile
+    # call; its cause's starts in the language function that raised
+    e = compile_error(e_expand_dims_of_none, {"x_ptr": "*i32"})
+    outer = "".join(traceback.format_exception(type(e), e, e.__traceback__, chain=False))
+    inner = "".join(traceback.format_exception(type(e.__cause__), e.__cause__, e.__cause__.__traceback__,
+                                               chain=False))
+    assert "code_generator.py" not in outer + inner and f"{os.sep}ast.py" not in outer + inner
+    assert f"{os.sep}language{os.sep}" in inner
+
+
+def test_front_end_debugging_keeps_the_compilers_frames(monkeypatch):
+    monkeypatch.setenv("TRITON_FRONT_END_DEBUGGING", "1")
+    with pytest.raises(Exception) as info:
+        compile_(e_expand_dims_of_none, {"x_ptr": "*i32"}, {}, debug=True)  # (another cache key)
+    assert not isinstance(info.value, triton.CompilationError)  # the language function's own exception
+    assert "code_generator.py" in "".join(traceback.format_exception(info.type, info.value, info.tb))
+
+
+@triton.jit
+def returns_by_a_runtime_branch(n):
+    if n == 0:
+        return tl.arange(0, 4)
+    else:
+        return tl.arange(0, 8)
+
+
+@triton.jit
+def e_inconsistent_returns(x_ptr, n):
+    tl.store(x_ptr + tl.arange(0, 4), returns_by_a_runtime_branch(n))
+
+
+def test_inconsistent_returns_point_at_the_return_that_differs():
+    e = compile_error(e_inconsistent_returns, {"x_ptr": "*i32", "n": "i32"})
+    assert_located(e, *where_in(e_inconsistent_returns, "returns_by_a_runtime_branch("),
+                   r"in returns_by_a_runtime_branch\(\): Inconsistent return types")
+    assert_located(e.__cause__, *where_in(returns_by_a_runtime_branch, "return tl.arange(0, 8)", "return"),
+                   r"returns int32\[4\] when the condition at line \d+ holds but int32\[8\] when it does not")
+
+
+@triton.jit
+def e_imprecise_acc_over_k(x_ptr):
+    a = tl.full((64, 64), 0.0, tl.float8e5)
+    tl.store(x_ptr + tl.arange(0, 64)[:, None] * 64 + tl.arange(0, 64)[None, :],
+             tl.dot(a, a, max_num_imprecise_acc=128))
+
+
+def test_max_num_imprecise_acc_over_k():
+    e = compile_error(e_imprecise_acc_over_k, {"x_ptr": "*fp32"})
+    assert_located(e, *where_in(e_imprecise_acc_over_k, "tl.dot"), r"max_num_imprecise_acc \(128\) must be <= K")
+    assert str(e.__cause__) == "max_num_imprecise_acc (128) must be <= K (64)"  # Triton's words
 
 
 @triton.jit
@@ -367,9 +422,13 @@ def e_error_in_a_callee(x_ptr):
     tl.store(x_ptr + tl.arange(0, 16), helper_with_a_bad_line(tl.arange(0, 16)))
 
 
-def test_error_inside_a_called_jit_function_points_into_the_callee():
+def test_error_inside_a_called_jit_function_is_the_cause_of_one_at_the_call():
+    # as Triton chains them: the call in the kernel, caused by the line in the callee
     e = compile_error(e_error_in_a_callee, {"x_ptr": "*i32"})
-    assert_located(e, *where_in(helper_with_a_bad_line, "x + tl.arange", "x + "), r"broadcast")
+    assert_located(e, *where_in(e_error_in_a_callee, "helper_with_a_bad_line("),
+                   r"in helper_with_a_bad_line\(\): shapes \[16\] and \[32\] do not broadcast")
+    assert isinstance(e.__cause__, triton.CompilationError)
+    assert_located(e.__cause__, *where_in(helper_with_a_bad_line, "x + tl.arange", "x + "), r"broadcast")
 
 
 # ---- launches and Python calls --------------------------------------------------------------------

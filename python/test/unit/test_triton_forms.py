@@ -82,13 +82,33 @@ def test_jit_functions_from_an_enclosing_function_resolve_through_the_closure():
 
 
 def test_a_non_constexpr_closure_number_is_refused_as_a_global_is():
+    # (in Triton's words for a closure variable: "n is not defined")
     n = 7
 
     @triton.jit
     def kernel(x_ptr):
         tl.store(x_ptr, n)
-    with pytest.raises(triton.CompilationError, match="cannot use global variable 'n'"):
+    with pytest.raises(triton.CompilationError, match=r"n is not defined in the @jit function: .*constexpr\(7\)"):
         compile_ttir(kernel, {"x_ptr": "*i32"})
+
+
+GLOBAL_NUMBER = 3
+ANNOTATED_GLOBAL_NUMBER: tl.constexpr = 5
+
+
+def test_a_global_number_is_a_constant_where_annotated_constexpr_or_the_knob_allows_it(monkeypatch):
+    @triton.jit
+    def annotated(x_ptr):
+        tl.store(x_ptr, ANNOTATED_GLOBAL_NUMBER)
+
+    @triton.jit
+    def plain(x_ptr):
+        tl.store(x_ptr, GLOBAL_NUMBER)
+    assert re.search(r"arith\.constant 5 : i32", compile_ttir(annotated, {"x_ptr": "*i32"}))
+    with pytest.raises(triton.CompilationError, match=r"cannot use global variable 'GLOBAL_NUMBER'"):
+        compile_ttir(plain, {"x_ptr": "*i32"})
+    monkeypatch.setenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", "1")
+    assert re.search(r"arith\.constant 3 : i32", compile_ttir(plain, {"x_ptr": "*i32"}))
 
 
 @triton.jit
@@ -744,8 +764,35 @@ def test_fp8_formats_of_other_targets_are_refused_as_triton_refuses_them():
     for name in ("float8e4b8", "float8e5b16"):
         with pytest.raises(triton.CompilationError, match="not supported in this architecture"):
             compile_ttir(k_fp8_bitcast, {"x_ptr": "*i8", "y_ptr": "*i8"}, {"DTYPE": getattr(tl, name)})
-    compile_ttir(k_fp8_bitcast, {"x_ptr": "*i8", "y_ptr": "*i8"}, {"DTYPE": tl.float8e4b15})  # bitcasts pass
+    # bitcasts of fp8e4b15 pass, with Triton's deprecation warning on sm_90, at the user's line
+    with pytest.warns(UserWarning, match="fp8e4b15 is deprecated in this architecture") as record:
+        compile_ttir(k_fp8_bitcast, {"x_ptr": "*i8", "y_ptr": "*i8"}, {"DTYPE": tl.float8e4b15})
+    assert record[0].filename == __file__
     compile_ttir(k_fp8_bitcast, {"x_ptr": "*i8", "y_ptr": "*i8"}, {"DTYPE": tl.float8e4nv})
+
+
+@triton.jit
+def k_fill_fp8e4b15(y_ptr, VALUE: tl.constexpr):
+    tl.store(y_ptr + tl.arange(0, 16), tl.full((16,), VALUE, tl.float8e4b15))
+
+
+@pytest.mark.filterwarnings("ignore:fp8e4b15 is deprecated")
+@pytest.mark.parametrize("value, bits", [(0.0, 0), (-0.0, -128), (1.5, 124), (-1.5, -4), (1.875, 127), (9.0, 127),
+                                         (1.0625, 120), (1.1875, 122), (2.0 ** -17, 1), (2.0 ** -14, 8)])
+def test_a_fp8e4b15_fill_is_its_bit_pattern(value, bits):
+    # fp8e4b15 has no MLIR type (its tensors are i8): a constant is its encoding,
+    # bias 15, 3 mantissa bits, rounded to nearest even, saturated, no inf/NaN
+    t = compile_ttir(k_fill_fp8e4b15, {"y_ptr": "*fp8e4b15"}, {"VALUE": value})
+    assert f"arith.constant dense<{bits}> : tensor<16xi8>" in t
+
+
+def test_where_on_a_non_boolean_condition_warns_as_triton_does():
+    @triton.jit
+    def k(x_ptr):
+        a = tl.full((64, ), 0, tl.uint32)
+        tl.store(x_ptr + tl.arange(0, 64), tl.where(a, 1.0, 2.0))
+    with pytest.warns(UserWarning, match=r"tl.where with a non-boolean condition \(uint32\)"):
+        compile_ttir(k, {"x_ptr": "*fp32"})
 
 
 @triton.jit

@@ -28,7 +28,12 @@ shared module.  Algorithm:
   * List comprehensions over compile-time sequences unroll into tuples.
   * Free names resolve through the function's closure, then its globals.
   * Every op carries the source location of the expression that made it;
-    every user mistake becomes a CompilationError at that location.
+    every user mistake becomes a CompilationError at that location.  A
+    Python exception from a language function becomes the `__cause__` of
+    that error, and an error inside a called @jit function the `__cause__`
+    of one at the call (as Triton chains them); the code generator's own
+    frames are left out of the tracebacks the user sees, unless
+    TRITON_FRONT_END_DEBUGGING=1.
 """
 from __future__ import annotations
 
@@ -37,10 +42,12 @@ import builtins
 import functools
 import hashlib
 import inspect
+import os
 import types
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ..errors import CompilationError
+from .. import knobs
+from ..errors import CompilationError, CompileTimeAssertionFailure
 from ..language import core as tl
 from ..language import semantic
 from ..language import standard as tl_standard
@@ -147,6 +154,7 @@ class CodeGenerator(ast.NodeVisitor):
         self._current_node = None
         self.loop_depth = 0  # enclosing scf.for / scf.while / static_range loops
         self.returns_tuple = False  # a `return` gave a tuple: callers get a tuple back
+        self.return_node: Optional[ast.Return] = None  # the last `return` generated
         self._continuation: Optional[List[ast.stmt]] = None  # see visit_statements
 
     # ---- errors and locations -------------------------------------------------
@@ -154,14 +162,16 @@ class CodeGenerator(ast.NodeVisitor):
         return ir.Location(self.file_name, self.line_offset + node.lineno,
                            node.col_offset + 1 + self.col_offset)
 
-    def error(self, node, message: str) -> CompilationError:
+    def error(self, node, message: str, kind=CompilationError) -> CompilationError:
         line = getattr(node, "lineno", 1)
         col = getattr(node, "col_offset", 0)
         src = self.src_lines[line - 1] if 0 < line <= len(self.src_lines) else None
         if src is not None:
             src = " " * self.col_offset + src
-        return CompilationError(message, file=self.file_name, line=self.line_offset + line,
-                                col=col + 1 + self.col_offset, source_line=src)
+        err = kind(message, file=self.file_name, line=self.line_offset + line, col=col + 1 + self.col_offset,
+                   source_line=src, function_source=self.fn.src, function_line=line, function_col=col)
+        err._raised_by = id(self)  # call_jit_function tells the callee's errors from its own
+        return err
 
     def visit(self, node):
         if node is None:
@@ -178,14 +188,18 @@ class CodeGenerator(ast.NodeVisitor):
             raise
         # The error at the user's line; the mistake found deeper is its
         # __cause__, as Triton chains it (code that inspects errors reads
-        # it), without its traceback through the compiler's own frames.
+        # it).  generate_ttir leaves the compiler's frames out of both.
         except SemanticError as e:
-            raise self.error(node, str(e)) from e.with_traceback(None)
+            if knobs.compilation.front_end_debugging:
+                raise
+            raise self.error(node, f"{e}, {e.detail}" if getattr(e, "detail", None) else str(e)) from e
         except RecursionError:
             raise self.error(node, "recursion is not supported in @jit functions") from None
         except (TypeError, ValueError, AttributeError, IndexError, KeyError, ZeroDivisionError,
                 OverflowError, NotImplementedError, AssertionError) as e:
-            raise self.error(node, f"{type(e).__name__}: {e}") from e.with_traceback(None)
+            if knobs.compilation.front_end_debugging:
+                raise
+            raise self.error(node, f"{type(e).__name__}: {e}") from e
         finally:
             if previous is not None:
                 self.builder.loc = previous
@@ -312,6 +326,7 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(node, "return inside a loop is not supported (as in Triton); assign the value "
                                    "and return after the loop")
         self.return_values = self.visit(node.value) if node.value is not None else None
+        self.return_node = node
         self.returns_tuple = self.returns_tuple or isinstance(_unwrap(self.return_values), tuple)
         self.returned = True
 
@@ -435,13 +450,18 @@ class CodeGenerator(ast.NodeVisitor):
         else:
             cond = self._scalar_condition(node.test, cond)
             before = self.scope
+            self.return_node = None
             then_block, then_values = self._returning_branch(node.body + continuation, before)
+            then_return, self.return_node = self.return_node, None
             else_block, else_values = self._returning_branch(node.orelse + continuation, before)
             if [v.type for v in then_values] != [v.type for v in else_values]:
+                # at the `return` of the path that differs (the `if` itself
+                # where that path ends without one)
                 describe = lambda vs: ", ".join(str(v.type) for v in vs) or "nothing"  # noqa: E731
-                raise self.error(node, f"Inconsistent return types: the function returns "
-                                       f"{describe(then_values)} when this condition holds but "
-                                       f"{describe(else_values)} when it does not")
+                raise self.error(self.return_node or then_return or node,
+                                 f"Inconsistent return types: the function returns {describe(then_values)} when "
+                                 f"the condition at line {self.line_offset + node.lineno} holds but "
+                                 f"{describe(else_values)} when it does not")
             for block, values in ((then_block, then_values), (else_block, else_values)):
                 self._append_to_block(block, lambda: self.builder.create(
                     "scf.yield", [v.handle for v in values], []), node, None)
@@ -855,12 +875,22 @@ class CodeGenerator(ast.NodeVisitor):
         value = self.fn.lookup_free_name(name, _ABSENT)
         if value is not _ABSENT:
             if isinstance(value, (bool, int, float)) and not isinstance(value, tl.constexpr):
-                raise self.error(node, f"cannot use global variable '{name}' (a {type(value).__name__}) in a "
-                                       f"@jit function: make it a constexpr, e.g. `{name} = tl.constexpr(...)`")
+                # A plain number is a compile-time value only where it says so
+                # (Triton's rule): a global annotated `X: tl.constexpr = 4`,
+                # or any global under TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1.
+                if self.fn.is_global_name(name):
+                    if self.fn.global_annotated_constexpr(name) or knobs.compilation.allow_non_constexpr_globals:
+                        return tl.constexpr(value)
+                    raise self.error(node, f"cannot use global variable '{name}' (a {type(value).__name__}) in "
+                                           f"a @jit function: make it a constexpr, e.g. `{name} = "
+                                           f"tl.constexpr({value!r})` or `{name}: tl.constexpr = {value!r}`")
+                raise self.error(node, f"{name} is not defined in the @jit function: a variable of an enclosing "
+                                       f"function is read only if it is a constexpr, e.g. `{name} = "
+                                       f"tl.constexpr({value!r})`")
             return value
         if name in _PY_BUILTINS:
             return getattr(builtins, name)
-        raise self.error(node, f"name '{name}' is not defined")
+        raise self.error(node, f"{name} is not defined")
 
     def visit_Name(self, node):
         return self._lookup(node.id, node)
@@ -1150,11 +1180,21 @@ class CodeGenerator(ast.NodeVisitor):
         if _is_tensor(cond):
             raise self.error(node, "static_assert needs a compile-time condition")
         if not _unwrap(cond):
-            raise self.error(node, f"static_assert failed: {msg}" if msg else "static_assert failed")
+            raise self.error(node, f"static_assert failed: {msg}" if msg else "static_assert failed",
+                             CompileTimeAssertionFailure)
         return tl.constexpr(None)
 
     def call_jit_function(self, node, fn: JITFunction, args, kwargs):
-        """Generates (once) a private function for this specialization and calls it."""
+        """Generates (once) a private function for this specialization and
+        calls it.  An error inside `fn` becomes the cause of one at the call."""
+        try:
+            return self._emit_call(node, fn, args, kwargs)
+        except CompilationError as e:
+            if getattr(e, "_raised_by", None) == id(self) or knobs.compilation.front_end_debugging:
+                raise
+            raise self.error(node, f"in {fn.__name__}(): {e.error_message}") from e
+
+    def _emit_call(self, node, fn: JITFunction, args, kwargs):
         try:
             values = fn.bind(args, kwargs)
         except CompilationError as e:
@@ -1267,5 +1307,35 @@ def generate_ttir(fn: JITFunction, arg_values: Sequence[Any], arg_attrs: Sequenc
     name = fn.__name__
     state.names.add(name)
     generator = CodeGenerator(fn, arg_values, state, name, is_kernel=True, arg_attrs=arg_attrs)
-    generator.generate()
+    try:
+        generator.generate()
+    except CompilationError as e:
+        if not knobs.compilation.front_end_debugging:
+            _hide_compiler_frames(e)
+        raise
     return state.module.text()
+
+
+_COMPILER_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_AST_FILE = os.path.abspath(ast.__file__)  # NodeVisitor.visit: the code generator's too
+
+
+def _hide_compiler_frames(exc: BaseException) -> None:
+    """Leaves the frames of Tritium's compiler package out of the tracebacks
+    of `exc` and its causes: what remains is the user's call and, for a
+    mistake a language function found, that function's frames."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        kept = []
+        tb = exc.__traceback__
+        while tb is not None:
+            file = os.path.abspath(tb.tb_frame.f_code.co_filename)
+            if not file.startswith(_COMPILER_DIR) and file != _AST_FILE:
+                kept.append(tb)
+            tb = tb.tb_next
+        head = None
+        for entry in reversed(kept):
+            head = types.TracebackType(head, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+        exc.__traceback__ = head
+        exc = exc.__cause__

@@ -295,9 +295,7 @@ def arange(start, end):
 @builtin
 def full(shape, value, dtype):
     shape = _shape_list(shape)
-    for s in shape:
-        if s <= 0 or s & (s - 1):
-            raise SemanticError(f"tensor shapes must be powers of two, got {shape}")
+    semantic.check_shape(shape)
     return semantic.full(shape, _cv(value), _dtype(dtype))
 
 

@@ -8,7 +8,15 @@ from typing import List, Sequence, Any
 
 
 class SemanticError(Exception):
-    """A kernel uses an operation wrongly (shapes, types, arguments)."""
+    """A kernel uses an operation wrongly (shapes, types, arguments).
+
+    `str()` is the message (Triton's words where Triton has them: code that
+    reads an error's `__cause__` compares them); `detail`, when given, is
+    what the error at the user's line adds after it (the offending value)."""
+
+    def __init__(self, message: str, detail: str = None):
+        super().__init__(message)
+        self.detail = detail
 
 
 # The most elements one tensor may have (Triton's TRITON_MAX_TENSOR_NUMEL): a
@@ -214,7 +222,8 @@ class block_type(dtype):
     def __repr__(self):
         return f"block_type({self.element_ty!r}, {list(self.shape)})"
 
-    __str__ = __repr__
+    def __str__(self):  # in messages: int32[4, 8]
+        return f"{self.element_ty}[{', '.join(str(s) for s in self.shape)}]"
 
 
 # A block's type predicates are its element type's (is_block excepted).

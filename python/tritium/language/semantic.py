@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import numbers
 import threading
+import warnings
 from typing import List, Optional, Sequence, Tuple
 
 from ..compiler import ir
@@ -26,6 +27,15 @@ def builder() -> ir.Builder:
     if b is None:
         raise SemanticError("triton.language functions can only be called inside a @jit function")
     return b
+
+
+def warn_at_user_line(message: str):
+    """A UserWarning located at the kernel line being compiled."""
+    loc = getattr(builder(), "loc", None) if getattr(_state, "builder", None) is not None else None
+    if loc is not None:
+        warnings.warn_explicit(message, UserWarning, loc.file, loc.line)
+    else:
+        warnings.warn(message, UserWarning, stacklevel=3)
 
 
 def set_builder(b: Optional[ir.Builder]) -> Optional[ir.Builder]:
@@ -80,6 +90,9 @@ def _float_type_for(value: float) -> dtype:
 
 def literal(value, ty: dtype) -> str:
     """The MLIR attribute literal of a Python number in scalar type `ty`."""
+    if ty.name == "fp8e4b15":  # no MLIR type: its values are i8 bit patterns
+        bits = _fp8e4b15_bits(float(value))
+        return str(bits - 256 if bits >= 128 else bits)  # MLIR prints i8 as signed
     if ty.is_floating():
         return ir.float_literal(float(value), ty.to_ir())
     if ty.is_bool():
@@ -92,6 +105,23 @@ def literal(value, ty: dtype) -> str:
     return str(value)
 
 
+def _fp8e4b15_bits(x: float) -> int:
+    """The fp8e4b15 encoding of `x`: a sign bit, 4 exponent bits of bias 15
+    and 3 mantissa bits (an fp16 below 2 with its top exponent bit and low 7
+    mantissa bits dropped), no infinities or NaNs; rounded to nearest even,
+    saturated at +-1.875."""
+    if x != x or x in (math.inf, -math.inf):
+        raise SemanticError(f"fp8e4b15 has no infinities or NaNs, got {x}")
+    sign = 0x80 if math.copysign(1.0, x) < 0 else 0
+    a = abs(x)
+    if a < 2.0 ** -14:  # subnormal: the code counts units of 2^-17
+        code = round(a / 2.0 ** -17)
+    else:
+        e = math.frexp(a)[1] - 1  # a = m * 2^e, 1 <= m < 2
+        code = (e + 15) * 8 + round((a / 2.0 ** e - 1.0) * 8)  # a mantissa of 8 carries into the exponent
+    return sign | min(code, 0x7F)
+
+
 def scalar_constant(value, ty: dtype):
     b = builder()
     text = literal(value, ty) if ty.is_bool() else f"{literal(value, ty)} : {ty.to_ir()}"  # `true` is typed
@@ -101,6 +131,7 @@ def scalar_constant(value, ty: dtype):
 def full(shape: Sequence[int], value, ty: dtype):
     """A tensor of `shape` filled with a Python number or a scalar tensor."""
     shape = [int(s) for s in shape]
+    _check_target_fp8(ty, conversion=False)
     if _is_tensor(value):
         value = cast(value, ty)
         if not shape:
@@ -156,6 +187,13 @@ def _is_pow2(n: int) -> bool:
     return n > 0 and (n & (n - 1)) == 0
 
 
+def check_shape(shape: Sequence[int]):
+    """Every dimension of a tensor is a power of 2 (Triton's rule and words)."""
+    for i, s in enumerate(shape):
+        if not _is_pow2(s):
+            raise SemanticError(f"Shape element {i} must be a power of 2", f"got shape {list(shape)}")
+
+
 def arange(start, end):
     start, end = _unwrap_constexpr(start), _unwrap_constexpr(end)
     if not isinstance(start, int) or not isinstance(end, int):
@@ -164,7 +202,7 @@ def arange(start, end):
     if start < 0 or end <= start:
         raise SemanticError(f"arange needs 0 <= start < end, got start={start}, end={end}")
     if not _is_pow2(end - start):
-        raise SemanticError(f"arange's range must be a power of two, got end - start = {end - start}")
+        raise SemanticError("arange's range must be a power of 2", f"got end - start = {end - start}")
     if end > 2**31:
         raise SemanticError("arange's end must fit in int32")
     ty = block_type(T.int32, [end - start])
@@ -257,8 +295,7 @@ def reshape(x, shape: Sequence[int], can_reorder: bool = False):
     if numel != x.type.numel:
         raise SemanticError(f"cannot reshape a tensor of {x.type.numel} elements "
                             f"(shape {_shape(x)}) to shape {shape}")
-    if any(not _is_pow2(s) for s in shape):
-        raise SemanticError(f"tensor shapes must be powers of two, got {shape}")
+    check_shape(shape)
     ty = block_type(x.type.scalar, shape)
     attrs = {"allow_reorder": "unit"} if can_reorder else None
     return _tensor(builder().create1("tt.reshape", [x.handle], ty.to_ir(), attrs), ty)
@@ -315,12 +352,16 @@ def _with_scalar(ty: dtype, scalar: dtype) -> dtype:
 
 def _check_target_fp8(*types: dtype, conversion: bool):
     """fp8 formats of other targets: AMD's fnuz pair is refused in any use
-    (as Triton refuses it on NVIDIA GPUs); fp8e4b15 may be loaded, stored and
-    bitcast, but not converted."""
+    (as Triton refuses it on NVIDIA GPUs); fp8e4b15 may be loaded, stored,
+    filled and bitcast, but not converted, and warns from sm_90 on (where
+    Triton deprecates it)."""
     for t in types:
         if t.name in ("fp8e4b8", "fp8e5b16") or (conversion and t.name in dtype.FOREIGN_FP8_TYPES):
             raise SemanticError(f"type {t.name} not supported in this architecture. The supported fp8 dtypes "
                                 "are ('fp8e4nv', 'fp8e5')")
+        if t.name == "fp8e4b15" and builder().arch >= 90:
+            warn_at_user_line("fp8e4b15 is deprecated in this architecture and will be removed in a future "
+                              "release; use fp8e4nv")
 
 
 def bitcast(x, dst: dtype):
@@ -699,6 +740,10 @@ def compare(op: str, a, b):
 
 
 def where(cond, x, y):
+    cond = to_tensor(cond)
+    if not cond.type.scalar.is_bool():
+        warn_at_user_line(f"tl.where with a non-boolean condition ({cond.type.scalar}) reads it as `cond != 0`; "
+                          "compare explicitly (Triton plans to make this an error)")
     cond = _as_bool(cond)
     x, y = binary_operands(x, y, True, True)
     if x.type.is_block() or cond.type.is_block():
@@ -1108,6 +1153,8 @@ def dot(a, b, acc=None, input_precision=None, max_num_imprecise_acc=None, out_dt
     max_acc = _unwrap_constexpr(max_num_imprecise_acc)
     if max_acc is None:
         max_acc = 0
+    elif ea.is_fp8() and max_acc > sa[-1]:  # (it bounds fp8 accumulation; other types ignore it)
+        raise SemanticError(f"max_num_imprecise_acc ({max_acc}) must be <= K ({sa[-1]})")
     props = {"inputPrecision": ir.i32_attr(_PRECISION[input_precision]),
              "maxNumImpreciseAcc": ir.i32_attr(max_acc)}
     return _tensor(builder().create1("tt.dot", [a.handle, b.handle, acc_t.handle], ty.to_ir(), props), ty)

@@ -440,21 +440,37 @@ class JITFunction(KernelInterface):
                     pass
         return self.__globals__.get(name, default)
 
+    def is_global_name(self, name: str) -> bool:
+        """Whether a free name of the body is a global (not a closure cell)."""
+        closure = self.fn.__closure__
+        return not (closure and name in self.fn.__code__.co_freevars)
+
+    def global_annotated_constexpr(self, name: str) -> bool:
+        """Whether the module annotates global `name` as a constexpr
+        (`BLOCK: tl.constexpr = 128`, also as a string under
+        `from __future__ import annotations`)."""
+        from ..language.core import constexpr
+        annotation = self.__globals__.get("__annotations__", {}).get(name)
+        if isinstance(annotation, str):
+            return annotation.split(".")[-1] == "constexpr"
+        return annotation is constexpr
+
     @property
     def used_global_vals(self) -> Dict[Tuple[str, int], Tuple[Any, Any]]:
         """Triton's view of used_reads: (name, id(scope)) -> (value, scope)."""
         return {read.key: (read.value, read.scope) for read in self.used_reads}
 
     def global_constexprs(self) -> tuple:
-        """The current values of the global (or closure) constexprs and dtypes this function (and the
-        @jit functions it calls) reads: part of every compile's cache key."""
+        """The current values of the global (or closure) constexprs, dtypes and plain numbers (those
+        annotated `tl.constexpr` compile as constants) this function (and the @jit functions it calls)
+        reads: part of every compile's cache key."""
         from ..language.core import constexpr
         from ..language.dtypes import dtype
         self.cache_key  # noqa: B018 - records used_reads
         out = set()
         for read in self.used_reads:
             value = read.current()
-            if isinstance(value, (constexpr, dtype)):
+            if isinstance(value, (constexpr, dtype, bool, int, float)):
                 out.add((read.fn.__name__, read.name, repr(getattr(value, "value", value))))
         return tuple(sorted(out))
 
