@@ -257,8 +257,10 @@ extern "C" int tritium_cuda_encode_tensor_map(void *map, int data_type, int rank
   return 0;
 }
 
-extern "C" int tritium_cuda_launch_params(const void *record, const uint32_t *offsets,
-                                          int count) {
+namespace {
+/// Launches a record with one pointer per argument, cooperatively or not.
+int launchWithPointers(const void *record, const uint32_t *offsets, int count,
+                       bool cooperative) {
   std::string unused;
   CudaDriver *driver = CudaDriver::get(unused);
   if (!driver)
@@ -272,11 +274,26 @@ extern "C" int tritium_cuda_launch_params(const void *record, const uint32_t *of
   for (int i = 0; i < count; ++i)
     pointers[i] = params + offsets[i];
   lastLaunched.store(header.function, std::memory_order_relaxed);
-  return driver->cuLaunchKernel(
-      reinterpret_cast<CUfunction>(header.function), header.grid[0],
-      header.grid[1], header.grid[2], header.threads, 1, 1,
-      header.shared_bytes, reinterpret_cast<CUstream>(header.stream), pointers,
-      nullptr);
+  auto function = reinterpret_cast<CUfunction>(header.function);
+  auto stream = reinterpret_cast<CUstream>(header.stream);
+  if (cooperative)
+    return driver->cuLaunchCooperativeKernel(function, header.grid[0], header.grid[1],
+                                             header.grid[2], header.threads, 1, 1,
+                                             header.shared_bytes, stream, pointers);
+  return driver->cuLaunchKernel(function, header.grid[0], header.grid[1], header.grid[2],
+                                header.threads, 1, 1, header.shared_bytes, stream, pointers,
+                                nullptr);
+}
+} // namespace
+
+extern "C" int tritium_cuda_launch_params(const void *record, const uint32_t *offsets,
+                                          int count) {
+  return launchWithPointers(record, offsets, count, /*cooperative=*/false);
+}
+
+extern "C" int tritium_cuda_launch_cooperative(const void *record, const uint32_t *offsets,
+                                               int count) {
+  return launchWithPointers(record, offsets, count, /*cooperative=*/true);
 }
 
 extern "C" uint64_t tritium_cuda_last_launched(void) {

@@ -170,6 +170,13 @@ TRITIUM_API int tritium_cuda_launch(const void *record);
  * packed parameter buffer.  At most 256 arguments.  Since ABI revision 7. */
 TRITIUM_API int tritium_cuda_launch_params(const void *record, const uint32_t *offsets, int count);
 
+/* tritium_cuda_launch_params as a cooperative launch (cuLaunchCooperativeKernel,
+ * Triton's launch_cooperative_grid=True): every block of the grid is resident
+ * at once, so that blocks may wait on each other; a grid larger than the GPU
+ * holds at once is refused (CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).  Since
+ * ABI revision 9. */
+TRITIUM_API int tritium_cuda_launch_cooperative(const void *record, const uint32_t *offsets, int count);
+
 /* Encodes the 128-byte CUDA tensor map of a tiled tensor into `map` (64-byte
  * aligned) with cuTensorMapEncodeTiled: `data_type` is a CUtensorMapDataType,
  * `dims` (rank entries) and `strides` (rank - 1 byte strides, of dimensions

@@ -47,6 +47,7 @@ bool CudaDriver::load(std::string &error) {
             resolve(handle, "cuFuncSetAttribute", cuFuncSetAttribute, error) &&
             resolve(handle, "cuFuncGetAttribute", cuFuncGetAttribute, error) &&
             resolve(handle, "cuLaunchKernel", cuLaunchKernel, error) &&
+            resolve(handle, "cuLaunchCooperativeKernel", cuLaunchCooperativeKernel, error) &&
             resolve(handle, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
                     cuOccupancyMaxActiveBlocksPerMultiprocessor, error) &&
             resolve(handle, "cuMemAlloc_v2", cuMemAlloc, error) &&

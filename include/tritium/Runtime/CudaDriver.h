@@ -67,6 +67,12 @@ public:
   CUresult (*cuLaunchKernel)(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
                              unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,
                              CUstream stream, void **kernelParams, void **extra) = nullptr;
+  /// A launch whose blocks are all resident at once (or none: the grid is
+  /// refused), so that they may wait on each other.
+  CUresult (*cuLaunchCooperativeKernel)(CUfunction function, unsigned gridX, unsigned gridY,
+                                        unsigned gridZ, unsigned blockX, unsigned blockY,
+                                        unsigned blockZ, unsigned sharedBytes, CUstream stream,
+                                        void **kernelParams) = nullptr;
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction function,
                                                           int blockSize, size_t dynamicSharedBytes) =
       nullptr;

@@ -60,6 +60,7 @@ class FakeCuda:
         self.limits = []
         self.fail_with = 0
         self.last = 0
+        self.cooperative = []  # (record, argument offsets) of cooperative launches
 
     def device_properties(self, device):
         return {"major": 9, "minor": 0, "capability": 90, "multiprocessor_count": 132,
@@ -79,6 +80,11 @@ class FakeCuda:
 
     def launch(self, record):
         self.records.append(bytes(record))
+        self.last = struct.unpack_from("@Q", record)[0]
+        return self.fail_with
+
+    def launch_cooperative(self, record, offsets, count):
+        self.cooperative.append((bytes(record), list(offsets)[:count]))
         self.last = struct.unpack_from("@Q", record)[0]
         return self.fail_with
 
@@ -157,6 +163,21 @@ def test_the_second_launch_takes_the_warm_path(cuda, monkeypatch, tensor_path):
     assert first["params"] == (0x10000, 0x20000, 100)
     assert third["params"] == (0x30000, 0x40000, 200)
     assert last_launched() == "copy"
+
+
+def test_a_cooperative_launch_passes_every_argument_by_pointer_and_stays_off_the_warm_path(cuda, monkeypatch):
+    # launch_cooperative_grid=True (Triton's option): cuLaunchCooperativeKernel
+    # takes the arguments one by one; each such launch comes through the slow path
+    copy = fresh_copy_kernel()
+    slow = counting_slow_path(monkeypatch, copy)
+    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    for _ in range(2):
+        copy[(4,)](x, y, 100, BLOCK=128, launch_cooperative_grid=True)
+    assert len(slow) == 2 and not cuda.records and len(cuda.cooperative) == 2
+    record, offsets = cuda.cooperative[0]
+    assert decode(record, "PPi")["params"] == (0x10000, 0x20000, 100) and offsets == [0, 8, 16]
+    copy[(4,)](x, y, 100, BLOCK=128)  # the same kernel, launched plainly
+    assert len(cuda.records) == 1 and len(cuda.cooperative) == 2
 
 
 SCALE = tl.constexpr(3)

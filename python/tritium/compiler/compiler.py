@@ -265,10 +265,11 @@ class CompiledKernel(metaclass=_LaunchHooksOfTheClass):
                         bool(self.metadata.get("global_scratch_internal")),
                         self.metadata.get("nonnegative_args") or ())
 
-    def launch(self, grid, args: Sequence[Any]):
-        """Launches with the values of the runtime parameters, in order."""
+    def launch(self, grid, args: Sequence[Any], cooperative: bool = False):
+        """Launches with the values of the runtime parameters, in order
+        (`cooperative`: every program resident at once, see Launcher)."""
         launcher = self._launcher or self._make_launcher()
-        launcher(grid, args)
+        launcher(grid, args, cooperative=cooperative)
 
     def __getitem__(self, grid):
         def run(*args):

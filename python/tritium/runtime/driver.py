@@ -46,6 +46,8 @@ class CudaRuntime:
         launch.restype = ctypes.c_int
         self.launch_params = d["tritium_cuda_launch_params"]
         self.launch_params.restype = ctypes.c_int
+        self.launch_cooperative = d["tritium_cuda_launch_cooperative"]
+        self.launch_cooperative.restype = ctypes.c_int
         d.tritium_cuda_last_launched.argtypes = []
         d.tritium_cuda_last_launched.restype = ctypes.c_uint64
         d.tritium_cuda_synchronize.argtypes = [_c_void_pp]

@@ -675,9 +675,6 @@ class JITFunction(KernelInterface):
         arch = launch_options.get("arch") or _knobs.runtime.override_arch
         if arch:  # compile for another GPU ("sm80", "90"); such a kernel is for warmup, not this device
             target = "cuda:" + str(arch).removeprefix("sm")
-        if launch_options.get("launch_cooperative_grid"):
-            raise user_error("launch_cooperative_grid=True is not supported by Tritium yet: a grid-wide barrier "
-                             "in a kernel launched without it could deadlock, so the launch is refused")
         # launch_pdl (programmatic dependent launch) only lets the next kernel start early: ignoring it is safe
         fp_fusion = launch_options.get("enable_fp_fusion")
         if fp_fusion is None:
@@ -719,13 +716,18 @@ class JITFunction(KernelInterface):
         return kernel
 
     def _launch(self, kernel, grid_size, signature, values, device, launch_options):
-        """Launches a compiled specialization and registers it for the warm path."""
+        """Launches a compiled specialization and registers it for the warm
+        path.  launch_cooperative_grid=True launches with every program
+        resident at once (a grid-wide barrier in the kernel cannot deadlock),
+        always through here."""
+        cooperative = bool(launch_options.get("launch_cooperative_grid"))
         if any(tuple_args.is_tuple_signature(ty) for ty in signature.values()):
-            kernel.launch(grid_size, tuple_args.flatten_values(signature, values))
+            kernel.launch(grid_size, tuple_args.flatten_values(signature, values), cooperative=cooperative)
             return  # no warm-path entry: its keys are per runtime parameter
         runtime_indices = [p.num for p in self.params if signature[p.name] != "constexpr"]
-        kernel.launch(grid_size, [values[i] for i in runtime_indices])
-        self._register_warm(kernel, device, runtime_indices, values, launch_options)
+        kernel.launch(grid_size, [values[i] for i in runtime_indices], cooperative=cooperative)
+        if not cooperative:
+            self._register_warm(kernel, device, runtime_indices, values, launch_options)
 
     def _register_warm(self, kernel, device, runtime_indices, values, launch_options):
         """Remembers a launched specialization for the warm path (not while

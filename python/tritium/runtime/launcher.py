@@ -223,13 +223,18 @@ class Launcher:
         # Kernels with tensor maps launch with one pointer per argument (see
         # tritium_cuda_launch_params); the others with the packed record.
         self._argument_offsets = None
+        self._kernel_types = kernel_types
         if any(ty.startswith("tensordesc<") for ty in param_types):
-            offsets = argument_offsets(kernel_types)
-            self._argument_offsets = ((ctypes.c_uint32 * len(offsets))(*offsets), len(offsets))
+            self._argument_offsets = self._offsets()
         self._functions: Dict[int, int] = {}
         self._load_lock = threading.RLock()  # one module load per device (reentrant: load hooks may launch)
         self.registers = None  # per thread, known once loaded
         self.hash = hashlib.sha256(image).hexdigest()[:32]  # names the binary to the load hooks
+
+    def _offsets(self):
+        """The arguments' offsets in the record, as tritium_cuda_launch_params takes them."""
+        offsets = argument_offsets(self._kernel_types)
+        return (ctypes.c_uint32 * len(offsets))(*offsets), len(offsets)
 
     def function(self, device: int) -> int:
         """The CUfunction on `device`, loading the module on first use."""
@@ -299,8 +304,11 @@ class Launcher:
                                    f"{value!r}") from None
         raise TritiumError(f"cannot pack the arguments of '{self.name}': {error}") from None
 
-    def __call__(self, grid: Sequence[int], args: Sequence[Any], device: Optional[int] = None):
-        """Launches with the values of the runtime parameters, in order."""
+    def __call__(self, grid: Sequence[int], args: Sequence[Any], device: Optional[int] = None,
+                 cooperative: bool = False):
+        """Launches with the values of the runtime parameters, in order;
+        `cooperative` (Triton's launch_cooperative_grid) has every program
+        resident at once, or refuses the grid."""
         gx, gy, gz = grid_dims(grid, self.name)
         if len(args) != self.num_params:
             raise TritiumError(f"'{self.name}' takes {self.num_params} runtime arguments, got {len(args)}")
@@ -338,7 +346,9 @@ class Launcher:
                                       self._launch_shared[device], self.params_bytes, *values)
         except (struct.error, OverflowError) as e:
             self._pack_error(e, values)
-        if self._argument_offsets is not None:
+        if cooperative:
+            result = driver.cuda().launch_cooperative(record, *(self._argument_offsets or self._offsets()))
+        elif self._argument_offsets is not None:
             result = driver.cuda().launch_params(record, *self._argument_offsets)
         else:
             result = driver.cuda().launch(record)
