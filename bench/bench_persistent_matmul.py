@@ -12,9 +12,10 @@ TensorDescriptors, B stored N x K), one run.
 
 Each compiler times every (kernel, config) in 3 interleaved rounds and
 keeps its best per kernel (lowest median); then the bests and cuBLAS
-(torch.matmul(a, b.T)) are timed in 6 rounds with the order rotating
+(torch.matmul(a, b.T)) are timed in 15 rounds with the order rotating
 every round (do_bench medians, L2 flushed), and the median round
-counts.  Every result is checked against cuBLAS first.
+counts; the spread of the rounds' Tritium/Triton ratios is printed
+beside it.  Every result is checked against cuBLAS first.
 Usage: python bench/bench_persistent_matmul.py [--quick]
 """
 import statistics
@@ -29,7 +30,9 @@ from tritium.tools.tensor_descriptor import TensorDescriptor as TritiumDescripto
 from bench_timing import median_ms
 from kernel_sources import load_kernels
 
-ROUNDS = 1 if QUICK else 6
+# Single rounds of the 8192^3 persistent kernels under the power cap move by
+# 1-3% (bench/RESULTS.md): 15 rounds keep the median ratio steady.
+ROUNDS = 1 if QUICK else 15
 SELECT_ROUNDS = 1 if QUICK else 3
 
 # (BLOCK_M, BLOCK_N, BLOCK_K, num_stages, num_warps), GROUP_SIZE_M = 8
@@ -120,7 +123,7 @@ def run_case(label, M, N, K):
     for r in range(ROUNDS):
         for key in keys[r % len(keys):] + keys[:r % len(keys)]:
             samples[key].append(2.0 * M * N * K / median_ms(fns[key], QUICK) / 1e9)
-    return label, {key: statistics.median(v) for key, v in samples.items()}, chosen, notes
+    return label, samples, chosen, notes
 
 
 cases = [("fp16 4096^3", 4096, 4096, 4096), ("fp16 8192^3", 8192, 8192, 8192)]
@@ -128,13 +131,19 @@ if QUICK:
     cases = cases[:1]
 print(f"GPU: {torch.cuda.get_device_name()}; triton {'available' if HAVE_TRITON else 'missing'}")
 for case in cases:
-    label, tflops, chosen, notes = run_case(*case)
+    label, samples, chosen, notes = run_case(*case)
+    tflops = {key: statistics.median(v) for key, v in samples.items()}
     print(f"{label}: cuBLAS {tflops['cuBLAS']:.1f} TFLOP/s")
     for kernel_name in KERNELS:
         t, r = tflops.get(f"tritium {kernel_name}"), tflops.get(f"triton {kernel_name}")
-        ratio = f"{t / r:.3f}" if t and r else "-"
+        ratio, spread = "-", ""
+        if t and r:
+            ratio = f"{t / r:.3f}"
+            per_round = sorted(a / b for a, b in zip(samples[f"tritium {kernel_name}"],
+                                                     samples[f"triton {kernel_name}"]))
+            spread = f"  rounds {per_round[0]:.3f}..{per_round[-1]:.3f}"
         fmt = lambda v: f"{v:7.1f}" if v else f"{'-':>7}"  # noqa: E731
-        print(f"  {kernel_name:24} tritium {fmt(t)}  triton {fmt(r)}  tritium/triton {ratio:>6}   configs "
+        print(f"  {kernel_name:24} tritium {fmt(t)}  triton {fmt(r)}  tritium/triton {ratio:>6}{spread}   configs "
               f"{chosen.get(f'tritium {kernel_name}')} | {chosen.get(f'triton {kernel_name}')}")
     for note in notes:
         print("    note:", note)
