@@ -8,8 +8,9 @@ attn_fwd_block_ptr, as Triton 3.0's did), same shapes, one run.
   fp16, Z=4 H=32 N=4096: head dim 128 non-causal and causal, head dim 64
   non-causal; TFLOP/s = 4 Z H N^2 D (halved for causal) / time
 
-Each compiler runs every kernel and config of CONFIGS once and keeps its
-fastest per kernel (both are reported; the better one counts); then
+Each compiler times every kernel and config of CONFIGS in 3 interleaved
+rounds and keeps its fastest per kernel by median (both are reported; the
+better one counts); then
 the best configs and the SDPA backends are timed in 6 rounds whose order
 rotates (do_bench medians), and the median counts.  Every result is checked
 against SDPA first.
@@ -25,10 +26,11 @@ import torch.nn.functional as F
 import tritium
 import tritium.language as ttl
 from tritium.tools.tensor_descriptor import TensorDescriptor as TritiumDescriptor
-from bench_timing import median_ms
+from bench_timing import fastest, median_ms
 from kernel_sources import load_kernels
 
 ROUNDS = 1 if QUICK else 6
+SELECT_ROUNDS = 3
 # (BLOCK_M, BLOCK_N, num_stages, num_warps)
 CONFIGS = [(128, 64, 2, 4), (128, 64, 3, 4), (128, 64, 3, 8), (128, 128, 2, 8), (128, 128, 3, 8), (64, 64, 3, 4),
            (128, 32, 3, 4), (64, 32, 4, 4)]
@@ -73,7 +75,7 @@ def run_case(label, Z, H, N, D, causal):
     for name, backend in backends.items():
         for kernel in KERNELS:
             o = torch.empty_like(q)
-            best = None
+            candidates = {}
             for config in CONFIGS:
                 if config[0] % config[1] != 0:
                     continue
@@ -89,10 +91,9 @@ def run_case(label, Z, H, N, D, causal):
                 if not err <= 2e-2:
                     notes.append(f"{name} {kernel} {config}: WRONG (max error {err})")
                     continue
-                ms = median_ms(fn, QUICK)
-                if best is None or ms < best[0]:
-                    best = (ms, config)
-            if best:
+                candidates[config] = fn
+            if candidates:
+                best = fastest(candidates, SELECT_ROUNDS, QUICK)
                 key = f"{name} {kernel}"
                 chosen[key] = best[1]
                 fns[key] = launcher(backend, kernel, q, k, v, torch.empty_like(q), causal, best[1])

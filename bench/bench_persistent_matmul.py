@@ -27,7 +27,7 @@ import torch
 import tritium
 import tritium.language as ttl
 from tritium.tools.tensor_descriptor import TensorDescriptor as TritiumDescriptor
-from bench_timing import median_ms
+from bench_timing import fastest, median_ms
 from kernel_sources import load_kernels
 
 # Single rounds of the 8192^3 persistent kernels under the power cap move by
@@ -92,12 +92,7 @@ def best_config(name, module, descriptor, kernel_name, a, b, c, want, tol):
         candidates[config] = fn
     if not candidates:
         return None, notes
-    times = {config: [] for config in candidates}
-    for _ in range(SELECT_ROUNDS):
-        for config, fn in candidates.items():
-            times[config].append(median_ms(fn, QUICK))
-    best = min((statistics.median(v), config) for config, v in times.items())
-    return best, notes
+    return fastest(candidates, SELECT_ROUNDS, QUICK), notes
 
 
 def run_case(label, M, N, K):

@@ -7,11 +7,27 @@ with the GPU's state.  Each round times every backend once (do_bench: the
 median of CUDA-event timings with the L2 flushed between runs); the median
 round per backend counts.
 """
+import statistics
+
 from tritium.testing import do_bench
 
 
 def median_ms(fn, quick: bool = False) -> float:
     return do_bench(fn, warmup=25, rep=200 if not quick else 50, return_mode="median")
+
+
+def fastest(candidates: dict, rounds: int = 3, quick: bool = False):
+    """(median ms, key) of the fastest of `candidates` ({key: launch fn}),
+    each timed once per round over `rounds` interleaved rounds (1 when
+    `quick`), the lowest median winning.  A single timing per candidate
+    moves by 1-3% with the GPU's state, enough to pick a config that
+    per-process A/Bs put behind another (bench/RESULTS.md)."""
+    rounds = 1 if quick else rounds
+    times = {key: [] for key in candidates}
+    for _ in range(rounds):
+        for key, fn in candidates.items():
+            times[key].append(median_ms(fn, quick))
+    return min(((statistics.median(v), key) for key, v in times.items()), key=lambda t: t[0])
 
 
 def interleaved_rounds(fns, nbytes: int, quick: bool = False, rounds: int = 5) -> dict:
