@@ -936,3 +936,98 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// A transpose of a loaded tile takes the load's layout with its dimensions
+// permuted (sizePerThread, threadsPerWarp, warpsPerCTA and order renamed):
+// the same threads hold the same elements, so no conversion before it.
+// CHECK-DAG: #[[LOADED:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[PERMUTED:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: tt.func @trans_takes_the_permuted_layout
+// CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<32x64x!tt.ptr<f32>, #[[LOADED]]>
+// CHECK-NEXT: %[[T:.*]] = tt.trans %[[X]] {order = array<i32: 1, 0>} : tensor<32x64xf32, #[[LOADED]]> -> tensor<64x32xf32, #[[PERMUTED]]>
+// CHECK-NEXT: ttg.convert_layout %[[T]]
+// CHECK-NOT: ttg.convert_layout
+#a = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#d = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#t = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @trans_takes_the_permuted_layout(%p: tensor<32x64x!tt.ptr<f32>, #a>, %q: tensor<64x32x!tt.ptr<f32>, #t>) {
+    %x = tt.load %p : tensor<32x64x!tt.ptr<f32>, #a>
+    %y = ttg.convert_layout %x : tensor<32x64xf32, #a> -> tensor<32x64xf32, #d>
+    %z = tt.trans %y {order = array<i32: 1, 0>} : tensor<32x64xf32, #d> -> tensor<64x32xf32, #t>
+    %e = math.exp %z : tensor<64x32xf32, #t>
+    tt.store %q, %e : tensor<64x32x!tt.ptr<f32>, #t>
+    tt.return
+  }
+}
+
+// -----
+
+// Triton's test_trans_reshape: reshape, permute, reshape back to 1-D.  Each
+// reshape relabels the coordinates of the layout it receives (a #ttg.linear
+// layout, bases read as row-major indices), the transpose permutes them, and
+// the one conversion left is the store's (to its 4-wide layout).
+// CHECK-LABEL: tt.func @reshape_trans_reshape
+// CHECK: %[[X:.*]] = tt.load
+// CHECK-NEXT: %[[R:.*]] = tt.reshape %[[X]] : tensor<32x32xi32, #{{.*}}> -> tensor<32x4x4x2xi32, #ttg.linear<{register = {{\[\[}}0, 0, 0, 1], [0, 0, 1, 0], [16, 0, 0, 0]], lane = {{\[\[}}0, 0, 2, 0], [0, 1, 0, 0], [0, 2, 0, 0], [1, 0, 0, 0], [2, 0, 0, 0]], warp = {{\[\[}}4, 0, 0, 0], [8, 0, 0, 0]], block = []}>>
+// CHECK-NEXT: %[[T:.*]] = tt.trans %[[R]]
+// CHECK-SAME: -> tensor<4x4x2x32xi32, #ttg.linear<{register = {{\[\[}}0, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 16]], lane = {{\[\[}}0, 2, 0, 0], [1, 0, 0, 0], [2, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 2]], warp = {{\[\[}}0, 0, 0, 4], [0, 0, 0, 8]], block = []}>>
+// CHECK-NEXT: %[[F:.*]] = tt.reshape %[[T]]
+// CHECK-SAME: -> tensor<1024xi32, #ttg.linear<{register = {{\[\[}}32], [64], [16]], lane = {{\[\[}}128], [256], [512], [1], [2]], warp = {{\[\[}}4], [8]], block = []}>>
+// CHECK-NEXT: %[[G:.*]] = ttg.convert_layout %[[F]]
+// CHECK-NEXT: tt.store %{{.*}}, %[[G]]
+#a = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#d = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#d4 = #ttg.blocked<{sizePerThread = [1, 1, 1, 1], threadsPerWarp = [1, 4, 4, 2], warpsPerCTA = [4, 1, 1, 1], order = [3, 2, 1, 0]}>
+#p4 = #ttg.blocked<{sizePerThread = [1, 1, 1, 1], threadsPerWarp = [4, 4, 2, 1], warpsPerCTA = [1, 1, 1, 4], order = [2, 1, 0, 3]}>
+#q4 = #ttg.blocked<{sizePerThread = [1, 1, 1, 1], threadsPerWarp = [1, 1, 1, 32], warpsPerCTA = [1, 2, 2, 1], order = [3, 2, 1, 0]}>
+#f = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#v = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @reshape_trans_reshape(%p: tensor<32x32x!tt.ptr<i32>, #a>, %q: tensor<1024x!tt.ptr<i32>, #v>) {
+    %x = tt.load %p : tensor<32x32x!tt.ptr<i32>, #a>
+    %c = ttg.convert_layout %x : tensor<32x32xi32, #a> -> tensor<32x32xi32, #d>
+    %r = tt.reshape %c : tensor<32x32xi32, #d> -> tensor<32x4x4x2xi32, #d4>
+    %t = tt.trans %r {order = array<i32: 1, 2, 3, 0>} : tensor<32x4x4x2xi32, #d4> -> tensor<4x4x2x32xi32, #p4>
+    %u = ttg.convert_layout %t : tensor<4x4x2x32xi32, #p4> -> tensor<4x4x2x32xi32, #q4>
+    %f = tt.reshape %u : tensor<4x4x2x32xi32, #q4> -> tensor<1024xi32, #f>
+    %g = ttg.convert_layout %f : tensor<1024xi32, #f> -> tensor<1024xi32, #v>
+    tt.store %q, %g : tensor<1024x!tt.ptr<i32>, #v>
+    tt.return
+  }
+}
+
+// -----
+
+// Backwards through a reshape: the store's layout reaches the index range
+// that feeds it, relabelled in its 1-D shape, and nothing is converted.  A
+// reshape allowed to reorder its elements keeps the layouts it was given.
+// CHECK-DAG: #[[S:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func @reshape_backwards_from_a_store
+// CHECK-NEXT: %[[I:.*]] = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #ttg.linear<{register = {{\[\[}}1], [2], [512]], lane = {{\[\[}}4], [8], [16], [32], [64]], warp = {{\[\[}}128], [256]], block = []}>>
+// CHECK-NEXT: %[[R:.*]] = tt.reshape %[[I]] : {{.*}} -> tensor<32x32xi32, #[[S]]>
+// CHECK-NEXT: tt.store %{{.*}}, %[[R]]
+// CHECK-LABEL: tt.func @reshape_allowed_to_reorder_keeps_its_layouts
+// CHECK: ttg.convert_layout
+// CHECK-NEXT: tt.reshape %{{.*}} allow_reorder
+#f = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#d = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @reshape_backwards_from_a_store(%q: tensor<32x32x!tt.ptr<i32>, #s>) {
+    %i = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #f>
+    %r = tt.reshape %i : tensor<1024xi32, #f> -> tensor<32x32xi32, #d>
+    %c = ttg.convert_layout %r : tensor<32x32xi32, #d> -> tensor<32x32xi32, #s>
+    tt.store %q, %c : tensor<32x32x!tt.ptr<i32>, #s>
+    tt.return
+  }
+  tt.func @reshape_allowed_to_reorder_keeps_its_layouts(%p: tensor<32x32x!tt.ptr<i32>, #s>, %q: tensor<1024x!tt.ptr<i32>, #f>) {
+    %x = tt.load %p : tensor<32x32x!tt.ptr<i32>, #s>
+    %c = ttg.convert_layout %x : tensor<32x32xi32, #s> -> tensor<32x32xi32, #d>
+    %r = tt.reshape %c allow_reorder : tensor<32x32xi32, #d> -> tensor<1024xi32, #f>
+    tt.store %q, %r : tensor<1024x!tt.ptr<i32>, #f>
+    tt.return
+  }
+}

@@ -22,6 +22,10 @@
 //        Convert      operand <-> result, same layout;
 //        ExpandDims   result L -> operand slice(L, axis); operand
 //                     slice(P, axis) -> result P;
+//        Trans        operand L <-> result L permuted (getTransposed, the
+//                     inverse permutation backwards);
+//        Reshape      operand L <-> result L relabelled by row-major index
+//                     (getReshaped, from either side);
 //        Reduce       operands share L; results get slice(L, axis), and a
 //                     result slice(P, axis) gives operands P;
 //        For / If     init, iteration argument, yield and result of one
@@ -47,6 +51,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Layout/LinearLayout.h"
 
 #include <deque>
 
@@ -56,6 +61,18 @@ using namespace tritium::ttg;
 using namespace tritium::ttg::detail;
 
 namespace {
+/// The permutation that undoes `order` (inverse[order[i]] = i).
+SmallVector<int32_t> inversePermutation(ArrayRef<int32_t> order) {
+  SmallVector<int32_t> inverse(order.size());
+  for (auto [i, d] : llvm::enumerate(order))
+    inverse[d] = static_cast<int32_t>(i);
+  return inverse;
+}
+
+ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
 class LayoutFlood {
 public:
   explicit LayoutFlood(Operation *funcOp) : funcOp(funcOp) {}
@@ -155,6 +172,26 @@ private:
         claim(expand.getResult(), getSliceParent(layout, expand.getAxis()));
       else
         claim(expand.getSrc(), getSlice(layout, expand.getAxis()));
+      return;
+    }
+    case LayoutRole::Trans: {
+      auto trans = cast<tt::TransOp>(op);
+      if (use)
+        claim(trans.getResult(),
+              getTransposed(layout, shapeOf(trans.getSrc()), trans.getOrder()));
+      else
+        claim(trans.getSrc(), getTransposed(layout, shapeOf(trans.getResult()),
+                                            inversePermutation(trans.getOrder())));
+      return;
+    }
+    case LayoutRole::Reshape: {
+      auto reshape = cast<tt::ReshapeOp>(op);
+      ArrayRef<int64_t> srcShape = shapeOf(reshape.getSrc());
+      ArrayRef<int64_t> dstShape = shapeOf(reshape.getResult());
+      if (use)
+        claim(reshape.getResult(), getReshaped(layout, srcShape, dstShape));
+      else
+        claim(reshape.getSrc(), getReshaped(layout, dstShape, srcShape));
       return;
     }
     case LayoutRole::Reduce: {
@@ -291,6 +328,20 @@ private:
                                         type, operand.get()));
   }
 
+  /// Makes `operand` hold its elements where `layout` does: unchanged when
+  /// its layout already places them so (a blocked layout and the
+  /// #ttg.linear form a transpose or reshape computed from it, say), else
+  /// converted to `layout`.
+  void requireEquivalentOperand(OpOperand &operand, DistributedEncodingAttr layout) {
+    auto current = getLayoutOf(operand.get());
+    if (!layout || !current)
+      return;
+    std::vector<int64_t> shape(shapeOf(operand.get()).begin(), shapeOf(operand.get()).end());
+    if (current == layout || current.toLinearLayout(shape) == layout.toLinearLayout(shape))
+      return;
+    requireOperandType(operand, withEncoding(operand.get().getType(), layout));
+  }
+
   /// Gives `result` of `op` the `type` its op produces and converts it back
   /// to the type its users were given.
   void requireResultType(Operation *op, Value result, Type type) {
@@ -333,6 +384,24 @@ private:
           requireOperandType(expand.getSrcMutable(),
                              withEncoding(expand.getSrc().getType(),
                                           getSlice(layout, expand.getAxis())));
+        break;
+      }
+      case LayoutRole::Trans: {
+        // (the result keeps its claim; the operand follows it)
+        auto trans = cast<tt::TransOp>(op);
+        if (Attribute layout = getLayoutOf(trans.getResult()))
+          requireEquivalentOperand(
+              trans.getSrcMutable(),
+              getTransposed(layout, shapeOf(trans.getResult()),
+                            inversePermutation(trans.getOrder())));
+        break;
+      }
+      case LayoutRole::Reshape: {
+        auto reshape = cast<tt::ReshapeOp>(op);
+        if (Attribute layout = getLayoutOf(reshape.getResult()))
+          requireEquivalentOperand(reshape.getSrcMutable(),
+                                   getReshaped(layout, shapeOf(reshape.getResult()),
+                                               shapeOf(reshape.getSrc())));
         break;
       }
       case LayoutRole::Reduce: {

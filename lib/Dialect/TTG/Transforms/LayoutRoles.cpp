@@ -6,6 +6,9 @@
 // packs neighbouring elements), the shape ops whose layout rules are simple
 // (broadcast, expand_dims), reductions and scans, producers of uniform or
 // index values, and structured control flow that merely carries values.
+// Transposes and row-major reshapes only relabel coordinates: their results
+// take the operand's layout relabelled the same way (getTransposed,
+// getReshaped), which their lowering turns into a renaming of registers.
 //
 //===----------------------------------------------------------------------===//
 #include "LayoutRoles.h"
@@ -14,6 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Layout/LinearLayout.h"
 
 using namespace mlir;
 using namespace tritium;
@@ -47,6 +51,10 @@ LayoutRole ttg::detail::getLayoutRole(Operation *op) {
     return LayoutRole::SameLayout;
   if (isa<tt::ExpandDimsOp>(op))
     return LayoutRole::ExpandDims;
+  if (isa<tt::TransOp>(op))
+    return LayoutRole::Trans;
+  if (auto reshape = dyn_cast<tt::ReshapeOp>(op))
+    return reshape.getAllowReorder() ? LayoutRole::Fixed : LayoutRole::Reshape;
   if (isa<tt::ReduceOp>(op))
     return LayoutRole::Reduce;
   if (isa<scf::ForOp>(op))
@@ -71,6 +79,84 @@ DistributedEncodingAttr ttg::detail::getLayoutOf(Value value) {
 
 SliceEncodingAttr ttg::detail::getSlice(Attribute parent, unsigned dim) {
   return SliceEncodingAttr::get(parent.getContext(), dim, parent);
+}
+
+namespace {
+/// A #ttg.linear layout of rank `rank` with the bases of `layout`, each
+/// coordinate vector passed through `relabel`.
+DistributedEncodingAttr
+linearWithBases(MLIRContext *context, unsigned rank,
+                const layout::LinearLayout &layout,
+                llvm::function_ref<std::vector<int64_t>(const std::vector<int64_t> &)>
+                    relabel) {
+  auto flatten = [&](layout::HwDim dim) {
+    SmallVector<int64_t> flat;
+    for (const std::vector<int64_t> &basis : layout.bases(dim))
+      llvm::append_range(flat, relabel(basis));
+    return flat;
+  };
+  return LinearEncodingAttr::get(context, rank, flatten(layout::HwDim::Register),
+                                 flatten(layout::HwDim::Lane),
+                                 flatten(layout::HwDim::Warp));
+}
+} // namespace
+
+DistributedEncodingAttr ttg::detail::getTransposed(Attribute layout,
+                                                   ArrayRef<int64_t> srcShape,
+                                                   ArrayRef<int32_t> order) {
+  auto distributed = dyn_cast_or_null<DistributedEncodingAttr>(layout);
+  if (!distributed || order.size() != srcShape.size())
+    return {};
+  size_t rank = order.size();
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout)) {
+    // Result dimension i is source dimension order[i]; `order` lists
+    // dimensions fastest first, so a source dimension d is renamed to the
+    // result dimension i with order[i] == d.
+    SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, dimOrder;
+    SmallVector<unsigned> renamed(rank);
+    for (size_t i = 0; i < rank; ++i) {
+      sizePerThread.push_back(blocked.getSizePerThread()[order[i]]);
+      threadsPerWarp.push_back(blocked.getThreadsPerWarp()[order[i]]);
+      warpsPerCTA.push_back(blocked.getWarpsPerCTA()[order[i]]);
+      renamed[order[i]] = i;
+    }
+    for (unsigned d : blocked.getOrder())
+      dimOrder.push_back(renamed[d]);
+    return BlockedEncodingAttr::get(layout.getContext(), sizePerThread,
+                                    threadsPerWarp, warpsPerCTA, dimOrder);
+  }
+  layout::LinearLayout linear =
+      distributed.toLinearLayout(std::vector<int64_t>(srcShape.begin(), srcShape.end()));
+  return linearWithBases(layout.getContext(), rank, linear,
+                         [&](const std::vector<int64_t> &coord) {
+                           std::vector<int64_t> result(rank);
+                           for (size_t i = 0; i < rank; ++i)
+                             result[i] = coord[order[i]];
+                           return result;
+                         });
+}
+
+DistributedEncodingAttr ttg::detail::getReshaped(Attribute layout,
+                                                 ArrayRef<int64_t> srcShape,
+                                                 ArrayRef<int64_t> dstShape) {
+  auto distributed = dyn_cast_or_null<DistributedEncodingAttr>(layout);
+  if (!distributed)
+    return {};
+  layout::LinearLayout linear =
+      distributed.toLinearLayout(std::vector<int64_t>(srcShape.begin(), srcShape.end()));
+  return linearWithBases(
+      layout.getContext(), dstShape.size(), linear,
+      [&](const std::vector<int64_t> &coord) {
+        int64_t index = 0;
+        for (size_t d = 0; d < coord.size(); ++d)
+          index = index * srcShape[d] + coord[d];
+        std::vector<int64_t> result(dstShape.size());
+        for (int d = static_cast<int>(dstShape.size()) - 1; d >= 0; --d) {
+          result[d] = index % dstShape[d];
+          index /= dstShape[d];
+        }
+        return result;
+      });
 }
 
 Attribute ttg::detail::getSliceParent(Attribute layout, unsigned dim) {

@@ -29,6 +29,12 @@ enum class LayoutRole {
   Producer,
   /// tt.expand_dims: operand = slice of the result's layout at the axis.
   ExpandDims,
+  /// tt.trans: the result's layout is the operand's with its dimensions
+  /// permuted (getTransposed), so the same threads hold the same elements.
+  Trans,
+  /// tt.reshape without allow_reorder: the result's layout holds each
+  /// row-major index where the operand's does (getReshaped).
+  Reshape,
   /// tt.reduce: operands share a layout; tensor results are its slice at
   /// the axis.
   Reduce,
@@ -56,6 +62,23 @@ DistributedEncodingAttr getLayoutOf(mlir::Value value);
 
 /// The slice of `parent` at `dim`.
 SliceEncodingAttr getSlice(mlir::Attribute parent, unsigned dim);
+
+/// The layout of tt.trans's result (its dimension i is the source's
+/// dimension order[i]) when the source, of shape `srcShape`, has `layout`: a
+/// blocked layout with its parameters permuted, else a #ttg.linear layout
+/// with permuted bases.  Null if `layout` is not distributed.
+DistributedEncodingAttr getTransposed(mlir::Attribute layout,
+                                      llvm::ArrayRef<int64_t> srcShape,
+                                      llvm::ArrayRef<int32_t> order);
+
+/// The layout of a row-major tt.reshape's result (shape `dstShape`) whose
+/// source (shape `srcShape`) has `layout`: a #ttg.linear layout whose bases
+/// are the source's, each read as a row-major index and written back in
+/// the result's shape (with power-of-two sizes, a relabelling of index
+/// bits).  Null if `layout` is not distributed.
+DistributedEncodingAttr getReshaped(mlir::Attribute layout,
+                                    llvm::ArrayRef<int64_t> srcShape,
+                                    llvm::ArrayRef<int64_t> dstShape);
 
 /// `layout`'s parent if it is a slice at `dim`, else null.
 mlir::Attribute getSliceParent(mlir::Attribute layout, unsigned dim);

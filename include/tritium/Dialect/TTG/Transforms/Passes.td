@@ -70,8 +70,11 @@ def TTGRemoveLayoutConversionsPass
        operands, each anchor's layout floods through the ops that accept any
        layout: element-wise ops, `ttg.convert_layout`, `tt.splat`,
        `tt.make_range`, constants, `tt.broadcast`, `tt.expand_dims` and
-       `tt.reduce` (through slice layouts), `tt.scan`, and the values carried
-       by `scf.for`, `scf.while`, `scf.if` and their terminators.  All
+       `tt.reduce` (through slice layouts), `tt.scan`, `tt.trans` (the
+       layout with its dimensions permuted) and row-major `tt.reshape` (a
+       `#ttg.linear` layout holding each row-major index where the operand
+       did), and the values carried by `scf.for`, `scf.while`, `scf.if` and
+       their terminators.  All
        anchored results flood together, breadth first, so each value takes
        the layout of the nearest one; then the anchored operands flood what
        is left.  Where two floods meet, one conversion is placed.  Types are
