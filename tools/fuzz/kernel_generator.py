@@ -38,6 +38,8 @@ What a valid kernel may contain:
     constexpr flag, an `if` on a runtime scalar, an early `return` of one
     program along axis 0 (its tile keeps the runner's poison, `poison()`);
   * a nested @jit helper holding a subexpression;
+  * the tile reshaped to 1-4 power-of-two dimensions, permuted (tl.permute,
+    tl.trans, .T), doubled, permuted back and reshaped back;
   * 2-D: a row vector broadcast over the rows; 2-D and 3-D: a reduction
     (sum, max, min) or a cumsum along any axis, with masked elements made
     neutral first;
@@ -221,6 +223,30 @@ class _Builder:
 
 def _pow2(rng: random.Random, lo: int, hi: int) -> int:
     return 1 << rng.randint(lo.bit_length() - 1, hi.bit_length() - 1)
+
+
+def _shape_round_trip(rng: random.Random, value: str, tile: List[int]) -> List[str]:
+    """Kernel lines that take `value` (a tile of shape `tile`) through a
+    reshape to a random shape of 1-4 power-of-two dimensions, a permutation
+    of them (tl.permute, or tl.trans / .T in 2-D), a doubling, the inverse
+    permutation and a reshape back: `s` holds the value doubled."""
+    bits = sum(t.bit_length() - 1 for t in tile)
+    parts = rng.randint(1, 4)
+    cuts = sorted(rng.randint(0, bits) for _ in range(parts - 1))
+    view = [1 << (b - a) for a, b in zip([0] + cuts, cuts + [bits])]
+    perm = list(range(parts))
+    rng.shuffle(perm)
+    inverse = [perm.index(d) for d in range(parts)]
+    shape = lambda dims: "(" + ", ".join(map(str, dims)) + ("," if len(dims) == 1 else "") + ")"  # noqa: E731
+    if parts == 2 and perm == [1, 0] and rng.random() < 0.5:
+        forward, backward = ("tl.trans(s)", "s.T") if rng.random() < 0.5 else ("s.T", "tl.trans(s)")
+    else:
+        forward, backward = f"tl.permute(s, {shape(perm)})", f"tl.permute(s, {shape(inverse)})"
+    return [f"    s = tl.reshape({value}, {shape(view)})",
+            f"    s = {forward}",
+            "    s = s * 2",
+            f"    s = {backward}",
+            f"    s = tl.reshape(s, {shape(tile)})"]
 
 
 def generate(seed: int) -> Program:
@@ -425,6 +451,15 @@ def generate(seed: int) -> Program:
         taken = scalars[scalar] > threshold
         ref.append(f"    u = ({value_np}) * {np_compute}(2)" if taken else f"    u = ({value_np}) - {np_compute}(3)")
         value_tl, value_np = "u", "u"
+    # (a stream of its own) the tile through a reshape and a permutation
+    # and back, doubled on the way: layouts through tt.reshape and tt.trans
+    shuffle = random.Random(seed * 15485863 + 17)
+    if shuffle.random() < 0.2:
+        tile = ([constexprs["BLOCK"]] if rank == 1 else [constexprs["BM"], constexprs["BN"]] if rank == 2
+                else [constexprs["BL"], constexprs["BM"], constexprs["BN"]])
+        lines += _shape_round_trip(shuffle, value_tl, tile)
+        ref.append(f"    s = ({value_np}) * {np_compute}(2)")
+        value_tl, value_np = "s", "s"
     store_dtype = TL_DTYPE[dtype]
     full_np = f"np.broadcast_to(np.asarray({value_np}), {shape_in}).astype({np_compute})"
     if atomic:
