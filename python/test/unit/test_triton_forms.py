@@ -926,3 +926,32 @@ def test_more_warps_than_a_block_can_hold_is_out_of_resources_as_in_triton():
         compile_cuda(k, {"x": "*fp32"}, num_warps=3)
     with pytest.raises(AssertionError, match="must be a power of 2"):  # Triton asserts it
         compile_cuda(k, {"x": "*fp32"}, num_warps=3)
+
+
+# ---- assignment expressions --------------------------------------------------------------------
+
+@triton.jit
+def k_walrus(x_ptr, n):
+    x = (y := tl.load(x_ptr))
+    if (z := x + y) > 0:
+        z = z * 2
+    i = 0
+    while (i := i + 1) < n:
+        tl.store(x_ptr + i, i)
+    tl.store(x_ptr, z + i)
+
+
+def test_an_assignment_expression_binds_its_name_and_is_its_value():
+    t = compile_ttir(k_walrus, {"x_ptr": "*i32", "n": "i32"})
+    # x and y are the one load; z = x + y feeds the condition and, doubled or not, the store
+    load = re.search(r"(%\w+) = tt\.load %x_ptr", t).group(1)
+    z = re.search(rf"(%\w+) = arith\.addi {load}, {load} : i32", t).group(1)
+    assert re.search(rf"arith\.cmpi sgt, {z}, %c0_i32", t)
+    # a name the while condition binds is carried: the condition computes i + 1 from the
+    # carried value and forwards it to the body and to the loop's result
+    m = re.search(r"(%\w+) = scf\.while \((%\w+) = %c0_i32\) : \(i32\) -> i32 \{\s*"
+                  r"(%\w+) = arith\.addi \2, %c1_i32 : i32\s*"
+                  r"(%\w+) = arith\.cmpi slt, \3, %n : i32\s*"
+                  r"scf\.condition\(\4\) \3 : i32", t)
+    assert m, t
+    assert re.search(rf"arith\.addi %\w+, {m.group(1)} : i32", t)  # z + i after the loop

@@ -645,7 +645,7 @@ class CodeGenerator(ast.NodeVisitor):
                 if isinstance(node, ast.Assign):
                     for target in node.targets:
                         add_target(target)
-                elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+                elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
                     add_target(node.target)
                 elif isinstance(node, ast.For):
                     add_target(node.target)
@@ -828,7 +828,9 @@ class CodeGenerator(ast.NodeVisitor):
     def visit_While(self, node):
         if node.orelse:
             raise self.error(node, "while/else is not supported in @jit functions")
-        carried, inits = self._carried(node, node.body)
+        # (names the condition binds, `while (i := i + 1) < n`, are carried
+        # too: the condition forwards its values to the body and the results)
+        carried, inits = self._carried(node, [ast.Expr(node.test)] + node.body)
         crossings, flat_inits = self._loop_crossings(inits)
         types_ = [i.type.to_ir() for i in flat_inits]
         saved = self.scope
@@ -843,7 +845,8 @@ class CodeGenerator(ast.NodeVisitor):
         if not _is_tensor(cond):
             cond = semantic.to_tensor(bool(_unwrap(cond)))
         cond = self._scalar_condition(node.test, cond)
-        self.builder.create("scf.condition", [cond.handle] + list(before_args), [])
+        forwarded = self._loop_yields(node, carried, inits, saved)
+        self.builder.create("scf.condition", [cond.handle] + [f.handle for f in forwarded], [])
         self.builder.close_block()
         # after region: the body
         after_args = self.builder.new_block_args(types_)
@@ -891,6 +894,12 @@ class CodeGenerator(ast.NodeVisitor):
         if name in _PY_BUILTINS:
             return getattr(builtins, name)
         raise self.error(node, f"{name} is not defined")
+
+    def visit_NamedExpr(self, node):
+        """`(name := value)`: binds `name` as an assignment would, and is the value."""
+        value = self.visit(node.value)
+        self._assign_target(node.target, value, node)
+        return value
 
     def visit_Name(self, node):
         return self._lookup(node.id, node)
