@@ -1031,3 +1031,27 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     tt.return
   }
 }
+
+// -----
+
+// A row reshaped to [1, N] and broadcast over M rows: the reshape's
+// #ttg.linear layout (made for the [1, N] shape, its threads duplicating the
+// one row) does not cross the broadcast, where it would have every thread hold
+// whole columns of the [M, N] result; the small side is converted instead.
+// CHECK-DAG: #[[ROWS:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func @reshape_then_broadcast
+// CHECK: %[[R:.*]] = tt.reshape %{{.*}} : tensor<16xf32, #{{.*}}> -> tensor<1x16xf32, #ttg.linear
+// CHECK-NEXT: %[[C:.*]] = ttg.convert_layout %[[R]] : {{.*}} -> tensor<1x16xf32, #[[ROWS]]>
+// CHECK-NEXT: tt.broadcast %[[C]] : tensor<1x16xf32, #[[ROWS]]> -> tensor<256x16xf32, #[[ROWS]]>
+#v = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#r = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @reshape_then_broadcast(%p: tensor<16x!tt.ptr<f32>, #v>, %q: tensor<256x16x!tt.ptr<f32>, #r>) {
+    %x = tt.load %p : tensor<16x!tt.ptr<f32>, #v>
+    %c = ttg.convert_layout %x : tensor<16xf32, #v> -> tensor<16xf32, #ttg.slice<{dim = 0, parent = #r}>>
+    %y = tt.reshape %c : tensor<16xf32, #ttg.slice<{dim = 0, parent = #r}>> -> tensor<1x16xf32, #r>
+    %b = tt.broadcast %y : tensor<1x16xf32, #r> -> tensor<256x16xf32, #r>
+    tt.store %q, %b : tensor<256x16x!tt.ptr<f32>, #r>
+    tt.return
+  }
+}

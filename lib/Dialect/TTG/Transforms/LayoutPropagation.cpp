@@ -161,6 +161,12 @@ private:
       return;
     case LayoutRole::SameLayout:
     case LayoutRole::Convert:
+      // A #ttg.linear layout (what a reshape gives) was built for one shape:
+      // across a broadcast it would repeat the small operand's duplicated
+      // threads over the large result (every thread holding whole
+      // columns), so it stops there and the small side is converted.
+      if (isa<tt::BroadcastOp>(op) && isa<LinearEncodingAttr>(layout))
+        return;
       for (Value operand : op->getOperands())
         claim(operand, layout);
       for (Value result : op->getResults())
