@@ -559,3 +559,36 @@ def test_garbage_error_is_a_compilation_error_with_location():
     message = str(info.value)
     assert re.search(r"junk\.ttir:\d+:\d+: error:", message)
     assert "^" in message
+
+
+@triton.jit
+def recursing(x, n: tl.constexpr):
+    return recursing(x + 1, n + 1)
+
+
+@triton.jit
+def e_recursion(x_ptr):
+    tl.store(x_ptr, recursing(tl.load(x_ptr), 0))
+
+
+@triton.jit
+def calls_a_bad_helper(x):
+    return helper_with_a_bad_line(x)
+
+
+@triton.jit
+def e_two_levels(x_ptr):
+    tl.store(x_ptr + tl.arange(0, 16), calls_a_bad_helper(tl.arange(0, 16)))
+
+
+def test_recursion_is_one_error_and_nesting_does_not_repeat_the_message():
+    e = compile_error(e_recursion, {"x_ptr": "*i32"})
+    assert e.__cause__ is None and "recursion is not supported" in str(e)
+    assert_located(e, *where_in(recursing, "recursing(x + 1"), r"recursion is not supported")
+    e = compile_error(e_two_levels, {"x_ptr": "*i32"})
+    # kernel -> calls_a_bad_helper -> helper_with_a_bad_line: each level names its own callee once
+    assert_located(e, *where_in(e_two_levels, "calls_a_bad_helper("), r"error: in calls_a_bad_helper\(\): shapes")
+    assert_located(e.__cause__, *where_in(calls_a_bad_helper, "helper_with_a_bad_line("),
+                   r"error: in helper_with_a_bad_line\(\): shapes")
+    assert_located(e.__cause__.__cause__, *where_in(helper_with_a_bad_line, "x + tl.arange", "x + "),
+                   r"error: shapes \[16\] and \[32\]")

@@ -955,3 +955,48 @@ def test_an_assignment_expression_binds_its_name_and_is_its_value():
                   r"scf\.condition\(\4\) \3 : i32", t)
     assert m, t
     assert re.search(rf"arith\.addi %\w+, {m.group(1)} : i32", t)  # z + i after the loop
+
+
+@triton.jit
+def k_walrus_first_in_condition(p):
+    i = 0
+    while (x := tl.load(p + i)) > 0:
+        tl.store(p + i, x + 1)
+        i += 1
+    tl.store(p, x)
+
+
+def test_a_name_first_bound_in_a_while_condition_reaches_the_body_and_the_end():
+    # the condition's value of x goes to the body and out of the loop (its last value)
+    t = compile_ttir(k_walrus_first_in_condition, {"p": "*i32"})
+    m = re.search(r"(%\w+):2 = scf\.while \(%\w+ = %c0_i32\) : \(i32\) -> \(i32, i32\) \{.*?"
+                  r"(%\w+) = tt\.load .*?scf\.condition\(%\w+\) %\w+, \2 : i32, i32", t, re.S)
+    assert m, t
+    assert re.search(rf"tt\.store %p, {m.group(1)}#1 : !tt\.ptr<i32>", t)
+
+
+def test_assignment_expressions_in_comprehensions_and_runtime_ternaries():
+    @triton.jit
+    def comprehension(p):
+        y = 0
+        t = [(y := y + k) for k in range(3)]  # binds the enclosing y, as in Python
+        tl.store(p, y + t[2])
+
+    @triton.jit
+    def ternary(p, n):
+        z = (y := tl.load(p + 1)) if n > 0 else 3  # y would exist in one branch only
+        tl.store(p, z)
+    assert re.search(r"tt\.store %p, %c6_i32", compile_ttir(comprehension, {"p": "*i32"}))
+    with pytest.raises(triton.CompilationError, match=r"assignment expression inside a conditional expression "
+                                                      r"whose condition is a runtime value"):
+        compile_ttir(ternary, {"p": "*i32", "n": "i32"})
+
+
+def test_the_non_constexpr_globals_knob_covers_closure_numbers(monkeypatch):
+    n = 7
+
+    @triton.jit
+    def kernel(x_ptr):
+        tl.store(x_ptr, n)
+    monkeypatch.setenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", "1")
+    assert re.search(r"arith\.constant 7 : i32", compile_ttir(kernel, {"x_ptr": "*i32"}))

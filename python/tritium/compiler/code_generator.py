@@ -194,7 +194,9 @@ class CodeGenerator(ast.NodeVisitor):
                 raise
             raise self.error(node, f"{e}, {e.detail}" if getattr(e, "detail", None) else str(e)) from e
         except RecursionError:
-            raise self.error(node, "recursion is not supported in @jit functions") from None
+            err = self.error(node, "recursion is not supported in @jit functions")
+            err._unwrapped = True  # one error, not one per level of the recursion (call_jit_function)
+            raise err from None
         except (TypeError, ValueError, AttributeError, IndexError, KeyError, ZeroDivisionError,
                 OverflowError, NotImplementedError, AssertionError) as e:
             if knobs.compilation.front_end_debugging:
@@ -592,6 +594,12 @@ class CodeGenerator(ast.NodeVisitor):
         if not _is_tensor(cond):
             return self.visit(node.body) if _unwrap(cond) else self.visit(node.orelse)
         cond = self._scalar_condition(node.test, cond)
+        for branch in (node.body, node.orelse):
+            binding = next((n for n in ast.walk(branch) if isinstance(n, ast.NamedExpr)), None)
+            if binding is not None:
+                raise self.error(binding, "an assignment expression inside a conditional expression whose "
+                                          "condition is a runtime value is not supported (its value would "
+                                          "exist in one branch only): assign it before the expression")
         saved = self.scope
         then_block = self.builder.open_block()
         a = _unwrap(self.visit(node.body))
@@ -846,14 +854,20 @@ class CodeGenerator(ast.NodeVisitor):
             cond = semantic.to_tensor(bool(_unwrap(cond)))
         cond = self._scalar_condition(node.test, cond)
         forwarded = self._loop_yields(node, carried, inits, saved)
-        self.builder.create("scf.condition", [cond.handle] + [f.handle for f in forwarded], [])
+        # Names the condition binds first (`while (x := tl.load(p)) > 0:`):
+        # their runtime values go to the body and out of the loop too.
+        fresh = self._condition_bindings(node, carried)
+        self.builder.create("scf.condition", [cond.handle] + [f.handle for f in forwarded] +
+                            [v.handle for _, v in fresh if _is_tensor(v)], [])
         self.builder.close_block()
+        after_types = types_ + [v.type.to_ir() for _, v in fresh if _is_tensor(v)]
         # after region: the body
-        after_args = self.builder.new_block_args(types_)
+        after_args = self.builder.new_block_args(after_types)
         self.scope = dict(saved)
         args = [tl.tensor(arg, init.type) for arg, init in zip(after_args, flat_inits)]
         for name, value in zip(carried, self._rebuilt(crossings, args)):
             self.scope[name] = value
+        self._bind_condition_values(fresh, after_args[len(types_):])
         body_block = self.builder.open_block(after_args)
         self.loop_depth += 1
         try:
@@ -864,12 +878,36 @@ class CodeGenerator(ast.NodeVisitor):
         self.builder.create("scf.yield", [y.handle for y in yields], [])
         self.builder.close_block()
         self.scope = saved
-        results = self.builder.create("scf.while", [i.handle for i in flat_inits], types_,
+        results = self.builder.create("scf.while", [i.handle for i in flat_inits], after_types,
                                       regions=[ir.Builder.render_region(before_block),
                                                ir.Builder.render_region(body_block)])
         outs = [tl.tensor(handle, init.type) for handle, init in zip(results, flat_inits)]
         for name, value in zip(carried, self._rebuilt(crossings, outs)):
             self.scope[name] = value
+        self._bind_condition_values(fresh, results[len(types_):])
+
+    def _condition_bindings(self, node, carried) -> List[Tuple[str, Any]]:
+        """(name, value) of the names a while condition binds that the loop
+        does not carry, as the condition left them: scalar tensors (sent on
+        through scf.condition) or compile-time values (the same every time)."""
+        fresh = []
+        for name in self._assigned_names([ast.Expr(node.test)]):
+            if name in carried:
+                continue
+            value = self.scope[name]
+            if not (_is_tensor(value) or isinstance(value, tl.constexpr)):
+                raise self.error(node.test, f"'{name}', bound in the loop's condition, holds a "
+                                            f"{type(value).__name__}: only tensors and compile-time values can "
+                                            "leave a while condition")
+            fresh.append((name, value))
+        return fresh
+
+    def _bind_condition_values(self, fresh, handles):
+        """Binds the names of _condition_bindings to `handles` (the tensors,
+        in order) or to their compile-time values."""
+        handles = iter(handles)
+        for name, value in fresh:
+            self.scope[name] = tl.tensor(next(handles), value.type) if _is_tensor(value) else value
 
     # ---- expressions -------------------------------------------------------------
     def _lookup(self, name: str, node):
@@ -880,9 +918,12 @@ class CodeGenerator(ast.NodeVisitor):
             if isinstance(value, (bool, int, float)) and not isinstance(value, tl.constexpr):
                 # A plain number is a compile-time value only where it says so
                 # (Triton's rule): a global annotated `X: tl.constexpr = 4`,
-                # or any global under TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1.
+                # or any global or closure number under
+                # TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1.
+                if knobs.compilation.allow_non_constexpr_globals:  # (Triton's knob: globals and closures)
+                    return tl.constexpr(value)
                 if self.fn.is_global_name(name):
-                    if self.fn.global_annotated_constexpr(name) or knobs.compilation.allow_non_constexpr_globals:
+                    if self.fn.global_annotated_constexpr(name):
                         return tl.constexpr(value)
                     raise self.error(node, f"cannot use global variable '{name}' (a {type(value).__name__}) in "
                                            f"a @jit function: make it a constexpr, e.g. `{name} = "
@@ -933,7 +974,10 @@ class CodeGenerator(ast.NodeVisitor):
         if _is_tensor(iterable) or not isinstance(iterable, (tuple, range)):
             raise self.error(generator.iter, "a list comprehension in a @jit function iterates over a tuple or a "
                                              "range of compile-time values")
-        saved = dict(self.scope)
+        # The loop target is local to the comprehension; an assignment
+        # expression inside it binds in the enclosing scope (Python's rule).
+        local = self._assigned_names([ast.Assign(targets=[generator.target], value=generator.iter)])
+        saved = {name: self.scope[name] for name in local if name in self.scope}
         out = []
         try:
             for item in iterable:
@@ -944,7 +988,9 @@ class CodeGenerator(ast.NodeVisitor):
                 if all(_unwrap(c) for c in conditions):
                     out.append(self.visit(node.elt))
         finally:
-            self.scope = saved
+            for name in local:
+                self.scope.pop(name, None)
+            self.scope.update(saved)
         return tuple(out)
 
     def visit_Tuple(self, node):
@@ -1199,9 +1245,19 @@ class CodeGenerator(ast.NodeVisitor):
         try:
             return self._emit_call(node, fn, args, kwargs)
         except CompilationError as e:
-            if getattr(e, "_raised_by", None) == id(self) or knobs.compilation.front_end_debugging:
+            if getattr(e, "_unwrapped", False) and fn is self.fn and not knobs.compilation.front_end_debugging:
+                # a recursion: at the outermost call of the function to itself
+                err = self.error(node, e.error_message)
+                err._unwrapped = True
+                raise err from None
+            if (getattr(e, "_raised_by", None) == id(self) or getattr(e, "_unwrapped", False)
+                    or knobs.compilation.front_end_debugging):
                 raise
-            raise self.error(node, f"in {fn.__name__}(): {e.error_message}") from e
+            # (the innermost message, once: "in f(): ..." at each level, not "in f(): in g(): ...")
+            root = getattr(e, "_root_message", e.error_message)
+            err = self.error(node, f"in {fn.__name__}(): {root}")
+            err._root_message = root
+            raise err from e
 
     def _emit_call(self, node, fn: JITFunction, args, kwargs):
         try:
