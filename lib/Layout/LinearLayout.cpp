@@ -69,6 +69,21 @@ std::vector<int64_t> unitBasis(int64_t rank, int dim, int64_t value) {
   return basis;
 }
 
+std::vector<int64_t> reshapeCoordinate(const std::vector<int64_t> &coord,
+                                       const std::vector<int64_t> &fromShape,
+                                       const std::vector<int64_t> &toShape) {
+  assert(coord.size() == fromShape.size() && "rank mismatch");
+  int64_t index = 0;
+  for (size_t d = 0; d < coord.size(); ++d)
+    index = index * fromShape[d] + coord[d];
+  std::vector<int64_t> result(toShape.size());
+  for (int d = static_cast<int>(toShape.size()) - 1; d >= 0; --d) {
+    result[d] = index % toShape[d];
+    index /= toShape[d];
+  }
+  return result;
+}
+
 void appendTileRepetitions(BasisList &registerBases,
                            const std::vector<int64_t> &tileShape,
                            const std::vector<int64_t> &shape,

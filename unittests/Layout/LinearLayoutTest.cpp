@@ -136,3 +136,21 @@ TEST(LinearLayoutTest, VerifierHelpers) {
 }
 
 } // namespace
+
+// A row-major reshape keeps the flat index: every coordinate of a 4x8 tensor
+// lands where numpy's reshape to 2x4x4 puts it, and back.
+TEST(LinearLayoutTest, ReshapeCoordinateKeepsTheRowMajorIndex) {
+  std::vector<int64_t> from = {4, 8}, to = {2, 4, 4};
+  for (int64_t r = 0; r < 4; ++r)
+    for (int64_t c = 0; c < 8; ++c) {
+      int64_t flat = r * 8 + c;
+      std::vector<int64_t> expected = {flat / 16, (flat / 4) % 4, flat % 4};
+      EXPECT_EQ(reshapeCoordinate({r, c}, from, to), expected);
+      EXPECT_EQ(reshapeCoordinate(expected, to, from), (std::vector<int64_t>{r, c}));
+    }
+  // GF(2)-linear on power-of-two shapes: the image of an XOR is the XOR of the images
+  std::vector<int64_t> a = reshapeCoordinate({1, 2}, from, to), b = reshapeCoordinate({2, 5}, from, to);
+  std::vector<int64_t> both = reshapeCoordinate({1 ^ 2, 2 ^ 5}, from, to);
+  for (size_t d = 0; d < both.size(); ++d)
+    EXPECT_EQ(both[d], a[d] ^ b[d]);
+}

@@ -82,6 +82,13 @@ using LayoutBases = std::array<BasisList, kNumHwDims>;
 /// and zero elsewhere.
 std::vector<int64_t> unitBasis(int64_t rank, int dim, int64_t value);
 
+/// The coordinates in a tensor of `toShape` of the element at `coord` in a
+/// tensor of `fromShape` with the same row-major index (a row-major reshape;
+/// with power-of-two sizes, a relabelling of index bits, hence GF(2)-linear).
+std::vector<int64_t> reshapeCoordinate(const std::vector<int64_t> &coord,
+                                       const std::vector<int64_t> &fromShape,
+                                       const std::vector<int64_t> &toShape);
+
 /// Appends to `registerBases` the bases that repeat a tile of `tileShape`
 /// over a tensor of `shape`: for each dimension d taken in `dimOrder`, the
 /// bases tile[d], 2*tile[d], ... while they are smaller than shape[d].

@@ -161,20 +161,11 @@ struct ReshapeLowering : public ConvertOpToLLVMPattern<tt::ReshapeOp> {
     auto dstType = cast<RankedTensorType>(op.getType());
     if (!haveDistributedLayouts({srcType, dstType}))
       return rewriter.notifyMatchFailure(op, "no distributed layout");
-    ArrayRef<int64_t> srcShape = srcType.getShape();
-    ArrayRef<int64_t> dstShape = dstType.getShape();
-    // Coordinates -> row-major index -> coordinates: with power-of-two
-    // sizes, a relabelling of index bits, hence linear.
+    std::vector<int64_t> srcShape(srcType.getShape().begin(), srcType.getShape().end());
+    std::vector<int64_t> dstShape(dstType.getShape().begin(), dstType.getShape().end());
+    // A result coordinate -> the source coordinate of the same row-major index.
     auto sameIndex = [&](const std::vector<int64_t> &coord) {
-      int64_t index = 0;
-      for (size_t d = 0; d < coord.size(); ++d)
-        index = index * dstShape[d] + coord[d];
-      std::vector<int64_t> result(srcShape.size());
-      for (int d = static_cast<int>(srcShape.size()) - 1; d >= 0; --d) {
-        result[d] = index % srcShape[d];
-        index /= srcShape[d];
-      }
-      return result;
+      return layout::reshapeCoordinate(coord, dstShape, srcShape);
     };
     auto mapping = getRegisterPermutation(getLinearLayout(srcType),
                                           getLinearLayout(dstType), sameIndex);

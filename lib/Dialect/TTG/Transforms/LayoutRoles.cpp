@@ -142,21 +142,13 @@ DistributedEncodingAttr ttg::detail::getReshaped(Attribute layout,
   auto distributed = dyn_cast_or_null<DistributedEncodingAttr>(layout);
   if (!distributed)
     return {};
-  layout::LinearLayout linear =
-      distributed.toLinearLayout(std::vector<int64_t>(srcShape.begin(), srcShape.end()));
-  return linearWithBases(
-      layout.getContext(), dstShape.size(), linear,
-      [&](const std::vector<int64_t> &coord) {
-        int64_t index = 0;
-        for (size_t d = 0; d < coord.size(); ++d)
-          index = index * srcShape[d] + coord[d];
-        std::vector<int64_t> result(dstShape.size());
-        for (int d = static_cast<int>(dstShape.size()) - 1; d >= 0; --d) {
-          result[d] = index % dstShape[d];
-          index /= dstShape[d];
-        }
-        return result;
-      });
+  std::vector<int64_t> from(srcShape.begin(), srcShape.end());
+  std::vector<int64_t> to(dstShape.begin(), dstShape.end());
+  return linearWithBases(layout.getContext(), dstShape.size(),
+                         distributed.toLinearLayout(from),
+                         [&](const std::vector<int64_t> &coord) {
+                           return layout::reshapeCoordinate(coord, from, to);
+                         });
 }
 
 Attribute ttg::detail::getSliceParent(Attribute layout, unsigned dim) {
