@@ -18,7 +18,9 @@
 //      this round too: a tensor of pointers belongs to its access; then,
 //      the same way, the other anchored operands over the values still
 //      unclaimed:
-//        SameLayout   every tensor operand and result, same layout;
+//        SameLayout   every tensor operand and result, same layout (a
+//                     #ttg.linear layout, made for one shape, stops at a
+//                     tt.broadcast);
 //        Convert      operand <-> result, same layout;
 //        ExpandDims   result L -> operand slice(L, axis); operand
 //                     slice(P, axis) -> result P;
