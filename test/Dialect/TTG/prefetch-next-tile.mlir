@@ -1,4 +1,5 @@
 // RUN: tritium-opt %s -split-input-file -ttg-prefetch-next-tile | FileCheck %s
+// RUN: tritium-opt %s -split-input-file -ttg-prefetch-next-tile -allocate-shared-memory -ttg-membar | FileCheck %s --check-prefix=MEMBAR
 
 // A persistent TMA matmul's tile loop marked tt.flatten: the rings and the
 // barrier array move before the loop; the first tile's index arithmetic
@@ -93,6 +94,35 @@
 // CHECK:   ttg.async_tma_copy_local_to_global %arg12[%[[TILES]]#6, %[[TILES]]#7] %[[CT]]
 // CHECK: }
 // CHECK: ttg.async_tma_store_wait {pendings = 0 : i32}
+// The barriers the membar pass places around the deferred store: in the K
+// loop, the ring's barrier before its copies already separates the
+// previous epilogue's writes of the tile (fenced by its local_store) from
+// the store issued after them, so none is added there; the store of a tile
+// whose K loop ran no iteration and the last tile's store each get one;
+// the wait for the store and a barrier come before the tile is written
+// again.
+// MEMBAR-LABEL: tt.func public @matmul_tma_persistent
+// MEMBAR: scf.for
+// MEMBAR: scf.for
+// MEMBAR: ttg.barrier{{$}}
+// MEMBAR-NEXT: ttg.async_tma_copy_global_to_local %arg0
+// MEMBAR-NOT: ttg.barrier{{$}}
+// MEMBAR: ttg.async_tma_copy_global_to_local %arg6
+// MEMBAR-NOT: ttg.barrier{{$}}
+// MEMBAR: scf.if
+// MEMBAR-NEXT: ttg.async_tma_copy_local_to_global
+// MEMBAR: arith.truncf
+// MEMBAR: scf.if
+// MEMBAR-NEXT: ttg.barrier{{$}}
+// MEMBAR-NEXT: ttg.async_tma_copy_local_to_global
+// MEMBAR: ttg.async_tma_store_wait {pendings = 0 : i32}
+// MEMBAR-NEXT: ttg.barrier{{$}}
+// MEMBAR-NEXT: ttg.local_store
+// MEMBAR: } {tt.flatten}
+// MEMBAR-NEXT: scf.if
+// MEMBAR-NEXT: ttg.barrier{{$}}
+// MEMBAR-NEXT: ttg.async_tma_copy_local_to_global
+// MEMBAR: ttg.async_tma_store_wait {pendings = 0 : i32}
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
