@@ -7,11 +7,12 @@
 // starts its first MMA and issues the copies of a later step.  Issued
 // before those copies, the tile's store delays them: measured on the H100
 // (tutorial 09's persistent matmul, 128x256x64, 8192^3, three stages;
-// bench/tools/persistent_cubin_ab.py, PTX variants of one kernel timed
-// through one launcher), the same kernel ran 1.6% faster with its four
-// store boxes issued after the next tile's first copies instead, and 1.7%
-// faster with no stores at all (Triton's cubin: 0.4%).  This step moves
-// the store there.
+// bench/tools/persistent_cubin_ab.py, hand-edited PTX variants of one
+// kernel timed through one launcher), the same kernel ran 1.6% faster with
+// its four store boxes issued after the next tile's first copies instead,
+// and 1.7% faster with no stores at all (Triton's cubin: 0.4%).  This step
+// moves the store there, as those variants did (its own output had not run
+// on a GPU when it was written: bench/RESULTS.md, tenth session).
 //
 // Algorithm, for a tile loop T (as ContinueRingAcrossTiles left it) whose
 // body holds one K loop K with TMA ring copies and ends, as
@@ -21,8 +22,9 @@
 //     ttg.async_tma_copy_local_to_global %d[%i...] %t;  (%d from outside T)
 // and a ttg.async_tma_store_wait {pendings = 0} right after T:
 //   1. %t becomes a mutable buffer allocated before T, and the epilogue
-//      stores %v into it (ttg.local_store, which fences its writes for the
-//      copy engine) where %t was allocated.
+//      stores %v into it (ttg.local_store, which, as local_alloc did, fences
+//      its writes for the copy engine: an NVMMA tile on sm_90) where %t was
+//      allocated.
 //   2. T carries `pending` (false on entry) and the store's indices; the
 //      epilogue yields true and its indices instead of issuing the copy.
 //   3. In K, right after the body's last TMA copy: scf.if (iv == lb &&
@@ -34,7 +36,11 @@
 //      tile's).
 // The CTA barriers between the local_store and the copies are the membar
 // pass's (in K, the ring's own barrier before its copies already orders
-// them).
+// them).  The next tile's head effects and the ops of K's first iteration
+// before its copies now run before the previous tile's store is issued:
+// the tt.flatten request is the user's statement that a tile's stores and
+// the following tiles' accesses do not overlap in memory (as for the
+// prefetched copies, PrefetchNextTile.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
