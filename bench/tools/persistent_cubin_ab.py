@@ -4,7 +4,12 @@ both compilers, launched by one ctypes launcher (cuLaunchKernel) with the
 same tensor maps: the kernels' code told apart from everything around it
 (launchers, tensor maps, timing).
 
-  python bench/tools/persistent_cubin_ab.py SIZE TRITIUM_STAGES TRITON_STAGES [--dump DIR] [--time] KERNEL ...
+  python bench/tools/persistent_cubin_ab.py SIZE TRITIUM_STAGES TRITON_STAGES [--source NAME] [--dump DIR] [--time]
+      KERNEL ...
+
+--source picks another kernel of persistent_matmul_kernels.py with the
+same parameters (matmul_tma_persistent_ws, the tile loop marked
+warp_specialize).
 
 KERNEL is `tritium` or `triton` (that compiler's cubin of the source), or
 PATH.cubin:tritium / PATH.cubin:triton: a cubin re-assembled from an edited
@@ -23,7 +28,7 @@ reported, not refused).  Then:
             of do_bench (median, L2 flushed) over every KERNEL and both JIT
             launches; TFLOP/s of the median round and the ratio to Triton's
             JIT launch;
-  --dump    writes DIR/{tritium,triton}_STAGES.{ptx,cubin,sass}.
+  --dump    writes DIR/{tritium,triton}_SOURCE_STAGES.{ptx,cubin,sass}.
 """
 import ctypes
 import os
@@ -62,6 +67,11 @@ if "--dump" in args:
     i = args.index("--dump")
     dump = args[i + 1]
     del args[i:i + 2]
+source = "matmul_tma_persistent"
+if "--source" in args:
+    i = args.index("--source")
+    source = args[i + 1]
+    del args[i:i + 2]
 timing = "--time" in args
 args = [a for a in args if a != "--time"]
 size, stages = int(args[0]), {"tritium": int(args[1]), "triton": int(args[2])}
@@ -92,7 +102,7 @@ triton_driver.make_tensordesc_arg = _capturing_make_tensordesc_arg
 compiled, jit_launches = {}, {}
 for name, compiler, language, descriptor in (("triton", triton, tl, TritonDescriptor),
                                               ("tritium", tritium, ttl, tritium_descriptor.TensorDescriptor)):
-    kernel = load_kernels("persistent_matmul_kernels.py", compiler, language, name).matmul_tma_persistent
+    kernel = getattr(load_kernels("persistent_matmul_kernels.py", compiler, language, name), source)
     descs = (descriptor.from_tensor(a, [BM, BK]), descriptor.from_tensor(b, [BN, BK]),
              descriptor.from_tensor(c, [BM, BN]))
 
@@ -107,7 +117,7 @@ for name, compiler, language, descriptor in (("triton", triton, tl, TritonDescri
     get = (lambda key: md[key]) if isinstance(md, dict) else (lambda key: getattr(md, key))
     compiled[name] = {"cubin": k.asm["cubin"], "ptx": k.asm["ptx"], "name": get("name"), "shared": get("shared")}
     jit_launches[f"jit {name}"] = launch
-    print(f"{name} JIT: {stages[name]} stages, {get('shared')} bytes of shared memory, max |error| "
+    print(f"{name} JIT: {source}, {stages[name]} stages, {get('shared')} bytes of shared memory, max |error| "
           f"{(c.float() - want).abs().max().item():.3g}")
 
 tritium_maps = {key[0]: value for key, value in tritium_descriptor._MAPS.items()}  # by base address
@@ -118,7 +128,7 @@ for i, (obj, mine) in enumerate(zip(triton_maps[-3:], maps)):
 if dump:
     os.makedirs(dump, exist_ok=True)
     for name, k in compiled.items():
-        stem = os.path.join(dump, f"{name}_{stages[name]}")
+        stem = os.path.join(dump, f"{name}_{source}_{stages[name]}")
         with open(stem + ".cubin", "wb") as f:
             f.write(k["cubin"])
         with open(stem + ".ptx", "w") as f:

@@ -6,8 +6,8 @@ current tile's epilogue), the accumulator written with stmatrix and stored
 by TMA.  Against torch in float32: K loops shorter than the ring (1 and 2
 tiles of K), longer and not a multiple of it, K not a multiple of the
 block (zero-filled), edge tiles in M and N (clipped stores), programs that
-own one tile, several, or none, and 2 to 4 stages.  The output is poisoned
-before every launch."""
+own one tile, several, or none, K = 0, and 2 to 4 stages.  The output is
+poisoned before every launch."""
 import os
 import sys
 
@@ -95,6 +95,24 @@ def test_persistent_matmul_runs_twice_on_the_same_barriers():
                                 TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_M=2,
                                 PROGRAMS=2, num_stages=3, num_warps=4)
         torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
+
+
+@pytest.mark.parametrize("stages", [2, 3])
+@pytest.mark.parametrize("programs", [1, 3])
+def test_persistent_matmul_with_empty_k_loops(stages, programs):
+    """K = 0: every tile's K loop runs no iteration and each tile stores zeros
+    (the tile's store is then issued from the epilogue, not from a next K
+    loop), then the same launch with K = 128 on the same tensors."""
+    M, N, BM, BN, BK = 300, 200, 128, 64, 64
+    a = torch.randn((M, 128), device="cuda", dtype=torch.float16)
+    b = torch.randn((N, 128), device="cuda", dtype=torch.float16)
+    for K, want in [(0, torch.zeros((M, N), device="cuda")), (128, a.float() @ b.float().T)]:
+        c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+        persistent_matmul[(programs,)](TensorDescriptor.from_tensor(a, [BM, BK]),
+                                       TensorDescriptor.from_tensor(b, [BN, BK]),
+                                       TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_M=2,
+                                       PROGRAMS=programs, num_stages=stages, num_warps=4)
+        torch.testing.assert_close(c.float(), want, rtol=1e-2, atol=5e-2)
 
 
 @pytest.mark.parametrize("programs", [1, 5, 132])
