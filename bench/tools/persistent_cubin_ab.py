@@ -161,6 +161,13 @@ def parameter_kinds(ptx, name):
     return kinds
 
 
+def block_threads(ptx):
+    """The kernel's thread count from its `.reqntid` / `.maxntid` (a
+    warp-specialized kernel has more than 32 * WARPS: its producer warps)."""
+    found = re.search(r"\.(?:req|max)ntid\s+(\d+)", ptx)
+    return int(found.group(1)) if found else 32 * WARPS
+
+
 def ctypes_launch(convention, cubin, ptx):
     """A launch function of `cubin` with `convention`'s ('tritium' or
     'triton') kernel parameters and Tritium's tensor maps."""
@@ -186,9 +193,10 @@ def ctypes_launch(convention, cubin, ptx):
     storage = [ctypes.create_string_buffer(v, 128) if kind == "map" else
                (ctypes.c_uint32 if kind == "u32" else ctypes.c_uint64)(v) for kind, v in values]
     pointers = (ctypes.c_void_p * len(storage))(*[ctypes.addressof(s) for s in storage])
+    threads = block_threads(ptx)
 
     def launch():
-        check(cuda.cuLaunchKernel(function, grid, 1, 1, 32 * WARPS, 1, 1, k["shared"],
+        check(cuda.cuLaunchKernel(function, grid, 1, 1, threads, 1, 1, k["shared"],
                                   torch.cuda.current_stream().cuda_stream, pointers, None), "cuLaunchKernel")
     launch.storage = storage
     return launch

@@ -1,4 +1,5 @@
 // RUN: tritium-opt %s -split-input-file -ttg-prefetch-next-tile | FileCheck %s
+// RUN: tritium-opt %s -split-input-file -ttg-prefetch-next-tile -allocate-shared-memory -ttg-membar | FileCheck %s --check-prefix=MEMBAR
 
 // A persistent TMA matmul's tile loop marked tt.flatten: the rings and the
 // barrier array move before the loop; the first tile's index arithmetic
@@ -14,7 +15,12 @@
 // tile's epilogue, only where the ring cannot continue (no next tile, or a
 // K loop shorter than the lookahead).  The tile is the body's only shared
 // buffer, so the wait for its TMA store to have read it moves to before
-// the next tile writes it (with a barrier), and after the loop.
+// the next tile writes it (with a barrier), and after the loop.  Then the
+// store itself is deferred: the tile is written into a buffer allocated
+// before the loop, the loop carries `pending` and the store's offsets, and
+// the store is issued by the next tile's K loop in its first iteration,
+// after its ring copies (or before the epilogue's wait when the K loop ran
+// no iteration), the last tile's after the loop.
 // CHECK-LABEL: tt.func public @matmul_tma_persistent
 // CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16
 // CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16
@@ -28,7 +34,8 @@
 // CHECK: %[[TRIPS:.*]] = arith.divsi
 // CHECK: %[[CROSS:.*]] = arith.cmpi sge, %[[TRIPS]], %{{.*}}
 // CHECK: %[[SPAN:.*]] = arith.muli %[[TRIPS]]
-// CHECK: scf.for %[[T:.*]] = %[[LB]] to %[[UB]] step %[[S:[^ ]*]] iter_args(%[[OFF:[^ ]*]] = %[[OFF0]], %[[OFFB:[^ ]*]] = %{{.*}}, %[[R:[^ ]*]] = %{{.*}}, %[[P:[^ ]*]] = %{{.*}}, %[[W:[^ ]*]] = %{{.*}}) -> (i32, i32, i32, i32, i32)
+// CHECK: %[[CT:.*]] = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+// CHECK: %[[TILES:.*]]:8 = scf.for %[[T:.*]] = %[[LB]] to %[[UB]] step %[[S:[^ ]*]] iter_args(%[[OFF:[^ ]*]] = %[[OFF0]], %[[OFFB:[^ ]*]] = %{{.*}}, %[[R:[^ ]*]] = %{{.*}}, %[[P:[^ ]*]] = %{{.*}}, %[[W:[^ ]*]] = %{{.*}}, %[[PEND:[^ ]*]] = %false, %[[SI:[^ ]*]] = %{{.*}}, %[[SJ:[^ ]*]] = %{{.*}}) -> (i32, i32, i32, i32, i32, i1, i32, i32)
 // CHECK:   %[[NEXT0:.*]] = arith.addi %[[T]], %[[S]]
 // CHECK:   %[[EXISTS0:.*]] = arith.cmpi slt, %[[NEXT0]], %[[UB]]
 // CHECK:   %[[CONT:.*]] = arith.andi %[[EXISTS0]], %[[CROSS]]
@@ -48,6 +55,12 @@
 // CHECK:     %[[NKOFF:.*]] = arith.muli %[[SHIFTEDNEXT]], %c64_i32
 // CHECK:     %[[COL:.*]] = arith.select %[[ISSUE]], %[[KOFF]], %[[NKOFF]]
 // CHECK:     ttg.async_tma_copy_global_to_local %arg0[%[[ROW]], %[[COL]]] %{{.*}}, %{{.*}}, %[[ISSUEORNEXT]]
+// CHECK:     ttg.async_tma_copy_global_to_local %arg6
+// CHECK:     %[[FIRSTK:.*]] = arith.cmpi eq, %[[K]], %c0_i32
+// CHECK:     %[[GO:.*]] = arith.andi %[[FIRSTK]], %[[PEND]]
+// CHECK:     scf.if %[[GO]] {
+// CHECK:       ttg.async_tma_copy_local_to_global %arg12[%[[SI]], %[[SJ]]] %[[CT]]
+// CHECK:     }
 // CHECK:   }
 // CHECK:   ttg.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
 // CHECK:   %[[STOP:.*]] = arith.xori %[[CONT]], %true
@@ -61,18 +74,55 @@
 // CHECK:     ttg.init_barrier
 // CHECK:     ttg.async_tma_copy_global_to_local %arg0[%[[NOFF]], %{{.*}}]
 // CHECK:   }
-// CHECK:   arith.truncf
+// CHECK:   %[[TILE:.*]] = arith.truncf
+// CHECK:   %[[NOK:.*]] = arith.cmpi sge, %c0_i32, %{{.*}}
+// CHECK:   %[[LEFT:.*]] = arith.andi %[[NOK]], %[[PEND]]
+// CHECK:   scf.if %[[LEFT]] {
+// CHECK:     ttg.async_tma_copy_local_to_global %arg12[%[[SI]], %[[SJ]]] %[[CT]]
+// CHECK:   }
 // CHECK:   ttg.async_tma_store_wait {pendings = 0 : i32}
 // CHECK:   ttg.barrier
-// CHECK:   ttg.local_alloc %{{.*}} : (tensor<64x64xf16, #mma>)
-// CHECK:   ttg.async_tma_copy_local_to_global %arg12[%[[OFF]], %[[OFFB]]]
+// CHECK:   ttg.local_store %[[TILE]], %[[CT]]
 // CHECK-NOT: ttg.async_tma_store_wait
+// CHECK-NOT: ttg.async_tma_copy_local_to_global
 // CHECK:   %[[R2:.*]] = arith.select %[[CONT]], %[[RES]]#2, %{{.*}}
 // CHECK:   %[[P2:.*]] = arith.select %[[CONT]], %[[RES]]#3, %{{.*}}
 // CHECK:   %[[W2:.*]] = arith.select %[[CONT]], %[[RES]]#1, %{{.*}}
-// CHECK:   scf.yield %[[NOFF]], %{{.*}}, %[[R2]], %[[P2]], %[[W2]] : i32, i32, i32, i32, i32
+// CHECK:   scf.yield %[[NOFF]], %{{.*}}, %[[R2]], %[[P2]], %[[W2]], %true{{.*}}, %[[OFF]], %[[OFFB]] : i32, i32, i32, i32, i32, i1, i32, i32
 // CHECK: } {tt.flatten}
+// CHECK: scf.if %[[TILES]]#5 {
+// CHECK:   ttg.async_tma_copy_local_to_global %arg12[%[[TILES]]#6, %[[TILES]]#7] %[[CT]]
+// CHECK: }
 // CHECK: ttg.async_tma_store_wait {pendings = 0 : i32}
+// The barriers the membar pass places around the deferred store: in the K
+// loop, the ring's barrier before its copies already separates the
+// previous epilogue's writes of the tile (fenced by its local_store) from
+// the store issued after them, so none is added there; the store of a tile
+// whose K loop ran no iteration and the last tile's store each get one;
+// the wait for the store and a barrier come before the tile is written
+// again.
+// MEMBAR-LABEL: tt.func public @matmul_tma_persistent
+// MEMBAR: scf.for
+// MEMBAR: scf.for
+// MEMBAR: ttg.barrier{{$}}
+// MEMBAR-NEXT: ttg.async_tma_copy_global_to_local %arg0
+// MEMBAR-NOT: ttg.barrier{{$}}
+// MEMBAR: ttg.async_tma_copy_global_to_local %arg6
+// MEMBAR-NOT: ttg.barrier{{$}}
+// MEMBAR: scf.if
+// MEMBAR-NEXT: ttg.async_tma_copy_local_to_global
+// MEMBAR: arith.truncf
+// MEMBAR: scf.if
+// MEMBAR-NEXT: ttg.barrier{{$}}
+// MEMBAR-NEXT: ttg.async_tma_copy_local_to_global
+// MEMBAR: ttg.async_tma_store_wait {pendings = 0 : i32}
+// MEMBAR-NEXT: ttg.barrier{{$}}
+// MEMBAR-NEXT: ttg.local_store
+// MEMBAR: } {tt.flatten}
+// MEMBAR-NEXT: scf.if
+// MEMBAR-NEXT: ttg.barrier{{$}}
+// MEMBAR-NEXT: ttg.async_tma_copy_local_to_global
+// MEMBAR: ttg.async_tma_store_wait {pendings = 0 : i32}
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>

@@ -113,7 +113,7 @@ public:
     return analyzeCopies(*step) && analyzeRingState() && analyzeTileBody();
   }
 
-  void rewrite() {
+  scf::ForOp rewrite() {
     Location loc = tileLoop.getLoc();
     // 2. Whether the K loop can hold the next tile's prologue.
     OpBuilder before(tileLoop);
@@ -209,6 +209,7 @@ public:
     tileLoop->replaceAllUsesWith(
         newLoop.getResults().take_front(tileLoop.getNumResults()));
     tileLoop->erase();
+    return newLoop;
   }
 
 private:
@@ -435,10 +436,9 @@ private:
 
 } // namespace
 
-bool ttg::continueRingAcrossTiles(scf::ForOp tileLoop) {
+scf::ForOp ttg::continueRingAcrossTiles(scf::ForOp tileLoop) {
   SharedRing ring(tileLoop);
   if (!ring.analyze())
-    return false;
-  ring.rewrite();
-  return true;
+    return {};
+  return ring.rewrite();
 }

@@ -56,6 +56,8 @@
 //   6. Where the K loop streams only TMA copies, its ring then continues
 //      from tile to tile (ContinueRingAcrossTiles.cpp): the next tile's
 //      first copies are issued by the K loop's last iterations instead.
+//   7. Then a tile's TMA store is issued by the next tile's K loop, after
+//      its first ring copies (DeferTileStore.cpp).
 // The epilogue's loads and stores then run after the next tile's copies
 // were issued: the flatten request is the user's statement that a tile's
 // stores and the following tiles' loads do not overlap in memory.
@@ -451,7 +453,8 @@ void ttg::prefetchNextTile(ModuleOp module) {
   for (scf::ForOp loop : loops) {
     TileLoop tiles(loop);
     if (tiles.analyze())
-      continueRingAcrossTiles(tiles.rewrite());
+      if (scf::ForOp shared = continueRingAcrossTiles(tiles.rewrite()))
+        deferTileStore(shared);
   }
   for (scf::ForOp loop : specialized)
     if (!subtileIfShort(loop))

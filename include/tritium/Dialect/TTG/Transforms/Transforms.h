@@ -189,8 +189,16 @@ void prefetchNextTile(mlir::ModuleOp module);
 /// PrefetchNextTile rewrote share one TMA ring, the K loop's last
 /// iterations issuing the next tile's first copies and the slot indices and
 /// phases carrying from tile to tile (see ContinueRingAcrossTiles.cpp).
-/// Returns false, changing nothing, when the loop does not have that form.
-bool continueRingAcrossTiles(mlir::scf::ForOp tileLoop);
+/// Returns the rewritten tile loop (it carries the ring's state), or null,
+/// changing nothing, when the loop does not have that form.
+mlir::scf::ForOp continueRingAcrossTiles(mlir::scf::ForOp tileLoop);
+
+/// Part of ttg-prefetch-next-tile, after continueRingAcrossTiles: the
+/// epilogue's TMA store of a tile is issued in the next tile's K loop,
+/// after its first iteration's ring copies, instead of before them (see
+/// DeferTileStore.cpp).  Returns false, changing nothing, when the loop
+/// does not have that form.
+bool deferTileStore(mlir::scf::ForOp tileLoop);
 
 /// A tile loop whose epilogue stores its tile with TMA and waits until the
 /// copy has read it out of shared memory: when that tile is the only
