@@ -312,6 +312,51 @@ def test_a_k_extent_that_changes_per_tile_keeps_a_ring_per_tile():
     assert not re.search(r"scf\.if %\w+ \{\s*ttg\.inval_barrier", ttgir)
 
 
+@triton.jit
+def persistent_kernel_c_dtype(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                              BK: tl.constexpr, PROGRAMS: tl.constexpr, C_F32: tl.constexpr):
+    num_pid_n = tl.cdiv(N, BN)
+    for tile in tl.range(tl.program_id(0), tl.cdiv(M, BM) * num_pid_n, PROGRAMS, flatten=True):
+        pid_m = tile // num_pid_n
+        pid_n = tile % num_pid_n
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(tl.cdiv(K, BK)):
+            a = a_desc.load([pid_m * BM, k * BK])
+            b = b_desc.load([pid_n * BN, k * BK])
+            acc = tl.dot(a, b.T, acc)
+        if C_F32:
+            c_desc.store([pid_m * BM, pid_n * BN], acc)
+        else:
+            c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+
+
+@pytest.mark.parametrize("c_f32, warps, block_n, written_in_k_loop", [
+    (False, 8, 256, True),   # tutorial 09's tile: 128 + 64 registers a thread
+    (False, 4, 128, True),   # 128 + 64
+    (True, 8, 128, True),    # 64 + 64
+    (True, 4, 128, False),   # 128 + 128: over the budget, the epilogue writes the tile
+])
+def test_a_persistent_tile_is_written_in_the_next_k_loop_within_the_register_budget(c_f32, warps, block_n,
+                                                                                     written_in_k_loop):
+    sig = {"a_desc": "tensordesc<fp16[128,64]>", "b_desc": f"tensordesc<fp16[{block_n},64]>",
+           "c_desc": f"tensordesc<{'fp32' if c_f32 else 'fp16'}[128,{block_n}]>", "M": "i32", "N": "i32",
+           "K": "i32"}
+    k = triton.compile(persistent_kernel_c_dtype, signature=sig,
+                       constexprs={"BM": 128, "BN": block_n, "BK": 64, "PROGRAMS": 132, "C_F32": c_f32},
+                       target="cuda:90", num_warps=warps, num_stages=3)
+    ttgir = k.asm["ttgir"]
+    tile_loop = ttgir[ttgir.index("scf.for"):ttgir.index("{tt.flatten}")]
+    k_loop = tile_loop[tile_loop.index("scf.for", 1):]
+    k_loop = k_loop[:k_loop.index("scf.yield")]
+    # the store is always issued by the next tile's K loop; the write too when carried
+    assert "ttg.async_tma_copy_local_to_global" in k_loop
+    assert ("ttg.local_store" in k_loop) == written_in_k_loop
+    # written or not, the tile's value is carried by the tile loop only when written there
+    carried = re.search(r"-> \(([^)]*)\)", tile_loop).group(1)
+    assert ("tensor<" in carried) == written_in_k_loop
+    assert k.metadata.get("spills", 0) == 0
+
+
 def test_a_store_at_the_tile_head_stays_in_its_tile_and_the_ring_continues():
     sig = {"a_desc": "tensordesc<fp16[128,64]>", "b_desc": "tensordesc<fp16[128,64]>",
            "c_desc": "tensordesc<fp16[128,128]>", "owner_ptr": "*i32", "M": "i32", "N": "i32", "K": "i32"}

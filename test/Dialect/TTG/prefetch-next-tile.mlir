@@ -16,11 +16,12 @@
 // K loop shorter than the lookahead).  The tile is the body's only shared
 // buffer, so the wait for its TMA store to have read it moves to before
 // the next tile writes it (with a barrier), and after the loop.  Then the
-// store itself is deferred: the tile is written into a buffer allocated
-// before the loop, the loop carries `pending` and the store's offsets, and
-// the store is issued by the next tile's K loop in its first iteration,
-// after its ring copies (or before the epilogue's wait when the K loop ran
-// no iteration), the last tile's after the loop.
+// write and the store are deferred: the loop carries `pending`, the store's
+// offsets and the tile's value; the next tile's K loop, in its first
+// iteration, waits for the previous store, writes the tile into a buffer
+// allocated before the loop (after its MMA, before its ring ops) and issues
+// the store after its ring copies (both where the epilogue's wait was when
+// the K loop ran no iteration), the last tile's after the loop.
 // CHECK-LABEL: tt.func public @matmul_tma_persistent
 // CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16
 // CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16
@@ -35,7 +36,7 @@
 // CHECK: %[[CROSS:.*]] = arith.cmpi sge, %[[TRIPS]], %{{.*}}
 // CHECK: %[[SPAN:.*]] = arith.muli %[[TRIPS]]
 // CHECK: %[[CT:.*]] = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
-// CHECK: %[[TILES:.*]]:8 = scf.for %[[T:.*]] = %[[LB]] to %[[UB]] step %[[S:[^ ]*]] iter_args(%[[OFF:[^ ]*]] = %[[OFF0]], %[[OFFB:[^ ]*]] = %{{.*}}, %[[R:[^ ]*]] = %{{.*}}, %[[P:[^ ]*]] = %{{.*}}, %[[W:[^ ]*]] = %{{.*}}, %[[PEND:[^ ]*]] = %false, %[[SI:[^ ]*]] = %{{.*}}, %[[SJ:[^ ]*]] = %{{.*}}) -> (i32, i32, i32, i32, i32, i1, i32, i32)
+// CHECK: %[[TILES:.*]]:9 = scf.for %[[T:.*]] = %[[LB]] to %[[UB]] step %[[S:[^ ]*]] iter_args(%[[OFF:[^ ]*]] = %[[OFF0]], %[[OFFB:[^ ]*]] = %{{.*}}, %[[R:[^ ]*]] = %{{.*}}, %[[P:[^ ]*]] = %{{.*}}, %[[W:[^ ]*]] = %{{.*}}, %[[PEND:[^ ]*]] = %false, %[[SI:[^ ]*]] = %{{.*}}, %[[SJ:[^ ]*]] = %{{.*}}, %[[VT:[^ ]*]] = %{{.*}}) -> (i32, i32, i32, i32, i32, i1, i32, i32, tensor<64x64xf16, #mma>)
 // CHECK:   %[[NEXT0:.*]] = arith.addi %[[T]], %[[S]]
 // CHECK:   %[[EXISTS0:.*]] = arith.cmpi slt, %[[NEXT0]], %[[UB]]
 // CHECK:   %[[CONT:.*]] = arith.andi %[[EXISTS0]], %[[CROSS]]
@@ -49,6 +50,13 @@
 // CHECK:     %[[SHIFTEDNEXT:.*]] = arith.subi %[[SHIFTED]], %[[SPAN]]
 // CHECK:     %[[ISSUE:.*]] = arith.cmpi slt, %[[SHIFTED]]
 // CHECK:     %[[ISSUEORNEXT:.*]] = arith.ori %[[ISSUE]], %[[CONT]]
+// CHECK:     %[[FIRSTK:.*]] = arith.cmpi eq, %[[K]], %c0_i32
+// CHECK:     %[[GO:.*]] = arith.andi %[[FIRSTK]], %[[PEND]]
+// CHECK:     scf.if %[[GO]] {
+// CHECK-NEXT:  ttg.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT:  ttg.barrier
+// CHECK-NEXT:  ttg.local_store %[[VT]], %[[CT]]
+// CHECK-NEXT: }
 // CHECK:     ttg.barrier_expect %{{.*}}, 16384, %[[ISSUEORNEXT]]
 // CHECK:     %[[KOFF:.*]] = arith.muli %[[SHIFTED]], %c64_i32
 // CHECK:     %[[ROW:.*]] = arith.select %[[ISSUE]], %[[OFF]], %[[NOFF]]
@@ -56,9 +64,7 @@
 // CHECK:     %[[COL:.*]] = arith.select %[[ISSUE]], %[[KOFF]], %[[NKOFF]]
 // CHECK:     ttg.async_tma_copy_global_to_local %arg0[%[[ROW]], %[[COL]]] %{{.*}}, %{{.*}}, %[[ISSUEORNEXT]]
 // CHECK:     ttg.async_tma_copy_global_to_local %arg6
-// CHECK:     %[[FIRSTK:.*]] = arith.cmpi eq, %[[K]], %c0_i32
-// CHECK:     %[[GO:.*]] = arith.andi %[[FIRSTK]], %[[PEND]]
-// CHECK:     scf.if %[[GO]] {
+// CHECK-NEXT: scf.if %[[GO]] {
 // CHECK:       ttg.async_tma_copy_local_to_global %arg12[%[[SI]], %[[SJ]]] %[[CT]]
 // CHECK:     }
 // CHECK:   }
@@ -78,32 +84,41 @@
 // CHECK:   %[[NOK:.*]] = arith.cmpi sge, %c0_i32, %{{.*}}
 // CHECK:   %[[LEFT:.*]] = arith.andi %[[NOK]], %[[PEND]]
 // CHECK:   scf.if %[[LEFT]] {
-// CHECK:     ttg.async_tma_copy_local_to_global %arg12[%[[SI]], %[[SJ]]] %[[CT]]
-// CHECK:   }
-// CHECK:   ttg.async_tma_store_wait {pendings = 0 : i32}
-// CHECK:   ttg.barrier
-// CHECK:   ttg.local_store %[[TILE]], %[[CT]]
+// CHECK-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.local_store %[[VT]], %[[CT]]
+// CHECK-NEXT: ttg.async_tma_copy_local_to_global %arg12[%[[SI]], %[[SJ]]] %[[CT]]
+// CHECK-NEXT: }
 // CHECK-NOT: ttg.async_tma_store_wait
 // CHECK-NOT: ttg.async_tma_copy_local_to_global
 // CHECK:   %[[R2:.*]] = arith.select %[[CONT]], %[[RES]]#2, %{{.*}}
 // CHECK:   %[[P2:.*]] = arith.select %[[CONT]], %[[RES]]#3, %{{.*}}
 // CHECK:   %[[W2:.*]] = arith.select %[[CONT]], %[[RES]]#1, %{{.*}}
-// CHECK:   scf.yield %[[NOFF]], %{{.*}}, %[[R2]], %[[P2]], %[[W2]], %true{{.*}}, %[[OFF]], %[[OFFB]] : i32, i32, i32, i32, i32, i1, i32, i32
+// CHECK:   scf.yield %[[NOFF]], %{{.*}}, %[[R2]], %[[P2]], %[[W2]], %true{{.*}}, %[[OFF]], %[[OFFB]], %[[TILE]] : i32, i32, i32, i32, i32, i1, i32, i32, tensor<64x64xf16, #mma>
 // CHECK: } {tt.flatten}
 // CHECK: scf.if %[[TILES]]#5 {
-// CHECK:   ttg.async_tma_copy_local_to_global %arg12[%[[TILES]]#6, %[[TILES]]#7] %[[CT]]
+// CHECK-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.local_store %[[TILES]]#8, %[[CT]]
+// CHECK-NEXT: ttg.async_tma_copy_local_to_global %arg12[%[[TILES]]#6, %[[TILES]]#7] %[[CT]]
 // CHECK: }
 // CHECK: ttg.async_tma_store_wait {pendings = 0 : i32}
 // The barriers the membar pass places around the deferred store: in the K
-// loop, the ring's barrier before its copies already separates the
-// previous epilogue's writes of the tile (fenced by its local_store) from
-// the store issued after them, so none is added there; the store of a tile
-// whose K loop ran no iteration and the last tile's store each get one;
-// the wait for the store and a barrier come before the tile is written
-// again.
+// loop, the ring's barrier before its copies already separates the tile's
+// write (fenced by its local_store) from the store issued after them, so
+// none is added there; the write of a tile whose K loop ran no iteration and
+// the last tile's each get one before their store.  The next tile's head
+// (barrier inits, in the branch where the ring does not continue) reaches
+// the K loop's waits over the back edge with no barrier left between: one
+// goes before the K loop.
 // MEMBAR-LABEL: tt.func public @matmul_tma_persistent
 // MEMBAR: scf.for
-// MEMBAR: scf.for
+// MEMBAR: ttg.barrier{{$}}
+// MEMBAR-NEXT: scf.for
+// MEMBAR: scf.if
+// MEMBAR-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
+// MEMBAR-NEXT: ttg.barrier{{$}}
+// MEMBAR-NEXT: ttg.local_store
 // MEMBAR: ttg.barrier{{$}}
 // MEMBAR-NEXT: ttg.async_tma_copy_global_to_local %arg0
 // MEMBAR-NOT: ttg.barrier{{$}}
@@ -113,13 +128,16 @@
 // MEMBAR-NEXT: ttg.async_tma_copy_local_to_global
 // MEMBAR: arith.truncf
 // MEMBAR: scf.if
-// MEMBAR-NEXT: ttg.barrier{{$}}
-// MEMBAR-NEXT: ttg.async_tma_copy_local_to_global
-// MEMBAR: ttg.async_tma_store_wait {pendings = 0 : i32}
+// MEMBAR-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
 // MEMBAR-NEXT: ttg.barrier{{$}}
 // MEMBAR-NEXT: ttg.local_store
+// MEMBAR-NEXT: ttg.barrier{{$}}
+// MEMBAR-NEXT: ttg.async_tma_copy_local_to_global
 // MEMBAR: } {tt.flatten}
 // MEMBAR-NEXT: scf.if
+// MEMBAR-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
+// MEMBAR-NEXT: ttg.barrier{{$}}
+// MEMBAR-NEXT: ttg.local_store
 // MEMBAR-NEXT: ttg.barrier{{$}}
 // MEMBAR-NEXT: ttg.async_tma_copy_local_to_global
 // MEMBAR: ttg.async_tma_store_wait {pendings = 0 : i32}

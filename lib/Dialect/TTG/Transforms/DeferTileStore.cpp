@@ -14,6 +14,17 @@
 // moves the store there, as those variants did (its own output had not run
 // on a GPU when it was written: bench/RESULTS.md, tenth session).
 //
+// The tile's write to shared memory (stmatrix, 64 KB for 128x256 f16) moves
+// along with it: it waits only for the previous tile's store to have read
+// the buffer, which by then it long has, so in the next K loop it runs
+// while that loop's first MMA does, rather than between the last MMA of
+// one tile and the first of the next (the tensor cores idle there).  Only
+// the conversion of the accumulator stays in the epilogue (its registers
+// are the next tile's accumulator).  Carried through the K loop, the tile
+// holds its registers there beside the accumulator: where the two would
+// take more than kCarriedRegisterBudget 32-bit registers per thread, the
+// epilogue keeps the write (as local_alloc did) and only the copy moves.
+//
 // Algorithm, for a tile loop T (as ContinueRingAcrossTiles left it) whose
 // body holds one K loop K with TMA ring copies and ends, as
 // deferTMAStoreWait left it, with
@@ -21,26 +32,33 @@
 //     %t = ttg.local_alloc %v;  (no other use)
 //     ttg.async_tma_copy_local_to_global %d[%i...] %t;  (%d from outside T)
 // and a ttg.async_tma_store_wait {pendings = 0} right after T:
-//   1. %t becomes a mutable buffer allocated before T, and the epilogue
-//      stores %v into it (ttg.local_store, which, as local_alloc did, fences
-//      its writes for the copy engine: an NVMMA tile on sm_90) where %t was
-//      allocated.
-//   2. T carries `pending` (false on entry) and the store's indices; the
-//      epilogue yields true and its indices instead of issuing the copy.
-//   3. In K, right after the body's last TMA copy: scf.if (iv == lb &&
-//      pending) { the copy at the carried indices }.
-//   4. Before the epilogue's wait (the buffer is about to be written
-//      again), for a K loop that ran no iteration: scf.if (pending &&
-//      lb >= ub) { the copy }.
-//   5. Before the wait after T: scf.if (T's pending) { the copy } (the last
-//      tile's).
-// The CTA barriers between the local_store and the copies are the membar
-// pass's (in K, the ring's own barrier before its copies already orders
-// them).  The next tile's head effects and the ops of K's first iteration
-// before its copies now run before the previous tile's store is issued:
-// the tt.flatten request is the user's statement that a tile's stores and
-// the following tiles' accesses do not overlap in memory (as for the
-// prefetched copies, PrefetchNextTile.cpp).
+//   1. %t becomes a mutable buffer B allocated before T.  T carries
+//      `pending` (false on entry), the store's indices and the tile's value
+//      %v; the epilogue yields true, its indices and %v instead of waiting,
+//      writing B and issuing the copy.  (Over the budget: %v is not
+//      carried; the epilogue keeps its wait and barrier and writes %v into
+//      B with ttg.local_store where %t was made, and the steps below issue
+//      the copy alone.)
+//   2. "Write" below is: ttg.async_tma_store_wait {pendings = 0} (the
+//      previous copy out of B has read it); ttg.barrier (every thread knows
+//      it); ttg.local_store of the carried value into B (which fences its
+//      writes for the copy engine, as local_alloc did: an NVMMA tile on
+//      sm_90).
+//   3. In K: before the body's first ring op (its barrier_expect or copy,
+//      after the MMA it issues), scf.if (iv == lb && pending) { write };
+//      right after the body's last TMA copy, scf.if (iv == lb && pending)
+//      { the copy from B at the carried indices }.
+//   4. Where the epilogue's wait was, for a K loop that ran no iteration:
+//      scf.if (pending && lb >= ub) { write; the copy }.
+//   5. Before the wait after T: scf.if (T's pending) { write; the copy }
+//      (the last tile's).
+// The CTA barriers between a write and its copy are the membar pass's (in
+// K, the ring's own barrier before its copies already orders them).  The
+// next tile's head effects and the ops of K's first iteration before its
+// copies now run before the previous tile's store is issued: the tt.flatten
+// request is the user's statement that a tile's stores and the following
+// tiles' accesses do not overlap in memory (as for the prefetched copies,
+// PrefetchNextTile.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
@@ -54,6 +72,26 @@ using namespace tritium;
 using namespace tritium::ttg;
 
 namespace {
+
+/// 32-bit registers per thread that the K loop's tensors (its accumulator)
+/// and the carried tile may take together.  A thread has 255; addresses,
+/// indices and predicates take the rest (tutorial 09's 128x256 fp16 tile on
+/// 8 warps: 128 + 64 here, 212 in all as ptxas allocates them, no spills).
+constexpr int64_t kCarriedRegisterBudget = 192;
+
+/// 32-bit registers a thread holds for `type` (0 for what is not a tensor
+/// in a distributed layout).
+int64_t registersPerThread(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  auto layout = tensor ? dyn_cast_or_null<DistributedEncodingAttr>(tensor.getEncoding())
+                       : DistributedEncodingAttr();
+  if (!layout)
+    return 0;
+  Type element = tensor.getElementType();
+  int64_t bits = layout.getElemsPerThread(tensor.getShape()) *
+                 (element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64);
+  return (bits + 31) / 32;
+}
 
 /// The epilogue's store of a tile loop in the form of the file comment.
 struct TileStore {
@@ -120,11 +158,23 @@ std::optional<TileStore> match(scf::ForOp loop) {
   return store;
 }
 
-/// `scf.if %cond { ttg.async_tma_copy_local_to_global %desc[%indices] %buffer }`
-void emitCopyIf(OpBuilder &builder, Location loc, Value cond, Value desc,
-                ValueRange indices, Value buffer) {
+/// The previous copy out of `buffer` waited for, then `value` written into
+/// it (step 2 of the file comment).
+void emitWrite(OpBuilder &builder, Location loc, Value value, Value buffer) {
+  AsyncTMAStoreWaitOp::create(builder, loc, 0);
+  BarrierOp::create(builder, loc);
+  LocalStoreOp::create(builder, loc, value, buffer);
+}
+
+/// `scf.if %cond { [write %value into %buffer;]
+///   ttg.async_tma_copy_local_to_global %desc[%indices] %buffer }`, the
+/// write when `value` is set.
+void emitStoreIf(OpBuilder &builder, Location loc, Value cond, Value value,
+                 Value desc, ValueRange indices, Value buffer) {
   auto ifOp = scf::IfOp::create(builder, loc, cond, /*withElseRegion=*/false);
   OpBuilder inside = ifOp.getThenBodyBuilder();
+  if (value)
+    emitWrite(inside, loc, value, buffer);
   AsyncTMACopyLocalToGlobalOp::create(inside, loc, desc, indices, buffer);
 }
 
@@ -136,56 +186,93 @@ bool ttg::deferTileStore(scf::ForOp loop) {
     return false;
   TileStore &store = *found;
   Location loc = store.copy.getLoc();
-  MLIRContext *context = loop.getContext();
   Block *body = loop.getBody();
   Value desc = store.copy.getDesc();
   SmallVector<Value> indices(store.copy.getIndices());
 
-  // 1. The tile's buffer, allocated before T, written where it was made.
+  // 1. The tile's buffer, allocated before T; T carries `pending`, the
+  //    indices and, within the register budget, the tile's value.
+  scf::ForOp k = store.kLoop;
+  Value tile = store.tile.getSrc();
+  int64_t registers = registersPerThread(tile.getType());
+  for (Value carried : k.getRegionIterArgs())
+    registers += registersPerThread(carried.getType());
+  bool carryTile = registers <= kCarriedRegisterBudget;
   MemDescType tileType = store.tile.getType();
   auto bufferType = MemDescType::get(
       tileType.getShape(), tileType.getElementType(), tileType.getEncoding(),
       tileType.getMemorySpace(), /*mutableMemory=*/true);
   OpBuilder beforeLoop(loop);
   Value buffer = LocalAllocOp::create(beforeLoop, loc, bufferType, Value());
-  OpBuilder atTile(store.tile);
-  LocalStoreOp::create(atTile, loc, store.tile.getSrc(), buffer);
-
-  // 2. T carries `pending` and the indices.
   Value no = arith::ConstantIntOp::create(beforeLoop, loc, 0, 1);
   SmallVector<Value> inits(loop.getInitArgs());
   inits.push_back(no);
   for (Value index : indices)
     inits.push_back(arith::ConstantIntOp::create(beforeLoop, loc, index.getType(), 0));
+  if (carryTile)
+    inits.push_back(arith::ConstantOp::create(
+        beforeLoop, loc, cast<TypedAttr>(beforeLoop.getZeroAttr(tile.getType()))));
   Value pending = body->addArgument(no.getType(), loc);
   SmallVector<Value> carriedIndices;
   for (Value index : indices)
     carriedIndices.push_back(body->addArgument(index.getType(), loc));
+  Value carriedTile = carryTile ? body->addArgument(tile.getType(), loc) : Value();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   OpBuilder atYield(yield);
   yield->insertOperands(yield->getNumOperands(),
                         {arith::ConstantIntOp::create(atYield, loc, 1, 1)});
   yield->insertOperands(yield->getNumOperands(), indices);
+  if (carryTile)
+    yield->insertOperands(yield->getNumOperands(), {tile});
+  else {
+    OpBuilder atTile(store.tile);
+    LocalStoreOp::create(atTile, loc, tile, buffer);
+  }
 
-  // 3. In K's first iteration, after its ring copies.
-  scf::ForOp k = store.kLoop;
-  OpBuilder inK(context);
-  inK.setInsertionPointAfter(store.lastRingCopy);
-  Value first = arith::CmpIOp::create(inK, loc, arith::CmpIPredicate::eq,
-                                      k.getInductionVar(), k.getLowerBound());
-  emitCopyIf(inK, loc, arith::AndIOp::create(inK, loc, first, pending), desc,
-             carriedIndices, buffer);
+  // 3. In K's first iteration: the write before its ring ops, the copy
+  //    after them.
+  Value go; // iv == lb && pending
+  if (carryTile) {
+    Operation *firstRingOp = nullptr;
+    for (Operation &op : k.getBody()->without_terminator())
+      if (isa<BarrierExpectOp, AsyncTMACopyGlobalToLocalOp>(op)) {
+        firstRingOp = &op;
+        break;
+      }
+    OpBuilder beforeRing(firstRingOp);
+    Value first = arith::CmpIOp::create(beforeRing, loc, arith::CmpIPredicate::eq,
+                                        k.getInductionVar(), k.getLowerBound());
+    go = arith::AndIOp::create(beforeRing, loc, first, pending);
+    auto writeIf = scf::IfOp::create(beforeRing, loc, go, /*withElseRegion=*/false);
+    OpBuilder inWrite = writeIf.getThenBodyBuilder();
+    emitWrite(inWrite, loc, carriedTile, buffer);
+  }
+  OpBuilder afterRing(store.lastRingCopy->getContext());
+  afterRing.setInsertionPointAfter(store.lastRingCopy);
+  if (!go) {
+    Value first = arith::CmpIOp::create(afterRing, loc, arith::CmpIPredicate::eq,
+                                        k.getInductionVar(), k.getLowerBound());
+    go = arith::AndIOp::create(afterRing, loc, first, pending);
+  }
+  emitStoreIf(afterRing, loc, go, Value(), desc, carriedIndices, buffer);
 
-  // 4. A K loop without iterations left it pending: before the wait.
+  // 4. A K loop without iterations left it pending: where the epilogue's
+  //    wait is.
   OpBuilder atWait(store.wait);
   Value empty = arith::CmpIOp::create(atWait, loc, arith::CmpIPredicate::sge,
                                       k.getLowerBound(), k.getUpperBound());
-  emitCopyIf(atWait, loc, arith::AndIOp::create(atWait, loc, empty, pending),
-             desc, carriedIndices, buffer);
+  emitStoreIf(atWait, loc, arith::AndIOp::create(atWait, loc, empty, pending),
+              carriedTile, desc, carriedIndices, buffer);
 
   store.copy->erase();
   store.tile->erase();
+  if (carryTile) {
+    Operation *epilogueBarrier = store.wait->getNextNode();
+    epilogueBarrier->erase();
+    store.wait->erase();
+  }
 
+  unsigned pendingResult = loop.getNumResults();
   auto newLoop = scf::ForOp::create(beforeLoop, loop.getLoc(), loop.getLowerBound(),
                                     loop.getUpperBound(), loop.getStep(), inits);
   newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
@@ -194,9 +281,9 @@ bool ttg::deferTileStore(scf::ForOp loop) {
   loop->erase();
 
   // 5. The last tile's store, before the wait after T.
-  unsigned carried = newLoop.getNumResults() - indices.size() - 1;
   OpBuilder afterLoop(store.waitAfterLoop);
-  emitCopyIf(afterLoop, loc, newLoop.getResult(carried), desc,
-             newLoop.getResults().drop_front(carried + 1), buffer);
+  emitStoreIf(afterLoop, loc, newLoop.getResult(pendingResult),
+              carryTile ? newLoop.getResults().back() : Value(), desc,
+              newLoop.getResults().slice(pendingResult + 1, indices.size()), buffer);
   return true;
 }
