@@ -19,14 +19,17 @@ def median_ms(fn, quick: bool = False) -> float:
 def fastest(candidates: dict, rounds: int = 3, quick: bool = False):
     """(median ms, key) of the fastest of `candidates` ({key: launch fn}),
     each timed once per round over `rounds` interleaved rounds (1 when
-    `quick`), the lowest median winning.  A single timing per candidate
-    moves by 1-3% with the GPU's state, enough to pick a config that
-    per-process A/Bs put behind another (bench/RESULTS.md)."""
+    `quick`), the order rotating every round, the lowest median winning.
+    A single timing per candidate moves by 1-3% with the GPU's state,
+    enough to pick a config that per-process A/Bs put behind another
+    (bench/RESULTS.md); a fixed order would also time each candidate
+    always right after the same one."""
     rounds = 1 if quick else rounds
     times = {key: [] for key in candidates}
-    for _ in range(rounds):
-        for key, fn in candidates.items():
-            times[key].append(median_ms(fn, quick))
+    keys = list(candidates)
+    for r in range(rounds):
+        for key in keys[r % len(keys):] + keys[:r % len(keys)]:
+            times[key].append(median_ms(candidates[key], quick))
     return min(((statistics.median(v), key) for key, v in times.items()), key=lambda t: t[0])
 
 
