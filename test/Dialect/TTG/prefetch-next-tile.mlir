@@ -18,10 +18,10 @@
 // the next tile writes it (with a barrier), and after the loop.  Then the
 // write and the store are deferred: the loop carries `pending`, the store's
 // offsets and the tile's value; the next tile's K loop, in its first
-// iteration, waits for the previous store, writes the tile into a buffer
-// allocated before the loop (after its MMA, before its ring ops) and issues
-// the store after its ring copies (both where the epilogue's wait was when
-// the K loop ran no iteration), the last tile's after the loop.
+// iteration, waits for the previous store (after its MMA, before its ring
+// ops), then after its ring copies writes the tile into a buffer allocated
+// before the loop and issues the store (both where the epilogue's wait was
+// when the K loop ran no iteration), the last tile's after the loop.
 // CHECK-LABEL: tt.func public @matmul_tma_persistent
 // CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16
 // CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16
@@ -54,8 +54,6 @@
 // CHECK:     %[[GO:.*]] = arith.andi %[[FIRSTK]], %[[PEND]]
 // CHECK:     scf.if %[[GO]] {
 // CHECK-NEXT:  ttg.async_tma_store_wait {pendings = 0 : i32}
-// CHECK-NEXT:  ttg.barrier
-// CHECK-NEXT:  ttg.local_store %[[VT]], %[[CT]]
 // CHECK-NEXT: }
 // CHECK:     ttg.barrier_expect %{{.*}}, 16384, %[[ISSUEORNEXT]]
 // CHECK:     %[[KOFF:.*]] = arith.muli %[[SHIFTED]], %c64_i32
@@ -65,7 +63,8 @@
 // CHECK:     ttg.async_tma_copy_global_to_local %arg0[%[[ROW]], %[[COL]]] %{{.*}}, %{{.*}}, %[[ISSUEORNEXT]]
 // CHECK:     ttg.async_tma_copy_global_to_local %arg6
 // CHECK-NEXT: scf.if %[[GO]] {
-// CHECK:       ttg.async_tma_copy_local_to_global %arg12[%[[SI]], %[[SJ]]] %[[CT]]
+// CHECK-NEXT:   ttg.local_store %[[VT]], %[[CT]]
+// CHECK-NEXT:   ttg.async_tma_copy_local_to_global %arg12[%[[SI]], %[[SJ]]] %[[CT]]
 // CHECK:     }
 // CHECK:   }
 // CHECK:   ttg.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
@@ -104,10 +103,10 @@
 // CHECK: }
 // CHECK: ttg.async_tma_store_wait {pendings = 0 : i32}
 // The barriers the membar pass places around the deferred store: in the K
-// loop, the ring's barrier before its copies already separates the tile's
-// write (fenced by its local_store) from the store issued after them, so
-// none is added there; the write of a tile whose K loop ran no iteration and
-// the last tile's each get one before their store.  The next tile's head
+// loop, the ring's barrier before its copies separates the wait for the
+// previous store from the write, and one goes between the write (fenced by
+// its local_store) and the store; the write of a tile whose K loop ran no
+// iteration and the last tile's each get one before their store.  The next tile's head
 // (barrier inits, in the branch where the ring does not continue) reaches
 // the K loop's waits over the back edge with no barrier left between: one
 // goes before the K loop.
@@ -117,14 +116,14 @@
 // MEMBAR-NEXT: scf.for
 // MEMBAR: scf.if
 // MEMBAR-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
-// MEMBAR-NEXT: ttg.barrier{{$}}
-// MEMBAR-NEXT: ttg.local_store
+// MEMBAR-NEXT: }
 // MEMBAR: ttg.barrier{{$}}
 // MEMBAR-NEXT: ttg.async_tma_copy_global_to_local %arg0
 // MEMBAR-NOT: ttg.barrier{{$}}
 // MEMBAR: ttg.async_tma_copy_global_to_local %arg6
-// MEMBAR-NOT: ttg.barrier{{$}}
-// MEMBAR: scf.if
+// MEMBAR-NEXT: scf.if
+// MEMBAR-NEXT: ttg.local_store
+// MEMBAR-NEXT: ttg.barrier{{$}}
 // MEMBAR-NEXT: ttg.async_tma_copy_local_to_global
 // MEMBAR: arith.truncf
 // MEMBAR: scf.if

@@ -45,9 +45,13 @@
 //      writes for the copy engine, as local_alloc did: an NVMMA tile on
 //      sm_90).
 //   3. In K: before the body's first ring op (its barrier_expect or copy,
-//      after the MMA it issues), scf.if (iv == lb && pending) { write };
-//      right after the body's last TMA copy, scf.if (iv == lb && pending)
-//      { the copy from B at the carried indices }.
+//      after the MMA it issues), scf.if (iv == lb && pending) { the wait
+//      of the write }; right after the body's last TMA copy, scf.if (iv ==
+//      lb && pending) { ttg.local_store of the carried value into B; the
+//      copy from B at the carried indices }.  So the ring's copies are not
+//      held up by the write, and the ring's barrier before them is the
+//      write's barrier after the wait (the membar pass places one between
+//      the write and the copy out of B).
 //   4. Where the epilogue's wait was, for a K loop that ran no iteration:
 //      scf.if (pending && lb >= ub) { write; the copy }.
 //   5. Before the wait after T: scf.if (T's pending) { write; the copy }
@@ -243,9 +247,9 @@ bool ttg::deferTileStore(scf::ForOp loop) {
     Value first = arith::CmpIOp::create(beforeRing, loc, arith::CmpIPredicate::eq,
                                         k.getInductionVar(), k.getLowerBound());
     go = arith::AndIOp::create(beforeRing, loc, first, pending);
-    auto writeIf = scf::IfOp::create(beforeRing, loc, go, /*withElseRegion=*/false);
-    OpBuilder inWrite = writeIf.getThenBodyBuilder();
-    emitWrite(inWrite, loc, carriedTile, buffer);
+    auto waitIf = scf::IfOp::create(beforeRing, loc, go, /*withElseRegion=*/false);
+    OpBuilder inWait = waitIf.getThenBodyBuilder();
+    AsyncTMAStoreWaitOp::create(inWait, loc, 0);
   }
   OpBuilder afterRing(store.lastRingCopy->getContext());
   afterRing.setInsertionPointAfter(store.lastRingCopy);
@@ -254,7 +258,11 @@ bool ttg::deferTileStore(scf::ForOp loop) {
                                         k.getInductionVar(), k.getLowerBound());
     go = arith::AndIOp::create(afterRing, loc, first, pending);
   }
-  emitStoreIf(afterRing, loc, go, Value(), desc, carriedIndices, buffer);
+  auto storeIf = scf::IfOp::create(afterRing, loc, go, /*withElseRegion=*/false);
+  OpBuilder inStore = storeIf.getThenBodyBuilder();
+  if (carryTile)
+    LocalStoreOp::create(inStore, loc, carriedTile, buffer);
+  AsyncTMACopyLocalToGlobalOp::create(inStore, loc, desc, carriedIndices, buffer);
 
   // 4. A K loop without iterations left it pending: where the epilogue's
   //    wait is.
