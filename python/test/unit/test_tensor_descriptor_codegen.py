@@ -357,6 +357,32 @@ def test_a_persistent_tile_is_written_in_the_next_k_loop_within_the_register_bud
     assert k.metadata.get("spills", 0) == 0
 
 
+@pytest.mark.parametrize("block_n", [8, 64])  # 16-byte rows are stored unswizzled; 128-byte rows swizzled
+def test_deferred_tile_writes_are_fenced_before_their_tma_store(block_n):
+    # In PTX order, every TMA store follows a proxy fence after the last
+    # shared-memory write: the tile's writes, moved into the next tile's K
+    # loop, keep their fence (local_store fences an NVMMA tile itself; an
+    # unswizzled one gets the epilogue's fence_async_shared after each write).
+    sig = {"a_desc": "tensordesc<fp16[128,64]>", "b_desc": f"tensordesc<fp16[{block_n},64]>",
+           "c_desc": f"tensordesc<fp16[128,{block_n}]>", "M": "i32", "N": "i32", "K": "i32"}
+    k = triton.compile(persistent_kernel_c_dtype, signature=sig,
+                       constexprs={"BM": 128, "BN": block_n, "BK": 64, "PROGRAMS": 132, "C_F32": False},
+                       target="cuda:90", num_warps=4, num_stages=3)
+    unfenced, stores = False, 0
+    for line in k.asm["ptx"].splitlines():
+        if re.search(r"\bst\.shared|\bstmatrix", line):
+            unfenced = True
+        elif "fence.proxy.async" in line:
+            unfenced = False
+        elif "cp.async.bulk.tensor" in line and "global.shared::cta" in line:
+            assert not unfenced, line
+            stores += 1
+    assert stores >= 3  # in the K loop, for a K loop without iterations, after the tile loop
+    ttgir = k.asm["ttgir"]
+    k_loop = ttgir[ttgir.index("scf.for", ttgir.index("scf.for") + 1):]
+    assert "ttg.local_store" in k_loop[:k_loop.index("scf.yield")]
+
+
 def test_a_store_at_the_tile_head_stays_in_its_tile_and_the_ring_continues():
     sig = {"a_desc": "tensordesc<fp16[128,64]>", "b_desc": "tensordesc<fp16[128,64]>",
            "c_desc": "tensordesc<fp16[128,128]>", "owner_ptr": "*i32", "M": "i32", "N": "i32", "K": "i32"}

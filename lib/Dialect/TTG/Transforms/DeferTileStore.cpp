@@ -11,8 +11,8 @@
 // kernel timed through one launcher), the same kernel ran 1.6% faster with
 // its four store boxes issued after the next tile's first copies instead,
 // and 1.7% faster with no stores at all (Triton's cubin: 0.4%).  This step
-// moves the store there, as those variants did (its own output had not run
-// on a GPU when it was written: bench/RESULTS.md, tenth session).
+// moves the store there, as those variants did (bench/RESULTS.md, tenth
+// and eleventh sessions: built, it runs as the variant did).
 //
 // The tile's write to shared memory (stmatrix, 64 KB for 128x256 f16) moves
 // along with it: it waits only for the previous tile's store to have read
@@ -20,9 +20,11 @@
 // while that loop's first MMA does, rather than between the last MMA of
 // one tile and the first of the next (the tensor cores idle there).  Only
 // the conversion of the accumulator stays in the epilogue (its registers
-// are the next tile's accumulator).  Carried through the K loop, the tile
-// holds its registers there beside the accumulator: where the two would
-// take more than kCarriedRegisterBudget 32-bit registers per thread, the
+// are the next tile's accumulator).  Measured, the kernel gained another
+// 0.5-0.6% (eleventh session).  Carried through the K loop, the tile holds
+// its registers there beside the tensors live through the loop (the
+// accumulator, what the loop reads from outside): where they would take
+// more than kCarriedRegisterBudget 32-bit registers per thread, the
 // epilogue keeps the write (as local_alloc did) and only the copy moves.
 //
 // Algorithm, for a tile loop T (as ContinueRingAcrossTiles left it) whose
@@ -30,7 +32,9 @@
 // deferTMAStoreWait left it, with
 //     ttg.async_tma_store_wait {pendings = 0}; ttg.barrier;
 //     %t = ttg.local_alloc %v;  (no other use)
+//     [ttg.fence_async_shared;]  (a tile not in an NVMMA layout)
 //     ttg.async_tma_copy_local_to_global %d[%i...] %t;  (%d from outside T)
+// (pure ops may sit between the last three; T and K compare signed)
 // and a ttg.async_tma_store_wait {pendings = 0} right after T:
 //   1. %t becomes a mutable buffer B allocated before T.  T carries
 //      `pending` (false on entry), the store's indices and the tile's value
@@ -42,22 +46,22 @@
 //   2. "Write" below is: ttg.async_tma_store_wait {pendings = 0} (the
 //      previous copy out of B has read it); ttg.barrier (every thread knows
 //      it); ttg.local_store of the carried value into B (which fences its
-//      writes for the copy engine, as local_alloc did: an NVMMA tile on
-//      sm_90).
+//      writes for the copy engine, as local_alloc did, for an NVMMA tile on
+//      sm_90; the epilogue's ttg.fence_async_shared, for another tile,
+//      follows each such write instead).
 //   3. In K: before the body's first ring op (its barrier_expect or copy,
 //      after the MMA it issues), scf.if (iv == lb && pending) { the wait
 //      of the write }; right after the body's last TMA copy, scf.if (iv ==
-//      lb && pending) { ttg.local_store of the carried value into B; the
-//      copy from B at the carried indices }.  So the ring's copies are not
-//      held up by the write, and the ring's barrier before them is the
-//      write's barrier after the wait (the membar pass places one between
-//      the write and the copy out of B).
+//      lb && pending) { ttg.local_store of the carried value into B (and
+//      the fence, as in 2); the copy from B at the carried indices }.  So
+//      the ring's copies are not held up by the write, and the ring's
+//      barrier before them is the write's barrier after the wait (the
+//      membar pass places one between the write and the copy out of B).
 //   4. Where the epilogue's wait was, for a K loop that ran no iteration:
 //      scf.if (pending && lb >= ub) { write; the copy }.
 //   5. Before the wait after T: scf.if (T's pending) { write; the copy }
 //      (the last tile's).
-// The CTA barriers between a write and its copy are the membar pass's (in
-// K, the ring's own barrier before its copies already orders them).  The
+// The CTA barriers between a write and its copy are the membar pass's.  The
 // next tile's head effects and the ops of K's first iteration before its
 // copies now run before the previous tile's store is issued: the tt.flatten
 // request is the user's statement that a tile's stores and the following
@@ -70,6 +74,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace tritium;
@@ -77,14 +82,16 @@ using namespace tritium::ttg;
 
 namespace {
 
-/// 32-bit registers per thread that the K loop's tensors (its accumulator)
-/// and the carried tile may take together.  A thread has 255; addresses,
-/// indices and predicates take the rest (tutorial 09's 128x256 fp16 tile on
-/// 8 warps: 128 + 64 here, 212 in all as ptxas allocates them, no spills).
+/// 32-bit registers per thread that the tensors live through the K loop
+/// (its accumulator, what it reads from outside) and the carried tile may
+/// take together.  A thread has 255; addresses, indices and predicates take
+/// the rest (tutorial 09's 128x256 fp16 tile on 8 warps: 128 + 64 here, 212
+/// in all as ptxas allocates them, no spills).
 constexpr int64_t kCarriedRegisterBudget = 192;
 
 /// 32-bit registers a thread holds for `type` (0 for what is not a tensor
-/// in a distributed layout).
+/// in a distributed layout).  Elements under 16 bits are counted a register
+/// each: the lowering keeps them as scalars, which ptxas does not pack.
 int64_t registersPerThread(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   auto layout = tensor ? dyn_cast_or_null<DistributedEncodingAttr>(tensor.getEncoding())
@@ -92,15 +99,34 @@ int64_t registersPerThread(Type type) {
   if (!layout)
     return 0;
   Type element = tensor.getElementType();
-  int64_t bits = layout.getElemsPerThread(tensor.getShape()) *
-                 (element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64);
+  int64_t width = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+  int64_t bits = layout.getElemsPerThread(tensor.getShape()) * (width < 16 ? 32 : width);
   return (bits + 31) / 32;
+}
+
+/// Registers per thread of the tensors live through every iteration of
+/// `k`: its iteration arguments and the values its body reads from outside.
+int64_t registersLiveThrough(scf::ForOp k) {
+  int64_t registers = 0;
+  for (Value carried : k.getRegionIterArgs())
+    registers += registersPerThread(carried.getType());
+  llvm::SmallPtrSet<Value, 8> outside;
+  k.getBody()->walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (!k->isAncestor(operand.getParentRegion()->getParentOp()) &&
+          outside.insert(operand).second)
+        registers += registersPerThread(operand.getType());
+  });
+  return registers;
 }
 
 /// The epilogue's store of a tile loop in the form of the file comment.
 struct TileStore {
   AsyncTMAStoreWaitOp wait;    ///< before the barrier and the tile
   LocalAllocOp tile;           ///< %t = ttg.local_alloc %v
+  /// Between %t and the copy for a tile not in an NVMMA layout (whose
+  /// writes local_alloc and local_store do not fence for the copy engine).
+  FenceAsyncSharedOp fence;
   AsyncTMACopyLocalToGlobalOp copy;
   AsyncTMAStoreWaitOp waitAfterLoop;
   scf::ForOp kLoop;
@@ -124,6 +150,16 @@ std::optional<TileStore> match(scf::ForOp loop) {
   if (!store.tile || !store.tile.getSrc() || !store.tile->hasOneUse() ||
       store.tile->getBlock() != body)
     return std::nullopt;
+  // Between the tile and its copy: pure ops and at most one proxy fence.
+  for (Operation *op = store.tile->getNextNode(); op != store.copy;
+       op = op->getNextNode()) {
+    if (auto fence = dyn_cast<FenceAsyncSharedOp>(op); fence && !store.fence) {
+      store.fence = fence;
+      continue;
+    }
+    if (!isMemoryEffectFree(op) || op->getNumRegions() != 0)
+      return std::nullopt;
+  }
   auto barrier = dyn_cast_or_null<BarrierOp>(store.tile->getPrevNode());
   store.wait = barrier ? dyn_cast_or_null<AsyncTMAStoreWaitOp>(
                              barrier->getPrevNode())
@@ -154,6 +190,9 @@ std::optional<TileStore> match(scf::ForOp loop) {
   });
   if (kLoops != 1 || stores != 1 || !store.kLoop->isBeforeInBlock(store.wait))
     return std::nullopt;
+  // The zero-trip tests below compare signed, as the rebuilt loops do.
+  if (loop.getUnsignedCmp() || store.kLoop.getUnsignedCmp())
+    return std::nullopt;
   for (Operation &op : store.kLoop.getBody()->without_terminator())
     if (isa<AsyncTMACopyGlobalToLocalOp>(op))
       store.lastRingCopy = &op;
@@ -162,23 +201,33 @@ std::optional<TileStore> match(scf::ForOp loop) {
   return store;
 }
 
+/// `value` written into `buffer`, fenced for the copy engine when `fence`
+/// (the tile's layout is not NVMMA: see TileStore::fence).
+void emitLocalStore(OpBuilder &builder, Location loc, Value value, Value buffer,
+                    bool fence) {
+  LocalStoreOp::create(builder, loc, value, buffer);
+  if (fence)
+    FenceAsyncSharedOp::create(builder, loc);
+}
+
 /// The previous copy out of `buffer` waited for, then `value` written into
 /// it (step 2 of the file comment).
-void emitWrite(OpBuilder &builder, Location loc, Value value, Value buffer) {
+void emitWrite(OpBuilder &builder, Location loc, Value value, Value buffer,
+               bool fence) {
   AsyncTMAStoreWaitOp::create(builder, loc, 0);
   BarrierOp::create(builder, loc);
-  LocalStoreOp::create(builder, loc, value, buffer);
+  emitLocalStore(builder, loc, value, buffer, fence);
 }
 
 /// `scf.if %cond { [write %value into %buffer;]
 ///   ttg.async_tma_copy_local_to_global %desc[%indices] %buffer }`, the
 /// write when `value` is set.
 void emitStoreIf(OpBuilder &builder, Location loc, Value cond, Value value,
-                 Value desc, ValueRange indices, Value buffer) {
+                 Value desc, ValueRange indices, Value buffer, bool fence) {
   auto ifOp = scf::IfOp::create(builder, loc, cond, /*withElseRegion=*/false);
   OpBuilder inside = ifOp.getThenBodyBuilder();
   if (value)
-    emitWrite(inside, loc, value, buffer);
+    emitWrite(inside, loc, value, buffer, fence);
   AsyncTMACopyLocalToGlobalOp::create(inside, loc, desc, indices, buffer);
 }
 
@@ -198,10 +247,9 @@ bool ttg::deferTileStore(scf::ForOp loop) {
   //    indices and, within the register budget, the tile's value.
   scf::ForOp k = store.kLoop;
   Value tile = store.tile.getSrc();
-  int64_t registers = registersPerThread(tile.getType());
-  for (Value carried : k.getRegionIterArgs())
-    registers += registersPerThread(carried.getType());
-  bool carryTile = registers <= kCarriedRegisterBudget;
+  bool carryTile = registersPerThread(tile.getType()) + registersLiveThrough(k) <=
+                   kCarriedRegisterBudget;
+  bool fence = static_cast<bool>(store.fence);
   MemDescType tileType = store.tile.getType();
   auto bufferType = MemDescType::get(
       tileType.getShape(), tileType.getElementType(), tileType.getEncoding(),
@@ -233,8 +281,8 @@ bool ttg::deferTileStore(scf::ForOp loop) {
     LocalStoreOp::create(atTile, loc, tile, buffer);
   }
 
-  // 3. In K's first iteration: the write before its ring ops, the copy
-  //    after them.
+  // 3. In K's first iteration: the wait before its ring ops, the write and
+  //    the copy after them.
   Value go; // iv == lb && pending
   if (carryTile) {
     Operation *firstRingOp = nullptr;
@@ -261,7 +309,7 @@ bool ttg::deferTileStore(scf::ForOp loop) {
   auto storeIf = scf::IfOp::create(afterRing, loc, go, /*withElseRegion=*/false);
   OpBuilder inStore = storeIf.getThenBodyBuilder();
   if (carryTile)
-    LocalStoreOp::create(inStore, loc, carriedTile, buffer);
+    emitLocalStore(inStore, loc, carriedTile, buffer, fence);
   AsyncTMACopyLocalToGlobalOp::create(inStore, loc, desc, carriedIndices, buffer);
 
   // 4. A K loop without iterations left it pending: where the epilogue's
@@ -270,7 +318,7 @@ bool ttg::deferTileStore(scf::ForOp loop) {
   Value empty = arith::CmpIOp::create(atWait, loc, arith::CmpIPredicate::sge,
                                       k.getLowerBound(), k.getUpperBound());
   emitStoreIf(atWait, loc, arith::AndIOp::create(atWait, loc, empty, pending),
-              carriedTile, desc, carriedIndices, buffer);
+              carriedTile, desc, carriedIndices, buffer, fence);
 
   store.copy->erase();
   store.tile->erase();
@@ -278,6 +326,8 @@ bool ttg::deferTileStore(scf::ForOp loop) {
     Operation *epilogueBarrier = store.wait->getNextNode();
     epilogueBarrier->erase();
     store.wait->erase();
+    if (store.fence)
+      store.fence->erase();
   }
 
   unsigned pendingResult = loop.getNumResults();
@@ -292,6 +342,7 @@ bool ttg::deferTileStore(scf::ForOp loop) {
   OpBuilder afterLoop(store.waitAfterLoop);
   emitStoreIf(afterLoop, loc, newLoop.getResult(pendingResult),
               carryTile ? newLoop.getResults().back() : Value(), desc,
-              newLoop.getResults().slice(pendingResult + 1, indices.size()), buffer);
+              newLoop.getResults().slice(pendingResult + 1, indices.size()), buffer,
+              fence);
   return true;
 }

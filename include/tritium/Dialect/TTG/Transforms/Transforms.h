@@ -195,8 +195,9 @@ mlir::scf::ForOp continueRingAcrossTiles(mlir::scf::ForOp tileLoop);
 
 /// Part of ttg-prefetch-next-tile, after continueRingAcrossTiles: the
 /// epilogue's TMA store of a tile is issued in the next tile's K loop,
-/// after its first iteration's ring copies, instead of before them (see
-/// DeferTileStore.cpp).  Returns false, changing nothing, when the loop
+/// after its first iteration's ring copies, instead of before them, and,
+/// within a register budget, the tile's write to shared memory moves into
+/// that iteration too (see DeferTileStore.cpp).  Returns false, changing nothing, when the loop
 /// does not have that form.
 bool deferTileStore(mlir::scf::ForOp tileLoop);
 
