@@ -6,7 +6,9 @@ current tile's epilogue), the accumulator written with stmatrix and stored
 by TMA.  Against torch in float32: K loops shorter than the ring (1 and 2
 tiles of K), longer and not a multiple of it, K not a multiple of the
 block (zero-filled), edge tiles in M and N (clipped stores), programs that
-own one tile, several, or none, K = 0, and 2 to 4 stages.  The output is
+own one tile, several, or none, K = 0, and 2 to 4 stages; output tiles 8
+to 128 columns wide in fp16 and fp32 (unswizzled, swizzled, and one whose
+write stays in the epilogue over the register budget).  The output is
 poisoned before every launch."""
 import os
 import sys
@@ -113,6 +115,39 @@ def test_persistent_matmul_with_empty_k_loops(stages, programs):
                                        TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_M=2,
                                        PROGRAMS=programs, num_stages=stages, num_warps=4)
         torch.testing.assert_close(c.float(), want, rtol=1e-2, atol=5e-2)
+
+
+@triton.jit
+def persistent_matmul_any_output(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                                 BK: tl.constexpr, PROGRAMS: tl.constexpr):
+    num_pid_n = tl.cdiv(N, BN)
+    for tile in tl.range(tl.program_id(0), tl.cdiv(M, BM) * num_pid_n, PROGRAMS, flatten=True):
+        pid_m = tile // num_pid_n
+        pid_n = tile % num_pid_n
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(tl.cdiv(K, BK)):
+            acc = tl.dot(a_desc.load([pid_m * BM, k * BK]), b_desc.load([pid_n * BN, k * BK]).T, acc)
+        c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
+
+
+@pytest.mark.parametrize("programs", [1, 3])
+@pytest.mark.parametrize("block_n, out_dtype, warps", [
+    (8, torch.float16, 4),     # 16-byte rows: an unswizzled tile, fenced after its deferred write
+    (16, torch.float16, 4),    # 32-byte rows: swizzled
+    (128, torch.float32, 4),   # 128 + 128 registers: over the budget, written in the epilogue
+    (128, torch.float32, 8),   # 64 + 64: carried
+])
+def test_persistent_matmul_narrow_and_wide_output_tiles(block_n, out_dtype, warps, programs):
+    # M and N end in partial tiles (N a multiple of 8: C's rows in 16-byte steps for TMA)
+    M, N, K, BM, BK = 300, 3 * block_n + max(8, block_n // 2), 192, 128, 64
+    a = torch.randn((M, K), device="cuda", dtype=torch.float16)
+    b = torch.randn((N, K), device="cuda", dtype=torch.float16)
+    c = torch.full((M, N), float("nan"), device="cuda", dtype=out_dtype)
+    persistent_matmul_any_output[(programs,)](
+        TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [block_n, BK]),
+        TensorDescriptor.from_tensor(c, [BM, block_n]), M, N, K, BM, block_n, BK, PROGRAMS=programs,
+        num_stages=3, num_warps=warps)
+    torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
 
 
 @pytest.mark.parametrize("programs", [1, 5, 132])
