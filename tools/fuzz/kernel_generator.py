@@ -983,7 +983,7 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
     with desc.load, an element-wise expression of it in the compute type,
     stored with desc.store; or a matmul whose A and B tiles are descriptor
     loads over a K loop (fp16 or bf16, an fp32 accumulator stored as fp32 or
-    in the input type), one program per tile or a few programs over all
+    in the input type; 8 to 256 columns), one program per tile or a few programs over all
     tiles in a flattened persistent loop (sometimes storing each tile's
     index at the top of the tile, sometimes computing the tile's
     coordinates inside the K loop), either loop sometimes marked
@@ -995,6 +995,13 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
         if bn == 256 and rng.random() < 0.5:
             bm, bk = 128, 64  # tutorial 09's tile
         m, n, k = rng.randint(1, 2 * bm), 8 * rng.randint(1, 2 * bn // 8), 8 * rng.randint(1, 3 * bk // 8)
+        # (a stream of its own, so the other draws stay as they were) a
+        # narrow tile: 8 or 16 columns, whose rows of 16 or 32 bytes TMA
+        # moves unswizzled or 32-byte swizzled
+        narrow = random.Random(seed * 15485863 + 16)
+        if (bm, bn, bk) != (128, 256, 64) and narrow.random() < 0.3:
+            bn = narrow.choice([8, 16])
+            n = 8 * narrow.randint(1, 2 * bn // 8 + 1)
         dtype = rng.choice(["float16", "bfloat16"])
         # the tile stored as the accumulator (fp32) or in the input type (the
         # 16-bit epilogue: stmatrix into the TMA store's tile)
