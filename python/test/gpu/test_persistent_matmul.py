@@ -22,7 +22,7 @@ import tritium.language as tl  # noqa: E402
 from tritium.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit"))
-from kernels.persistent import persistent_matmul_recording_tiles  # noqa: E402
+from kernels.persistent import persistent_matmul_any_output, persistent_matmul_recording_tiles  # noqa: E402
 
 
 @triton.jit
@@ -115,19 +115,6 @@ def test_persistent_matmul_with_empty_k_loops(stages, programs):
                                        TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_M=2,
                                        PROGRAMS=programs, num_stages=stages, num_warps=4)
         torch.testing.assert_close(c.float(), want, rtol=1e-2, atol=5e-2)
-
-
-@triton.jit
-def persistent_matmul_any_output(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
-                                 BK: tl.constexpr, PROGRAMS: tl.constexpr):
-    num_pid_n = tl.cdiv(N, BN)
-    for tile in tl.range(tl.program_id(0), tl.cdiv(M, BM) * num_pid_n, PROGRAMS, flatten=True):
-        pid_m = tile // num_pid_n
-        pid_n = tile % num_pid_n
-        acc = tl.zeros((BM, BN), dtype=tl.float32)
-        for k in range(tl.cdiv(K, BK)):
-            acc = tl.dot(a_desc.load([pid_m * BM, k * BK]), b_desc.load([pid_n * BN, k * BK]).T, acc)
-        c_desc.store([pid_m * BM, pid_n * BN], acc.to(c_desc.dtype))
 
 
 @pytest.mark.parametrize("programs", [1, 3])

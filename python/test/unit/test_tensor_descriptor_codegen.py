@@ -14,7 +14,7 @@ import tritium as triton
 import tritium.language as tl
 from tritium.errors import CompilationError
 from tritium.runtime.launcher import argument_offsets, record_format
-from kernels.persistent import persistent_matmul_recording_tiles
+from kernels.persistent import persistent_matmul_any_output, persistent_matmul_recording_tiles
 
 THIS_FILE = os.path.abspath(__file__)
 
@@ -312,24 +312,6 @@ def test_a_k_extent_that_changes_per_tile_keeps_a_ring_per_tile():
     assert not re.search(r"scf\.if %\w+ \{\s*ttg\.inval_barrier", ttgir)
 
 
-@triton.jit
-def persistent_kernel_c_dtype(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
-                              BK: tl.constexpr, PROGRAMS: tl.constexpr, C_F32: tl.constexpr):
-    num_pid_n = tl.cdiv(N, BN)
-    for tile in tl.range(tl.program_id(0), tl.cdiv(M, BM) * num_pid_n, PROGRAMS, flatten=True):
-        pid_m = tile // num_pid_n
-        pid_n = tile % num_pid_n
-        acc = tl.zeros((BM, BN), dtype=tl.float32)
-        for k in range(tl.cdiv(K, BK)):
-            a = a_desc.load([pid_m * BM, k * BK])
-            b = b_desc.load([pid_n * BN, k * BK])
-            acc = tl.dot(a, b.T, acc)
-        if C_F32:
-            c_desc.store([pid_m * BM, pid_n * BN], acc)
-        else:
-            c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
-
-
 @pytest.mark.parametrize("c_f32, warps, block_n, written_in_k_loop", [
     (False, 8, 256, True),   # tutorial 09's tile: 128 + 64 registers a thread
     (False, 4, 128, True),   # 128 + 64
@@ -341,8 +323,8 @@ def test_a_persistent_tile_is_written_in_the_next_k_loop_within_the_register_bud
     sig = {"a_desc": "tensordesc<fp16[128,64]>", "b_desc": f"tensordesc<fp16[{block_n},64]>",
            "c_desc": f"tensordesc<{'fp32' if c_f32 else 'fp16'}[128,{block_n}]>", "M": "i32", "N": "i32",
            "K": "i32"}
-    k = triton.compile(persistent_kernel_c_dtype, signature=sig,
-                       constexprs={"BM": 128, "BN": block_n, "BK": 64, "PROGRAMS": 132, "C_F32": c_f32},
+    k = triton.compile(persistent_matmul_any_output, signature=sig,
+                       constexprs={"BM": 128, "BN": block_n, "BK": 64, "PROGRAMS": 132},
                        target="cuda:90", num_warps=warps, num_stages=3)
     ttgir = k.asm["ttgir"]
     tile_loop = ttgir[ttgir.index("scf.for"):ttgir.index("{tt.flatten}")]
@@ -365,8 +347,8 @@ def test_deferred_tile_writes_are_fenced_before_their_tma_store(block_n):
     # unswizzled one gets the epilogue's fence_async_shared after each write).
     sig = {"a_desc": "tensordesc<fp16[128,64]>", "b_desc": f"tensordesc<fp16[{block_n},64]>",
            "c_desc": f"tensordesc<fp16[128,{block_n}]>", "M": "i32", "N": "i32", "K": "i32"}
-    k = triton.compile(persistent_kernel_c_dtype, signature=sig,
-                       constexprs={"BM": 128, "BN": block_n, "BK": 64, "PROGRAMS": 132, "C_F32": False},
+    k = triton.compile(persistent_matmul_any_output, signature=sig,
+                       constexprs={"BM": 128, "BN": block_n, "BK": 64, "PROGRAMS": 132},
                        target="cuda:90", num_warps=4, num_stages=3)
     unfenced, stores = False, 0
     for line in k.asm["ptx"].splitlines():
