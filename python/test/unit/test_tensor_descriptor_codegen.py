@@ -339,6 +339,32 @@ def test_a_persistent_tile_is_written_in_the_next_k_loop_within_the_register_bud
     assert k.metadata.get("spills", 0) == 0
 
 
+@pytest.mark.parametrize("c_f32, block_n, slab_columns", [
+    (False, 256, [0, 64, 128, 192]),  # tutorial 09's tile: four 128-byte boxes
+    (True, 128, [0, 32, 64, 96]),     # fp32: 32 columns a box
+    (False, 128, [0, 64]),
+    (False, 64, []),                  # one box: written and stored whole
+    (False, 8, []),                   # unswizzled: whole, with its fence
+])
+def test_a_carried_tile_is_written_and_stored_a_slab_per_k_iteration(c_f32, block_n, slab_columns):
+    sig = {"a_desc": "tensordesc<fp16[128,64]>", "b_desc": f"tensordesc<fp16[{block_n},64]>",
+           "c_desc": f"tensordesc<{'fp32' if c_f32 else 'fp16'}[128,{block_n}]>", "M": "i32", "N": "i32",
+           "K": "i32"}
+    k = triton.compile(persistent_matmul_any_output, signature=sig,
+                       constexprs={"BM": 128, "BN": block_n, "BK": 64, "PROGRAMS": 132},
+                       target="cuda:90", num_warps=8, num_stages=3)
+    ttgir = k.asm["ttgir"]
+    tile_loop = ttgir[ttgir.index("scf.for"):ttgir.index("{tt.flatten}")]
+    k_loop = tile_loop[tile_loop.index("scf.for", 1):]
+    k_loop = k_loop[:k_loop.index("scf.yield")]
+    # slab j: its own scf.if (iteration j), its registers, its slot, its store
+    slabs = re.findall(r"scf\.if %\w+ \{\s*%\w+ = ttg\.extract_tile %\w+ \[0, (\d+)\]", k_loop)
+    assert [int(c) for c in slabs] == slab_columns
+    assert k_loop.count("ttg.async_tma_copy_local_to_global") == max(len(slab_columns), 1)
+    assert k_loop.count("ttg.local_store") == max(len(slab_columns), 1)
+    assert k.metadata.get("spills", 0) == 0
+
+
 @pytest.mark.parametrize("block_n", [8, 64])  # 16-byte rows are stored unswizzled; 128-byte rows swizzled
 def test_deferred_tile_writes_are_fenced_before_their_tma_store(block_n):
     # In PTX order, every TMA store follows a proxy fence after the last

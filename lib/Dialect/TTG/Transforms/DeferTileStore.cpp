@@ -17,15 +17,26 @@
 // The tile's write to shared memory (stmatrix, 64 KB for 128x256 f16) moves
 // along with it: it waits only for the previous tile's store to have read
 // the buffer, which by then it long has, so in the next K loop it runs
-// while that loop's first MMA does, rather than between the last MMA of
-// one tile and the first of the next (the tensor cores idle there).  Only
-// the conversion of the accumulator stays in the epilogue (its registers
-// are the next tile's accumulator).  Measured, the kernel gained another
-// 0.5-0.6% (eleventh session).  Carried through the K loop, the tile holds
+// while that loop's MMAs do, rather than between the last MMA of one tile
+// and the first of the next (the tensor cores idle there).  Only the
+// conversion of the accumulator stays in the epilogue (its registers are
+// the next tile's accumulator).  Carried through the K loop, the tile holds
 // its registers there beside the tensors live through the loop (the
 // accumulator, what the loop reads from outside): where they would take
 // more than kCarriedRegisterBudget 32-bit registers per thread, the
 // epilogue keeps the write (as local_alloc did) and only the copy moves.
+//
+// Where the TMA store moves the tile as several boxes one swizzle span
+// wide (planTileSlabs: 64 fp16 columns for the 128-byte swizzle), the write
+// and the store go a slab at a time, slab j in the next K loop's iteration
+// j, each slab in its own slot.  Written whole in the first iteration, the
+// 64 KB of a 128x256 tile share shared memory with that iteration's MMA
+// operand reads and held the next MMA back by ~1400 cycles, and the whole
+// tile's store, issued at once, slowed the copies of the iterations after
+// it; a slab (16 KB) per iteration fits beside the MMA.  Measured with
+// clock64 traces of every K iteration (twelfth session, RESULTS.md): a
+// tile's cycles beyond its MMAs went from ~5400 (whole tile in the first
+// iteration) to ~3900, against Triton's ~4400.
 //
 // Algorithm, for a tile loop T (as ContinueRingAcrossTiles left it) whose
 // body holds one K loop K with TMA ring copies and ends, as
@@ -57,10 +68,17 @@
 //      the ring's copies are not held up by the write, and the ring's
 //      barrier before them is the write's barrier after the wait (the
 //      membar pass places one between the write and the copy out of B).
+//      In slabs: B is [slabs, rows, width], and for each slab j, scf.if
+//      (iv == lb + j * step && pending) { ttg.extract_tile of slab j;
+//      ttg.local_store into B[j]; the copy from B[j] at the indices, the
+//      column shifted by j * width } (compared in 64 bits: no wrap).
 //   4. Where the epilogue's wait was, for a K loop that ran no iteration:
-//      scf.if (pending && lb >= ub) { write; the copy }.
+//      scf.if (pending && lb >= ub) { write; the copy }.  In slabs, for one
+//      that ran fewer than `slabs`: scf.if (pending && lb + (slabs - 1) *
+//      step >= ub) { the wait; barrier; each slab j whose iteration did
+//      not run (lb + j * step >= ub) written and copied }.
 //   5. Before the wait after T: scf.if (T's pending) { write; the copy }
-//      (the last tile's).
+//      (the last tile's; in slabs, each slab written and copied).
 // The CTA barriers between a write and its copy are the membar pass's.  The
 // next tile's head effects and the ops of K's first iteration before its
 // copies now run before the previous tile's store is issued: the tt.flatten
@@ -210,25 +228,85 @@ void emitLocalStore(OpBuilder &builder, Location loc, Value value, Value buffer,
     FenceAsyncSharedOp::create(builder, loc);
 }
 
-/// The previous copy out of `buffer` waited for, then `value` written into
-/// it (step 2 of the file comment).
-void emitWrite(OpBuilder &builder, Location loc, Value value, Value buffer,
-               bool fence) {
-  AsyncTMAStoreWaitOp::create(builder, loc, 0);
-  BarrierOp::create(builder, loc);
-  emitLocalStore(builder, loc, value, buffer, fence);
+/// `value` sign-extended to i64 when a narrower integer: lb + j * step of a
+/// K loop below cannot wrap.
+Value widen(OpBuilder &builder, Location loc, Value value) {
+  auto type = dyn_cast<IntegerType>(value.getType());
+  if (!type || type.getWidth() >= 64)
+    return value;
+  return arith::ExtSIOp::create(builder, loc, builder.getI64Type(), value);
 }
 
-/// `scf.if %cond { [write %value into %buffer;]
-///   ttg.async_tma_copy_local_to_global %desc[%indices] %buffer }`, the
-/// write when `value` is set.
+/// lb + j * step of `k`, widened: its induction variable in iteration j.
+Value iterationValue(OpBuilder &builder, Location loc, scf::ForOp k, int64_t j) {
+  Value lb = widen(builder, loc, k.getLowerBound());
+  if (j == 0)
+    return lb;
+  Value step = widen(builder, loc, k.getStep());
+  Value count = arith::ConstantOp::create(
+      builder, loc, builder.getIntegerAttr(lb.getType(), j));
+  return arith::AddIOp::create(
+      builder, loc, lb, arith::MulIOp::create(builder, loc, step, count));
+}
+
+/// Where the tile's value goes: one buffer for the whole tile, or, when
+/// `slabs` is set, one slot per slab (stored by its own copy).
+struct TileBuffer {
+  Value buffer;                   ///< the tile, or [slabs, rows, width]
+  std::optional<TileSlabs> slabs; ///< when cut into slabs
+  bool fence = false;             ///< see TileStore::fence (whole tiles only)
+  Value desc;
+
+  /// Slab `j` of `value` written into its slot and copied out at
+  /// `indices` shifted by its columns.
+  void emitSlab(OpBuilder &builder, Location loc, Value value,
+                ValueRange indices, int64_t j) const {
+    auto slotsType = cast<MemDescType>(buffer.getType());
+    ArrayRef<int64_t> slotShape = slotsType.getShape().drop_front();
+    auto slotType = MemDescType::get(
+        builder.getContext(), slotShape, slotsType.getElementType(),
+        slotsType.getEncoding(), slotsType.getMemorySpace(),
+        /*mutableMemory=*/true, slotsType.getShape());
+    Value slab = ExtractTileOp::create(builder, loc, slabs->slabType, value,
+                                       ArrayRef<int64_t>{0, j * slabs->width});
+    Value index = arith::ConstantIntOp::create(builder, loc, j, 32);
+    Value slot = MemDescIndexOp::create(builder, loc, slotType, buffer, index);
+    LocalStoreOp::create(builder, loc, slab, slot);
+    SmallVector<Value> shifted(indices);
+    if (j > 0) {
+      Value offset = arith::ConstantIntOp::create(
+          builder, loc, shifted.back().getType(), j * slabs->width);
+      shifted.back() = arith::AddIOp::create(builder, loc, shifted.back(), offset);
+    }
+    AsyncTMACopyLocalToGlobalOp::create(builder, loc, desc, shifted, slot);
+  }
+
+  /// The whole tile's copy at `indices`, after writing `value` when set
+  /// (a tile in slabs always has its value).
+  void emitCopies(OpBuilder &builder, Location loc, Value value,
+                  ValueRange indices) const {
+    if (slabs) {
+      for (int64_t j = 0; j < slabs->count; ++j)
+        emitSlab(builder, loc, value, indices, j);
+      return;
+    }
+    if (value)
+      emitLocalStore(builder, loc, value, buffer, fence);
+    AsyncTMACopyLocalToGlobalOp::create(builder, loc, desc, indices, buffer);
+  }
+};
+
+/// `scf.if %cond { [wait for the previous copies; barrier;] the tile's
+/// copies }`, writing `value` first when set.
 void emitStoreIf(OpBuilder &builder, Location loc, Value cond, Value value,
-                 Value desc, ValueRange indices, Value buffer, bool fence) {
+                 ValueRange indices, const TileBuffer &tile) {
   auto ifOp = scf::IfOp::create(builder, loc, cond, /*withElseRegion=*/false);
   OpBuilder inside = ifOp.getThenBodyBuilder();
-  if (value)
-    emitWrite(inside, loc, value, buffer, fence);
-  AsyncTMACopyLocalToGlobalOp::create(inside, loc, desc, indices, buffer);
+  if (value) {
+    AsyncTMAStoreWaitOp::create(inside, loc, 0);
+    BarrierOp::create(inside, loc);
+  }
+  tile.emitCopies(inside, loc, value, indices);
 }
 
 } // namespace
@@ -240,22 +318,34 @@ bool ttg::deferTileStore(scf::ForOp loop) {
   TileStore &store = *found;
   Location loc = store.copy.getLoc();
   Block *body = loop.getBody();
-  Value desc = store.copy.getDesc();
   SmallVector<Value> indices(store.copy.getIndices());
 
-  // 1. The tile's buffer, allocated before T; T carries `pending`, the
-  //    indices and, within the register budget, the tile's value.
+  // 1. The tile's buffer (or slab slots), allocated before T; T carries
+  //    `pending`, the indices and, within the register budget, the tile's
+  //    value.
   scf::ForOp k = store.kLoop;
   Value tile = store.tile.getSrc();
   bool carryTile = registersPerThread(tile.getType()) + registersLiveThrough(k) <=
                    kCarriedRegisterBudget;
-  bool fence = static_cast<bool>(store.fence);
   MemDescType tileType = store.tile.getType();
-  auto bufferType = MemDescType::get(
-      tileType.getShape(), tileType.getElementType(), tileType.getEncoding(),
-      tileType.getMemorySpace(), /*mutableMemory=*/true);
+  TileBuffer buffer;
+  buffer.desc = store.copy.getDesc();
+  buffer.fence = static_cast<bool>(store.fence);
+  if (carryTile && !buffer.fence)
+    buffer.slabs = planTileSlabs(cast<RankedTensorType>(tile.getType()), tileType,
+                                 store.copy.getDesc().getType().getBlockType());
   OpBuilder beforeLoop(loop);
-  Value buffer = LocalAllocOp::create(beforeLoop, loc, bufferType, Value());
+  if (buffer.slabs)
+    buffer.buffer = LocalAllocOp::create(
+        beforeLoop, loc, slabSlotsType(tileType, *buffer.slabs, buffer.slabs->count),
+        Value());
+  else
+    buffer.buffer = LocalAllocOp::create(
+        beforeLoop, loc,
+        MemDescType::get(tileType.getShape(), tileType.getElementType(),
+                         tileType.getEncoding(), tileType.getMemorySpace(),
+                         /*mutableMemory=*/true),
+        Value());
   Value no = arith::ConstantIntOp::create(beforeLoop, loc, 0, 1);
   SmallVector<Value> inits(loop.getInitArgs());
   inits.push_back(no);
@@ -278,11 +368,14 @@ bool ttg::deferTileStore(scf::ForOp loop) {
     yield->insertOperands(yield->getNumOperands(), {tile});
   else {
     OpBuilder atTile(store.tile);
-    LocalStoreOp::create(atTile, loc, tile, buffer);
+    LocalStoreOp::create(atTile, loc, tile, buffer.buffer);
   }
 
-  // 3. In K's first iteration: the wait before its ring ops, the write and
-  //    the copy after them.
+  // 3. In K's first iteration: the wait before its ring ops; after them,
+  //    the write and the copy of the whole tile, or of slab j in iteration
+  //    j.
+  OpBuilder beforeK(k);
+  Value iv = k.getInductionVar();
   Value go; // iv == lb && pending
   if (carryTile) {
     Operation *firstRingOp = nullptr;
@@ -293,7 +386,7 @@ bool ttg::deferTileStore(scf::ForOp loop) {
       }
     OpBuilder beforeRing(firstRingOp);
     Value first = arith::CmpIOp::create(beforeRing, loc, arith::CmpIPredicate::eq,
-                                        k.getInductionVar(), k.getLowerBound());
+                                        iv, k.getLowerBound());
     go = arith::AndIOp::create(beforeRing, loc, first, pending);
     auto waitIf = scf::IfOp::create(beforeRing, loc, go, /*withElseRegion=*/false);
     OpBuilder inWait = waitIf.getThenBodyBuilder();
@@ -303,22 +396,58 @@ bool ttg::deferTileStore(scf::ForOp loop) {
   afterRing.setInsertionPointAfter(store.lastRingCopy);
   if (!go) {
     Value first = arith::CmpIOp::create(afterRing, loc, arith::CmpIPredicate::eq,
-                                        k.getInductionVar(), k.getLowerBound());
+                                        iv, k.getLowerBound());
     go = arith::AndIOp::create(afterRing, loc, first, pending);
   }
-  auto storeIf = scf::IfOp::create(afterRing, loc, go, /*withElseRegion=*/false);
-  OpBuilder inStore = storeIf.getThenBodyBuilder();
-  if (carryTile)
-    emitLocalStore(inStore, loc, carriedTile, buffer, fence);
-  AsyncTMACopyLocalToGlobalOp::create(inStore, loc, desc, carriedIndices, buffer);
+  if (buffer.slabs) {
+    Value wideIv = widen(afterRing, loc, iv);
+    for (int64_t j = 0; j < buffer.slabs->count; ++j) {
+      Value now = go;
+      if (j > 0)
+        now = arith::AndIOp::create(
+            afterRing, loc,
+            arith::CmpIOp::create(afterRing, loc, arith::CmpIPredicate::eq, wideIv,
+                                  iterationValue(beforeK, loc, k, j)),
+            pending);
+      auto slabIf = scf::IfOp::create(afterRing, loc, now, /*withElseRegion=*/false);
+      OpBuilder inSlab = slabIf.getThenBodyBuilder();
+      buffer.emitSlab(inSlab, loc, carriedTile, carriedIndices, j);
+    }
+  } else {
+    auto storeIf = scf::IfOp::create(afterRing, loc, go, /*withElseRegion=*/false);
+    OpBuilder inStore = storeIf.getThenBodyBuilder();
+    buffer.emitCopies(inStore, loc, carriedTile, carriedIndices);
+  }
 
-  // 4. A K loop without iterations left it pending: where the epilogue's
+  // 4. What a K loop without (enough) iterations left: where the epilogue's
   //    wait is.
   OpBuilder atWait(store.wait);
-  Value empty = arith::CmpIOp::create(atWait, loc, arith::CmpIPredicate::sge,
-                                      k.getLowerBound(), k.getUpperBound());
-  emitStoreIf(atWait, loc, arith::AndIOp::create(atWait, loc, empty, pending),
-              carriedTile, desc, carriedIndices, buffer, fence);
+  if (buffer.slabs) {
+    // Slab j was not stored when iteration j did not run.
+    int64_t last = buffer.slabs->count - 1;
+    Value ub = widen(atWait, loc, k.getUpperBound());
+    auto missing = [&](OpBuilder &builder, int64_t j) {
+      return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
+                                   iterationValue(builder, loc, k, j), ub);
+    };
+    auto shortIf = scf::IfOp::create(
+        atWait, loc, arith::AndIOp::create(atWait, loc, missing(atWait, last), pending),
+        /*withElseRegion=*/false);
+    OpBuilder inShort = shortIf.getThenBodyBuilder();
+    AsyncTMAStoreWaitOp::create(inShort, loc, 0);
+    BarrierOp::create(inShort, loc);
+    for (int64_t j = 0; j <= last; ++j) {
+      auto slabIf = scf::IfOp::create(inShort, loc, missing(inShort, j),
+                                      /*withElseRegion=*/false);
+      OpBuilder inSlab = slabIf.getThenBodyBuilder();
+      buffer.emitSlab(inSlab, loc, carriedTile, carriedIndices, j);
+    }
+  } else {
+    Value empty = arith::CmpIOp::create(atWait, loc, arith::CmpIPredicate::sge,
+                                        k.getLowerBound(), k.getUpperBound());
+    emitStoreIf(atWait, loc, arith::AndIOp::create(atWait, loc, empty, pending),
+                carriedTile, carriedIndices, buffer);
+  }
 
   store.copy->erase();
   store.tile->erase();
@@ -341,8 +470,7 @@ bool ttg::deferTileStore(scf::ForOp loop) {
   // 5. The last tile's store, before the wait after T.
   OpBuilder afterLoop(store.waitAfterLoop);
   emitStoreIf(afterLoop, loc, newLoop.getResult(pendingResult),
-              carryTile ? newLoop.getResults().back() : Value(), desc,
-              newLoop.getResults().slice(pendingResult + 1, indices.size()), buffer,
-              fence);
+              carryTile ? newLoop.getResults().back() : Value(),
+              newLoop.getResults().slice(pendingResult + 1, indices.size()), buffer);
   return true;
 }

@@ -44,6 +44,58 @@ using namespace mlir;
 using namespace tritium;
 using namespace tritium::ttg;
 
+std::optional<TileSlabs> ttg::planTileSlabs(RankedTensorType source,
+                                            MemDescType tileType,
+                                            RankedTensorType block) {
+  auto mma = dyn_cast_or_null<NvidiaMmaEncodingAttr>(source.getEncoding());
+  if (!mma || !mma.isHopper() || source.getRank() != 2 ||
+      mma.getWarpsPerCTA()[1] != 1)
+    return std::nullopt;
+  if (tileType.getShape() != block.getShape() ||
+      source.getShape() != block.getShape())
+    return std::nullopt;
+  std::vector<int64_t> shape(block.getShape().begin(), block.getShape().end());
+  int64_t bits = block.getElementTypeBitWidth();
+  int64_t swizzle = layout::chooseTmaSwizzle(shape, bits);
+  layout::TmaTilePlan boxes = layout::planTmaTile(shape, bits, swizzle);
+  if (swizzle == 0 || boxes.box[0] != shape[0])
+    return std::nullopt; // rows in several boxes, or no slabs
+  int64_t width = boxes.box[1];
+  int64_t count = shape[1] / width;
+  if (count < 2)
+    return std::nullopt;
+  // Each slab: the accumulator's layout with a slab-wide instruction.
+  SmallVector<unsigned> instr(mma.getInstrShape());
+  instr[1] = width;
+  layout::MmaSpec spec = mma.toSpec();
+  spec.instrShape[1] = width;
+  if (layout::verifyMma(spec, /*expectedNumWarps=*/0))
+    return std::nullopt;
+  auto slabLayout = NvidiaMmaEncodingAttr::get(
+      source.getContext(), mma.getVersionMajor(), mma.getVersionMinor(),
+      mma.getWarpsPerCTA(), instr);
+  auto slabType = RankedTensorType::get({shape[0], width},
+                                        source.getElementType(), slabLayout);
+  layout::LinearLayout whole = mma.toLinearLayout(source.getShape());
+  layout::LinearLayout slab = slabLayout.toLinearLayout(slabType.getShape());
+  for (int64_t j = 0; j < count; ++j)
+    if (std::holds_alternative<std::string>(
+            layout::planTileWindow(whole, slab, {0, j * width})))
+      return std::nullopt;
+  TileSlabs slabs;
+  slabs.slabType = slabType;
+  slabs.width = width;
+  slabs.count = count;
+  return slabs;
+}
+
+MemDescType ttg::slabSlotsType(MemDescType tileType, const TileSlabs &slabs,
+                               int64_t slots) {
+  return MemDescType::get({slots, tileType.getShape()[0], slabs.width},
+                          tileType.getElementType(), tileType.getEncoding(),
+                          tileType.getMemorySpace(), /*mutableMemory=*/true);
+}
+
 std::optional<SubtiledStorePlan> ttg::planSubtiledStore(LocalAllocOp tile) {
   Value src = tile.getSrc();
   if (!src || !tile->hasOneUse())
@@ -55,56 +107,21 @@ std::optional<SubtiledStorePlan> ttg::planSubtiledStore(LocalAllocOp tile) {
   auto wait = dyn_cast_or_null<AsyncTMAStoreWaitOp>(copy->getNextNode());
   if (!wait || wait.getPendings() != 0)
     return std::nullopt;
-  auto srcType = cast<RankedTensorType>(src.getType());
-  auto mma = dyn_cast_or_null<NvidiaMmaEncodingAttr>(srcType.getEncoding());
-  if (!mma || !mma.isHopper() || srcType.getRank() != 2 ||
-      mma.getWarpsPerCTA()[1] != 1)
-    return std::nullopt;
-  MemDescType tileType = tile.getType();
-  RankedTensorType block = copy.getDesc().getType().getBlockType();
-  if (tileType.getShape() != block.getShape())
-    return std::nullopt;
-  std::vector<int64_t> shape(block.getShape().begin(), block.getShape().end());
-  int64_t bits = block.getElementTypeBitWidth();
-  int64_t swizzle = layout::chooseTmaSwizzle(shape, bits);
-  layout::TmaTilePlan boxes = layout::planTmaTile(shape, bits, swizzle);
-  if (swizzle == 0 || boxes.box[0] != shape[0])
-    return std::nullopt; // rows in several boxes, or no slabs
-  int64_t width = boxes.box[1];
+  std::optional<TileSlabs> slabs = planTileSlabs(
+      cast<RankedTensorType>(src.getType()), tile.getType(),
+      copy.getDesc().getType().getBlockType());
   // Slab j of every tile uses slot j % 2: with an even count, the first
   // slab's slot was last read by the previous tile's second-to-last store,
   // the one its {pendings = 1} wait finishes.
-  int64_t slabs = shape[1] / width;
-  if (slabs < 4 || slabs % 2 != 0)
+  if (!slabs || slabs->count < 4 || slabs->count % 2 != 0)
     return std::nullopt;
-  // Each slab: the accumulator's layout with a slab-wide instruction.
-  SmallVector<unsigned> instr(mma.getInstrShape());
-  instr[1] = width;
-  layout::MmaSpec spec = mma.toSpec();
-  spec.instrShape[1] = width;
-  if (layout::verifyMma(spec, /*expectedNumWarps=*/0))
-    return std::nullopt;
-  auto slabLayout = NvidiaMmaEncodingAttr::get(
-      tile.getContext(), mma.getVersionMajor(), mma.getVersionMinor(),
-      mma.getWarpsPerCTA(), instr);
-  auto slabType = RankedTensorType::get({shape[0], width},
-                                        srcType.getElementType(), slabLayout);
-  layout::LinearLayout whole = mma.toLinearLayout(srcType.getShape());
-  layout::LinearLayout slab = slabLayout.toLinearLayout(slabType.getShape());
-  for (int64_t j = 0; j < slabs; ++j)
-    if (std::holds_alternative<std::string>(
-            layout::planTileWindow(whole, slab, {0, j * width})))
-      return std::nullopt;
   SubtiledStorePlan plan;
   plan.tile = tile;
   plan.copy = copy;
   plan.wait = wait;
-  plan.slabType = slabType;
-  plan.slotsType = MemDescType::get(
-      {2, shape[0], width}, tileType.getElementType(),
-      tileType.getEncoding(), tileType.getMemorySpace(),
-      /*mutableMemory=*/true);
-  plan.slabs = slabs;
+  plan.slabType = slabs->slabType;
+  plan.slotsType = slabSlotsType(tile.getType(), *slabs, 2);
+  plan.slabs = slabs->count;
   return plan;
 }
 

@@ -213,6 +213,28 @@ void deferTMAStoreWait(mlir::scf::ForOp loop);
 // Subtiled TMA stores (SubtiledTMAStore.cpp)
 //===----------------------------------------------------------------------===//
 
+/// A wgmma accumulator tile stored by TMA, cut into slabs one box wide
+/// (64 fp16 columns for the 128-byte swizzle): each slab's registers are a
+/// subset of the tile's (ttg.extract_tile), in the accumulator's layout
+/// with a slab-wide instruction.
+struct TileSlabs {
+  mlir::RankedTensorType slabType; ///< one slab, in registers
+  int64_t width = 0;               ///< its columns
+  int64_t count = 0;               ///< slabs in the tile (at least two)
+};
+
+/// How `source` (a wgmma accumulator layout, warps along M only), written
+/// into `tileType` and stored by TMA as blocks of type `block`, is cut into
+/// slabs; none when its rows take several boxes, its tile is unswizzled or
+/// one box wide.
+std::optional<TileSlabs> planTileSlabs(mlir::RankedTensorType source,
+                                       MemDescType tileType,
+                                       mlir::RankedTensorType block);
+
+/// `slots` shared slab slots of `tileType`'s encoding, [slots, rows, width].
+MemDescType slabSlotsType(MemDescType tileType, const TileSlabs &slabs,
+                          int64_t slots);
+
 /// A tile loop's epilogue that stores a wgmma accumulator through one
 /// shared tile and one TMA store, stored instead one slab (box column) at
 /// a time through a ring of two slab slots.
