@@ -1576,14 +1576,17 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // boxes (128-byte swizzle), so the deferred write and store go a slab at a
 // time, slab j in the next K loop's iteration j (so the write shares
 // shared memory with the MMA's reads in small pieces, and the stores leave
-// the SM spread over the iterations).  The buffer is two slab slots; the
-// wait for the previous tile's stores stays in the first iteration.  A K
+// the SM spread over the iterations), all under one test of the iteration
+// (iv < lb + 2 * step).  The buffer is two slab slots; the wait for the
+// previous tile's stores stays in the first iteration.  A K
 // loop too short for a slab stores it where the epilogue's wait was; the
 // last tile's slabs follow the loop.
 // CHECK-LABEL: tt.func public @slabbed_tile
 // CHECK: ttg.local_alloc : () -> !ttg.memdesc<2x1xi64
 // CHECK: %[[SLOTS:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable>
 // CHECK: %[[TILES:.*]]:9 = scf.for
+// CHECK: %[[TWO:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT: %[[ZERO:.*]] = arith.extsi %c0_i32 : i32 to i64
 // CHECK: %[[ONE:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
 // CHECK: scf.for %[[K:[^ ]*]] =
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[K]], %c0_i32
@@ -1592,25 +1595,30 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
 // CHECK: ttg.async_tma_copy_global_to_local %arg6
 // CHECK-NEXT: %[[WK:.*]] = arith.extsi %[[K]] : i32 to i64
-// CHECK-NEXT: scf.if %[[GO]] {
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[WK]], %[[TWO]] : i64
+// CHECK-NEXT: %[[GOS:.*]] = arith.andi %[[IN]], %[[PEND]] : i1
+// CHECK-NEXT: scf.if %[[GOS]] {
+// CHECK-NEXT: %[[AT0:.*]] = arith.cmpi eq, %[[WK]], %[[ZERO]] : i64
+// CHECK-NEXT: scf.if %[[AT0]] {
 // CHECK-NEXT: %[[S0:.*]] = ttg.extract_tile %[[VT:[^ ]*]] [0, 0] : tensor<64x128xf16, #mma> -> tensor<64x64xf16, #mma1>
 // CHECK: %[[SLOT0:.*]] = ttg.memdesc_index %[[SLOTS]][%c0_i32{{.*}}]
 // CHECK-NEXT: ttg.local_store %[[S0]], %[[SLOT0]]
 // CHECK-NEXT: ttg.async_tma_copy_local_to_global %arg12[%[[SI:[^ ]*]], %[[SJ:[^ ]*]]] %[[SLOT0]]
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[SECOND:.*]] = arith.cmpi eq, %[[WK]], %[[ONE]] : i64
-// CHECK-NEXT: %[[GO1:.*]] = arith.andi %[[SECOND]], %[[PEND]] : i1
-// CHECK-NEXT: scf.if %[[GO1]] {
+// CHECK-NEXT: %[[AT1:.*]] = arith.cmpi eq, %[[WK]], %[[ONE]] : i64
+// CHECK-NEXT: scf.if %[[AT1]] {
 // CHECK-NEXT: %[[S1:.*]] = ttg.extract_tile %[[VT]] [0, 64]
 // CHECK: %[[SLOT1:.*]] = ttg.memdesc_index %[[SLOTS]][%c1_i32{{.*}}]
 // CHECK-NEXT: ttg.local_store %[[S1]], %[[SLOT1]]
 // CHECK-NEXT: %[[C64:.*]] = arith.constant 64 : i32
 // CHECK-NEXT: %[[SJ1:.*]] = arith.addi %[[SJ]], %[[C64]] : i32
 // CHECK-NEXT: ttg.async_tma_copy_local_to_global %arg12[%[[SI]], %[[SJ1]]] %[[SLOT1]]
+// CHECK-NEXT: }
+// CHECK-NEXT: }
 // CHECK: arith.truncf
 // CHECK: %[[SHORT:.*]] = arith.cmpi sge, %{{.*}}, %{{.*}} : i64
-// CHECK-NEXT: %[[GOS:.*]] = arith.andi %[[SHORT]], %[[PEND]] : i1
-// CHECK-NEXT: scf.if %[[GOS]] {
+// CHECK-NEXT: %[[GOSHORT:.*]] = arith.andi %[[SHORT]], %[[PEND]] : i1
+// CHECK-NEXT: scf.if %[[GOSHORT]] {
 // CHECK-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
 // CHECK-NEXT: ttg.barrier
 // CHECK: scf.if

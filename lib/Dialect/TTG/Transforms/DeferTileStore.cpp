@@ -68,10 +68,11 @@
 //      the ring's copies are not held up by the write, and the ring's
 //      barrier before them is the write's barrier after the wait (the
 //      membar pass places one between the write and the copy out of B).
-//      In slabs: B is [slabs, rows, width], and for each slab j, scf.if
-//      (iv == lb + j * step && pending) { ttg.extract_tile of slab j;
-//      ttg.local_store into B[j]; the copy from B[j] at the indices, the
-//      column shifted by j * width } (compared in 64 bits: no wrap).
+//      In slabs: B is [slabs, rows, width], and scf.if (iv < lb + slabs *
+//      step && pending) { for each slab j, scf.if (iv == lb + j * step) {
+//      ttg.extract_tile of slab j; ttg.local_store into B[j]; the copy
+//      from B[j] at the indices, the column shifted by j * width } }
+//      (compared in 64 bits: no wrap).
 //   4. Where the epilogue's wait was, for a K loop that ran no iteration:
 //      scf.if (pending && lb >= ub) { write; the copy }.  In slabs, for one
 //      that ran fewer than `slabs`: scf.if (pending && lb + (slabs - 1) *
@@ -400,16 +401,19 @@ bool ttg::deferTileStore(scf::ForOp loop) {
     go = arith::AndIOp::create(afterRing, loc, first, pending);
   }
   if (buffer.slabs) {
+    // One test in the iterations past the slabs: iv < lb + slabs * step.
     Value wideIv = widen(afterRing, loc, iv);
+    Value inSlabs = arith::AndIOp::create(
+        afterRing, loc,
+        arith::CmpIOp::create(afterRing, loc, arith::CmpIPredicate::slt, wideIv,
+                              iterationValue(beforeK, loc, k, buffer.slabs->count)),
+        pending);
+    auto slabsIf = scf::IfOp::create(afterRing, loc, inSlabs, /*withElseRegion=*/false);
+    OpBuilder inRange = slabsIf.getThenBodyBuilder();
     for (int64_t j = 0; j < buffer.slabs->count; ++j) {
-      Value now = go;
-      if (j > 0)
-        now = arith::AndIOp::create(
-            afterRing, loc,
-            arith::CmpIOp::create(afterRing, loc, arith::CmpIPredicate::eq, wideIv,
-                                  iterationValue(beforeK, loc, k, j)),
-            pending);
-      auto slabIf = scf::IfOp::create(afterRing, loc, now, /*withElseRegion=*/false);
+      Value now = arith::CmpIOp::create(inRange, loc, arith::CmpIPredicate::eq, wideIv,
+                                        iterationValue(beforeK, loc, k, j));
+      auto slabIf = scf::IfOp::create(inRange, loc, now, /*withElseRegion=*/false);
       OpBuilder inSlab = slabIf.getThenBodyBuilder();
       buffer.emitSlab(inSlab, loc, carriedTile, carriedIndices, j);
     }
