@@ -28,7 +28,12 @@ reported, not refused).  Then:
             of do_bench (median, L2 flushed) over every KERNEL and both JIT
             launches; TFLOP/s of the median round and the ratio to Triton's
             JIT launch;
-  --dump    writes DIR/{tritium,triton}_SOURCE_STAGES.{ptx,cubin,sass}.
+  --dump    writes DIR/{tritium,triton}_SOURCE_STAGES.{ptx,cubin,sass};
+  --trace   for each KERNEL instrumented by clock_trace.py (its cubin has a
+            trace_buf), TRACE_ROUNDS (env, default 2) rounds of TRACE_WARM
+            (env, default 20) launches back to back, then the last one's
+            records summarized (clock_trace.summarize: cycles per tile and
+            where they go, kernel time and SM clock).
 """
 import ctypes
 import os
@@ -51,6 +56,7 @@ import tritium.language as ttl  # noqa: E402
 import tritium.tools.tensor_descriptor as tritium_descriptor  # noqa: E402
 from tritium.testing import do_bench  # noqa: E402
 from kernel_sources import load_kernels  # noqa: E402
+import clock_trace  # noqa: E402
 
 import triton  # noqa: E402
 import triton.backends.nvidia.driver as triton_driver  # noqa: E402
@@ -73,7 +79,8 @@ if "--source" in args:
     source = args[i + 1]
     del args[i:i + 2]
 timing = "--time" in args
-args = [a for a in args if a != "--time"]
+tracing = "--trace" in args
+args = [a for a in args if a not in ("--time", "--trace")]
 size, stages = int(args[0]), {"tritium": int(args[1]), "triton": int(args[2])}
 kernels = args[3:]
 
@@ -138,6 +145,8 @@ if dump:
 
 cuda = ctypes.CDLL("libcuda.so.1")
 cuda.cuLaunchKernel.argtypes = [ctypes.c_void_p] + [ctypes.c_uint] * 7 + [ctypes.c_void_p] * 3
+cuda.cuModuleGetGlobal_v2.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p]
+cuda.cuMemcpyHtoD_v2.argtypes = [ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t]
 
 
 def check(result, what):
@@ -175,6 +184,14 @@ def ctypes_launch(convention, cubin, ptx):
     module, function = ctypes.c_void_p(), ctypes.c_void_p()
     check(cuda.cuModuleLoadData(ctypes.byref(module), ctypes.c_char_p(cubin)), "cuModuleLoadData")
     check(cuda.cuModuleGetFunction(ctypes.byref(function), module, k["name"].encode()), "cuModuleGetFunction")
+    records = None
+    if b"trace_buf" in cubin:  # instrumented by clock_trace.py: point its trace_buf at zeroed records
+        address, size_ = ctypes.c_uint64(), ctypes.c_size_t()
+        check(cuda.cuModuleGetGlobal_v2(ctypes.byref(address), ctypes.byref(size_), module, b"trace_buf"),
+              "finding trace_buf")
+        records = torch.zeros(grid, clock_trace.CAPACITY, dtype=torch.int64, device="cuda")
+        pointer = ctypes.c_uint64(records.data_ptr())
+        check(cuda.cuMemcpyHtoD_v2(address, ctypes.byref(pointer), 8), "setting trace_buf")
     cuda.cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100)
     check(cuda.cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k["shared"]),
           "allowing the shared memory")
@@ -199,6 +216,7 @@ def ctypes_launch(convention, cubin, ptx):
         check(cuda.cuLaunchKernel(function, grid, 1, 1, threads, 1, 1, k["shared"],
                                   torch.cuda.current_stream().cuda_stream, pointers, None), "cuLaunchKernel")
     launch.storage = storage
+    launch.records = records
     return launch
 
 
@@ -218,7 +236,23 @@ for spec in kernels:
     torch.cuda.synchronize()
     print(f"{spec}: max |error| {(c.float() - want).abs().max().item():.3g}")
 
-if timing:
+if tracing:
+    k_steps = size // BK
+    tiles_per_program = -(-(size // BM) * (size // BN) // grid)
+    if tiles_per_program * (2 * k_steps + 1) + 4 > clock_trace.CAPACITY:
+        sys.exit(f"--trace: {tiles_per_program} tiles of {k_steps} K steps a program overflow "
+                 f"{clock_trace.CAPACITY} records")
+    traced = {key: launch for key, launch in launches.items() if launch.records is not None}
+    for r in range(int(os.environ.get("TRACE_ROUNDS", "2"))):
+        for key, launch in traced.items():
+            for _ in range(int(os.environ.get("TRACE_WARM", "20"))):
+                launch.records.zero_()
+                launch()
+            torch.cuda.synchronize()
+            # the tensor cores' peak: 4096 fp16 flops a cycle per SM
+            clock_trace.summarize(f"{size} round {r} {key}", launch.records.cpu().numpy(), k_steps,
+                                  2 * BM * BN * BK // 4096)
+elif timing:
     candidates = {**launches, **jit_launches}
     samples = {key: [] for key in candidates}
     keys = list(candidates)

@@ -34,9 +34,10 @@
 // operand reads and held the next MMA back by ~1400 cycles, and the whole
 // tile's store, issued at once, slowed the copies of the iterations after
 // it; a slab (16 KB) per iteration fits beside the MMA.  Measured with
-// clock64 traces of every K iteration (twelfth session, RESULTS.md): a
-// tile's cycles beyond its MMAs went from ~5400 (whole tile in the first
-// iteration) to ~3900, against Triton's ~4400.
+// clock64 traces of every K iteration (bench/tools/clock_trace.py; tutorial
+// 09's 128x256x64 tiles at 8192^3, RESULTS.md, twelfth session): a tile's
+// cycles beyond its MMAs went from 4700-5500 (whole tile in the first
+// iteration) to 2800-3600, against Triton's 3550-4470.
 //
 // Algorithm, for a tile loop T (as ContinueRingAcrossTiles left it) whose
 // body holds one K loop K with TMA ring copies and ends, as
