@@ -8,8 +8,9 @@ tiles of K), longer and not a multiple of it, K not a multiple of the
 block (zero-filled), edge tiles in M and N (clipped stores), programs that
 own one tile, several, or none, K = 0, and 2 to 4 stages; output tiles 8
 to 128 columns wide in fp16 and fp32 (unswizzled, swizzled, and one whose
-write stays in the epilogue over the register budget).  The output is
-poisoned before every launch."""
+write stays in the epilogue over the register budget); tutorial 09's
+128x256 tile, deferred a slab per K step, with K loops shorter than its
+four slabs.  The output is poisoned before every launch."""
 import os
 import sys
 
@@ -135,6 +136,25 @@ def test_persistent_matmul_narrow_and_wide_output_tiles(block_n, out_dtype, warp
         TensorDescriptor.from_tensor(c, [BM, block_n]), M, N, K, BM, block_n, BK, PROGRAMS=programs,
         num_stages=3, num_warps=warps)
     torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
+
+
+@pytest.mark.parametrize("programs", [1, 3])
+@pytest.mark.parametrize("K", [0, 64, 192, 320])
+def test_persistent_matmul_deferred_a_slab_per_k_step(K, programs):
+    """Tutorial 09's 128x256 fp16 tile at 3 stages: each tile is written and
+    stored by the next tile's K loop one 64-column slab per K step (four
+    steps).  K loops of 0, 1 and 3 steps leave slabs to the epilogue; 5
+    steps store all four in the loop.  Partial tiles in M and N."""
+    M, N, BM, BN, BK = 300, 600, 128, 256, 64
+    a = torch.randn((M, max(K, BK)), device="cuda", dtype=torch.float16)  # K = 0: a box's width all the same
+    b = torch.randn((N, max(K, BK)), device="cuda", dtype=torch.float16)
+    c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
+    persistent_matmul_any_output[(programs,)](
+        TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BN, BK]),
+        TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, PROGRAMS=programs, num_stages=3,
+        num_warps=8)
+    want = a[:, :K].float() @ b[:, :K].float().T
+    torch.testing.assert_close(c.float(), want, rtol=1e-2, atol=5e-2)
 
 
 @pytest.mark.parametrize("programs", [1, 5, 132])

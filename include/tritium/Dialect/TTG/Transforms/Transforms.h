@@ -197,8 +197,9 @@ mlir::scf::ForOp continueRingAcrossTiles(mlir::scf::ForOp tileLoop);
 /// epilogue's TMA store of a tile is issued in the next tile's K loop,
 /// after its first iteration's ring copies, instead of before them, and,
 /// within a register budget, the tile's write to shared memory moves into
-/// that iteration too (see DeferTileStore.cpp).  Returns false, changing
-/// nothing, when the loop does not have that form.
+/// that iteration too; a tile the store moves as several boxes is written
+/// and stored one box-wide slab per iteration (see DeferTileStore.cpp).
+/// Returns false, changing nothing, when the loop does not have that form.
 bool deferTileStore(mlir::scf::ForOp tileLoop);
 
 /// A tile loop whose epilogue stores its tile with TMA and waits until the
