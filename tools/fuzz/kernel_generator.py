@@ -987,7 +987,8 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
     tiles in a flattened persistent loop (sometimes storing each tile's
     index at the top of the tile, sometimes computing the tile's
     coordinates inside the K loop), either loop sometimes marked
-    warp_specialize (a TMA producer warp on Hopper), 2 to 4 stages.  Rows are multiples of 16
+    warp_specialize (a TMA producer warp on Hopper), 2 to 4 stages (tutorial 09's
+    128x256x64 tile at 4, or persistent at 3 over K loops of up to 6 steps).  Rows are multiples of 16
     bytes, as tensor maps need; blocks past the edges read zeros and store
     nothing."""
     if rng.random() < 0.3:
@@ -1017,6 +1018,17 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
         extra = random.Random(seed * 15485863 + 14)
         record = programs is not None and extra.random() < 0.4
         inline = programs is not None and extra.random() < 0.4
+        # (a stream of its own) tutorial 09's tile, persistent and flattened,
+        # as the bench runs it: 3 stages, 8 warps, stored in the input type;
+        # the next tile's K loop writes and stores it a 64-column slab per K
+        # step (DeferTileStore.cpp), over K loops of 1 to 6 steps (all four
+        # slabs in the loop, or some left to the epilogue)
+        slabbed = random.Random(seed * 15485863 + 17)
+        deferred = ((bm, bn, bk) == (128, 256, 64) and programs is not None and not specialize
+                    and slabbed.random() < 0.5)
+        if deferred:
+            out = dtype
+            k = 8 * slabbed.randint(1, 6 * bk // 8)
         header = ("def kernel(a_desc, b_desc, c_desc, " + ("seen_ptr, " if record else "")
                   + "M, N, K, BM: tl.constexpr, BN: tl.constexpr, "
                   "BK: tl.constexpr" + (", PROGRAMS: tl.constexpr):" if programs else "):"))
@@ -1045,6 +1057,9 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
         # 4 stages of 128x256 tiles leave no room for the whole output tile
         # beside the ring: the epilogue stores it a slab at a time
         stages = 4 if (bm, bn, bk) == (128, 256, 64) else rng.choice([2, 3, 3, 4])
+        warps = rng.choice([4, 8])
+        if deferred:
+            stages, warps = 3, 8
         return Program(seed=seed, source="\n".join(lines),
                        signature=dict({"a_desc": f"tensordesc<{SIG_DTYPE[dtype]}[{bm},{bk}]>",
                                        "b_desc": f"tensordesc<{SIG_DTYPE[dtype]}[{bk},{bn}]>",
@@ -1052,7 +1067,7 @@ def _generate_descriptor(seed: int, rng: random.Random) -> Program:
                                       **({"seen_ptr": "*i32"} if record else {}),
                                       **{"M": "i32", "N": "i32", "K": "i32"}),
                        constexprs=dict({"BM": bm, "BN": bn, "BK": bk}, **({"PROGRAMS": programs} if programs else {})),
-                       num_warps=rng.choice([4, 8]), num_stages=stages,
+                       num_warps=warps, num_stages=stages,
                        grid=(programs,) if programs else ((m + bm - 1) // bm, (n + bn - 1) // bn),
                        inputs=[("a_desc", (m, k), dtype), ("b_desc", (k, n), dtype)],
                        outputs=[("c_desc", (m, n), out)] + ([("seen_ptr", (tiles,), "int32")] if record else []),
