@@ -80,7 +80,7 @@ def k_full(x_ptr, y_ptr, v, B: tl.constexpr):
 def test_full_zeros_and_zeros_like():
     t = ttir(k_full, {"x_ptr": "*i32", "y_ptr": "*fp16", "v": "i32"}, {"B": 16})
     assert "dense<7> : tensor<16xi32>" in t
-    assert re.search(r"tt\.splat %v : i32 -> tensor<16xi32>", t)  # full of a runtime value
+    assert re.search(r"tt\.splat %arg2 : i32 -> tensor<16xi32>", t)  # full of a runtime value (v)
     assert "dense<0> : tensor<16xi32>" in t
     # zeros_like takes shape and dtype from its argument
     assert "dense<0.000000e+00> : tensor<16x8xf16>" in t
@@ -874,7 +874,7 @@ def k_runtime_if(x_ptr, n):
 
 def test_if_else_on_a_runtime_scalar_yields_results():
     t = ttir(k_runtime_if, {"x_ptr": "*fp32", "n": "i32"})
-    assert re.search(r"arith\.cmpi sgt, %n, %[\w#]+ : i32", t)
+    assert re.search(r"arith\.cmpi sgt, %arg1, %[\w#]+ : i32", t)  # n
     assert re.search(r"scf\.if %[\w#]+ -> \((f32, i32|i32, f32)\)", t), t
     assert count(t, "scf.yield") == 2
     assert re.search(r"\} else \{", t)
@@ -894,7 +894,7 @@ def k_if_no_else(x_ptr, n):
 def test_if_without_else_merges_the_rebound_value():
     t = ttir(k_if_no_else, {"x_ptr": "*fp32", "n": "i32"})
     assert re.search(r"scf\.if %[\w#]+ -> \(f32\)", t)
-    assert re.search(r"tt\.store %x_ptr, %[\w#]+ : !tt\.ptr<f32>", t)
+    assert re.search(r"tt\.store %arg0, %[\w#]+ : !tt\.ptr<f32>", t)  # x_ptr
 
 
 @triton.jit
@@ -924,7 +924,7 @@ def k_for(x_ptr, lo, hi):
 
 def test_for_over_range_with_runtime_bounds_carries_values():
     t = ttir(k_for, {"x_ptr": "*fp32", "lo": "i32", "hi": "i32"})
-    assert re.search(r"scf\.for %[\w#]+ = %lo to %hi step %[\w#]+ iter_args\(%[\w#]+ = %[\w#]+\) -> \(tensor<16xf32>\)", t)
+    assert re.search(r"scf\.for %[\w#]+ = %arg1 to %arg2 step %[\w#]+ iter_args\(%[\w#]+ = %[\w#]+\) -> \(tensor<16xf32>\)", t)
     assert re.search(r"scf\.yield %[\w#]+ : tensor<16xf32>", t)
     assert re.search(r"tt\.store %[\w#]+, %[\w#]+ : tensor<16x!tt\.ptr<f32>>", t)
 
@@ -937,7 +937,7 @@ def k_for_i64(x_ptr, n):
 
 def test_for_with_an_i64_bound_has_an_i64_induction_variable():
     t = ttir(k_for_i64, {"x_ptr": "*i64", "n": "i64"})
-    assert re.search(r"scf\.for %[\w#]+ = %[\w#]+ to %n step %[\w#]+\s+: i64", t)
+    assert re.search(r"scf\.for %[\w#]+ = %[\w#]+ to %arg1 step %[\w#]+\s+: i64", t)
 
 
 @triton.jit
@@ -988,10 +988,10 @@ def k_while(x_ptr, n):
 def test_while_loop():
     t = ttir(k_while, {"x_ptr": "*fp32", "n": "i32"})
     assert re.search(r"scf\.while \(.*\) : \((f32, i32|i32, f32)\) -> \((f32, i32|i32, f32)\)", t)
-    assert re.search(r"arith\.cmpi slt, %[\w#]+, %n : i32", t)
+    assert re.search(r"arith\.cmpi slt, %[\w#]+, %arg1 : i32", t)  # n
     assert count(t, "scf.condition") == 1
     assert re.search(r"\} do \{", t)
-    assert re.search(r"tt\.store %x_ptr, %[\w#]+ : !tt\.ptr<f32>", t)
+    assert re.search(r"tt\.store %arg0, %[\w#]+ : !tt\.ptr<f32>", t)  # x_ptr
 
 
 @triton.jit
@@ -1229,8 +1229,8 @@ def test_constexpr_parameter_before_a_runtime_parameter():
     t = ttir(k_constexpr_in_the_middle, {"x_ptr": "*i32", "s": "constexpr", "n": "i32"}, {"s": 1},
              attrs={"n": [["tt.divisibility", 16]]})
     header = kernel_header(t, "k_constexpr_in_the_middle")
-    assert re.search(r"\(%x_ptr: !tt\.ptr<i32>, %n: i32 \{tt\.divisibility = 16 : i32\}\)", header)
-    assert re.search(r"tt\.store %[\w#]+, %n : !tt\.ptr<i32>", t)
+    assert re.search(r"\(%arg0: !tt\.ptr<i32>, %arg1: i32 \{tt\.divisibility = 16 : i32\}\)", header)  # x_ptr, n
+    assert re.search(r"tt\.store %[\w#]+, %arg1 : !tt\.ptr<i32>", t)
 
 
 def test_specialization_compiles_with_its_attributes():
@@ -1239,12 +1239,12 @@ def test_specialization_compiles_with_its_attributes():
     t = strip_locations(triton.compile(ASTSource(k_spec, sig, constexprs, attrs)).asm["ttir"])
     header = kernel_header(t, "k_spec")
     # `a` == 1 and `h` is None became constants: 7 runtime arguments remain
-    assert len(re.findall(r"%\w+: ", header)) == 7  # the runtime parameters, by name
-    assert re.search(r"%x_ptr: !tt\.ptr<f32> \{tt\.divisibility = 16 : i32\}", header)
-    assert re.search(r"%b: i32 \{tt\.divisibility = 16 : i32\}", header)
-    assert re.search(r"%c: i32[,)]", header)
-    assert re.search(r"%d: i64 \{tt\.divisibility = 16 : i32\}", header)
-    assert re.search(r"%f: i1[,)]", header) and re.search(r"%g: f32[,)]", header)
+    assert len(re.findall(r"%\w+: ", header)) == 7  # the runtime parameters x_ptr, b, c, d, e, f, g
+    assert re.search(r"%arg0: !tt\.ptr<f32> \{tt\.divisibility = 16 : i32\}", header)
+    assert re.search(r"%arg1: i32 \{tt\.divisibility = 16 : i32\}", header)
+    assert re.search(r"%arg2: i32[,)]", header)
+    assert re.search(r"%arg3: i64 \{tt\.divisibility = 16 : i32\}", header)
+    assert re.search(r"%arg5: i1[,)]", header) and re.search(r"%arg6: f32[,)]", header)
 
 
 @triton.jit(do_not_specialize=["b", 3])

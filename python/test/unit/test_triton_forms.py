@@ -237,7 +237,7 @@ def k_count_down(x_ptr, lo, STEP: tl.constexpr):
 def test_a_constant_negative_step_counts_down():
     t = compile_ttir(k_count_down, {"x_ptr": "*i32", "lo": "i32"}, {"STEP": -2})
     # a counter over [0, 15 - lo) by 2, the loop variable 15 - counter
-    assert re.search(r"%\w+ = arith\.subi %c15_i32, %lo : i32", t)
+    assert re.search(r"%\w+ = arith\.subi %c15_i32, %arg1 : i32", t)  # 15 - lo
     assert re.search(r"scf\.for %(\w+) = %c0_i32 to %\w+ step %c2_i32", t)
     with pytest.raises(triton.CompilationError, match="step must not be zero"):
         compile_ttir(k_count_down, {"x_ptr": "*i32", "lo": "i32"}, {"STEP": 0})
@@ -296,7 +296,8 @@ def test_annotations_fix_argument_types_and_ir_names_the_arguments():
     # an annotated 1 is not specialized away
     assert k_annotated.specialization([FakeTensor(0x1000), FakeTensor(0x2000), 1, 1.0])[0]["v"] == "u8"
     t = compile_ttir(k_annotated, sig)
-    assert "%v: i8" in t and "%w: f16" in t and "arith.extf %w" in t
+    # as in Triton's IR, the arguments are %arg0, %arg1, ... (v and w the third and fourth)
+    assert "%arg2: i8" in t and "%arg3: f16" in t and "arith.extf %arg3" in t
 
 
 @triton.jit
@@ -582,7 +583,8 @@ def test_tuple_arguments_flatten_into_named_parameters():
     from tritium.compiler.compiler import ASTSource
     k = triton.compile(ASTSource(k_tuples, sig, constexprs, attrs), target="cuda:90")
     header = next(line for line in k.asm["ttir"].splitlines() if "tt.func public @k_tuples" in line)
-    names = re.findall(r"%([\w.]+): ", header)
+    # each parameter's name is in its location, as in Triton's IR: %arg0: !tt.ptr<f32> loc("ptrs.0"(#loc))
+    names = re.findall(r'%arg\d+: [^,]*? loc\("([\w.]+)"\(', header)
     assert names == ["ptrs.0", "ptrs.1", "values.0", "values.1", "flags.0"]
     assert k.runtime_params == names
     from tritium.runtime import tuple_args
@@ -944,14 +946,14 @@ def k_walrus(x_ptr, n):
 def test_an_assignment_expression_binds_its_name_and_is_its_value():
     t = compile_ttir(k_walrus, {"x_ptr": "*i32", "n": "i32"})
     # x and y are the one load; z = x + y feeds the condition and, doubled or not, the store
-    load = re.search(r"(%\w+) = tt\.load %x_ptr", t).group(1)
+    load = re.search(r"(%\w+) = tt\.load %arg0", t).group(1)  # x_ptr
     z = re.search(rf"(%\w+) = arith\.addi {load}, {load} : i32", t).group(1)
     assert re.search(rf"arith\.cmpi sgt, {z}, %c0_i32", t)
     # a name the while condition binds is carried: the condition computes i + 1 from the
     # carried value and forwards it to the body and to the loop's result
     m = re.search(r"(%\w+) = scf\.while \((%\w+) = %c0_i32\) : \(i32\) -> i32 \{\s*"
                   r"(%\w+) = arith\.addi \2, %c1_i32 : i32\s*"
-                  r"(%\w+) = arith\.cmpi slt, \3, %n : i32\s*"
+                  r"(%\w+) = arith\.cmpi slt, \3, %arg1 : i32\s*"
                   r"scf\.condition\(\4\) \3 : i32", t)
     assert m, t
     assert re.search(rf"arith\.addi %\w+, {m.group(1)} : i32", t)  # z + i after the loop
@@ -972,7 +974,7 @@ def test_a_name_first_bound_in_a_while_condition_reaches_the_body_and_the_end():
     m = re.search(r"(%\w+):2 = scf\.while \(%\w+ = %c0_i32\) : \(i32\) -> \(i32, i32\) \{.*?"
                   r"(%\w+) = tt\.load .*?scf\.condition\(%\w+\) %\w+, \2 : i32, i32", t, re.S)
     assert m, t
-    assert re.search(rf"tt\.store %p, {m.group(1)}#1 : !tt\.ptr<i32>", t)
+    assert re.search(rf"tt\.store %arg0, {m.group(1)}#1 : !tt\.ptr<i32>", t)
 
 
 def test_assignment_expressions_in_comprehensions_and_runtime_ternaries():
@@ -986,7 +988,7 @@ def test_assignment_expressions_in_comprehensions_and_runtime_ternaries():
     def ternary(p, n):
         z = (y := tl.load(p + 1)) if n > 0 else 3  # y would exist in one branch only
         tl.store(p, z)
-    assert re.search(r"tt\.store %p, %c6_i32", compile_ttir(comprehension, {"p": "*i32"}))
+    assert re.search(r"tt\.store %arg0, %c6_i32", compile_ttir(comprehension, {"p": "*i32"}))
     with pytest.raises(triton.CompilationError, match=r"assignment expression inside a conditional expression "
                                                       r"whose condition is a runtime value"):
         compile_ttir(ternary, {"p": "*i32", "n": "i32"})
