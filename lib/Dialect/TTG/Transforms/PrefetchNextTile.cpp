@@ -58,7 +58,8 @@
 //      first copies are issued by the K loop's last iterations instead.
 //   7. Then a tile's TMA store is issued by the next tile's K loop, after
 //      its first ring copies, and, within a register budget, its write to
-//      shared memory moves there too, after that iteration's MMA
+//      shared memory moves there too, after that iteration's MMA; a tile
+//      the store moves as several boxes goes a box-wide slab per iteration
 //      (DeferTileStore.cpp).
 // The epilogue's loads and stores then run after the next tile's copies
 // were issued: the flatten request is the user's statement that a tile's
