@@ -1002,3 +1002,28 @@ def test_the_non_constexpr_globals_knob_covers_closure_numbers(monkeypatch):
         tl.store(x_ptr, n)
     monkeypatch.setenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS", "1")
     assert re.search(r"arith\.constant 7 : i32", compile_ttir(kernel, {"x_ptr": "*i32"}))
+
+
+# ---- noinline functions ----------------------------------------------------------------------
+
+@triton.jit(noinline=True)
+def _scaled_noinline(val, i):
+    return val * i
+
+
+@triton.jit
+def k_noinline_with_a_block(x_ptr):
+    offs = tl.arange(0, 128)
+    tl.store(x_ptr + offs, _scaled_noinline(tl.load(x_ptr + offs), 2))
+
+
+@triton.jit
+def k_noinline_with_scalars(x_ptr):
+    tl.store(x_ptr, _scaled_noinline(tl.load(x_ptr), 2))
+
+
+def test_a_noinline_function_takes_scalars_only_as_in_triton():
+    with pytest.raises(triton.CompilationError, match=r"Function _scaled_noinline is marked noinline, but was "
+                                                      r"called with non-scalar argument val:fp32\[128\]"):
+        compile_ttir(k_noinline_with_a_block, {"x_ptr": "*fp32"})
+    assert "tt.store" in compile_ttir(k_noinline_with_scalars, {"x_ptr": "*fp32"})

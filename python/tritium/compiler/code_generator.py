@@ -1275,6 +1275,10 @@ class CodeGenerator(ast.NodeVisitor):
             # As in Triton, a tensor argument is a runtime argument even where the
             # parameter is annotated constexpr; everything else is compile-time.
             if _is_tensor(value):
+                if fn.noinline and value.type.is_block():
+                    # Triton's rule (its noinline functions stay calls, taking scalars)
+                    raise self.error(node, f"Function {fn.__name__} is marked noinline, but was called with "
+                                           f"non-scalar argument {p.name}:{value.type}")
                 arg_values.append(value.type)
                 call_operands.append(value)
                 key_parts.append(("t", value.type.to_ir(), str(value.type.scalar)))
