@@ -139,11 +139,11 @@ def test_persistent_matmul_narrow_and_wide_output_tiles(block_n, out_dtype, warp
 
 
 @pytest.mark.parametrize("programs", [1, 3])
-@pytest.mark.parametrize("K", [0, 64, 192, 320])
+@pytest.mark.parametrize("K", [0, 64, 128, 192, 256, 320])
 def test_persistent_matmul_deferred_a_slab_per_k_step(K, programs):
     """Tutorial 09's 128x256 fp16 tile at 3 stages: each tile is written and
     stored by the next tile's K loop one 64-column slab per K step (four
-    steps).  K loops of 0, 1 and 3 steps leave slabs to the epilogue; 5
+    steps).  K loops of 0 to 3 steps leave slabs to the epilogue; 4 and 5
     steps store all four in the loop.  Partial tiles in M and N."""
     M, N, BM, BN, BK = 300, 600, 128, 256, 64
     a = torch.randn((M, max(K, BK)), device="cuda", dtype=torch.float16)  # K = 0: a box's width all the same

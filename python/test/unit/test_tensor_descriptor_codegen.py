@@ -365,6 +365,22 @@ def test_a_carried_tile_is_written_and_stored_a_slab_per_k_iteration(c_f32, bloc
     assert k.metadata.get("spills", 0) == 0
 
 
+def test_a_k_loop_over_64_bit_integers_writes_its_carried_tile_whole():
+    # lb + j * step of an i64 loop could wrap: the tile goes whole, in the first iteration
+    sig = {"a_desc": "tensordesc<fp16[128,64]>", "b_desc": "tensordesc<fp16[256,64]>",
+           "c_desc": "tensordesc<fp16[128,256]>", "M": "i32", "N": "i32", "K": "i64"}
+    k = triton.compile(persistent_matmul_any_output, signature=sig,
+                       constexprs={"BM": 128, "BN": 256, "BK": 64, "PROGRAMS": 132},
+                       target="cuda:90", num_warps=8, num_stages=3)
+    ttgir = k.asm["ttgir"]
+    tile_loop = ttgir[ttgir.index("scf.for"):ttgir.index("{tt.flatten}")]
+    k_loop = tile_loop[tile_loop.index("scf.for", 1):]
+    assert re.match(r"scf\.for %\w+ = %\w+ to %\w+ step %\w+ iter_args\([^)]*\) -> \([^)]*\)\s*: i64", k_loop)
+    k_loop = k_loop[:k_loop.index("scf.yield")]
+    assert "ttg.extract_tile" not in k_loop
+    assert k_loop.count("ttg.local_store") == 1 and k_loop.count("ttg.async_tma_copy_local_to_global") == 1
+
+
 @pytest.mark.parametrize("block_n", [8, 64])  # 16-byte rows are stored unswizzled; 128-byte rows swizzled
 def test_deferred_tile_writes_are_fenced_before_their_tma_store(block_n):
     # In PTX order, every TMA store follows a proxy fence after the last

@@ -73,7 +73,8 @@
 //      step && pending) { for each slab j, scf.if (iv == lb + j * step) {
 //      ttg.extract_tile of slab j; ttg.local_store into B[j]; the copy
 //      from B[j] at the indices, the column shifted by j * width } }
-//      (compared in 64 bits: no wrap).
+//      (K loops of 32-bit or narrower integers only, compared in 64 bits:
+//      no wrap).
 //   4. Where the epilogue's wait was, for a K loop that ran no iteration:
 //      scf.if (pending && lb >= ub) { write; the copy }.  In slabs, for one
 //      that ran fewer than `slabs`: scf.if (pending && lb + (slabs - 1) *
@@ -333,7 +334,10 @@ bool ttg::deferTileStore(scf::ForOp loop) {
   TileBuffer buffer;
   buffer.desc = store.copy.getDesc();
   buffer.fence = static_cast<bool>(store.fence);
-  if (carryTile && !buffer.fence)
+  // (Slabs only for K loops of 32-bit or narrower integers: compared in 64
+  // bits, lb + j * step cannot wrap.)
+  auto ivType = dyn_cast<IntegerType>(k.getInductionVar().getType());
+  if (carryTile && !buffer.fence && ivType && ivType.getWidth() < 64)
     buffer.slabs = planTileSlabs(cast<RankedTensorType>(tile.getType()), tileType,
                                  store.copy.getDesc().getType().getBlockType());
   OpBuilder beforeLoop(loop);
