@@ -357,9 +357,12 @@ def test_a_carried_tile_is_written_and_stored_a_slab_per_k_iteration(c_f32, bloc
     tile_loop = ttgir[ttgir.index("scf.for"):ttgir.index("{tt.flatten}")]
     k_loop = tile_loop[tile_loop.index("scf.for", 1):]
     k_loop = k_loop[:k_loop.index("scf.yield")]
-    # slab j: its own scf.if (iteration j), its registers, its slot, its store
-    slabs = re.findall(r"scf\.if %\w+ \{\s*%\w+ = ttg\.extract_tile %\w+ \[0, (\d+)\]", k_loop)
-    assert [int(c) for c in slabs] == slab_columns
+    # slab j: its own scf.if (iteration j), its registers, its slot, its
+    # store; slab 0's opens with the wait for the previous tile's stores
+    slabs = re.findall(r"scf\.if %\w+ \{\s*((?:ttg\.async_tma_store_wait \{pendings = 0 : i32\}.*\s*ttg\.barrier.*\s*)?)"
+                       r"%\w+ = ttg\.extract_tile %\w+ \[0, (\d+)\]", k_loop)
+    assert [int(c) for _, c in slabs] == slab_columns
+    assert [bool(wait) for wait, _ in slabs] == [c == 0 for c in slab_columns]
     assert k_loop.count("ttg.async_tma_copy_local_to_global") == max(len(slab_columns), 1)
     assert k_loop.count("ttg.local_store") == max(len(slab_columns), 1)
     assert k.metadata.get("spills", 0) == 0

@@ -1578,7 +1578,8 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // shared memory with the MMA's reads in small pieces, and the stores leave
 // the SM spread over the iterations), all under one test of the iteration
 // (iv < lb + 2 * step).  The buffer is two slab slots; the wait for the
-// previous tile's stores stays in the first iteration.  A K
+// previous tile's stores, and a barrier after it, open slab 0's branch (no
+// test of its own in every iteration).  A K
 // loop too short for a slab stores it where the epilogue's wait was; the
 // last tile's slabs follow the loop.
 // CHECK-LABEL: tt.func public @slabbed_tile
@@ -1589,17 +1590,16 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK-NEXT: %[[ZERO:.*]] = arith.extsi %c0_i32 : i32 to i64
 // CHECK: %[[ONE:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
 // CHECK: scf.for %[[K:[^ ]*]] =
-// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[K]], %c0_i32
-// CHECK-NEXT: %[[GO:.*]] = arith.andi %[[FIRST]], %[[PEND:[^ ]*]] : i1
-// CHECK-NEXT: scf.if %[[GO]] {
-// CHECK-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NOT: ttg.async_tma_store_wait
 // CHECK: ttg.async_tma_copy_global_to_local %arg6
 // CHECK-NEXT: %[[WK:.*]] = arith.extsi %[[K]] : i32 to i64
 // CHECK-NEXT: %[[IN:.*]] = arith.cmpi slt, %[[WK]], %[[TWO]] : i64
-// CHECK-NEXT: %[[GOS:.*]] = arith.andi %[[IN]], %[[PEND]] : i1
+// CHECK-NEXT: %[[GOS:.*]] = arith.andi %[[IN]], %[[PEND:[^ ]*]] : i1
 // CHECK-NEXT: scf.if %[[GOS]] {
 // CHECK-NEXT: %[[AT0:.*]] = arith.cmpi eq, %[[WK]], %[[ZERO]] : i64
 // CHECK-NEXT: scf.if %[[AT0]] {
+// CHECK-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.barrier
 // CHECK-NEXT: %[[S0:.*]] = ttg.extract_tile %[[VT:[^ ]*]] [0, 0] : tensor<64x128xf16, #mma> -> tensor<64x64xf16, #mma1>
 // CHECK: %[[SLOT0:.*]] = ttg.memdesc_index %[[SLOTS]][%c0_i32{{.*}}]
 // CHECK-NEXT: ttg.local_store %[[S0]], %[[SLOT0]]
@@ -1637,16 +1637,15 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 // CHECK: ttg.async_tma_copy_local_to_global
 // CHECK-NEXT: }
 // CHECK-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
-// Each slab's write is followed by a barrier before its store; the ring's
-// barrier before the copies separates the first iteration's wait from the
-// writes.
+// Each slab's write is followed by a barrier before its store; slab 0's
+// branch opens with the wait and its barrier.
 // MEMBAR-LABEL: tt.func public @slabbed_tile
 // MEMBAR: scf.for
 // MEMBAR: scf.for
+// MEMBAR: ttg.async_tma_copy_global_to_local %arg0
 // MEMBAR: ttg.async_tma_store_wait {pendings = 0 : i32}
-// MEMBAR: ttg.barrier{{$}}
-// MEMBAR-NEXT: ttg.async_tma_copy_global_to_local %arg0
-// MEMBAR: ttg.extract_tile {{.*}} [0, 0]
+// MEMBAR-NEXT: ttg.barrier{{$}}
+// MEMBAR-NEXT: ttg.extract_tile {{.*}} [0, 0]
 // MEMBAR: ttg.local_store
 // MEMBAR-NEXT: ttg.barrier{{$}}
 // MEMBAR-NEXT: ttg.async_tma_copy_local_to_global

@@ -245,15 +245,24 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
               ", " + (b.kMajor ? "0" : "1");
 
     auto module = op->getParentOfType<ModuleOp>();
-    ThreadIndex thread = emitThreadIndex(rewriter, loc, module);
-    // The warp index straight from %tid: ptxas then moves the descriptors
-    // to uniform registers with R2UR in the loop.  Making it uniform with a
-    // shfl from lane 0 removes those R2URs but raised the registers from
-    // 191 to 208 and measured 0.7% slower at 8192^3 (bench/tools/
-    // matmul_ab.py, both cubins under one launcher), so it is not done.  On
-    // tutorial 09's persistent TMA kernel at 8192^3 it changed nothing
-    // (157 to 156 registers; bench/RESULTS.md, 2026-11-27 third session).
-    Value warp = thread.warp;
+    // The warp index made warp-uniform by a shfl from lane 0, as Triton
+    // does: ptxas then keeps the descriptors in uniform registers.  Taken
+    // straight from %tid, they were built in vector registers and moved
+    // with R2UR before every wgmma: tutorial 09's persistent K loop ran 12
+    // more vector instructions a step per warp, 8.3 M more in all at
+    // 8192^3 (ncu), and each such build timed 0.4-1.0% behind its uniform
+    // twin under one launcher (bench/RESULTS.md, 2026-11-28, thirteenth
+    // session): under the power cap, instructions are clock.
+    // (Read once at the function's entry: a shfl in the K loop is redone
+    // every iteration.)
+    Value warp;
+    {
+      OpBuilder::InsertionGuard atEntry(rewriter);
+      if (auto function = op->getParentOfType<LLVM::LLVMFuncOp>())
+        rewriter.setInsertionPointToStart(&function.getBody().front());
+      warp = nvvm::shuffleIdx(rewriter, loc, emitThreadIndex(rewriter, loc, module).warp,
+                              emitI32Constant(rewriter, loc, 0));
+    }
     // Warpgroup offsets: rows 64 * ((w % wm) / 4), columns instrN * (w / wm).
     Value wmValue = emitI32Constant(rewriter, loc, wm);
     Value rowBlock = LLVM::MulOp::create(
@@ -366,7 +375,8 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
         aText = "{";
         for (Value reg : aFragment(mr, kr)) {
           refs.push_back(ptx.input(reg, "r"));
-          aText += (next == accRegs ? "%" : ", %") + std::to_string(next++);
+          aText += (next == accRegs ? "%" : ", %") + std::to_string(next);
+          ++next;
         }
         aText += "}";
       } else {

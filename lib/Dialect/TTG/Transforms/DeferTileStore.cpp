@@ -71,10 +71,15 @@
 //      membar pass places one between the write and the copy out of B).
 //      In slabs: B is [slabs, rows, width], and scf.if (iv < lb + slabs *
 //      step && pending) { for each slab j, scf.if (iv == lb + j * step) {
-//      ttg.extract_tile of slab j; ttg.local_store into B[j]; the copy
-//      from B[j] at the indices, the column shifted by j * width } }
-//      (K loops of 32-bit or narrower integers only, compared in 64 bits:
-//      no wrap).
+//      [j = 0: the wait; ttg.barrier;] ttg.extract_tile of slab j;
+//      ttg.local_store into B[j]; the copy from B[j] at the indices, the
+//      column shifted by j * width } } (K loops of 32-bit or narrower
+//      integers only, compared in 64 bits: no wrap).  The wait sits in
+//      slab 0's branch, not before the ring ops, so that the iterations
+//      past the slabs test nothing but `iv < lb + slabs * step`: a test
+//      of its own there cost ~4 instructions a K step per warp (SASS of
+//      tutorial 09's 3-stage K loop, 111 to 108; one CTA barrier more per
+//      tile).
 //   4. Where the epilogue's wait was, for a K loop that ran no iteration:
 //      scf.if (pending && lb >= ub) { write; the copy }.  In slabs, for one
 //      that ran fewer than `slabs`: scf.if (pending && lb + (slabs - 1) *
@@ -383,7 +388,7 @@ bool ttg::deferTileStore(scf::ForOp loop) {
   OpBuilder beforeK(k);
   Value iv = k.getInductionVar();
   Value go; // iv == lb && pending
-  if (carryTile) {
+  if (carryTile && !buffer.slabs) {
     Operation *firstRingOp = nullptr;
     for (Operation &op : k.getBody()->without_terminator())
       if (isa<BarrierExpectOp, AsyncTMACopyGlobalToLocalOp>(op)) {
@@ -400,7 +405,7 @@ bool ttg::deferTileStore(scf::ForOp loop) {
   }
   OpBuilder afterRing(store.lastRingCopy->getContext());
   afterRing.setInsertionPointAfter(store.lastRingCopy);
-  if (!go) {
+  if (!go && !buffer.slabs) {
     Value first = arith::CmpIOp::create(afterRing, loc, arith::CmpIPredicate::eq,
                                         iv, k.getLowerBound());
     go = arith::AndIOp::create(afterRing, loc, first, pending);
@@ -420,6 +425,11 @@ bool ttg::deferTileStore(scf::ForOp loop) {
                                         iterationValue(beforeK, loc, k, j));
       auto slabIf = scf::IfOp::create(inRange, loc, now, /*withElseRegion=*/false);
       OpBuilder inSlab = slabIf.getThenBodyBuilder();
+      if (j == 0) {
+        // The previous tile's copies out of the slots have read them.
+        AsyncTMAStoreWaitOp::create(inSlab, loc, 0);
+        BarrierOp::create(inSlab, loc);
+      }
       buffer.emitSlab(inSlab, loc, carriedTile, carriedIndices, j);
     }
   } else {
