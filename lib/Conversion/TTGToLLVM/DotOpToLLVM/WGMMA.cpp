@@ -111,10 +111,10 @@ struct OperandTile {
         LLVM::AndOp::create(builder, loc, address,
                             emitI32Constant(builder, loc, 0x3ffff)),
         emitI32Constant(builder, loc, 4));
-    Type i64 = builder.getI64Type();
-    return LLVM::OrOp::create(
-        builder, loc, LLVM::ZExtOp::create(builder, loc, i64, field),
-        LLVM::ConstantOp::create(builder, loc, i64, fixedFields));
+    return addToDescriptor(
+        builder, loc,
+        LLVM::ZExtOp::create(builder, loc, builder.getI64Type(), field),
+        fixedFields);
   }
 
   /// The descriptor of the sub-tile at `coord` (plus the base's warpgroup
@@ -132,10 +132,25 @@ struct OperandTile {
     assert(bytes % 16 == 0 && "wgmma sub-tiles start on 16-byte boundaries");
     if (bytes == 0)
       return baseDesc;
-    return LLVM::AddOp::create(
-        builder, loc, baseDesc,
-        LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
-                                 bytes >> 4));
+    return addToDescriptor(builder, loc, baseDesc, bytes >> 4);
+  }
+
+  /// `descriptor + constant` as a PTX add.s64 that LLVM cannot see into.
+  /// LLVM would turn the add of disjoint bits into an or of each
+  /// descriptor's own constant; ptxas then builds every descriptor's low
+  /// word apart (a ULOP3 each) and moves both words into place (two UMOVs
+  /// a wgmma), where from adds it derives them with 64-bit uniform adds:
+  /// tutorial 09's K step went from 103 to 97 SASS instructions a warp
+  /// (4 stages; bench/RESULTS.md, thirteenth session).  Pure: LLVM may
+  /// still hoist and merge it.
+  static Value addToDescriptor(OpBuilder &builder, Location loc,
+                               Value descriptor, int64_t constant) {
+    nvidia::PTXBuilder ptx;
+    auto *out = ptx.outputs(1, "=l").front();
+    auto *in = ptx.input(descriptor, "l");
+    ptx.verbatim("add.s64 %0, %1, " + std::to_string(constant) + ";", {out, in});
+    return ptx.launch(builder, loc, builder.getI64Type(),
+                      /*hasSideEffects=*/false);
   }
 };
 

@@ -1,0 +1,142 @@
+"""Instruction mix of a kernel's pipelined K loop, from SASS, without a GPU.
+
+  python bench/tools/sass_loop_mix.py KERNEL.cubin|KERNEL.sass [...]
+
+For each file, the loop around the kernel's first mbarrier wait
+(SYNCS.PHASECHK...TRYWAIT: a TMA ring's consumer) is found, its out-of-line
+branches (an indirect-branch switch, BRXU, up to its BSYNC: the slab cases
+of a deferred tile store, which run only in a tile's first K steps) are
+left out, and the instructions of one steady K step are counted per warp:
+uniform-datapath (U*, R2UR, VOTEU), vector and NOP, and by opcode.  (A
+loop that holds code behind a forward branch, as Triton 3.6's flattened
+persistent loop holds its epilogue, is counted whole: count its steady
+path by hand.)
+
+A .sass file is a listing from `cuobjdump -sass` (the GPU machine) or
+`nvdisasm -c`.  A .cubin is disassembled here with the nvdisasm of CUDA
+11.8 (Debian 12's non-free package nvidia-cuda-toolkit, which this machine
+can download and unpack without installing: `apt-get download
+nvidia-cuda-toolkit` against a sources list naming bookworm non-free, then
+`dpkg -x`), named by NVDISASM (default: nvdisasm on PATH).  That nvdisasm
+reads only the ELF ABI version 7 that CUDA 12 wrote; ptxas 13 writes
+version 8, whose header flags differ, so the cubin is disassembled from a
+copy with the sm_90a header of version 7 (the code itself is unchanged).
+On tutorial 09's 3-stage persistent matmul it counted the same 116
+instructions, opcode for opcode, in the GPU machine's cuobjdump listing and
+in this machine's nvdisasm of the same cubin (bench/RESULTS.md, thirteenth
+session).
+"""
+import collections
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+ELF_ABI_VERSION = 8       # e_ident[EI_ABIVERSION]
+ELF_FLAGS = 48            # e_flags in a 64-bit ELF header
+SM90A_ABI7_FLAGS = 0x005a0d5a  # sm_90, virtual sm_90, 64-bit addresses, unified textures, accelerated
+
+
+def disassemble(cubin_path):
+    """nvdisasm -c of a copy of the cubin whose header CUDA 11.8 can read."""
+    with open(cubin_path, "rb") as f:
+        data = bytearray(f.read())
+    if data[ELF_ABI_VERSION] == 8:
+        data[ELF_ABI_VERSION] = 7
+        struct.pack_into("<I", data, ELF_FLAGS, SM90A_ABI7_FLAGS)
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as copy:
+        copy.write(data)
+        copy.flush()
+        result = subprocess.run([os.environ.get("NVDISASM", "nvdisasm"), "-c", copy.name],
+                                capture_output=True, text=True)
+    if result.returncode:
+        sys.exit(f"{cubin_path}: nvdisasm failed: {result.stderr.strip()}")
+    return result.stdout
+
+
+INSTRUCTION = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)(.*?);")
+
+
+def instructions(listing):
+    """(address, opcode, operands) of every instruction of a listing."""
+    found = []
+    for line in listing.splitlines():
+        match = INSTRUCTION.search(line)
+        if match:
+            found.append((int(match.group(1), 16), match.group(3), match.group(4)))
+    return found
+
+
+def branch_target(operands):
+    """The address a BRA jumps to (cuobjdump: 0x..., nvdisasm: a label)."""
+    match = re.search(r"0x([0-9a-f]+)", operands)
+    return int(match.group(1), 16) if match else None
+
+
+def label_addresses(listing):
+    """nvdisasm -c's labels (`.L_x_N:` lines) and the addresses they name."""
+    addresses, waiting = {}, []
+    for line in listing.splitlines():
+        label = re.match(r"\s*(\.L_x_\d+):", line)
+        if label:
+            waiting.append(label.group(1))
+            continue
+        match = INSTRUCTION.search(line)
+        if match:
+            for name in waiting:
+                addresses[name] = int(match.group(1), 16)
+            waiting = []
+    return addresses
+
+
+def k_loop(listing):
+    """The opcodes of the loop around the first TRYWAIT, from its head to
+    its backward branch, the switch bodies (BSSY/BRXU .. BSYNC) left out."""
+    code = instructions(listing)
+    labels = label_addresses(listing)
+    wait = next(i for i, (_, op, _) in enumerate(code) if op.startswith("SYNCS.PHASECHK"))
+    for address, op, operands in code[wait:]:
+        if op != "BRA":
+            continue
+        label = re.search(r"(\.L_x_\d+)", operands)
+        target = labels.get(label.group(1)) if label else branch_target(operands)
+        if target is not None and target <= code[wait][0]:
+            start, end = target, address
+            break
+    else:
+        sys.exit("no backward branch around the first TRYWAIT")
+    body, skipping = [], False
+    for address, op, _ in code:
+        if not start <= address <= end:
+            continue
+        if op.startswith(("BSSY", "BRXU")):
+            skipping = True
+        if skipping:
+            skipping = not op.startswith("BSYNC")
+            continue
+        body.append(op)
+    return body
+
+
+def mix(ops):
+    kinds = collections.Counter()
+    for op in ops:
+        kinds["nop" if op == "NOP" else "uniform" if op.startswith(("U", "R2UR", "VOTEU")) else "vector"] += 1
+    return kinds, collections.Counter(op.split(".")[0] for op in ops if op != "NOP")
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    for path in sys.argv[1:]:
+        listing = disassemble(path) if path.endswith(".cubin") else open(path).read()
+        kinds, ops = mix(k_loop(listing))
+        print(f"{path}: {kinds['uniform'] + kinds['vector']} instructions a K step "
+              f"({kinds['vector']} vector, {kinds['uniform']} uniform; {kinds['nop']} NOPs)")
+        print("   ", ", ".join(f"{op} {n}" for op, n in ops.most_common()))
+
+
+if __name__ == "__main__":
+    main()
