@@ -2,7 +2,7 @@
 
   python bench/tools/sass_loop_mix.py KERNEL.cubin|KERNEL.sass [...]
 
-For each file, the loop around the kernel's first mbarrier wait
+For each file, every innermost loop around an mbarrier wait
 (SYNCS.PHASECHK...TRYWAIT: a TMA ring's consumer) is found, its out-of-line
 branches (an indirect-branch switch, BRXU, up to its BSYNC: the slab cases
 of a deferred tile store, which run only in a tile's first K steps) are
@@ -91,33 +91,44 @@ def label_addresses(listing):
     return addresses
 
 
-def k_loop(listing):
-    """The opcodes of the loop around the first TRYWAIT, from its head to
-    its backward branch, the switch bodies (BSSY/BRXU .. BSYNC) left out."""
+def k_loops(listing):
+    """For each loop around a TRYWAIT, in address order: the opcodes from
+    its head to its backward branch, the switch bodies (BSSY/BRXU ..
+    BSYNC) left out."""
     code = instructions(listing)
     labels = label_addresses(listing)
-    wait = next(i for i, (_, op, _) in enumerate(code) if op.startswith("SYNCS.PHASECHK"))
-    for address, op, operands in code[wait:]:
-        if op != "BRA":
+    spans = []
+    for i, (wait_address, op, _) in enumerate(code):
+        if not op.startswith("SYNCS.PHASECHK"):
             continue
-        label = re.search(r"(\.L_x_\d+)", operands)
-        target = labels.get(label.group(1)) if label else branch_target(operands)
-        if target is not None and target <= code[wait][0]:
-            start, end = target, address
-            break
-    else:
-        sys.exit("no backward branch around the first TRYWAIT")
-    body, skipping = [], False
-    for address, op, _ in code:
-        if not start <= address <= end:
-            continue
-        if op.startswith(("BSSY", "BRXU")):
-            skipping = True
-        if skipping:
-            skipping = not op.startswith("BSYNC")
-            continue
-        body.append(op)
-    return body
+        for address, branch, operands in code[i:]:
+            if branch != "BRA":
+                continue
+            label = re.search(r"(\.L_x_\d+)", operands)
+            target = labels.get(label.group(1)) if label else branch_target(operands)
+            if target == wait_address:  # an out-of-line retry of a wait: no loop of its own
+                break
+            if target is not None and target < wait_address:
+                if (target, address) not in spans:
+                    spans.append((target, address))
+                break
+    # innermost loops only: a tile loop around K loops holds waits of its own
+    spans = sorted(span for span in spans
+                   if not any(other != span and span[0] <= other[0] and other[1] <= span[1] for other in spans))
+    loops = []
+    for start, end in spans:
+        body, skipping = [], False
+        for address, op, _ in code:
+            if not start <= address <= end:
+                continue
+            if op.startswith(("BSSY", "BRXU")):
+                skipping = True
+            if skipping:
+                skipping = not op.startswith("BSYNC")
+                continue
+            body.append(op)
+        loops.append((start, body))
+    return loops
 
 
 def mix(ops):
@@ -132,10 +143,14 @@ def main():
         sys.exit(__doc__)
     for path in sys.argv[1:]:
         listing = disassemble(path) if path.endswith(".cubin") else open(path).read()
-        kinds, ops = mix(k_loop(listing))
-        print(f"{path}: {kinds['uniform'] + kinds['vector']} instructions a K step "
-              f"({kinds['vector']} vector, {kinds['uniform']} uniform; {kinds['nop']} NOPs)")
-        print("   ", ", ".join(f"{op} {n}" for op, n in ops.most_common()))
+        loops = k_loops(listing)
+        if not loops:
+            sys.exit(f"{path}: no loop around an mbarrier wait")
+        for start, ops in loops:
+            kinds, counts = mix(ops)
+            print(f"{path}, loop at {start:#x}: {kinds['uniform'] + kinds['vector']} instructions a K step "
+                  f"({kinds['vector']} vector, {kinds['uniform']} uniform; {kinds['nop']} NOPs)")
+            print("   ", ", ".join(f"{op} {n}" for op, n in counts.most_common()))
 
 
 if __name__ == "__main__":
