@@ -28,6 +28,33 @@ Value tritium::nvvm::electOneLane(OpBuilder &builder, Location loc) {
   return NVVM::ElectSyncOp::create(builder, loc, builder.getI1Type(), Value());
 }
 
+Value tritium::nvvm::electedLane(OpBuilder &builder, Location loc,
+                                 Operation *op) {
+  auto function = op->getParentOfType<LLVM::LLVMFuncOp>();
+  if (!function || function.getBody().empty())
+    return electOneLane(builder, loc);
+  Block &entry = function.getBody().front();
+  if (auto elect = dyn_cast_or_null<NVVM::ElectSyncOp>(
+          entry.empty() ? nullptr : &entry.front()))
+    return elect.getResult();
+  OpBuilder::InsertionGuard atEntry(builder);
+  builder.setInsertionPointToStart(&entry);
+  return electOneLane(builder, function.getLoc());
+}
+
+bool tritium::nvvm::setInsertionPointToFunctionEntry(OpBuilder &builder,
+                                                     Operation *op) {
+  auto function = op->getParentOfType<LLVM::LLVMFuncOp>();
+  if (!function || function.getBody().empty())
+    return false;
+  Block &entry = function.getBody().front();
+  if (!entry.empty() && isa<NVVM::ElectSyncOp>(entry.front()))
+    builder.setInsertionPointAfter(&entry.front());
+  else
+    builder.setInsertionPointToStart(&entry);
+  return true;
+}
+
 Value tritium::nvvm::blockId(OpBuilder &builder, Location loc, int axis) {
   Type i32 = builder.getI32Type();
   switch (axis) {

@@ -68,7 +68,10 @@ namespace {
 /// warp reaches these ops together, so it is one thread, and ptxas
 /// knows it: it issues the uniform-datapath TMA instructions (UTMALDG,
 /// UTMASTG) once, where a `tid == 0` guard makes it loop over the warp's
-/// active lanes around each of them.
+/// active lanes around each of them.  The lane is elected once, at the
+/// function's entry (nvvm::electedLane): electing again at each op cost a
+/// tutorial 09 K step 8 of its 97 SASS instructions a warp (bench/RESULTS.md,
+/// thirteenth session).
 Value isIssuingThread(OpBuilder &builder, Location loc, Operation *op,
                       Value pred = {}) {
   auto module = op->getParentOfType<ModuleOp>();
@@ -85,7 +88,7 @@ Value isIssuingThread(OpBuilder &builder, Location loc, Operation *op,
         builder, loc, warpZero,
         LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::uge, tid,
                              emitI32Constant(builder, loc, first)));
-  Value elected = nvvm::electOneLane(builder, loc);
+  Value elected = nvvm::electedLane(builder, loc, op);
   Value issuing = LLVM::AndOp::create(builder, loc, warpZero, elected);
   return pred ? LLVM::AndOp::create(builder, loc, issuing, pred).getResult() : issuing;
 }

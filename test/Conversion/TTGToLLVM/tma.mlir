@@ -2,16 +2,17 @@
 
 // A descriptor argument is its tensor map by value: byval, 64-byte
 // aligned, a grid constant.  The issuing thread (warp 0's lane that
-// elect.sync picks) initializes the barrier (all threads fence it for the
+// elect.sync picks, once, at the function's entry) initializes the barrier (all threads fence it for the
 // copy engine), a CTA barrier orders that before its expect and its two
 // copies (a 64x128 fp16 tile is two 128-byte slabs,
 // the second 64 columns on and 8192 bytes further), coordinates innermost
 // first; every thread waits on phase 0.
 // CHECK-LABEL: llvm.func @load_two_slabs
 // CHECK-SAME: %arg0: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}
+// CHECK: %[[ELECTED:.*]] = nvvm.elect.sync -> i1
+// CHECK-NOT: nvvm.elect.sync
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
 // CHECK: %[[WARP0:.*]] = llvm.icmp "ult" %[[TID]], %{{.*}} : i32
-// CHECK: %[[ELECTED:.*]] = nvvm.elect.sync -> i1
 // CHECK: %[[ISSUING:.*]] = llvm.and %[[WARP0]], %[[ELECTED]] : i1
 // CHECK: "@$0 mbarrier.init.shared::cta.b64 [ $1 + 0 ], 1;\0Afence.mbarrier_init.release.cluster;"
 // CHECK: nvvm.barrier0

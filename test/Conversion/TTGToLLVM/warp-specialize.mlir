@@ -5,11 +5,14 @@
 // the warp index: warps 0-3 run the default region, where a CTA barrier is
 // the named barrier of those warps (the layout conversion's) and each warp
 // arrives on the empty barrier from lane 0; warp 4 runs the partition, whose
-// issuing thread is warp 4's elected lane (tid in [128, 160)) and which
+// issuing thread is warp 4's elected lane (tid in [128, 160); the lane of
+// the elect.sync at the function's entry, which every warp runs) and which
 // polls the empty barrier.  Both regions branch to the return.  The kernel
 // is launched with 160 threads.
 // CHECK-LABEL: llvm.func @specialized
 // CHECK-SAME: nvvm.maxntid = array<i32: 160, 1, 1>
+// CHECK: %[[ELECTED:.*]] = nvvm.elect.sync -> i1
+// CHECK-NOT: nvvm.elect.sync
 // CHECK: mbarrier.init.shared::cta.b64 [ $1 + 0 ], 4;
 // CHECK-NEXT: nvvm.barrier0
 // CHECK-NEXT: %[[WARP:.*]] = llvm.udiv %[[TID:.*]], %{{.*}} : i32
@@ -28,7 +31,7 @@
 // CHECK: mbarrier.test_wait.parity
 // CHECK: llvm.icmp "ult" %[[TID]], %{{.*}} : i32
 // CHECK: llvm.icmp "uge" %[[TID]], %{{.*}} : i32
-// CHECK: nvvm.elect.sync
+// CHECK: llvm.and %{{.*}}, %[[ELECTED]] : i1
 // CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [ $1 + 0 ], 8192;
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // CHECK-NOT: nvvm.barrier

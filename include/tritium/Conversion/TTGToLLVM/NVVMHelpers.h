@@ -34,6 +34,21 @@ mlir::Value threadIdX(mlir::OpBuilder &builder, mlir::Location loc,
 /// must reach it together).
 mlir::Value electOneLane(mlir::OpBuilder &builder, mlir::Location loc);
 
+/// i1: true in one lane of each warp, the same lane wherever `op`'s function
+/// runs: the result of one elect.sync, the first op of the function's entry
+/// block (made there on first use; every lane of every warp runs it).
+/// ptxas still knows that it picks one lane, so the TMA instructions it
+/// guards stay single uniform-datapath instructions, and a K loop does not
+/// elect again for each copy.  (Outside an llvm.func: electOneLane here.)
+mlir::Value electedLane(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Operation *op);
+
+/// Sets `builder` to the start of the entry block of `op`'s llvm.func, after
+/// electedLane's elect.sync, for values computed once per thread and read
+/// anywhere in the function; false (the builder untouched) outside one.
+bool setInsertionPointToFunctionEntry(mlir::OpBuilder &builder,
+                                      mlir::Operation *op);
+
 /// ctaid.{x,y,z} (the program id) for axis 0, 1, 2, as i32.
 mlir::Value blockId(mlir::OpBuilder &builder, mlir::Location loc, int axis);
 

@@ -273,8 +273,7 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     Value warp;
     {
       OpBuilder::InsertionGuard atEntry(rewriter);
-      if (auto function = op->getParentOfType<LLVM::LLVMFuncOp>())
-        rewriter.setInsertionPointToStart(&function.getBody().front());
+      nvvm::setInsertionPointToFunctionEntry(rewriter, op);
       warp = nvvm::shuffleIdx(rewriter, loc, emitThreadIndex(rewriter, loc, module).warp,
                               emitI32Constant(rewriter, loc, 0));
     }
