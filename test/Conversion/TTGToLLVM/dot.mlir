@@ -4,11 +4,24 @@
 // with 16-byte vectors, then fenced for the async proxy; the dot fences
 // the accumulator, issues one wgmma per 16 of K with shared-memory
 // descriptors (A K-major, B N-major: transpose flag 1), commits and waits.
+// The warp index that places the warpgroup comes from lane 0 by a shfl at
+// the function's entry (warp-uniform for ptxas); each descriptor is its
+// address field plus the LBO/SBO/swizzle bits, the next K slab's is the
+// previous one plus 2 (A: 32 bytes along a 128-byte row) or plus 128
+// (B: 16 rows of 128 bytes), all as PTX add.s64 (not or-ed constants).
 // CHECK-LABEL: llvm.func @wgmma_fp16
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK-NEXT: %[[WARP:.*]] = llvm.lshr %[[TID]], %{{.*}} : i32
+// CHECK-NEXT: nvvm.shfl.sync  idx %{{.*}}, %[[WARP]], %{{.*}}, %{{.*}} : i32 -> i32
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
 // CHECK: fence.proxy.async.shared::cta
+// CHECK: %[[DA:.*]] = llvm.inline_asm asm_dialect = att "add.s64 $0, $1, 4611686293305360384;", "=l,l"
+// CHECK: %[[DB:.*]] = llvm.inline_asm asm_dialect = att "add.s64 $0, $1, 4611686293338849280;", "=l,l"
 // CHECK: wgmma.fence.sync.aligned
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} p, 1, 1, 0, 1;
+// CHECK-SAME: %[[DA]], %[[DB]],
+// CHECK: "add.s64 $0, $1, 128;", "=l,l" %[[DB]]
+// CHECK-NEXT: "add.s64 $0, $1, 2;", "=l,l" %[[DA]]
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
