@@ -6,7 +6,7 @@
 //                               lowerings cannot run get converted operands
 //                               (after every TTGIR pass, before the
 //                               conversions' scratch is allocated);
-//   allocate-shared-memory      offsets of the buffers the lowering uses;
+//   ttg-allocate-shared-memory  offsets of the buffers the lowering uses;
 //   ttg-membar                  barriers between shared-memory accesses
 //                               that would race (it reads the offsets; the
 //                               lowerings emit only the barriers inside
@@ -20,7 +20,8 @@
 //   canonicalize, cse           fold the struct packing/unpacking of the
 //                               per-thread elements and share the thread-id
 //                               arithmetic;
-//   hoist-before-barrier-waits  the wgmma descriptors of a pipelined
+//   llvm-hoist-before-barrier-waits
+//                               the wgmma descriptors of a pipelined
 //                               iteration computed before the wait for its
 //                               stage (on the final, folded IR).
 //
@@ -35,11 +36,12 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "tritium/Conversion/TTGToLLVM/Passes.h"
+#include "tritium/Dialect/TTG/Transforms/Passes.h"
 
 void tritium::buildLLIRPipeline(mlir::OpPassManager &pm,
                                 const LLIRPipelineOptions &options) {
-  pm.addPass(createLegalizeReductionLayoutsPass());
-  pm.addPass(createAllocateSharedMemoryPass());
+  pm.addPass(ttg::createTTGLegalizeReductionLayoutsPass());
+  pm.addPass(createTTGAllocateSharedMemoryPass());
   pm.addPass(createTTGMembarPass());
   ConvertTTGToLLVMPassOptions lowering;
   lowering.computeCapability = options.computeCapability;

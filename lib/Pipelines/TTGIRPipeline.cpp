@@ -53,11 +53,20 @@
 //   ttg-lower-tensor-descriptors   the descriptor loads and stores left
 //                                  become TMA copies through shared tiles
 //                                  (Hopper);
+//   ttg-subtile-tma-store          an epilogue's TMA-stored tile that does
+//                                  not fit beside a tile loop's rings is
+//                                  stored a slab at a time (after the
+//                                  descriptor stores became shared tiles,
+//                                  which the tile-loop passes budget);
 //   ttg-prefetch-next-tile         a persistent kernel's tile loop marked
 //                                  flatten issues the next tile's ring
-//                                  prologue before this tile's epilogue
-//                                  (after the descriptor stores became
-//                                  shared tiles, which it must budget);
+//                                  prologue before this tile's epilogue;
+//   ttg-defer-tma-store-wait       the epilogue waits for its TMA store
+//                                  only before the next tile writes it;
+//   ttg-continue-ring-across-tiles consecutive tiles' K loops share one
+//                                  TMA ring;
+//   ttg-defer-tile-store           a tile's TMA store is issued in the next
+//                                  tile's K loop, after its first copies;
 //   canonicalize                   folds what the rewrites exposed;
 //   ttg-loop-aware-cse             values a loop carries side by side that
 //                                  are equal by induction become one;
@@ -100,7 +109,11 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(ttg::createTTGPipelinePass(pipelineOptions));
   pm.addPass(ttg::createTTGPrefetchPass());
   pm.addPass(ttg::createTTGLowerTensorDescriptorsPass());
+  pm.addPass(ttg::createTTGSubtileTMAStorePass());
   pm.addPass(ttg::createTTGPrefetchNextTilePass());
+  pm.addPass(ttg::createTTGDeferTMAStoreWaitPass());
+  pm.addPass(ttg::createTTGContinueRingAcrossTilesPass());
+  pm.addPass(ttg::createTTGDeferTileStorePass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(ttg::createTTGLoopAwareCSEPass());
   pm.addPass(mlir::createCSEPass());
@@ -117,7 +130,9 @@ void tritium::registerTTGIRPipeline() {
       "ttg-remove-layout-conversions, ttg-reduce-data-duplication, "
       "ttg-optimize-dot-operands, ttg-reorder-instructions, "
       "loop-invariant-code-motion, ttg-warp-specialize, ttg-pipeline, ttg-prefetch, "
-      "ttg-lower-tensor-descriptors, ttg-prefetch-next-tile, "
+      "ttg-lower-tensor-descriptors, ttg-subtile-tma-store, "
+      "ttg-prefetch-next-tile, ttg-defer-tma-store-wait, "
+      "ttg-continue-ring-across-tiles, ttg-defer-tile-store, "
       "canonicalize, ttg-loop-aware-cse, cse, sccp, canonicalize",
       buildTTGIRPipeline);
 }

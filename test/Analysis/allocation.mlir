@@ -1,4 +1,4 @@
-// RUN: tritium-opt %s -split-input-file -allocate-shared-memory | FileCheck %s
+// RUN: tritium-opt %s -split-input-file -ttg-allocate-shared-memory | FileCheck %s
 
 #row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>

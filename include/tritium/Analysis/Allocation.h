@@ -9,7 +9,7 @@
 //   * explicit: a ttg.local_alloc, live from its definition to its last use
 //     (through views), whole loops included when used inside one.
 // Buffers whose live ranges overlap get disjoint bytes.  The result is
-// written into the IR by the allocate-shared-memory pass and read back by
+// written into the IR by the ttg-allocate-shared-memory pass and read back by
 // the lowering through getAllocationOffset().
 //
 //===----------------------------------------------------------------------===//
@@ -127,11 +127,11 @@ private:
   int64_t totalBytes_ = 0;
 };
 
-/// The offset that allocate-shared-memory recorded on `op`, if any.
+/// The offset that ttg-allocate-shared-memory recorded on `op`, if any.
 std::optional<int64_t> getAllocationOffset(mlir::Operation *op);
 
 /// Runs the analysis and records its result in the IR (the
-/// allocate-shared-memory pass).
+/// ttg-allocate-shared-memory pass).
 void allocateSharedMemory(mlir::ModuleOp module);
 
 } // namespace tritium

@@ -8,7 +8,7 @@
 // right before each op whose own accesses would race with them.
 //
 // Which bytes an op touches comes from the offsets that
-// allocate-shared-memory recorded (include/tritium/Analysis/Allocation.h), so
+// ttg-allocate-shared-memory recorded (include/tritium/Analysis/Allocation.h), so
 // it must run after that pass and before the lowering.  The lowerings of
 // scratch ops (layout conversions, atomics, reductions, ...) keep only the
 // barriers *inside* the op, between their own writes and reads; every
@@ -76,7 +76,7 @@ struct SharedMemoryAccess {
   bool empty() const { return reads.empty() && writes.empty(); }
 };
 
-/// The accesses of `op` alone, from the offsets allocate-shared-memory
+/// The accesses of `op` alone, from the offsets ttg-allocate-shared-memory
 /// recorded:
 ///   * an op with scratch (allocation.offset and getScratchBytes > 0) reads
 ///     and writes its scratch: its lowering writes, synchronizes and reads

@@ -27,8 +27,8 @@ namespace tritium {
 /// with at least one tensor load, and no load or store whose pointer, mask
 /// or `other` value depends on a loaded value (gathers and scatters are
 /// latency-bound, not streams).  Store-only kernels (fills) are left out:
-/// on the H100 a residency limit moves them by 0.15% at most
-/// (bench/tools/residency_sweep.py).
+/// on the H100 a residency limit moves them by 0.15% at most (measured
+/// 2026-11-21).
 std::string whyNotStreamingKernel(mlir::ModuleOp module);
 
 } // namespace tritium

@@ -31,7 +31,7 @@ struct LLIRPipelineOptions
 };
 
 /// Adds the make-llir passes to `pm`, which must run on builtin.module:
-/// allocate-shared-memory, convert-ttg-to-llvm, convert-scf-to-cf,
+/// ttg-allocate-shared-memory, convert-ttg-to-llvm, convert-scf-to-cf,
 /// convert-cf-to-llvm, convert-arith-to-llvm, reconcile-unrealized-casts,
 /// canonicalize, cse.
 void buildLLIRPipeline(mlir::OpPassManager &pm,

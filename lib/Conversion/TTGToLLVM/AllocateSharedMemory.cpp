@@ -1,4 +1,4 @@
-//===- AllocateSharedMemory.cpp - allocate-shared-memory ------------------===//
+//===- AllocateSharedMemory.cpp - ttg-allocate-shared-memory --------------===//
 //
 // Writes the result of the shared-memory Allocation analysis
 // (include/tritium/Analysis/Allocation.h) into the module: an
@@ -10,14 +10,14 @@
 #include "tritium/Conversion/TTGToLLVM/Passes.h"
 
 namespace tritium {
-#define GEN_PASS_DEF_ALLOCATESHAREDMEMORYPASS
+#define GEN_PASS_DEF_TTGALLOCATESHAREDMEMORYPASS
 #include "tritium/Conversion/TTGToLLVM/Passes.h.inc"
 } // namespace tritium
 
 namespace {
-struct AllocateSharedMemoryPass
-    : public tritium::impl::AllocateSharedMemoryPassBase<
-          AllocateSharedMemoryPass> {
+struct TTGAllocateSharedMemoryPass
+    : public tritium::impl::TTGAllocateSharedMemoryPassBase<
+          TTGAllocateSharedMemoryPass> {
   void runOnOperation() override {
     tritium::allocateSharedMemory(getOperation());
   }

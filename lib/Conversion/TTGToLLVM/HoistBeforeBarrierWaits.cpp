@@ -1,4 +1,4 @@
-//===- HoistBeforeBarrierWaits.cpp - hoist-before-barrier-waits -----------===//
+//===- HoistBeforeBarrierWaits.cpp - llvm-hoist-before-barrier-waits -----===//
 //
 // Algorithm, per block of an llvm.func:
 //   1. Find each inline assembly op whose text waits on an mbarrier

@@ -1,7 +1,7 @@
 //===- LocalMemoryOpToLLVM.cpp - shared-memory buffers to LLVM ------------===//
 //
 // A !ttg.memdesc becomes the pointer to its first element in shared memory
-// (address space 3): allocate-shared-memory placed every buffer, so
+// (address space 3): ttg-allocate-shared-memory placed every buffer, so
 //   ttg.local_alloc     is the module's shared base plus the buffer's
 //                       offset; with a source tensor, each thread stores
 //                       its registers at their offsets in the buffer's

@@ -2,7 +2,7 @@
 //
 // Inserts the ttg.barrier ops between racing shared-memory accesses that the
 // Membar analysis (include/tritium/Analysis/Membar.h) finds, after
-// allocate-shared-memory has placed the buffers.
+// ttg-allocate-shared-memory has placed the buffers.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Analysis/Membar.h"

@@ -41,7 +41,8 @@
 //      chunk k of warp w the totals of all chunks before k (every warp) and
 //      of chunk k of the warps before w.
 // The scratch (3b only) holds one region per operand of lines * chunks *
-// warp ranks elements; getScanScratchBytes sizes it from the same plan.
+// warp ranks elements; getScanScratchBytes sizes it from the same plan
+// (layout::makeScanPlan, include/tritium/Layout/ScanRule.h).
 // No barrier precedes the scratch stores: the membar analysis orders them
 // after earlier users of the buffer.
 //
@@ -60,6 +61,7 @@
 #include "tritium/Conversion/TTGToLLVM/WarpShuffle.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "tritium/Layout/ScanRule.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <string>
@@ -71,117 +73,7 @@ using layout::LinearLayout;
 
 namespace {
 
-/// How the axis positions of a layout split into register, lane and warp
-/// bits (see the file comment), and the registers of one line.
-struct ScanPlan {
-  /// Register bit of axis position bit k, for the low bits (k < a) and the
-  /// high (chunk) bits (position a + b + c + k).
-  SmallVector<int> lowRegisterBits, chunkRegisterBits;
-  int laneBits = 0;     // b
-  int firstLaneBit = 0; // the lane-id bit of axis position bit a
-  int warpBits = 0;     // c
-  int64_t axisRegisterMask = 0; // register bits that move along the axis
-  int64_t zeroRegisterMask = 0; // register bits with a zero basis
-  int64_t numRegisters = 0;
-  int64_t numLines = 0; // elements / axis length
-
-  int regLowBits() const { return static_cast<int>(lowRegisterBits.size()); }
-  int64_t chunkSize() const { return int64_t(1) << regLowBits(); }
-  int64_t numChunks() const {
-    return int64_t(1) << chunkRegisterBits.size();
-  }
-  int64_t numLaneRanks() const { return int64_t(1) << laneBits; }
-  int64_t numWarpRanks() const { return int64_t(1) << warpBits; }
-  bool needsScratch() const { return warpBits > 0; }
-  /// Scratch elements per operand.
-  int64_t scratchElements() const {
-    return numLines * numChunks() * numWarpRanks();
-  }
-
-  /// The register of line `line` (register bits off the axis), chunk
-  /// `chunk`, position `pos` in the chunk.
-  int64_t registerOf(int64_t line, int64_t chunk, int64_t pos) const {
-    int64_t reg = line;
-    for (auto [k, bit] : llvm::enumerate(lowRegisterBits))
-      if ((pos >> k) & 1)
-        reg |= int64_t(1) << bit;
-    for (auto [k, bit] : llvm::enumerate(chunkRegisterBits))
-      if ((chunk >> k) & 1)
-        reg |= int64_t(1) << bit;
-    return reg;
-  }
-};
-
-/// The plan of a scan along `axis` of tensors with `layout`, or the reason
-/// the layout is not supported.
-FailureOr<ScanPlan> makeScanPlan(const LinearLayout &layout, int axis,
-                                 std::string &why) {
-  ScanPlan plan;
-  int64_t axisLength = layout.shape()[axis];
-  int axisBits = layout::log2Exact(axisLength);
-  plan.numRegisters = layout.elemsPerThread();
-  plan.numLines = 1;
-  for (auto [dim, size] : llvm::enumerate(layout.shape()))
-    if (static_cast<int>(dim) != axis)
-      plan.numLines *= size;
-
-  // owner[p]: the (hardware dimension, bit) whose basis sets position bit p.
-  SmallVector<std::pair<int, int>> owner(axisBits, {-1, -1});
-  for (int hw = 0; hw < layout::kNumHwDims; ++hw) {
-    const layout::BasisList &bases = layout.bases(static_cast<HwDim>(hw));
-    for (auto [bit, basis] : llvm::enumerate(bases)) {
-      int64_t along = basis[axis];
-      bool zero = llvm::all_of(basis, [](int64_t c) { return c == 0; });
-      if (zero && hw == static_cast<int>(HwDim::Register))
-        plan.zeroRegisterMask |= int64_t(1) << bit;
-      if (along == 0)
-        continue;
-      bool onlyAlong = llvm::all_of(llvm::enumerate(basis), [&](auto entry) {
-        return static_cast<int>(entry.index()) == axis || entry.value() == 0;
-      });
-      if (!llvm::isPowerOf2_64(along) || !onlyAlong) {
-        why = "a basis moves along the scan axis and across it";
-        return failure();
-      }
-      int pos = llvm::Log2_64(along);
-      if (owner[pos].first != -1) {
-        why = "two bases move to the same position along the scan axis";
-        return failure();
-      }
-      owner[pos] = {hw, static_cast<int>(bit)};
-      if (hw == static_cast<int>(HwDim::Register))
-        plan.axisRegisterMask |= int64_t(1) << bit;
-    }
-  }
-  int pos = 0;
-  auto ownedBy = [&](HwDim hw) {
-    return pos < axisBits && owner[pos].first == static_cast<int>(hw);
-  };
-  for (; ownedBy(HwDim::Register); ++pos)
-    plan.lowRegisterBits.push_back(owner[pos].second);
-  int firstLanePos = pos;
-  for (; ownedBy(HwDim::Lane); ++pos) {
-    if (pos == firstLanePos)
-      plan.firstLaneBit = owner[pos].second;
-    else if (owner[pos].second != plan.firstLaneBit + (pos - firstLanePos)) {
-      why = "the lanes along the scan axis are not consecutive lane ids";
-      return failure();
-    }
-    ++plan.laneBits;
-  }
-  for (; ownedBy(HwDim::Warp); ++pos)
-    ++plan.warpBits;
-  for (; ownedBy(HwDim::Register); ++pos)
-    plan.chunkRegisterBits.push_back(owner[pos].second);
-  if (pos != axisBits) {
-    why = owner[pos].first == -1
-              ? "some position along the scan axis is held by no thread"
-              : "registers, lanes and warps do not follow one another "
-                "along the scan axis";
-    return failure();
-  }
-  return plan;
-}
+using layout::ScanPlan;
 
 /// Bytes of the scratch region of each operand: whole multiples of 8 so
 /// that every region is aligned for any element.
@@ -205,8 +97,8 @@ struct ScanLowering : public ConvertOpToLLVMPattern<tt::ScanOp> {
     int axis = static_cast<int>(op.getAxis());
     LinearLayout layout = getLinearLayout(srcType);
     std::string why;
-    FailureOr<ScanPlan> plan = makeScanPlan(layout, axis, why);
-    if (failed(plan))
+    std::optional<ScanPlan> plan = layout::makeScanPlan(layout, axis, why);
+    if (!plan)
       return op.emitError("cannot lower the scan along axis ")
              << axis << " of this layout: " << why;
 
@@ -565,23 +457,16 @@ void tritium::populateScanOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
   patterns.add<ScanLowering>(converter, kTritiumPatternBenefit);
 }
 
-std::string tritium::scanLayoutProblem(const LinearLayout &layout, int axis) {
-  std::string why;
-  if (failed(makeScanPlan(layout, axis, why)))
-    return why;
-  return "";
-}
-
 int64_t tritium::getScanScratchBytes(Operation *op) {
   auto scan = cast<tt::ScanOp>(op);
   auto srcType = cast<RankedTensorType>(scan.getSrcs().front().getType());
   if (!ttg::getDistributedEncoding(srcType))
     return 0;
   std::string why;
-  FailureOr<ScanPlan> plan = makeScanPlan(getLinearLayout(srcType),
+  std::optional<ScanPlan> plan = layout::makeScanPlan(getLinearLayout(srcType),
                                           static_cast<int>(scan.getAxis()),
                                           why);
-  if (failed(plan) || !plan->needsScratch())
+  if (!plan || !plan->needsScratch())
     return 0; // unsupported layouts are reported by the lowering
   int64_t bytes = 0;
   for (Value src : scan.getSrcs())

@@ -47,7 +47,7 @@ Value tritium::getBufferPointer(OpBuilder &builder, Operation *op) {
   if (!offset) {
     op->emitError("needs shared memory but has no '")
         << kAllocationOffsetAttrName
-        << "'; run allocate-shared-memory before convert-ttg-to-llvm";
+        << "'; run ttg-allocate-shared-memory before convert-ttg-to-llvm";
     return {};
   }
   Location loc = op->getLoc();

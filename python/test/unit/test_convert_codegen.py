@@ -16,7 +16,7 @@ import pytest
 from tritium._native import native_library
 from lowered_ir_interpreter import blocked, element_id_ops, simulate, tensor_type
 
-LOWER = "builtin.module(allocate-shared-memory,ttg-membar,convert-ttg-to-llvm,canonicalize,cse)"
+LOWER = "builtin.module(ttg-allocate-shared-memory,ttg-membar,convert-ttg-to-llvm,canonicalize,cse)"
 
 
 def ttgir(shape, src, dst, num_warps):

@@ -2,7 +2,7 @@
 
 TTGIR reductions over many layouts (1-D to 3-D, every axis, warps along and
 across the axis, duplicated lanes and warps) go through
-allocate-shared-memory, ttg-membar and convert-ttg-to-llvm; the lockstep
+ttg-allocate-shared-memory, ttg-membar and convert-ttg-to-llvm; the lockstep
 interpreter of lowered_ir_interpreter.py runs the result for every thread
 of the CTA (shuffles, shared memory with its race check, barriers) and the
 values are compared exactly with a Python reduction.  The combines: an
@@ -15,7 +15,7 @@ import pytest
 from tritium._native import native_library
 from lowered_ir_interpreter import M32, blocked, element_id_ops, simulate, tensor_type
 
-LOWER = "builtin.module(allocate-shared-memory,ttg-membar,convert-ttg-to-llvm,canonicalize,cse)"
+LOWER = "builtin.module(ttg-allocate-shared-memory,ttg-membar,convert-ttg-to-llvm,canonicalize,cse)"
 
 
 def ttgir(shape, layout, axis, combine, num_warps):

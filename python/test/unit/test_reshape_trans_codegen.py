@@ -20,7 +20,7 @@ import pytest
 from tritium._native import native_library
 from lowered_ir_interpreter import blocked, element_id_ops, simulate, tensor_type
 
-LOWER = "allocate-shared-memory,ttg-membar,convert-ttg-to-llvm,canonicalize,cse"
+LOWER = "ttg-allocate-shared-memory,ttg-membar,convert-ttg-to-llvm,canonicalize,cse"
 
 
 def ttgir(shape, view, perm, src, mid, dst, num_warps):

@@ -6,7 +6,7 @@
   through shared memory behind a bar.sync.
 * A combine function returning the wrong type is a CompilationError.
 * The lowered code is *run*: TTGIR scans over many layouts go through
-  allocate-shared-memory and convert-ttg-to-llvm, and a small lockstep
+  ttg-allocate-shared-memory and convert-ttg-to-llvm, and a small lockstep
   interpreter of the resulting LLVM/NVVM ops (all threads of the CTA, warp
   shuffles, shared memory, scf.if, barriers) computes the results, compared
   exactly with a Python scan; it also reports a shared-memory read of data
@@ -149,7 +149,7 @@ def test_combine_returning_another_type_is_a_compilation_error():
 # Running the lowered code
 # ---------------------------------------------------------------------------
 
-LOWER = "builtin.module(allocate-shared-memory,convert-ttg-to-llvm,canonicalize,cse)"
+LOWER = "builtin.module(ttg-allocate-shared-memory,convert-ttg-to-llvm,canonicalize,cse)"
 
 
 def ttgir(shape, layout, axis, reverse, combine, num_warps):

@@ -1,5 +1,5 @@
-// RUN: tritium-opt %s -split-input-file -allocate-shared-memory -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
-// RUN: tritium-opt %s -split-input-file -allocate-shared-memory -convert-ttg-to-llvm="compute-capability=80" -canonicalize -cse | FileCheck %s --check-prefix=SM80
+// RUN: tritium-opt %s -split-input-file -ttg-allocate-shared-memory -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
+// RUN: tritium-opt %s -split-input-file -ttg-allocate-shared-memory -convert-ttg-to-llvm="compute-capability=80" -canonicalize -cse | FileCheck %s --check-prefix=SM80
 
 #b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 

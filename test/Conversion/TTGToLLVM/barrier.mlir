@@ -1,4 +1,4 @@
-// RUN: tritium-opt %s -split-input-file -allocate-shared-memory -ttg-membar -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
+// RUN: tritium-opt %s -split-input-file -ttg-allocate-shared-memory -ttg-membar -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
 
 // ttg.barrier lowers to bar.sync 0 (nvvm.barrier0), and nothing else.
 // CHECK-LABEL: llvm.func @plain_barrier

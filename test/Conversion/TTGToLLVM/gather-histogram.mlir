@@ -1,4 +1,4 @@
-// RUN: tritium-opt %s -split-input-file -allocate-shared-memory -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
+// RUN: tritium-opt %s -split-input-file -ttg-allocate-shared-memory -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
 
 #blk = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 

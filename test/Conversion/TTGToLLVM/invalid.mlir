@@ -17,11 +17,11 @@ module attributes {"ttg.num-warps" = 1 : i32} {
 #row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
 #col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [0, 1]}>
 
-// A conversion through shared memory needs the offset allocate-shared-memory
+// A conversion through shared memory needs the offset ttg-allocate-shared-memory
 // records.
 module attributes {"ttg.num-warps" = 1 : i32} {
   tt.func @no_allocation(%x: tensor<16x16xf32, #row>) -> tensor<16x16xf32, #col> {
-    // expected-error@+2 {{needs shared memory but has no 'allocation.offset'; run allocate-shared-memory before convert-ttg-to-llvm}}
+    // expected-error@+2 {{needs shared memory but has no 'allocation.offset'; run ttg-allocate-shared-memory before convert-ttg-to-llvm}}
     // expected-error@+1 {{failed to legalize operation 'ttg.convert_layout'}}
     %y = ttg.convert_layout %x : tensor<16x16xf32, #row> -> tensor<16x16xf32, #col>
     tt.return %y : tensor<16x16xf32, #col>

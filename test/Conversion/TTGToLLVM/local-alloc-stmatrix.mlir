@@ -1,4 +1,4 @@
-// RUN: tritium-opt %s -split-input-file -allocate-shared-memory -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
+// RUN: tritium-opt %s -split-input-file -ttg-allocate-shared-memory -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
 
 // A wgmma accumulator truncated to f16 into a 128-byte-swizzled tile on
 // sm_90: each thread's 32 elements are 16 pairs, four stmatrix.x4 (four 8x8

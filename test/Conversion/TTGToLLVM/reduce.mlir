@@ -1,4 +1,4 @@
-// RUN: tritium-opt %s -split-input-file -allocate-shared-memory -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
+// RUN: tritium-opt %s -split-input-file -ttg-allocate-shared-memory -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
 
 // A 1-D sum over 4 warps: each thread folds its 8 registers, five butterfly
 // shuffles (xor 1, 2, 4, 8, 16) reduce the warp, and the four warp partials

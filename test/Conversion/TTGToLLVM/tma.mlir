@@ -1,4 +1,4 @@
-// RUN: tritium-opt %s -split-input-file -ttg-lower-tensor-descriptors -allocate-shared-memory -ttg-membar -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
+// RUN: tritium-opt %s -split-input-file -ttg-lower-tensor-descriptors -ttg-allocate-shared-memory -ttg-membar -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
 
 // A descriptor argument is its tensor map by value: byval, 64-byte
 // aligned, a grid constant.  The issuing thread (warp 0's lane that

@@ -1,4 +1,4 @@
-// RUN: tritium-opt %s -allocate-shared-memory -ttg-membar -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
+// RUN: tritium-opt %s -ttg-allocate-shared-memory -ttg-membar -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
 
 // ttg.warp_specialize after the conversion: the CTA barrier the membar pass
 // placed before it (all warps, after the mbarrier inits), then a branch on

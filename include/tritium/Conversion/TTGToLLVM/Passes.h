@@ -1,7 +1,7 @@
 //===- Passes.h - TTGIR to LLVM dialect lowering ----------------*- C++ -*-===//
 //
 // Declares the passes of Passes.td (ttg-legalize-reduction-layouts,
-// allocate-shared-memory, ttg-membar and
+// ttg-allocate-shared-memory, ttg-membar and
 // convert-ttg-to-llvm): their create functions, option structs and
 // registration.  The lowering itself is callable without a pass through
 // Patterns.h.

@@ -3,7 +3,8 @@
 // The last three passes on TritonGPU IR: give every op that needs a buffer
 // in shared memory its offset, insert the barriers that keep threads from
 // racing on those bytes, then lower the whole module to the LLVM and NVVM
-// dialects (with PTX inline assembly where NVVM has no op).  The
+// dialects (with PTX inline assembly where NVVM has no op); and one pass on
+// the LLVM dialect the lowering produced.  The
 // `tritium-make-llir` pipeline (include/tritium/Pipelines/LLIRPipeline.h)
 // runs them and the upstream clean-up passes after them.
 //
@@ -13,37 +14,7 @@
 
 include "mlir/Pass/PassBase.td"
 
-def LegalizeReductionLayoutsPass
-    : Pass<"ttg-legalize-reduction-layouts", "::mlir::ModuleOp"> {
-  let summary = "convert reductions and scans to layouts their lowerings handle";
-  let description = [{
-    The lowerings of `tt.reduce` and `tt.scan` handle the layouts Tritium's
-    own passes produce, but not every distributed layout a TTGIR file can
-    name: a `#ttg.linear` layout whose bases mix the axis with other
-    dimensions, or reach the same elements twice, would be counted wrongly
-    by the reduction's butterflies (layout::reductionLayoutProblem) or
-    cannot be scanned in lane order (scanLayoutProblem).  For such an op
-    this pass converts the operands to the default blocked layout of their
-    shape, rebuilds the op there with the same combine region, and converts
-    each tensor result back to the type it had:
-
-    ```mlir
-    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({...})
-        : (tensor<32x1xi32, #odd>) -> tensor<1xi32, #ttg.slice<{dim = 0, parent = #odd}>>
-    // becomes
-    %b = ttg.convert_layout %x : tensor<32x1xi32, #odd> -> tensor<32x1xi32, #blocked>
-    %r = "tt.reduce"(%b) <{axis = 0 : i32}> ({...})
-        : (tensor<32x1xi32, #blocked>) -> tensor<1xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
-    %s = ttg.convert_layout %r : ... -> tensor<1xi32, #ttg.slice<{dim = 0, parent = #odd}>>
-    ```
-
-    It runs first in the LLIR pipeline, after every TTGIR pass (which could
-    otherwise fold the conversions away) and before shared memory is
-    allocated for the conversions' scratch.
-  }];
-}
-
-def AllocateSharedMemoryPass : Pass<"allocate-shared-memory", "::mlir::ModuleOp"> {
+def TTGAllocateSharedMemoryPass : Pass<"ttg-allocate-shared-memory", "::mlir::ModuleOp"> {
   let summary = "assign shared-memory offsets to scratch buffers and allocations";
   let description = [{
     Every op that goes through shared memory when lowered (a
@@ -72,7 +43,7 @@ def TTGMembarPass : Pass<"ttg-membar", "::mlir::ModuleOp"> {
     Threads of a CTA access shared memory unsynchronized, so an access that
     overlaps one made since the last barrier, as read after write, write
     after read or write after write, needs a `ttg.barrier` before it.  With
-    the offsets allocate-shared-memory recorded, this pass follows the bytes
+    the offsets ttg-allocate-shared-memory recorded, this pass follows the bytes
     each op reads and writes (scratch buffers, `ttg.local_alloc` buffers
     through their views, calls of functions that use shared memory) forward
     through each function, scf.if branches and scf.for/scf.while back edges
@@ -105,7 +76,7 @@ def ConvertTTGToLLVMPass : Pass<"convert-ttg-to-llvm", "::mlir::ModuleOp"> {
     the upstream arith/math patterns in the same conversion (math functions
     the NVPTX backend cannot expand become calls to libdevice's `__nv_*`);
     global loads and stores become vectorized, predicated PTX; layout
-    conversions go through the shared memory that allocate-shared-memory
+    conversions go through the shared memory that ttg-allocate-shared-memory
     assigned.  scf ops only change their types; scf-to-cf runs afterwards.
 
     ```mlir
@@ -118,7 +89,7 @@ def ConvertTTGToLLVMPass : Pass<"convert-ttg-to-llvm", "::mlir::ModuleOp"> {
     ```
 
     The module must carry `ttg.num-warps`; shared memory must have been
-    allocated (allocate-shared-memory) if any op needs it.
+    allocated (ttg-allocate-shared-memory) if any op needs it.
   }];
   let options = [
     Option<"computeCapability", "compute-capability", "int32_t", "90",
@@ -130,7 +101,7 @@ def ConvertTTGToLLVMPass : Pass<"convert-ttg-to-llvm", "::mlir::ModuleOp"> {
 }
 
 def HoistBeforeBarrierWaitsPass
-    : Pass<"hoist-before-barrier-waits", "::mlir::LLVM::LLVMFuncOp"> {
+    : Pass<"llvm-hoist-before-barrier-waits", "::mlir::LLVM::LLVMFuncOp"> {
   let summary = "compute wgmma operand descriptors before the mbarrier wait that precedes them";
   let description = [{
     In a pipelined loop the first wgmma of an iteration follows the wait

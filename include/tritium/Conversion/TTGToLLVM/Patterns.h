@@ -122,11 +122,6 @@ void populateReduceOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
 /// shared memory.
 void populateScanOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
-/// Why the scan lowering cannot scan tensors of `layout` along `axis`, in
-/// words, or an empty string when it can (ScanOpToLLVM.cpp's file comment
-/// gives the layouts it handles; layout::reductionLayoutProblem is the
-/// reduction's counterpart).
-std::string scanLayoutProblem(const layout::LinearLayout &layout, int axis);
 /// tt.gather, tt.histogram.
 void populateGatherHistogramOpToLLVMPatterns(TTGToLLVMTypeConverter &converter,
                                              mlir::RewritePatternSet &patterns);

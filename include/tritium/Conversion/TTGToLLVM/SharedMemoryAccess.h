@@ -23,7 +23,7 @@
 
 namespace tritium {
 
-/// The buffer allocate-shared-memory assigned to `op`: the shared memory
+/// The buffer ttg-allocate-shared-memory assigned to `op`: the shared memory
 /// base plus the op's `allocation.offset`.  Emits an error at `op` and
 /// returns null when the op has no offset.
 mlir::Value getBufferPointer(mlir::OpBuilder &builder, mlir::Operation *op);

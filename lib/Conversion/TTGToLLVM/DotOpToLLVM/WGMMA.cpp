@@ -140,9 +140,9 @@ struct OperandTile {
   /// descriptor's own constant; ptxas then builds every descriptor's low
   /// word apart (a ULOP3 each) and moves both words into place (two UMOVs
   /// a wgmma), where from adds it derives them with 64-bit uniform adds:
-  /// tutorial 09's K step went from 103 to 97 SASS instructions a warp
-  /// (4 stages; bench/RESULTS.md, thirteenth session).  Pure: LLVM may
-  /// still hoist and merge it.
+  /// tutorial 09's K step is 97 SASS instructions a warp with the adds and
+  /// 103 with the ors (4 stages; measured 2026-11-28 on the H200).  Pure:
+  /// LLVM may still hoist and merge it.
   static Value addToDescriptor(OpBuilder &builder, Location loc,
                                Value descriptor, int64_t constant) {
     nvidia::PTXBuilder ptx;
@@ -262,12 +262,12 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     auto module = op->getParentOfType<ModuleOp>();
     // The warp index made warp-uniform by a shfl from lane 0, as Triton
     // does: ptxas then keeps the descriptors in uniform registers.  Taken
-    // straight from %tid, they were built in vector registers and moved
-    // with R2UR before every wgmma: tutorial 09's persistent K loop ran 12
+    // straight from %tid, they are built in vector registers and moved
+    // with R2UR before every wgmma: tutorial 09's persistent K loop runs 12
     // more vector instructions a step per warp, 8.3 M more in all at
-    // 8192^3 (ncu), and each such build timed 0.4-1.0% behind its uniform
-    // twin under one launcher (bench/RESULTS.md, 2026-11-28, thirteenth
-    // session): under the power cap, instructions are clock.
+    // 8192^3 (ncu), and times 0.4-1.0% behind the uniform build under one
+    // launcher (measured 2026-11-28 on the H200): under the power cap,
+    // instructions are clock.
     // (Read once at the function's entry: a shfl in the K loop is redone
     // every iteration.)
     Value warp;

@@ -1,20 +1,21 @@
-//===- ContinueRingAcrossTiles.cpp - one TMA ring for a whole tile loop ---===//
+//===- ContinueRingAcrossTiles.cpp - ttg-continue-ring-across-tiles ------===//
 //
-// Part of ttg-prefetch-next-tile.  After PrefetchNextTile.cpp, a tile loop
-// marked tt.flatten issues the next tile's ring prologue (its first
-// numStages - 1 copies) after the K loop's drain, before the epilogue.  Those
-// copies then have only the epilogue to land in, and the barriers are
-// invalidated and initialized again for every tile.  Measured on the H100
-// (persistent 128x256x64 matmul, 8192x8192 output), that left about 1,200
-// cycles per tile transition that Triton's flattened loop does not spend.
+// After ttg-prefetch-next-tile, a tile loop marked tt.flatten issues the
+// next tile's ring prologue (its first numStages - 1 copies) after the K
+// loop's drain, before the epilogue.  Those copies then have only the
+// epilogue to land in, and the barriers are invalidated and initialized
+// again for every tile: on the H100 (persistent 128x256x64 matmul,
+// 8192x8192 output, 2026-11-27) about 1,200 cycles per tile transition that
+// a flattened loop does not spend.
 //
-// This step makes the K loops of consecutive tiles share one ring, the way
+// This pass makes the K loops of consecutive tiles share one ring, the way
 // a flattened loop would: the K loop's last numStages - 1 iterations, whose
 // copies of the current tile would be past its end, issue the next tile's
 // first copies instead, and the ring's slot indices and phases carry from
 // one tile's K loop to the next.
 //
-// Algorithm, for a tile loop T (as PrefetchNextTile left it) whose one K
+// Algorithm, for a tile loop T that ttg-prefetch-next-tile rewrote (marked
+// ttg.prefetched_next_tile) whose one K
 // loop K streams only TMA copies through barrier rings:
 //   1. K's copies and barrier expects share one predicate
 //      `%shifted < ub` with `%shifted = %iv + d * step` (d iterations
@@ -40,8 +41,11 @@
 //   6. T carries the ring state: K starts from T's arguments, and T yields
 //      K's final state when `cont`, the initial values otherwise (the
 //      barriers were then initialized again).
+//   7. The new T is marked ttg.ring_across_tiles (ttg-defer-tile-store
+//      looks for it).
 //
 //===----------------------------------------------------------------------===//
+#include "tritium/Dialect/TTG/Transforms/Passes.h"
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,6 +53,11 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace tritium::ttg {
+#define GEN_PASS_DEF_TTGCONTINUERINGACROSSTILESPASS
+#include "tritium/Dialect/TTG/Transforms/Passes.h.inc"
+} // namespace tritium::ttg
 
 using namespace mlir;
 using namespace tritium;
@@ -437,8 +446,28 @@ private:
 } // namespace
 
 scf::ForOp ttg::continueRingAcrossTiles(scf::ForOp tileLoop) {
+  if (!tileLoop->hasAttr(kPrefetchedNextTileAttr))
+    return {};
   SharedRing ring(tileLoop);
   if (!ring.analyze())
     return {};
-  return ring.rewrite();
+  scf::ForOp shared = ring.rewrite();
+  shared->setAttr(kRingAcrossTilesAttr, UnitAttr::get(shared.getContext()));
+  return shared;
 }
+
+namespace {
+struct TTGContinueRingAcrossTilesPass
+    : public ttg::impl::TTGContinueRingAcrossTilesPassBase<
+          TTGContinueRingAcrossTilesPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(kPrefetchedNextTileAttr))
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops)
+      continueRingAcrossTiles(loop);
+  }
+};
+} // namespace

@@ -1,18 +1,15 @@
-//===- DeferTileStore.cpp - a tile's TMA store issued in the next K loop --===//
+//===- DeferTileStore.cpp - ttg-defer-tile-store --------------------------===//
 //
-// Part of ttg-prefetch-next-tile, after ContinueRingAcrossTiles.cpp.  In a
-// tile loop whose K loops share one TMA ring, the epilogue writes the tile
-// to shared memory and issues its TMA store, and the next tile's K loop
-// starts right after: its first iteration waits for its first copies,
-// starts its first MMA and issues the copies of a later step.  Issued
-// before those copies, the tile's store delays them: measured on the H100
-// (tutorial 09's persistent matmul, 128x256x64, 8192^3, three stages;
-// bench/tools/persistent_cubin_ab.py, hand-edited PTX variants of one
-// kernel timed through one launcher), the same kernel ran 1.6% faster with
-// its four store boxes issued after the next tile's first copies instead,
-// and 1.7% faster with no stores at all (Triton's cubin: 0.4%).  This step
-// moves the store there, as those variants did (bench/RESULTS.md, tenth
-// and eleventh sessions: built, it runs as the variant did).
+// In a tile loop whose K loops share one TMA ring (after
+// ttg-continue-ring-across-tiles), the epilogue writes the tile to shared
+// memory and issues its TMA store, and the next tile's K loop starts right
+// after: its first iteration waits for its first copies, starts its first
+// MMA and issues the copies of a later step.  Issued before those copies,
+// the tile's store delays them: on the H100 (tutorial 09's persistent
+// matmul, 128x256x64, 8192^3, three stages, 2026-11-27), the same kernel
+// ran 1.6% faster with its four store boxes issued after the next tile's
+// first copies instead, and 1.7% faster with no stores at all.  This pass
+// moves the store there.
 //
 // The tile's write to shared memory (stmatrix, 64 KB for 128x256 f16) moves
 // along with it: it waits only for the previous tile's store to have read
@@ -24,22 +21,23 @@
 // its registers there beside the tensors live through the loop (the
 // accumulator, what the loop reads from outside): where they would take
 // more than kCarriedRegisterBudget 32-bit registers per thread, the
-// epilogue keeps the write (as local_alloc did) and only the copy moves.
+// epilogue keeps the write (with a ttg.local_store where the local_alloc
+// was) and only the copy moves.
 //
 // Where the TMA store moves the tile as several boxes one swizzle span
 // wide (planTileSlabs: 64 fp16 columns for the 128-byte swizzle), the write
 // and the store go a slab at a time, slab j in the next K loop's iteration
 // j, each slab in its own slot.  Written whole in the first iteration, the
 // 64 KB of a 128x256 tile share shared memory with that iteration's MMA
-// operand reads and held the next MMA back by ~1400 cycles, and the whole
-// tile's store, issued at once, slowed the copies of the iterations after
+// operand reads and hold the next MMA back by ~1400 cycles, and the whole
+// tile's store, issued at once, slows the copies of the iterations after
 // it; a slab (16 KB) per iteration fits beside the MMA.  Measured with
-// clock64 traces of every K iteration (bench/tools/clock_trace.py; tutorial
-// 09's 128x256x64 tiles at 8192^3, RESULTS.md, twelfth session): a tile's
-// cycles beyond its MMAs went from 4700-5500 (whole tile in the first
-// iteration) to 2800-3600, against Triton's 3550-4470.
+// clock64 traces of every K iteration (tutorial 09's 128x256x64 tiles at
+// 8192^3, H100, 2026-11-28): a tile's cycles beyond its MMAs are 2800-3600
+// in slabs and 4700-5500 with the whole tile in the first iteration,
+// against Triton 3.6's 3550-4470.
 //
-// Algorithm, for a tile loop T (as ContinueRingAcrossTiles left it) whose
+// Algorithm, for a tile loop T marked ttg.ring_across_tiles whose
 // body holds one K loop K with TMA ring copies and ends, as
 // deferTMAStoreWait left it, with
 //     ttg.async_tma_store_wait {pendings = 0}; ttg.barrier;
@@ -47,7 +45,8 @@
 //     [ttg.fence_async_shared;]  (a tile not in an NVMMA layout)
 //     ttg.async_tma_copy_local_to_global %d[%i...] %t;  (%d from outside T)
 // (pure ops may sit between the last three; T and K compare signed)
-// and a ttg.async_tma_store_wait {pendings = 0} right after T:
+// and a ttg.async_tma_store_wait {pendings = 0} right after T
+// (ttg-defer-tma-store-wait's form):
 //   1. %t becomes a mutable buffer B allocated before T.  T carries
 //      `pending` (false on entry), the store's indices and the tile's value
 //      %v; the epilogue yields true, its indices and %v instead of waiting,
@@ -95,12 +94,18 @@
 // PrefetchNextTile.cpp).
 //
 //===----------------------------------------------------------------------===//
+#include "tritium/Dialect/TTG/Transforms/Passes.h"
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
+
+namespace tritium::ttg {
+#define GEN_PASS_DEF_TTGDEFERTILESTOREPASS
+#include "tritium/Dialect/TTG/Transforms/Passes.h.inc"
+} // namespace tritium::ttg
 
 using namespace mlir;
 using namespace tritium;
@@ -320,6 +325,8 @@ void emitStoreIf(OpBuilder &builder, Location loc, Value cond, Value value,
 } // namespace
 
 bool ttg::deferTileStore(scf::ForOp loop) {
+  if (!loop->hasAttr(kRingAcrossTilesAttr))
+    return false;
   std::optional<TileStore> found = match(loop);
   if (!found)
     return false;
@@ -493,3 +500,18 @@ bool ttg::deferTileStore(scf::ForOp loop) {
               newLoop.getResults().slice(pendingResult + 1, indices.size()), buffer);
   return true;
 }
+
+namespace {
+struct TTGDeferTileStorePass
+    : public ttg::impl::TTGDeferTileStorePassBase<TTGDeferTileStorePass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(kRingAcrossTilesAttr))
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops)
+      deferTileStore(loop);
+  }
+};
+} // namespace

@@ -28,10 +28,10 @@
 //      shared memory at once, the loop is left alone.
 //   2. The buffers, and the head's ops that only depend on values from
 //      outside the loop, move before the loop: the rings now live across
-//      the whole loop, so no epilogue tile shares their bytes.  When the
-//      epilogue's TMA-stored tile is what does not fit, it is stored a slab
-//      at a time through two slots instead (SubtiledTMAStore.cpp), if that
-//      fits.
+//      the whole loop, so no epilogue tile shares their bytes.  (When the
+//      epilogue's TMA-stored tile is what does not fit, the loop is left
+//      alone here: ttg-subtile-tma-store, run before, stores such a tile a
+//      slab at a time through two slots where that fits.)
 //   3. Before the loop, the rest of the head runs for the first tile: its
 //      index arithmetic at %lb, its effects (barrier inits, copies, loads)
 //      under `scf.if %lb < %ub`.
@@ -43,24 +43,11 @@
 //      iteration.  The arithmetic stays outside the `scf.if` so that the
 //      axis information of the carried offsets and pointers stays exact (a
 //      yielded placeholder would join with them).  The drain invalidated
-//      the barriers; the next head initializes them again.
-//   5. When the epilogue stores its tile with TMA and that tile is the
-//      body's only shared buffer, the wait for the copy to have read it
-//      moves to just before the next tile writes it, followed by a CTA
-//      barrier (only the copy's thread waits), and one more wait follows
-//      the loop: the copy reads shared memory during the next K loop.
-//      The same applies to a tile loop that ttg-warp-specialize put in a
-//      default region (marked tt.warp_specialize), whose ring the producer
-//      warp fills on its own; there too the tile is stored a slab at a time
-//      when it does not fit beside the ring and the slots do.
-//   6. Where the K loop streams only TMA copies, its ring then continues
-//      from tile to tile (ContinueRingAcrossTiles.cpp): the next tile's
-//      first copies are issued by the K loop's last iterations instead.
-//   7. Then a tile's TMA store is issued by the next tile's K loop, after
-//      its first ring copies, and, within a register budget, its write to
-//      shared memory moves there too, after that iteration's MMA; a tile
-//      the store moves as several boxes goes a box-wide slab per iteration
-//      (DeferTileStore.cpp).
+//      the barriers; the next head initializes them again.  The new loop
+//      is marked kPrefetchedNextTileAttr.
+// The passes after this one rewrite the marked loops further:
+// ttg-defer-tma-store-wait, ttg-continue-ring-across-tiles and
+// ttg-defer-tile-store.
 // The epilogue's loads and stores then run after the next tile's copies
 // were issued: the flatten request is the user's statement that a tile's
 // stores and the following tiles' loads do not overlap in memory.
@@ -87,26 +74,6 @@ using namespace tritium;
 using namespace tritium::ttg;
 
 namespace {
-
-/// Hopper's shared memory per block (227 KiB), less what the lowering adds.
-constexpr int64_t kSharedBudget = 232448 - 1024;
-
-int64_t bytesOf(Type type) {
-  int64_t elements = 1;
-  Type element;
-  if (auto memdesc = dyn_cast<MemDescType>(type)) {
-    for (int64_t d : memdesc.getShape())
-      elements *= d;
-    element = memdesc.getElementType();
-  } else if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-    elements = tensor.getNumElements();
-    element = tensor.getElementType();
-  } else {
-    return 0;
-  }
-  unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
-  return elements * std::max(8u, bits) / 8;
-}
 
 /// A shared buffer made without a value: a ring or a barrier array.
 bool isEmptyBuffer(Operation *op) {
@@ -208,9 +175,15 @@ public:
     return false;
   }
 
+  /// The plan that would make the loop fit when analyze() found that only
+  /// its epilogue's tile, stored a slab at a time, would (the loop is then
+  /// not rewritten here).
+  const std::optional<SubtiledStorePlan> &subtiledStore() const {
+    return subtiled;
+  }
+
   scf::ForOp rewrite() {
-    if (subtiled)
-      subtileStore(loop, *subtiled);
+    assert(!subtiled && "the subtiled store is ttg-subtile-tma-store's");
     // 2. Buffers and loop-invariant ops move before the loop.
     DenseSet<Operation *> hoisted;
     SmallVector<Operation *> rest;
@@ -288,7 +261,7 @@ public:
     loop->erase();
     for (Operation *op : llvm::reverse(rest))
       op->erase();
-    deferTMAStoreWait(newLoop);
+    newLoop->setAttr(kPrefetchedNextTileAttr, builder.getUnitAttr());
     return newLoop;
   }
 
@@ -348,10 +321,10 @@ private:
   /// layout conversion's scratch), within the budget; with `subtile`, its
   /// slots (also live across the loop) instead of its tile.
   bool fitsInSharedMemory(const SubtiledStorePlan *subtile) {
-    int64_t buffers = subtile ? bytesOf(subtile->slotsType) : 0;
+    int64_t buffers = subtile ? sharedBytesOf(subtile->slotsType) : 0;
     for (Operation *op : head)
       if (isEmptyBuffer(op))
-        buffers += bytesOf(op->getResult(0).getType());
+        buffers += sharedBytesOf(op->getResult(0).getType());
     int64_t tiles = 0, scratch = 0;
     loop.getBody()->walk([&](Operation *op) {
       if (kLoop->isAncestor(op) || llvm::is_contained(head, op))
@@ -359,12 +332,12 @@ private:
       if (subtile && op == subtile->tile)
         return;
       if (auto alloc = dyn_cast<LocalAllocOp>(op))
-        tiles += bytesOf(alloc.getType());
+        tiles += sharedBytesOf(alloc.getType());
       else if (isa<ConvertLayoutOp>(op) && !op->use_empty()) // (dead ones
         // go at the next cleanup: lower-tensor-descriptors leaves the store's)
-        scratch = std::max(scratch, bytesOf(op->getResult(0).getType()));
+        scratch = std::max(scratch, sharedBytesOf(op->getResult(0).getType()));
     });
-    return buffers + std::max(tiles, scratch) <= kSharedBudget;
+    return buffers + std::max(tiles, scratch) <= kTileLoopSharedBudget;
   }
 
   scf::ForOp loop;
@@ -378,95 +351,53 @@ private:
 
 } // namespace
 
-void ttg::deferTMAStoreWait(scf::ForOp newLoop) {
-  SmallVector<LocalAllocOp> tiles;
-  SmallVector<AsyncTMAStoreWaitOp> waits;
-  bool otherBuffers = false;
-  newLoop.getBody()->walk([&](Operation *op) {
-    if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
-      if (alloc.getSrc() && alloc->getBlock() == newLoop.getBody())
-        tiles.push_back(alloc);
-      else
-        otherBuffers = true;
-    } else if (auto wait = dyn_cast<AsyncTMAStoreWaitOp>(op)) {
-      waits.push_back(wait);
-    } else if (isa<LocalStoreOp>(op) ||
-               (!op->use_empty() && // (dead ones go at the next cleanup)
-                (isa<ConvertLayoutOp>(op) ||
-                 llvm::any_of(
-                     std::initializer_list<StringRef>{
-                         "reduce", "scan", "atomic", "gather", "histogram"},
-                     [&](StringRef kind) {
-                       return op->getName().getStringRef().contains(kind);
-                     })))) {
-      otherBuffers = true; // may use shared scratch
-    }
-  });
-  if (otherBuffers || tiles.size() != 1 || waits.size() != 1 ||
-      waits[0]->getBlock() != newLoop.getBody() ||
-      waits[0].getPendings() != 0 || waits[0]->isBeforeInBlock(tiles[0]))
-    return;
-  waits[0]->moveBefore(tiles[0]);
-  // Only the copy's thread waits; the others must not write the tile
-  // before it has: a CTA barrier between the wait and the writes.
-  OpBuilder before(tiles[0]);
-  BarrierOp::create(before, tiles[0].getLoc());
-  OpBuilder after(newLoop->getContext());
-  after.setInsertionPointAfter(newLoop);
-  AsyncTMAStoreWaitOp::create(after, newLoop.getLoc(), 0);
-}
-
-/// A warp-specialized tile loop's epilogue tile stored a slab at a time
-/// when the whole tile does not fit beside the buffers that live across the
-/// loop (the producer's ring and barriers) and the slots do.
-static bool subtileIfShort(scf::ForOp loop) {
-  LocalAllocOp tile;
-  for (Operation &op : loop.getBody()->without_terminator())
-    if (auto alloc = dyn_cast<LocalAllocOp>(&op)) {
-      if (tile || !alloc.getSrc())
-        return false;
-      tile = alloc;
-    }
-  std::optional<SubtiledStorePlan> plan;
-  if (!tile || !(plan = planSubtiledStore(tile)))
-    return false;
-  int64_t buffers = 0;
-  loop->getParentOfType<FunctionOpInterface>()->walk([&](LocalAllocOp alloc) {
-    if (!alloc.getSrc() && !loop->isAncestor(alloc))
-      buffers += bytesOf(alloc.getType());
-  });
-  if (buffers + bytesOf(tile.getType()) <= kSharedBudget ||
-      buffers + bytesOf(plan->slotsType) > kSharedBudget)
-    return false;
-  subtileStore(loop, *plan);
-  return true;
-}
-
-void ttg::prefetchNextTile(ModuleOp module) {
-  SmallVector<scf::ForOp> loops, specialized;
-  module.walk([&](scf::ForOp loop) {
-    if (loop->hasAttr("tt.flatten"))
-      loops.push_back(loop);
-    // A warp-specialized tile loop: the producer warp fills the ring ahead
-    // on its own; the epilogue's store wait can be deferred all the same.
-    if (loop->hasAttr("tt.warp_specialize") && !loop->hasAttr("tt.flatten") &&
-        isa<WarpSpecializeOp>(loop->getParentOp()))
-      specialized.push_back(loop);
-  });
-  for (scf::ForOp loop : loops) {
-    TileLoop tiles(loop);
-    if (tiles.analyze())
-      if (scf::ForOp shared = continueRingAcrossTiles(tiles.rewrite()))
-        deferTileStore(shared);
+int64_t ttg::sharedBytesOf(Type type) {
+  int64_t elements = 1;
+  Type element;
+  if (auto memdesc = dyn_cast<MemDescType>(type)) {
+    for (int64_t d : memdesc.getShape())
+      elements *= d;
+    element = memdesc.getElementType();
+  } else if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    elements = tensor.getNumElements();
+    element = tensor.getElementType();
+  } else {
+    return 0;
   }
-  for (scf::ForOp loop : specialized)
-    if (!subtileIfShort(loop))
-      deferTMAStoreWait(loop);
+  unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+  return elements * std::max(8u, bits) / 8;
+}
+
+std::optional<SubtiledStorePlan>
+ttg::planSubtiledStoreForPrefetch(scf::ForOp tileLoop) {
+  if (!tileLoop->hasAttr("tt.flatten"))
+    return std::nullopt;
+  TileLoop tiles(tileLoop);
+  if (!tiles.analyze())
+    return std::nullopt;
+  return tiles.subtiledStore();
+}
+
+scf::ForOp ttg::prefetchNextTile(scf::ForOp tileLoop) {
+  if (!tileLoop->hasAttr("tt.flatten"))
+    return {};
+  TileLoop tiles(tileLoop);
+  if (!tiles.analyze() || tiles.subtiledStore())
+    return {};
+  return tiles.rewrite();
 }
 
 namespace {
 struct TTGPrefetchNextTilePass
     : public ttg::impl::TTGPrefetchNextTilePassBase<TTGPrefetchNextTilePass> {
-  void runOnOperation() override { ttg::prefetchNextTile(getOperation()); }
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr("tt.flatten"))
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops)
+      prefetchNextTile(loop);
+  }
 };
 } // namespace

@@ -1,10 +1,11 @@
-//===- SubtiledTMAStore.cpp - an epilogue's TMA store, a slab at a time ---===//
+//===- SubtiledTMAStore.cpp - ttg-subtile-tma-store -----------------------===//
 //
 // A persistent matmul stores each output tile from the accumulator's
 // registers: the tile goes to shared memory whole (128x256 fp16: 64 KiB)
 // and one TMA store writes it out.  When the tile loop's rings live across
-// the loop (ttg-prefetch-next-tile), that tile's bytes come on top of them
-// and can cost a ring stage.  The copy engine moves the tile as boxes one
+// the loop (after ttg-prefetch-next-tile, or the producer warp's ring of a
+// warp-specialized kernel), that tile's bytes come on top of them and can
+// cost a ring stage, or keep the loop from being rewritten at all.  The copy engine moves the tile as boxes one
 // swizzle span wide anyway (64 fp16 columns for the 128-byte swizzle), so
 // the epilogue can store one such slab at a time through two slab slots:
 //
@@ -24,6 +25,13 @@
 // barriers between each slab's wait and its writes, and between the writes
 // and the copy.
 //
+// The pass applies this to the tile loops marked tt.flatten that
+// ttg-prefetch-next-tile could rewrite only with the tile stored so
+// (planSubtiledStoreForPrefetch, PrefetchNextTile.cpp), and to the tile
+// loop of a warp-specialized kernel whose tile does not fit beside the
+// buffers live across it (the producer's ring and barriers) while the slots
+// do.
+//
 // Applies to a rank-2 tile whose source has a wgmma accumulator layout
 // with its warps along M only (each slab is then the same layout with a
 // narrower instruction, its registers a subset of the thread's), stored
@@ -32,6 +40,7 @@
 // save nothing).
 //
 //===----------------------------------------------------------------------===//
+#include "tritium/Dialect/TTG/Transforms/Passes.h"
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -39,6 +48,12 @@
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Layout/MmaLayout.h"
 #include "tritium/Layout/TileWindow.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+namespace tritium::ttg {
+#define GEN_PASS_DEF_TTGSUBTILETMASTOREPASS
+#include "tritium/Dialect/TTG/Transforms/Passes.h.inc"
+} // namespace tritium::ttg
 
 using namespace mlir;
 using namespace tritium;
@@ -162,3 +177,51 @@ void ttg::subtileStore(scf::ForOp loop, SubtiledStorePlan plan) {
   plan.copy->erase();
   plan.tile->erase();
 }
+
+/// A warp-specialized tile loop's epilogue tile stored a slab at a time
+/// when the whole tile does not fit beside the buffers that live across the
+/// loop (the producer's ring and barriers) and the slots do.
+static void subtileIfShort(scf::ForOp loop) {
+  LocalAllocOp tile;
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (auto alloc = dyn_cast<LocalAllocOp>(&op)) {
+      if (tile || !alloc.getSrc())
+        return;
+      tile = alloc;
+    }
+  std::optional<SubtiledStorePlan> plan;
+  if (!tile || !(plan = planSubtiledStore(tile)))
+    return;
+  int64_t buffers = 0;
+  loop->getParentOfType<FunctionOpInterface>()->walk([&](LocalAllocOp alloc) {
+    if (!alloc.getSrc() && !loop->isAncestor(alloc))
+      buffers += sharedBytesOf(alloc.getType());
+  });
+  if (buffers + sharedBytesOf(tile.getType()) <= kTileLoopSharedBudget ||
+      buffers + sharedBytesOf(plan->slotsType) > kTileLoopSharedBudget)
+    return;
+  subtileStore(loop, *plan);
+}
+
+namespace {
+struct TTGSubtileTMAStorePass
+    : public ttg::impl::TTGSubtileTMAStorePassBase<TTGSubtileTMAStorePass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<scf::ForOp, SubtiledStorePlan>> flattened;
+    SmallVector<scf::ForOp> specialized;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr("tt.flatten")) {
+        if (std::optional<SubtiledStorePlan> plan =
+                planSubtiledStoreForPrefetch(loop))
+          flattened.emplace_back(loop, *plan);
+      } else if (isWarpSpecializedTileLoop(loop)) {
+        specialized.push_back(loop);
+      }
+    });
+    for (auto &[loop, plan] : flattened)
+      subtileStore(loop, plan);
+    for (scf::ForOp loop : specialized)
+      subtileIfShort(loop);
+  }
+};
+} // namespace

@@ -586,6 +586,11 @@ LogicalResult ttg::warpSpecializeLoops(ModuleOp module, int numStages) {
   return success();
 }
 
+bool ttg::isWarpSpecializedTileLoop(scf::ForOp loop) {
+  return loop->hasAttr("tt.warp_specialize") && !loop->hasAttr("tt.flatten") &&
+         isa<WarpSpecializeOp>(loop->getParentOp());
+}
+
 namespace {
 struct TTGWarpSpecializePass
     : public tritium::ttg::impl::TTGWarpSpecializePassBase<TTGWarpSpecializePass> {

@@ -410,6 +410,51 @@ def TTGWarpSpecializePass : Pass<"ttg-warp-specialize", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
+def TTGSubtileTMAStorePass : Pass<"ttg-subtile-tma-store", "::mlir::ModuleOp"> {
+  let summary = "store an epilogue's TMA tile a slab at a time when the whole tile does not fit";
+  let description = [{
+    A persistent matmul's epilogue writes its output tile to shared memory
+    whole and stores it with one TMA copy.  When the tile loop's rings live
+    across the loop, that tile comes on top of them.  The copy engine moves
+    the tile as boxes one swizzle span wide anyway (64 fp16 columns for the
+    128-byte swizzle), so the epilogue can store one such slab at a time
+    through two slab slots allocated before the loop:
+
+    ```mlir
+    scf.for %t = ... {
+      ...
+      %tile = ttg.local_alloc %acc : (tensor<128x256xf16, #mma>) -> !ttg.memdesc<128x256xf16, ...>
+      ttg.async_tma_copy_local_to_global %desc[%m, %n] %tile
+      ttg.async_tma_store_wait {pendings = 0 : i32}
+    } {tt.flatten}
+    // becomes
+    %slots = ttg.local_alloc : () -> !ttg.memdesc<2x128x64xf16, ..., mutable>
+    scf.for %t = ... {
+      ...
+      // for each slab j of 4:
+      ttg.async_tma_store_wait {pendings = 1 : i32}
+      %w = ttg.extract_tile %acc [0, 64 * j] : tensor<128x256xf16, #mma> -> tensor<128x64xf16, #mma1>
+      %slot = ttg.memdesc_index %slots[j % 2]
+      ttg.local_store %w, %slot
+      ttg.async_tma_copy_local_to_global %desc[%m, %n + 64 * j] %slot
+    } {tt.flatten}
+    ttg.async_tma_store_wait {pendings = 0 : i32}
+    ```
+
+    It applies to the tile loops whose tile is what keeps
+    ttg-prefetch-next-tile from fitting the rings and the epilogue in
+    shared memory at once (loops marked `tt.flatten`), and to the tile loop
+    of a warp-specialized kernel (marked `tt.warp_specialize`, in the
+    default region of a `ttg.warp_specialize`) whose tile does not fit
+    beside the producer's ring; in both, only when the slots do fit.  The
+    tile must be a rank-2 wgmma accumulator with its warps along M, stored
+    right after its local_alloc and waited for at once, in an even number
+    of slabs, at least four.
+  }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TTGPrefetchNextTilePass : Pass<"ttg-prefetch-next-tile", "::mlir::ModuleOp"> {
   let summary = "issue the next tile's ring prologue before this tile's epilogue";
   let description = [{
@@ -422,7 +467,8 @@ def TTGPrefetchNextTilePass : Pass<"ttg-prefetch-next-tile", "::mlir::ModuleOp">
     barrier inits and copies under `scf.if %iv + %step < %ub`), and the loop
     carries its values; the first tile's head runs before the loop.  The
     ring buffers move before the loop, so the epilogue's shared tiles no
-    longer share their bytes.
+    longer share their bytes.  The rewritten loop is marked
+    `ttg.prefetched_next_tile`, which the tile-loop passes after it look for.
 
     ```mlir
     scf.for %t = %lb to %ub step %s {
@@ -444,18 +490,154 @@ def TTGPrefetchNextTilePass : Pass<"ttg-prefetch-next-tile", "::mlir::ModuleOp">
       scf.if %t + %s < %ub { (init barriers; prologue copies at %next) }
       (epilogue at %off)
       scf.yield %next
-    }
+    } {tt.flatten, ttg.prefetched_next_tile}
     ```
-
-    When the epilogue stores its tile with TMA and that tile is the body's
-    only shared buffer, the wait for the copy to have read the tile moves to
-    just before the next tile writes it (followed by `ttg.barrier`), with
-    one more after the loop.
 
     Loops whose head has other side effects or reads the loop's carried
     values, and loops whose rings and epilogue tiles would not fit in shared
-    memory together, are left alone.
+    memory together, are left alone (ttg-subtile-tma-store, run before,
+    stores the tile a slab at a time where that makes them fit).
   }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def TTGDeferTMAStoreWaitPass : Pass<"ttg-defer-tma-store-wait", "::mlir::ModuleOp"> {
+  let summary = "wait for an epilogue's TMA store only before the next tile writes its buffer";
+  let description = [{
+    A tile loop's epilogue that stores its tile with TMA waits right after
+    the store until the copy engine has read the tile out of shared memory.
+    When that tile is the only buffer of the loop body (no other local
+    buffer, layout conversion, reduction or atomic that could take its
+    bytes), the wait moves to just before the next tile's epilogue writes
+    the tile again, followed by a CTA barrier (only the issuing thread
+    waits), and one more wait follows the loop: the copy reads shared
+    memory while the next tile's K loop runs.
+
+    ```mlir
+    scf.for %t = ... {
+      %acc = scf.for ...
+      %tile = ttg.local_alloc %v
+      ttg.async_tma_copy_local_to_global %desc[%m, %n] %tile
+      ttg.async_tma_store_wait {pendings = 0 : i32}
+    } {tt.flatten, ttg.prefetched_next_tile}
+    // becomes
+    scf.for %t = ... {
+      %acc = scf.for ...
+      ttg.async_tma_store_wait {pendings = 0 : i32}
+      ttg.barrier
+      %tile = ttg.local_alloc %v
+      ttg.async_tma_copy_local_to_global %desc[%m, %n] %tile
+    } {tt.flatten, ttg.prefetched_next_tile}
+    ttg.async_tma_store_wait {pendings = 0 : i32}
+    ```
+
+    It applies to the tile loops ttg-prefetch-next-tile rewrote and to the
+    tile loop of a warp-specialized kernel (whose ring the producer warp
+    fills on its own).
+  }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect"];
+}
+
+def TTGContinueRingAcrossTilesPass
+    : Pass<"ttg-continue-ring-across-tiles", "::mlir::ModuleOp"> {
+  let summary = "let consecutive tiles' K loops share one TMA ring";
+  let description = [{
+    After ttg-prefetch-next-tile, a tile loop issues the next tile's ring
+    prologue after the K loop's drain, and invalidates and initializes the
+    ring's barriers again for every tile.  Where the K loop streams only TMA
+    copies through barrier rings, this pass makes the K loops of
+    consecutive tiles share one ring, as a flattened loop would: the K
+    loop's last `numStages - 1` iterations, whose copies of the current
+    tile would be past its end, issue the next tile's first copies instead,
+    and the ring's slot indices and phases carry from one tile's K loop to
+    the next.  A K loop shorter than the lookahead keeps the per-tile
+    prologue (decided at run time, `cross = tripcount >= lookahead`).
+
+    ```mlir
+    scf.for %t = ... iter_args(%off = %off0) {
+      %acc:3 = scf.for %k = ... iter_args(..., %slot = %c0, %phase = %c0) {
+        %shifted = arith.addi %k, %lookahead
+        %issue = arith.cmpi slt, %shifted, %ub
+        ttg.async_tma_copy_global_to_local %a[%off, %shifted * 64] ..., %issue
+      }
+      (drain: inval barriers)
+      scf.if %exists { (init barriers; next tile's prologue copies) }
+      (epilogue)
+    } {tt.flatten, ttg.prefetched_next_tile}
+    // becomes
+    scf.for %t = ... iter_args(%off = %off0, %slot0 = ..., %phase0 = ...) {
+      %cont = arith.andi (%t + %s < %ub), %cross
+      %acc:3 = scf.for %k = ... iter_args(..., %slot = %slot0, %phase = %phase0) {
+        %row = arith.select %issue, %off, %next_off
+        %col = arith.select %issue, %shifted * 64, (%shifted - %span) * 64
+        ttg.async_tma_copy_global_to_local %a[%row, %col] ..., (%issue || %cont)
+      }
+      scf.if !%cont { (inval barriers) }
+      scf.if %exists && !%cross { (init barriers; next tile's prologue copies) }
+      (epilogue)
+      scf.yield ..., select(%cont, %acc#1, %c0), select(%cont, %acc#2, %c0)
+    } {tt.flatten, ttg.prefetched_next_tile, ttg.ring_across_tiles}
+    ```
+
+    It applies to the tile loops ttg-prefetch-next-tile rewrote (marked
+    `ttg.prefetched_next_tile`) and marks the loops it rewrites
+    `ttg.ring_across_tiles`.
+  }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
+def TTGDeferTileStorePass : Pass<"ttg-defer-tile-store", "::mlir::ModuleOp"> {
+  let summary = "issue a tile's TMA store in the next tile's K loop, after its first copies";
+  let description = [{
+    In a tile loop whose K loops share one TMA ring (marked
+    `ttg.ring_across_tiles`), the epilogue's TMA store, issued right before
+    the next tile's K loop, delays that loop's first ring copies, and the
+    tile's write to shared memory runs while the tensor cores wait.  This
+    pass issues the store from the next tile's K loop, right after its
+    first iteration's ring copies, and, where the tile and the tensors live
+    through the K loop fit in the register budget, moves the write there
+    too (after that iteration's MMA).  A tile the store moves as several
+    boxes goes one box-wide slab per iteration (slab j in iteration j).  The
+    last tile's store follows the loop; a K loop that runs no iteration (or
+    fewer than the slabs) writes and stores what it skipped after it.
+
+    ```mlir
+    scf.for %t = ... iter_args(...) {
+      %acc = scf.for %k = %lb to %ub ... { (ring copies) (wgmma) }
+      ...
+      ttg.async_tma_store_wait {pendings = 0 : i32}
+      ttg.barrier
+      %tile = ttg.local_alloc %v
+      ttg.async_tma_copy_local_to_global %desc[%m, %n] %tile
+    } {..., ttg.ring_across_tiles}
+    ttg.async_tma_store_wait {pendings = 0 : i32}
+    // becomes
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<128x256xf16, ..., mutable>
+    %r:N = scf.for %t = ... iter_args(..., %pending = %false, %pm = .., %pn = .., %pv = ..) {
+      %acc = scf.for %k = %lb to %ub ... {
+        scf.if (%k == %lb && %pending) { ttg.async_tma_store_wait {pendings = 0 : i32} }
+        (ring copies)
+        scf.if (%k == %lb && %pending) {
+          ttg.local_store %pv, %buf
+          ttg.async_tma_copy_local_to_global %desc[%pm, %pn] %buf
+        }
+        (wgmma)
+      }
+      scf.if (%pending && %lb >= %ub) { (wait; barrier; write; copy) }
+      scf.yield ..., %true, %m, %n, %v
+    }
+    scf.if %r#pending { (wait; barrier; write; copy) }
+    ttg.async_tma_store_wait {pendings = 0 : i32}
+    ```
+
+    The tt.flatten request is the user's statement that a tile's stores and
+    the following tiles' loads do not overlap in memory, which this
+    reordering relies on.
+  }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
 def TTGPrefetchPass : Pass<"ttg-prefetch", "::mlir::ModuleOp"> {
@@ -525,6 +707,36 @@ def TTGLoopAwareCSEPass : Pass<"ttg-loop-aware-cse", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
+def TTGLegalizeReductionLayoutsPass
+    : Pass<"ttg-legalize-reduction-layouts", "::mlir::ModuleOp"> {
+  let summary = "convert reductions and scans to layouts their lowerings handle";
+  let description = [{
+    The lowerings of `tt.reduce` and `tt.scan` handle the layouts Tritium's
+    own passes produce, but not every distributed layout a TTGIR file can
+    name: a `#ttg.linear` layout whose bases mix the axis with other
+    dimensions, or reach the same elements twice, would be counted wrongly
+    by the reduction's butterflies (layout::reductionLayoutProblem) or
+    cannot be scanned in lane order (layout::scanLayoutProblem).  For such an op
+    this pass converts the operands to the default blocked layout of their
+    shape, rebuilds the op there with the same combine region, and converts
+    each tensor result back to the type it had:
+
+    ```mlir
+    %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({...})
+        : (tensor<32x1xi32, #odd>) -> tensor<1xi32, #ttg.slice<{dim = 0, parent = #odd}>>
+    // becomes
+    %b = ttg.convert_layout %x : tensor<32x1xi32, #odd> -> tensor<32x1xi32, #blocked>
+    %r = "tt.reduce"(%b) <{axis = 0 : i32}> ({...})
+        : (tensor<32x1xi32, #blocked>) -> tensor<1xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %s = ttg.convert_layout %r : ... -> tensor<1xi32, #ttg.slice<{dim = 0, parent = #odd}>>
+    ```
+
+    It runs first in the LLIR pipeline, after every TTGIR pass (which could
+    otherwise fold the conversions away) and before shared memory is
+    allocated for the conversions' scratch.
+  }];
 }
 
 #endif // TRITIUM_DIALECT_TTG_TRANSFORMS_PASSES_TD

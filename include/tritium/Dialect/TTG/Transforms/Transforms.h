@@ -178,37 +178,65 @@ void makeDotsAsync(mlir::scf::ForOp loop);
 mlir::LogicalResult warpSpecializeLoops(mlir::ModuleOp module, int numStages);
 
 //===----------------------------------------------------------------------===//
-// ttg-prefetch-next-tile (PrefetchNextTile.cpp)
+// The persistent tile-loop passes, in pipeline order: ttg-subtile-tma-store
+// (SubtiledTMAStore.cpp), ttg-prefetch-next-tile (PrefetchNextTile.cpp),
+// ttg-defer-tma-store-wait (DeferTMAStoreWait.cpp),
+// ttg-continue-ring-across-tiles (ContinueRingAcrossTiles.cpp),
+// ttg-defer-tile-store (DeferTileStore.cpp)
 //===----------------------------------------------------------------------===//
 
-/// ttg-prefetch-next-tile: in tile loops marked tt.flatten, issues the next
-/// tile's K-loop prologue (ring copies) before the current tile's epilogue.
-void prefetchNextTile(mlir::ModuleOp module);
+/// Marks a tile loop that ttg-prefetch-next-tile rewrote (the next tile's
+/// ring prologue runs before this tile's epilogue).
+inline constexpr llvm::StringLiteral kPrefetchedNextTileAttr =
+    "ttg.prefetched_next_tile";
+/// Marks a tile loop whose K loops share one TMA ring
+/// (ttg-continue-ring-across-tiles).
+inline constexpr llvm::StringLiteral kRingAcrossTilesAttr =
+    "ttg.ring_across_tiles";
 
-/// Part of ttg-prefetch-next-tile: makes the K loops of a tile loop that
-/// PrefetchNextTile rewrote share one TMA ring, the K loop's last
+/// Hopper's shared memory per block (227 KiB), less what the lowering adds:
+/// what the tile-loop passes keep a loop's buffers within.
+inline constexpr int64_t kTileLoopSharedBudget = 232448 - 1024;
+
+/// The bytes of a shared buffer (memdesc) or of a tensor's elements
+/// (sub-byte elements count a byte each); 0 for other types.
+int64_t sharedBytesOf(mlir::Type type);
+
+/// A tile loop of a warp-specialized kernel: marked tt.warp_specialize (not
+/// tt.flatten), in the default region of a ttg.warp_specialize.
+bool isWarpSpecializedTileLoop(mlir::scf::ForOp loop);
+
+/// ttg-prefetch-next-tile: in a tile loop marked tt.flatten, issues the
+/// next tile's K-loop prologue (ring copies) before the current tile's
+/// epilogue.  Returns the rewritten loop, marked kPrefetchedNextTileAttr,
+/// or null, changing nothing, when the loop does not have that form or its
+/// buffers would not fit in shared memory at once.
+mlir::scf::ForOp prefetchNextTile(mlir::scf::ForOp tileLoop);
+
+/// ttg-defer-tma-store-wait: a tile loop whose epilogue stores its tile
+/// with TMA and waits until the copy has read it out of shared memory:
+/// when that tile is the only buffer of the loop body, the wait moves to
+/// just before the next tile's epilogue writes the tile again (with a CTA
+/// barrier after it), and one more follows the loop; the copy reads shared
+/// memory while the next tile's K loop runs.
+void deferTMAStoreWait(mlir::scf::ForOp loop);
+
+/// ttg-continue-ring-across-tiles: makes the K loops of a tile loop that
+/// prefetchNextTile rewrote share one TMA ring, the K loop's last
 /// iterations issuing the next tile's first copies and the slot indices and
-/// phases carrying from tile to tile (see ContinueRingAcrossTiles.cpp).
-/// Returns the rewritten tile loop (it carries the ring's state), or null,
-/// changing nothing, when the loop does not have that form.
+/// phases carrying from tile to tile.  Returns the rewritten tile loop (it
+/// carries the ring's state), or null, changing nothing, when the loop does
+/// not have that form.
 mlir::scf::ForOp continueRingAcrossTiles(mlir::scf::ForOp tileLoop);
 
-/// Part of ttg-prefetch-next-tile, after continueRingAcrossTiles: the
-/// epilogue's TMA store of a tile is issued in the next tile's K loop,
-/// after its first iteration's ring copies, instead of before them, and,
-/// within a register budget, the tile's write to shared memory moves into
-/// that iteration too; a tile the store moves as several boxes is written
-/// and stored one box-wide slab per iteration (see DeferTileStore.cpp).
-/// Returns false, changing nothing, when the loop does not have that form.
+/// ttg-defer-tile-store: in a tile loop that continueRingAcrossTiles
+/// rewrote, the epilogue's TMA store of a tile is issued in the next
+/// tile's K loop, after its first iteration's ring copies, instead of
+/// before them, and, within a register budget, the tile's write to shared
+/// memory moves into that iteration too; a tile the store moves as several
+/// boxes is written and stored one box-wide slab per iteration.  Returns
+/// false, changing nothing, when the loop does not have that form.
 bool deferTileStore(mlir::scf::ForOp tileLoop);
-
-/// A tile loop whose epilogue stores its tile with TMA and waits until the
-/// copy has read it out of shared memory: when that tile is the only
-/// buffer of the loop body, the wait moves to just before the next tile's
-/// epilogue writes the tile again (with a CTA barrier after it), and one
-/// more follows the loop; the copy reads shared memory while the next
-/// tile's K loop runs.
-void deferTMAStoreWait(mlir::scf::ForOp loop);
 
 //===----------------------------------------------------------------------===//
 // Subtiled TMA stores (SubtiledTMAStore.cpp)
@@ -256,6 +284,13 @@ std::optional<SubtiledStorePlan> planSubtiledStore(LocalAllocOp tile);
 /// before the loop, each slab waits until the store that last read its
 /// slot is done, and one wait for all follows the loop.
 void subtileStore(mlir::scf::ForOp loop, SubtiledStorePlan plan);
+
+/// For a tile loop marked tt.flatten that prefetchNextTile would rewrite
+/// but for its epilogue's TMA-stored tile, which does not fit beside the
+/// rings: how to store that tile a slab at a time so that it fits
+/// (PrefetchNextTile.cpp).
+std::optional<SubtiledStorePlan>
+planSubtiledStoreForPrefetch(mlir::scf::ForOp tileLoop);
 
 //===----------------------------------------------------------------------===//
 // ttg-lower-tensor-descriptors (LowerTensorDescriptors.cpp)

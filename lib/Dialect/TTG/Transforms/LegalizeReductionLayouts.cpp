@@ -4,7 +4,7 @@
 // distributed layout:
 //   1. Ask the lowering's rule whether it handles the operand layout along
 //      the op's axis (layout::reductionLayoutProblem for reductions,
-//      scanLayoutProblem for scans).  If it does, leave the op.
+//      layout::scanLayoutProblem for scans).  If it does, leave the op.
 //   2. Otherwise take the default blocked layout of the operand shape over
 //      the layout's own lanes and warps (the layout convert-tt-to-ttg gives
 //      a fresh tensor), which both lowerings handle; if even that is
@@ -17,20 +17,19 @@
 // round trip only on layouts the lowerings could not run at all.
 //
 //===----------------------------------------------------------------------===//
-#include "tritium/Conversion/TTGToLLVM/Passes.h"
+#include "tritium/Dialect/TTG/Transforms/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
-#include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
-#include "tritium/Conversion/TTGToLLVM/Patterns.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 #include "tritium/Layout/ReductionRule.h"
+#include "tritium/Layout/ScanRule.h"
 
-namespace tritium {
-#define GEN_PASS_DEF_LEGALIZEREDUCTIONLAYOUTSPASS
-#include "tritium/Conversion/TTGToLLVM/Passes.h.inc"
-} // namespace tritium
+namespace tritium::ttg {
+#define GEN_PASS_DEF_TTGLEGALIZEREDUCTIONLAYOUTSPASS
+#include "tritium/Dialect/TTG/Transforms/Passes.h.inc"
+} // namespace tritium::ttg
 
 using namespace mlir;
 using namespace tritium;
@@ -40,10 +39,10 @@ namespace {
 /// Why the lowering of `op` (a tt.reduce or tt.scan along `axis`) cannot
 /// handle operands of `type`; empty when it can.
 std::string loweringProblem(Operation *op, RankedTensorType type, int axis) {
-  layout::LinearLayout layout = getLinearLayout(type);
+  layout::LinearLayout layout = ttg::getDistributedEncoding(type).toLinearLayout(type.getShape());
   if (isa<tt::ReduceOp>(op))
     return layout::reductionLayoutProblem(layout, axis);
-  return scanLayoutProblem(layout, axis);
+  return layout::scanLayoutProblem(layout, axis);
 }
 
 /// The type of result `result` of `op` rebuilt over operands in `encoding`.
@@ -64,7 +63,7 @@ void legalize(Operation *op, int axis) {
     return;
   // The warps the op runs on are its layout's (a warp-specialized
   // partition has fewer than the module).
-  layout::LinearLayout layout = getLinearLayout(srcType);
+  layout::LinearLayout layout = ttg::getDistributedEncoding(srcType).toLinearLayout(srcType.getShape());
   Attribute blocked = ttg::getDefaultBlockedEncoding(
       op->getContext(), srcType.getShape(),
       static_cast<int>(layout.inDimSize(layout::HwDim::Warp)),
@@ -97,9 +96,9 @@ void legalize(Operation *op, int axis) {
   op->erase();
 }
 
-struct LegalizeReductionLayoutsPass
-    : public tritium::impl::LegalizeReductionLayoutsPassBase<
-          LegalizeReductionLayoutsPass> {
+struct TTGLegalizeReductionLayoutsPass
+    : public ttg::impl::TTGLegalizeReductionLayoutsPassBase<
+          TTGLegalizeReductionLayoutsPass> {
   void runOnOperation() override {
     SmallVector<std::pair<Operation *, int>> ops;
     getOperation().walk([&](Operation *op) {

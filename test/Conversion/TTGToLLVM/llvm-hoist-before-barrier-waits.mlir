@@ -1,4 +1,4 @@
-// RUN: tritium-opt %s -pass-pipeline='builtin.module(llvm.func(hoist-before-barrier-waits))' | FileCheck %s
+// RUN: tritium-opt %s -pass-pipeline='builtin.module(llvm.func(llvm-hoist-before-barrier-waits))' | FileCheck %s
 
 // An iteration of a pipelined loop: the wait for the stage's copies, then
 // the descriptor arithmetic of two wgmma ops.  The arithmetic that only

@@ -1,0 +1,133 @@
+// RUN: tritium-opt %s -split-input-file -ttg-prefetch-next-tile -ttg-defer-tma-store-wait | FileCheck %s
+// RUN: tritium-opt %s -split-input-file -ttg-defer-tma-store-wait | FileCheck %s --check-prefix=UNMARKED
+
+// The tile loop ttg-prefetch-next-tile rewrote: its epilogue's tile is the
+// body's only shared buffer (the rings live before the loop), so the wait
+// for the tile's TMA store to have read it moves to just before the next
+// tile writes it, with a CTA barrier (only the issuing thread waits), and
+// one more wait follows the loop.
+
+// CHECK-LABEL: tt.func public @matmul_tma_persistent
+// CHECK: scf.for
+// CHECK:   %[[V:.*]] = arith.truncf
+// CHECK-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: %[[TILE:.*]] = ttg.local_alloc %[[V]]
+// CHECK-NEXT: ttg.async_tma_copy_local_to_global %arg12[%{{.*}}, %{{.*}}] %[[TILE]]
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } {tt.flatten, ttg.prefetched_next_tile}
+// CHECK-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
+
+// A tile loop nobody rewrote (no ttg.prefetched_next_tile: its rings are
+// allocated in the body and may share the tile's bytes) keeps its wait.
+
+// UNMARKED-LABEL: tt.func public @matmul_tma_persistent
+// UNMARKED: ttg.local_alloc %{{.*}} : (tensor<64x64xf16, #mma>)
+// UNMARKED-NEXT: ttg.async_tma_copy_local_to_global
+// UNMARKED-NEXT: ttg.async_tma_store_wait {pendings = 0 : i32}
+// UNMARKED-NEXT: } {tt.flatten}
+
+
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#nvmma1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [0, 1]}>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @matmul_tma_persistent(%arg0: !tt.tensordesc<tensor<64x64xf16>> {tt.tma_box = array<i32: 64, 64>, tt.tma_swizzle = 128 : i32}, %arg1: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg2: i32, %arg3: i32, %arg4: i64, %arg5: i64, %arg6: !tt.tensordesc<tensor<64x64xf16>> {tt.tma_box = array<i32: 64, 64>, tt.tma_swizzle = 128 : i32}, %arg7: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg8: i32, %arg9: i32, %arg10: i64, %arg11: i64, %arg12: !tt.tensordesc<tensor<64x64xf16>> {tt.tma_box = array<i32: 64, 64>, tt.tma_swizzle = 128 : i32}, %arg13: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %arg14: i32, %arg15: i32, %arg16: i64, %arg17: i64, %arg18: i32 {tt.divisibility = 16 : i32}, %arg19: i32 {tt.divisibility = 16 : i32}, %arg20: i32 {tt.divisibility = 16 : i32}) {
+    %c63_i32 = arith.constant 63 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %c132_i32 = arith.constant 132 : i32
+    %c8_i32 = arith.constant 8 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tt.get_program_id {axis = 0 : i32} : i32
+    %1 = arith.addi %arg18, %c63_i32 : i32
+    %2 = arith.divsi %1, %c64_i32 : i32
+    %3 = arith.addi %arg19, %c63_i32 : i32
+    %4 = arith.divsi %3, %c64_i32 : i32
+    %5 = arith.addi %arg20, %c63_i32 : i32
+    %6 = arith.divsi %5, %c64_i32 : i32
+    %7 = arith.muli %2, %4 : i32
+    %8 = arith.muli %4, %c8_i32 : i32
+    scf.for %arg21 = %0 to %7 step %c132_i32  : i32 {
+      %17 = arith.muli %arg21, %c64_i32 : i32
+      %18 = arith.addi %17, %c64_i32 : i32
+      %19 = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable>
+      %20 = ttg.local_alloc : () -> !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable>
+      %21 = ttg.local_alloc : () -> !ttg.memdesc<2x1xi64, #shared, #smem, mutable>
+      %c0_i32_0 = arith.constant 0 : i32
+      %22 = ttg.memdesc_index %21[%c0_i32_0] : !ttg.memdesc<2x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+      ttg.init_barrier %22, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+      %c1_i32_1 = arith.constant 1 : i32
+      %23 = ttg.memdesc_index %21[%c1_i32_1] : !ttg.memdesc<2x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+      ttg.init_barrier %23, 1 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+      %c0_i32_2 = arith.constant 0 : i32
+      %24 = arith.muli %c1_i32, %c0_i32_2 : i32
+      %25 = arith.cmpi slt, %c0_i32, %6 : i32
+      %c0_i32_3 = arith.constant 0 : i32
+      %26 = ttg.memdesc_index %21[%c0_i32_3] : !ttg.memdesc<2x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+      ttg.barrier_expect %26, 16384, %25 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+      %27 = arith.muli %c0_i32, %c64_i32 : i32
+      %28 = ttg.memdesc_index %19[%c0_i32_3] : !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 2x64x64>
+      ttg.async_tma_copy_global_to_local %arg0[%17, %27] %28, %26, %25 : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 2x64x64>
+      %29 = ttg.memdesc_index %20[%c0_i32_3] : !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 2x64x64>
+      ttg.async_tma_copy_global_to_local %arg6[%18, %27] %29, %26, %25 : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 2x64x64>
+      %c1_i32_4 = arith.constant 1 : i32
+      %c0_i32_5 = arith.constant 0 : i32
+      %c0_i32_6 = arith.constant 0 : i32
+      %30:4 = scf.for %arg22 = %c0_i32 to %6 step %c1_i32 iter_args(%arg23 = %cst, %arg24 = %c1_i32_4, %arg25 = %c0_i32_5, %arg26 = %c0_i32_6) -> (tensor<64x64xf32, #mma>, i32, i32, i32)  : i32 {
+        %37 = ttg.memdesc_index %21[%arg25] : !ttg.memdesc<2x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+        ttg.wait_barrier %37, %arg26 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+        %38 = ttg.memdesc_index %19[%arg25] : !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 2x64x64>
+        %39 = ttg.memdesc_index %20[%arg25] : !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 2x64x64>
+        %40 = ttg.memdesc_trans %39 : !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 2x64x64> -> !ttg.memdesc<64x64xf16, #nvmma1, #smem, mutable, 2x64x64>
+        %41 = ttg.warp_group_dot %38, %40, %arg23 {isAsync} : !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 2x64x64> * !ttg.memdesc<64x64xf16, #nvmma1, #smem, mutable, 2x64x64> -> tensor<64x64xf32, #mma>
+        %42 = ttg.warp_group_dot_wait %41 {pendings = 1 : i32} : tensor<64x64xf32, #mma>
+        %c1_i32_9 = arith.constant 1 : i32
+        %43 = arith.muli %c1_i32, %c1_i32_9 : i32
+        %44 = arith.addi %arg22, %43 : i32
+        %45 = arith.cmpi slt, %44, %6 : i32
+        %46 = ttg.memdesc_index %21[%arg24] : !ttg.memdesc<2x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+        ttg.barrier_expect %46, 16384, %45 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+        %47 = arith.muli %44, %c64_i32 : i32
+        %48 = ttg.memdesc_index %19[%arg24] : !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 2x64x64>
+        ttg.async_tma_copy_global_to_local %arg0[%17, %47] %48, %46, %45 : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 2x64x64>
+        %49 = ttg.memdesc_index %20[%arg24] : !ttg.memdesc<2x64x64xf16, #nvmma, #smem, mutable> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 2x64x64>
+        ttg.async_tma_copy_global_to_local %arg6[%18, %47] %49, %46, %45 : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable, 2x64x64>
+        %c1_i32_10 = arith.constant 1 : i32
+        %50 = arith.addi %arg24, %c1_i32_10 : i32
+        %c2_i32 = arith.constant 2 : i32
+        %51 = arith.cmpi eq, %50, %c2_i32 : i32
+        %c0_i32_11 = arith.constant 0 : i32
+        %52 = arith.select %51, %c0_i32_11, %50 : i32
+        %c1_i32_12 = arith.constant 1 : i32
+        %53 = arith.addi %arg25, %c1_i32_12 : i32
+        %c2_i32_13 = arith.constant 2 : i32
+        %54 = arith.cmpi eq, %53, %c2_i32_13 : i32
+        %c0_i32_14 = arith.constant 0 : i32
+        %55 = arith.select %54, %c0_i32_14, %53 : i32
+        %c0_i32_15 = arith.constant 0 : i32
+        %56 = arith.cmpi eq, %55, %c0_i32_15 : i32
+        %c1_i32_16 = arith.constant 1 : i32
+        %57 = arith.xori %arg26, %c1_i32_16 : i32
+        %58 = arith.select %56, %57, %arg26 : i32
+        scf.yield %42, %52, %55, %58 : tensor<64x64xf32, #mma>, i32, i32, i32
+      }
+      %31 = ttg.warp_group_dot_wait %30#0 {pendings = 0 : i32} : tensor<64x64xf32, #mma>
+      %c0_i32_7 = arith.constant 0 : i32
+      %32 = ttg.memdesc_index %21[%c0_i32_7] : !ttg.memdesc<2x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+      ttg.inval_barrier %32 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+      %c1_i32_8 = arith.constant 1 : i32
+      %33 = ttg.memdesc_index %21[%c1_i32_8] : !ttg.memdesc<2x1xi64, #shared, #smem, mutable> -> !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+      ttg.inval_barrier %33 : !ttg.memdesc<1xi64, #shared, #smem, mutable, 2x1>
+      %34 = arith.truncf %31 : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %36 = ttg.local_alloc %34 : (tensor<64x64xf16, #mma>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      ttg.async_tma_copy_local_to_global %arg12[%17, %18] %36 : !tt.tensordesc<tensor<64x64xf16>>, !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      ttg.async_tma_store_wait {pendings = 0 : i32}
+    } {tt.flatten}
+    tt.return
+  }
+}
