@@ -1,6 +1,6 @@
 """Side-by-side flash-attention forward on the GPU: tritium vs Triton (when
 importable) vs torch's scaled_dot_product_attention (FlashAttention-2 and
-cuDNN backends), same kernel source (attention_kernels.py: tutorial 06's
+cuDNN backends), same kernel source (kernels/attention.py: tutorial 06's
 forward on plain pointers, attn_fwd, on host tensor descriptors,
 attn_fwd_tma, as Triton 3.6's tutorial writes it, and on block pointers,
 attn_fwd_block_ptr, as Triton 3.0's did), same shapes, one run.
@@ -35,9 +35,9 @@ SELECT_ROUNDS = 3
 CONFIGS = [(128, 64, 2, 4), (128, 64, 3, 4), (128, 64, 3, 8), (128, 128, 2, 8), (128, 128, 3, 8), (64, 64, 3, 4),
            (128, 32, 3, 4), (64, 32, 4, 4)]
 
-backends = {"tritium": (load_kernels("attention_kernels.py", tritium, ttl, "tritium"), TritiumDescriptor)}
+backends = {"tritium": (load_kernels("attention.py", tritium, ttl, "tritium"), TritiumDescriptor)}
 if HAVE_TRITON:
-    backends["triton"] = (load_kernels("attention_kernels.py", triton, tl, "triton"), TritonDescriptor)
+    backends["triton"] = (load_kernels("attention.py", triton, tl, "triton"), TritonDescriptor)
 KERNELS = ["attn_fwd", "attn_fwd_tma", "attn_fwd_block_ptr"]
 
 
@@ -117,8 +117,10 @@ if QUICK:
     cases = cases[:1]
 print(f"GPU: {torch.cuda.get_device_name()}; triton {'available' if HAVE_TRITON else 'missing'}")
 print(f"{'case':14} {'kernel':18} {'tritium':>9} {'triton':>9} {'tritium/triton':>15}   configs (tritium | triton)")
+measured = []  # (label, figures, configs) of each case, for the results record
 for case in cases:
     label, tflops, chosen, notes = run_case(*case)
+    measured.append((label, tflops, chosen))
     fmt = lambda v: f"{v:9.1f}" if v else f"{'-':>9}"  # noqa: E731
     for kernel in KERNELS + ["best"]:
         if kernel == "best":
@@ -133,3 +135,7 @@ for case in cases:
           f"{fmt(tflops.get('cuDNN'))}")
     for note in notes:
         print("    note:", note)
+
+from results_page import case_rows, record  # noqa: E402  (bench/results/bench_attention.json)
+record("bench_attention", case_rows(measured, reference="cuDNN", others=("FlashAttention-2",), kernels=KERNELS,
+                                   best=True), reference="cuDNN")

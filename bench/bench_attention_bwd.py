@@ -1,6 +1,6 @@
 """Side-by-side flash-attention backward on the GPU: tritium vs Triton (when
 importable) vs torch's SDPA backward (FlashAttention-2 and cuDNN), same
-kernel source (attention_bwd_kernels.py: tutorial 06's backward on plain
+kernel source (kernels/attention_bwd.py: tutorial 06's backward on plain
 pointers, `attn_bwd`, and the same backward on block pointers,
 `attn_bwd_block_ptr`, and on tensor descriptors made in the kernel,
 `attn_bwd_tma`), same shapes, one run.
@@ -54,9 +54,9 @@ def _scratch(size, alignment, stream):
 tritium.set_allocator(_scratch)
 if HAVE_TRITON:
     triton.set_allocator(_scratch)
-backends = {"tritium": load_kernels("attention_bwd_kernels.py", tritium, ttl, "tritium")}
+backends = {"tritium": load_kernels("attention_bwd.py", tritium, ttl, "tritium")}
 if HAVE_TRITON:
-    backends["triton"] = load_kernels("attention_bwd_kernels.py", triton, tl, "triton")
+    backends["triton"] = load_kernels("attention_bwd.py", triton, tl, "triton")
 
 
 def backward(module, kernel, q, k, v, o, do, m, grads, causal, config):
@@ -148,8 +148,10 @@ if "--cases" in sys.argv:
     cases = [case for case in cases if case[0] in chosen_cases]
 print(f"GPU: {torch.cuda.get_device_name()}; triton {'available' if HAVE_TRITON else 'missing'}")
 print(f"{'case':14} {'kernel':20} {'tritium':>9} {'triton':>9} {'tritium/triton':>15}   configs (tritium | triton)")
+measured = []  # (label, figures, configs) of each case, for the results record
 for case in cases:
     label, tflops, chosen, notes = run_case(*case)
+    measured.append((label, tflops, chosen))
     fmt = lambda v: f"{v:9.1f}" if v else f"{'-':>9}"  # noqa: E731
     for kernel in KERNELS + ["best"]:
         if kernel == "best":
@@ -164,3 +166,7 @@ for case in cases:
           f"{fmt(tflops.get('cuDNN'))}")
     for note in notes:
         print("    note:", note)
+
+from results_page import case_rows, record  # noqa: E402  (bench/results/bench_attention_bwd.json)
+record("bench_attention_bwd", case_rows(measured, reference="cuDNN", others=("FlashAttention-2",),
+                                       kernels=KERNELS, best=True), reference="cuDNN")

@@ -1,5 +1,6 @@
 """Side-by-side benchmark on the GPU: tritium vs Triton (when importable) vs
-torch, same kernel sources (elementwise_kernels.py), same sizes, one run.
+torch, same kernel sources (kernels/tutorials.py: tutorial 01's vector add;
+kernels/elementwise.py), same sizes, one run.
 
   vector add fp32, 2^28 elements            GB/s (3 x 4 bytes per element)
   x * sigmoid(x) + y in bf16, 2^28          GB/s (3 x 2 bytes per element)
@@ -24,9 +25,10 @@ from bench_timing import interleaved_gbps
 from kernel_sources import load_kernels
 
 
-backends = {"tritium": load_kernels("elementwise_kernels.py", tritium, ttl, "tritium")}
+KERNEL_FILES = ("tutorials.py", "elementwise.py")
+backends = {"tritium": load_kernels(KERNEL_FILES, tritium, ttl, "tritium")}
 if HAVE_TRITON:
-    backends["triton"] = load_kernels("elementwise_kernels.py", triton, tl, "triton")
+    backends["triton"] = load_kernels(KERNEL_FILES, triton, tl, "triton")
 
 
 rows = []
@@ -38,7 +40,7 @@ def first_call_ms(k, n=1 << 20):
     out = torch.empty_like(x)
     torch.cuda.synchronize()
     t0 = time.perf_counter()
-    k.add_kernel[(triton_cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
+    k.add_kernel[(triton_cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)
     torch.cuda.synchronize()
     return (time.perf_counter() - t0) * 1e3, bool(torch.equal(out, x + y))
 
@@ -57,9 +59,10 @@ y = torch.randn(n, device="cuda")
 fns, ok = {}, {}
 for name, k in backends.items():
     out = torch.full_like(x, float("nan"))
-    k.add_kernel[(triton_cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, num_warps=4)
+    k.add_kernel[(triton_cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024, num_warps=4)
     ok[name] = bool(torch.equal(out, x + y))
-    fns[name] = lambda k=k, out=out: k.add_kernel[(triton_cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, num_warps=4)
+    fns[name] = lambda k=k, out=out: k.add_kernel[(triton_cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024,
+                                                                                num_warps=4)
 out_t = torch.empty_like(x)
 fns["torch"], ok["torch"] = (lambda: torch.add(x, y, out=out_t)), True
 gbps = interleaved_gbps(fns, 3 * 4 * n, QUICK)
@@ -141,3 +144,6 @@ for label, res in rows:
         a, b = res["tritium"][0], res["triton"][0]
         ratio = f"{a / b:.3f}" if "GB/s" in label else f"{b / a:.1f}x faster" if a else ""
     print(f"{label:34} {fmt('tritium'):>14} {fmt('triton'):>14} {fmt('torch'):>10} {ratio:>15}")
+
+from results_page import labelled_rows, record  # noqa: E402  (bench/results/bench_elementwise.json)
+record("bench_elementwise", labelled_rows(rows), reference="torch")

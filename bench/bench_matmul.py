@@ -1,6 +1,6 @@
 """Side-by-side matmul benchmark on the GPU: tritium vs Triton (when
-importable) vs cuBLAS, same kernel source (matmul_kernels.py: Triton's
-tutorial 03), same sizes, one run.
+importable) vs cuBLAS, same kernel source (kernels/tutorials.py:
+Triton's tutorial 03), same sizes, one run.
 
   fp16 4096^3, fp16 8192^3, bf16 4096^3      TFLOP/s (2*M*N*K per run)
   fp8 e4m3 4096^3, B column-major            TFLOP/s (cuBLAS: torch._scaled_mm)
@@ -32,9 +32,9 @@ CONFIGS = [(128, 256, 64, 8, 3, 8), (64, 256, 32, 8, 4, 4), (128, 128, 32, 8, 4,
 FP8_CONFIGS = [(128, 256, 128, 8, 3, 8), (256, 128, 128, 8, 3, 8), (256, 64, 128, 8, 4, 4), (64, 256, 128, 8, 4, 4),
                (128, 128, 128, 8, 4, 4), (128, 64, 64, 8, 4, 4), (64, 128, 64, 8, 4, 4), (128, 32, 64, 8, 4, 4)]
 
-backends = {"tritium": load_kernels("matmul_kernels.py", tritium, ttl, "tritium")}
+backends = {"tritium": load_kernels("tutorials.py", tritium, ttl, "tritium")}
 if HAVE_TRITON:
-    backends["triton"] = load_kernels("matmul_kernels.py", triton, tl, "triton")
+    backends["triton"] = load_kernels("tutorials.py", triton, tl, "triton")
 
 
 def cdiv(a, b):
@@ -48,7 +48,7 @@ def launcher(kernel, a, b, c, config):
     grid = (cdiv(M, bm) * cdiv(N, bn),)
     return lambda: kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
                                 c.stride(0), c.stride(1), BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
-                                GROUP_SIZE_M=group, num_stages=stages, num_warps=warps)
+                                GROUP_SIZE_M=group, ACTIVATION="", num_stages=stages, num_warps=warps)
 
 
 def best_config(name, module, a, b, c, want, configs, tol):
@@ -137,8 +137,10 @@ if QUICK:
     cases = [cases[0], cases[3]]
 print(f"GPU: {torch.cuda.get_device_name()}; triton {'available' if HAVE_TRITON else 'missing'}")
 print(f"{'case':18} {'tritium':>9} {'triton':>9} {'cuBLAS':>9} {'tritium/triton':>15}   configs (tritium | triton)")
+measured = []  # (label, figures, configs) of each case, for the results record
 for case in cases:
     label, tflops, chosen, notes = run_case(*case)
+    measured.append((label, tflops, chosen))
     t, r, cb = tflops.get("tritium"), tflops.get("triton"), tflops.get("cuBLAS")
     ratio = f"{t / r:.3f}" if t and r else "-"
     fmt = lambda v: f"{v:9.1f}" if v else f"{'-':>9}"  # noqa: E731
@@ -147,3 +149,7 @@ for case in cases:
         print("    note:", note)
 cold = cold_compile_ms()
 print("cold compile of one config (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in cold.items()))
+
+from results_page import case_rows, record  # noqa: E402  (bench/results/bench_matmul.json)
+record("bench_matmul", case_rows(measured, reference="cuBLAS")
+       + case_rows([("cold compile of one config", cold, {})], unit="ms"), reference="cuBLAS")

@@ -1,6 +1,6 @@
 """Side-by-side tensor-descriptor matmul benchmark on the GPU: tritium vs
 Triton (when importable) vs cuBLAS, same kernel source
-(persistent_matmul_kernels.py: Triton's tutorial 09 kernels on host
+(kernels/persistent_matmul.py: Triton's tutorial 09 kernels on host
 TensorDescriptors, B stored N x K), one run.
 
   fp16 4096^3, fp16 8192^3         TFLOP/s (2*M*N*K per run)
@@ -31,7 +31,7 @@ from bench_timing import fastest, median_ms
 from kernel_sources import load_kernels
 
 # Single rounds of the 8192^3 persistent kernels under the power cap move by
-# 1-3% (bench/RESULTS.md): 15 rounds keep the median ratio steady.
+# 1-3% (bench/results/archive.md): 15 rounds keep the median ratio steady.
 ROUNDS = 1 if QUICK else 15
 SELECT_ROUNDS = 1 if QUICK else 3
 
@@ -40,9 +40,9 @@ CONFIGS = [(128, 256, 64, 3, 8), (128, 128, 64, 4, 8), (128, 128, 64, 4, 4), (64
            (128, 256, 64, 4, 8)]
 KERNELS = ["matmul_tma", "matmul_tma_persistent", "matmul_tma_persistent_ws"]
 
-backends = {"tritium": (load_kernels("persistent_matmul_kernels.py", tritium, ttl, "tritium"), TritiumDescriptor)}
+backends = {"tritium": (load_kernels("persistent_matmul.py", tritium, ttl, "tritium"), TritiumDescriptor)}
 if HAVE_TRITON:
-    backends["triton"] = (load_kernels("persistent_matmul_kernels.py", triton, tl, "triton"), TritonDescriptor)
+    backends["triton"] = (load_kernels("persistent_matmul.py", triton, tl, "triton"), TritonDescriptor)
 NUM_SMS = torch.cuda.get_device_properties(0).multi_processor_count
 
 
@@ -71,10 +71,9 @@ def launcher(module, descriptor, kernel_name, a, b, c, config):
 def best_config(name, module, descriptor, kernel_name, a, b, c, want, tol):
     """The config of `kernel_name` that runs fastest under one compiler: the
     configs that build and are right, timed in SELECT_ROUNDS interleaved
-    rounds, the lowest median wins.  (One timing each once picked the
-    3-stage persistent config at 8192^3, which per-process A/Bs put 1-2%
-    behind the 4-stage one: a single timing moves that much with the GPU's
-    state.)"""
+    rounds, the lowest median wins.  (A single timing moves by 1-3% with
+    the GPU's state, more than the 1-2% that per-process A/Bs put between
+    the 3- and 4-stage persistent configs at 8192^3.)"""
     candidates, notes = {}, []
     for config in CONFIGS:
         try:
@@ -125,8 +124,10 @@ cases = [("fp16 4096^3", 4096, 4096, 4096), ("fp16 8192^3", 8192, 8192, 8192)]
 if QUICK:
     cases = cases[:1]
 print(f"GPU: {torch.cuda.get_device_name()}; triton {'available' if HAVE_TRITON else 'missing'}")
+measured = []  # (label, figures, configs) of each case, for the results record
 for case in cases:
     label, samples, chosen, notes = run_case(*case)
+    measured.append((label, samples, chosen))
     tflops = {key: statistics.median(v) for key, v in samples.items()}
     print(f"{label}: cuBLAS {tflops['cuBLAS']:.1f} TFLOP/s")
     for kernel_name in KERNELS:
@@ -142,3 +143,6 @@ for case in cases:
               f"{chosen.get(f'tritium {kernel_name}')} | {chosen.get(f'triton {kernel_name}')}")
     for note in notes:
         print("    note:", note)
+
+from results_page import case_rows, record  # noqa: E402  (bench/results/bench_persistent_matmul.json)
+record("bench_persistent_matmul", case_rows(measured, reference="cuBLAS", kernels=KERNELS), reference="cuBLAS")

@@ -1,6 +1,7 @@
 """Side-by-side benchmark on the GPU of reductions and scans: tritium vs
-Triton (when importable) vs torch, same kernel sources (reduction_kernels.py),
-same sizes, one run.
+Triton (when importable) vs torch, same kernel sources (kernels/tutorials.py:
+tutorial 02's softmax and 05's layer norm; kernels/reductions.py), same
+sizes, one run.
 
   fused softmax fp32, 8192 x {1024, 4096, 16384}   GB/s (2 x 4 bytes per element)
   fused softmax bf16, 8192 x {1024, 4096, 16384}   GB/s (2 x 2 bytes per element)
@@ -41,9 +42,10 @@ from kernel_sources import load_kernels
 M = 8192 if not QUICK else 1024
 
 
-backends = {"tritium": load_kernels("reduction_kernels.py", tritium, ttl, "tritium")}
+KERNEL_FILES = ("tutorials.py", "reductions.py")
+backends = {"tritium": load_kernels(KERNEL_FILES, tritium, ttl, "tritium")}
 if HAVE_TRITON:
-    backends["triton"] = load_kernels("reduction_kernels.py", triton, tl, "triton")
+    backends["triton"] = load_kernels(KERNEL_FILES, triton, tl, "triton")
 
 
 def next_power_of_2(n):
@@ -214,3 +216,6 @@ for label, res in rows:
     if res.get("tritium") and res.get("triton"):
         ratio = f"{res['tritium'][0] / res['triton'][0]:.3f}"
     print(f"{label:38} {fmt('tritium'):>14} {fmt('triton'):>14} {fmt('torch'):>10} {ratio:>15}")
+
+from results_page import labelled_rows, record  # noqa: E402  (bench/results/bench_reductions.json)
+record("bench_reductions", labelled_rows(rows), reference="torch")

@@ -22,7 +22,7 @@ def fastest(candidates: dict, rounds: int = 3, quick: bool = False):
     `quick`), the order rotating every round, the lowest median winning.
     A single timing per candidate moves by 1-3% with the GPU's state,
     enough to pick a config that per-process A/Bs put behind another
-    (bench/RESULTS.md); a fixed order would also time each candidate
+    (bench/results/archive.md); a fixed order would also time each candidate
     always right after the same one."""
     rounds = 1 if quick else rounds
     times = {key: [] for key in candidates}

@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine (through the device tool, with .ship carried): unpacks
-# the shipped native library, then runs the GPU tests and the side-by-side
-# benchmarks.  Logs go to $OUT when set.
+# Runs the GPU tests and the side-by-side benchmarks on a GPU machine, with the
+# shipped native library (.ship/libtritium.so.xz, see scripts/ship_library.sh)
+# when the checkout holds one, else the build's (scripts/native_library.sh).
+# Logs go to $OUT (default /tmp).
 #   scripts/gpu_run.sh [tests|bench|all|suite|sanitize] [pytest args...]
+# `bench` runs every bench/bench_*.py (or those named in $BENCHES, e.g.
+# BENCHES="matmul persistent_matmul") and bench/compile_ttir.py; each bench
+# writes its JSON record to $OUT (TRITIUM_RESULTS_DIR), and
+# bench/plot_results.py draws $OUT/performance.png from them.
 # `sanitize` runs the GPU tests under compute-sanitizer memcheck, racecheck
 # and synccheck (scripts/gpu_sanitize.sh; the tutorials take the longest).
 # `suite` runs Triton's upstream tests under Triton and Tritium
-# (scripts/triton_suite.sh; carry `upstream` too).
+# (scripts/triton_suite.sh; the copy needs upstream/ as well).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-/tmp}"
+mkdir -p "$OUT"
 what="${1:-all}"; shift || true
-mkdir -p python/tritium/_lib
-rm -f python/tritium/_lib/libtritium.so
-python3 -c "import lzma, shutil; shutil.copyfileobj(lzma.open('.ship/libtritium.so.xz'), open('python/tritium/_lib/libtritium.so', 'wb'))"
+source scripts/native_library.sh  # the shipped library, else the build's
 export PYTHONPATH="$PWD/python" PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader || true
 status=0
@@ -24,10 +28,13 @@ if [ "$what" = tests ] || [ "$what" = all ]; then
   status=${PIPESTATUS[0]}
 fi
 if [ "$what" = bench ] || [ "$what" = all ]; then
-  python3 bench/bench_elementwise.py 2>&1 | tee "$OUT/bench_elementwise.log"
-  python3 bench/bench_reductions.py 2>&1 | tee "$OUT/bench_reductions.log"
-  python3 bench/bench_matmul.py 2>&1 | tee "$OUT/bench_matmul.log"
+  # each bench writes its record (bench/results_page.py) into $OUT
+  export TRITIUM_RESULTS_DIR="$OUT"
+  for bench in ${BENCHES:-elementwise reductions matmul attention attention_bwd persistent_matmul}; do
+    python3 "bench/bench_$bench.py" 2>&1 | tee "$OUT/bench_$bench.log"
+  done
   python3 bench/compile_ttir.py --repeat 20 2>&1 | tee "$OUT/compile_ttir.log"
+  python3 bench/plot_results.py --out "$OUT/performance.png" "$OUT" 2>&1 | tee "$OUT/plot_results.log"
 fi
 if [ "$what" = sanitize ]; then
   for tool in memcheck racecheck synccheck; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the GPU test suite under compute-sanitizer (on the GPU machine, after
-# scripts/gpu_run.sh or the device tool has unpacked the native library):
+# Runs the GPU test suite under compute-sanitizer on a GPU machine, with the
+# native library scripts/native_library.sh picks (the shipped one, else the
+# build's; scripts/gpu_run.sh sanitize passes its own down):
 # every test file in its own sanitizer process, JOBS files at a time, child
 # processes included.  Tests marked deliberate_fault (a fault on purpose)
 # whole_gpu (a 60 GiB reference) and full_scale (upstream tutorials at full
@@ -13,6 +14,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 tool="${1:?tool: memcheck, racecheck, synccheck or initcheck}"; shift
 OUT="${OUT:-/tmp}"
+source scripts/native_library.sh
 JOBS="${JOBS:-8}"
 TIMEOUT="${TIMEOUT:-560}"
 export PYTHONPATH="$PWD/python" PYTHONUNBUFFERED=1

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packs the built native library for the GPU machine: stripped and xz-compressed
-# into .ship/ (ignored by git), which the device tool carries (`carry: [".ship"]`).
+# into .ship/ (ignored by git), copied to the GPU machine with the checkout and
+# unpacked there by scripts/gpu_run.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .ship

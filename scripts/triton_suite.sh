@@ -13,7 +13,7 @@
 #
 # Environment: SUITE_FILES (test files relative to TESTS_DIR/unit),
 # SUITE_DESELECT (a pytest -k expression of tests left out of both runs;
-# default leaves out the tl.dot tests until tensor cores lower),
+# default "not dot": leaves out the tl.dot tests),
 # SUITE_WORKERS (pytest-xdist workers of both runs together, default: the CPU count),
 # SUITE_BACKENDS ("triton tritium" by default; one of them to run one),
 # SUITE_TIMEOUT (seconds per test, default 120).

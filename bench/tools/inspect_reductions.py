@@ -1,29 +1,26 @@
-"""Dumps both compilers' TTGIR and PTX of bench_reductions.py's kernels, as
-the bench launches them, into $OUT (<compiler>_<case>.ttgir/.ptx), and prints
-their register counts and instruction mixes, for comparing what each
-generates.  Runs on the GPU machine:
-    python3 bench/tools/inspect_reductions.py"""
+"""Both compilers' TTGIR and PTX of bench_reductions.py's layer norm (fp16),
+bf16 softmax (fp32 math) and argmax kernels (bench/kernels/tutorials.py,
+bench/kernels/reductions.py), launched at 8192 x 4096 as the bench
+launches them: writes OUT_DIR/<compiler>_<case>.ttgir and .ptx and prints
+each kernel's registers, shared memory and most frequent PTX
+instructions.  Needs a GPU and Triton.
+
+  python bench/tools/inspect_reductions.py [OUT_DIR]   (default: $OUT or /tmp)
+"""
+import argparse
 import collections
-import re
 import os
+import re
 import sys
 
-sys.path.insert(0, os.path.join(os.getcwd(), "python"))
-import torch  # noqa: E402
-import triton  # noqa: E402
-import triton.language as tl  # noqa: E402
-import tritium  # noqa: E402
-import tritium.language as ttl  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+sys.path.insert(0, os.path.join(HERE, ".."))
 
-sys.path.insert(0, os.path.join(os.getcwd(), "bench"))
-from kernel_sources import load_kernels  # noqa: E402
-
-
-out = os.environ.get("OUT", "/tmp")
 M, N = 8192, 4096
 
 
-def cases(k):
+def cases(k, torch):
     """(name, launch) for each kernel, launched as bench_reductions.py does."""
     x16 = torch.randn(M, N, device="cuda", dtype=torch.float16)
     w, b = torch.randn(N, device="cuda", dtype=torch.float16), torch.randn(N, device="cuda", dtype=torch.float16)
@@ -38,15 +35,33 @@ def cases(k):
     yield "argmax", lambda: k.argmax_rows_kernel[(M,)](x32, idx, N, x32.stride(0), BLOCK_SIZE=N, num_warps=8)
 
 
-for name, tm, lm in (("triton", triton, tl), ("tritium", tritium, ttl)):
-    k = load_kernels("reduction_kernels.py", tm, lm, name)
-    for case, launch in cases(k):
-        ck = launch()
-        for stage in ("ttgir", "ptx"):
-            with open(os.path.join(out, f"{name}_{case}.{stage}"), "w") as f:
-                f.write(ck.asm[stage])
-        meta = ck.metadata
-        get = meta.get if isinstance(meta, dict) else (lambda key: getattr(meta, key, None))
-        ops = collections.Counter(re.findall(r"^\s*(?:@!?%p\d+\s+)?([a-z]+(?:\.[a-z0-9]+)*)", ck.asm["ptx"], re.M))
-        print(f"{name:8s} {case:13s} registers {getattr(ck, 'n_regs', None) or get('registers')} "
-              f"shared {get('shared')} instructions {sum(ops.values())}: {ops.most_common(12)}")
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out_dir", nargs="?", default=os.environ.get("OUT", "/tmp"))
+    out = parser.parse_args().out_dir
+
+    import torch
+    import triton
+    import triton.language as tl
+
+    import tritium
+    import tritium.language as ttl
+    from kernel_sources import load_kernels
+
+    for name, compiler, language in (("triton", triton, tl), ("tritium", tritium, ttl)):
+        k = load_kernels(("tutorials.py", "reductions.py"), compiler, language, name)
+        for case, launch in cases(k, torch):
+            compiled = launch()
+            for stage in ("ttgir", "ptx"):
+                with open(os.path.join(out, f"{name}_{case}.{stage}"), "w") as f:
+                    f.write(compiled.asm[stage])
+            meta = compiled.metadata
+            get = meta.get if isinstance(meta, dict) else (lambda key: getattr(meta, key, None))
+            ops = collections.Counter(re.findall(r"^\s*(?:@!?%p\d+\s+)?([a-z]+(?:\.[a-z0-9]+)*)",
+                                                 compiled.asm["ptx"], re.M))
+            print(f"{name:8s} {case:13s} registers {getattr(compiled, 'n_regs', None) or get('registers')} "
+                  f"shared {get('shared')} instructions {sum(ops.values())}: {ops.most_common(12)}")
+
+
+if __name__ == "__main__":
+    main()

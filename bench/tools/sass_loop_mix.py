@@ -12,20 +12,20 @@ loop that holds code behind a forward branch, as Triton 3.6's flattened
 persistent loop holds its epilogue, is counted whole: count its steady
 path by hand.)
 
-A .sass file is a listing from `cuobjdump -sass` (the GPU machine) or
-`nvdisasm -c`.  A .cubin is disassembled here with the nvdisasm of CUDA
-11.8 (Debian 12's non-free package nvidia-cuda-toolkit, which this machine
-can download and unpack without installing: `apt-get download
-nvidia-cuda-toolkit` against a sources list naming bookworm non-free, then
-`dpkg -x`), named by NVDISASM (default: nvdisasm on PATH).  That nvdisasm
-reads only the ELF ABI version 7 that CUDA 12 wrote; ptxas 13 writes
-version 8, whose header flags differ, so the cubin is disassembled from a
-copy with the sm_90a header of version 7 (the code itself is unchanged).
-On tutorial 09's 3-stage persistent matmul it counted the same 116
-instructions, opcode for opcode, in the GPU machine's cuobjdump listing and
-in this machine's nvdisasm of the same cubin (bench/RESULTS.md, thirteenth
-session).
+A .sass file is a listing from `cuobjdump -sass` or `nvdisasm -c`.  A
+.cubin is disassembled with the nvdisasm named by NVDISASM (default:
+nvdisasm on PATH); the one of CUDA 11.8 (Debian 12's non-free package
+nvidia-cuda-toolkit) works on a machine without the CUDA toolkit: `apt-get
+download nvidia-cuda-toolkit` against a sources list naming bookworm
+non-free, then `dpkg -x`.  That nvdisasm reads only the ELF ABI version 7
+that CUDA 12 wrote; ptxas 13 writes version 8, whose header flags differ,
+so when nvdisasm refuses the cubin it is disassembled from a copy with the
+sm_90a header of version 7 (the code itself is unchanged).  On tutorial
+09's 3-stage persistent matmul both ways count the same 116 instructions,
+opcode for opcode: cuobjdump's listing on the H200 and nvdisasm 11.8's of
+the same cubin (2026-11-28).
 """
+import argparse
 import collections
 import os
 import re
@@ -39,18 +39,23 @@ ELF_FLAGS = 48            # e_flags in a 64-bit ELF header
 SM90A_ABI7_FLAGS = 0x005a0d5a  # sm_90, virtual sm_90, 64-bit addresses, unified textures, accelerated
 
 
+def nvdisasm(path):
+    return subprocess.run([os.environ.get("NVDISASM", "nvdisasm"), "-c", path], capture_output=True, text=True)
+
+
 def disassemble(cubin_path):
-    """nvdisasm -c of a copy of the cubin whose header CUDA 11.8 can read."""
+    """nvdisasm -c of the cubin, or, when that nvdisasm cannot read a
+    version-8 header, of a copy with the version-7 sm_90a header."""
+    result = nvdisasm(cubin_path)
     with open(cubin_path, "rb") as f:
         data = bytearray(f.read())
-    if data[ELF_ABI_VERSION] == 8:
+    if result.returncode and data[ELF_ABI_VERSION] == 8:
         data[ELF_ABI_VERSION] = 7
         struct.pack_into("<I", data, ELF_FLAGS, SM90A_ABI7_FLAGS)
-    with tempfile.NamedTemporaryFile(suffix=".cubin") as copy:
-        copy.write(data)
-        copy.flush()
-        result = subprocess.run([os.environ.get("NVDISASM", "nvdisasm"), "-c", copy.name],
-                                capture_output=True, text=True)
+        with tempfile.NamedTemporaryFile(suffix=".cubin") as copy:
+            copy.write(data)
+            copy.flush()
+            result = nvdisasm(copy.name)
     if result.returncode:
         sys.exit(f"{cubin_path}: nvdisasm failed: {result.stderr.strip()}")
     return result.stdout
@@ -139,9 +144,11 @@ def mix(ops):
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    for path in sys.argv[1:]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 2)[2])
+    parser.add_argument("files", nargs="+", metavar="KERNEL.cubin|KERNEL.sass")
+    for path in parser.parse_args().files:
         listing = disassemble(path) if path.endswith(".cubin") else open(path).read()
         loops = k_loops(listing)
         if not loops:

@@ -11,11 +11,9 @@ version is `__tritium_version__`.
 Importing needs no GPU and no compiler: the native library (libtritium.so,
 MLIR and LLVM linked in statically) is loaded with ctypes on first use.
 """
-__version__ = "3.6.0"
-__tritium_version__ = "0.1.0"
-
 import contextlib as _contextlib
 
+from .version import __version__, __tritium_version__  # noqa: F401
 from ._native import native_library, native_version
 from .errors import (CompilationError, CompileTimeAssertionFailure, InterpreterError, OutOfResources,  # noqa: F401
                      PTXASError, TritiumError, UnsupportedLanguageConstruct)

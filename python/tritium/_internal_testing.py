@@ -9,10 +9,13 @@ Intel predicate answers False, `is_interpreter()` answers False.
 """
 from __future__ import annotations
 
+import os
 
 import numpy as np
 
+from . import knobs
 from . import language as tl
+from .runtime import driver
 from .runtime.jit import TensorWrapper, reinterpret, type_canonicalisation_dict
 
 int_dtypes = ["int8", "int16", "int32", "int64"]
@@ -32,7 +35,6 @@ def is_interpreter() -> bool:
 
 
 def get_current_target():
-    from .runtime import driver
     return driver.active.get_current_target()
 
 
@@ -122,7 +124,7 @@ def to_triton(x: np.ndarray, device, dst_type=None):
     """A device tensor with the values of `x`: unsigned arrays travel as the
     signed type of their width, reinterpreted as unsigned; `dst_type`
     "bfloat16" converts float32, a float8 name reinterprets the bytes."""
-    import torch
+    import torch  # (optional, and heavy: imported when a helper that needs it runs)
     t = x.dtype.name
     if t in uint_dtypes:
         signed = t[1:]
@@ -138,7 +140,7 @@ def torch_dtype_name(dtype) -> str:
     if isinstance(dtype, tl.dtype):
         return {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64",
                 "int1": "bool"}.get(dtype.name, dtype.name)
-    import torch
+    import torch  # (optional, and heavy: imported when a helper that needs it runs)
     if isinstance(dtype, torch.dtype):
         return str(dtype).split(".")[-1]
     raise TypeError(f"not a triton or torch dtype: {type(dtype)}")
@@ -147,7 +149,7 @@ def torch_dtype_name(dtype) -> str:
 def to_numpy(x):
     """A host numpy array of a device tensor (a TensorWrapper keeps its
     reinterpreted dtype; bfloat16 becomes float32)."""
-    import torch
+    import torch  # (optional, and heavy: imported when a helper that needs it runs)
     if isinstance(x, TensorWrapper):
         return x.base.cpu().numpy().astype(getattr(np, torch_dtype_name(x.dtype)))
     if isinstance(x, torch.Tensor):
@@ -166,7 +168,7 @@ def unwrap_tensor(t):
 
 
 def default_alloc_fn(size: int, align: int, stream):
-    import torch
+    import torch  # (optional, and heavy: imported when a helper that needs it runs)
     return torch.empty(size, dtype=torch.int8, device="cuda")
 
 
@@ -176,10 +178,7 @@ def _fresh_knobs_impl(skipped_attr=None):
     removed, and returns the knobs module; `reset()` restores them, and
     removes the variables a test set that were not set before (a knob set
     with `propagate_env` writes its variable)."""
-    import os
-
-    import pytest
-    from . import knobs
+    import pytest  # (imported by the test suites that call this, not by Tritium)
     skipped_attr = set(skipped_attr or ())
     monkeypatch = pytest.MonkeyPatch()
     groups = {name: group for name, group in vars(knobs).items()

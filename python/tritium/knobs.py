@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import copy as _copy
 import os
+import subprocess
 from typing import Any, Callable, Dict, List, Optional
 
 propagate_env: bool = True
@@ -243,7 +244,6 @@ class nvidia_tool:
 
     @property
     def version(self) -> str:
-        import subprocess
         try:
             out = subprocess.run([self.path, "--version"], capture_output=True, text=True, timeout=30).stdout
         except (OSError, subprocess.SubprocessError):

@@ -9,7 +9,7 @@ def do_bench(fn: Callable, warmup: float = 25, rep: float = 100, grad_to_none=No
              quantiles: Optional[List[float]] = None, return_mode: str = "mean"):
     """Runtime of `fn` in milliseconds, measured with CUDA events on the
     current stream; the L2 cache is flushed before every run."""
-    import torch
+    import torch  # (optional, and heavy: imported when a helper that needs it runs)
     fn()
     torch.cuda.synchronize()
     cache = torch.empty(int(256e6 // 4), dtype=torch.int, device="cuda")
@@ -27,7 +27,7 @@ def do_bench(fn: Callable, warmup: float = 25, rep: float = 100, grad_to_none=No
 def _timed_runs(fn, cache, warmup: float, rep: float, grad_to_none) -> List[float]:
     """do_bench's loop: an estimate from 5 runs, warmup runs, then the
     timed runs (each after flushing the L2 cache by zeroing `cache`)."""
-    import torch
+    import torch  # (optional, and heavy: imported when a helper that needs it runs)
     start_event = torch.cuda.Event(enable_timing=True)
     end_event = torch.cuda.Event(enable_timing=True)
     start_event.record()
@@ -61,7 +61,7 @@ def do_bench_cudagraph(fn: Callable, rep: float = 20, grad_to_none=None, quantil
     """Runtime of `fn` in milliseconds, as Triton's do_bench_cudagraph: the
     calls are captured in one CUDA graph (on a side stream) and the graph
     is replayed; each of 10 replays gives one time per call."""
-    import torch
+    import torch  # (optional, and heavy: imported when a helper that needs it runs)
     with torch.cuda.stream(torch.cuda.Stream()):
         fn()
         torch.cuda.synchronize()
@@ -106,7 +106,7 @@ def _summarize(times: List[float], quantiles: Optional[List[float]], return_mode
 
 def assert_close(x, y, atol=None, rtol=None, err_msg=""):
     """Asserts two tensors (or arrays, or numbers) are close."""
-    import numpy as np
+    import numpy as np  # (optional: imported when a helper that needs it runs)
 
     def to_numpy(v):
         if hasattr(v, "detach"):

@@ -9,9 +9,6 @@ and tutorials (not a test module):
     bits of the seed, high 32 bits); tl.philox with 64-bit counters runs
     Philox-4x64 with key (seed, 0); uint -> float as signed, negative
     x -> -x - 1, times a scale that keeps the result below 1.0 in fp32;
-  * `load_kernels`: executes a kernel-source file (one with no imports, whose
-    `triton` and `tl` are injected) with the bindings of tritium or of
-    Triton, so both compile exactly the same source;
   * `sdpa_math`: the attention reference (SDPA's math backend);
   * `poisoned_like`: an output buffer that fails any test when the kernel
     leaves an element unwritten;
@@ -19,13 +16,7 @@ and tutorials (not a test module):
     tests' inputs (small integers, normal floats), their poison value and
     their exact comparison (NaN equal to NaN).
 """
-import os
-import sys
-import types
-
 import numpy as np
-
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 # word width -> (round multipliers A, B; key increments A, B)
 PHILOX = {
@@ -135,20 +126,6 @@ def randn(seed, offsets, n_rounds=10):
     u1 = np.maximum(np.float32(1.0e-7), uint_to_uniform_float(i1)).astype(np.float64)
     u2 = uint_to_uniform_float(i2).astype(np.float64)
     return np.sqrt(-2.0 * np.log(u1)) * np.cos(np.float64(np.float32(6.283185307179586)) * u2)
-
-
-def load_kernels(filename, triton_module, language_module, tag):
-    """The @jit kernels of `filename` (next to this file), compiled by
-    `triton_module` (tritium or Triton)."""
-    path = os.path.join(HERE, filename)
-    name = f"{os.path.splitext(filename)[0]}_{tag}"
-    module = types.ModuleType(name)
-    module.__file__ = path
-    module.triton, module.tl = triton_module, language_module
-    sys.modules[name] = module
-    with open(path) as f:
-        exec(compile(f.read(), path, "exec"), module.__dict__)
-    return module
 
 
 def sdpa_math(q, k, v, causal):

@@ -1,11 +1,14 @@
 """Attention backward against scaled_dot_product_attention's own backward
 (its math backend, on fp32 copies): dQ, dK and dV of fp16 and bf16 inputs,
 causal or not, head dims 64 and 128, sequence lengths that are and are not
-multiples of the blocks (attention_bwd_kernels.py, masked at N).  The host
-computes M (base-2 log-sum-exp per query row) and Delta = rowsum(O * dO)
-from the reference forward.  Where Triton is installed, the same source
-runs under it first: a failure there is the kernel's, not Tritium's."""
+multiples of the blocks (bench/kernels/attention_bwd_masked.py, masked at
+N).  The host computes M (base-2 log-sum-exp per query row) and
+Delta = rowsum(O * dO) from the reference forward.  Where Triton is
+installed, the same source runs under it first: a failure there is the
+kernel's, not Tritium's."""
 import math
+import os
+import sys
 
 import pytest
 
@@ -16,7 +19,10 @@ import tritium.language as ttl  # noqa: E402
 
 import gpu_reference as ref  # noqa: E402
 
-OURS = ref.load_kernels("attention_bwd_kernels.py", tritium, ttl, "tritium")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench"))
+from kernel_sources import load_kernels  # noqa: E402
+
+OURS = load_kernels("attention_bwd_masked.py", tritium, ttl, "tritium")
 
 
 def theirs():
@@ -25,7 +31,7 @@ def theirs():
         import triton.language as tl
     except ImportError:
         return None
-    return ref.load_kernels("attention_bwd_kernels.py", triton, tl, "triton")
+    return load_kernels("attention_bwd_masked.py", triton, tl, "triton")
 
 
 def reference(q, k, v, do, causal):

@@ -1,5 +1,5 @@
 """The backward kernels that bench/bench_attention_bwd.py times
-(bench/attention_bwd_kernels.py: tutorial 06's backward on plain pointers,
+(bench/kernels/attention_bwd.py: tutorial 06's backward on plain pointers,
 the same on block pointers, and on tensor descriptors made in the kernel)
 against SDPA's backward at small sizes: fp16, causal or not, head dims 64
 and 128, two block configs, N a multiple of the blocks (as the kernels
@@ -23,7 +23,7 @@ from test_attention_backward import check, reference  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench"))
 from kernel_sources import load_kernels  # noqa: E402
 
-BENCH = load_kernels("attention_bwd_kernels.py", tritium, ttl, "bench_tritium")
+BENCH = load_kernels("attention_bwd.py", tritium, ttl, "tritium")
 
 
 @pytest.fixture(autouse=True)

@@ -4,9 +4,12 @@ descriptors made in the kernel, blocks crossing the tensor's edge (the
 elements outside are neither read nor written: the tensors sit inside
 padding that is checked too), and row offsets outside the tensor (zeros
 on gather, nothing written on scatter).  Kernel source:
-descriptor_atomics_kernels.py.  Where Triton is installed the atomic cases
+bench/kernels/descriptor_atomics.py.  Where Triton is installed the atomic cases
 run under Triton as well (TMA reductions there), so a disagreement shows
 whose it is."""
+import os
+import sys
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -15,9 +18,10 @@ import tritium  # noqa: E402
 import tritium.language as ttl  # noqa: E402
 from tritium.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
 
-import gpu_reference as ref  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench"))
+from kernel_sources import load_kernels  # noqa: E402
 
-OURS = ref.load_kernels("descriptor_atomics_kernels.py", tritium, ttl, "tritium")
+OURS = load_kernels("descriptor_atomics.py", tritium, ttl, "tritium")
 M, N, BM, BN = 40, 72, 16, 32  # blocks cross both edges
 
 
@@ -132,7 +136,7 @@ def test_triton_agrees(op, dtype):
     except ImportError:
         pytest.skip("Triton with tensor descriptors is not installed")
     from triton.compiler.errors import CompilationError as TritonCompilationError
-    theirs = ref.load_kernels("descriptor_atomics_kernels.py", triton, tl, "triton")
+    theirs = load_kernels("descriptor_atomics.py", triton, tl, "triton")
     try:
         result = run_atomic(theirs, TritonDescriptor, op, dtype)
     except TritonCompilationError as e:  # a form Triton cannot compile says nothing about Tritium

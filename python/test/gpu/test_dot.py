@@ -165,9 +165,10 @@ def test_batched_3d_dot(B, M, N, K, num_warps, arch):
 
 
 @triton.jit
-def matmul_kernel(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
-                  stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
-                  GROUP_M: tl.constexpr, EPILOGUE: tl.constexpr):
+def matmul_with_epilogue(a_ptr, b_ptr, c_ptr, bias_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                         stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                         GROUP_M: tl.constexpr, EPILOGUE: tl.constexpr):
+    # tutorial 03's grouped matmul with a bias + ReLU or a leaky-ReLU epilogue
     pid = tl.program_id(axis=0)
     num_pid_m = tl.cdiv(M, BLOCK_M)
     num_pid_n = tl.cdiv(N, BLOCK_N)
@@ -210,10 +211,10 @@ def run_matmul(M, N, K, BM, BN, BK, num_warps, num_stages, dtype, epilogue="none
     out_dtype = "float16" if dtype in ("float16", "bfloat16") else "float32"
     c = poisoned((M, N), out_dtype)
     grid = (triton.cdiv(M, BM) * triton.cdiv(N, BN),)
-    matmul_kernel[grid](a, b, c, bias, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                        c.stride(0), c.stride(1), BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, GROUP_M=8,
-                        EPILOGUE=epilogue, num_warps=num_warps, num_stages=num_stages,
-                        **({"arch": arch} if arch else {}))
+    matmul_with_epilogue[grid](a, b, c, bias, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                               c.stride(0), c.stride(1), BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK, GROUP_M=8,
+                               EPILOGUE=epilogue, num_warps=num_warps, num_stages=num_stages,
+                               **({"arch": arch} if arch else {}))
     want = reference(a, b)
     if epilogue == "bias_relu":
         want = torch.relu(want + bias.to(torch.float64)[None, :])

@@ -2,6 +2,9 @@
 multiples of the block, int64 offsets, several num_warps, strided and
 non-contiguous inputs, fused chains in bf16/fp16.  Outputs are poisoned
 before every launch so a kernel that writes nothing fails."""
+import os
+import sys
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -9,15 +12,12 @@ torch = pytest.importorskip("torch")
 import tritium as triton  # noqa: E402
 import tritium.language as tl  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench"))
+from kernel_sources import load_kernels  # noqa: E402
 
-@triton.jit
-def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    pid = tl.program_id(0)
-    offs = pid * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask=mask)
-    y = tl.load(y_ptr + offs, mask=mask)
-    tl.store(out_ptr + offs, x + y, mask=mask)
+# tutorial 01's vector add; x * sigmoid(x) + y stored in the output's dtype
+K = load_kernels(("tutorials.py", "elementwise.py"), triton, tl, "tritium")
+add_kernel, silu_mul_add_kernel = K.add_kernel, K.silu_mul_add_kernel
 
 
 def poisoned_like(t):
@@ -35,7 +35,7 @@ def test_vector_add(n, num_warps):
     x = torch.randn(n, device="cuda")
     y = torch.randn(n, device="cuda")
     out = poisoned_like(x)
-    add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK=1024, num_warps=num_warps)
+    add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024, num_warps=num_warps)
     torch.testing.assert_close(out, x + y, rtol=0, atol=0)
 
 
@@ -49,18 +49,8 @@ def test_vector_add_dtypes(dtype):
         x = torch.randint(-100, 100, (n,), device="cuda", dtype=dtype)
         y = torch.randint(-100, 100, (n,), device="cuda", dtype=dtype)
     out = poisoned_like(x)
-    add_kernel[(triton.cdiv(n, 512),)](x, y, out, n, BLOCK=512)
+    add_kernel[(triton.cdiv(n, 512),)](x, y, out, n, BLOCK_SIZE=512)
     torch.testing.assert_close(out, x + y, rtol=0, atol=0)
-
-
-@triton.jit
-def silu_mul_add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask=mask).to(tl.float32)
-    y = tl.load(y_ptr + offs, mask=mask).to(tl.float32)
-    out = x * tl.sigmoid(x) + y
-    tl.store(out_ptr + offs, out.to(out_ptr.dtype.element_ty), mask=mask)
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
@@ -150,18 +140,18 @@ def test_int64_offsets():
 def test_cpu_tensor_is_rejected():
     x = torch.randn(16)
     with pytest.raises(triton.TritiumError, match="cuda"):
-        add_kernel[(1,)](x, x, x, 16, BLOCK=16)
+        add_kernel[(1,)](x, x, x, 16, BLOCK_SIZE=16)
 
 
 def test_zero_grid_is_rejected():
     x = torch.randn(16, device="cuda")
     with pytest.raises(triton.TritiumError, match="grid"):
-        add_kernel[(0,)](x, x, x, 16, BLOCK=16)
+        add_kernel[(0,)](x, x, x, 16, BLOCK_SIZE=16)
 
 
 def test_vector_add_ptx_is_vectorized():
     x = torch.randn(4096, device="cuda")
-    kernel = add_kernel.warmup(x, x, x, 4096, BLOCK=1024, grid=(4,))
+    kernel = add_kernel.warmup(x, x, x, 4096, BLOCK_SIZE=1024, grid=(4,))
     assert "ld.global.v4" in kernel.asm["ptx"]
     assert "st.global.v4" in kernel.asm["ptx"]
 

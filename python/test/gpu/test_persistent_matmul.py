@@ -1,16 +1,17 @@
-"""Persistent tensor-descriptor matmuls as tutorial 09 writes them: a grid of
-a few programs striding over the output tiles in one `tl.range(...,
-flatten=True)` loop, A and B tiles by TMA through a ring
-(ttg-prefetch-next-tile issues each next tile's first copies before the
-current tile's epilogue), the accumulator written with stmatrix and stored
-by TMA.  Against torch in float32: K loops shorter than the ring (1 and 2
-tiles of K), longer and not a multiple of it, K not a multiple of the
-block (zero-filled), edge tiles in M and N (clipped stores), programs that
-own one tile, several, or none, K = 0, and 2 to 4 stages; output tiles 8
-to 128 columns wide in fp16 and fp32 (unswizzled, swizzled, and one whose
-write stays in the epilogue over the register budget); tutorial 09's
-128x256 tile, deferred a slab per K step, with K loops shorter than its
-four slabs.  The output is poisoned before every launch."""
+"""Persistent tensor-descriptor matmuls as tutorial 09 writes them
+(bench/kernels/persistent_matmul.py's matmul_tma_persistent, and variants in
+python/test/unit/kernels/persistent.py): a grid of a few programs striding
+over the output tiles in one `tl.range(..., flatten=True)` loop, A and B
+tiles by TMA through a ring (ttg-prefetch-next-tile issues each next tile's
+first copies before the current tile's epilogue), the accumulator written
+with stmatrix and stored by TMA.  Against torch in float32: K loops shorter
+than the ring (1 and 2 tiles of K), longer and not a multiple of it, K not a
+multiple of the block (zero-filled), edge tiles in M and N (clipped stores),
+programs that own one tile, several, or none, K = 0, and 2 to 4 stages;
+output tiles 8 to 128 columns wide in fp16 and fp32 (unswizzled, swizzled,
+and one whose write stays in the epilogue over the register budget);
+tutorial 09's 128x256 tile, deferred a slab per K step, with K loops shorter
+than its four slabs.  The output is poisoned before every launch."""
 import os
 import sys
 
@@ -25,26 +26,11 @@ from tritium.tools.tensor_descriptor import TensorDescriptor  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit"))
 from kernels.persistent import persistent_matmul_any_output, persistent_matmul_recording_tiles  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench"))
+from kernel_sources import load_kernels  # noqa: E402
 
-@triton.jit
-def persistent_matmul(a_desc, b_desc, c_desc, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
-                      GROUP_M: tl.constexpr, PROGRAMS: tl.constexpr):
-    num_pid_m = tl.cdiv(M, BM)
-    num_pid_n = tl.cdiv(N, BN)
-    num_tiles = num_pid_m * num_pid_n
-    in_group = GROUP_M * num_pid_n
-    for tile in tl.range(tl.program_id(0), num_tiles, PROGRAMS, flatten=True):
-        group = tile // in_group
-        first_m = group * GROUP_M
-        group_m = min(num_pid_m - first_m, GROUP_M)
-        pid_m = first_m + tile % group_m
-        pid_n = (tile % in_group) // group_m
-        acc = tl.zeros((BM, BN), dtype=tl.float32)
-        for k in range(tl.cdiv(K, BK)):
-            a = a_desc.load([pid_m * BM, k * BK])
-            b = b_desc.load([pid_n * BN, k * BK])
-            acc = tl.dot(a, b.T, acc)
-        c_desc.store([pid_m * BM, pid_n * BN], acc.to(tl.float16))
+# tutorial 09's persistent matmul as bench_persistent_matmul.py times it
+persistent_matmul = load_kernels("persistent_matmul.py", triton, tl, "tritium").matmul_tma_persistent
 
 
 SHAPES = [(300, 520, 64), (256, 256, 128), (200, 136, 200), (384, 320, 448)]
@@ -60,8 +46,8 @@ def test_persistent_matmul_against_torch(shape, stages, programs):
     b = torch.randn((N, K), device="cuda", dtype=torch.float16)
     c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
     persistent_matmul[(programs,)](TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BN, BK]),
-                                   TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_M=2,
-                                   PROGRAMS=programs, num_stages=stages, num_warps=4)
+                                   TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_SIZE_M=2,
+                                   NUM_SMS=programs, num_stages=stages, num_warps=4)
     torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
 
 
@@ -95,8 +81,8 @@ def test_persistent_matmul_runs_twice_on_the_same_barriers():
         b = torch.randn((N, K), device="cuda", dtype=torch.float16)
         c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
         persistent_matmul[(2,)](TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BN, BK]),
-                                TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_M=2,
-                                PROGRAMS=2, num_stages=3, num_warps=4)
+                                TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_SIZE_M=2,
+                                NUM_SMS=2, num_stages=3, num_warps=4)
         torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
 
 
@@ -113,8 +99,8 @@ def test_persistent_matmul_with_empty_k_loops(stages, programs):
         c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
         persistent_matmul[(programs,)](TensorDescriptor.from_tensor(a, [BM, BK]),
                                        TensorDescriptor.from_tensor(b, [BN, BK]),
-                                       TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_M=2,
-                                       PROGRAMS=programs, num_stages=stages, num_warps=4)
+                                       TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK,
+                                       GROUP_SIZE_M=2, NUM_SMS=programs, num_stages=stages, num_warps=4)
         torch.testing.assert_close(c.float(), want, rtol=1e-2, atol=5e-2)
 
 
@@ -172,8 +158,8 @@ def test_persistent_matmul_with_slab_stored_epilogue(shape, programs):
     c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
     kernel = persistent_matmul[(programs,)](
         TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BN, BK]),
-        TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_M=4,
-        PROGRAMS=programs, num_stages=4, num_warps=8)
+        TensorDescriptor.from_tensor(c, [BM, BN]), M, N, K, BM, BN, BK, GROUP_SIZE_M=4,
+        NUM_SMS=programs, num_stages=4, num_warps=8)
     torch.testing.assert_close(c.float(), a.float() @ b.float().T, rtol=1e-2, atol=5e-2)
     ttgir = kernel.asm["ttgir"]
     assert ttgir.count("ttg.extract_tile") == 4 and "async_tma_store_wait {pendings = 1" in ttgir

@@ -8,12 +8,15 @@ Triton's generator:
       64-bit offsets still give uint32 words from Philox-4x32, the offset's
       low and high halves in counter words 0 and 1;
   (b) real Triton, when `import triton` works: the same kernel source
-      (random_kernels.py) compiled by both and run on the same seeds and
+      (bench/kernels/random_numbers.py) compiled by both and run on the same seeds and
       offsets.
 
 Integers and uniforms must be identical; normals (which go through the
 GPU's log, sqrt and cos) must agree to a few fp32 ulps.  Outputs are poisoned
 before every launch; sizes are not multiples of the block (masked tails)."""
+import os
+import sys
+
 import numpy as np
 import pytest
 
@@ -24,7 +27,10 @@ import tritium.language as ttl  # noqa: E402
 
 import gpu_reference as ref  # noqa: E402
 
-K = ref.load_kernels("random_kernels.py", tritium, ttl, "tritium")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench"))
+from kernel_sources import load_kernels  # noqa: E402
+
+K = load_kernels("random_numbers.py", tritium, ttl, "tritium")
 
 SEEDS = [0, 1, 42, 123456789, -5, 2**31 + 5, 0x1234567890ABCDEF]
 BLOCK = 256
@@ -170,7 +176,7 @@ def test_same_seed_same_numbers_other_seed_other_numbers():
 def triton_kernels():
     triton = pytest.importorskip("triton")
     import triton.language as tl
-    return ref.load_kernels("random_kernels.py", triton, tl, "triton")
+    return load_kernels("random_numbers.py", triton, tl, "triton")
 
 
 def _run_both(name, triton_kernels, make_out, grid_n, *args, **kwargs):

@@ -1,6 +1,7 @@
 """Fused softmax (Triton's tutorial 02) and layer norm forward (tutorial 05)
-on the GPU against torch in float64, with the tutorials' kernels unchanged
-(python/test/unit/kernels/tutorials.py):
+on the GPU against torch in float64, with the tutorials' kernels
+(bench/kernels/tutorials.py) and, for half-precision rows, tutorial 02's
+kernel with the row upcast to fp32 (bench/kernels/reductions.py):
 
   * softmax: n_cols that are not powers of two (masked loads with
     other=-inf), fp32 within 1e-5; one program per row and a persistent grid
@@ -27,29 +28,10 @@ import tritium.language as tl  # noqa: E402
 
 from gpu_reference import poisoned_like  # noqa: E402
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit"))
-from kernels import tutorials as T  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench"))
+from kernel_sources import load_kernels  # noqa: E402
 
-
-@triton.jit
-def softmax_kernel_fp32_math(output_ptr, input_ptr, input_row_stride, output_row_stride, n_rows, n_cols,
-                             BLOCK_SIZE: tl.constexpr, num_stages: tl.constexpr):
-    # tutorial 02's kernel with the row upcast to fp32 (Triton's tl.exp takes fp32/fp64 only)
-    row_start = tl.program_id(0)
-    row_step = tl.num_programs(0)
-    for row_idx in tl.range(row_start, n_rows, row_step, num_stages=num_stages):
-        row_start_ptr = input_ptr + row_idx * input_row_stride
-        col_offsets = tl.arange(0, BLOCK_SIZE)
-        input_ptrs = row_start_ptr + col_offsets
-        mask = col_offsets < n_cols
-        row = tl.load(input_ptrs, mask=mask, other=-float('inf')).to(tl.float32)
-        row_minus_max = row - tl.max(row, axis=0)
-        numerator = tl.exp(row_minus_max)
-        denominator = tl.sum(numerator, axis=0)
-        softmax_output = numerator / denominator
-        output_row_start_ptr = output_ptr + row_idx * output_row_stride
-        output_ptrs = output_row_start_ptr + col_offsets
-        tl.store(output_ptrs, softmax_output, mask=mask)
+T = load_kernels(("tutorials.py", "reductions.py"), triton, tl, "tritium")
 
 
 def softmax_num_warps(block_size):
@@ -121,7 +103,7 @@ def test_softmax_large_inputs_and_strided_rows():
 @pytest.mark.parametrize("n_cols", [781, 1000, 2049, 4096])
 def test_softmax_half_fp32_math(dtype, n_cols):
     x = torch.randn(577, n_cols, device="cuda", dtype=dtype)
-    y = softmax(x, kernel=softmax_kernel_fp32_math)
+    y = softmax(x, kernel=T.softmax_kernel_fp32_math)
     assert y.dtype == dtype
     # fp32 math, one rounding to the output type: within one ulp of the rounded exact result
     ulp = {torch.float16: 2.0**-10, torch.bfloat16: 2.0**-7}[dtype]

@@ -179,7 +179,7 @@ def test_descriptor_passed_to_helper():
 
 
 @triton.jit
-def matmul_kernel(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+def descriptor_matmul(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     pm = tl.program_id(0)
     pn = tl.program_id(1)
     acc = tl.zeros((BM, BN), dtype=tl.float32)
@@ -198,7 +198,7 @@ def test_matmul_over_descriptors(shape):
     b = torch.randn((K, N), device="cuda", dtype=torch.float16)
     c = torch.full((M, N), float("nan"), device="cuda", dtype=torch.float16)
     # (K and N multiples of 8 elements keep the row strides 16-byte multiples)
-    matmul_kernel[(triton.cdiv(M, BM), triton.cdiv(N, BN))](
+    descriptor_matmul[(triton.cdiv(M, BM), triton.cdiv(N, BN))](
         TensorDescriptor.from_tensor(a, [BM, BK]), TensorDescriptor.from_tensor(b, [BK, BN]),
         TensorDescriptor.from_tensor(c, [BM, BN]), K, BM, BN, BK)
     torch.testing.assert_close(c, (a.float() @ b.float()).half(), rtol=1e-2, atol=1e-1)
@@ -277,13 +277,13 @@ def test_attention_forward_matches_sdpa(dtype, causal, head_dim, n):
 
 
 def test_attention_benchmark_kernel_matches_sdpa():
-    """bench/attention_kernels.py's attn_fwd_tma (2-D descriptors, TMA rings
+    """bench/kernels/attention.py's attn_fwd_tma (2-D descriptors, TMA rings
     for K and V, asynchronous P V) in the configurations the benchmark picks."""
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "bench"))
     from kernel_sources import load_kernels
-    kernels = load_kernels("attention_kernels.py", triton, tl, "tritium_test")
+    kernels = load_kernels("attention.py", triton, tl, "tritium")
     Z, H, N = 1, 4, 1024
     for dtype in (torch.float16, torch.bfloat16):
         for D, (bm, bn, stages, warps) in [(128, (128, 128, 3, 8)), (64, (128, 64, 3, 4)), (128, (128, 64, 2, 4))]:

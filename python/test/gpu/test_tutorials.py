@@ -1,8 +1,9 @@
 """Triton's tutorials 01 (vector add), 02 (fused softmax), 03 (matrix
 multiplication, autotuned over the tutorial's configs, fp16 and fp8), 04
-(low-memory dropout) and 05 (layer norm, forward) on the GPU: their kernels unchanged
-(python/test/unit/kernels/tutorials.py), their host code as the tutorials
-write it, their sizes, and their checks against torch (tightened where the
+(low-memory dropout) and 05 (layer norm, forward) on the GPU: their
+kernels as the tutorials write them (bench/kernels/tutorials.py; 03
+stores C in C's dtype, fp16 here as in the tutorial), their host code as
+the tutorials write it, their sizes, and their checks against torch (tightened where the
 tutorial's tolerance would hide a bug).
 
 Tutorial 02's current host code sizes a persistent grid from the device's
@@ -20,11 +21,14 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import tritium as triton  # noqa: E402
+import tritium.language as tl  # noqa: E402
 
 import gpu_reference as ref  # noqa: E402
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit"))
-from kernels import tutorials as T  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench"))
+from kernel_sources import load_kernels  # noqa: E402
+
+T = load_kernels("tutorials.py", triton, tl, "tritium")
 
 DEVICE = "cuda"
 
@@ -137,7 +141,7 @@ def tutorial_03_configs():
     ]
 
 
-# The tutorial's decorator stack, applied to its (unchanged) kernel.
+# The tutorial's decorator stack, applied to its kernel.
 autotuned_matmul_kernel = triton.autotune(configs=tutorial_03_configs(), key=['M', 'N', 'K'])(T.matmul_kernel)
 
 

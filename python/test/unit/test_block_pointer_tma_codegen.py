@@ -10,8 +10,8 @@ import tritium.language as tl
 
 
 @triton.jit
-def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bn, stride_cm,
-                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+def block_pointer_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bn, stride_cm,
+                         BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     a_block = tl.make_block_ptr(base=a_ptr, shape=(M, K), strides=(stride_am, 1), offsets=(pid_m * BM, 0),
@@ -38,7 +38,7 @@ def compile_matmul(target, aligned=True):
     # The JIT specializes pointers and integers divisible by 16; compile()
     # is told so by `attrs`, as Triton's ASTSource takes them.
     attrs = {name: [["tt.divisibility", 16]] for name in SIGNATURE} if aligned else {}
-    return triton.compile(matmul_kernel, signature=SIGNATURE, constexprs=BLOCKS, attrs=attrs, target=target,
+    return triton.compile(block_pointer_matmul, signature=SIGNATURE, constexprs=BLOCKS, attrs=attrs, target=target,
                           num_warps=8, num_stages=3)
 
 

@@ -1,12 +1,13 @@
-"""tl.dot compiled without a GPU: the tutorial matmul for cuda:90 runs on
-wgmma with cp.async pipelining (PTX wgmma.mma_async, cp.async.cg, commit
-and wait groups, an asynchronous MMA wait), for cuda:80 on
-mma.sync.m16n8k16 fed by ldmatrix, also pipelined; small or exact-fp32
-dots on FMAs; ptxas accepts every
+"""tl.dot compiled without a GPU: the tutorial matmul (tutorial 03,
+bench/kernels/tutorials.py) for cuda:90 runs on wgmma with cp.async
+pipelining (PTX wgmma.mma_async, cp.async.cg, commit and wait groups, an
+asynchronous MMA wait), for cuda:80 on mma.sync.m16n8k16 fed by ldmatrix,
+also pipelined; small or exact-fp32 dots on FMAs; ptxas accepts every
 one.  Bad dots fail at the user's tl.dot line."""
 import inspect
 import os
 import re
+import sys
 
 import pytest
 
@@ -17,29 +18,10 @@ from kernels.masked_matmul import rows_cols_masked_matmul
 
 THIS_FILE = os.path.abspath(__file__)
 
+sys.path.insert(0, os.path.join(os.path.dirname(THIS_FILE), "..", "..", "..", "bench"))
+from kernel_sources import load_kernels  # noqa: E402
 
-@triton.jit
-def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-                  BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
-    pid_m = tl.program_id(0)
-    pid_n = tl.program_id(1)
-    offs_am = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
-    offs_bn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
-    offs_k = tl.arange(0, BLOCK_K)
-    a_ptrs = a_ptr + offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak
-    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k in range(0, tl.cdiv(K, BLOCK_K)):
-        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
-        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
-        acc = tl.dot(a, b, acc)
-        a_ptrs += BLOCK_K * stride_ak
-        b_ptrs += BLOCK_K * stride_bk
-    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    tl.store(c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn, acc.to(c_ptr.dtype.element_ty),
-             mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
-
+matmul_kernel = load_kernels("tutorials.py", triton, tl, "tritium").matmul_kernel
 
 NAMES = ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_ak", "stride_bk", "stride_bn",
          "stride_cm", "stride_cn"]
@@ -50,8 +32,8 @@ def compile_matmul(dtype, target, num_warps=4, num_stages=3, block=(128, 128, 64
     # What launching with 16-divisible sizes and contiguous rows specializes.
     attrs = {n: [["tt.divisibility", 16]] for n in ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am",
                                                   "stride_bk", "stride_cm"]}
-    constexprs = {"BLOCK_M": block[0], "BLOCK_N": block[1], "BLOCK_K": block[2], "stride_ak": 1, "stride_bn": 1,
-                  "stride_cn": 1}
+    constexprs = {"BLOCK_SIZE_M": block[0], "BLOCK_SIZE_N": block[1], "BLOCK_SIZE_K": block[2], "GROUP_SIZE_M": 8,
+                  "ACTIVATION": "", "stride_ak": 1, "stride_bn": 1, "stride_cn": 1}
     return triton.compile(matmul_kernel, signature=signature, constexprs=constexprs, attrs=attrs, target=target,
                           num_warps=num_warps, num_stages=num_stages)
 

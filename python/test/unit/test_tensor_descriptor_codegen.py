@@ -327,7 +327,7 @@ def test_a_persistent_tile_is_written_in_the_next_k_loop_within_the_register_bud
                        constexprs={"BM": 128, "BN": block_n, "BK": 64, "PROGRAMS": 132},
                        target="cuda:90", num_warps=warps, num_stages=3)
     ttgir = k.asm["ttgir"]
-    tile_loop = ttgir[ttgir.index("scf.for"):ttgir.index("{tt.flatten}")]
+    tile_loop = ttgir[ttgir.index("scf.for"):ttgir.index("{tt.flatten")]
     k_loop = tile_loop[tile_loop.index("scf.for", 1):]
     k_loop = k_loop[:k_loop.index("scf.yield")]
     # the store is always issued by the next tile's K loop; the write too when carried
@@ -354,7 +354,7 @@ def test_a_carried_tile_is_written_and_stored_a_slab_per_k_iteration(c_f32, bloc
                        constexprs={"BM": 128, "BN": block_n, "BK": 64, "PROGRAMS": 132},
                        target="cuda:90", num_warps=8, num_stages=3)
     ttgir = k.asm["ttgir"]
-    tile_loop = ttgir[ttgir.index("scf.for"):ttgir.index("{tt.flatten}")]
+    tile_loop = ttgir[ttgir.index("scf.for"):ttgir.index("{tt.flatten")]
     k_loop = tile_loop[tile_loop.index("scf.for", 1):]
     k_loop = k_loop[:k_loop.index("scf.yield")]
     # slab j: its own scf.if (iteration j), its registers, its slot, its
@@ -376,7 +376,7 @@ def test_a_k_loop_over_64_bit_integers_writes_its_carried_tile_whole():
                        constexprs={"BM": 128, "BN": 256, "BK": 64, "PROGRAMS": 132},
                        target="cuda:90", num_warps=8, num_stages=3)
     ttgir = k.asm["ttgir"]
-    tile_loop = ttgir[ttgir.index("scf.for"):ttgir.index("{tt.flatten}")]
+    tile_loop = ttgir[ttgir.index("scf.for"):ttgir.index("{tt.flatten")]
     k_loop = tile_loop[tile_loop.index("scf.for", 1):]
     assert re.match(r"scf\.for %\w+ = %\w+ to %\w+ step %\w+ iter_args\([^)]*\) -> \([^)]*\)\s*: i64", k_loop)
     k_loop = k_loop[:k_loop.index("scf.yield")]

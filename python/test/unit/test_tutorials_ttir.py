@@ -1,6 +1,6 @@
-"""The kernels of Triton's tutorials compile, unchanged, to Triton IR with
-the ops that make each of them what it is, and that IR verifies with the
-native tool.
+"""The kernels of Triton's tutorials (bench/kernels/tutorials.py) compile
+to Triton IR with the ops that make each of them what it is, and that IR
+verifies with the native tool.
 
 The checks look for ops (never for the absence of `tt.call`), so they hold
 whether or not the TTIR pipeline inlined the helper functions."""
@@ -8,14 +8,19 @@ import inspect
 import os
 import re
 import subprocess
+import sys
 
 import pytest
 
 import tritium as triton
+import tritium.language as tl
 from tritium.compiler.compiler import ASTSource
-from kernels import tutorials as T
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+sys.path.insert(0, os.path.join(REPO_ROOT, "bench"))
+from kernel_sources import load_kernels  # noqa: E402
+
+T = load_kernels("tutorials.py", triton, tl, "tritium")
 TRITIUM_OPT = os.path.join(REPO_ROOT, "build", "bin", "tritium-opt")
 TUTORIALS_FILE = T.add_kernel.file_name
 

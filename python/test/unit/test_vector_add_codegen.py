@@ -1,14 +1,21 @@
-"""The vector add compiles, without a GPU, to 128-bit global memory
-accesses: `ld.global.v4` / `st.global.v4` in the PTX and `LDG.E.128` /
-`STG.E.128` in the cubin's SASS (cuobjdump)."""
+"""The vector add (tutorial 01, bench/kernels/tutorials.py) compiles,
+without a GPU, to 128-bit global memory accesses: `ld.global.v4` /
+`st.global.v4` in the PTX and `LDG.E.128` / `STG.E.128` in the cubin's
+SASS (cuobjdump)."""
 import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 
 import tritium as triton
-from kernels.tutorials import add_kernel
+import tritium.language as tl
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench"))
+from kernel_sources import load_kernels  # noqa: E402
+
+add_kernel = load_kernels("tutorials.py", triton, tl, "tritium").add_kernel
 
 SIGNATURE = {"x_ptr": "*fp32", "y_ptr": "*fp32", "output_ptr": "*fp32", "n_elements": "i32"}
 # what the launcher specializes a 2^28-element launch on: aligned pointers, n % 16 == 0

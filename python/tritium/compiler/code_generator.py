@@ -42,20 +42,23 @@ import builtins
 import functools
 import hashlib
 import inspect
+import operator
 import os
 import types
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .. import ir
 from .. import knobs
+from ..compile_time import PYTHON_BUILTINS, ConstexprFunction
+from ..dtypes import block_type, dtype, pointer_type
 from ..errors import CompilationError, CompileTimeAssertionFailure
 from ..language import core as tl
 from ..language import semantic
 from ..language import standard as tl_standard
-from ..language.dtypes import block_type, dtype, pointer_type
 from ..language.semantic import SemanticError
-from ..runtime.jit import ConstexprFunction, JITFunction
+from ..runtime.jit import JITFunction
 from ..runtime.tuple_args import is_namedtuple, like
-from . import crossing_values, ir
+from . import crossing_values
 
 
 class ModuleState:
@@ -108,12 +111,6 @@ class _Return(Exception):
 
 def _contains_return(node: ast.AST) -> bool:
     return any(isinstance(n, ast.Return) for n in ast.walk(node))
-
-
-# Python builtins a kernel may call on compile-time values.
-_PY_BUILTINS = {"range", "len", "min", "max", "int", "float", "bool", "str", "abs", "isinstance", "getattr",
-                "hasattr", "zip", "enumerate", "tuple", "print", "round", "all", "any", "type", "divmod",
-                "repr", "sum", "reversed", "list"}
 
 
 def _is_dims_index(index) -> bool:
@@ -932,7 +929,7 @@ class CodeGenerator(ast.NodeVisitor):
                                        f"function is read only if it is a constexpr, e.g. `{name} = "
                                        f"tl.constexpr({value!r})`")
             return value
-        if name in _PY_BUILTINS:
+        if name in PYTHON_BUILTINS:
             return getattr(builtins, name)
         raise self.error(node, f"{name} is not defined")
 
@@ -1041,7 +1038,6 @@ class CodeGenerator(ast.NodeVisitor):
 
     def _binary(self, op, lhs, rhs, node):
         if isinstance(lhs, tl.constexpr) and isinstance(rhs, tl.constexpr):
-            import operator
             fn = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
                   ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
                   ast.Pow: operator.pow, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
@@ -1102,7 +1098,6 @@ class CodeGenerator(ast.NodeVisitor):
             return tl.constexpr(found if isinstance(op, ast.In) else not found)
         symbol = self._CMP[type(op)]
         if not _is_tensor(lhs) and not _is_tensor(rhs):
-            import operator
             fn = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
                   ">=": operator.ge}[symbol]
             return tl.constexpr(fn(_unwrap(lhs), _unwrap(rhs)))

@@ -10,60 +10,23 @@ No GPU is needed: the target is named (`cuda:90`, or GPUTarget("cuda", 90, 32)).
 """
 from __future__ import annotations
 
+import hashlib
 import inspect
-import json
 import os
-import re
-import threading
-from dataclasses import dataclass
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, Optional
 
-from .. import __tritium_version__
 from .. import knobs as _knobs
 from .._native import native_library
+from ..backends.compiler import GPUTarget
+from ..compile_time import constexpr
+from ..dtypes import dtype_from_signature
+from ..errors import CompilationError, OptionError, OutOfResources, TritiumError  # noqa: F401
 from ..runtime import cache, tuple_args
-from ..errors import CompilationError, OptionError, OutOfResources, TritiumError
-from ..language.dtypes import dtype_from_signature
-from ..runtime.jit import JITFunction
+from ..runtime.jit import JITFunction, set_compiler
+from ..version import __tritium_version__
 from . import ir_source
 from .code_generator import generate_ttir
-
-_MAKE_LAUNCHER_LOCK = threading.Lock()  # (CompiledKernel._make_launcher)
-
-SUPPORTED_ARCHS = (80, 86, 89, 90)
-
-
-@dataclass(frozen=True)
-class GPUTarget:
-    """Triton's target triple: backend ("cuda"), compute capability, warp size."""
-
-    backend: str
-    arch: int
-    warp_size: int = 32
-
-    @staticmethod
-    def parse(target) -> "GPUTarget":
-        if isinstance(target, GPUTarget):
-            t = target
-        elif isinstance(target, str):
-            m = re.fullmatch(r"cuda:(?:sm_)?(\d+)a?", target.strip())
-            if not m:
-                raise TritiumError(f"unsupported target '{target}': expected 'cuda:<compute capability>', "
-                                   f"e.g. 'cuda:90'")
-            t = GPUTarget("cuda", int(m.group(1)), 32)
-        else:
-            raise TritiumError(f"unsupported target {target!r}")
-        if t.backend != "cuda":
-            raise TritiumError(f"unsupported backend '{t.backend}': Tritium targets NVIDIA GPUs ('cuda')")
-        if t.arch not in SUPPORTED_ARCHS:
-            raise TritiumError(f"unsupported compute capability {t.arch}: Tritium supports "
-                               f"{', '.join(f'sm_{a}' for a in SUPPORTED_ARCHS)}")
-        if t.warp_size != 32:
-            raise TritiumError(f"warp size must be 32 on NVIDIA GPUs, got {t.warp_size}")
-        return t
-
-    def __str__(self):
-        return f"{self.backend}:{self.arch}"
+from .compiled_kernel import CompiledKernel, KernelMetadata, from_cache, take_native_metadata  # noqa: F401
 
 
 class ASTSource:
@@ -114,7 +77,6 @@ class ASTSource:
         """Per parameter: a dtype (runtime) or the constexpr value wrapped in
         `tl.constexpr` (so that a dtype passed as a constexpr stays a value),
         and its argument attributes (empty for constexprs)."""
-        from ..language.core import constexpr
         values, attrs = [], []
         for p in self.fn.params:
             ty = self.signature[p.name]
@@ -135,166 +97,6 @@ class ASTSource:
                 a[key] = f"{int(value)} : i32"
             attrs.append(a)
         return values, attrs
-
-
-class KernelMetadata(dict):
-    """A kernel's metadata: a dict whose keys also read as attributes
-    (`kernel.metadata.shared`, as Triton's host code writes it)."""
-
-    def __getattr__(self, key):
-        try:
-            return self[key]
-        except KeyError:
-            raise AttributeError(key) from None
-
-
-def _needs_ptx_jit(target) -> bool:
-    """True when a kernel compiled for `target` ("cuda:80") cannot run its
-    cubin on the current device but can run its PTX: the device is of a
-    later major generation (a cubin runs only on its own major version,
-    PTX on any later one through the driver's JIT)."""
-    from ..runtime import driver
-    try:
-        compiled = int(str(target).removeprefix("cuda:").rstrip("a"))
-        device = int(driver.current_target().removeprefix("cuda:"))
-    except (ValueError, TypeError, TritiumError):  # no GPU: loading will say so
-        return False
-    return compiled // 10 < device // 10
-
-
-def _launch_hook_knob(name: str) -> property:
-    """A class property that reads and sets knobs.runtime.<name> (None
-    clears it)."""
-    def get(cls):
-        return getattr(_knobs.runtime, name)
-
-    def set_(cls, hook):
-        setattr(_knobs.runtime, name, hook if hook is not None else _knobs.HookChain())
-    return property(get, set_)
-
-
-class _LaunchHooksOfTheClass(type):
-    """`CompiledKernel.launch_enter_hook = f` (Triton's older spelling) sets
-    knobs.runtime.launch_enter_hook, and so for the exit hook."""
-    launch_enter_hook = _launch_hook_knob("launch_enter_hook")
-    launch_exit_hook = _launch_hook_knob("launch_exit_hook")
-
-
-class CompiledKernel(metaclass=_LaunchHooksOfTheClass):
-    """A compiled kernel: its texts per stage (`asm`), metadata, and a launcher.
-
-    `asm` holds "source", "ttir" and, with the NVIDIA backend, "ttgir",
-    "llir", "ptx" and "cubin" (bytes).  As in Triton, `kernel[grid](...)`
-    takes either the runtime arguments or all of the kernel's arguments
-    (constexprs included, which are then skipped), and `_init_handles()`
-    loads the kernel, after which `n_regs` is the driver's register count.
-    """
-
-    def __init__(self, name: str, asm: Dict[str, Any], metadata: Dict[str, Any]):
-        self.name = name
-        self.asm = asm
-        self.metadata = KernelMetadata(metadata)
-        signature = metadata["signature"]
-        self._signature = dict(signature)
-        self._runtime_leaves = tuple_args.flatten_signature(signature)  # tuple leaves named param.i
-        self.runtime_params = [n for n, _ in self._runtime_leaves]
-        self._num_params = len(signature)
-        self._launcher = None
-
-    @property
-    def n_regs(self) -> int:
-        launcher = self._launcher
-        if launcher is not None and launcher.registers is not None:
-            return launcher.registers
-        return int(self.metadata.get("registers") or 0)
-
-    @property
-    def n_spills(self) -> int:
-        return int(self.metadata.get("spills") or 0)
-
-    def _init_handles(self):
-        """Loads the kernel on the current device now (the first launch
-        would otherwise)."""
-        from ..runtime import driver
-        launcher = self._launcher or self._make_launcher()
-        launcher.function(driver.current_device())
-
-    @property
-    def shared(self) -> int:
-        return int(self.metadata.get("shared", 0))
-
-    @property
-    def hash(self) -> Optional[str]:
-        """The compile's cache key (Triton's name): equal for two compiles
-        of the same specialization."""
-        return self.metadata.get("hash")
-
-    @property
-    def num_warps(self) -> int:
-        return int(self.metadata["num_warps"])
-
-    def _make_launcher(self):
-        """The kernel's one Launcher, made on first use.  Threads launching
-        a new kernel at once must share it: a second one would replace the
-        first after a thread had loaded the module through it, and the JIT's
-        warm path (which reads the module's function from the kernel's
-        launcher) would then find none."""
-        with _MAKE_LAUNCHER_LOCK:
-            if self._launcher is None:
-                self._launcher = self._new_launcher()
-        return self._launcher
-
-    def _new_launcher(self):
-        from ..runtime.launcher import Launcher
-        image = self.asm.get("cubin")
-        if image is not None and _needs_ptx_jit(self.metadata.get("target")):
-            image = None  # a cubin of another GPU generation: run its PTX
-        if image is None:
-            ptx = self.asm.get("ptx")
-            if ptx is None:
-                raise TritiumError(f"'{self.name}' was compiled to Triton IR only: this build has no "
-                                   "NVIDIA backend to launch it")
-            image = ptx.encode() + b"\0"  # the driver JIT-compiles PTX
-        return Launcher(self.metadata.get("kernel_name", self.name), image, self.runtime_params,
-                        [t for _, t in self._runtime_leaves],
-                        int(self.metadata.get("total_num_warps") or self.num_warps), self.shared,
-                        int(self.metadata.get("max_warps_per_sm") or 0),
-                        self.metadata.get("tensor_descriptors") or (),
-                        int(self.metadata.get("global_scratch_size") or 0),
-                        int(self.metadata.get("global_scratch_align") or 1),
-                        bool(self.metadata.get("global_scratch_internal")),
-                        self.metadata.get("nonnegative_args") or ())
-
-    def launch(self, grid, args: Sequence[Any], cooperative: bool = False):
-        """Launches with the values of the runtime parameters, in order
-        (`cooperative`: every program resident at once, see Launcher)."""
-        launcher = self._launcher or self._make_launcher()
-        launcher(grid, args, cooperative=cooperative)
-
-    def __getitem__(self, grid):
-        def run(*args):
-            if len(args) == self._num_params:
-                try:  # all of the kernel's arguments: keep the runtime ones, tuples flattened
-                    args = tuple_args.flatten_values(self._signature, args)
-                except TypeError:
-                    pass  # already the runtime values
-            return self.launch(grid, args)
-        return run
-
-    def __repr__(self):
-        return f"CompiledKernel({self.name}, stages={list(self.asm)})"
-
-
-def take_native_metadata(metadata: Dict[str, Any], stages: Dict[str, Any]) -> None:
-    """Copies what the native compile reports (its `stages` dict) into a
-    kernel's metadata: the entry's name, shared memory, registers, scratch
-    and the launcher's other inputs."""
-    for field in ("shared", "registers", "spills", "name", "max_warps_per_sm", "streaming",
-                  "tensor_descriptors", "global_scratch_size", "global_scratch_align", "global_scratch_internal",
-                  "nonnegative_args", "total_num_warps"):
-        if field in stages:
-            metadata["kernel_name" if field == "name" else field] = stages[field]
-    metadata["maxnreg"] = stages.get("maxnreg") or None
 
 
 def _backend_options(opts: Dict, target: "GPUTarget", debug_on: bool, maxnreg: Optional[int]) -> Dict:
@@ -333,7 +135,6 @@ def frontend_hash() -> str:
     invalidates cached kernels."""
     global _FRONTEND_HASH
     if _FRONTEND_HASH is None:
-        import hashlib
         h = hashlib.sha256()
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         for directory, _, names in sorted(os.walk(root)):
@@ -343,24 +144,10 @@ def frontend_hash() -> str:
                         h.update(f.read())
         _FRONTEND_HASH = h.hexdigest()
     return _FRONTEND_HASH
-_TEXT_STAGES = ("source", "ttir", "ttgir", "llir", "ptx")
-
-
 def _debug_enabled(options: Dict) -> bool:
     if options.get("debug") is not None:
         return bool(options["debug"])
     return os.environ.get("TRITIUM_DEBUG", os.environ.get("TRITON_DEBUG", "0")) not in ("", "0")
-
-
-def _from_cache(files: Dict[str, bytes], name: str) -> CompiledKernel:
-    metadata = json.loads(files["json"])
-    asm: Dict[str, Any] = {}
-    for stage in _TEXT_STAGES:
-        if stage in files:
-            asm[stage] = files[stage].decode()
-    if "cubin" in files:
-        asm["cubin"] = files["cubin"]
-    return CompiledKernel(name, asm, metadata)
 
 
 def compile(src, target=None, options: Optional[Dict] = None, *, signature=None, constexprs=None, attrs=None,
@@ -418,7 +205,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     name = fn.__name__
     files = cache.load(key, name)
     if files is not None:
-        return _from_cache(files, name)
+        return from_cache(files, name)
 
     arg_values, arg_attrs = src.arg_values()
     text = generate_ttir(fn, arg_values, arg_attrs, debug_on, nw, target.arch)
@@ -445,3 +232,6 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     files = {stage: (v.encode() if isinstance(v, str) else v) for stage, v in asm.items()}
     cache.store(key, name, files, metadata)
     return CompiledKernel(name, asm, metadata)
+
+
+set_compiler(compile)  # @jit functions compile their new specializations with it

@@ -23,9 +23,9 @@ descriptor is a kernel argument: branches and loops only ever see that one,
 and it never crosses."""
 from typing import Any, List, Tuple
 
+from ..dtypes import int32, int64
 from ..language import core as tl
 from ..language import semantic
-from ..language.dtypes import int32, int64
 from ..language.semantic import SemanticError
 
 Plan = List[Tuple[int, Any]]  # (index of a part, the type it crosses as)

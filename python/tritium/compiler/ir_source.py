@@ -16,10 +16,12 @@ import os
 import re
 from typing import Any, Dict, List, Tuple
 
-from .. import __tritium_version__
 from .._native import native_library
+from ..backends.compiler import GPUTarget
 from ..errors import CompilationError, TritiumError
 from ..runtime import cache
+from ..version import __tritium_version__
+from .compiled_kernel import CompiledKernel, from_cache, take_native_metadata
 
 SUFFIXES = {".ttir": "ttir", ".ttgir": "ttgir"}
 
@@ -92,7 +94,6 @@ def compile_ir_file(path, target, opts: Dict[str, Any], backend_options_for):
     module's `ttg.target`, else cuda:90); returns a CompiledKernel.  `opts`
     are compile()'s options, `backend_options_for(target)` the native
     options they map to (input stage and warps are set here)."""
-    from .compiler import CompiledKernel, GPUTarget, take_native_metadata
     path = os.fspath(path)
     stage = SUFFIXES[os.path.splitext(path)[1]]
     try:
@@ -120,8 +121,7 @@ def compile_ir_file(path, target, opts: Dict[str, Any], backend_options_for):
                          sorted((k, repr(v)) for k, v in options.items()), str(target))
     files = cache.load(key, name)
     if files is not None:
-        from .compiler import _from_cache
-        return _from_cache(files, name)
+        return from_cache(files, name)
     stages, cubin = lib.compile_cuda(text, options, path)
     asm: Dict[str, Any] = {stage: text}
     for produced in ("ttgir", "llir", "ptx"):

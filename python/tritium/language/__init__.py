@@ -10,7 +10,7 @@ from .core import (TRITON_BUILTIN, PropagateNan, const, constexpr_type, str_to_t
                    static_range, store, tensor, tensor_descriptor, load_tensor_descriptor, store_tensor_descriptor,
                    make_tensor_descriptor,
                    trans, view, where, zeros)
-from .dtypes import (block_type, dtype, pointer_type, void, int1, int8, int16, int32, int64, uint8,  # noqa: F401
+from ..dtypes import (block_type, dtype, pointer_type, void, int1, int8, int16, int32, int64, uint8,  # noqa: F401
                      uint16, uint32, uint64, float8e4nv, float8e5, float8e4b8, float8e4b15, float8e5b16, float16,
                      bfloat16, float32, float64, tensor_descriptor_type)
 from .math import (abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log, log2, rsqrt, sin,  # noqa: F401

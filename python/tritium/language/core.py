@@ -1,6 +1,6 @@
 """The objects a kernel computes with: `tensor` (an SSA value with a Triton
-type), `constexpr` (a compile-time Python value), and the builtins of
-`triton.language` that wrap `semantic`.
+type), `constexpr` (a compile-time Python value, from compile_time.py), and
+the builtins of `triton.language` that wrap `semantic`.
 
 Builtins run only while a kernel is being compiled; calling one from plain
 Python raises a clear error.
@@ -11,11 +11,13 @@ import builtins as _py
 import functools
 from typing import List, Optional, Sequence
 
-from . import dtypes as _T
+from ..compile_time import base_value, const, constexpr, constexpr_type  # noqa: F401 (re-exported)
+from ..dtypes import (block_type, dtype, dtype_from_signature, pointer_type, tensor_descriptor_type,  # noqa: F401
+                      void, int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float8e4nv, float8e5,
+                      float8e4b8, float8e5b16, float16, bfloat16, float32, float64)
+from ..runtime.jit import jit
+from ..runtime.reinterpret import type_canonicalisation_dict
 from . import semantic
-from .dtypes import (block_type, dtype, pointer_type, tensor_descriptor_type, void, int1, int8, int16, int32, int64, uint8,  # noqa: F401
-                     uint16, uint32, uint64, float8e4nv, float8e5, float8e4b8, float8e5b16, float16,
-                     bfloat16, float32, float64)
 from .semantic import SemanticError
 
 TRITON_BUILTIN = "__triton_builtin__"
@@ -34,46 +36,6 @@ def is_builtin(fn) -> bool:
     return getattr(fn, TRITON_BUILTIN, False)
 
 
-class constexpr:
-    """A value known when the kernel is compiled (a `tl.constexpr` parameter,
-    a global, a literal).  Arithmetic on constexprs happens in Python."""
-
-    def __init__(self, value):
-        while isinstance(value, constexpr):
-            value = value.value
-        self.value = value
-
-    def __repr__(self):
-        return f"constexpr[{self.value!r}]"
-
-    def __index__(self):
-        return self.value.__index__()
-
-    def __bool__(self):
-        return bool(self.value)
-
-    def __hash__(self):
-        return hash(self.value)
-
-    def __int__(self):
-        return int(self.value)
-
-    def __float__(self):
-        return float(self.value)
-
-    def __call__(self, *args, **kwargs):
-        return self.value(*args, **kwargs)
-
-    @property
-    def type(self):
-        return constexpr_type(self.value)
-
-    def __getattr__(self, name):
-        if name == "value":
-            raise AttributeError(name)
-        return getattr(self.value, name)
-
-
 def _cv(x):
     return x.value if isinstance(x, constexpr) else x
 
@@ -90,28 +52,6 @@ class tuple_type(_py.tuple):
         return tuple_type(_py.tuple(self) + _py.tuple(other))
 
 
-class constexpr_type(dtype):
-    """The type of a compile-time value (Triton's `constexpr_type(value)`)."""
-
-    def __init__(self, value):
-        self.value = _cv(value)
-        self.name = f"constexpr[{self.value!r}]"
-
-    def __eq__(self, other):
-        return isinstance(other, constexpr_type) and self.value == other.value
-
-    def __hash__(self):
-        return hash(("constexpr_type", repr(self.value)))
-
-    def __repr__(self):
-        return f"constexpr_type[{self.value!r}]"
-
-
-class const:
-    """The annotation of a pointer parameter the kernel only reads
-    (`def k(x_ptr: tl.const, ...)`): a store through it is an error."""
-
-
 class PropagateNan:
     """Values of the `propagate_nan` argument of minimum/maximum/clamp."""
     NONE = False
@@ -121,45 +61,13 @@ class PropagateNan:
 def str_to_ty(name: str, c=None) -> dtype:
     """A dtype from a signature string ("fp32", "*fp16", "i32", "u8") or a
     Triton dtype name ("float32", "bfloat16", "uint8")."""
-    from ..runtime.jit import type_canonicalisation_dict
-    from .dtypes import dtype_from_signature
     pointer = name.startswith("*")
     base = name[1:] if pointer else name
     base = type_canonicalisation_dict.get(base, base)
     return dtype_from_signature(("*" if pointer else "") + base)
 
 
-def _constexpr_binop(op):
-    def method(self, other):
-        if isinstance(other, tensor):
-            return NotImplemented
-        return constexpr(op(self.value, _cv(other)))
-
-    def rmethod(self, other):
-        if isinstance(other, tensor):
-            return NotImplemented
-        return constexpr(op(_cv(other), self.value))
-    return method, rmethod
-
-
-import operator as _op  # noqa: E402
-
-for _name, _fn in [("add", _op.add), ("sub", _op.sub), ("mul", _op.mul), ("truediv", _op.truediv),
-                   ("floordiv", _op.floordiv), ("mod", _op.mod), ("pow", _op.pow), ("and", _op.and_),
-                   ("or", _op.or_), ("xor", _op.xor), ("lshift", _op.lshift), ("rshift", _op.rshift)]:
-    _m, _r = _constexpr_binop(_fn)
-    setattr(constexpr, f"__{_name}__", _m)
-    setattr(constexpr, f"__r{_name}__", _r)
-for _name, _fn in [("eq", _op.eq), ("ne", _op.ne), ("lt", _op.lt), ("le", _op.le), ("gt", _op.gt),
-                   ("ge", _op.ge)]:
-    setattr(constexpr, f"__{_name}__", _constexpr_binop(_fn)[0])
-constexpr.__neg__ = lambda self: constexpr(-self.value)
-constexpr.__pos__ = lambda self: constexpr(+self.value)
-constexpr.__invert__ = lambda self: constexpr(~self.value)
-constexpr.__abs__ = lambda self: constexpr(abs(self.value))
-
-
-class tensor:
+class tensor(base_value):
     """A value of a kernel: a scalar or a block, with its Triton type."""
 
     def __init__(self, handle, type: dtype):
@@ -250,7 +158,6 @@ class tensor:
 
 
 semantic._TENSOR = tensor
-semantic._CONSTEXPR = constexpr
 
 
 # ---- builtins --------------------------------------------------------------------------
@@ -445,8 +352,19 @@ def join(a, b):
     return semantic.join(semantic.to_tensor(a), semantic.to_tensor(b))
 
 
+@jit
+def _take_first(a, b):
+    return a
+
+
 @builtin
 def split(a):
+    """The two halves of `a` along its last dimension (of size 2); a tensor
+    of shape [2] gives two scalars (its halves of shape [1], reduced, as
+    Triton does)."""
+    if isinstance(a, tensor) and a.type.is_block() and list(a.type.shape) == [2]:
+        lhs, rhs = semantic.split(semantic.reshape(a, [1, 2]))
+        return reduce(lhs, 0, _take_first), reduce(rhs, 0, _take_first)
     return semantic.split(a)
 
 
@@ -568,7 +486,9 @@ class tensor_descriptor:
 
 @builtin
 def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="zero"):
-    return semantic.make_tensor_descriptor(base, shape, strides, block_shape, padding_option)
+    handle, base, shape, strides, ty = semantic.make_tensor_descriptor(base, shape, strides, block_shape,
+                                                                       padding_option)
+    return tensor_descriptor(handle, base, shape, strides, ty, leaves=None)
 
 
 @builtin

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from . import core
 from . import semantic
-from . import dtypes as T
+from .. import dtypes as T
 
 FORMATS = ("e2m1", "e4m3", "e5m2", "bf16", "fp16")
 _FP8 = {"e4m3": T.float8e4nv, "e5m2": T.float8e5}

@@ -14,9 +14,10 @@ import threading
 import warnings
 from typing import List, Optional, Sequence, Tuple
 
-from ..compiler import ir
-from . import dtypes as T
-from .dtypes import SemanticError, block_type, dtype, pointer_type  # noqa: F401 (SemanticError: re-exported)
+from .. import dtypes as T
+from .. import ir
+from ..compile_time import constexpr
+from ..dtypes import SemanticError, block_type, dtype, pointer_type  # noqa: F401 (SemanticError: re-exported)
 
 
 _state = threading.local()
@@ -44,10 +45,9 @@ def set_builder(b: Optional[ir.Builder]) -> Optional[ir.Builder]:
     return previous
 
 
-# core.tensor and core.constexpr; core registers them when it loads (core
-# imports this module, so they cannot be imported here).
+# core.tensor, whose operators call the functions of this module: core
+# imports this module and sets it when it loads.
 _TENSOR = None
-_CONSTEXPR = None
 
 
 def _tensor(handle, ty):
@@ -59,7 +59,7 @@ def _is_tensor(x) -> bool:
 
 
 def _unwrap_constexpr(x):
-    while isinstance(x, _CONSTEXPR):
+    while isinstance(x, constexpr):
         x = x.value
     return x
 
@@ -324,13 +324,13 @@ def join(a, b):
 
 
 def split(x):
+    """The halves of a tensor of rank 2 or more along its last dimension
+    (core.split makes the two scalars of a tensor of shape [2])."""
     shape = _shape(x)
     if not shape or shape[-1] != 2:
         raise SemanticError(f"split needs a tensor whose last dimension is 2, got shape {shape}")
-    if len(shape) == 1:  # two scalars: split [1, 2] and read each one-element half
-        from . import standard
-        lhs, rhs = split(reshape(x, [1, 2]))
-        return standard.item(lhs), standard.item(rhs)
+    if len(shape) == 1:
+        raise SemanticError("split of a tensor of shape [2] gives two scalars: tl.split makes them")
     ty = block_type(x.type.scalar, shape[:-1])
     lhs, rhs = builder().create("tt.split", [x.handle], [ty.to_ir(), ty.to_ir()])
     return _tensor(lhs, ty), _tensor(rhs, ty)
@@ -1292,8 +1292,9 @@ def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="ze
     through TMA; elsewhere, and in noinline functions (which have no scratch
     memory of their own), its tiles move through pointers (boundary-checked
     block loads and stores).  Atomics, gathers and scatters always go
-    through pointers, from its parts."""
-    from .core import constexpr, tensor_descriptor
+    through pointers, from its parts.  Returns (handle, base, shape,
+    strides, type), of which core.make_tensor_descriptor makes the
+    descriptor: handle None where the tiles move through pointers."""
     base = to_tensor(base)
     if not base.type.scalar.is_ptr() or base.type.is_block():
         raise SemanticError("make_tensor_descriptor's base must be a scalar pointer")
@@ -1331,7 +1332,7 @@ def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="ze
             "tt.make_tensor_descriptor", [base.handle] + sizes + steps, ty.to_ir(),
             {"padding": ir.i32_attr(1 if padding_option == "zero" else 2),
              "operandSegmentSizes": ir.i32_array_attr([1, rank, rank, 0])})
-    return tensor_descriptor(handle, base, shape, strides, ty, leaves=None)
+    return handle, base, shape, strides, ty
 
 
 def _descriptor_block_pointer(desc, offsets):

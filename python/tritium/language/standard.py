@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..runtime.jit import jit
 from . import core
 from . import math as _math
+from . import semantic
 from .core import constexpr
 
 
@@ -145,7 +146,6 @@ def min(input, axis=None, return_indices=False, return_indices_tie_break_left=Tr
 
 
 def _indices_like(input, axis):
-    from . import semantic
     axis = core._cv(axis)
     shape = [core._cv(s) for s in input.shape]
     if axis is None:

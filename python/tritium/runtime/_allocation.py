@@ -15,10 +15,12 @@ CUDA graph capture, a fresh stream-ordered buffer per launch).
 from __future__ import annotations
 
 import contextvars
+import sys
 import threading
 from typing import Dict, Optional, Protocol, Tuple
 
 from ..errors import TritiumError
+from . import driver
 
 
 class Buffer(Protocol):
@@ -67,7 +69,6 @@ def runtime_scratch(size: int, device: int, stream: int) -> Tuple[Optional[Buffe
     own, stream-ordered: from triton.set_allocator's allocator if one is
     set, else from PyTorch's caching allocator (which keeps a graph's memory
     in its private pool)."""
-    from . import driver
     if driver.cuda().stream_capturing(stream):
         return _captured_scratch(size, device, stream)
     key = (device, stream)
@@ -89,7 +90,6 @@ def _captured_scratch(size: int, device: int, stream: int) -> Tuple[Buffer, int]
     if not isinstance(allocator, NullAllocator):
         buffer = allocator(size, 128, stream)
         return buffer, buffer.data_ptr()
-    import sys
     torch = sys.modules.get("torch")
     if torch is None:
         raise TritiumError("under CUDA graph capture, a kernel whose block pointers move by TMA needs its "

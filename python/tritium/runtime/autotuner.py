@@ -27,7 +27,9 @@ import time
 from typing import Callable, Dict, List, Optional
 
 from .. import knobs
+from .. import testing
 from ..errors import CompilationError, OutOfResources, TritiumError
+from . import cache
 from .jit import KernelInterface
 
 
@@ -128,10 +130,9 @@ class Autotuner(KernelInterface):
     def do_bench(self, fn, quantiles=None):
         if self._user_do_bench is not None:
             return self._user_do_bench(fn, quantiles=quantiles)
-        from ..testing import do_bench, do_bench_cudagraph
         if self.use_cuda_graph:
-            return do_bench_cudagraph(fn, rep=self.num_reps, quantiles=quantiles)
-        return do_bench(fn, warmup=self.num_warmups, rep=self.num_reps, quantiles=quantiles)
+            return testing.do_bench_cudagraph(fn, rep=self.num_reps, quantiles=quantiles)
+        return testing.do_bench(fn, warmup=self.num_warmups, rep=self.num_reps, quantiles=quantiles)
 
     def _bench(self, *args, config: Config, **meta):
         conflicts = set(meta) & set(config.kwargs)
@@ -189,7 +190,6 @@ class Autotuner(KernelInterface):
     def _disk_cache_path(self, key: tuple) -> Optional[str]:
         if not self.cache_results:
             return None
-        from . import cache
         base = self.base_fn
         identity = [getattr(base, "cache_key", ""), repr(key), [str(c) for c in self.configs]]
         digest = hashlib.sha256(json.dumps(identity, default=str).encode()).hexdigest()
@@ -210,7 +210,6 @@ class Autotuner(KernelInterface):
         path = self._disk_cache_path(key)
         if path is None:
             return
-        from . import cache
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             data = json.dumps({"key": repr(key), "config": str(config),

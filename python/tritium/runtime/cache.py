@@ -25,19 +25,19 @@ import threading
 import warnings
 from typing import Dict, Optional
 
+from .. import knobs
+
 _warned_dirs = set()
 _warned_lock = threading.Lock()
 
 
 def cache_dir() -> str:
     """knobs.cache.dir: $TRITIUM_CACHE_DIR, else $TRITON_CACHE_DIR, else ~/.tritium/cache."""
-    from .. import knobs
     return knobs.cache.dir or os.path.join(os.path.expanduser("~"), ".tritium", "cache")
 
 
 def always_compile() -> bool:
     """knobs.compilation.always_compile: $TRITIUM_ALWAYS_COMPILE (or $TRITON_ALWAYS_COMPILE)."""
-    from .. import knobs
     return bool(knobs.compilation.always_compile)
 
 

@@ -22,7 +22,9 @@ from __future__ import annotations
 import ast
 import copy
 import types
-from typing import Any, List, Tuple
+from typing import Any, List, Optional, Tuple
+
+from ..compile_time import PYTHON_BUILTINS, ConstexprFunction
 
 _ABSENT = object()
 
@@ -77,23 +79,12 @@ def _kept(value: Any) -> Any:
     return value
 
 
-def _python_builtins() -> set:
-    """The Python builtins @jit code may call (the code generator's list)."""
-    from ..compiler.code_generator import _PY_BUILTINS
-    return _PY_BUILTINS
-
-
-def _is_ignored(value: Any) -> bool:
-    from .jit import ConstexprFunction, JITFunction
-    return (isinstance(value, (types.ModuleType, JITFunction, ConstexprFunction))
-            or getattr(value, "__triton_builtin__", False))
-
-
 class _Scan(ast.NodeVisitor):
     """One pass over a function body: its reads and callees, in order."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, jit_type: type):
         self.fn = fn
+        self.jit_type = jit_type
         self.bound: set = set()
         self.reads: List[Read] = []
         self.callees: list = []
@@ -112,9 +103,12 @@ class _Scan(ast.NodeVisitor):
         return self.fn.__globals__.get(name, _ABSENT), self.fn.__globals__
 
     def _callee(self, value):
-        from .jit import JITFunction
-        if isinstance(value, JITFunction) and value is not self.fn and value not in self.callees:
+        if isinstance(value, self.jit_type) and value is not self.fn and value not in self.callees:
             self.callees.append(value)
+
+    def _is_ignored(self, value: Any) -> bool:
+        return (isinstance(value, (types.ModuleType, self.jit_type, ConstexprFunction))
+                or getattr(value, "__triton_builtin__", False))
 
     def visit_Name(self, node: ast.Name):
         if not isinstance(node.ctx, ast.Load) or node.id in self.bound:
@@ -123,7 +117,7 @@ class _Scan(ast.NodeVisitor):
         if value is _ABSENT or value is None:
             return
         self._callee(value)
-        if _is_ignored(value) or node.id in _python_builtins():
+        if self._is_ignored(value) or node.id in PYTHON_BUILTINS:
             return
         if any(r.key == (node.id, id(scope)) for r in self.reads):
             return
@@ -225,9 +219,12 @@ class _Scan(ast.NodeVisitor):
         self._comprehension(node, [node.key, node.value])
 
 
-def scan(fn) -> Tuple[List[Read], list]:
-    """(reads, callees) of @jit function `fn`'s own body."""
-    visitor = _Scan(fn)
+def scan(fn, jit_type: Optional[type] = None) -> Tuple[List[Read], list]:
+    """(reads, callees) of @jit function `fn`'s own body.  Instances of
+    `jit_type` are callees: the class of @jit functions, which
+    JITFunction.cache_key passes (runtime/jit.py builds on this module);
+    fn's own class if not given."""
+    visitor = _Scan(fn, jit_type or type(fn))
     visitor.visit(fn.parse().body[0])
     return visitor.reads, visitor.callees
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import ctypes
 import sys
 import threading
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from .._native import native_library
+from ..backends.compiler import GPUTarget
 from ..errors import TritiumError
 
 _c_int_p = ctypes.POINTER(ctypes.c_int)
@@ -162,6 +163,23 @@ def cuda() -> CudaRuntime:
     return _runtime
 
 
+# kernel names by CUfunction handle, to name the last kernel launched
+_names_by_function: Dict[int, str] = {}
+
+
+def name_function(function: int, name: str) -> None:
+    """Records the kernel name of a loaded CUfunction, for last_launched."""
+    _names_by_function[function] = name
+
+
+def last_launched() -> str:
+    """The name of the kernel Tritium launched last ("" if none), the
+    likely culprit of an asynchronous error found later."""
+    if _runtime is None:
+        return ""
+    return _names_by_function.get(_runtime.last_launched(), "")
+
+
 # ---- the caller's device and stream (PyTorch's when it is in use) ----
 #
 # Both are asked on every launch, so the PyTorch entry points are looked up
@@ -228,7 +246,6 @@ def stream_getter():
 def synchronize():
     """Waits for the GPU; an asynchronous kernel error (e.g. an illegal
     address) raises CudaError naming the last kernel Tritium launched."""
-    from .launcher import last_launched
     try:
         cuda().synchronize()
     except CudaError as e:
@@ -268,15 +285,14 @@ class _ActiveDriver:
 
     def get_current_target(self):
         """The current device's GPUTarget (backend "cuda", arch such as 90, warp size 32)."""
-        from ..compiler.compiler import GPUTarget
         return GPUTarget.parse(current_target())
 
     def get_active_torch_device(self):
-        import torch
+        import torch  # (optional, and heavy: imported only by the code that asks for it)
         return torch.device("cuda", current_device())
 
     def get_device_interface(self):
-        import torch
+        import torch  # (optional, and heavy: imported only by the code that asks for it)
         return torch.cuda
 
 

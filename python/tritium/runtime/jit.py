@@ -20,21 +20,37 @@ import types
 import weakref
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from .. import dtypes as _dtypes
+from .. import knobs as _knobs
+from ..compile_time import ConstexprFunction, const, constexpr, constexpr_function  # noqa: F401 (re-exported)
+from ..dtypes import dtype, pointer_type
 from ..errors import ArgumentOverflowError, CompilationError, TritiumError
 from . import driver as _driver
 from . import dependencies as _dependencies
 from . import specialization_data as _specialization_data
 from . import tuple_args
 # (Triton's triton.runtime.jit exports these names too)
-from ..tools.tensor_descriptor import TensorDescriptor, signature as descriptor_signature
+from ..tools.tensor_descriptor import TensorDescriptor
 from .reinterpret import (MockTensor, TensorWrapper, reinterpret, signature_of_dtype,  # noqa: F401
                           type_canonicalisation_dict)
-from .. import knobs as _knobs
 
 _knobs.hook_added_callbacks.append(lambda: _drop_warm_entries())  # (defined below)
 
 
 _PACKAGE_DIR = __file__.rsplit("/runtime/", 1)[0]
+
+# The compiler builds on this module (its code generator compiles
+# JITFunctions), so this module does not import it: tritium.compiler.compiler
+# installs its compile function here when it loads.
+_compile: Optional[Callable] = None
+
+
+def set_compiler(compile_fn: Callable) -> None:
+    """Installs the function that compiles a @jit function's new
+    specializations: `compile_fn(fn, target=..., options=..., signature=...,
+    constexprs=..., attrs=...)`, tritium.compile's signature."""
+    global _compile
+    _compile = compile_fn
 
 
 def user_error(message: str) -> CompilationError:
@@ -54,7 +70,6 @@ def user_error(message: str) -> CompilationError:
 def _is_constexpr_annotation(annotation) -> bool:
     if annotation is inspect.Parameter.empty:
         return False
-    from ..language.core import constexpr
     if annotation is constexpr:
         return True
     return isinstance(annotation, str) and annotation.split(".")[-1] == "constexpr"
@@ -97,11 +112,9 @@ def annotation_type(annotation) -> str:
     string: "u8", "fp16", "*fp32" for a dtype (or its name, e.g. "tl.uint8"),
     "const" for `tl.const` (a pointer the kernel may not store through),
     "" for no annotation or one that says nothing about the type."""
-    from ..language import core
-    from ..language.dtypes import dtype, pointer_type
     if annotation is inspect.Parameter.empty or annotation is None:
         return ""
-    if annotation is core.const:
+    if annotation is const:
         return "const"
     if isinstance(annotation, pointer_type):
         inner = annotation_type(annotation.element_ty)
@@ -114,7 +127,7 @@ def annotation_type(annotation) -> str:
             text = text[len(prefix):] if text.startswith(prefix) else text
         if text == "const":
             return "const"
-        value = getattr(core, text, None)
+        value = getattr(_dtypes, text, None)
         if isinstance(value, dtype):
             return signature_of_dtype(value) or ""
         text = type_canonicalisation_dict.get(text.replace("_t", ""), "")
@@ -214,6 +227,19 @@ def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) ->
 # keyword arguments of a launch that are options, not kernel arguments
 LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "enable_reflect_ftz",
                   "launch_cooperative_grid", "launch_pdl", "arch", "debug")
+
+
+def descriptor_element_signature(desc: TensorDescriptor) -> str:
+    """The element type of a host tensor descriptor's base ("fp16")."""
+    ty, _ = specialize_arg(desc.base, False, False)
+    if not ty.startswith("*"):
+        raise TritiumError(f"a tensor descriptor's base must be a GPU tensor, got {type(desc.base).__name__}")
+    return ty[1:]
+
+
+def descriptor_signature(desc: TensorDescriptor) -> str:
+    """The kernel signature type of a descriptor: "tensordesc<fp16[64,64]>"."""
+    return f"tensordesc<{descriptor_element_signature(desc)}[{','.join(str(int(s)) for s in desc.block_shape)}]>"
 
 
 def specialization_key(signature: Dict[str, str], constexprs: Dict[str, Any], attrs: Dict[str, Any],
@@ -449,7 +475,6 @@ class JITFunction(KernelInterface):
         """Whether the module annotates global `name` as a constexpr
         (`BLOCK: tl.constexpr = 128`, also as a string under
         `from __future__ import annotations`)."""
-        from ..language.core import constexpr
         annotation = self.__globals__.get("__annotations__", {}).get(name)
         if isinstance(annotation, str):
             return annotation.split(".")[-1] == "constexpr"
@@ -464,8 +489,6 @@ class JITFunction(KernelInterface):
         """The current values of the global (or closure) constexprs, dtypes and plain numbers (those
         annotated `tl.constexpr` compile as constants) this function (and the @jit functions it calls)
         reads: part of every compile's cache key."""
-        from ..language.core import constexpr
-        from ..language.dtypes import dtype
         self.cache_key  # noqa: B018 - records used_reads
         out = set()
         for read in self.used_reads:
@@ -514,7 +537,7 @@ class JITFunction(KernelInterface):
             return ""
         active.add(id(self))
         try:
-            reads, callees = _dependencies.scan(self)
+            reads, callees = _dependencies.scan(self, JITFunction)
             h = hashlib.sha256(self.src.encode())
             h.update(f"line {self.starting_line}".encode())
             for callee in callees:
@@ -662,16 +685,15 @@ class JITFunction(KernelInterface):
         return self._run_slow(args, options, grid, False)
 
     def _run_slow(self, args, kwargs, grid, warmup):
-        from . import driver
         self._check_globals()
         launch_options = {k: kwargs.pop(k) for k in LAUNCH_OPTIONS if k in kwargs and k not in self.arg_names}
         num_warps = launch_options.get("num_warps")
         values = self.bind(args, kwargs)
         signature, constexprs, attrs = self.specialization(values)
-        device = driver.current_device()
+        device = _driver.current_device()
         target = self._targets.get(device)
         if target is None:
-            target = self._targets[device] = driver.current_target()
+            target = self._targets[device] = _driver.current_target()
         arch = launch_options.get("arch") or _knobs.runtime.override_arch
         if arch:  # compile for another GPU ("sm80", "90"); such a kernel is for warmup, not this device
             target = "cuda:" + str(arch).removeprefix("sm")
@@ -755,7 +777,8 @@ class JITFunction(KernelInterface):
     def _compile_specialization(self, key, signature, constexprs, attrs, options, target, warmup):
         """Compiles one specialization into `compiled`, calling the jit hooks
         around it; None if the cache hook vetoed it."""
-        from ..compiler.compiler import ASTSource, compile as compile_
+        if _compile is None:
+            raise TritiumError("no compiler is installed: import tritium (tritium.compiler installs it)")
         hook_args = None
         cache_hook = _knobs.runtime.jit_cache_hook or JITFunction.cache_hook
         post_compile_hook = _knobs.runtime.jit_post_compile_hook or JITFunction.compiled_hook
@@ -769,7 +792,8 @@ class JITFunction(KernelInterface):
                              is_manual_warmup=warmup, already_compiled=False)
         if cache_hook and cache_hook(**hook_args) is False:
             return None
-        kernel = compile_(ASTSource(self, signature, constexprs, attrs), target=target, options=options)
+        kernel = _compile(self, target=target, options=options, signature=signature, constexprs=constexprs,
+                          attrs=attrs)
         if self._repr is not None:
             kernel.name = self._repr(types.SimpleNamespace(signature=dict(signature),
                                                             constants=dict(constexprs), attrs=dict(attrs)))
@@ -796,23 +820,6 @@ class JITFunction(KernelInterface):
         if kernel is None:
             kernel = self._compile_specialization(key, signature, constexprs, attrs, options, target, True)
         return kernel
-
-
-class ConstexprFunction:
-    """A plain Python function that @jit code may call on compile-time
-    values (`@triton.constexpr_function`): the call runs in Python while
-    the kernel compiles, and its result is a constexpr."""
-
-    def __init__(self, fn: Callable):
-        self.fn = fn
-        functools.update_wrapper(self, fn)
-
-    def __call__(self, *args, **kwargs):
-        return self.fn(*args, **kwargs)
-
-
-def constexpr_function(fn: Callable) -> ConstexprFunction:
-    return ConstexprFunction(fn)
 
 
 def jit(fn=None, *, version=None, repr=None, launch_metadata=None, do_not_specialize=(),

@@ -24,8 +24,13 @@ import struct
 import threading
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from .. import knobs
 from ..errors import ArgumentError, OutOfResources, TritiumError
+from ..tools.tensor_descriptor import TensorDescriptor
+from . import _allocation
 from . import driver
+from .driver import last_launched
+from .jit import descriptor_element_signature
 
 # signature type -> struct format character (native size and alignment)
 _FORMATS = {"i1": "B", "u1": "B", "i8": "b", "u8": "B", "i16": "h", "u16": "H", "i32": "i", "u32": "I",
@@ -37,9 +42,6 @@ _FORMATS = {"i1": "B", "u1": "B", "i8": "b", "u8": "B", "i16": "h", "u16": "H", 
 _HEADER = "@QQIIIIII"
 _HEADER_BYTES = struct.calcsize(_HEADER)
 assert _HEADER_BYTES == 40
-
-# kernel names by CUfunction handle, to name the last kernel launched
-_names_by_function: Dict[int, str] = {}
 
 
 def _bf16_bits(value: float) -> int:
@@ -88,6 +90,43 @@ def check_device(value, name: str, device: int) -> None:
                             f"`with torch.cuda.device({index}):`) or move the tensor with .to('cuda:{device}')")
 
 
+# signature element type -> CUtensorMapDataType
+_MAP_DATA_TYPES = {"i1": 0, "u1": 0, "i8": 0, "u8": 0, "fp8e4nv": 0, "fp8e5": 0, "fp8e4b15": 0,
+                   "i16": 1, "u16": 1, "fp16": 6, "bf16": 9, "i32": 3, "u32": 2, "fp32": 7,
+                   "i64": 5, "u64": 4, "fp64": 8}
+
+# encoded tensor maps by everything they depend on
+_MAPS: Dict[Tuple, bytes] = {}
+
+
+def launch_values(desc: Any, name: str, plan: Optional[dict]) -> List[Any]:
+    """What a host tensor descriptor parameter passes to a kernel: its
+    tensor map (128 bytes; zeros when no tile of it moves by TMA, `plan`
+    None), base address, shape and strides."""
+    if not isinstance(desc, TensorDescriptor):
+        raise TritiumError(f"argument '{name}' must be a TensorDescriptor, got {type(desc).__name__}")
+    address = device_pointer(desc.base, name)
+    if address % 16:
+        raise TritiumError(f"the base of tensor descriptor '{name}' is at {address:#x}, which is not 16-byte "
+                           "aligned (the copy engine needs 16)")
+    shape = [int(s) for s in desc.shape]
+    strides = [int(s) for s in desc.strides]
+    tensor_map = bytes(128)
+    if plan is not None:
+        element = descriptor_element_signature(desc)
+        element_size = desc.base.element_size() if hasattr(desc.base, "element_size") else 1
+        key = (address, tuple(shape), tuple(strides), element, plan["swizzle"], tuple(plan["box"]), desc.padding)
+        tensor_map = _MAPS.get(key)
+        if tensor_map is None:
+            tensor_map = driver.cuda().encode_tensor_map(
+                _MAP_DATA_TYPES[element], address, shape[::-1], [s * element_size for s in strides[-2::-1]],
+                plan["box"][::-1], plan["swizzle"], desc.padding == "nan")
+            if len(_MAPS) > 4096:
+                _MAPS.clear()
+            _MAPS[key] = tensor_map
+    return [tensor_map, address] + shape + strides
+
+
 def _descriptor_rank(ty: str) -> int:
     """The rank of a "tensordesc<fp16[64,64]>" parameter type."""
     return ty.count(",") + 1
@@ -132,14 +171,6 @@ def record_format(types: Sequence[str]) -> str:
         else:
             raise TritiumError(f"cannot pass an argument of type {ty} to a kernel")
     return fmt
-
-
-def last_launched() -> str:
-    """The name of the kernel Tritium launched last ("" if none), the
-    likely culprit of an asynchronous error found later."""
-    if driver._runtime is None:
-        return ""
-    return _names_by_function.get(driver._runtime.last_launched(), "")
 
 
 # CUDA's grid limits: x up to 2^31 - 1 blocks, y and z up to 65535.
@@ -252,7 +283,6 @@ class Launcher:
         limit = cuda.device_properties(device)["max_shared_mem"]
         if self.shared > limit:
             raise OutOfResources(self.shared, limit, "shared memory")
-        from .. import knobs
         start_hook, end_hook = knobs.runtime.kernel_load_start_hook, knobs.runtime.kernel_load_end_hook
         if start_hook:  # Triton's (module, function, name, metadata_group, hash); unknown before the load
             start_hook(None, None, self.name, {}, self.hash)
@@ -263,7 +293,7 @@ class Launcher:
         self._launch_shared[device], self.blocks_per_sm[device] = cuda.limit_residency(
             fn, device, self.threads, self.shared, self.max_warps_per_sm)
         self._functions[device] = fn
-        _names_by_function[fn] = self.name
+        driver.name_function(fn, self.name)
         return fn
 
     def scratch(self, programs: int, stream: int, device: int):
@@ -274,10 +304,8 @@ class Launcher:
         compiler's tensor maps, from the runtime (_allocation.runtime_scratch:
         its own memory, buffer None, outside CUDA graph capture)."""
         if self.global_scratch_internal:
-            from ._allocation import runtime_scratch
-            return runtime_scratch(self.global_scratch * programs, device, stream)
-        from ._allocation import get_allocator
-        buffer = get_allocator()(self.global_scratch * programs, self.global_scratch_align, stream)
+            return _allocation.runtime_scratch(self.global_scratch * programs, device, stream)
+        buffer = _allocation.get_allocator()(self.global_scratch * programs, self.global_scratch_align, stream)
         return buffer, buffer.data_ptr()
 
     def _negative(self, k: int, value: int):
@@ -320,7 +348,6 @@ class Launcher:
             if several_devices:
                 check_device(getattr(value, "base", value) if ty.startswith("tensordesc<") else value, name, device)
             if ty.startswith("tensordesc<"):
-                from ..tools.tensor_descriptor import launch_values
                 values += launch_values(value, name, self.descriptor_plans[k])
                 continue
             if ty.startswith("*"):

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..dtypes import SIGNATURE_TYPES
+
 
 def signature_of_dtype(ty) -> Optional[str]:
     """The signature string of a triton.language dtype (uint32 -> "u32")."""
-    from ..language.dtypes import SIGNATURE_TYPES
     for text, candidate in SIGNATURE_TYPES.items():
         if candidate == ty and text not in ("u1", "f32"):
             return text

@@ -16,14 +16,15 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Dict, Tuple
 
+from ..compile_time import constexpr
+from ..dtypes import dtype, pointer_type
+
 
 def full_name(fn) -> str:
     return f"{fn.module}.{fn.__qualname__}"
 
 
 def _encode(value: Any) -> Any:
-    from ..language.core import constexpr
-    from ..language.dtypes import dtype, pointer_type
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, constexpr):
@@ -38,8 +39,6 @@ def _encode(value: Any) -> Any:
 
 
 def _decode(value: Any, where: str) -> Any:
-    from ..language.core import constexpr
-    from ..language.dtypes import dtype
     if not isinstance(value, dict):
         return value
     (kind, inner), = value.items()

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from typing import Any, List, Sequence, Tuple, Union
 
+from ..compile_time import constexpr
+from ..dtypes import dtype
+
 Structure = Union[str, List["Structure"]]
 
 
@@ -55,8 +58,6 @@ def like(template, elements) -> tuple:
 def specialize_tuple(value, specialize_leaf) -> Tuple[str, tuple]:
     """(signature, constexpr view) of a tuple argument; `specialize_leaf(v)`
     gives a runtime leaf's type."""
-    from ..language.core import constexpr
-    from ..language.dtypes import dtype
     types, view = [], []
     for v in value:
         if is_tuple_argument(v):
@@ -153,8 +154,6 @@ def structure_of(ty: str, view: tuple, leaf_type):
     """The code generator's view of a tuple parameter: nested tuples whose
     leaves are `leaf_type(type string)` (runtime) or the compile-time value
     wrapped in tl.constexpr."""
-    from ..language.core import constexpr
-
     def build(node, v):
         if isinstance(node, list):
             return like(v, (build(n, x) for n, x in zip(node, v)))

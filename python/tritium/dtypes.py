@@ -1,6 +1,10 @@
 """Triton's types: scalar dtypes, pointers and blocks (tensors), with their
 MLIR spellings.  Unsigned integers are signless in MLIR; their signedness
-lives here and picks the unsigned op variants (divui, cmpi ult, extui...)."""
+lives here and picks the unsigned op variants (divui, cmpi ult, extui...).
+
+It imports no other part of Tritium: the language (which re-exports these
+as `tl.float16`, `tl.dtype`, ...), the runtime (argument types) and the
+compiler all build on it."""
 from __future__ import annotations
 
 from enum import Enum

@@ -1,28 +1,8 @@
-# Kernel sources shared by tritium and triton in bench_reductions.py: this
-# file is executed twice, once with `triton`/`tl` bound to tritium and once
-# to Triton, so both compile exactly the same source.
-# (No imports here on purpose: the two bindings are injected.)
-
-
-# Triton's tutorial 02 (fused softmax), unchanged
-@triton.jit  # noqa: F821
-def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_rows, n_cols,
-                   BLOCK_SIZE: tl.constexpr, num_stages: tl.constexpr):  # noqa: F821
-    row_start = tl.program_id(0)  # noqa: F821
-    row_step = tl.num_programs(0)  # noqa: F821
-    for row_idx in tl.range(row_start, n_rows, row_step, num_stages=num_stages):  # noqa: F821
-        row_start_ptr = input_ptr + row_idx * input_row_stride
-        col_offsets = tl.arange(0, BLOCK_SIZE)  # noqa: F821
-        input_ptrs = row_start_ptr + col_offsets
-        mask = col_offsets < n_cols
-        row = tl.load(input_ptrs, mask=mask, other=-float('inf'))  # noqa: F821
-        row_minus_max = row - tl.max(row, axis=0)  # noqa: F821
-        numerator = tl.exp(row_minus_max)  # noqa: F821
-        denominator = tl.sum(numerator, axis=0)  # noqa: F821
-        softmax_output = numerator / denominator
-        output_row_start_ptr = output_ptr + row_idx * output_row_stride
-        output_ptrs = output_row_start_ptr + col_offsets
-        tl.store(output_ptrs, softmax_output, mask=mask)  # noqa: F821
+# Reduction kernels of bench_reductions.py and the GPU tests
+# (test_softmax_layernorm.py), executed once per compiler with `triton` and
+# `tl` bound to it (kernel_sources.load_kernels), so Tritium and Triton
+# compile the same source.  Tutorial 02's softmax and tutorial 05's layer
+# norm are in tutorials.py.
 
 
 # tutorial 02's kernel for half-precision rows: the row upcast to fp32 after
@@ -45,40 +25,6 @@ def softmax_kernel_fp32_math(output_ptr, input_ptr, input_row_stride, output_row
         output_row_start_ptr = output_ptr + row_idx * output_row_stride
         output_ptrs = output_row_start_ptr + col_offsets
         tl.store(output_ptrs, softmax_output, mask=mask)  # noqa: F821
-
-
-# Triton's tutorial 05 (layer norm), the forward kernel unchanged
-@triton.jit  # noqa: F821
-def _layer_norm_fwd_fused(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl.constexpr):  # noqa: F821
-    row = tl.program_id(0)  # noqa: F821
-    Y += row * stride
-    X += row * stride
-    mean = 0
-    _mean = tl.zeros([BLOCK_SIZE], dtype=tl.float32)  # noqa: F821
-    for off in range(0, N, BLOCK_SIZE):
-        cols = off + tl.arange(0, BLOCK_SIZE)  # noqa: F821
-        a = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)  # noqa: F821
-        _mean += a
-    mean = tl.sum(_mean, axis=0) / N  # noqa: F821
-    _var = tl.zeros([BLOCK_SIZE], dtype=tl.float32)  # noqa: F821
-    for off in range(0, N, BLOCK_SIZE):
-        cols = off + tl.arange(0, BLOCK_SIZE)  # noqa: F821
-        x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)  # noqa: F821
-        x = tl.where(cols < N, x - mean, 0.)  # noqa: F821
-        _var += x * x
-    var = tl.sum(_var, axis=0) / N  # noqa: F821
-    rstd = 1 / tl.sqrt(var + eps)  # noqa: F821
-    tl.store(Mean + row, mean)  # noqa: F821
-    tl.store(Rstd + row, rstd)  # noqa: F821
-    for off in range(0, N, BLOCK_SIZE):
-        cols = off + tl.arange(0, BLOCK_SIZE)  # noqa: F821
-        mask = cols < N
-        w = tl.load(W + cols, mask=mask)  # noqa: F821
-        b = tl.load(B + cols, mask=mask)  # noqa: F821
-        x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)  # noqa: F821
-        x_hat = (x - mean) * rstd
-        y = x_hat * w + b
-        tl.store(Y + cols, y, mask=mask)  # noqa: F821
 
 
 # row-wise argmax: one row per program, index of the first maximum

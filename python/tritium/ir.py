@@ -1,15 +1,17 @@
 """A builder that writes Triton IR as MLIR text.
 
-The code generator walks the kernel's Python AST and calls this builder; the
-builder numbers SSA values, tracks their MLIR types, nests regions, and writes
-every op in MLIR's generic form with the Python source location of the
-statement that produced it:
+The code generator walks the kernel's Python AST and, through the language's
+semantic functions, calls this builder; the builder numbers SSA values,
+tracks their MLIR types, nests regions, and writes every op in MLIR's
+generic form with the Python source location of the statement that
+produced it:
 
     %7 = "arith.addi"(%5, %6) : (tensor<128xi32>, tensor<128xi32>) -> tensor<128xi32> loc("k.py":12:8)
 
 The native library parses that text, verifies it and runs the TTIR pipeline;
 its printed result is the `.ttir` artifact.  Keeping this layer textual keeps
-the C ABI small (text in, text out) and costs microseconds per op.
+the C ABI small (text in, text out) and costs microseconds per op.  It
+imports no other part of Tritium.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-# Kernel sources of test_random.py, compiled by tritium and, when it is
-# importable, by Triton: gpu_reference.load_kernels executes this file with
-# `triton` and `tl` bound to one or the other, so both compile the same
-# source.  (No imports here on purpose: the two bindings are injected.)
+# Kernel sources of test_random_numbers.py, compiled by Tritium and, when
+# it is importable, by Triton: kernel_sources.load_kernels executes this
+# file with `triton` and `tl` bound to one or the other, so both compile the
+# same source.  (No imports here on purpose: the two bindings are injected.)
 
 
 @triton.jit  # noqa: F821

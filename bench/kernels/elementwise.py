@@ -1,17 +1,13 @@
-# Kernel sources shared by tritium and triton in bench_elementwise.py: this
-# file is executed twice, once with `triton`/`tl` bound to tritium and once
-# to Triton, so both compile exactly the same source.
-# (No imports here on purpose: the two bindings are injected.)
-
-
-@triton.jit  # noqa: F821
-def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):  # noqa: F821
-    pid = tl.program_id(0)  # noqa: F821
-    offs = pid * BLOCK + tl.arange(0, BLOCK)  # noqa: F821
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask=mask)  # noqa: F821
-    y = tl.load(y_ptr + offs, mask=mask)  # noqa: F821
-    tl.store(out_ptr + offs, x + y, mask=mask)  # noqa: F821
+# Element-wise kernels of bench_elementwise.py and the GPU tests
+# (test_elementwise.py), executed once per compiler with `triton` and `tl`
+# bound to it (kernel_sources.load_kernels), so Tritium and Triton compile
+# the same source.  The vector add is tutorial 01's (tutorials.py).
+#   silu_mul_add_kernel  x * sigmoid(x) + y in fp32, stored in out's dtype;
+#   transpose_kernel     dst = src^T through BLOCK_M x BLOCK_N tiles (dst
+#                        rows stride_dn apart);
+#   tiny_kernel          one program adding 1 to n elements in place: a
+#                        launch that costs the GPU next to nothing, for
+#                        timing the host's side of a launch.
 
 
 @triton.jit  # noqa: F821
@@ -21,7 +17,7 @@ def silu_mul_add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):  # noqa:
     x = tl.load(x_ptr + offs, mask=mask).to(tl.float32)  # noqa: F821
     y = tl.load(y_ptr + offs, mask=mask).to(tl.float32)  # noqa: F821
     out = x * tl.sigmoid(x) + y  # noqa: F821
-    tl.store(out_ptr + offs, out.to(tl.bfloat16), mask=mask)  # noqa: F821
+    tl.store(out_ptr + offs, out.to(out_ptr.dtype.element_ty), mask=mask)  # noqa: F821
 
 
 @triton.jit  # noqa: F821
@@ -40,9 +36,3 @@ def tiny_kernel(x_ptr, n, BLOCK: tl.constexpr):  # noqa: F821
     mask = offs < n
     x = tl.load(x_ptr + offs, mask=mask)  # noqa: F821
     tl.store(x_ptr + offs, x + 1, mask=mask)  # noqa: F821
-
-
-@triton.jit  # noqa: F821
-def fill_kernel(out_ptr, n, value, BLOCK: tl.constexpr):  # noqa: F821
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)  # noqa: F821
-    tl.store(out_ptr + offs, tl.full([BLOCK], value, tl.float32), mask=offs < n)  # noqa: F821

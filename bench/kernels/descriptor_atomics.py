@@ -1,5 +1,5 @@
 # Kernel source of test_descriptor_atomics_gather.py, executed once per
-# compiler with `triton` and `tl` bound to it (gpu_reference.load_kernels).
+# compiler with `triton` and `tl` bound to it (kernel_sources.load_kernels).
 #   atomic_kernel             one block per program, the atomic named by OP
 #                             with values from a buffer covering the grid;
 #   device_atomic_add_kernel  the same through a descriptor made in the

@@ -1,7 +1,8 @@
 # Kernel source of test_attention_backward.py, executed once per compiler
-# with `triton` and `tl` bound to it (gpu_reference.load_kernels): the
+# with `triton` and `tl` bound to it (kernel_sources.load_kernels): the
 # backward pass of attention for any sequence length N (every load and
-# score masked at N), in two kernels.  The host gives M, the base-2
+# score masked at N), in two kernels (attention_bwd.py holds the
+# benchmark's backward, which needs N a multiple of its blocks).  The host gives M, the base-2
 # log-sum-exp of each query row's scaled scores, and Delta = rowsum(O * dO).
 # With s2 = q k^T * sm_scale * log2(e) and P = exp2(s2 - M) (the softmax):
 #   dV = P^T dO,  dS = P * (dO V^T - Delta),  dK = dS^T Q * sm_scale,

@@ -1,0 +1,142 @@
+"""What a kernel knows when it is compiled: `constexpr` values and their
+type, the `const` annotation, constexpr functions (plain Python that runs
+while the kernel compiles), and the Python builtins @jit code may call on
+such values.  Values that exist only on the GPU (tensors) derive from
+`base_value`.
+
+triton.language re-exports these (`tl.constexpr`, `tl.const`); the runtime
+reads them to specialize arguments and the compiler to fold compile-time
+code.  This module imports nothing of Tritium but its types (dtypes).
+"""
+from __future__ import annotations
+
+import functools
+import operator
+from typing import Callable
+
+from .dtypes import dtype
+
+# The Python builtins a kernel may call on compile-time values (the code
+# generator evaluates such calls in Python; a @jit function's dependency
+# scan does not take them for globals it reads).
+PYTHON_BUILTINS = frozenset({
+    "range", "len", "min", "max", "int", "float", "bool", "str", "abs", "isinstance", "getattr", "hasattr",
+    "zip", "enumerate", "tuple", "print", "round", "all", "any", "type", "divmod", "repr", "sum", "reversed",
+    "list"})
+
+
+class base_value:
+    """A value that exists while the kernel runs (a tensor), not while it
+    compiles: constexpr arithmetic leaves it to the value's own operators."""
+
+
+class constexpr:
+    """A value known when the kernel is compiled (a `tl.constexpr` parameter,
+    a global, a literal).  Arithmetic on constexprs happens in Python."""
+
+    def __init__(self, value):
+        while isinstance(value, constexpr):
+            value = value.value
+        self.value = value
+
+    def __repr__(self):
+        return f"constexpr[{self.value!r}]"
+
+    def __index__(self):
+        return self.value.__index__()
+
+    def __bool__(self):
+        return bool(self.value)
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __int__(self):
+        return int(self.value)
+
+    def __float__(self):
+        return float(self.value)
+
+    def __call__(self, *args, **kwargs):
+        return self.value(*args, **kwargs)
+
+    @property
+    def type(self):
+        return constexpr_type(self.value)
+
+    def __getattr__(self, name):
+        if name == "value":
+            raise AttributeError(name)
+        return getattr(self.value, name)
+
+
+def _value(x):
+    return x.value if isinstance(x, constexpr) else x
+
+
+def _constexpr_binop(op):
+    def method(self, other):
+        if isinstance(other, base_value):
+            return NotImplemented
+        return constexpr(op(self.value, _value(other)))
+
+    def rmethod(self, other):
+        if isinstance(other, base_value):
+            return NotImplemented
+        return constexpr(op(_value(other), self.value))
+    return method, rmethod
+
+
+for _name, _fn in [("add", operator.add), ("sub", operator.sub), ("mul", operator.mul),
+                   ("truediv", operator.truediv), ("floordiv", operator.floordiv), ("mod", operator.mod),
+                   ("pow", operator.pow), ("and", operator.and_), ("or", operator.or_), ("xor", operator.xor),
+                   ("lshift", operator.lshift), ("rshift", operator.rshift)]:
+    _m, _r = _constexpr_binop(_fn)
+    setattr(constexpr, f"__{_name}__", _m)
+    setattr(constexpr, f"__r{_name}__", _r)
+for _name, _fn in [("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt), ("le", operator.le),
+                   ("gt", operator.gt), ("ge", operator.ge)]:
+    setattr(constexpr, f"__{_name}__", _constexpr_binop(_fn)[0])
+constexpr.__neg__ = lambda self: constexpr(-self.value)
+constexpr.__pos__ = lambda self: constexpr(+self.value)
+constexpr.__invert__ = lambda self: constexpr(~self.value)
+constexpr.__abs__ = lambda self: constexpr(abs(self.value))
+
+
+class constexpr_type(dtype):
+    """The type of a compile-time value (Triton's `constexpr_type(value)`)."""
+
+    def __init__(self, value):
+        self.value = _value(value)
+        self.name = f"constexpr[{self.value!r}]"
+
+    def __eq__(self, other):
+        return isinstance(other, constexpr_type) and self.value == other.value
+
+    def __hash__(self):
+        return hash(("constexpr_type", repr(self.value)))
+
+    def __repr__(self):
+        return f"constexpr_type[{self.value!r}]"
+
+
+class const:
+    """The annotation of a pointer parameter the kernel only reads
+    (`def k(x_ptr: tl.const, ...)`): a store through it is an error."""
+
+
+class ConstexprFunction:
+    """A plain Python function that @jit code may call on compile-time
+    values (`@triton.constexpr_function`): the call runs in Python while
+    the kernel compiles, and its result is a constexpr."""
+
+    def __init__(self, fn: Callable):
+        self.fn = fn
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args, **kwargs):
+        return self.fn(*args, **kwargs)
+
+
+def constexpr_function(fn: Callable) -> ConstexprFunction:
+    return ConstexprFunction(fn)
