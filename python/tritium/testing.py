@@ -122,7 +122,11 @@ def assert_close(x, y, atol=None, rtol=None, err_msg=""):
 
 
 class Benchmark:
-    """Triton's benchmark description for perf_report."""
+    """Triton's benchmark description for perf_report: the function runs
+    once per value of `x_vals` (given to the arguments `x_names`) and per
+    value of `line_vals` (given to `line_arg`), with `args` fixed; each
+    line is drawn with the name in `line_names` and, when `styles` is given,
+    its (color, line style)."""
 
     def __init__(self, x_names, x_vals, line_arg, line_vals, line_names, plot_name, args=None, xlabel="",
                  ylabel="", x_log=False, y_log=False, styles=None):
@@ -130,30 +134,180 @@ class Benchmark:
         self.line_arg, self.line_vals, self.line_names = line_arg, line_vals, line_names
         self.plot_name, self.args = plot_name, args or {}
         self.xlabel, self.ylabel = xlabel, ylabel
+        self.x_log, self.y_log, self.styles = x_log, y_log, styles
+
+
+class BenchmarkTable:
+    """One benchmark's results where pandas is not installed (with it,
+    Mark.run(return_df=True) returns pandas DataFrames, as Triton does):
+    `columns`, `rows`, and `table[column]` -> that column's values."""
+
+    def __init__(self, columns: List[str], rows: List[list]):
+        self.columns, self.rows = list(columns), [list(r) for r in rows]
+
+    def __getitem__(self, column: str) -> list:
+        k = self.columns.index(column)
+        return [row[k] for row in self.rows]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def to_string(self) -> str:
+        """The table as pandas prints it: a row index, right-aligned columns."""
+        cells = [[""] + [str(c) for c in self.columns]]
+        formatted = [_format_column([row[k] for row in self.rows]) for k in range(len(self.columns))]
+        for i in range(len(self.rows)):
+            cells.append([str(i)] + [column[i] for column in formatted])
+        widths = [max(len(row[k]) for row in cells) for k in range(len(cells[0]))]
+        lines = []
+        for row in cells:
+            lines.append(row[0].ljust(widths[0]) + "".join("  " + c.rjust(w) for c, w in zip(row[1:], widths[1:])))
+        return "\n".join(line.rstrip() for line in lines)
+
+    def to_csv(self, path: str, precision: int = 6) -> None:
+        import csv  # (light, but needed only here)
+        with open(path, "w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow(self.columns)
+            for row in self.rows:
+                writer.writerow(["" if v is None else f"{v:.{precision}f}" if isinstance(v, float) else v
+                                 for v in row])
+
+
+def _format_column(values: list) -> List[str]:
+    """A column's values as text: floats with one number of decimals (the
+    most any needs at 6 significant digits, at most 6), as pandas does."""
+    floats = [v for v in values if isinstance(v, float)]
+    decimals = 0
+    for v in floats:
+        text = f"{v:.6g}"
+        if "e" not in text and "." in text:
+            decimals = max(decimals, len(text.split(".")[1]))
+    decimals = min(max(decimals, 1), 6)
+    return ["NaN" if v is None else f"{v:.{decimals}f}" if isinstance(v, float) else str(v) for v in values]
+
+
+class Mark:
+    """What perf_report makes of a function: `mark.run(...)` runs its
+    benchmarks; calling the mark calls the function."""
+
+    def __init__(self, fn, benchmarks):
+        self.fn = fn
+        self.benchmarks = benchmarks
+
+    def __call__(self, *args, **kwargs):
+        return self.fn(*args, **kwargs)
+
+    def _run(self, bench: Benchmark, save_path: str, show_plots: bool, print_data: bool, diff_col=False,
+             save_precision=6, **kwargs):
+        import os  # (light, but needed only here)
+        x_names = list(bench.x_names)
+        mean_labels = [f"{name} ({bench.ylabel})" for name in bench.line_names]
+        rows, lows, highs = [], [], []
+        for x in bench.x_vals:
+            xs = list(x) if isinstance(x, (list, tuple)) else [x] * len(x_names)
+            if len(xs) != len(x_names):
+                raise ValueError(f"Expected {len(x_names)} values, got {x}")
+            means, mins, maxs = [], [], []
+            for y in bench.line_vals:
+                result = self.fn(**dict(zip(x_names, xs)), **{bench.line_arg: y}, **bench.args, **kwargs)
+                if isinstance(result, (tuple, list)) and len(result) == 3:
+                    mean, low, high = result
+                else:
+                    mean, low, high = result, None, None
+                means.append(mean)
+                mins.append(low)
+                maxs.append(high)
+            rows.append(xs + means)
+            lows.append(mins)
+            highs.append(maxs)
+        columns = x_names + mean_labels
+        if diff_col and len(columns) == 2:
+            columns.append("Diff")
+            for row in rows:
+                row.append(None if row[1] is None or row[0] is None else row[1] - row[0])
+        table = BenchmarkTable(columns, rows)
+        if save_path:
+            os.makedirs(save_path, exist_ok=True)
+        if bench.plot_name and (show_plots or save_path):
+            _plot(bench, rows, lows, highs, mean_labels,
+                  os.path.join(save_path, f"{bench.plot_name}.png") if save_path else None, show_plots)
+        if print_data:
+            print(bench.plot_name + ":")
+            print(table.to_string())
+        if save_path:
+            table.to_csv(os.path.join(save_path, f"{bench.plot_name}.csv"), save_precision)
+        return table
+
+    def run(self, show_plots=False, print_data=False, save_path="", return_df=False, **kwargs):
+        """Runs every benchmark: prints its table (print_data), draws its
+        lines with matplotlib (show_plots shows them; save_path saves
+        <plot_name>.png, <plot_name>.csv and results.html there).  With
+        return_df, returns the tables (pandas DataFrames where pandas is
+        installed), one per benchmark, or the one table of a single one."""
+        import os  # (light, but needed only here)
+        single = isinstance(self.benchmarks, Benchmark)
+        benchmarks = [self.benchmarks] if single else list(self.benchmarks)
+        tables = []
+        try:
+            for bench in benchmarks:
+                tables.append(self._run(bench, save_path, show_plots, print_data, **kwargs))
+        finally:
+            if save_path:
+                os.makedirs(save_path, exist_ok=True)
+                with open(os.path.join(save_path, "results.html"), "w") as html:
+                    html.write("<html><body>\n")
+                    for bench in benchmarks[:len(tables)]:
+                        html.write(f"<image src=\"{bench.plot_name}.png\"/>\n")
+                    html.write("</body></html>\n")
+        if not return_df:
+            return None
+        try:
+            import pandas as pd  # (optional)
+            tables = [pd.DataFrame(t.rows, columns=t.columns) for t in tables]
+        except ImportError:
+            pass
+        return tables[0] if single else tables
+
+
+def _plot(bench: Benchmark, rows, lows, highs, mean_labels, png_path: Optional[str], show: bool) -> None:
+    """Draws a benchmark's lines over its first x argument, with the band
+    between each line's minima and maxima where the function returned them."""
+    try:
+        from matplotlib.figure import Figure  # (optional, and heavy)
+    except ImportError:
+        import warnings
+        warnings.warn(f"matplotlib is not installed: no plot of '{bench.plot_name}'", stacklevel=3)
+        return
+    if show:
+        import matplotlib.pyplot as plt
+        figure = plt.figure()
+    else:
+        figure = Figure()  # (no pyplot, so no GUI backend is chosen)
+    ax = figure.add_subplot()
+    xs = [row[0] for row in rows]
+    n_x = len(bench.x_names)
+    for i, label in enumerate(mean_labels):
+        color = bench.styles[i][0] if bench.styles else None
+        style = bench.styles[i][1] if bench.styles else None
+        ax.plot(xs, [row[n_x + i] for row in rows], label=label, color=color, ls=style)
+        low, high = [r[i] for r in lows], [r[i] for r in highs]
+        if all(v is not None for v in low + high) and rows:
+            ax.fill_between(xs, [float(v) for v in low], [float(v) for v in high], alpha=0.15, color=color)
+    ax.legend()
+    ax.set_xlabel(bench.xlabel or bench.x_names[0])
+    ax.set_ylabel(bench.ylabel)
+    ax.set_xscale("log" if bench.x_log else "linear")
+    ax.set_yscale("log" if bench.y_log else "linear")
+    if png_path:
+        figure.savefig(png_path)
+    if show:
+        plt.show()
+        plt.close(figure)
 
 
 def perf_report(benchmarks):
-    """Decorator: `fn.run(print_data=True)` runs every configuration and
-    prints a table (no plotting)."""
-    benchmarks = benchmarks if isinstance(benchmarks, list) else [benchmarks]
-
-    def decorator(fn):
-        def run(show_plots=False, print_data=True, save_path=None, **kwargs):
-            for bench in benchmarks:
-                rows = []
-                for x in bench.x_vals:
-                    xs = x if isinstance(x, (list, tuple)) else [x] * len(bench.x_names)
-                    row = list(xs)
-                    for line in bench.line_vals:
-                        args = dict(zip(bench.x_names, xs), **{bench.line_arg: line}, **bench.args, **kwargs)
-                        result = fn(**args)
-                        row.append(result[0] if isinstance(result, tuple) else result)
-                    rows.append(row)
-                if print_data:
-                    print(bench.plot_name)
-                    print("\t".join(list(bench.x_names) + list(bench.line_names)))
-                    for row in rows:
-                        print("\t".join(f"{v:.3f}" if isinstance(v, float) else str(v) for v in row))
-        fn.run = run
-        return fn
-    return decorator
+    """Decorator (Triton's): the function becomes a Mark, whose `.run(...)`
+    runs the benchmarks (one Benchmark or a list), prints their tables and
+    plots them (see Mark.run)."""
+    return lambda fn: Mark(fn, benchmarks)

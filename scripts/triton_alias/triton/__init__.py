@@ -23,15 +23,23 @@ class _TritiumAliasLoader(importlib.abc.Loader):
     def exec_module(self, module):
         pass  # already executed as the tritium module
 
+    def get_code(self, fullname):
+        """The code of tritium.X, which `python -m triton.X` runs as __main__
+        (e.g. `python -m triton.tools.compile`)."""
+        spec = importlib.util.find_spec(self.target)
+        return spec.loader.get_code(self.target)
+
 
 class _TritiumAliasFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if not fullname.startswith("triton."):
             return None
         real = "tritium." + fullname[len("triton."):]
-        if importlib.util.find_spec(real) is None:
+        real_spec = importlib.util.find_spec(real)
+        if real_spec is None:
             return None
-        return importlib.util.spec_from_loader(fullname, _TritiumAliasLoader(real))
+        # (the origin is the file `python -m triton.X` reports as sys.argv[0])
+        return importlib.util.spec_from_loader(fullname, _TritiumAliasLoader(real), origin=real_spec.origin)
 
 
 sys.meta_path.insert(0, _TritiumAliasFinder())
