@@ -30,11 +30,16 @@ from . import backends  # noqa: F401
 TritonError = TritiumError
 
 
+# Both are constexpr functions, as in Triton: @jit code may call them on
+# compile-time values (`tl.static_range(triton.cdiv(N, BLOCK))`) and gets a
+# compile-time value back.
+@constexpr_function
 def cdiv(x: int, y: int) -> int:
     """ceil(x / y) for Python integers."""
     return (x + y - 1) // y
 
 
+@constexpr_function
 def next_power_of_2(n: int) -> int:
     """The smallest power of two >= n (1 for n <= 1)."""
     n = int(n)

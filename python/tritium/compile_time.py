@@ -60,6 +60,23 @@ class constexpr:
     def __call__(self, *args, **kwargs):
         return self.value(*args, **kwargs)
 
+    # (Triton's constexpr has these too: plain Python functions called from
+    # @jit code receive constexprs as they are)
+    def __iter__(self):
+        return iter(self.value)
+
+    def __getitem__(self, index):
+        return self.value[_value(index)]
+
+    def logical_and(self, other):
+        return constexpr(self.value and _value(other))
+
+    def logical_or(self, other):
+        return constexpr(self.value or _value(other))
+
+    def __not__(self):
+        return constexpr(not self.value)
+
     @property
     def type(self):
         return constexpr_type(self.value)
@@ -128,14 +145,23 @@ class const:
 class ConstexprFunction:
     """A plain Python function that @jit code may call on compile-time
     values (`@triton.constexpr_function`): the call runs in Python while
-    the kernel compiles, and its result is a constexpr."""
+    the kernel compiles, on the values of its constexpr arguments, and its
+    result is a constexpr.  Called from Python it is the function itself
+    (constexpr arguments are unwrapped there too).  As a method of a class,
+    it binds the instance as Python methods do (Triton's
+    BoundConstexprFunction)."""
 
     def __init__(self, fn: Callable):
         self.fn = fn
         functools.update_wrapper(self, fn)
 
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return ConstexprFunction(functools.partial(self.fn, obj))
+
     def __call__(self, *args, **kwargs):
-        return self.fn(*args, **kwargs)
+        return self.fn(*[_value(a) for a in args], **{k: _value(v) for k, v in kwargs.items()})
 
 
 def constexpr_function(fn: Callable) -> ConstexprFunction:

@@ -36,6 +36,8 @@ class dtype:
         BOOLEAN = 0
         INT = 1
         FLOAT = 2
+        INTEGRAL = 1  # Triton's names of the same kinds
+        FLOATING = 2
 
     class SIGNEDNESS(Enum):
         SIGNED = 0
@@ -72,6 +74,7 @@ class dtype:
                                else dtype.SIGNEDNESS.SIGNED)
         self.fp_mantissa_width = {"fp8e4nv": 3, "fp8e5": 2, "fp8e4b8": 3, "fp8e5b16": 2, "fp8e4b15": 3,
                                   "fp16": 10, "bf16": 7, "fp32": 23, "fp64": 52}.get(name, 0)
+        self.itemsize = self.primitive_bitwidth // 8
 
     @property
     def exponent_bias(self) -> int:
@@ -86,6 +89,17 @@ class dtype:
     def is_fp8(self): return self.name.startswith("fp8")
     def is_fp8e4nv(self): return self.name == "fp8e4nv"
     def is_fp8e5(self): return self.name == "fp8e5"
+    def is_fp8e4b8(self): return self.name == "fp8e4b8"
+    def is_fp8e4b15(self): return self.name == "fp8e4b15"
+    def is_fp8e5b16(self): return self.name == "fp8e5b16"
+    def is_int8(self): return self.name == "int8"
+    def is_int16(self): return self.name == "int16"
+    def is_int32(self): return self.name == "int32"
+    def is_int64(self): return self.name == "int64"
+    def is_uint8(self): return self.name == "uint8"
+    def is_uint16(self): return self.name == "uint16"
+    def is_uint32(self): return self.name == "uint32"
+    def is_uint64(self): return self.name == "uint64"
     def is_fp16(self): return self.name == "fp16"
     def is_bf16(self): return self.name == "bf16"
     def is_fp32(self): return self.name == "fp32"
@@ -100,6 +114,46 @@ class dtype:
     def is_ptr(self): return False
     def is_block(self): return False
     def is_void(self): return self.name == "void"
+    def is_const(self): return False
+
+    @staticmethod
+    def is_dtype(type_str) -> bool:
+        """Whether `type_str` names a scalar type ("fp16", "int32", ...)."""
+        return type_str in dtype._MLIR
+
+    def get_int_max_value(self) -> int:
+        if self.is_int_signed():
+            return 2 ** (self.int_bitwidth - 1) - 1
+        if self.is_int_unsigned():
+            return 2 ** self.int_bitwidth - 1
+        raise ValueError(f"{self.name} is not an integer type")
+
+    def get_int_min_value(self) -> int:
+        if self.is_int_signed():
+            return -2 ** (self.int_bitwidth - 1)
+        if self.is_int_unsigned():
+            return 0
+        raise ValueError(f"{self.name} is not an integer type")
+
+    def codegen_name(self) -> str:
+        """"float16" for fp16, "bfloat16" for bf16, the name otherwise."""
+        if self.name.startswith("fp"):
+            return "float" + self.name[2:]
+        if self.name.startswith("bf"):
+            return "bfloat" + self.name[2:]
+        return self.name
+
+    def with_element_ty(self, element_ty: "dtype") -> "dtype":
+        """This type with `element_ty` as its scalar type (a block keeps its shape)."""
+        return element_ty
+
+    def mangle(self) -> str:
+        """The type's part of a mangled function name (Triton's spelling)."""
+        if self.is_int():
+            return ("i" if self.int_signedness == dtype.SIGNEDNESS.SIGNED else "u") + str(self.int_bitwidth)
+        if self.is_floating():
+            return self.name
+        return "V" if self.is_void() else self.name
 
     def kind(self) -> "dtype.KIND":
         """bool < integer < float: a Python scalar of a lower or equal kind
@@ -163,6 +217,9 @@ class pointer_type(dtype):
     def kind(self):
         return None
 
+    def mangle(self) -> str:
+        return f"P{self.element_ty.mangle()}"
+
     def to_ir(self) -> str:
         if self.address_space == 1:
             return f"!tt.ptr<{self.element_ty.to_ir()}>"
@@ -210,6 +267,12 @@ class block_type(dtype):
     def get_block_shapes(self) -> List[int]:
         return list(self.shape)
 
+    def with_element_ty(self, element_ty: dtype) -> "block_type":
+        return block_type(element_ty, self.shape)
+
+    def mangle(self) -> str:
+        return f"{self.element_ty.mangle()}S{'_'.join(map(str, self.shape))}S"
+
     def kind(self):
         return self.element_ty.kind()
 
@@ -231,9 +294,10 @@ class block_type(dtype):
 
 
 # A block's type predicates are its element type's (is_block excepted).
-for _predicate in ("is_fp8", "is_fp8e4nv", "is_fp8e5", "is_fp16", "is_bf16", "is_fp32", "is_fp64",
-                   "is_int1", "is_bool", "is_floating", "is_standard_floating", "is_int_signed",
-                   "is_int_unsigned", "is_int", "is_ptr", "is_void"):
+for _predicate in ("is_fp8", "is_fp8e4nv", "is_fp8e5", "is_fp8e4b8", "is_fp8e4b15", "is_fp8e5b16", "is_fp16",
+                   "is_bf16", "is_fp32", "is_fp64", "is_int1", "is_bool", "is_floating", "is_standard_floating",
+                   "is_int_signed", "is_int_unsigned", "is_int", "is_int8", "is_int16", "is_int32", "is_int64",
+                   "is_uint8", "is_uint16", "is_uint32", "is_uint64", "is_ptr", "is_void"):
     setattr(block_type, _predicate,
             lambda self, _name=_predicate: getattr(self.element_ty, _name)())
 
@@ -261,6 +325,18 @@ float16 = dtype("fp16")
 bfloat16 = dtype("bf16")
 float32 = dtype("fp32")
 float64 = dtype("fp64")
+
+def get_int_dtype(bitwidth: int, signed: bool) -> dtype:
+    """The integer type of `bitwidth` bits (1, 8, 16, 32, 64) and signedness
+    (int1 for 1 bit), as Triton's triton.language.core.get_int_dtype."""
+    bitwidth, signed = int(getattr(bitwidth, "value", bitwidth)), bool(getattr(signed, "value", signed))
+    if bitwidth == 1:
+        return int1
+    table = {8: (int8, uint8), 16: (int16, uint16), 32: (int32, uint32), 64: (int64, uint64)}
+    if bitwidth not in table:
+        raise ValueError(f"Unsupported bitwidth {bitwidth} and signedness {signed}")
+    return table[bitwidth][0 if signed else 1]
+
 
 # Signature strings (`*fp16`, `i32`, `u1`, ...) of tritium.compile and the launcher.
 SIGNATURE_TYPES = {

@@ -121,8 +121,12 @@ def test_embedded_image_is_the_compiled_kernel(kernel_dir, monkeypatch):
     tritium.compile makes of the same specialization."""
     run_compile(kernel_dir, "kernels.py", "-n", "add_kernel", "--signature", ADD_SIG, "--grid", ADD_GRID,
                 "-w", "4", "--target", "cuda:90", "--out-name", "add")
-    monkeypatch.syspath_prepend(str(kernel_dir))
-    import kernels
+    # (loaded from its path under a name of its own: `kernels` is also a
+    # package of the unit tests)
+    spec = importlib.util.spec_from_file_location("aot_add_kernels", str(kernel_dir / "kernels.py"))
+    kernels = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "aot_add_kernels", kernels)
+    spec.loader.exec_module(kernels)
     compiled = tritium.compile(kernels.add_kernel, signature={"x_ptr": "*fp32", "y_ptr": "*fp32",
                                                               "out_ptr": "*fp32", "n": "i32"},
                                constexprs={"BLOCK": 1024}, target="cuda:90", num_warps=4,
@@ -388,8 +392,12 @@ def test_disasm_of_a_compiled_kernel(kernel_dir, monkeypatch):
         disasm.find_disassembler()
     except disasm.DisassemblerNotFoundError:
         pytest.skip("no cuobjdump or nvdisasm")
-    monkeypatch.syspath_prepend(str(kernel_dir))
-    import kernels
+    # (loaded from its path under a name of its own: `kernels` is also a
+    # package of the unit tests)
+    spec = importlib.util.spec_from_file_location("aot_add_kernels", str(kernel_dir / "kernels.py"))
+    kernels = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "aot_add_kernels", kernels)
+    spec.loader.exec_module(kernels)
     compiled = tritium.compile(kernels.add_kernel, signature={"x_ptr": "*fp32", "y_ptr": "*fp32",
                                                               "out_ptr": "*fp32", "n": "i32"},
                                constexprs={"BLOCK": 256}, target="cuda:90", num_warps=4)

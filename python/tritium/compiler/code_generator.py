@@ -22,9 +22,17 @@ shared module.  Algorithm:
     `tl.static_range` unrolls in Python.  `while` becomes `scf.while` the
     same way.
   * A call of a @jit function generates (once per specialization) a private
-    `tt.func` and a `tt.call`; the TTIR pipeline inlines it.  Tuples (as
+    `tt.func` and a `tt.call`; the TTIR pipeline inlines it.  As in Triton,
+    only tensors are runtime arguments; every other argument (a number, a
+    dtype, None, a string, a @jit function) is a compile-time value of the
+    callee, whatever the parameter's annotation, and the callee is
+    specialized on it.  A compile-time value that every path of the callee
+    returns reaches the caller as a compile-time value.  Tuples (as
     arguments, of kernels too, and as results) are Python tuples while
     compiling: their tensors travel as separate arguments and results.
+  * A call of a plain Python function (a constexpr function, a method of a
+    dtype, any other callable) runs it while compiling; its result is a
+    compile-time value unless it is a tensor.
   * List comprehensions over compile-time sequences unroll into tuples.
   * Free names resolve through the function's closure, then its globals.
   * Every op carries the source location of the expression that made it;
@@ -70,11 +78,13 @@ class ModuleState:
         self.debug = debug
         self.num_warps = num_warps  # tl.extra.cuda.num_threads() is a compile-time value
         self.arch = arch  # tensor descriptors use the copy engine from 90 on
-        self.functions: Dict[Tuple, Tuple[str, List[Any]]] = {}
+        self.functions: Dict[Tuple, Tuple[str, List[Any], Any]] = {}  # key -> (name, result types, template)
         # specializations generated in their callers' bodies instead (see
         # CodeGenerator._call_inlined)
         self.inlined: set = set()
         self.names: set = set()
+        # objects that specialization keys name by id (_specialization_key)
+        self.kept: list = []
 
     def unique_name(self, base: str, key: Tuple) -> str:
         digest = hashlib.sha1(repr(key).encode()).hexdigest()[:10]
@@ -102,7 +112,66 @@ def _wrap_python(x):
     return x
 
 
+def _wrap_result(x):
+    """The result of a Python function called from @jit code: tensors as
+    they are, anything else a constexpr (each element of a tuple)."""
+    if isinstance(x, tuple) and not isinstance(x, tl.constexpr):
+        return like(x, (_wrap_result(e) for e in x))
+    if isinstance(x, (tl.tensor, tl.constexpr, tl.tensor_descriptor)):
+        return x
+    return tl.constexpr(x)
+
+
 _ABSENT = object()
+
+
+def _specialization_key(value, keep: list):
+    """What a @jit function's specialization depends on for one compile-time
+    argument (or a tuple argument's structure): numbers, strings and None
+    by type and value (1, 1.0 and True are three specializations), dtypes
+    by name, other objects (@jit functions, Python functions, ...) by
+    identity; such objects are appended to `keep`, so that no other object
+    takes their id while the compilation lasts."""
+    value = _unwrap(value)
+    if isinstance(value, tuple):
+        return (type(value).__name__, tuple(_specialization_key(v, keep) for v in value))
+    if value is None or isinstance(value, (bool, int, float, str, dtype)):
+        return (type(value).__name__, repr(value))
+    keep.append(value)
+    return (type(value).__qualname__, id(value))
+
+
+class _Slot:
+    """Stands for a runtime value in a function's return template."""
+
+    def __repr__(self):
+        return "<runtime>"
+
+
+_SLOT = _Slot()
+
+
+def _fill_template(template, values: List[Any]):
+    """A call's result: the callee's return template with its runtime
+    values (the call's results, in order) in place of the slots."""
+    if template is None:
+        return tl.constexpr(None)
+    results = iter(values)
+    if isinstance(template, tuple):
+        return tuple(next(results) if item is _SLOT else item for item in template)
+    return next(results) if template is _SLOT else template
+
+
+def _same_constexpr(a, b) -> bool:
+    """Whether two compile-time values returned on two paths are the same
+    value (then a caller receives it as a compile-time value)."""
+    a, b = _unwrap(a), _unwrap(b)
+    if a is b:
+        return True
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:  # noqa: BLE001 - values that do not compare differ
+        return False
 
 
 class _Return(Exception):
@@ -150,8 +219,11 @@ class CodeGenerator(ast.NodeVisitor):
         self.src_lines = fn.src.splitlines()
         self._current_node = None
         self.loop_depth = 0  # enclosing scf.for / scf.while / static_range loops
-        self.returns_tuple = False  # a `return` gave a tuple: callers get a tuple back
         self.return_node: Optional[ast.Return] = None  # the last `return` generated
+        # What callers receive (see _split_return): None, or compile-time
+        # values and _SLOT where a result of the call goes (a tuple of them
+        # for a function returning a tuple)
+        self.return_template: Any = None
         self._continuation: Optional[List[ast.stmt]] = None  # see visit_statements
 
     # ---- errors and locations -------------------------------------------------
@@ -275,9 +347,9 @@ class CodeGenerator(ast.NodeVisitor):
             self.visit_statements(fdef.body)
         except _Return:
             pass
-        results = self._return_list()
+        self.return_template, results = self._split_return(self.return_values)
         if self.is_kernel and results:
-            raise self.error(fdef, "a kernel cannot return a value")
+            raise self.error(self.return_node or fdef, "a kernel cannot return a value")
         self.builder.create("tt.return", [r.handle for r in results], [])
         self.builder.close_block()
         visibility = "public" if self.is_kernel else "private"
@@ -287,20 +359,44 @@ class CodeGenerator(ast.NodeVisitor):
                                        attributes=attributes, arg_names=[name for name, _, _ in runtime_args])
         return [r.type for r in results]
 
-    def _return_list(self) -> List[tl.tensor]:
-        value = self.return_values
+    def _return_leaves(self, value) -> Tuple[bool, List[Any]]:
+        """(whether `value`, a returned value, is a tuple; its elements):
+        tensors and compile-time values.  A named tuple, a nested tuple or
+        a tensor descriptor (Python-side structure that a function's
+        results cannot carry) makes its callers generate the function in
+        their own bodies (_ReturnsDescriptor)."""
         if value is None or (isinstance(value, tl.constexpr) and value.value is None):
-            return []
-        values = list(value) if isinstance(value, tuple) else [value]
-        if not self.is_kernel and is_namedtuple(_unwrap(value)):
+            return False, []
+        items = _unwrap(value)
+        is_tuple = isinstance(items, tuple)
+        if not is_tuple:
+            items = (value,)
+        elif is_namedtuple(items) and not self.is_kernel:
             raise _ReturnsDescriptor()
-        out = []
-        for v in values:
-            v = _unwrap(v) if isinstance(v, tl.constexpr) else v
-            if isinstance(v, (tl.tensor_descriptor, tuple)) and not self.is_kernel:
+        leaves = []
+        for item in items:
+            if isinstance(_unwrap(item), (tl.tensor_descriptor, tuple)) and not self.is_kernel:
                 raise _ReturnsDescriptor()
-            out.append(semantic.to_tensor(v))
-        return out
+            leaves.append(item if _is_tensor(item) or isinstance(item, tl.constexpr) else tl.constexpr(item))
+        return is_tuple, leaves
+
+    def _split_return(self, value) -> Tuple[Any, List[tl.tensor]]:
+        """(template, runtime results) of what the function returns.  As in
+        Triton 3.6, a compile-time value that every path returns stays a
+        compile-time value for the callers: it is in the template, not
+        among the function's results."""
+        is_tuple, leaves = self._return_leaves(value)
+        if not leaves and not is_tuple:
+            return None, []
+        results = []
+        template = []
+        for leaf in leaves:
+            if _is_tensor(leaf):
+                results.append(leaf)
+                template.append(_SLOT)
+            else:
+                template.append(leaf)
+        return (tuple(template) if is_tuple else template[0]), results
 
     # ---- statements -----------------------------------------------------------
     def visit_statements(self, stmts: Sequence[ast.stmt]):
@@ -324,9 +420,14 @@ class CodeGenerator(ast.NodeVisitor):
         if self.loop_depth:
             raise self.error(node, "return inside a loop is not supported (as in Triton); assign the value "
                                    "and return after the loop")
-        self.return_values = self.visit(node.value) if node.value is not None else None
+        value = self.visit(node.value) if node.value is not None else None
+        if self.is_kernel and value is not None:
+            _, leaves = self._return_leaves(value)
+            if any(_is_tensor(leaf) or isinstance(_unwrap(leaf), tl.tensor_descriptor) for leaf in leaves):
+                raise self.error(node, "a kernel cannot return a value")
+            value = None  # (a compile-time value returned by a kernel has no runtime result: dropped)
+        self.return_values = value
         self.return_node = node
-        self.returns_tuple = self.returns_tuple or isinstance(_unwrap(self.return_values), tuple)
         self.returned = True
 
     def _assign_target(self, target, value, node):
@@ -371,10 +472,12 @@ class CodeGenerator(ast.NodeVisitor):
         value = self.visit(node.value) if node.value is not None else None
         annotation = self.visit(node.annotation)
         if annotation is tl.constexpr or (isinstance(annotation, tl.constexpr) and annotation.value is tl.constexpr):
-            if _is_tensor(value):
-                raise self.error(node, f"'{ast.unparse(node.target)}' is annotated constexpr but is "
-                                       "assigned a runtime value")
-            value = tl.constexpr(value)
+            # As in Triton, the annotation wraps a compile-time value; a
+            # runtime value (a tensor) is bound as it is, and is usable
+            # wherever a runtime value is (Triton's constexpr of a tensor
+            # behaves as the tensor).
+            if not _is_tensor(value) and not isinstance(value, tl.tensor_descriptor):
+                value = tl.constexpr(value)
         self._assign_target(node.target, value, node)
 
     def visit_AugAssign(self, node):
@@ -450,17 +553,35 @@ class CodeGenerator(ast.NodeVisitor):
             cond = self._scalar_condition(node.test, cond)
             before = self.scope
             self.return_node = None
-            then_block, then_values = self._returning_branch(node.body + continuation, before)
+            then_block, then_raw = self._returning_branch(node.body + continuation, before)
             then_return, self.return_node = self.return_node, None
-            else_block, else_values = self._returning_branch(node.orelse + continuation, before)
-            if [v.type for v in then_values] != [v.type for v in else_values]:
+            else_block, else_raw = self._returning_branch(node.orelse + continuation, before)
+            then_tuple, then_leaves = self._return_leaves(then_raw)
+            _, else_leaves = self._return_leaves(else_raw)
+            # A compile-time value both paths return alike stays one (Triton's
+            # rule); the other values become the scf.if's results.
+            merged, then_values, else_values = [], [], []
+            if len(then_leaves) == len(else_leaves):
+                for a, b in zip(then_leaves, else_leaves):
+                    if not _is_tensor(a) and not _is_tensor(b) and _same_constexpr(a, b):
+                        merged.append(a)
+                        continue
+                    then_values.append(self._append_to_block(then_block, lambda: semantic.to_tensor(
+                        a if _is_tensor(a) else _unwrap(a)), node, None))
+                    else_values.append(self._append_to_block(else_block, lambda: semantic.to_tensor(
+                        b if _is_tensor(b) else _unwrap(b)), node, None))
+                    merged.append(_SLOT)
+            if len(then_leaves) != len(else_leaves) or \
+                    [v.type for v in then_values] != [v.type for v in else_values]:
                 # at the `return` of the path that differs (the `if` itself
                 # where that path ends without one)
-                describe = lambda vs: ", ".join(str(v.type) for v in vs) or "nothing"  # noqa: E731
+                def describe(leaves):
+                    return ", ".join(str(v.type) if _is_tensor(v) else f"constexpr[{_unwrap(v)!r}]"
+                                     for v in leaves) or "nothing"
                 raise self.error(self.return_node or then_return or node,
-                                 f"Inconsistent return types: the function returns {describe(then_values)} when "
+                                 f"Inconsistent return types: the function returns {describe(then_leaves)} when "
                                  f"the condition at line {self.line_offset + node.lineno} holds but "
-                                 f"{describe(else_values)} when it does not")
+                                 f"{describe(else_leaves)} when it does not")
             for block, values in ((then_block, then_values), (else_block, else_values)):
                 self._append_to_block(block, lambda: self.builder.create(
                     "scf.yield", [v.handle for v in values], []), node, None)
@@ -469,14 +590,15 @@ class CodeGenerator(ast.NodeVisitor):
                                           regions=[ir.Builder.render_region(then_block),
                                                    ir.Builder.render_region(else_block)])
             self.scope = before
-            outs = [tl.tensor(h, t) for h, t in zip(results, types_)]
-            self.return_values = None if not outs else outs[0] if len(outs) == 1 else tuple(outs)
+            outs = iter([tl.tensor(h, t) for h, t in zip(results, types_)])
+            leaves = [next(outs) if m is _SLOT else m for m in merged]
+            self.return_values = (tuple(leaves) if then_tuple else leaves[0] if leaves else None)
         self.returned = True
         raise _Return()
 
     def _returning_branch(self, stmts: List[ast.stmt], before: Dict[str, Any]):
         """Generates one path to the end of the function into a new block;
-        returns the block and the values the path returns, as tensors."""
+        returns the block and the value the path returns (as returned)."""
         self.scope = dict(before)
         self.returned, self.return_values = False, None
         block = self.builder.open_block()
@@ -484,10 +606,10 @@ class CodeGenerator(ast.NodeVisitor):
             self.visit_statements(stmts)
         except _Return:
             pass
-        values = self._return_list()
+        value = self.return_values
         self.returned, self.return_values = False, None
         self.builder.close_block()
-        return block, values
+        return block, value
 
     def _scalar_condition(self, node, cond) -> tl.tensor:
         if cond.type.is_block() and cond.type.numel == 1:
@@ -1003,6 +1125,8 @@ class CodeGenerator(ast.NodeVisitor):
         base = self.visit(node.value)
         if isinstance(base, tl.constexpr) and node.attr == "type" and not hasattr(base.value, "type"):
             return base.type  # a compile-time value's type: tl.constexpr_type(value), as in Triton
+        if isinstance(base, tl.constexpr) and node.attr == "value":
+            return _wrap_python(base.value)  # `x.value` of a constexpr is the value itself (Triton's rule)
         if isinstance(base, tl.constexpr):
             base = base.value
             if isinstance(base, (bool, int, float)) and not hasattr(base, node.attr):
@@ -1162,10 +1286,10 @@ class CodeGenerator(ast.NodeVisitor):
         if isinstance(fn, JITFunction):
             return self.call_jit_function(node, fn, args, kwargs)
         if isinstance(fn, ConstexprFunction):
-            if any(_is_tensor(a) for a in [*args, *kwargs.values()]):
-                raise self.error(node, f"constexpr function '{fn.__name__}' takes compile-time values only, "
-                                       "not tensors")
-            return _wrap_python(fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()}))
+            # runs in Python on the values of its constexpr arguments; its
+            # result is a compile-time value (a tensor argument is passed as
+            # it is: tensor operators work in Python while compiling)
+            return _wrap_result(fn(*[_unwrap(a) for a in args], **{k: _unwrap(v) for k, v in kwargs.items()}))
         if isinstance(fn, functools.partial) and isinstance(fn.func, JITFunction):
             # a tensor method that is a @jit function (x.sigmoid(), x.softmax())
             return self.call_jit_function(node, fn.func, [*fn.args, *args], {**fn.keywords, **kwargs})
@@ -1204,9 +1328,13 @@ class CodeGenerator(ast.NodeVisitor):
             return _wrap_python(fn(*args, **kwargs))
         if callable(fn) and hasattr(fn, "func") and _is_tensor(getattr(fn, "args", (None,))[0]):
             return _wrap_python(fn(*args, **kwargs))  # a tensor method (functools.partial)
-        name = getattr(fn, "__name__", repr(fn))
-        raise self.error(node, f"cannot call '{name}' from a @jit function: only @jit functions, "
-                               "triton.language functions and Python builtins on constexprs can be called")
+        if not callable(fn):
+            raise self.error(node, f"'{type(fn).__name__}' object is not callable")
+        # Any other Python callable (a plain function, a method of a dtype
+        # such as `x.dtype.is_floating`, a class) runs in Python on the
+        # arguments as they are (constexprs stay constexprs), and its result
+        # is a compile-time value unless it is a tensor (Triton's rule).
+        return _wrap_result(fn(*args, **kwargs))
 
     def _tuple_argument(self, value: tuple, operands: List[tl.tensor]) -> tuple:
         """A tuple passed to a @jit function: its structure with dtypes for
@@ -1267,8 +1395,11 @@ class CodeGenerator(ast.NodeVisitor):
         call_operands = []
         key_parts = []
         for p, value in zip(fn.params, values):
-            # As in Triton, a tensor argument is a runtime argument even where the
-            # parameter is annotated constexpr; everything else is compile-time.
+            # Triton's rule (its call_JitFunction): only tensors (and the
+            # tensors inside tuples) are runtime arguments, whatever the
+            # parameter's annotation; every other value (a number, a bool,
+            # a dtype, None, a string, a @jit function) is a compile-time
+            # value of the callee, which is specialized on it.
             if _is_tensor(value):
                 if fn.noinline and value.type.is_block():
                     # Triton's rule (its noinline functions stay calls, taking scalars)
@@ -1288,17 +1419,10 @@ class CodeGenerator(ast.NodeVisitor):
                 # tensors inside the tuple become arguments, the rest compile-time elements
                 structure = self._tuple_argument(v, call_operands)
                 arg_values.append(structure)
-                key_parts.append(("T", repr(structure)))
-                continue
-            if not p.is_constexpr and isinstance(v, (int, float)) and not isinstance(v, bool):
-                # a Python number passed to a runtime parameter becomes a scalar
-                t = semantic.to_tensor(v)
-                arg_values.append(t.type)
-                call_operands.append(t)
-                key_parts.append(("t", t.type.to_ir(), str(t.type.scalar)))
+                key_parts.append(("T", _specialization_key(structure, self.state.kept)))
                 continue
             arg_values.append(tl.constexpr(v))
-            key_parts.append(("c", repr(v)))
+            key_parts.append(("c", _specialization_key(v, self.state.kept)))
         key = (id(fn), fn.cache_key, tuple(key_parts))
         if key in self.state.inlined:
             return self._call_inlined(node, fn, values)
@@ -1311,18 +1435,12 @@ class CodeGenerator(ast.NodeVisitor):
             except _ReturnsDescriptor:
                 self.state.inlined.add(key)
                 return self._call_inlined(node, fn, values)
-            entry = (name, result_types, generator.returns_tuple)
+            entry = (name, result_types, generator.return_template)
             self.state.functions[key] = entry
-        name, result_types, returns_tuple = entry
+        name, result_types, template = entry
         results = self.builder.create("tt.call", [o.handle for o in call_operands],
                                       [t.to_ir() for t in result_types], {"callee": f"@{name}"})
-        outs = [tl.tensor(h, t) for h, t in zip(results, result_types)]
-        if returns_tuple:
-            return tuple(outs)
-        if not outs:
-            return tl.constexpr(None)
-        return outs[0] if len(outs) == 1 else tuple(outs)
-
+        return _fill_template(template, [tl.tensor(h, t) for h, t in zip(results, result_types)])
 
     def _call_inlined(self, node, fn: JITFunction, values):
         """Generates `fn`'s body here, in the caller, with the arguments bound
@@ -1334,11 +1452,9 @@ class CodeGenerator(ast.NodeVisitor):
         callee = CodeGenerator(fn, [], self.state, self.function_name, is_kernel=False)
         callee.builder = self.builder
         for p, value in zip(fn.params, values):
-            v = _unwrap(value)
-            if (not p.is_constexpr and isinstance(v, (int, float)) and not isinstance(v, bool)
-                    and not _is_tensor(value)):
-                value = semantic.to_tensor(v)  # as a runtime parameter receives it
-            elif not (_is_tensor(value) or isinstance(value, (tl.tensor_descriptor, tl.constexpr))):
+            # the values a generated function would receive (_emit_call)
+            if not (_is_tensor(value) or isinstance(value, (tl.tensor_descriptor, tl.constexpr))):
+                v = _unwrap(value)
                 value = tl.constexpr(v) if not isinstance(v, tuple) else v
             callee.scope[p.name] = value
         fdef = fn.parse().body[0]
@@ -1354,13 +1470,12 @@ class CodeGenerator(ast.NodeVisitor):
             return tl.constexpr(None)
 
         def settle(v):
-            # numbers become scalars, as a called function returns them
+            # compile-time values stay compile-time (Triton returns a
+            # constexpr that every path returns as a constexpr)
             u = _unwrap(v)
             if isinstance(u, tuple):
                 return like(u, (settle(e) for e in u))
-            if isinstance(u, (bool, int, float)):
-                return semantic.to_tensor(u)
-            return v
+            return _wrap_python(u) if not isinstance(v, tl.constexpr) else v
         return settle(result)
 
 

@@ -11,8 +11,9 @@ import builtins as _py
 import functools
 from typing import List, Optional, Sequence
 
-from ..compile_time import base_value, const, constexpr, constexpr_type  # noqa: F401 (re-exported)
-from ..dtypes import (block_type, dtype, dtype_from_signature, pointer_type, tensor_descriptor_type,  # noqa: F401
+from ..compile_time import base_value, const, constexpr, constexpr_function, constexpr_type  # noqa: F401 (re-exported)
+from ..dtypes import (block_type, dtype, dtype_from_signature, get_int_dtype, pointer_type,  # noqa: F401
+                      tensor_descriptor_type,
                       void, int1, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float8e4nv, float8e5,
                       float8e4b8, float8e5b16, float16, bfloat16, float32, float64)
 from ..runtime.jit import jit
@@ -38,6 +39,20 @@ def is_builtin(fn) -> bool:
 
 def _cv(x):
     return x.value if isinstance(x, constexpr) else x
+
+
+# Triton's names, which library code uses (a default `descending:
+# tl.constexpr = tl.core.CONSTEXPR_0`, helpers unwrapping their arguments)
+CONSTEXPR_0 = constexpr(0)
+
+
+def _unwrap_if_constexpr(x):
+    """The value of a constexpr (elementwise for lists and tuples); anything else as it is."""
+    if isinstance(x, list):
+        return [_unwrap_if_constexpr(e) for e in x]
+    if isinstance(x, _py.tuple) and not hasattr(type(x), "_fields"):
+        return _py.tuple(_unwrap_if_constexpr(e) for e in x)
+    return _cv(x)
 
 
 class tuple_type(_py.tuple):
@@ -545,7 +560,12 @@ def _register_tensor_methods(namespace):
                  "sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce", "cumsum", "cumprod",
                  "associative_scan", "sort", "flip", "histogram", "gather", "abs", "exp", "exp2", "log",
                  "log2", "sin", "cos", "sqrt", "rsqrt", "floor", "ceil", "erf", "sigmoid", "softmax",
-                 "logical_and", "logical_or", "cast", "reduce_or", "join", "item", "topk"):
+                 "logical_and", "logical_or", "cast", "reduce_or", "join", "item", "topk",
+                 # (Triton's tensor members too: a pointer's store and atomics, a block
+                 # pointer's advance, and the rest of the math functions)
+                 "store", "advance", "atomic_cas", "atomic_xchg", "atomic_add", "atomic_max", "atomic_min",
+                 "atomic_and", "atomic_or", "atomic_xor", "cdiv", "fma", "umulhi", "sqrt_rn", "fdiv",
+                 "div_rn"):
         if name in namespace:
             _TENSOR_METHODS[name] = namespace[name]
 

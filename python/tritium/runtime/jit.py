@@ -375,14 +375,16 @@ class JITFunction(KernelInterface):
         _ALL_JIT_FUNCTIONS.add(self)
         self.signature = inspect.signature(fn)
 
-        def _indices(names) -> set:
-            out = set()
-            for n in names:
-                out.add(n if isinstance(n, int) else list(self.signature.parameters).index(n))
-            return out
-        dns = _indices(do_not_specialize)
-        dnsa = _indices(do_not_specialize_on_alignment)
-        self.params = [KernelParam(i, p, i in dns, i in dnsa)
+        # As in Triton, an entry names a parameter by its position or its
+        # name; an entry that names no parameter (a name the function lacks,
+        # an index past the end) is ignored.
+        do_not_specialize = tuple(do_not_specialize or ())
+        do_not_specialize_on_alignment = tuple(do_not_specialize_on_alignment or ())
+
+        def _listed(i: int, name: str, entries: tuple) -> bool:
+            return any(e == name if isinstance(e, str) else (isinstance(e, int) and e == i) for e in entries)
+        self.params = [KernelParam(i, p, _listed(i, p.name, do_not_specialize),
+                                   _listed(i, p.name, do_not_specialize_on_alignment))
                        for i, p in enumerate(self.signature.parameters.values())]
         self.arg_names = [p.name for p in self.params]
         self.constexpr_indices = [p.num for p in self.params if p.is_constexpr]
