@@ -18,7 +18,8 @@ only some cases) writes `<script>.partial.json`, which the page ignores.
 `update` copies the records found in DIR (default bench/results) into
 bench/results/ (a record older than the one there is skipped), rewrites
 bench/RESULTS.md from bench/results/ (one section per bench, then the
-hand-maintained bench/results/triton_suite.md as is), and moves each
+hand-maintained bench/results/triton_suite.md and library_corpus.md as they
+are), and moves each
 section it replaces, or drops, to bench/results/archive.md under its date,
 newest first.  With unchanged records it changes neither file.
 
@@ -45,7 +46,10 @@ REPO = os.path.dirname(HERE)
 STORE = os.path.join(HERE, "results")
 PAGE = os.path.join(HERE, "RESULTS.md")
 ARCHIVE = os.path.join(STORE, "archive.md")
-SUITE = os.path.join(STORE, "triton_suite.md")
+# Sections kept as Markdown files and copied into the page as they are:
+# Triton's upstream tests (scripts/triton_suite_table.py) and the public
+# libraries' tests (scripts/library_corpus.sh writes its table.md).
+HAND_SECTIONS = [os.path.join(STORE, "triton_suite.md"), os.path.join(STORE, "library_corpus.md")]
 
 # The benches in page order: script, title, what the figures are.
 BENCHES = [
@@ -451,10 +455,11 @@ sections it replaces to `bench/results/archive.md`, which holds the earlier tabl
 `python3 bench/plot_results.py` draws the ratios (`docs/performance.png`).
 
 Tritium / Triton: Tritium's throughput over Triton's, or Triton's time over Tritium's for times (ms,
-us); above 1, Tritium is faster.  The section for Triton's upstream tests is kept by hand.
+us); above 1, Tritium is faster.  The sections for Triton's upstream tests and for public libraries'
+tests are copied from their tables (`bench/results/triton_suite.md`, `bench/results/library_corpus.md`).
 """
 
-SUITE_MARK = "<!-- hand-maintained: bench/results/triton_suite.md, copied here by results_page.py update -->"
+HAND_MARK = "<!-- hand-maintained: bench/results/{}, copied here by results_page.py update -->"
 
 
 def page(records):
@@ -462,10 +467,11 @@ def page(records):
     scripts = [s for s in ORDER if s in records] + sorted(s for s in records if s not in ORDER)
     for script in scripts:
         lines += section(records[script])
-    if os.path.exists(SUITE):
-        with open(SUITE) as f:
-            suite = f.read().strip("\n")
-        lines += [SUITE_MARK] + suite.split("\n") + [""]
+    for path in HAND_SECTIONS:
+        if os.path.exists(path):
+            with open(path) as f:
+                text = f.read().strip("\n")
+            lines += [HAND_MARK.format(os.path.basename(path))] + text.split("\n") + [""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
