@@ -95,7 +95,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "${TRITIUM_LIBRARY_DIR:-}" "$WORK"' EXIT
 export PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 
-echo "Run $(date -u +%Y-%m-%d) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)," \
+echo "Measured $(date -u +%Y-%m-%d) on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)," \
      "$(python3 -c 'import sys, torch, triton; print(f"Python {sys.version.split()[0]}, torch {torch.__version__}, Triton {triton.__version__}")' 2>&1 | tail -n 1);" \
      "per run: deadline $DEADLINE s, $TEST_TIMEOUT s per test." > "$WORK/env.txt" &
 
