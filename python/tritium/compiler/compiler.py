@@ -106,7 +106,9 @@ def _backend_options(opts: Dict, target: "GPUTarget", debug_on: bool, maxnreg: O
                        "enable_fp_fusion": int(bool(opts.get("enable_fp_fusion", True)))}
     if opts.get("enable_reflect_ftz") is not None:
         backend_options["ftz"] = int(bool(opts["enable_reflect_ftz"]))
-    if maxnreg is not None:
+    if maxnreg is not None and maxnreg <= 255:
+        # (a cap above the 255 registers a thread can have caps nothing:
+        # ptxas ignores such a .maxnreg, as it does in Triton's kernels)
         backend_options["maxnreg"] = maxnreg
     if opts.get("ptxas_opt") == 0:
         backend_options["ptxas_opt"] = 0
@@ -182,9 +184,10 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     if nw > 32:  # as Triton reports it (an autotuner skips such a config)
         raise OutOfResources(nw * 32, 1024, "threads")
     maxnreg = opts.get("maxnreg")
-    if maxnreg is not None and (not isinstance(maxnreg, int) or isinstance(maxnreg, bool)
-                                or not 1 <= maxnreg <= 255):
-        raise TritiumError(f"maxnreg must be an integer from 1 to 255 (registers per thread), got {maxnreg!r}")
+    # (as in Triton, a cap above the hardware's 255 registers a thread is
+    # accepted and caps nothing; mamba's autotune lists 256)
+    if maxnreg is not None and (not isinstance(maxnreg, int) or isinstance(maxnreg, bool) or maxnreg < 1):
+        raise TritiumError(f"maxnreg must be a positive integer (registers per thread), got {maxnreg!r}")
     if _knobs.nvidia.disable_ptxas_opt:  # DISABLE_PTXAS_OPT=1: ptxas -O0 (part of the cache key)
         opts["ptxas_opt"] = 0
     if _knobs.compilation.disable_line_info:  # TRITON_DISABLE_LINE_INFO=1: no .loc, no ptxas -lineinfo
