@@ -15,10 +15,9 @@
 # .xml; runs.tsv, env.txt and table.md).
 #
 # The libraries live in the ignored folder upstream/libraries/<name>/ (never
-# committed), each the Python package and its tests at one commit, taken from
-# the public repository with `git archive COMMIT PATHS` less native sources,
-# documentation and images; upstream/libraries/MANIFEST.tsv records name,
-# repository, commit and paths:
+# committed), each the Python package and its tests at one commit, put there
+# by scripts/library_corpus_sources.sh from scripts/library_corpus_manifest.tsv
+# (name, repository, commit, paths):
 #   attorch    BobMcDear/attorch                 67c2772baf33  attorch tests
 #   fla        fla-org/flash-linear-attention    bc3b101dcb71  fla tests/{conftest.py,modules,ops} pyproject.toml
 #   gemlite    mobiusml/gemlite                  1a6815d06373  gemlite tests pyproject.toml
