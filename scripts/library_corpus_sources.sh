@@ -6,7 +6,7 @@
 # documentation, images, notebooks, build files), and writes
 # upstream/libraries/MANIFEST.tsv.  The repositories come from git
 # directories, one per repository, under $CORPUS_MIRRORS (default
-# /work/.mirror/<owner>+<name>/repo, where the session's fetch tool puts a
+# /work/.mirror/<owner>+<name>/repo, where the fetch tool puts a
 # snapshot of github:<owner>/<name>); a missing one is reported and skipped.
 #   scripts/library_corpus_sources.sh [NAME...]     (all by default)
 set -uo pipefail

@@ -104,6 +104,11 @@ class OptionError(TritiumError, AssertionError):
     also an AssertionError, which is what Triton raises for it."""
 
 
+class AutotunerError(TritiumError):
+    """An autotuner left without a config to run (`early_config_prune`
+    returned none): Triton's `triton.runtime.errors.AutotunerError`."""
+
+
 class NativeLibraryError(TritiumError):
     """The native library is missing, unloadable, or of another ABI revision."""
 

@@ -1,8 +1,10 @@
-"""Benchmarking and checking helpers with Triton's names (triton.testing)."""
+"""Benchmarking and checking helpers with Triton's names (triton.testing),
+and the device's peak figures that performance models read."""
 from __future__ import annotations
 
+import functools
 import statistics
-from typing import Callable, List, Optional
+from typing import Callable, Dict, List, Optional
 
 
 def do_bench(fn: Callable, warmup: float = 25, rep: float = 100, grad_to_none=None,
@@ -311,3 +313,105 @@ def perf_report(benchmarks):
     runs the benchmarks (one Benchmark or a list), prints their tables and
     plots them (see Mark.run)."""
     return lambda fn: Mark(fn, benchmarks)
+
+
+# ---- the device's peak figures (Triton's helpers for performance models) ----
+
+def nvsmi(attrs: List[str]) -> List[int]:
+    """`nvidia-smi --query-gpu=<attrs>` of GPU 0, as integers (e.g.
+    nvsmi(["clocks.max.sm"]) is the highest SM clock in MHz)."""
+    import subprocess
+    out = subprocess.check_output(["nvidia-smi", "-i", "0", "--query-gpu=" + ",".join(attrs),
+                                   "--format=csv,noheader,nounits"])
+    return [int(x) for x in out.decode().split(",")]
+
+
+# CUdevice_attribute numbers (cuda.h) of the figures below
+_CU_DEVICE_ATTRIBUTES = {"multiprocessor_count": 16, "mem_clock_rate": 36, "mem_bus_width": 37, "major": 75,
+                         "minor": 76}
+
+
+@functools.lru_cache(maxsize=None)
+def _device_attributes(device: int) -> Dict[str, int]:
+    """The device's SM count, peak memory clock (kHz), memory bus width
+    (bits) and compute capability (major, minor), from the CUDA driver."""
+    import ctypes
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError as e:
+        raise RuntimeError(f"cannot load the CUDA driver (libcuda.so.1): {e}") from None
+    handle, value = ctypes.c_int(), ctypes.c_int()
+    if cuda.cuInit(0) != 0 or cuda.cuDeviceGet(ctypes.byref(handle), int(device)) != 0:
+        raise RuntimeError(f"CUDA device {device} is not available")
+    out = {}
+    for name, attribute in _CU_DEVICE_ATTRIBUTES.items():
+        if cuda.cuDeviceGetAttribute(ctypes.byref(value), attribute, handle) != 0:
+            raise RuntimeError(f"the CUDA driver does not report attribute {attribute} ({name}) of device {device}")
+        out[name] = value.value
+    return out
+
+
+def _device_index(device) -> int:
+    """`device`, or the current CUDA device where it is None or 0 (as
+    Triton's `if not device`); device 0 without torch."""
+    if device:
+        return int(getattr(device, "index", device))
+    try:
+        import torch  # (optional, and heavy: imported when a helper that needs it runs)
+    except ImportError:
+        return 0
+    return torch.cuda.current_device()
+
+
+def _dtype_name(dtype) -> str:
+    """"float16" for torch.float16, "fp16" for tl.float16."""
+    name = str(dtype)
+    return name[len("torch."):] if name.startswith("torch.") else name
+
+
+# tensor-core operations per sub-core (a quarter of an SM) per clock, sm_80 and later
+_TENSORCORE_OPS = ((256, {"float32", "int32", "fp32"}),
+                   (512, {"float16", "bfloat16", "int16", "fp16", "bf16"}),
+                   (1024, {"int8", "fp8e4nv", "fp8e4b15", "fp8e5", "float8_e4m3fn", "float8_e5m2"}))
+
+
+def get_dram_gbps(device=None) -> float:
+    """The device's DRAM bandwidth in GB/s: memory clock (kHz) x bus width
+    (bits) x 2 (double data rate) / 8 bits per byte."""
+    props = _device_attributes(_device_index(device))
+    return props["mem_clock_rate"] * props["mem_bus_width"] * 2 / 1e6 / 8
+
+
+def get_max_tensorcore_tflops(dtype, clock_rate, device=None) -> float:
+    """Peak tensor-core throughput in TFLOPS (TOPS for integers) at SM clock
+    `clock_rate` (kHz) for operands of `dtype` (a torch or tl dtype): 4
+    sub-cores per SM, 256 (fp32/tf32), 512 (16-bit) or 1024 (8-bit)
+    operations per sub-core per clock from sm_80 on, 256 (fp16 only) before."""
+    props = _device_attributes(_device_index(device))
+    num_subcores = props["multiprocessor_count"] * 4
+    name = _dtype_name(dtype)
+    if props["major"] < 8:
+        if name not in ("float16", "fp16"):
+            raise AssertionError(f"tensor cores before sm_80 take float16, not {dtype}")
+        ops_per_sub_core = 256  # 2 4x4x4 tensor cores
+    else:
+        ops_per_sub_core = next((ops for ops, names in _TENSORCORE_OPS if name in names), None)
+        if ops_per_sub_core is None:
+            raise RuntimeError("dtype not supported")
+    return num_subcores * clock_rate * ops_per_sub_core * 1e-9
+
+
+def get_max_simd_tflops(dtype, clock_rate, device=None) -> float:
+    """Peak throughput of the SIMD (non-tensor-core) units in TFLOPS at SM
+    clock `clock_rate` (kHz): 4 sub-cores per SM, 32 fp32 or 64 16-bit
+    operations per sub-core per clock (bfloat16 from sm_80 on)."""
+    props = _device_attributes(_device_index(device))
+    num_subcores = props["multiprocessor_count"] * 4
+    name = _dtype_name(dtype)
+    if name in ("float32", "fp32"):
+        ops_per_sub_core = 32
+    elif name in ("float16", "fp16") or (props["major"] >= 8 and name in ("bfloat16", "bf16")):
+        ops_per_sub_core = 64
+    else:
+        raise RuntimeError("dtype not supported")
+    return num_subcores * clock_rate * ops_per_sub_core * 1e-9

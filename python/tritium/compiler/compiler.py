@@ -10,7 +10,6 @@ No GPU is needed: the target is named (`cuda:90`, or GPUTarget("cuda", 90, 32)).
 """
 from __future__ import annotations
 
-import hashlib
 import inspect
 import os
 from typing import Any, Dict, Optional
@@ -22,6 +21,9 @@ from ..compile_time import constexpr
 from ..dtypes import dtype_from_signature
 from ..errors import CompilationError, OptionError, OutOfResources, TritiumError  # noqa: F401
 from ..runtime import cache, tuple_args
+# the hash of the Python sources, part of every kernel's key; triton_key() is
+# Triton's name for the compiler's identity (torch inductor imports it from here)
+from ..runtime.cache import frontend_hash, triton_key  # noqa: F401
 from ..runtime.jit import JITFunction, set_compiler
 from ..version import __tritium_version__
 from . import ir_source
@@ -129,23 +131,6 @@ def ttir_pipeline(arch: int) -> str:
     return f"builtin.module(tritium-make-ttir{{compute-capability={int(arch)}}})"
 
 
-_FRONTEND_HASH: Optional[str] = None
-
-
-def frontend_hash() -> str:
-    """A hash of the Python package's own sources: editing the frontend
-    invalidates cached kernels."""
-    global _FRONTEND_HASH
-    if _FRONTEND_HASH is None:
-        h = hashlib.sha256()
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        for directory, _, names in sorted(os.walk(root)):
-            for n in sorted(names):
-                if n.endswith(".py"):
-                    with open(os.path.join(directory, n), "rb") as f:
-                        h.update(f.read())
-        _FRONTEND_HASH = h.hexdigest()
-    return _FRONTEND_HASH
 def _debug_enabled(options: Dict) -> bool:
     if options.get("debug") is not None:
         return bool(options["debug"])

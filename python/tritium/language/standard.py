@@ -11,6 +11,25 @@ from . import semantic
 from .core import constexpr
 
 
+# ---- compile-time helpers (Triton's private names, which libraries call) ----
+
+@core.constexpr_function
+def _log2(i):
+    """floor(log2(i)) of a positive integer, 0 for i <= 1: the number of
+    halvings of a power-of-two block size."""
+    log2 = 0
+    n = i
+    while n > 1:
+        n >>= 1
+        log2 += 1
+    return log2
+
+
+@core.constexpr_function
+def _is_power_of_two(i):
+    return (i & (i - 1)) == 0 and i != 0
+
+
 # ---- combine functions ----
 
 @jit

@@ -13,7 +13,9 @@ edited, or copied from another variant) is not loaded: the kernel is
 compiled again and the variant rewritten.  When the directory cannot be
 written (read-only, full, not a directory), kernels are compiled in memory
 and a warning says so once per directory.  TRITIUM_ALWAYS_COMPILE=1
-bypasses the cache.
+bypasses the cache.  `triton_key()` names the compiler itself (Tritium's
+version, the native library's build and a hash of the Python sources), as
+Triton's `triton_key` does for code that keys caches of its own on it.
 """
 from __future__ import annotations
 
@@ -26,6 +28,8 @@ import warnings
 from typing import Dict, Optional
 
 from .. import knobs
+from .._native import native_library
+from ..version import __tritium_version__
 
 _warned_dirs = set()
 _warned_lock = threading.Lock()
@@ -47,6 +51,32 @@ def make_key(*parts) -> str:
         h.update(repr(part).encode())
         h.update(b"\0")
     return h.hexdigest()[:40]
+
+
+_FRONTEND_HASH: Optional[str] = None
+
+
+def frontend_hash() -> str:
+    """A hash of the Python package's own sources: editing the frontend
+    invalidates cached kernels."""
+    global _FRONTEND_HASH
+    if _FRONTEND_HASH is None:
+        h = hashlib.sha256()
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        for directory, _, names in sorted(os.walk(root)):
+            for n in sorted(names):
+                if n.endswith(".py"):
+                    with open(os.path.join(directory, n), "rb") as f:
+                        h.update(f.read())
+        _FRONTEND_HASH = h.hexdigest()
+    return _FRONTEND_HASH
+
+
+def triton_key() -> str:
+    """A string that changes whenever the compiler changes (Triton's
+    `triton_key()`): Tritium's version, the native library's build id and
+    the hash of the Python sources."""
+    return f"{__tritium_version__}-{native_library().build_id()}-{frontend_hash()}"
 
 
 def write_atomically(path: str, data: bytes) -> None:

@@ -287,6 +287,12 @@ class _ActiveDriver:
         """The current device's GPUTarget (backend "cuda", arch such as 90, warp size 32)."""
         return GPUTarget.parse(current_target())
 
+    def get_benchmarker(self):
+        """The function the autotuner times configs with by default:
+        `triton.testing.do_bench(fn, quantiles=...)`."""
+        from ..testing import do_bench
+        return do_bench
+
     def get_active_torch_device(self):
         import torch  # (optional, and heavy: imported only by the code that asks for it)
         return torch.device("cuda", current_device())

@@ -1,4 +1,4 @@
 """`triton.runtime.errors`: the runtime's exceptions under Triton's names."""
-from ..errors import InterpreterError, OutOfResources, PTXASError, TritiumError  # noqa: F401
+from ..errors import AutotunerError, InterpreterError, OutOfResources, PTXASError, TritiumError  # noqa: F401
 
 TritonError = TritiumError
