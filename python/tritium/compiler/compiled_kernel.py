@@ -68,6 +68,8 @@ class CompiledKernel(metaclass=_LaunchHooksOfTheClass):
     loads the kernel, after which `n_regs` is the driver's register count.
     """
 
+    src = None  # the ASTSource compiled (set by compiler.compile; None for an IR file)
+
     def __init__(self, name: str, asm: Dict[str, Any], metadata: Dict[str, Any]):
         self.name = name
         self.asm = asm
@@ -109,6 +111,78 @@ class CompiledKernel(metaclass=_LaunchHooksOfTheClass):
     @property
     def num_warps(self) -> int:
         return int(self.metadata["num_warps"])
+
+    # ---- Triton's launch interface, as PyTorch's Inductor drives it ----
+    #
+    # Inductor calls _init_handles(), then reads `function` and `run` and
+    # calls run(gx, gy, gz, stream, function, packed_metadata,
+    # launch_metadata, enter_hook, exit_hook, *args) with every parameter's
+    # value (constexprs included: they are dropped here).  `run`,
+    # `function` and `module` are properties: Inductor unpickles a kernel
+    # by updating its __dict__ with None for them, and a property still
+    # answers then.
+
+    @property
+    def num_ctas(self) -> int:
+        return int(self.metadata.get("num_ctas", 1))
+
+    @property
+    def cluster_dims(self) -> tuple:
+        return tuple(self.metadata.get("cluster_dims") or (1, 1, 1))
+
+    @property
+    def packed_metadata(self) -> tuple:
+        """(num_warps, num_ctas, shared, cluster x, y, z), as Triton's NVIDIA
+        backend packs it; run() takes it and does not read it."""
+        return (self.num_warps, self.num_ctas, self.shared, *self.cluster_dims)
+
+    @property
+    def function(self) -> int:
+        """The CUfunction on the current device (loads the kernel)."""
+        launcher = self._launcher or self._make_launcher()
+        return launcher.function(driver.current_device())
+
+    @property
+    def module(self):
+        """Triton's CUmodule handle; Tritium's loader keeps the module to
+        itself, so this is None."""
+        return None
+
+    @property
+    def run(self):
+        return self._run
+
+    def _run(self, grid_x, grid_y, grid_z, stream, function, packed_metadata, launch_metadata,
+             launch_enter_hook, launch_exit_hook, *args):
+        """Triton's CompiledKernel.run: launches on `stream` with the values
+        of all the kernel's parameters (constexprs included and dropped) or
+        of its runtime parameters only; the hooks, when set, are called
+        with `launch_metadata` before and after."""
+        if len(args) == self._num_params:
+            try:
+                args = tuple_args.flatten_values(self._signature, args)
+            except TypeError:
+                pass  # already the runtime values
+        if launch_enter_hook:
+            launch_enter_hook(launch_metadata)
+        launcher = self._launcher or self._make_launcher()
+        launcher((grid_x, grid_y, grid_z), args, stream=stream)
+        if launch_exit_hook:
+            launch_exit_hook(launch_metadata)
+
+    def launch_metadata(self, grid, stream, *args):
+        """What launch hooks receive (Triton's CompiledKernel.launch_metadata):
+        None when no launch_enter_hook is set; else a dict with the
+        kernel's name, function and stream, plus what the @jit function's
+        launch_metadata callable returns for (grid, metadata, arguments)."""
+        if not _knobs.runtime.launch_enter_hook:
+            return None
+        ret = {"name": self.name, "function": self.function, "stream": stream}
+        fn = getattr(self.src, "fn", None)
+        make = getattr(fn, "launch_metadata", None)
+        if make is not None:
+            ret.update(make(grid, self.metadata, dict(zip(fn.arg_names, args))) or {})
+        return ret
 
     def _make_launcher(self):
         """The kernel's one Launcher, made on first use.  Threads launching

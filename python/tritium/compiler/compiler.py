@@ -16,7 +16,8 @@ from typing import Any, Dict, Optional
 
 from .. import knobs as _knobs
 from .._native import native_library
-from ..backends.compiler import GPUTarget
+from ..backends import backends as _backends
+from ..backends.compiler import BaseBackend, GPUTarget
 from ..compile_time import constexpr
 from ..dtypes import dtype_from_signature
 from ..errors import CompilationError, OptionError, OutOfResources, TritiumError  # noqa: F401
@@ -75,6 +76,17 @@ class ASTSource:
             elif p.name not in self.signature:
                 raise TritiumError(f"parameter '{p.name}' of {fn.__name__} has no type in the signature")
 
+    @property
+    def name(self) -> str:
+        return self.fn.__name__
+
+    @property
+    def constants(self) -> Dict:
+        """The constexpr values keyed by 1-tuples of parameter indices
+        (Triton's ASTSource.constants)."""
+        names = self.fn.arg_names
+        return {(names.index(k),): v for k, v in self.constexprs.items()}
+
     def arg_values(self):
         """Per parameter: a dtype (runtime) or the constexpr value wrapped in
         `tl.constexpr` (so that a dtype passed as a constexpr stays a value),
@@ -99,6 +111,17 @@ class ASTSource:
                 a[key] = f"{int(value)} : i32"
             attrs.append(a)
         return values, attrs
+
+
+def make_backend(target) -> BaseBackend:
+    """The backend that compiles for `target` (Triton's make_backend): the
+    NVIDIA backend, for a GPUTarget or a "cuda:90" string."""
+    target = GPUTarget.parse(target)
+    actives = [b.compiler for b in _backends.values() if b.compiler.supports_target(target)]
+    if len(actives) != 1:
+        raise RuntimeError(f"{len(actives)} compatible backends for target ({target.backend}) ({actives}). "
+                           "There should only be one.")
+    return actives[0](target)
 
 
 def _backend_options(opts: Dict, target: "GPUTarget", debug_on: bool, maxnreg: Optional[int]) -> Dict:
@@ -193,7 +216,9 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     name = fn.__name__
     files = cache.load(key, name)
     if files is not None:
-        return from_cache(files, name)
+        kernel = from_cache(files, name)
+        kernel.src = src
+        return kernel
 
     arg_values, arg_attrs = src.arg_values()
     text = generate_ttir(fn, arg_values, arg_attrs, debug_on, nw, target.arch)
@@ -219,7 +244,9 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
             metadata["compile_times_ms"] = stages["times_ms"]
     files = {stage: (v.encode() if isinstance(v, str) else v) for stage, v in asm.items()}
     cache.store(key, name, files, metadata)
-    return CompiledKernel(name, asm, metadata)
+    kernel = CompiledKernel(name, asm, metadata)
+    kernel.src = src
+    return kernel
 
 
 set_compiler(compile)  # @jit functions compile their new specializations with it

@@ -153,3 +153,51 @@ def warn_unwritable(root: str, error: OSError) -> None:
     warnings.warn(f"tritium: cannot write the kernel cache in {root} ({error.strerror or error}); "
                   "kernels are compiled in memory and compiled again by the next process",
                   RuntimeWarning, stacklevel=3)
+
+
+def default_cache_dir() -> str:
+    """The cache directory when no knob or variable names one (Triton's
+    default_cache_dir)."""
+    return os.path.join(os.path.expanduser("~"), ".tritium", "cache")
+
+
+class FileCacheManager:
+    """Triton's file cache manager over one variant directory of this cache
+    (`<cache dir>/<key>`): get_file, put, get_group, put_group.  Files put
+    through it are written atomically; they carry no hashes, so the
+    compiler's own loads do not take them for a variant."""
+
+    def __init__(self, key: str):
+        self.key = key
+        self.cache_dir = os.path.join(cache_dir(), key)
+
+    def _path(self, filename: str) -> str:
+        return os.path.join(self.cache_dir, filename)
+
+    def has_file(self, filename: str) -> bool:
+        return os.path.exists(self._path(filename))
+
+    def get_file(self, filename: str) -> Optional[str]:
+        return self._path(filename) if self.has_file(filename) else None
+
+    def put(self, data, filename: str, binary: bool = True) -> str:
+        os.makedirs(self.cache_dir, exist_ok=True)
+        path = self._path(filename)
+        write_atomically(path, data if isinstance(data, bytes) else str(data).encode())
+        return path
+
+    def get_group(self, filename: str) -> Optional[Dict[str, str]]:
+        grp = self.get_file(filename)
+        if grp is None:
+            return None
+        with open(grp) as f:
+            children = json.load(f).get("child_paths", {})
+        return {name: path for name, path in children.items() if os.path.exists(path)}
+
+    def put_group(self, filename: str, group: Dict[str, str]) -> str:
+        return self.put(json.dumps({"child_paths": group}), filename, binary=False)
+
+
+def get_cache_manager(key: str) -> FileCacheManager:
+    """The cache manager of variant directory `key` (Triton's get_cache_manager)."""
+    return FileCacheManager(key)

@@ -13,6 +13,7 @@ import threading
 from typing import Dict, Optional, Tuple
 
 from .._native import native_library
+from .. import backends as _backends
 from ..backends.compiler import GPUTarget
 from ..errors import TritiumError
 
@@ -274,8 +275,24 @@ class _DriverUtils:
                 "max_num_regs": 65536, "warpSize": 32}
 
 
-class _ActiveDriver:
+class CudaDriver:
+    """Triton's `CudaDriver` (`backends["nvidia"].driver`): the object
+    `triton.runtime.driver.active` is, with the current device, stream and
+    target and the device properties."""
     utils = _DriverUtils()
+
+    @staticmethod
+    def is_active() -> bool:
+        """Whether a CUDA GPU is usable (Triton asks PyTorch; without
+        PyTorch, whether the CUDA driver finds a device)."""
+        try:
+            import torch  # (optional: imported only by the code that asks)
+            return bool(torch.cuda.is_available()) and getattr(torch.version, "hip", None) is None
+        except ImportError:
+            try:
+                return cuda().device_count > 0
+            except TritiumError:
+                return False
 
     def get_current_device(self) -> int:
         return current_device()
@@ -302,4 +319,48 @@ class _ActiveDriver:
         return torch.cuda
 
 
-active = _ActiveDriver()
+_ActiveDriver = CudaDriver  # (the name host code of earlier Tritium versions used)
+
+active = CudaDriver()
+
+
+def set_active(new_driver) -> None:
+    """Makes `new_driver` the active driver (Triton's
+    `triton.runtime.driver.set_active`; PyTorch's Inductor calls it with
+    `backends["nvidia"].driver()` unless the active one is already a
+    CudaDriver)."""
+    global active
+    active = new_driver
+
+
+def reset_active() -> None:
+    """Makes a new CudaDriver the active driver again."""
+    global active
+    active = CudaDriver()
+
+
+class DriverConfig:
+    """Triton's `triton.runtime.driver.driver`: `.active` (the active
+    driver, this module's `active`), `.default`, `set_active`,
+    `reset_active`."""
+
+    @property
+    def active(self):
+        return active
+
+    @property
+    def default(self):
+        return CudaDriver()
+
+    def set_active(self, new_driver) -> None:
+        set_active(new_driver)
+
+    def reset_active(self) -> None:
+        reset_active()
+
+
+driver = DriverConfig()
+
+# backends["nvidia"].driver is this class (the backends package cannot
+# import this module: this module imports backends.compiler).
+_backends.backends["nvidia"].driver = CudaDriver

@@ -349,6 +349,17 @@ def _warm_key_lines(index: int, name: str, specialize_value: bool, specialize_al
 _hashing = threading.local()
 
 
+class _NameRepr:
+    """JITFunction.repr: the name of a compiled specialization (a class, not
+    a lambda, so that a JITFunction pickles)."""
+
+    def __init__(self, name: str, user_repr=None):
+        self.name, self.user_repr = name, user_repr
+
+    def __call__(self, specialization=None) -> str:
+        return self.name if self.user_repr is None else self.user_repr(specialization)
+
+
 class JITFunction(KernelInterface):
     """A function decorated with @jit."""
 
@@ -370,6 +381,10 @@ class JITFunction(KernelInterface):
         self.debug = debug
         self.noinline = noinline
         self._repr = repr  # names compiled kernels from their specialization (Triton's jit(repr=...))
+        # Triton's `repr` attribute: specialization -> name (the function's
+        # name without jit(repr=...)); PyTorch's Inductor calls it and
+        # replaces it before pickling
+        self.repr = _NameRepr(fn.__name__, repr)
         self.launch_metadata = launch_metadata  # (grid, kernel, args) -> dict, for launch hooks
         self.pre_run_hooks: List[Callable] = []  # called with the arguments before every launch
         _ALL_JIT_FUNCTIONS.add(self)
@@ -388,6 +403,7 @@ class JITFunction(KernelInterface):
                        for i, p in enumerate(self.signature.parameters.values())]
         self.arg_names = [p.name for p in self.params]
         self.constexpr_indices = [p.num for p in self.params if p.is_constexpr]
+        self.constexprs = self.constexpr_indices  # (Triton's name: indices of the constexpr parameters)
         try:
             source = inspect.getsource(fn)
             self.starting_line = inspect.getsourcelines(fn)[1]
@@ -486,6 +502,39 @@ class JITFunction(KernelInterface):
     def used_global_vals(self) -> Dict[Tuple[str, int], Tuple[Any, Any]]:
         """Triton's view of used_reads: (name, id(scope)) -> (value, scope)."""
         return {read.key: (read.value, read.scope) for read in self.used_reads}
+
+    @used_global_vals.setter
+    def used_global_vals(self, value):
+        """Assigning None or {} forgets the globals read (PyTorch's Inductor
+        does so before pickling); the next cache_key computation, after
+        `hash` is reset, records them again."""
+        if value:
+            raise TypeError("used_global_vals can only be cleared (set to None or {})")
+        self.used_reads.clear()
+
+    # ---- pickling (PyTorch's Inductor sends kernels between processes) ----
+    #
+    # The compiled specializations, the generated dispatcher and the
+    # globals read do not pickle; an unpickled JITFunction has none of
+    # them and makes the dispatcher again when its Python function is
+    # there (Inductor sets `fn` to None before pickling and reloads the
+    # kernel's module when it needs to compile again).
+
+    _UNPICKLED = ("compiled", "_warm", "_dispatch", "_warm_key", "_dispatch_namespace", "used_reads",
+                  "_targets", "_ast", "pre_run_hooks")
+
+    def __getstate__(self):
+        state = {k: v for k, v in self.__dict__.items() if k not in self._UNPICKLED}
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.compiled, self._warm, self._targets = {}, {}, {}
+        self.used_reads, self.pre_run_hooks = [], []
+        self._ast = None
+        self._dispatch = self._warm_key = self._dispatch_namespace = None
+        if self.__dict__.get("fn") is not None:
+            self._dispatch, self._warm_key = self._make_dispatcher(self._single_device)
 
     def global_constexprs(self) -> tuple:
         """The current values of the global (or closure) constexprs, dtypes and plain numbers (those

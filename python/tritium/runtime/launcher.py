@@ -333,10 +333,11 @@ class Launcher:
         raise TritiumError(f"cannot pack the arguments of '{self.name}': {error}") from None
 
     def __call__(self, grid: Sequence[int], args: Sequence[Any], device: Optional[int] = None,
-                 cooperative: bool = False):
-        """Launches with the values of the runtime parameters, in order;
-        `cooperative` (Triton's launch_cooperative_grid) has every program
-        resident at once, or refuses the grid."""
+                 cooperative: bool = False, stream: Optional[int] = None):
+        """Launches with the values of the runtime parameters, in order, on
+        `stream` (default: the current stream); `cooperative` (Triton's
+        launch_cooperative_grid) has every program resident at once, or
+        refuses the grid."""
         gx, gy, gz = grid_dims(grid, self.name)
         if len(args) != self.num_params:
             raise TritiumError(f"'{self.name}' takes {self.num_params} runtime arguments, got {len(args)}")
@@ -363,7 +364,8 @@ class Launcher:
             if not 0 <= args[k] < limit:
                 self._negative(k, args[k])
         fn = self.function(device)
-        stream = driver.current_stream(device)
+        if stream is None:
+            stream = driver.current_stream(device)
         scratch = None
         if self.global_scratch:
             scratch, address = self.scratch(gx * gy * gz, stream, device)
