@@ -12,6 +12,7 @@ PACKAGES=(
   clang-22 lld-22 cmake ninja-build ccache               # the toolchain
   libgtest-dev python3 python3-pytest python3-numpy binutils git  # tests
   libclang-rt-22-dev                                     # sanitizer runtimes (scripts/sanitize.sh)
+  python3-pip python3-setuptools python3-wheel python3-venv  # pip install . (test_packaging.py)
 )
 
 missing=()

@@ -270,11 +270,15 @@ def test_make_backend_and_options():
         make_backend(GPUTarget("hip", 90, 64))
 
 
-def test_cache_manager_paths(tmp_path, monkeypatch):
+def test_cache_manager_paths(tmp_path):
     from tritium.runtime import cache
-    monkeypatch.setattr(triton.knobs.cache, "dir", str(tmp_path))
-    manager = cache.get_cache_manager("abc")
-    path = manager.put(b"data", "k.bin")
-    assert path == os.path.join(str(tmp_path), "abc", "k.bin") and manager.get_file("k.bin") == path
-    manager.put_group("k.json", {"k.bin": path})
-    assert manager.get_group("k.json") == {"k.bin": path}
+    # (knobs.cache.scope() restores the knob as unset: a monkeypatched
+    # attribute would stay set to the old value, hiding the environment from
+    # the tests after this one)
+    with triton.knobs.cache.scope():
+        triton.knobs.cache.dir = str(tmp_path)
+        manager = cache.get_cache_manager("abc")
+        path = manager.put(b"data", "k.bin")
+        assert path == os.path.join(str(tmp_path), "abc", "k.bin") and manager.get_file("k.bin") == path
+        manager.put_group("k.json", {"k.bin": path})
+        assert manager.get_group("k.json") == {"k.bin": path}
