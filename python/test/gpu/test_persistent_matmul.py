@@ -2,8 +2,8 @@
 (bench/kernels/persistent_matmul.py's matmul_tma_persistent, and variants in
 python/test/unit/kernels/persistent.py): a grid of a few programs striding
 over the output tiles in one `tl.range(..., flatten=True)` loop, A and B
-tiles by TMA through a ring (ttg-prefetch-next-tile issues each next tile's
-first copies before the current tile's epilogue), the accumulator written
+tiles by TMA through a ring (the tile-loop passes, docs/hopper.md, issue
+each next tile's first copies before the current tile's epilogue), the accumulator written
 with stmatrix and stored by TMA.  Against torch in float32: K loops shorter
 than the ring (1 and 2 tiles of K), longer and not a multiple of it, K not a
 multiple of the block (zero-filled), edge tiles in M and N (clipped stores),

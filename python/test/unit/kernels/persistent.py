@@ -2,9 +2,10 @@
 by the CPU tests and run by the GPU tests: one that stores, at the top of
 each tile, which program took it, and computes the tile's coordinates
 inside the K loop (ttg-prefetch-next-tile keeps the store in its tile
-while the next tile's copies are issued ahead, and the ring continues
-across tiles); one that stores its tiles in C's own dtype (the deferred
-tile write of DeferTileStore.cpp, over any tile width and dtype)."""
+while the next tile's copies are issued ahead, and
+ttg-continue-ring-across-tiles carries the ring across tiles); one that
+stores its tiles in C's own dtype (ttg-defer-tile-store's deferred tile
+write, over any tile width and dtype)."""
 import tritium as triton
 import tritium.language as tl
 
