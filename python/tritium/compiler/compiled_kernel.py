@@ -245,6 +245,12 @@ def take_native_metadata(metadata: Dict[str, Any], stages: Dict[str, Any]) -> No
         if field in stages:
             metadata["kernel_name" if field == "name" else field] = stages[field]
     metadata["maxnreg"] = stages.get("maxnreg") or None
+    # As in Triton, num_warps is the block the kernel is launched with: a
+    # warp-specialized kernel's producer warp included (launchers outside
+    # Tritium's, such as PyTorch's static CUDA launcher, start
+    # 32 * num_warps threads).
+    if stages.get("total_num_warps"):
+        metadata["num_warps"] = int(stages["total_num_warps"])
 
 
 _TEXT_STAGES = ("source", "ttir", "ttgir", "llir", "ptx")
