@@ -41,10 +41,11 @@ def cdiv(x: int, y: int) -> int:
 
 @constexpr_function
 def next_power_of_2(n: int) -> int:
-    """The smallest power of two >= n (1 for n <= 1)."""
+    """The smallest power of two >= n; 0 for n <= 0, as Triton's bit trick
+    gives it."""
     n = int(n)
-    if n <= 1:
-        return 1
+    if n <= 0:
+        return 0
     return 1 << (n - 1).bit_length()
 
 
