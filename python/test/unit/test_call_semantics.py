@@ -621,3 +621,63 @@ def test_do_not_specialize_ignores_names_and_indices_the_function_lacks():
     def by_index(x_ptr, n, m):
         tl.store(x_ptr, n + m)
     assert [p.do_not_specialize for p in by_index.params] == [False, False, True]
+
+
+# ---- specializations told apart, values merged only when they are the same -------------------------------
+
+@triton.jit
+def _first_of(t):
+    return t[0]
+
+
+@triton.jit
+def tensor_and_dtype_in_tuples(x_ptr, y_ptr):
+    x = tl.load(x_ptr)
+    a = _first_of((x,))                  # a tuple holding an fp32 tensor
+    b = _first_of((tl.float32,))         # a tuple holding the dtype fp32: another specialization
+    tl.static_assert(b == tl.float32)
+    tl.store(y_ptr, a)
+
+
+def test_a_tensor_and_a_dtype_in_a_tuple_are_two_specializations():
+    text = generated(tensor_and_dtype_in_tuples, {"x_ptr": "*fp32", "y_ptr": "*fp32"})
+    assert len(private_functions(text, "_first_of")) == 2
+    assert "tt.store" in ttir(tensor_and_dtype_in_tuples, {"x_ptr": "*fp32", "y_ptr": "*fp32"})
+
+
+@triton.jit
+def _signed_zero(x):
+    if x < 0:
+        return -0.0
+    return 0.0
+
+
+@triton.jit
+def signed_zero_kernel(x_ptr, y_ptr):
+    tl.store(y_ptr, _signed_zero(tl.load(x_ptr)))
+
+
+def test_returns_equal_but_different_stay_runtime_values():
+    # -0.0 == 0.0, but the two paths return different values: the caller gets
+    # a value chosen at run time, not one of the two constants.
+    text = ttir(signed_zero_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32"})
+    assert "-0.000000e+00" in text and "0.000000e+00 : f32" in text.replace("-0.000000e+00", "")
+
+
+class _LibraryError(Exception):
+    pass
+
+
+def _failing_helper(n):
+    raise _LibraryError(f"no config for {n}")
+
+
+@triton.jit
+def calls_a_failing_helper(x_ptr, N: tl.constexpr):
+    tl.store(x_ptr, _failing_helper(N))
+
+
+def test_an_exception_of_a_python_function_is_a_compilation_error_at_the_call():
+    err = compile_error(calls_a_failing_helper, {"x_ptr": "*fp32"}, {"N": 3})
+    assert "_LibraryError: no config for" in str(err)
+    assert err.file == THIS_FILE and err.line == line_of(calls_a_failing_helper, "_failing_helper(N)"), str(err)

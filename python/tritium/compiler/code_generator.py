@@ -128,15 +128,21 @@ _ABSENT = object()
 def _specialization_key(value, keep: list):
     """What a @jit function's specialization depends on for one compile-time
     argument (or a tuple argument's structure): numbers, strings and None
-    by type and value (1, 1.0 and True are three specializations), dtypes
-    by name, other objects (@jit functions, Python functions, ...) by
-    identity; such objects are appended to `keep`, so that no other object
-    takes their id while the compilation lasts."""
-    value = _unwrap(value)
+    by type and value (1, 1.0 and True are three specializations; so are
+    0.0 and -0.0), dtypes by their IR type and name, other objects (@jit
+    functions, Python functions, ...) by identity; such objects are appended
+    to `keep`, so that no other object takes their id while the compilation
+    lasts.  In a tuple's structure a tensor element stands as its type and a
+    compile-time element as a constexpr: the two are told apart."""
+    if isinstance(value, tl.constexpr):
+        return ("c", _specialization_key(value.value, keep))
     if isinstance(value, tuple):
         return (type(value).__name__, tuple(_specialization_key(v, keep) for v in value))
-    if value is None or isinstance(value, (bool, int, float, str, dtype)):
+    if value is None or isinstance(value, (bool, int, float, str)):
         return (type(value).__name__, repr(value))
+    if isinstance(value, dtype):
+        return ("dtype", repr(value), str(getattr(value, "address_space", "")),
+                value.to_ir() if hasattr(value, "to_ir") else "")
     keep.append(value)
     return (type(value).__qualname__, id(value))
 
@@ -169,7 +175,8 @@ def _same_constexpr(a, b) -> bool:
     if a is b:
         return True
     try:
-        return type(a) is type(b) and bool(a == b)
+        # (equal and of one representation: 0.0 and -0.0 are equal but differ)
+        return type(a) is type(b) and bool(a == b) and repr(a) == repr(b)
     except Exception:  # noqa: BLE001 - values that do not compare differ
         return False
 
@@ -253,7 +260,7 @@ class CodeGenerator(ast.NodeVisitor):
             previous = None
         try:
             return super().visit(node)
-        except (CompilationError, _Return):
+        except (CompilationError, _Return, _ReturnsDescriptor, KeyboardInterrupt):
             raise
         # The error at the user's line; the mistake found deeper is its
         # __cause__, as Triton chains it (code that inspects errors reads
@@ -266,8 +273,9 @@ class CodeGenerator(ast.NodeVisitor):
             err = self.error(node, "recursion is not supported in @jit functions")
             err._unwrapped = True  # one error, not one per level of the recursion (call_jit_function)
             raise err from None
-        except (TypeError, ValueError, AttributeError, IndexError, KeyError, ZeroDivisionError,
-                OverflowError, NotImplementedError, AssertionError) as e:
+        except Exception as e:  # noqa: BLE001 - as Triton: any error at the user's line
+            # (Python functions run while compiling: a library's own
+            # exception classes too)
             if knobs.compilation.front_end_debugging:
                 raise
             raise self.error(node, f"{type(e).__name__}: {e}") from e
