@@ -8,12 +8,19 @@ parameters the kernel lacks, a reduction dimension from the caller,
 constants returned on every path, strings, None and @jit functions passed
 through calls, constexpr and plain Python functions, and the pointer and
 math methods of tensors.  Outputs are poisoned before every launch."""
+import os
+import sys
+
 import pytest
 
 torch = pytest.importorskip("torch")
 
 import tritium as triton  # noqa: E402
 import tritium.language as tl  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit"))
+from kernels.call_semantics import (  # noqa: E402
+    apply_level2, differs_by_path, doubled, lowest, maximum, negate, plain_python_block, plus_one,
+    program_id64, reduce_along, same_on_both_paths, scale_by)
 
 
 def poisoned(shape, dtype=torch.float32):
@@ -22,11 +29,6 @@ def poisoned(shape, dtype=torch.float32):
 
 
 # ---- a number passed to a parameter annotated int --------------------------------------------------------
-
-@triton.jit
-def program_id64(axis: int):
-    return tl.program_id(axis).to(tl.int64)
-
 
 @triton.jit
 def program_ids_kernel(out_ptr):
@@ -41,14 +43,6 @@ def test_program_id_helper_with_an_int_axis():
 
 
 # ---- the value of a dtype argument -----------------------------------------------------------------------
-
-@triton.jit
-def lowest(dtype):
-    d = dtype.value
-    if d.is_floating():
-        return -float("inf")
-    return -(2 ** (d.primitive_bitwidth - 1))
-
 
 @triton.jit
 def lowest_kernel(out_ptr, DT: tl.constexpr):
@@ -138,14 +132,6 @@ def test_static_range_of_triton_cdiv(block):
 # ---- a dtype method deciding in a helper ------------------------------------------------------------------
 
 @triton.jit
-def maximum(a, b):
-    mask = a > b
-    if a.dtype.is_floating():
-        mask |= a != a
-    return tl.where(mask, a, b)
-
-
-@triton.jit
 def maximum_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
@@ -193,16 +179,6 @@ def test_do_not_specialize_with_names_the_kernel_lacks(n):
 # ---- a reduction dimension from the caller ----------------------------------------------------------------
 
 @triton.jit
-def _add(a, b):
-    return a + b
-
-
-@triton.jit
-def reduce_along(x, dim):
-    return tl.reduce(x, dim, _add)
-
-
-@triton.jit
 def sums_kernel(x_ptr, rows_ptr, cols_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs[:, None] * BLOCK + offs[None, :])
@@ -219,20 +195,6 @@ def test_reduce_dimension_passed_as_a_plain_int():
 
 
 # ---- what a helper returns -------------------------------------------------------------------------------
-
-@triton.jit
-def same_on_both_paths(x):
-    if x > 0:
-        return 4
-    return 4
-
-
-@triton.jit
-def differs_by_path(x):
-    if x > 0:
-        return 4
-    return 5
-
 
 @triton.jit
 def returns_kernel(x_ptr, out_ptr):
@@ -252,30 +214,6 @@ def test_constant_and_path_dependent_returns():
 # ---- strings, None and @jit functions through calls -------------------------------------------------------
 
 @triton.jit
-def negate(x):
-    return -x
-
-
-@triton.jit
-def plus_one(x):
-    return x + 1
-
-
-@triton.jit
-def apply_level3(x, op, fn, extra):
-    if op == "apply":
-        x = fn(x)
-    if extra is not None:
-        x = x * extra
-    return x
-
-
-@triton.jit
-def apply_level2(x, op, fn, extra):
-    return apply_level3(x, op, fn, extra)
-
-
-@triton.jit
 def apply_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
@@ -289,11 +227,6 @@ def test_strings_none_and_functions_through_calls():
     out = poisoned(3 * 128)
     apply_kernel[(1,)](x, out, BLOCK=128)
     torch.testing.assert_close(out, torch.cat([-x, x * 3.0, (x + 1) * 0.5]), rtol=0, atol=0)
-
-
-@triton.jit
-def scale_by(x, s):
-    return x * s
 
 
 @triton.jit
@@ -314,15 +247,6 @@ def test_a_float_argument_keeps_fp16_arithmetic():
 
 
 # ---- constexpr and plain Python functions, dtypes through calls --------------------------------------------
-
-def plain_python_block(n):
-    return max(16, n // 4)
-
-
-@triton.constexpr_function
-def doubled(x):
-    return 2 * x
-
 
 @triton.jit
 def zeros_of(dt, n: tl.constexpr):

@@ -17,6 +17,7 @@ import pytest
 import tritium
 from tritium.tools import compile as aot
 from tritium.tools import disasm, link
+from kernels import aot as aot_kernels
 
 PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REPO = os.path.dirname(PYTHON_DIR)
@@ -24,34 +25,9 @@ CUDA_INCLUDE = os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "inc
 HAS_CUDA_H = os.path.isfile(os.path.join(CUDA_INCLUDE, "cuda.h")) and shutil.which("gcc") is not None
 needs_cuda_h = pytest.mark.skipif(not HAS_CUDA_H, reason="needs gcc and cuda.h")
 
-KERNELS = """\
-import tritium as triton
-import tritium.language as tl
-
-
-@triton.jit
-def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs, mask=mask), mask=mask)
-
-
-@triton.jit
-def scaled_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm, alpha,
-                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    # block pointers feeding a dot: on sm_90 their tiles move by TMA, with
-    # tensor maps in global scratch memory
-    a = tl.make_block_ptr(a_ptr, (M, K), (stride_am, 1), (tl.program_id(0) * BM, 0), (BM, BK), (1, 0))
-    b = tl.make_block_ptr(b_ptr, (K, N), (stride_bk, 1), (0, tl.program_id(1) * BN), (BK, BN), (1, 0))
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for _ in range(0, K, BK):
-        acc += tl.dot(tl.load(a, boundary_check=(0, 1)), tl.load(b, boundary_check=(0, 1)))
-        a = tl.advance(a, (0, BK))
-        b = tl.advance(b, (BK, 0))
-    c = tl.make_block_ptr(c_ptr, (M, N), (stride_cm, 1), (tl.program_id(0) * BM, tl.program_id(1) * BN),
-                          (BM, BN), (1, 0))
-    tl.store(c, acc * alpha.to(tl.float32), boundary_check=(0, 1))
-"""
+# The kernel file the tests compile (copied next to their outputs, as a
+# user's file; imported here to compile the same kernels in-process).
+KERNELS = open(aot_kernels.__file__).read()
 
 
 def _env(extra_path=()):
@@ -116,18 +92,12 @@ def test_compile_vector_add(kernel_dir):
         _gcc_c(kernel_dir, source)
 
 
-def test_embedded_image_is_the_compiled_kernel(kernel_dir, monkeypatch):
+def test_embedded_image_is_the_compiled_kernel(kernel_dir):
     """The bytes in the C file are the cubin (or, without ptxas, the PTX)
     tritium.compile makes of the same specialization."""
     run_compile(kernel_dir, "kernels.py", "-n", "add_kernel", "--signature", ADD_SIG, "--grid", ADD_GRID,
                 "-w", "4", "--target", "cuda:90", "--out-name", "add")
-    # (loaded from its path under a name of its own: `kernels` is also a
-    # package of the unit tests)
-    spec = importlib.util.spec_from_file_location("aot_add_kernels", str(kernel_dir / "kernels.py"))
-    kernels = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "aot_add_kernels", kernels)
-    spec.loader.exec_module(kernels)
-    compiled = tritium.compile(kernels.add_kernel, signature={"x_ptr": "*fp32", "y_ptr": "*fp32",
+    compiled = tritium.compile(aot_kernels.add_kernel, signature={"x_ptr": "*fp32", "y_ptr": "*fp32",
                                                               "out_ptr": "*fp32", "n": "i32"},
                                constexprs={"BLOCK": 1024}, target="cuda:90", num_warps=4,
                                attrs={k: [["tt.divisibility", 16]] for k in ("x_ptr", "y_ptr", "out_ptr", "n")})
@@ -386,19 +356,13 @@ def test_disasm_without_tools(tmp_path, monkeypatch):
         disasm.get_sass(b"\x7fELF")
 
 
-def test_disasm_of_a_compiled_kernel(kernel_dir, monkeypatch):
+def test_disasm_of_a_compiled_kernel():
     """With a real cuobjdump or nvdisasm that reads this ptxas's cubins."""
     try:
         disasm.find_disassembler()
     except disasm.DisassemblerNotFoundError:
         pytest.skip("no cuobjdump or nvdisasm")
-    # (loaded from its path under a name of its own: `kernels` is also a
-    # package of the unit tests)
-    spec = importlib.util.spec_from_file_location("aot_add_kernels", str(kernel_dir / "kernels.py"))
-    kernels = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "aot_add_kernels", kernels)
-    spec.loader.exec_module(kernels)
-    compiled = tritium.compile(kernels.add_kernel, signature={"x_ptr": "*fp32", "y_ptr": "*fp32",
+    compiled = tritium.compile(aot_kernels.add_kernel, signature={"x_ptr": "*fp32", "y_ptr": "*fp32",
                                                               "out_ptr": "*fp32", "n": "i32"},
                                constexprs={"BLOCK": 256}, target="cuda:90", num_warps=4)
     if "cubin" not in compiled.asm:

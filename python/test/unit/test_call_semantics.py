@@ -24,6 +24,9 @@ import tritium.language as tl
 from conftest import compile_ttir, strip_locations
 from tritium.compiler.code_generator import generate_ttir
 from tritium.compiler.compiler import ASTSource
+from kernels.call_semantics import (
+    apply_level2, differs_by_path, doubled, lowest, maximum, negate, plain_python_block, plus_one,
+    program_id64, reduce_along, same_on_both_paths, scale_by)
 
 THIS_FILE = os.path.abspath(__file__)
 
@@ -59,11 +62,6 @@ def line_of(fn, needle: str) -> int:
 # ---- a number passed to a parameter annotated int -------------------------------------------------------
 
 @triton.jit
-def program_id64(axis: int):
-    return tl.program_id(axis).to(tl.int64)
-
-
-@triton.jit
 def k_program_id64(x_ptr):
     pid = program_id64(0)
     tl.store(x_ptr + pid, pid)
@@ -95,11 +93,6 @@ def k_annotations(x_ptr):
 def test_annotations_of_helper_parameters_do_not_make_numbers_runtime_values():
     t = ttir(k_annotations, {"x_ptr": "*fp32"})
     assert re.search(r"arith\.constant dense<2\.000000e\+00> : tensor<16xf32>", t)
-
-
-@triton.jit
-def scale_by(x, s):
-    return x * s
 
 
 @triton.jit
@@ -140,14 +133,6 @@ def test_specializations_are_keyed_by_type_and_value():
 
 
 # ---- dtypes ---------------------------------------------------------------------------------------------
-
-@triton.jit
-def lowest(dtype):
-    d = dtype.value  # a dtype argument is a constexpr: .value is the dtype
-    if d.is_floating():
-        return -float("inf")
-    return -(2 ** (d.primitive_bitwidth - 1))
-
 
 @triton.jit
 def k_lowest(x_ptr, DT: tl.constexpr):
@@ -218,6 +203,8 @@ def k_dtype_question(x_ptr, DT: tl.constexpr, Q: tl.constexpr, EXPECTED: tl.cons
 @pytest.mark.parametrize("question", sorted(DTYPE_QUESTIONS))
 @pytest.mark.parametrize("dt", [tl.float16, tl.bfloat16, tl.float32, tl.int8, tl.int32, tl.uint16, tl.int1,
                                 tl.float8e4nv])
+
+
 def test_dtype_questions_in_jit_code(question, dt):
     ttir(k_dtype_question, {"x_ptr": "*i32"}, {"DT": dt, "Q": question, "EXPECTED": DTYPE_QUESTIONS[question](dt)})
 
@@ -242,14 +229,6 @@ def k_dtype_of_a_tensor(x_ptr, y_ptr):
 def test_dtype_properties_and_methods_of_a_tensor():
     t = ttir(k_dtype_of_a_tensor, {"x_ptr": "*i32", "y_ptr": "*fp32"})
     assert "arith.uitofp" in t  # through the unsigned type the helper chose
-
-
-@triton.jit
-def maximum(a, b):
-    mask = a > b
-    if a.dtype.is_floating():
-        mask |= a != a
-    return tl.where(mask, a, b)
 
 
 @triton.jit
@@ -286,30 +265,6 @@ def k_tuple_levels(x_ptr, BM: tl.constexpr):
 def test_a_constexpr_tuple_passes_through_calls_and_its_result_is_a_constexpr():
     assert "tensor<32xi32>" in ttir(k_tuple_levels, {"x_ptr": "*i32"}, {"BM": 8})
     assert "tensor<64xi32>" in ttir(k_tuple_levels, {"x_ptr": "*i32"}, {"BM": 16})
-
-
-@triton.jit
-def negate(x):
-    return -x
-
-
-@triton.jit
-def plus_one(x):
-    return x + 1
-
-
-@triton.jit
-def apply_level3(x, op, fn, extra):
-    if op == "apply":
-        x = fn(x)
-    if extra is not None:
-        x = x * extra
-    return x
-
-
-@triton.jit
-def apply_level2(x, op, fn, extra):
-    return apply_level3(x, op, fn, extra)
 
 
 @triton.jit
@@ -371,20 +326,6 @@ def test_tl_cdiv_of_constexprs_is_a_constexpr():
                                                 {"BM": 64, "BN": 48, "CAUSAL": True})
     assert "dense<0> : tensor<64xi32>" in ttir(k_cdiv_constexpr, {"x_ptr": "*i32"},
                                                {"BM": 64, "BN": 48, "CAUSAL": False})
-
-
-@triton.jit
-def same_on_both_paths(x):
-    if x > 0:
-        return 4
-    return 4
-
-
-@triton.jit
-def differs_by_path(x):
-    if x > 0:
-        return 4
-    return 5
 
 
 @triton.jit
@@ -452,11 +393,6 @@ def test_static_range_of_triton_cdiv_unrolls():
     assert ttir(k_static_range_of_cdiv, {"x_ptr": "*i32"}, {"BLOCK": 10}).count("tt.store") == 10
 
 
-@triton.constexpr_function
-def doubled(x):
-    return 2 * x
-
-
 class Tiling:
     def __init__(self, block):
         self.block = block
@@ -467,10 +403,6 @@ class Tiling:
 
 
 TILING = tl.constexpr(Tiling(16))
-
-
-def plain_python_block(n):
-    return max(16, n // 4)
 
 
 @triton.jit
@@ -586,16 +518,6 @@ def test_pointer_and_math_tensor_methods():
 
 
 # ---- reductions with a dimension from the caller --------------------------------------------------------------
-
-@triton.jit
-def _add(a, b):
-    return a + b
-
-
-@triton.jit
-def reduce_along(x, dim):
-    return tl.reduce(x, dim, _add)
-
 
 @triton.jit
 def k_reduce_dim(x_ptr):
