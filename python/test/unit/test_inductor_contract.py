@@ -237,6 +237,30 @@ def test_run_signature_and_unpickled_kernel_fields():
                           "launch_metadata", "launch_enter_hook", "launch_exit_hook"]
 
 
+def test_kernel_survives_inductors_worker_round_trip():
+    """Inductor's TritonCompileResult pickles a compiled kernel as its
+    __dict__ with the metadata as a dict, and unpickles it by writing a
+    named tuple made from that dict into a new kernel's __dict__; the
+    kernel then still reads its metadata as a mapping and as attributes,
+    and launches from it."""
+    from collections import namedtuple
+    kernel = _compile("pointwise")
+    metadata = kernel.metadata
+    as_dict = metadata._asdict() if hasattr(metadata, "_asdict") else metadata
+    state = {k: v for k, v in kernel.__dict__.items() if k != "src"}  # (the test's function pickles by name only)
+    state = pickle.loads(pickle.dumps(dict(state, metadata=as_dict, packed_metadata=kernel.packed_metadata,
+                                           module=None, function=None, run=None)))
+    clone = triton.compiler.CompiledKernel.__new__(triton.compiler.CompiledKernel)
+    fields = tuple(state["metadata"].keys())
+    clone.__dict__.update(dict(state, metadata=namedtuple("KernelMetadata", sorted(fields))(**state["metadata"])))
+    assert clone.metadata.get("shared") == kernel.shared == clone.metadata.shared == clone.shared
+    assert clone.num_warps == kernel.num_warps and clone.hash == kernel.hash
+    assert clone.packed_metadata == kernel.packed_metadata and callable(clone.run)
+    # a named tuple set through the attribute is kept as the kernel's metadata
+    clone.metadata = namedtuple("KernelMetadata", sorted(fields))(**state["metadata"])
+    assert clone.metadata["num_warps"] == kernel.num_warps
+
+
 def test_jit_function_attributes_and_pickling():
     fn = inductor_looped_welford
     assert fn.constexprs == [5, 6]

@@ -73,13 +73,30 @@ class CompiledKernel(metaclass=_LaunchHooksOfTheClass):
     def __init__(self, name: str, asm: Dict[str, Any], metadata: Dict[str, Any]):
         self.name = name
         self.asm = asm
-        self.metadata = KernelMetadata(metadata)
+        self.metadata = metadata
         signature = metadata["signature"]
         self._signature = dict(signature)
         self._runtime_leaves = tuple_args.flatten_signature(signature)  # tuple leaves named param.i
         self.runtime_params = [n for n, _ in self._runtime_leaves]
         self._num_params = len(signature)
         self._launcher = None
+
+    # Inductor sends a compiled kernel from its compile workers to the main
+    # process as its __dict__ with the metadata turned into a dict, and on
+    # arrival puts back a named tuple built from that dict into the
+    # __dict__ directly.  `metadata` is a property, which an instance
+    # __dict__ entry cannot shadow, so the kernel keeps its own
+    # KernelMetadata (`_metadata`, pickled with the rest); a metadata set
+    # through the attribute, as a mapping or a named tuple, becomes one.
+    @property
+    def metadata(self) -> KernelMetadata:
+        return self._metadata
+
+    @metadata.setter
+    def metadata(self, value) -> None:
+        if hasattr(value, "_asdict"):
+            value = value._asdict()
+        self._metadata = KernelMetadata(value)
 
     @property
     def n_regs(self) -> int:

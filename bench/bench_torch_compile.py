@@ -1,0 +1,178 @@
+"""torch.compile on Tritium and on Triton, side by side: the model zoo of
+bench/torch_zoo.py, each case in a fresh Python process with fresh caches
+(Inductor's, Triton's, Tritium's) and Inductor's default settings (its pool
+of compile worker processes included), under each compiler in turn.
+
+`import triton` means Tritium in a case's process (and in Inductor's compile
+workers, which inherit the environment) through scripts/triton_alias first
+on PYTHONPATH; under Triton the installed Triton answers.
+
+Per case and compiler: the cold first call (s, compile included), the
+time Inductor's timers give to compiling and loading Triton kernels, the
+warm time per call or training step (ms), the error against eager, and the
+kernel count.  Ratio: Triton's cold time over Tritium's.
+
+  python3 bench/bench_torch_compile.py [--cases bench|sweep|matrix|none]
+      [--models a,b [--tasks infer,train] [--precisions fp32,bf16] [--modes default,...]]
+      [--dynamic MODEL] [--backends tritium,triton] [--jobs N] [--timeout S] [--json FILE]
+
+--jobs runs that many cases at once (for a correctness sweep: the times are
+then not comparable).  The record goes to bench/results/bench_torch_compile.json
+(or $TRITIUM_RESULTS_DIR) when the `bench` case set ran under both compilers
+with one job at a time; otherwise it is a partial record.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+import torch_zoo  # noqa: E402
+
+# Inductor timers (torch._dynamo.utils.compilation_time_metrics) that cover
+# compiling Triton kernels: waiting on the compile workers, and loading and
+# precompiling the kernels in the main process.
+KERNEL_COMPILE_TIMERS = ("async_compile.wait", "async_compile.precompile", "CachingAutotuner.precompile",
+                         "PyCodeCache.load_by_key_path")
+
+
+def case_env(backend, root):
+    env = dict(os.environ)
+    for var, sub in (("TORCHINDUCTOR_CACHE_DIR", "inductor"), ("TRITON_CACHE_DIR", "triton"),
+                     ("TRITIUM_CACHE_DIR", "tritium"), ("XDG_CACHE_HOME", "xdg")):
+        env[var] = os.path.join(root, sub)
+    env.pop("TRITIUM_AS_TRITON", None)
+    path = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if backend == "tritium":
+        path = [os.path.join(REPO, "scripts", "triton_alias"), os.path.join(REPO, "python")] + path
+    env["PYTHONPATH"] = os.pathsep.join(path)
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def run_case(backend, case, timeout):
+    model, task, precision, mode, dynamic = case
+    root = tempfile.mkdtemp(prefix=f"zoo-{backend}-")
+    cmd = [sys.executable, os.path.join(HERE, "torch_zoo.py"), model, task, precision, mode] + (
+        ["dynamic"] if dynamic else [])
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, env=case_env(backend, root), capture_output=True, text=True, timeout=timeout)
+        out, tail = proc.stdout, proc.stderr[-4000:]
+    except subprocess.TimeoutExpired as e:
+        out, tail = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""), "timeout"
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    result = None
+    for line in out.splitlines():
+        if line.startswith("ZOO "):
+            result = json.loads(line[4:])
+    if result is None:
+        result = {"model": model, "task": task, "precision": precision, "mode": mode, "dynamic": dynamic,
+                  "error": "no result: " + tail[-1500:]}
+    elif "error" in result:
+        result["stderr"] = tail[-3000:]
+    result["backend"] = backend
+    result["process_s"] = round(time.perf_counter() - t0, 2)
+    return result
+
+
+def kernel_compile_s(result):
+    timers = result.get("compile") or {}
+    return round(sum(timers.get(k, 0.0) for k in KERNEL_COMPILE_TIMERS), 3)
+
+
+def errors(r):
+    """The errors against eager: output (or loss), gradients, weights."""
+    return "/".join(f"{r[k]:.2e}" for k in ("err", "grad_err", "param_err") if k in r)
+
+
+def label(r):
+    return " ".join([r["model"], r["task"], r["precision"], r["mode"]] + (["dynamic"] if r["dynamic"] else []))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cases", default="bench", help="a case set of torch_zoo.cases (bench, sweep, matrix), "
+                    "or none to take only --models x --tasks x --precisions x --modes")
+    ap.add_argument("--models", default="")
+    ap.add_argument("--tasks", default="infer,train")
+    ap.add_argument("--precisions", default="fp32")
+    ap.add_argument("--modes", default="default")
+    ap.add_argument("--dynamic", default="", help="models also run with dynamic=True (default mode, fp32)")
+    ap.add_argument("--backends", default="tritium,triton")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--json", default=None, help="also write every result to this file")
+    args = ap.parse_args()
+    split = lambda s: [x for x in s.split(",") if x]  # noqa: E731
+    cases = [] if args.cases == "none" else torch_zoo.cases(args.cases)
+    cases += [(m, t, p, mode, False) for m in split(args.models) for t in split(args.tasks)
+              for p in split(args.precisions) for mode in split(args.modes)]
+    cases += [(m, t, "fp32", "default", True) for m in split(args.dynamic) for t in split(args.tasks)]
+    backends = split(args.backends)
+    jobs = [(b, c) for c in dict.fromkeys(cases) for b in backends]
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = [pool.submit(run_case, b, c, args.timeout) for b, c in jobs]
+        for future in concurrent.futures.as_completed(futures):
+            r = future.result()
+            results.append(r)
+            if args.json:  # rewritten after every case: a run cut short keeps what it has
+                with open(args.json, "w") as f:
+                    json.dump(results, f, indent=1)
+            state = r.get("error") or f"cold {r['cold_s']:.2f} s, warm {r['warm_ms']:.3f} ms, err {errors(r)}, " \
+                                      f"kernels {r.get('kernels')}, kernel compile {kernel_compile_s(r):.2f} s"
+            print(f"{r['backend']:8s} {label(r):55s} {state}", flush=True)
+            if "error" in r:
+                print("    " + "\n    ".join(r.get("stderr", "").strip().splitlines()[-25:]), flush=True)
+
+    by = {(label(r), r["backend"]): r for r in results}
+    rows = []
+    print(f"\n{'case':55s} {'cold s':>15s} {'kernel compile s':>17s} {'warm ms':>17s} {'err':>19s}")
+    for case in dict.fromkeys(label(r) for r in results):
+        t, r = by.get((case, "tritium")), by.get((case, "triton"))
+        ok = lambda x: x is not None and "error" not in x  # noqa: E731
+        row = {"work": case, "unit": "s"}
+        if ok(t):
+            row.update(tritium=t["cold_s"], tritium_compile_s=kernel_compile_s(t), tritium_warm_ms=t["warm_ms"],
+                       tritium_err=errors(t), kernels=t.get("kernels"))
+        elif t is not None:
+            row["failed"] = ["tritium"]
+            row["tritium_error"] = t["error"][:300]
+        if ok(r):
+            row.update(triton=r["cold_s"], triton_compile_s=kernel_compile_s(r), triton_warm_ms=r["warm_ms"],
+                       triton_err=errors(r))
+        elif r is not None:
+            row.setdefault("failed", []).append("triton")
+        if ok(t) and ok(r):
+            row["ratio"] = r["cold_s"] / t["cold_s"] if t["cold_s"] else None
+            row["warm_ratio"] = r["warm_ms"] / t["warm_ms"] if t["warm_ms"] else None
+        rows.append(row)
+        fmt = lambda x, k, f: format(x[k], f) if ok(x) else ("FAIL" if x else "-")  # noqa: E731
+        print(f"{case:55s} {fmt(t, 'cold_s', '7.2f'):>7s} {fmt(r, 'cold_s', '7.2f'):>7s} "
+              f"{kernel_compile_s(t) if ok(t) else '-':>8} {kernel_compile_s(r) if ok(r) else '-':>8} "
+              f"{fmt(t, 'warm_ms', '8.3f'):>8s} {fmt(r, 'warm_ms', '8.3f'):>8s} "
+              f"{errors(t) if ok(t) else '-':>27s} {errors(r) if ok(r) else '-':>27s}")
+    full = args.jobs == 1 and set(backends) == {"tritium", "triton"} and args.cases == "bench" and \
+        not (args.models or args.dynamic)
+    try:
+        from results_page import record
+        record("bench_torch_compile", rows, headers={"tritium": "Tritium cold s", "triton": "Triton cold s"},
+               digits={"warm_ratio": 3},
+               partial=None if full else "a subset of the zoo, or cases run in parallel")
+    except Exception as e:  # noqa: BLE001
+        print(f"no record: {e}", file=sys.stderr)
+    return 0 if all("error" not in r for r in results if r["backend"] == "tritium") else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
