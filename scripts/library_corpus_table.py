@@ -213,6 +213,7 @@ def main():
     causes = collections.defaultdict(list)
     tritium_only_passes = []
     triton_failures = collections.defaultdict(list)
+    unreached = collections.defaultdict(list)  # Tritium's failures where Triton has no outcome
     for lib in libraries:
         triton, tritium = runs[(lib, "triton")], runs[(lib, "tritium")]
         row = manifest.get(lib, [lib, "", "", ""])
@@ -233,9 +234,11 @@ def main():
             if outcome == "not run":
                 outcome, message = cause_of_absence(tritium, runs_rows.get((lib, "tritium")))
             causes[(outcome, fold(message))].append((lib, nodeid))
-        for nodeid, (outcome, _) in tritium.tests.items():
+        for nodeid, (outcome, message) in tritium.tests.items():
             if outcome == "passed" and triton.outcome(nodeid)[0] in ("failed", "error"):
                 tritium_only_passes.append((lib, nodeid))
+            if outcome in ("failed", "error") and triton.outcome(nodeid)[0] in ("not run", "skipped"):
+                unreached[(outcome, fold(message))].append((lib, nodeid))
         for nodeid, (outcome, message) in list(triton.tests.items()) + \
                 [(n, ("error", m)) for n, m in triton.collect_errors.items()]:
             if outcome in ("failed", "error"):
@@ -246,6 +249,14 @@ def main():
     text += ["", f"## Tests Triton passes and Tritium does not ({sum(len(v) for v in causes.values())}), by cause",
              "", "| tests | libraries | outcome | message (first line, folded) | example |", "|---|---|---|---|---|"]
     for (outcome, message), keys in sorted(causes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        lib, nodeid = keys[0]
+        text.append(f"| {len(keys)} | {by_library(keys)} | {outcome} | {message.replace('|', '/')} "
+                    f"| {lib}: `{nodeid}` |")
+
+    text += ["", f"## Tritium's failures and errors on tests Triton did not run ({sum(len(v) for v in unreached.values())}),"
+             " by cause", "", "Not counted above (Triton has no outcome to compare); each needs a look of its own.", "",
+             "| tests | libraries | outcome | message (first line, folded) | example |", "|---|---|---|---|---|"]
+    for (outcome, message), keys in sorted(unreached.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         lib, nodeid = keys[0]
         text.append(f"| {len(keys)} | {by_library(keys)} | {outcome} | {message.replace('|', '/')} "
                     f"| {lib}: `{nodeid}` |")

@@ -4,7 +4,8 @@ fp8 through torch's fp8 dtypes, e8m0 scales as 2^(s - 127).  Scales stay
 where the scaled values are exact in bf16 and fp16, so only the fp32 sums
 of the dot differ from the reference.  Both operand orders, every format
 against bf16, fp16 and fp8, fp4 packed along K and along M / N, a NaN
-scale (NaN rows unless fast_math), and an accumulator."""
+scale (NaN rows unless fast_math), an accumulator, scaled bf16 / fp16
+operands, and NVFP4's groups of 16 with e4m3 scales."""
 import os
 import sys
 
@@ -51,34 +52,48 @@ def make_operand(fmt, rows, cols, pack_axis):
     return torch.randn(rows, cols, device="cuda").to(dtype)
 
 
-def scale_factors(scale, k_axis, other_len, K):
-    """The e8m0 scale tensor as per-element factors for an operand whose K
-    runs along k_axis."""
-    s = torch.pow(2.0, scale.double() - 127)
-    s = torch.where(scale == 0xFF, torch.full_like(s, float("nan")), s)
-    per_elem = s.repeat_interleave(32, dim=1)  # [other, K]
+def scale_factors(scale, k_axis, other_len, K, group=32):
+    """The scale tensor (e8m0 bytes, or floats) as per-element factors for
+    an operand whose K runs along k_axis."""
+    if scale.dtype == torch.uint8:
+        s = torch.pow(2.0, scale.double() - 127)
+        s = torch.where(scale == 0xFF, torch.full_like(s, float("nan")), s)
+    else:
+        s = scale.double()
+    per_elem = s.repeat_interleave(group, dim=1)  # [other, K]
     return per_elem if k_axis == 1 else per_elem.T
 
 
-def run(fmt_a, fmt_b, M, N, K, scaled, pack_k=True, fast=False, with_acc=False, nan_row=None):
+def make_scale(rows, groups, float_scale, lo, hi):
+    """e8m0 bytes in [lo, hi], or (float_scale) e4m3 powers of two of the same range."""
+    bits = torch.randint(lo, hi + 1, (rows, groups), dtype=torch.uint8, device="cuda")
+    if not float_scale:
+        return bits
+    return torch.pow(2.0, bits.float() - 127).to(torch.float8_e4m3fn)
+
+
+def run(fmt_a, fmt_b, M, N, K, scaled, pack_k=True, fast=False, with_acc=False, nan_row=None, group=32,
+        float_scale=False):
     compute_fp16 = "fp16" in (fmt_a, fmt_b)
     lo, hi = (124, 130) if compute_fp16 else (117, 137)
+    if float_scale:
+        lo, hi = max(lo, 121), min(hi, 133)  # e4m3 holds 2^-6 .. 2^8 as normals
     a = make_operand(fmt_a, M, K, 1 if pack_k else 0)
     b = make_operand(fmt_b, K, N, 0 if pack_k else 1)
-    a_scale = torch.randint(lo, hi + 1, (M, K // 32), dtype=torch.uint8, device="cuda") if "a" in scaled else None
-    b_scale = torch.randint(lo, hi + 1, (N, K // 32), dtype=torch.uint8, device="cuda") if "b" in scaled else None
+    a_scale = make_scale(M, K // group, float_scale, lo, hi) if "a" in scaled else None
+    b_scale = make_scale(N, K // group, float_scale, lo, hi) if "b" in scaled else None
     if nan_row is not None:
         a_scale[nan_row, 0] = 0xFF
     acc = torch.randn(M, N, device="cuda") if with_acc else None
     out = torch.full((M, N), float("nan"), device="cuda")
     scaled_dot_kernel[(1,)](a, a_scale, b, b_scale, acc, out, M, N, K, a.shape[0], a.shape[1], b.shape[0],
-                            b.shape[1], fmt_a, fmt_b, pack_k, pack_k, fast, with_acc, num_warps=4)
+                            b.shape[1], fmt_a, fmt_b, pack_k, pack_k, fast, with_acc, group, num_warps=4)
     ra = decode(a, fmt_a, 1 if pack_k else 0)
     rb = decode(b, fmt_b, 0 if pack_k else 1)
     if a_scale is not None:
-        ra = ra * scale_factors(a_scale, 1, M, K)
+        ra = ra * scale_factors(a_scale, 1, M, K, group)
     if b_scale is not None:
-        rb = rb * scale_factors(b_scale, 0, N, K)
+        rb = rb * scale_factors(b_scale, 0, N, K, group)
     # the kernel's operands are bf16 or fp16: round the reference's too
     compute = torch.float16 if compute_fp16 else torch.bfloat16
     ra, rb = ra.to(compute).double(), rb.to(compute).double()
@@ -106,6 +121,22 @@ def test_dot_scaled_against_torch(mx, other, side, shape):
 def test_fp4_packed_along_m_and_n(fmt_a, fmt_b):
     out, ref = run(fmt_a, fmt_b, 64, 64, 64, "ab" if fmt_a == fmt_b else ("a" if fmt_a == "e2m1" else "b"),
                    pack_k=False)
+    torch.testing.assert_close(out.double(), ref, rtol=1e-3, atol=1e-5 * ref.abs().max().item() + 1e-6)
+
+
+@pytest.mark.parametrize("fmt_a,fmt_b,scaled", [("bf16", "bf16", "a"), ("bf16", "e2m1", "ab"), ("fp16", "e4m3", "ab"),
+                                                ("e4m3", "bf16", "b")])
+def test_a_plain_operand_with_a_scale(fmt_a, fmt_b, scaled):
+    """bf16 / fp16 operands take a scale too, multiplied in as Triton does."""
+    out, ref = run(fmt_a, fmt_b, 64, 64, 128, scaled)
+    torch.testing.assert_close(out.double(), ref, rtol=1e-3, atol=1e-5 * ref.abs().max().item() + 1e-6)
+
+
+@pytest.mark.parametrize("fmt_a,fmt_b,scaled", [("e2m1", "bf16", "a"), ("e2m1", "e2m1", "ab"), ("bf16", "e2m1", "b")])
+def test_nvfp4_groups_of_16_with_e4m3_scales(fmt_a, fmt_b, scaled):
+    """NVFP4: a scale per 16 elements of K, the scales e4m3 floats; the
+    group is K over the scale's second dimension."""
+    out, ref = run(fmt_a, fmt_b, 64, 64, 128, scaled, group=16, float_scale=True)
     torch.testing.assert_close(out.double(), ref, rtol=1e-3, atol=1e-5 * ref.abs().max().item() + 1e-6)
 
 

@@ -1,7 +1,7 @@
 """tl.dot_scaled compiled without a GPU: every MX format against bf16,
 fp16 and fp8 lowers to a bf16 / fp16 tensor-core dot (wgmma on cuda:90,
-mma.sync on cuda:80) with no spills, and bad formats, scales and shapes
-fail at the user's line."""
+mma.sync on cuda:80) with no spills, plain operands take scales as in
+Triton, and bad formats, scales and shapes fail at the user's line."""
 import os
 import re
 
@@ -69,7 +69,7 @@ def scaled_plain_kernel(a_ptr, s_ptr, b_ptr, out_ptr):
 def wrong_scale_shape_kernel(a_ptr, s_ptr, b_ptr, out_ptr):
     a = tl.load(a_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :])
     b = tl.load(b_ptr + tl.arange(0, 64)[:, None] * 32 + tl.arange(0, 32)[None, :])
-    s = tl.load(s_ptr + tl.arange(0, 32)[:, None] * 4 + tl.arange(0, 4)[None, :])
+    s = tl.load(s_ptr + tl.arange(0, 16)[:, None] * 4 + tl.arange(0, 4)[None, :])
     c = tl.dot_scaled(a, s, "e2m1", b, None, "bf16")
     tl.store(out_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :], c)
 
@@ -82,13 +82,20 @@ def k_mismatch_kernel(a_ptr, b_ptr, out_ptr):
     tl.store(out_ptr + tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :], c)
 
 
+@pytest.mark.parametrize("s_type", ["*u8", "*fp8e4nv"])
+def test_a_plain_operand_takes_a_scale(s_type):
+    """As in Triton, a bf16 or fp16 operand may have a scale too (e8m0
+    bytes, or floats), multiplied in before the dot."""
+    k = triton.compile(scaled_plain_kernel, signature={"a_ptr": "*bf16", "s_ptr": s_type, "b_ptr": "*bf16",
+                                                       "out_ptr": "*fp32"}, target="cuda:90")
+    assert "wgmma.mma_async" in k.asm["ptx"] or "mma.sync" in k.asm["ptx"]
+
+
 @pytest.mark.parametrize("kernel,sig,message", [
     (bad_format_kernel, {"a_ptr": "*u8", "b_ptr": "*bf16", "out_ptr": "*fp32"},
      "lhs_format must be one of e2m1, e4m3, e5m2, bf16, fp16, got 'e3m2'"),
-    (scaled_plain_kernel, {"a_ptr": "*bf16", "s_ptr": "*u8", "b_ptr": "*bf16", "out_ptr": "*fp32"},
-     "a bf16 lhs takes no scale"),
     (wrong_scale_shape_kernel, {"a_ptr": "*u8", "s_ptr": "*u8", "b_ptr": "*bf16", "out_ptr": "*fp32"},
-     "lhs_scale must have shape [32, 2]"),
+     "lhs_scale must have shape [32, K // group] ([M, K // group], K = 64) for a lhs of [32, 64], got [16, 4]"),
     (k_mismatch_kernel, {"a_ptr": "*u8", "b_ptr": "*bf16", "out_ptr": "*fp32"},
      "K of lhs (64 after unpacking) and of rhs (32) differ"),
 ])

@@ -1,14 +1,17 @@
 """tl.dot_scaled: the product of two tiles in OCP microscaling (MX) formats.
 
-An operand is e2m1 (fp4, two per byte), e4m3 or e5m2 (fp8), each group of
-32 elements along K scaled by an e8m0 byte (2^(s - 127); 0xFF is NaN), or
-plain bf16 / fp16.  Hopper has no scaled MMA, so each operand is upcast to
+An operand is e2m1 (fp4, two per byte), e4m3 or e5m2 (fp8), or bf16 /
+fp16, and any operand may have a scale: [M, K // group] for lhs, [N, K //
+group] for rhs, the group (32 for the MX formats, 16 for NVFP4) being K
+over the scale's second dimension; each scale is an e8m0 byte (2^(s -
+127); 0xFF is NaN) or a floating-point value (e4m3 for NVFP4; NaN is
+NaN), as Triton takes them.  Hopper has no scaled MMA, so each operand is upcast to
 the compute type (fp16 when either operand is fp16, bf16 otherwise, as
 Triton does on targets without native support): fp4 unpacked from its
 bytes (the low nibble is the element with the lower index along the packed
-axis: K, or M / N with lhs_k_pack / rhs_k_pack False), fp8 converted, the group's scale multiplied in (a power of two, so
-exact unless the result leaves the compute type's range), and, unless
-fast_math, elements of a NaN-scaled group set to NaN.  The two upcast tiles
+axis: K, or M / N with lhs_k_pack / rhs_k_pack False), fp8 converted, the group's scale multiplied in (an e8m0 scale is a power
+of two, so exact unless the result leaves the compute type's range), and,
+unless fast_math, elements of a NaN-scaled group set to NaN.  The two upcast tiles
 then go to tl.dot with an fp32 accumulator.
 """
 from __future__ import annotations
@@ -20,7 +23,6 @@ from .. import dtypes as T
 FORMATS = ("e2m1", "e4m3", "e5m2", "bf16", "fp16")
 _FP8 = {"e4m3": T.float8e4nv, "e5m2": T.float8e5}
 _PLAIN = {"bf16": T.bfloat16, "fp16": T.float16}
-GROUP = 32  # elements of K per scale
 
 
 def _const(value, ty):
@@ -84,25 +86,26 @@ def _upcast(x, scale, fmt, compute, k_axis: int, k_pack: bool, fast_math: bool, 
         return values
     shape = _dims(values)
     k = shape[k_axis]
-    if k % GROUP:
-        raise core.SemanticError(f"dot_scaled: K ({k}) must be a multiple of {GROUP} when {name} has a scale")
-    groups = k // GROUP
-    want = [shape[other], groups]
-    if _dims(scale) != want:
-        raise core.SemanticError(f"dot_scaled: {name}_scale must have shape {want} ([{'M' if k_axis else 'N'}, "
-                                 f"K // {GROUP}]) for a {name} of {shape}, got {_dims(scale)}")
-    s = _scale_values(scale, compute)
+    rows, groups = _dims(scale) if len(scale.shape) == 2 else (None, None)
+    if rows != shape[other] or not groups or k % groups:
+        raise core.SemanticError(f"dot_scaled: {name}_scale must have shape [{shape[other]}, K // group] "
+                                 f"([{'M' if k_axis else 'N'}, K // group], K = {k}) for a {name} of {shape}, "
+                                 f"got {_dims(scale)}")
+    group = k // groups
+    e8m0 = scale.dtype in (T.uint8, T.int8)
+    s = _scale_values(scale, compute) if e8m0 else scale.to(compute)
+    nan = scale.to(T.uint8, bitcast=True) == _const(0xFF, T.uint8) if e8m0 else s != s
     if k_axis == 1:  # lhs [M, K]: groups along the last axis
-        grouped = core.reshape(values, [shape[0], groups, GROUP])
+        grouped = core.reshape(values, [shape[0], groups, group])
         factor = core.expand_dims(s, 2)
-        nan_group = core.expand_dims(scale.to(T.uint8, bitcast=True), 2)
-    else:  # rhs [K, N], scale [N, K // 32]
-        grouped = core.reshape(values, [groups, GROUP, shape[1]])
+        nan_group = core.expand_dims(nan, 2)
+    else:  # rhs [K, N], scale [N, K // group]
+        grouped = core.reshape(values, [groups, group, shape[1]])
         factor = core.expand_dims(core.permute(s, [1, 0]), 1)
-        nan_group = core.expand_dims(core.permute(scale.to(T.uint8, bitcast=True), [1, 0]), 1)
+        nan_group = core.expand_dims(core.permute(nan, [1, 0]), 1)
     scaled = grouped * factor
     if not fast_math:
-        scaled = core.where(nan_group == _const(0xFF, T.uint8), _const(float("nan"), compute), scaled)
+        scaled = core.where(nan_group, _const(float("nan"), compute), scaled)
     return core.reshape(scaled, shape)
 
 
@@ -124,10 +127,9 @@ def _check(x, scale, fmt, name):
             f"uint8 or {_FP8[fmt]}" if fmt in _FP8 else str(_PLAIN[fmt]))
         raise core.SemanticError(f"dot_scaled: a {fmt} {name} must hold {expect}, got {dtype}")
     if scale is not None:
-        if fmt in _PLAIN:
-            raise core.SemanticError(f"dot_scaled: a {fmt} {name} takes no scale ({name}_scale must be None)")
-        if not isinstance(scale, core.tensor) or scale.dtype not in (T.uint8, T.int8):
-            raise core.SemanticError(f"dot_scaled: {name}_scale must be a uint8 tensor of e8m0 exponents")
+        if not isinstance(scale, core.tensor) or not (scale.dtype in (T.uint8, T.int8) or scale.dtype.is_floating()):
+            raise core.SemanticError(f"dot_scaled: {name}_scale must be a uint8 tensor of e8m0 exponents "
+                                     f"or a floating-point tensor")
     return fmt
 
 
