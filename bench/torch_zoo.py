@@ -248,7 +248,10 @@ def run_case(name, task, precision, mode, dynamic=False, warm_iters=20):
     errors = {"err": _rel_err(torch, got[:1], want[:1])}
     if params:
         errors["grad_err"] = _rel_err(torch, got[1:], want[1:])
-        errors["param_err"] = _rel_err(torch, list(params[1].parameters()), list(params[0].parameters()))
+        named = list(zip(params[1].named_parameters(), params[0].parameters()))
+        errors["param_err"] = _rel_err(torch, [p for (_, p), _ in named], [w for _, w in named])
+        if errors["param_err"] > 1e-2:  # which weight, for the report
+            errors["param_worst"] = max(named, key=lambda nw: (nw[0][1] - nw[1]).abs().max().item())[0][0]
     for _ in range(3):
         results[1]()
     torch.cuda.synchronize()

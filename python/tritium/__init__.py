@@ -26,6 +26,7 @@ from . import testing  # noqa: F401
 from . import knobs  # noqa: F401
 from . import tools  # noqa: F401
 from . import backends  # noqa: F401
+from . import _C  # noqa: F401  (triton._C.libtriton.ir, for ASTSource.make_ir callers)
 
 TritonError = TritiumError
 

@@ -29,6 +29,7 @@ from ..runtime.jit import JITFunction, set_compiler
 from ..version import __tritium_version__
 from . import ir_source
 from .code_generator import generate_ttir
+from . import ttir_tree
 from .compiled_kernel import CompiledKernel, KernelMetadata, from_cache, take_native_metadata  # noqa: F401
 
 
@@ -86,6 +87,17 @@ class ASTSource:
         (Triton's ASTSource.constants)."""
         names = self.fn.arg_names
         return {(names.index(k),): v for k, v in self.constexprs.items()}
+
+    def make_ir(self, target, options, codegen_fns, module_map, context):
+        """The kernel's Triton IR before the TTIR passes, as a tree with
+        Triton's binding methods (compiler/ttir_tree.py), its function
+        first; Triton's make_ir with the same parameters."""
+        arg_values, arg_attrs = self.arg_values()
+        num_warps = getattr(options, "num_warps", 4) if options is not None else 4
+        target = GPUTarget.parse(target) if target is not None else None
+        debug = _debug_enabled({"debug": getattr(options, "debug", None)})
+        text = generate_ttir(self.fn, arg_values, arg_attrs, debug, num_warps, target.arch if target else 90)
+        return ttir_tree.parse(text, self.fn.__name__)
 
     def arg_values(self):
         """Per parameter: a dtype (runtime) or the constexpr value wrapped in

@@ -138,7 +138,7 @@ def annotation_type(annotation) -> str:
 class KernelParam:
     """One parameter of a @jit function."""
 
-    __slots__ = ("num", "name", "is_constexpr", "default", "do_not_specialize",
+    __slots__ = ("num", "name", "is_constexpr", "is_const", "default", "do_not_specialize",
                  "do_not_specialize_on_alignment", "annotation", "annotation_type")
 
     def __init__(self, num: int, param: inspect.Parameter, do_not_specialize: bool,
@@ -148,6 +148,8 @@ class KernelParam:
         self.annotation = param.annotation
         self.is_constexpr = _is_constexpr_annotation(param.annotation)
         self.annotation_type = "" if self.is_constexpr else annotation_type(param.annotation)
+        # a pointer annotated `const` (Triton's read-only `*k` types)
+        self.is_const = not self.is_constexpr and "const" in str(param.annotation)
         self.default = param.default
         self.do_not_specialize = do_not_specialize
         self.do_not_specialize_on_alignment = do_not_specialize_on_alignment
@@ -227,6 +229,22 @@ def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) ->
 # keyword arguments of a launch that are options, not kernel arguments
 LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion", "enable_reflect_ftz",
                   "launch_cooperative_grid", "launch_pdl", "arch", "debug")
+
+
+def native_specialize_impl(backend, arg, is_const: bool = False, specialize_value: bool = True,
+                           align: bool = True) -> Tuple[str, Any]:
+    """Triton 3.6's name for specialize_arg (the backend is not consulted):
+    (signature type, specialization key); `is_const` marks a pointer
+    argument read-only (`*k` types)."""
+    ty, key = specialize_arg(arg, specialize_value, align)
+    if is_const and ty.startswith("*"):
+        ty = "*k" + ty[1:]
+    return ty, key
+
+
+def mangle_type(arg, specialize: bool = False) -> str:
+    """The signature type of a runtime argument (Triton's mangle_type)."""
+    return specialize_arg(arg, specialize, specialize)[0] if arg is not None else "constexpr"
 
 
 def descriptor_element_signature(desc: TensorDescriptor) -> str:

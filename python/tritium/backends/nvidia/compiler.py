@@ -90,6 +90,26 @@ class CUDABackend(BaseBackend):
                 args[key] = tuple(args[key])
         return CUDAOptions(**args)
 
+    # What Inductor's analysis of user-defined kernels calls on the way to
+    # ASTSource.make_ir (torch/_higher_order_ops/triton_kernel_wrap.py).
+    def load_dialects(self, context) -> None:
+        """Nothing to load: make_ir writes text the native library parses."""
+
+    def get_codegen_implementation(self, options=None) -> Dict[str, Any]:
+        return {}
+
+    def get_module_map(self) -> Dict[str, Any]:
+        return {}
+
+    @staticmethod
+    def parse_attr(desc) -> list:
+        """The argument attributes of a specialization key ("D": divisible by 16)."""
+        return [["tt.divisibility", 16]] if isinstance(desc, str) and "D" in desc else []
+
+    @staticmethod
+    def get_arg_specialization(arg, ty, **kwargs):
+        return None
+
     def pack_metadata(self, metadata) -> tuple:
         """The launch's packed metadata, as Triton's NVIDIA backend packs it:
         (num_warps, num_ctas, shared, cluster x, y, z)."""
