@@ -1,18 +1,21 @@
 """tl.dot_scaled: the product of two tiles in OCP microscaling (MX) formats.
 
 An operand is e2m1 (fp4, two per byte), e4m3 or e5m2 (fp8), or bf16 /
-fp16, and any operand may have a scale: [M, K // group] for lhs, [N, K //
-group] for rhs, the group (32 for the MX formats, 16 for NVFP4) being K
-over the scale's second dimension; each scale is an e8m0 byte (2^(s -
-127); 0xFF is NaN) or a floating-point value (e4m3 for NVFP4; NaN is
-NaN), as Triton takes them.  Hopper has no scaled MMA, so each operand is upcast to
-the compute type (fp16 when either operand is fp16, bf16 otherwise, as
-Triton does on targets without native support): fp4 unpacked from its
-bytes (the low nibble is the element with the lower index along the packed
-axis: K, or M / N with lhs_k_pack / rhs_k_pack False), fp8 converted, the group's scale multiplied in (an e8m0 scale is a power
-of two, so exact unless the result leaves the compute type's range), and,
-unless fast_math, elements of a NaN-scaled group set to NaN.  The two upcast tiles
-then go to tl.dot with an fp32 accumulator.
+fp16, and any operand may have a scale, as Triton takes them: [M, K //
+group] for lhs, [N, K // group] for rhs, the group (32 for the MX formats,
+16 for NVFP4) being K over the scale's second dimension; a scale is an
+e8m0 byte (2^(s - 127); 0xFF is NaN) or a floating-point value (e4m3 for
+NVFP4).
+
+Hopper has no scaled MMA, so each operand is upcast to the compute type
+(fp16 when either operand is fp16, bf16 otherwise, as Triton does on
+targets without native support): fp4 unpacked from its bytes (the low
+nibble is the element with the lower index along the packed axis: K, or
+M / N with lhs_k_pack / rhs_k_pack False), fp8 converted, the group's
+scale multiplied in (an e8m0 scale is a power of two, so exact unless the
+result leaves the compute type's range), and, unless fast_math, elements
+of a NaN-scaled group set to NaN.  The two upcast tiles then go to tl.dot
+with an fp32 accumulator.
 """
 from __future__ import annotations
 
