@@ -54,24 +54,55 @@ def add_into(x_ptr, bias_ptr, out_ptr, count_ptr, n, BLOCK: tl.constexpr):
 warnings = []
 class Catch(logging.Handler):
     def emit(self, record):
-        warnings.append(record.getMessage())
-logging.getLogger("torch._higher_order_ops.triton_kernel_wrap").addHandler(Catch())
+        warnings.append(record.getMessage() + (logging.Formatter().formatException(record.exc_info)
+                                               if record.exc_info else ""))
+for name in ("torch._higher_order_ops.triton_kernel_wrap", "torch._dynamo"):
+    logging.getLogger(name).addHandler(Catch())
+
+# CUDA tensors, and what Inductor puts in place of fake tensors and symbolic
+# sizes when it traces (2-element host tensors, the integer 2)
 t = torch.empty(64, device="cuda")
 mutated = identify_mutated_tensors(add_into, {"x_ptr": t, "bias_ptr": t, "out_ptr": t, "count_ptr": t, "n": 64,
                                               "BLOCK": 64}, {})
 assert not warnings, warnings
 print("MUTATED", sorted(mutated))
+h = torch.empty(2)
+mutated = identify_mutated_tensors(add_into, {"x_ptr": h, "bias_ptr": h, "out_ptr": h, "count_ptr": h, "n": 2,
+                                              "BLOCK": 64}, {})
+assert not warnings, warnings
+print("HOST", sorted(mutated))
+
+# through torch.compile: the bias read by the kernel and written afterwards
+# in the same graph keeps the later write
+def step(x, bias, count):
+    out = torch.empty_like(x)
+    add_into[(triton.cdiv(x.numel(), 64),)](x, bias, out, count, x.numel(), BLOCK=64)
+    bias.add_(1.0)
+    return out
+x = torch.randn(1000, device="cuda")
+bias = torch.randn(1000, device="cuda")
+count = torch.zeros(1, dtype=torch.int32, device="cuda")
+expected_bias = bias + 1.0
+got = torch.compile(step, fullgraph=True)(x, bias, count)
+torch.testing.assert_close(got, x + expected_bias - 1.0)
+torch.testing.assert_close(bias, expected_bias)
+assert not [w for w in warnings if "identify_mutated_tensors" in w], warnings
+print("COMPILED OK")
 '''
 
 
 def test_inductor_finds_what_a_user_kernel_writes(tmp_path):
     """Inductor's mutation analysis of a user-defined kernel walks
     ASTSource.make_ir's tree: it finds the two arguments written, not
-    every tensor (its fallback when the walk fails)."""
+    every tensor (its fallback when the walk fails), for CUDA tensors and
+    for the host stand-ins Inductor traces with, and inside torch.compile."""
     paths = [os.path.join(REPO, "scripts", "triton_alias"), os.path.join(REPO, "python")]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths + [os.environ.get("PYTHONPATH", "")]),
-               TRITON_CACHE_DIR=str(tmp_path / "triton"))
-    result = subprocess.run([sys.executable, "-c", _MUTATION_SCRIPT], env=env, capture_output=True, text=True,
-                            timeout=300)
-    assert result.returncode == 0, result.stderr[-6000:]
+               TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "inductor"), TRITON_CACHE_DIR=str(tmp_path / "triton"))
+    script = tmp_path / "kernel_mutation.py"  # a file: @triton.jit reads the kernel's source
+    script.write_text(_MUTATION_SCRIPT)
+    result = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr[-6000:]
     assert "MUTATED ['count_ptr', 'out_ptr']" in result.stdout, result.stdout + result.stderr[-3000:]
+    assert "HOST ['count_ptr', 'out_ptr']" in result.stdout, result.stdout + result.stderr[-3000:]
+    assert "COMPILED OK" in result.stdout, result.stdout + result.stderr[-3000:]

@@ -45,6 +45,9 @@ assert "nvidia" in triton.backends.backends and "cpu" not in triton.backends.bac
 nv = triton.backends.backends["nvidia"]
 assert isinstance(driver.active, nv.driver) and isinstance(triton.runtime.driver.active, nv.driver)
 assert callable(nv.driver.is_active) and callable(triton.runtime.driver.set_active)
+from triton.backends import BaseBackend  # (mutation analysis of user kernels)
+from triton.backends.driver import DriverBase
+assert issubclass(nv.compiler, BaseBackend) and issubclass(nv.driver, DriverBase)
 triton.runtime.driver.set_active(nv.driver())
 assert isinstance(driver.active, nv.driver)
 backend = make_backend(GPUTarget("cuda", 90, 32))

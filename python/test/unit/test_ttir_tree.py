@@ -56,8 +56,12 @@ def _make_ir(kernel, args):
     target = GPUTarget("cuda", 90, 32)
     backend = triton.compiler.compiler.make_backend(target)
     options = backend.parse_options({})
-    attrvals = [a if p.is_constexpr else native_specialize_impl(None, a, p.is_const, not p.do_not_specialize,
-                                                                  not p.do_not_specialize_on_alignment)[1]
+    # (Inductor takes the native_specialize_impl path when the older
+    # create_specialize_impl is absent, and passes the BaseBackend class)
+    assert not hasattr(triton.runtime.jit, "create_specialize_impl")
+    from tritium.backends import BaseBackend
+    attrvals = [a if p.is_constexpr else native_specialize_impl(BaseBackend, a, p.is_const, not p.do_not_specialize,
+                                                                         not p.do_not_specialize_on_alignment)[1]
                 for a, p in zip(args.values(), kernel.params)]
     spec = {path: backend.parse_attr(get_iterable_path(attrvals, path))
             for path in find_paths_if(attrvals, lambda _, x: isinstance(x, str))}

@@ -15,6 +15,7 @@ from typing import Dict, Optional, Tuple
 from .._native import native_library
 from .. import backends as _backends
 from ..backends.compiler import GPUTarget
+from ..backends.driver import DriverBase
 from ..errors import TritiumError
 
 _c_int_p = ctypes.POINTER(ctypes.c_int)
@@ -275,14 +276,14 @@ class _DriverUtils:
                 "max_num_regs": 65536, "warpSize": 32}
 
 
-class CudaDriver:
+class CudaDriver(DriverBase):
     """Triton's `CudaDriver` (`backends["nvidia"].driver`): the object
     `triton.runtime.driver.active` is, with the current device, stream and
     target and the device properties."""
     utils = _DriverUtils()
 
-    @staticmethod
-    def is_active() -> bool:
+    @classmethod
+    def is_active(cls) -> bool:
         """Whether a CUDA GPU is usable (Triton asks PyTorch; without
         PyTorch, whether the CUDA driver finds a device)."""
         try:

@@ -1,8 +1,4 @@
 """`triton.backends.nvidia`: the NVIDIA backend (compiled in the native
-library).  `backend.compiler` is CUDABackend; `backend.driver` is
-tritium.runtime.driver.CudaDriver, set there when the runtime loads."""
-from types import SimpleNamespace
-
+library): its compiler class, CUDABackend, and options.  Its driver class
+is tritium.runtime.driver.CudaDriver (`triton.backends.backends["nvidia"].driver`)."""
 from .compiler import CUDABackend, CUDAOptions  # noqa: F401
-
-backend = SimpleNamespace(compiler=CUDABackend, driver=None)
