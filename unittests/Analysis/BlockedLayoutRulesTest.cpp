@@ -51,6 +51,31 @@ TEST(BlockedLayoutRulesTest, Default3D) {
              {2, 1, 1}, {2, 1, 0});
 }
 
+TEST(BlockedLayoutRulesTest, DotAccumulatorHoldsSquareBlocks) {
+  // 128x128 over 8 warps: 64 elements a thread, so 4x4 blocks; the 32
+  // column blocks take the lanes, the warps go down the rows.
+  expectSpec(dotBlockedLayout({128, 128}, 8, 32), {4, 4}, {1, 32}, {8, 1},
+             {1, 0});
+  // 64x64 over 4 warps: 32 a thread, still 4x4.
+  expectSpec(dotBlockedLayout({64, 64}, 4, 32), {4, 4}, {2, 16}, {4, 1},
+             {1, 0});
+  // 32x32 over 4 warps: 8 a thread, 2x2 blocks.
+  expectSpec(dotBlockedLayout({32, 32}, 4, 32), {2, 2}, {2, 16}, {4, 1},
+             {1, 0});
+  // 16x16 over 4 warps: 2 a thread, one element each (the default layout).
+  expectSpec(dotBlockedLayout({16, 16}, 4, 32), {1, 1}, {2, 16}, {4, 1},
+             {1, 0});
+  // 2x512 over 4 warps: 8 a thread, 2x2 blocks, all threads along the row.
+  expectSpec(dotBlockedLayout({2, 512}, 4, 32), {2, 2}, {1, 32}, {1, 4},
+             {1, 0});
+  // A block never exceeds its dimension: one row of 2048 (16 a thread).
+  expectSpec(dotBlockedLayout({1, 2048}, 4, 32), {1, 4}, {1, 32}, {1, 4},
+             {1, 0});
+  // Batched: the batch dimension keeps one element per thread.
+  expectSpec(dotBlockedLayout({2, 64, 64}, 4, 32), {1, 4, 4}, {1, 2, 16},
+             {1, 4, 1}, {2, 1, 0});
+}
+
 TEST(BlockedLayoutRulesTest, ProductsAlwaysMatchTheLaunchShape) {
   for (V shape : {V{1}, V{2}, V{4096}, V{1, 1}, V{2, 2}, V{128, 8}, V{8, 128},
                   V{4, 4, 4}, V{1, 2, 1024}}) {

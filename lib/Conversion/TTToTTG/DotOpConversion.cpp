@@ -1,6 +1,7 @@
 //===- DotOpConversion.cpp - layouts of tt.dot ------------------------------===//
 //
-// A dot's accumulator and result take the default blocked layout; its
+// A dot's accumulator and result take the dot's blocked layout
+// (ttg::dotBlockedLayout: a square block of elements per thread); its
 // operands take the #ttg.dot_op layouts of that accumulator (opIdx 0 for A,
 // 1 for B, kWidth 1): each thread holds the rows of A and the columns of B
 // its accumulator elements need, all of K in registers.  That is the layout
@@ -12,6 +13,7 @@
 
 #include "RebuildOp.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Dialect/TTG/Transforms/BlockedLayoutRules.h"
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 
 using namespace mlir;
@@ -31,7 +33,14 @@ struct DotConversion : public OpConversionPattern<tt::DotOp> {
         getTypeConverter()->convertType(op.getType()));
     if (!resultType)
       return rewriter.notifyMatchFailure(op, "result type not convertible");
-    Attribute acc = resultType.getEncoding();
+    const auto *converter = getTypeConverter<TTGTypeConverter>();
+    Attribute acc = ttg::getBlockedEncoding(
+        getContext(),
+        ttg::dotBlockedLayout(
+            std::vector<int64_t>(resultType.getShape().begin(),
+                                 resultType.getShape().end()),
+            converter->getNumWarps(), converter->getThreadsPerWarp()));
+    resultType = ttg::withEncoding(resultType, acc);
     auto operandType = [&](Value value, unsigned opIdx) {
       auto layout = ttg::DotOperandEncodingAttr::get(getContext(), opIdx, acc,
                                                      /*kWidth=*/1);

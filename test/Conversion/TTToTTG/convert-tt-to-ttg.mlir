@@ -268,16 +268,20 @@ tt.func @small_cat(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<128xf32> {
 
 // -----
 
-// A dot's accumulator takes the default blocked layout and its operands
-// the #ttg.dot_op layouts of it (each thread holds the rows of A and the
-// columns of B its accumulator elements need), converted in.
-// CHECK-DAG: #[[C:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// A dot's accumulator takes the dot's blocked layout (16 elements a thread
+// here: 4x4 blocks) and its operands the #ttg.dot_op layouts of it (each
+// thread holds the rows of A and the columns of B its accumulator elements
+// need), converted in; the result is converted back to the default layout.
+// CHECK-DAG: #[[DEF:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-DAG: #[[C:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-DAG: #[[DA:dot_op[0-9]*]] = #ttg.dot_op<{opIdx = 0, parent = #[[C]], kWidth = 1}>
 // CHECK-DAG: #[[DB:dot_op[0-9]*]] = #ttg.dot_op<{opIdx = 1, parent = #[[C]], kWidth = 1}>
 // CHECK-LABEL: tt.func @dot
 // CHECK: %[[A:.*]] = ttg.convert_layout %arg0 : tensor<32x16xf16, #{{.*}}> -> tensor<32x16xf16, #[[DA]]>
 // CHECK: %[[B:.*]] = ttg.convert_layout %arg1 : tensor<16x64xf16, #{{.*}}> -> tensor<16x64xf16, #[[DB]]>
-// CHECK: tt.dot %[[A]], %[[B]], %arg2 : tensor<32x16xf16, #[[DA]]> * tensor<16x64xf16, #[[DB]]> -> tensor<32x64xf32, #[[C]]>
+// CHECK: %[[ACC:.*]] = ttg.convert_layout %arg2 : tensor<32x64xf32, #[[DEF]]> -> tensor<32x64xf32, #[[C]]>
+// CHECK: %[[D:.*]] = tt.dot %[[A]], %[[B]], %[[ACC]] : tensor<32x16xf16, #[[DA]]> * tensor<16x64xf16, #[[DB]]> -> tensor<32x64xf32, #[[C]]>
+// CHECK: ttg.convert_layout %[[D]] : tensor<32x64xf32, #[[C]]> -> tensor<32x64xf32, #[[DEF]]>
 tt.func @dot(%a: tensor<32x16xf16>, %b: tensor<16x64xf16>, %c: tensor<32x64xf32>) -> tensor<32x64xf32> {
   %d = tt.dot %a, %b, %c : tensor<32x16xf16> * tensor<16x64xf16> -> tensor<32x64xf32>
   tt.return %d : tensor<32x64xf32>

@@ -60,6 +60,26 @@ layout::BlockedSpec ttg::defaultBlockedLayout(const std::vector<int64_t> &shape,
                           numWarps, threadsPerWarp);
 }
 
+layout::BlockedSpec ttg::dotBlockedLayout(const std::vector<int64_t> &shape,
+                                          int64_t numWarps,
+                                          int64_t threadsPerWarp) {
+  const size_t rank = shape.size();
+  assert(rank >= 2 && "a dot's accumulator has rank 2 or 3");
+  int64_t numElements = 1;
+  for (int64_t size : shape)
+    numElements *= size;
+  int64_t perThread = numElements / (numWarps * threadsPerWarp);
+  int64_t block = perThread >= 16 ? 4 : perThread >= 4 ? 2 : 1;
+  std::vector<int64_t> sizePerThread(rank, 1);
+  for (size_t d = rank - 2; d < rank; ++d)
+    sizePerThread[d] = std::min(block, shape[d]);
+  std::vector<int64_t> order(rank);
+  for (size_t i = 0; i < rank; ++i)
+    order[i] = static_cast<int64_t>(rank - 1 - i);
+  return fitBlockedLayout(shape, sizePerThread, order, numWarps,
+                          threadsPerWarp);
+}
+
 int64_t ttg::coalescedSizePerThread(int64_t alignment, int64_t contiguity,
                                     int64_t elementBits, int64_t numElements,
                                     int64_t numThreads) {

@@ -8,6 +8,8 @@
 //     warps of a CTA over the tensor, fastest dimension first;
 //   * defaultBlockedLayout: the layout convert-tt-to-ttg gives every tensor
 //     (one element per thread, row-major);
+//   * dotBlockedLayout: the layout it gives a dot's accumulator (a square
+//     block of elements per thread, for the CUDA-core dot);
 //   * coalescedSizePerThread: how many consecutive elements ttg-coalesce
 //     lets one thread access (one 128-bit vector at most);
 //   * permuteBlockedLayout / joinBlockedLayout / catBlockedLayout: the
@@ -44,6 +46,17 @@ layout::BlockedSpec fitBlockedLayout(const std::vector<int64_t> &shape,
 layout::BlockedSpec defaultBlockedLayout(const std::vector<int64_t> &shape,
                                          int64_t numWarps,
                                          int64_t threadsPerWarp);
+
+/// The layout convert-tt-to-ttg gives a dot's accumulator and result (and,
+/// through #ttg.dot_op, its operands): row-major, with a square block of
+/// elements per thread in the two matrix dimensions, 2x2 when the tensor has
+/// at least 4 elements per thread and 4x4 from 16 (each capped at the
+/// dimension's size), threads fitted by fitBlockedLayout.  A CUDA-core dot
+/// computes in this layout: a thread's a x b block reads a rows of A and b
+/// columns of B per step of K, where one element per thread would read a
+/// whole column of A.  Triton's rule for tt.dot.
+layout::BlockedSpec dotBlockedLayout(const std::vector<int64_t> &shape,
+                                     int64_t numWarps, int64_t threadsPerWarp);
 
 /// The number of consecutive elements along the access's fastest dimension
 /// one thread handles in a coalesced load or store:
