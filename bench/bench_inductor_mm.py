@@ -56,7 +56,7 @@ def compiled_of(module):
     """The compiled kernel the last launch used (its registers, spills):
     the newest entry of the jit function's device cache, as both compilers
     keep it (`device_caches[device][0]`)."""
-    kernels = [k for entry in module.inductor_mm.device_caches.values() for k in entry[0].values()]
+    kernels = list(module.inductor_mm.device_caches[torch.cuda.current_device()][0].values())
     return kernels[-1] if kernels else None
 
 

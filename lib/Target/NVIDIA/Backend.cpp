@@ -6,7 +6,10 @@
 //               but the kernels become internal so O3 may inline and drop them
 //   optimize    the O3 module pipeline with NVPTX's passes
 //   ptx         NVPTX code generation
-//   ptxas       PTX -> cubin, with its -v resource report
+//   ptxas       PTX -> cubin, with its -v resource report; a kernel that
+//               spilled with registers to spare is assembled once more
+//               with `.minnctapersm 1` (Ptxas.h, withOneBlockPerSM) and the
+//               result that spills less is kept
 // Each compile has its own LLVMContext whose diagnostic handler collects
 // LLVM's warnings and errors instead of printing them (and, for errors,
 // exiting the process, which an LLVMContext without a handler does).
@@ -177,10 +180,34 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   clock.lap();
   llvm::Expected<PtxasResult> assembled =
       runPtxas(result.ptxasPath, result.ptx, options.target, ptxasOptions);
-  result.times.ptxas = clock.lap();
   if (!assembled)
     return finish(assembled.takeError());
   result.ptxas = std::move(*assembled);
+  // ptxas may answer a kernel that cannot keep its values in registers by
+  // taking few registers (for the most blocks per SM) and spilling
+  // kilobytes; told that one block per SM will do, it uses the registers the
+  // block size allows.  The retry happens only for a kernel that spilled
+  // with registers to spare; the result that spills fewer bytes is kept.
+  if (result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
+      spilledWithRegistersToSpare(result.ptxas->kernels.front(),
+                                  declaredThreads(result.ptx)))
+    if (std::optional<std::string> hinted = withOneBlockPerSM(result.ptx)) {
+      llvm::Expected<PtxasResult> retried =
+          runPtxas(result.ptxasPath, *hinted, options.target, ptxasOptions);
+      if (!retried)
+        return finish(retried.takeError());
+      auto spilled = [](const PtxasResult &r) {
+        const KernelResources &k = r.kernels.front();
+        return k.spillStoreBytes + k.spillLoadBytes;
+      };
+      if (retried->succeeded && retried->kernels.size() == 1 &&
+          spilled(*retried) < spilled(*result.ptxas)) {
+        result.ptx = std::move(*hinted);
+        result.ptxas = std::move(*retried);
+        dump("kernel.ptx", result.ptx);
+      }
+    }
+  result.times.ptxas = clock.lap();
   dump("ptxas.log", result.ptxas->log);
   if (!result.ptxas->succeeded)
     return finish(makeError("ptxas rejected the PTX of kernel '" +

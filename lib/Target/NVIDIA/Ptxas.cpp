@@ -24,6 +24,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -193,6 +194,62 @@ tritium::nvidia::parsePtxasLog(llvm::StringRef log) {
       current->sharedBytes = v;
   }
   return kernels;
+}
+
+int tritium::nvidia::registerCeiling(int threads) {
+  if (threads <= 0)
+    return 255;
+  return std::min(255, (65536 / threads) / 8 * 8);
+}
+
+int tritium::nvidia::declaredThreads(llvm::StringRef ptx) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  ptx.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    line = line.trim();
+    if (!line.consume_front(".maxntid"))
+      continue;
+    llvm::SmallVector<llvm::StringRef> dims;
+    line.split(dims, ',');
+    int threads = 1;
+    for (llvm::StringRef dim : dims) {
+      int value = 0;
+      if (dim.trim().getAsInteger(10, value) || value <= 0)
+        return 0;
+      threads *= value;
+    }
+    return threads;
+  }
+  return 0;
+}
+
+bool tritium::nvidia::spilledWithRegistersToSpare(const KernelResources &kernel,
+                                                  int threads) {
+  return kernel.spillStoreBytes > 0 && kernel.registers >= 0 &&
+         kernel.registers < registerCeiling(threads);
+}
+
+std::optional<std::string>
+tritium::nvidia::withOneBlockPerSM(llvm::StringRef ptx) {
+  if (ptx.contains(".minnctapersm") || ptx.contains(".maxnreg"))
+    return std::nullopt;
+  std::string out;
+  out.reserve(ptx.size() + 32);
+  bool added = false;
+  while (!ptx.empty()) {
+    auto [line, rest] = ptx.split('\n');
+    out += line.str();
+    if (!rest.empty() || ptx.back() == '\n')
+      out += '\n';
+    if (line.trim().starts_with(".maxntid")) {
+      out += ".minnctapersm 1\n";
+      added = true;
+    }
+    ptx = rest;
+  }
+  if (!added)
+    return std::nullopt;
+  return out;
 }
 
 llvm::Expected<PtxasResult>

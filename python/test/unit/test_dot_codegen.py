@@ -214,3 +214,40 @@ def test_misspelt_input_precision_fails_at_the_dot_line():
                        stop_after="ttir")
     assert info.value.line == line_of(e_precision, "tl.dot")
     assert "input_precision must be one of" in str(info.value) and "tf23" in str(info.value)
+
+
+INDUCTOR_MM = ["A", "B", "C", "M", "N", "K", "stride_am", "stride_ak", "stride_bk", "stride_bn"]
+
+
+def compile_inductor_mm(block, num_warps, num_stages, size=512):
+    """Inductor's mm template (bench/kernels/inductor_mm.py) for fp32 with
+    TF32 off, sizes baked in as Inductor bakes them."""
+    mm = load_kernels("inductor_mm.py", triton, tl, "tritium").inductor_mm
+    constexprs = dict(zip(INDUCTOR_MM[3:], [size, size, size, size, 1, size, 1]))
+    constexprs.update(ALLOW_TF32=False, ACC_TYPE=tl.float32, BLOCK_M=block[0], BLOCK_N=block[1], BLOCK_K=block[2],
+                      GROUP_M=8)
+    return triton.compile(mm, signature={"A": "*fp32", "B": "*fp32", "C": "*fp32"}, constexprs=constexprs,
+                          attrs={n: [["tt.divisibility", 16]] for n in ("A", "B", "C")}, target="cuda:90",
+                          num_warps=num_warps, num_stages=num_stages)
+
+
+def test_cuda_core_dot_accumulates_in_square_blocks_per_thread():
+    # Triton's dot layout: 128x128 over 4 warps is 128 elements a thread,
+    # 4x4 blocks, so a thread reads 32 rows of A and 4 columns of B per step
+    # of K, not 128 rows and one column.
+    ttgir = compile_inductor_mm((128, 128, 32), 4, 3).asm["ttgir"]
+    assert re.search(r"#ttg\.dot_op<\{opIdx = 0, parent = #(blocked\d*)", ttgir)
+    parent = re.search(r"#ttg\.dot_op<\{opIdx = 0, parent = #(blocked\d*)", ttgir).group(1)
+    assert re.search(rf"#{parent} = #ttg\.blocked<\{{sizePerThread = \[4, 4\], threadsPerWarp = \[1, 32\], "
+                     rf"warpsPerCTA = \[4, 1\]", ttgir), ttgir[:2000]
+
+
+def test_a_kernel_that_spills_keeps_the_registers_its_block_allows():
+    # This tile cannot keep its operands in registers.  ptxas (CUDA 13.0)
+    # answers such a kernel by taking 32 registers and spilling kilobytes
+    # unless told one block per SM will do; the compile retries with
+    # .minnctapersm 1 when a kernel spilled with registers to spare.
+    k = compile_inductor_mm((128, 128, 32), 4, 3)
+    assert not (k.n_spills > 0 and k.n_regs < 255), (k.n_regs, k.n_spills)
+    if k.n_spills:
+        assert ".minnctapersm 1" in k.asm["ptx"]
