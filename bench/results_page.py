@@ -93,6 +93,13 @@ BENCHES = [
      "each compiler's faster kernel; 6 rounds whose order rotates.  TFLOP/s = 2.5 x 4 Z H N^2 D / time, halved "
      "for causal.  cuDNN and FlashAttention-2: torch SDPA's backward.  Configs: (BLOCK_M1, BLOCK_N1, BLOCK_M2, "
      "BLOCK_N2, stages, warps)."),
+    ("bench_inductor_mm", "Inductor's mm template, config by config",
+     "The matmul template torch.compile's max-autotune generates (`bench/kernels/inductor_mm.py`: sizes and "
+     "strides baked in, grouped program order, `acc += tl.dot(a, b, allow_tf32=...)`), every config of "
+     "Inductor's mm list (PyTorch 2.11), fp32 with TF32 off (CUDA-core dots, 2048^3), fp32 with TF32 and bf16 "
+     "(4096^3); each config timed under both compilers in 2 interleaved rounds, the better round counting.  "
+     "Compile: the config's first call in a warm process.  Configs: (BLOCK_M, BLOCK_N, BLOCK_K, stages, "
+     "warps)."),
     ("compile_ttir", "Compile time to Triton IR",
      "Tritium alone, no GPU: each tutorial kernel compiled to Triton IR once cold, then 20 more times with the "
      "disk cache bypassed.  `frontend` (Python AST to TTIR text) and `native` (the C++ parse and TTIR "
