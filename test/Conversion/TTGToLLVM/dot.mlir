@@ -147,6 +147,27 @@ module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// A CUDA-core dot steps through k in the outer loop: both accumulator
+// elements of a thread take their k = 0 product before either takes its
+// k = 1 product, so one step's operands are dead before the next step's.
+// CHECK-LABEL: llvm.func @fma_dot_k_outer
+// CHECK: %[[D0:.*]] = llvm.intr.fma(%{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32) -> f32
+// CHECK-NEXT: %[[D1:.*]] = llvm.intr.fma(%{{.*}}, %{{.*}}, %{{.*}}) : (f32, f32, f32) -> f32
+// CHECK-NEXT: llvm.intr.fma(%{{.*}}, %{{.*}}, %[[D0]])
+// CHECK-NEXT: llvm.intr.fma(%{{.*}}, %{{.*}}, %[[D1]])
+// CHECK-NOT: llvm.intr.fma
+#acc = #ttg.blocked<{sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+#da = #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>
+#db = #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>
+module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @fma_dot_k_outer(%a: tensor<4x2xf32, #da>, %b: tensor<2x16xf32, #db>, %c: tensor<4x16xf32, #acc>) -> tensor<4x16xf32, #acc> {
+    %d = tt.dot %a, %b, %c : tensor<4x2xf32, #da> * tensor<2x16xf32, #db> -> tensor<4x16xf32, #acc>
+    tt.return %d : tensor<4x16xf32, #acc>
+  }
+}
+
+// -----
+
 // Async copies of 8 consecutive fp16 per thread: one 16-byte cp.async.cg
 // each, zero-filled where the mask is off; commit, then wait.
 // CHECK-LABEL: llvm.func @async_copy

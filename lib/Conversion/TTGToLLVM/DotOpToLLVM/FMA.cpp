@@ -8,7 +8,8 @@
 // where the #ttg.dot_op layouts of A and B (layout/FmaDotLayout.h) give the
 // thread the whole row of A and column of B of each of its elements, and
 // fmaOperandRegister says which register holds which k.  The products are
-// added in order of k, as a sequential loop would.  ttg-accelerate-matmul
+// added in order of k, as a sequential loop would, with k the outer loop so
+// that one step's operands are dead before the next step's are needed.  ttg-accelerate-matmul
 // has cast A and B to the accumulator's element type: floats use llvm.fma,
 // integers a multiply and an add.
 //
@@ -60,8 +61,12 @@ struct FmaDotLowering : public ConvertOpToLLVMPattern<tt::DotOp> {
       return op.emitError("the operands of a CUDA-core dot must be in the "
                           "#ttg.dot_op layouts of its accumulator");
     bool isFloat = isa<FloatType>(elem);
-    for (int64_t r = 0, e = d.size(); r < e; ++r) {
-      for (int64_t kk = 0; kk < k; ++kk) {
+    // k outermost: the operand values of one step of k are used by all the
+    // accumulator elements and then dead, so a thread needs its accumulator
+    // and one step's operands in registers at a time, not its whole slice
+    // of A and B.  Each element still sums its products in order of k.
+    for (int64_t kk = 0; kk < k; ++kk) {
+      for (int64_t r = 0, e = d.size(); r < e; ++r) {
         Value x = a[layout::fmaOperandRegister(acc, 0, k, r, kk)];
         Value y = b[layout::fmaOperandRegister(acc, 1, k, r, kk)];
         if (isFloat)
