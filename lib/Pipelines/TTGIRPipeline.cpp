@@ -27,6 +27,10 @@
 //                                  seeds place it later) because ttg-pipeline
 //                                  streams loads into those tiles rather
 //                                  than making its own;
+//   ttg-cuda-core-dot-operands     both operands of a CUDA-core dot are
+//                                  stored to shared tiles before either is
+//                                  loaded, the loads right before the dot,
+//                                  so ptxas can move them next to the FMAs;
 //   ttg-optimize-dot-operands      wgmma takes an A computed in registers
 //                                  (attention's probabilities) from there
 //                                  instead of a shared tile;
@@ -98,6 +102,7 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(ttg::createTTGAccelerateMatmulPass());
   pm.addPass(ttg::createTTGRemoveLayoutConversionsPass());
   pm.addPass(ttg::createTTGReduceDataDuplicationPass());
+  pm.addPass(ttg::createTTGCudaCoreDotOperandsPass());
   pm.addPass(ttg::createTTGOptimizeDotOperandsPass());
   pm.addPass(ttg::createTTGReorderInstructionsPass());
   pm.addPass(mlir::createLoopInvariantCodeMotionPass());
@@ -128,7 +133,7 @@ void tritium::registerTTGIRPipeline() {
       "ttg-coalesce, ttg-remove-layout-conversions, ttg-optimize-thread-locality, "
       "ttg-accelerate-matmul, "
       "ttg-remove-layout-conversions, ttg-reduce-data-duplication, "
-      "ttg-optimize-dot-operands, ttg-reorder-instructions, "
+      "ttg-cuda-core-dot-operands, ttg-optimize-dot-operands, ttg-reorder-instructions, "
       "loop-invariant-code-motion, ttg-warp-specialize, ttg-pipeline, ttg-prefetch, "
       "ttg-lower-tensor-descriptors, ttg-subtile-tma-store, "
       "ttg-prefetch-next-tile, ttg-defer-tma-store-wait, "

@@ -185,6 +185,36 @@ def TTGLowerTensorDescriptorsPass
   let dependentDialects = ["::tritium::ttg::TTGDialect"];
 }
 
+def TTGCudaCoreDotOperandsPass
+    : Pass<"ttg-cuda-core-dot-operands", "::mlir::ModuleOp"> {
+  let summary = "store both operands of a CUDA-core dot to shared tiles before "
+                "loading either";
+  let description = [{
+    Each operand of a `tt.dot` with a blocked accumulator that is a
+    `ttg.convert_layout` moving data between threads (through shared
+    memory or warp shuffles; used by that dot only)
+    becomes a `ttg.local_alloc` into a row-major `#ttg.swizzled_shared` tile
+    (swizzled as the conversion's scratch plan would be) and a
+    `ttg.local_load` right before the dot.  Both stores then precede one
+    barrier and both loads, which can move next to the FMAs that use them,
+    instead of A's values staying live across B's conversion.  Dots whose
+    two tiles would take more than 96 KiB keep their conversions.
+
+    ```mlir
+    %a = ttg.convert_layout %x : tensor<32x64xf32, #blocked> -> tensor<32x64xf32, #dot_op_a>
+    %b = ttg.convert_layout %y : tensor<64x32xf32, #blocked1> -> tensor<64x32xf32, #dot_op_b>
+    %d = tt.dot %a, %b, %c : ...
+    // becomes
+    %sa = ttg.local_alloc %x : (tensor<32x64xf32, #blocked>) -> !ttg.memdesc<32x64xf32, #swizzled, #smem>
+    %sb = ttg.local_alloc %y : (tensor<64x32xf32, #blocked1>) -> !ttg.memdesc<64x32xf32, #swizzled1, #smem>
+    %a = ttg.local_load %sa : !ttg.memdesc<32x64xf32, #swizzled, #smem> -> tensor<32x64xf32, #dot_op_a>
+    %b = ttg.local_load %sb : !ttg.memdesc<64x32xf32, #swizzled1, #smem> -> tensor<64x32xf32, #dot_op_b>
+    %d = tt.dot %a, %b, %c : ...
+    ```
+  }];
+  let dependentDialects = ["::tritium::ttg::TTGDialect"];
+}
+
 def TTGReduceDataDuplicationPass
     : Pass<"ttg-reduce-data-duplication", "::mlir::ModuleOp"> {
   let summary = "read mma.sync operands from swizzled shared tiles instead of "

@@ -110,6 +110,12 @@ mlir::Value storeToSharedTile(mlir::OpBuilder &builder, mlir::Location loc,
 /// and a load from it, where a swizzle fits.
 void reduceDataDuplication(mlir::ModuleOp module);
 
+/// ttg-cuda-core-dot-operands: the operands of every dot of `module` with a
+/// blocked accumulator that are shared-memory conversions become stores to
+/// shared tiles at the conversions and loads right before the dot
+/// (CudaCoreDotOperands.cpp).
+void stageCudaCoreDotOperands(mlir::ModuleOp module);
+
 /// ttg-optimize-dot-operands: every ttg.warp_group_dot of `module` whose A
 /// is a shared tile stored from a 16-bit tensor computed in registers (not
 /// loaded), which converts to the dot's register operand layout without

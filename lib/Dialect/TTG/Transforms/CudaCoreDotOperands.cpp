@@ -1,0 +1,140 @@
+//===- CudaCoreDotOperands.cpp - ttg-cuda-core-dot-operands ----------------===//
+//
+// A CUDA-core dot (a tt.dot with a blocked accumulator) reads its operands
+// in #ttg.dot_op layouts that give each thread whole rows of A and columns
+// of B.  As ttg.convert_layout ops, the two operands pass through shared
+// scratch (or warp shuffles) one after the other, each conversion a store,
+// a barrier and a load; A's loaded values then stay live across B's barrier, which no load
+// may cross, and the thread holds both operands' whole K slice in registers
+// before its first FMA.  Stored to two shared tiles first and loaded after
+// one barrier, right before the dot, the loads of both operands are free to
+// move next to the FMAs that read them (ptxas interleaves them), and only a
+// few steps of k are live at a time.
+//
+// Algorithm: for every tt.dot with a blocked accumulator, each operand that
+// is a ttg.convert_layout (used by that dot only, in its block) from a
+// distributed layout other than dot_op that moves data between threads
+// (through shared scratch or warp shuffles, which would also produce the
+// whole operand before the first FMA) becomes a ttg.local_alloc of the
+// source at the conversion and a ttg.local_load right before the dot.  The tile is #ttg.swizzled_shared,
+// row-major, with the XOR swizzle the conversion's scratch plan found
+// fewest bank conflicts with (layout/BankConflicts.h), unswizzled where
+// that plan pads rows instead.  Dots whose two tiles together would exceed
+// kMaxOperandTileBytes keep their conversions, whose scratch is shared.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Dialect/TTG/Transforms/Passes.h"
+#include "tritium/Dialect/TTG/Transforms/Transforms.h"
+
+#include "tritium/Analysis/Allocation.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+
+namespace tritium::ttg {
+#define GEN_PASS_DEF_TTGCUDACOREDOTOPERANDSPASS
+#include "tritium/Dialect/TTG/Transforms/Passes.h.inc"
+} // namespace tritium::ttg
+
+using namespace mlir;
+using namespace tritium;
+using namespace tritium::ttg;
+
+namespace {
+
+/// The most shared memory a dot's two operand tiles may take together.
+constexpr int64_t kMaxOperandTileBytes = 96 * 1024;
+
+/// The conversion feeding operand `operand` of `dot`, if it can become a
+/// shared tile: a conversion from a distributed layout that is not a dot_op
+/// and that moves data between threads, used only by `dot`, in its block.
+ConvertLayoutOp stageableConversion(tt::DotOp dot, Value operand) {
+  auto convert = operand.getDefiningOp<ConvertLayoutOp>();
+  if (!convert || !convert->hasOneUse() ||
+      convert->getBlock() != dot->getBlock())
+    return {};
+  auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
+  auto dstType = cast<RankedTensorType>(convert.getType());
+  if (isa<DotOperandEncodingAttr>(srcType.getEncoding()) ||
+      !isa<DotOperandEncodingAttr>(dstType.getEncoding()))
+    return {};
+  if (getConvertLayoutPath(srcType, dstType) == ConvertLayoutPath::Registers)
+    return {};
+  return convert;
+}
+
+/// The row-major #ttg.swizzled_shared tile for `convert`'s source, swizzled
+/// as its scratch plan is when that plan swizzles (and is one piece).
+SwizzledSharedEncodingAttr tileLayout(ConvertLayoutOp convert) {
+  auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
+  auto dstType = cast<RankedTensorType>(convert.getType());
+  SmallVector<unsigned> order;
+  for (int64_t d = srcType.getRank() - 1; d >= 0; --d)
+    order.push_back(static_cast<unsigned>(d));
+  unsigned vec = 1, perPhase = 1, maxPhase = 1;
+  if (auto plan = getConvertScratchPlan(srcType, dstType);
+      plan && !plan->parts && plan->tile.isSwizzled()) {
+    vec = plan->tile.swizzle.chunk;
+    perPhase = plan->tile.swizzle.perPhase;
+    maxPhase = plan->tile.swizzle.maxPhase;
+  }
+  return SwizzledSharedEncodingAttr::get(srcType.getContext(), vec, perPhase,
+                                         maxPhase, order);
+}
+
+int64_t tileBytes(ConvertLayoutOp convert) {
+  auto type = cast<RankedTensorType>(convert.getSrc().getType());
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+}
+
+} // namespace
+
+void ttg::stageCudaCoreDotOperands(ModuleOp module) {
+  SmallVector<tt::DotOp> dots;
+  module.walk([&](tt::DotOp dot) {
+    if (isa<BlockedEncodingAttr>(
+            cast<RankedTensorType>(dot.getType()).getEncoding()))
+      dots.push_back(dot);
+  });
+  for (tt::DotOp dot : dots) {
+    SmallVector<std::pair<unsigned, ConvertLayoutOp>> staged;
+    int64_t bytes = 0;
+    for (unsigned i : {0u, 1u})
+      if (ConvertLayoutOp convert =
+              stageableConversion(dot, dot->getOperand(i))) {
+        staged.push_back({i, convert});
+        bytes += tileBytes(convert);
+      }
+    if (staged.empty() || bytes > kMaxOperandTileBytes)
+      continue;
+    SmallVector<std::pair<unsigned, Value>> tiles;
+    for (auto [i, convert] : staged) {
+      auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
+      auto memType = MemDescType::get(
+          srcType.getShape(), srcType.getElementType(), tileLayout(convert),
+          SharedMemorySpaceAttr::get(dot.getContext()),
+          /*mutableMemory=*/false);
+      OpBuilder builder(convert);
+      tiles.push_back({i, LocalAllocOp::create(builder, convert.getLoc(),
+                                               memType, convert.getSrc())
+                              .getResult()});
+    }
+    OpBuilder builder(dot);
+    for (auto [index, tile] : llvm::enumerate(tiles)) {
+      ConvertLayoutOp convert = staged[index].second;
+      Value loaded = LocalLoadOp::create(builder, convert.getLoc(),
+                                         convert.getType(), tile.second,
+                                         Value());
+      dot->setOperand(tile.first, loaded);
+      convert.erase();
+    }
+  }
+}
+
+namespace {
+struct TTGCudaCoreDotOperandsPass
+    : public ttg::impl::TTGCudaCoreDotOperandsPassBase<
+          TTGCudaCoreDotOperandsPass> {
+  void runOnOperation() override {
+    ttg::stageCudaCoreDotOperands(getOperation());
+  }
+};
+} // namespace
