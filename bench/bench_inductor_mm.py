@@ -27,14 +27,11 @@ import tritium.language as ttl
 from bench_timing import median_ms
 from kernel_sources import load_kernels
 
-# Inductor's mm configs: (BLOCK_M, BLOCK_N, BLOCK_K, num_stages, num_warps), GROUP_M 8.
-CONFIGS = [(32, 32, 16, 1, 2), (32, 32, 128, 2, 4), (32, 64, 32, 5, 8), (64, 32, 32, 5, 8), (64, 32, 128, 5, 4),
-           (64, 64, 16, 2, 4), (64, 64, 32, 2, 4), (64, 64, 64, 3, 8), (64, 64, 128, 5, 4), (64, 128, 32, 3, 4),
-           (64, 128, 32, 4, 8), (64, 128, 64, 3, 4), (64, 128, 128, 4, 4), (128, 64, 32, 3, 4), (128, 64, 32, 4, 8),
-           (128, 128, 32, 2, 8), (128, 128, 32, 3, 4), (128, 128, 64, 3, 4), (128, 128, 64, 5, 8),
-           (128, 128, 128, 4, 8)]
+from inductor_mm_configs import CASE_SHAPES, CONFIGS  # noqa: E402
+
 # case: (input dtype, allow_tf32, size)
-CASES = {"fp32": (torch.float32, False, 2048), "tf32": (torch.float32, True, 4096), "bf16": (torch.bfloat16, False, 4096)}
+CASES = {case: ({"fp32": torch.float32, "bf16": torch.bfloat16}[dtype], tf32, size)
+         for case, (dtype, tf32, size) in CASE_SHAPES.items()}
 
 
 def launcher(module, a, b, c, config, allow_tf32):

@@ -100,6 +100,16 @@ BENCHES = [
      "(4096^3); each config timed under both compilers in 2 interleaved rounds, the better round counting.  "
      "Compile: the config's first call in a warm process.  Configs: (BLOCK_M, BLOCK_N, BLOCK_K, stages, "
      "warps)."),
+    ("bench_corpus", "Performance corpus, item by item",
+     "Kernels the compiler was not tuned on, every config timed under both compilers in one run "
+     "(`bench/bench_corpus.py`): a flash-attention forward written as users write it "
+     "(`bench/kernels/attention_one_loop.py`: plain pointers, one loop, causal by `tl.where`, fp16 and bf16, "
+     "head dims 64 and 128, Z=4 H=32 N=4096), tutorial 03 over its config lists (fp16, bf16, fp8 at 4096^3), "
+     "Inductor's mm template over Inductor's configs (fp32, TF32, bf16), tutorials 01, 02 and 05 over sizes.  "
+     "Per item the better of two interleaved do_bench medians; ratio Tritium / Triton per item; compile: the "
+     "item's first call in a warm process.  Configs: attention (BLOCK_M, BLOCK_N, stages, warps); tutorial 03 "
+     "(BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, stages, warps); mm template (BLOCK_M, BLOCK_N, BLOCK_K, stages, "
+     "warps)."),
     ("compile_ttir", "Compile time to Triton IR",
      "Tritium alone, no GPU: each tutorial kernel compiled to Triton IR once cold, then 20 more times with the "
      "disk cache bypassed.  `frontend` (Python AST to TTIR text) and `native` (the C++ parse and TTIR "

@@ -1,0 +1,338 @@
+"""The performance corpus: kernels nobody tuned the compiler on, each config
+of each one timed under Tritium and under Triton in one run and compared
+item by item (never each compiler's best).
+
+Families (item = kernel, shape and config):
+  attention   a flash-attention forward written as users write it
+              (bench/kernels/attention_one_loop.py), fp16 and bf16, head dim
+              64 and 128, causal and not, Z=4 H=32 N=4096, over CONFIGS_ATTN
+              (BLOCK_M, BLOCK_N, stages, warps); TFLOP/s = 4 Z H N^2 D, halved
+              for causal
+  matmul      tutorial 03 (bench/kernels/tutorials.py) over its config lists,
+              fp16 and bf16 at 4096^3, fp8 e4m3 at 4096^3 (B column-major);
+              TFLOP/s = 2 M N K
+  inductor_mm Inductor's mm template over Inductor's 20 configs
+              (bench_inductor_mm.py): fp32 without TF32 at 2048^3, fp32 with
+              TF32 and bf16 at 4096^3
+  tutorials   vector add (tutorial 01) at 2^20-2^27 elements, softmax
+              (tutorial 02) and layer norm forward (tutorial 05) over rows of
+              512-16384, 4096 rows (the tutorials' launches); GB/s
+
+Per item and compiler: the cold compile (the first call of the item in a
+warm process), the throughput (the better of two interleaved do_bench
+medians, L2 flushed), each result checked against torch first.  Ratio:
+Tritium / Triton.  The summary gives the geomean of the ratios, the worst 15
+items and the compile-time ratio.
+
+  python3 bench/bench_corpus.py [--families a,b] [--shard K/N] [--quick]
+  python3 bench/bench_corpus.py --merge SHARD.json ...   (one record of the shards)
+
+A run of one GPU call does not reach the whole corpus: --shard K/N takes every
+N-th item from the K-th (1-based), and --merge joins the shards' records.
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+CONFIGS_ATTN = [(64, 32, 3, 4), (64, 64, 3, 4), (128, 32, 3, 4), (128, 64, 2, 4), (128, 64, 3, 4), (128, 64, 3, 8),
+                (128, 128, 2, 8), (128, 128, 3, 8)]
+# tutorial 03's lists: (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, stages, warps)
+CONFIGS_MM = [(128, 256, 64, 8, 3, 8), (64, 256, 32, 8, 4, 4), (128, 128, 32, 8, 4, 4), (128, 64, 32, 8, 4, 4),
+              (64, 128, 32, 8, 4, 4), (128, 32, 32, 8, 4, 4), (64, 32, 32, 8, 5, 2), (32, 64, 32, 8, 5, 2)]
+CONFIGS_MM_FP8 = [(128, 256, 128, 8, 3, 8), (256, 128, 128, 8, 3, 8), (256, 64, 128, 8, 4, 4),
+                  (64, 256, 128, 8, 4, 4), (128, 128, 128, 8, 4, 4), (128, 64, 64, 8, 4, 4), (64, 128, 64, 8, 4, 4),
+                  (128, 32, 64, 8, 4, 4)]
+FAMILIES = ("attention", "matmul", "inductor_mm", "tutorials")
+
+
+def items(families, quick):
+    """Every item of `families`: (family, case, config), in a fixed order."""
+    out = []
+    if "attention" in families:
+        for dtype in ("fp16", "bf16"):
+            for d in (64, 128):
+                for causal in (False, True):
+                    for config in (CONFIGS_ATTN[::3] if quick else CONFIGS_ATTN):
+                        out.append(("attention", (dtype, d, causal), config))
+    if "matmul" in families:
+        for dtype in ("fp16", "bf16", "fp8"):
+            for config in (CONFIGS_MM_FP8 if dtype == "fp8" else CONFIGS_MM)[::4 if quick else 1]:
+                out.append(("matmul", (dtype,), config))
+    if "inductor_mm" in families:
+        from inductor_mm_configs import CONFIGS as MM_CONFIGS
+        for case in ("fp32", "tf32", "bf16"):
+            for config in MM_CONFIGS[::5 if quick else 1]:
+                out.append(("inductor_mm", (case,), config))
+    if "tutorials" in families:
+        for log2n in ((20, 26) if quick else (20, 22, 24, 26, 27)):
+            out.append(("tutorials", ("vector_add", 1 << log2n), None))
+        for n_cols in ((1024, 8192) if quick else (512, 1024, 2048, 4096, 8192, 16384)):
+            out.append(("tutorials", ("softmax", n_cols), None))
+            out.append(("tutorials", ("layer_norm", n_cols), None))
+    return out
+
+
+class Item:
+    """One item's launch per compiler, its check and its work."""
+
+    def __init__(self, family, case, config, modules, torch):
+        self.family, self.case, self.config = family, case, config
+        self.torch, self.modules = torch, modules
+        build = getattr(self, "_" + family)
+        self.unit, self.work, self.want, self.tol, self.launch, self.out = build()
+
+    def label(self):
+        return f"{self.family} {' '.join(str(c) for c in self.case)}"
+
+    # -- families --
+
+    def _attention(self):
+        torch = self.torch
+        dtype_name, d, causal = self.case
+        dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[dtype_name]
+        Z, H, N = 4, 32, 4096
+        torch.manual_seed(0)
+        q, k, v = (torch.randn(Z, H, N, d, device="cuda", dtype=dtype) for _ in range(3))
+        sm_scale = d ** -0.5
+        want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
+        outs = {name: torch.empty_like(q) for name in self.modules}
+        bm, bn, stages, warps = self.config
+
+        def launch(name):
+            kernel, o = self.modules[name]["attention"].attn_fwd_one_loop, outs[name]
+            grid = (triton_cdiv(N, bm), Z * H)
+            return lambda: kernel[grid](q, k, v, o, sm_scale, *q.stride(), *k.stride(), *v.stride(), *o.stride(),
+                                        H, N, HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, CAUSAL=causal,
+                                        num_stages=stages, num_warps=warps)
+        flops = 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
+        return "TFLOP/s", flops / 1e12, want, 2e-2, launch, outs
+
+    def _matmul(self):
+        torch = self.torch
+        (dtype_name,) = self.case
+        M = N = K = 4096
+        torch.manual_seed(0)
+        if dtype_name == "fp8":
+            a = torch.randn(M, K, device="cuda").to(torch.float8_e4m3fn)
+            b = torch.randn(N, K, device="cuda").to(torch.float8_e4m3fn).T
+            out_dtype = torch.float16
+        else:
+            dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[dtype_name]
+            a = torch.randn(M, K, device="cuda", dtype=dtype)
+            b = torch.randn(K, N, device="cuda", dtype=dtype)
+            out_dtype = dtype
+        want = a.float() @ b.float()
+        outs = {name: torch.empty(M, N, device="cuda", dtype=out_dtype) for name in self.modules}
+        bm, bn, bk, group, stages, warps = self.config
+
+        def launch(name):
+            kernel, c = self.modules[name]["tutorials"].matmul_kernel, outs[name]
+            grid = (triton_cdiv(M, bm) * triton_cdiv(N, bn),)
+            return lambda: kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                        c.stride(0), c.stride(1), BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
+                                        BLOCK_SIZE_K=bk, GROUP_SIZE_M=group, ACTIVATION="", num_stages=stages,
+                                        num_warps=warps)
+        return "TFLOP/s", 2.0 * M * N * K / 1e12, want, 0.05 if dtype_name == "fp8" else 0.02, launch, outs
+
+    def _inductor_mm(self):
+        torch = self.torch
+        from bench_inductor_mm import CASES, launcher
+        (case,) = self.case
+        dtype, allow_tf32, size = CASES[case]
+        torch.manual_seed(0)
+        a = torch.randn(size, size, device="cuda", dtype=dtype)
+        b = torch.randn(size, size, device="cuda", dtype=dtype)
+        want = (a.double() @ b.double()).float() if case == "fp32" else a.float() @ b.float()
+        outs = {name: torch.empty(size, size, device="cuda", dtype=dtype) for name in self.modules}
+
+        def launch(name):
+            return launcher(self.modules[name]["inductor_mm"], a, b, outs[name], self.config, allow_tf32)
+        tol = 1e-4 * math.sqrt(size) / 10 if case == "fp32" else 2e-3 * math.sqrt(size) / 10
+        return "TFLOP/s", 2.0 * size ** 3 / 1e12, want, tol, launch, outs
+
+    def _tutorials(self):
+        torch = self.torch
+        kind, n = self.case
+        torch.manual_seed(0)
+        if kind == "vector_add":
+            x = torch.rand(n, device="cuda")
+            y = torch.rand(n, device="cuda")
+            outs = {name: torch.empty_like(x) for name in self.modules}
+
+            def launch(name):
+                kernel, o = self.modules[name]["tutorials"].add_kernel, outs[name]
+                return lambda: kernel[(triton_cdiv(n, 1024),)](x, y, o, n, BLOCK_SIZE=1024)
+            return "GB/s", 3 * 4 * n / 1e9, x + y, 1e-6, launch, outs
+        rows = 4096
+        x = torch.randn(rows, n, device="cuda")
+        block = 1 << (n - 1).bit_length()
+        outs = {name: torch.empty_like(x) for name in self.modules}
+        if kind == "softmax":
+            warps = 16 if block >= 4096 else 8 if block >= 2048 else 4
+
+            def launch(name):
+                kernel, o = self.modules[name]["tutorials"].softmax_kernel, outs[name]
+                return lambda: kernel[(rows,)](o, x, x.stride(0), o.stride(0), rows, n, BLOCK_SIZE=block,
+                                               num_stages=4, num_warps=warps)
+            return "GB/s", 2 * 4 * rows * n / 1e9, torch.softmax(x, -1), 1e-5, launch, outs
+        w = torch.rand(n, device="cuda")
+        bias = torch.rand(n, device="cuda")
+        mean = torch.empty(rows, device="cuda")
+        rstd = torch.empty(rows, device="cuda")
+        block = min(block, 65536 // 4)
+        warps = min(max(block // 256, 1), 8)
+
+        def launch(name):
+            kernel, o = self.modules[name]["tutorials"]._layer_norm_fwd_fused, outs[name]
+            return lambda: kernel[(rows,)](x, o, w, bias, mean, rstd, x.stride(0), n, 1e-5, BLOCK_SIZE=block,
+                                           num_warps=warps)
+        want = torch.nn.functional.layer_norm(x, (n,), w, bias, 1e-5)
+        return "GB/s", 2 * 4 * rows * n / 1e9, want, 1e-4, launch, outs
+
+
+def triton_cdiv(a, b):
+    return (a + b - 1) // b
+
+
+def measure(item, quick, median_ms):
+    """The record row of `item`: per compiler its compile time, registers,
+    throughput, or the error that stopped it."""
+    torch = item.torch
+    row = {"work": item.label(), "config": str(item.config), "unit": item.unit}
+    fns = {}
+    for name in item.modules:
+        fn = item.launch(name)
+        try:
+            t0 = time.perf_counter()
+            fn()
+            torch.cuda.synchronize()
+            row[f"{name} compile s"] = round(time.perf_counter() - t0, 3)
+        except Exception as e:  # noqa: BLE001 - an item one compiler cannot build is a row, not the end
+            row[f"{name} error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
+            continue
+        got = item.out[name].float()
+        want = item.want.float()
+        err = ((got - want).abs().max() / want.abs().max().clamp_min(1e-30)).item()
+        if not err <= item.tol:
+            row[f"{name} error"] = f"relative error {err:.3g} > {item.tol:.3g}"
+            continue
+        fns[name] = fn
+    order = list(fns)
+    times = {name: [] for name in fns}
+    for r in range(1 if quick else 2):
+        for name in (order if r % 2 == 0 else order[::-1]):
+            times[name].append(median_ms(fns[name], quick))
+    for name, ms in times.items():
+        row[name] = round(item.work / (min(ms) / 1e3), 1)
+    if row.get("tritium") and row.get("triton"):
+        row["ratio"] = round(row["tritium"] / row["triton"], 3)
+    return row
+
+
+def geomean(values):
+    values = [v for v in values if v]
+    return round(math.exp(statistics.fmean(math.log(v) for v in values)), 3) if values else None
+
+
+def summary(rows):
+    """Lines: items, geomean, worst 15, compile totals, failures."""
+    ratios = [r["ratio"] for r in rows if r.get("ratio")]
+    compile_t = {name: sum(r.get(f"{name} compile s", 0) for r in rows if r.get("ratio")) for name in
+                 ("tritium", "triton")}
+    lines = [f"items {len(rows)}, compared {len(ratios)}, geomean Tritium/Triton {geomean(ratios)}",
+             f"compile s over the compared items: Tritium {compile_t['tritium']:.1f}, Triton "
+             f"{compile_t['triton']:.1f}" + (f" ({compile_t['tritium'] / compile_t['triton']:.2f}x)"
+                                            if compile_t["triton"] else "")]
+    families = sorted({r["work"].split()[0] for r in rows})
+    for family in families:
+        fr = [r["ratio"] for r in rows if r.get("ratio") and r["work"].startswith(family + " ")]
+        lines.append(f"  {family}: {len(fr)} items, geomean {geomean(fr)}, min {min(fr) if fr else None}")
+    lines.append("worst 15:")
+    for r in sorted((r for r in rows if r.get("ratio")), key=lambda r: r["ratio"])[:15]:
+        lines.append(f"  {r['ratio']:.3f}  {r['work']} {r['config']}  ({r.get('tritium')} vs {r.get('triton')} "
+                     f"{r['unit']})")
+    failed = [r for r in rows if any(k.endswith("error") for k in r)]
+    for r in failed:
+        errors = "; ".join(f"{k}: {v}" for k, v in r.items() if k.endswith("error"))
+        lines.append(f"failed: {r['work']} {r['config']}: {errors}")
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--families", default=",".join(FAMILIES))
+    parser.add_argument("--shard", default="1/1")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--merge", nargs="+")
+    parser.add_argument("--list", action="store_true", help="print the items and exit (no GPU needed)")
+    args = parser.parse_args()
+
+    from results_page import record  # noqa: E402  (bench/results/bench_corpus.json)
+    if args.merge:
+        rows, commits = [], set()
+        for path in args.merge:
+            with open(path) as f:
+                data = json.load(f)
+            rows += data["rows"]
+            commits.add(data.get("commit"))
+        lines = summary(rows)
+        print("\n".join(lines))
+        record("bench_corpus", rows, digits={"ratio": 3}, notes=lines[:2] + [f"merged from {len(args.merge)} shards"],
+               partial=None if len(commits) == 1 else "shards of different commits")
+        return
+
+    families = [f for f in args.families.split(",") if f]
+    for f in families:
+        if f not in FAMILIES:
+            parser.error(f"no family {f!r}: {', '.join(FAMILIES)}")
+    shard, of = (int(x) for x in args.shard.split("/"))
+    chosen = items(families, args.quick)[shard - 1::of]
+    if args.list:
+        for family, case, config in chosen:
+            print(family, case, config)
+        print(len(chosen), "items")
+        return
+
+    from bench_setup import HAVE_TRITON, tl, triton  # the path, fresh caches
+    import torch
+    import tritium
+    import tritium.language as ttl
+    from bench_timing import median_ms
+    from kernel_sources import load_kernels
+
+    files = {"attention": "attention_one_loop.py", "matmul": "tutorials.py", "tutorials": "tutorials.py",
+             "inductor_mm": "inductor_mm.py"}
+    compilers = {"tritium": (tritium, ttl)}
+    if HAVE_TRITON:
+        compilers["triton"] = (triton, tl)
+    modules = {name: {key: load_kernels(files[key], mod, lang, name) for key in files}
+               for name, (mod, lang) in compilers.items()}
+    rows = []
+    started = time.perf_counter()
+    for family, case, config in chosen:
+        torch.backends.cuda.matmul.allow_tf32 = family == "inductor_mm" and case == ("tf32",)
+        item = Item(family, case, config, modules, torch)
+        row = measure(item, args.quick, median_ms)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+        del item
+        torch.cuda.empty_cache()
+    print(f"{len(rows)} items in {time.perf_counter() - started:.0f} s")
+    lines = summary(rows)
+    print("\n".join(lines))
+    partial = None
+    if of > 1 or args.quick or set(families) != set(FAMILIES):
+        partial = f"shard {shard}/{of}" + (" quick" if args.quick else "") + (
+            "" if set(families) == set(FAMILIES) else f" families {','.join(families)}")
+    record("bench_corpus", rows, digits={"ratio": 3}, notes=lines[:2], partial=partial)
+
+
+if __name__ == "__main__":
+    main()
