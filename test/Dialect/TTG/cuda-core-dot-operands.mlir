@@ -61,3 +61,42 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %d : tensor<128x128xf32, #big>
   }
 }
+
+// -----
+
+// The budget is half of a block's shared memory on the target: two 32 KiB
+// tiles are staged on sm_90 and kept as conversions on sm_86 (99 KiB).
+// CHECK-LABEL: tt.func @sm86_budget
+// CHECK-COUNT-2: ttg.convert_layout
+// CHECK-NOT: ttg.local_alloc
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+#acc = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#da = #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>
+#db = #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:86"} {
+  tt.func @sm86_budget(%a: tensor<64x128xf32, #blocked>, %b: tensor<128x64xf32, #blocked1>, %c: tensor<64x64xf32, #acc>) -> tensor<64x64xf32, #acc> {
+    %ca = ttg.convert_layout %a : tensor<64x128xf32, #blocked> -> tensor<64x128xf32, #da>
+    %cb = ttg.convert_layout %b : tensor<128x64xf32, #blocked1> -> tensor<128x64xf32, #db>
+    %d = tt.dot %ca, %cb, %c : tensor<64x128xf32, #da> * tensor<128x64xf32, #db> -> tensor<64x64xf32, #acc>
+    tt.return %d : tensor<64x64xf32, #acc>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: tt.func @sm90_budget
+// CHECK-COUNT-2: ttg.local_alloc
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+#acc = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#da = #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>
+#db = #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, ttg.target = "cuda:90"} {
+  tt.func @sm90_budget(%a: tensor<64x128xf32, #blocked>, %b: tensor<128x64xf32, #blocked1>, %c: tensor<64x64xf32, #acc>) -> tensor<64x64xf32, #acc> {
+    %ca = ttg.convert_layout %a : tensor<64x128xf32, #blocked> -> tensor<64x128xf32, #da>
+    %cb = ttg.convert_layout %b : tensor<128x64xf32, #blocked1> -> tensor<128x64xf32, #db>
+    %d = tt.dot %ca, %cb, %c : tensor<64x128xf32, #da> * tensor<128x64xf32, #db> -> tensor<64x64xf32, #acc>
+    tt.return %d : tensor<64x64xf32, #acc>
+  }
+}

@@ -19,8 +19,9 @@
 // source at the conversion and a ttg.local_load right before the dot.  The tile is #ttg.swizzled_shared,
 // row-major, with the XOR swizzle the conversion's scratch plan found
 // fewest bank conflicts with (layout/BankConflicts.h), unswizzled where
-// that plan pads rows instead.  Dots whose two tiles together would exceed
-// kMaxOperandTileBytes keep their conversions, whose scratch is shared.
+// that plan pads rows instead.  Dots whose two tiles together would take
+// more than half of a block's shared memory on the target keep their
+// conversions, whose scratch is shared.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/Transforms/Passes.h"
@@ -40,8 +41,15 @@ using namespace tritium::ttg;
 
 namespace {
 
-/// The most shared memory a dot's two operand tiles may take together.
-constexpr int64_t kMaxOperandTileBytes = 96 * 1024;
+/// The most shared memory a dot's two operand tiles may take together: half
+/// of what a block may have on the target (sm_90: 227 KiB; sm_80: 163 KiB;
+/// sm_86 and sm_89: 99 KiB), leaving the rest to the kernel's other buffers.
+int64_t maxOperandTileBytes(int computeCapability) {
+  int64_t perBlock = computeCapability >= 90   ? 232448
+                     : computeCapability == 80 ? 166912
+                                               : 101376;
+  return perBlock / 2;
+}
 
 /// The conversion feeding operand `operand` of `dot`, if it can become a
 /// shared tile: a conversion from a distributed layout that is not a dot_op
@@ -88,6 +96,7 @@ int64_t tileBytes(ConvertLayoutOp convert) {
 } // namespace
 
 void ttg::stageCudaCoreDotOperands(ModuleOp module) {
+  int64_t budget = maxOperandTileBytes(getComputeCapability(module));
   SmallVector<tt::DotOp> dots;
   module.walk([&](tt::DotOp dot) {
     if (isa<BlockedEncodingAttr>(
@@ -103,7 +112,7 @@ void ttg::stageCudaCoreDotOperands(ModuleOp module) {
         staged.push_back({i, convert});
         bytes += tileBytes(convert);
       }
-    if (staged.empty() || bytes > kMaxOperandTileBytes)
+    if (staged.empty() || bytes > budget)
       continue;
     SmallVector<std::pair<unsigned, Value>> tiles;
     for (auto [i, convert] : staged) {

@@ -198,7 +198,8 @@ def TTGCudaCoreDotOperandsPass
     `ttg.local_load` right before the dot.  Both stores then precede one
     barrier and both loads, which can move next to the FMAs that use them,
     instead of A's values staying live across B's conversion.  Dots whose
-    two tiles would take more than 96 KiB keep their conversions.
+    two tiles would take more than half of a block's shared memory on the
+    target keep their conversions.
 
     ```mlir
     %a = ttg.convert_layout %x : tensor<32x64xf32, #blocked> -> tensor<32x64xf32, #dot_op_a>
