@@ -252,3 +252,26 @@ def test_a_kernel_that_spills_keeps_the_registers_its_block_allows():
     assert not (k.n_spills > 0 and k.n_regs < 255), (k.n_regs, k.n_spills)
     if k.n_spills:
         assert ".minnctapersm 1" in k.asm["ptx"]
+
+
+ATTN_STRIDES = [f"stride_{t}{d}" for t in "qkvo" for d in ("z", "h", "m" if t in "qo" else "n", "d")]
+
+
+@pytest.mark.parametrize("head_dim,causal", [(64, False), (128, True)])
+def test_one_loop_attention_runs_on_pipelined_wgmma_at_8_warps(head_dim, causal):
+    # The corpus's attention (bench/kernels/attention_one_loop.py): plain
+    # pointers, strides as arguments, causal by tl.where in the one loop.
+    attn = load_kernels("attention_one_loop.py", triton, tl, "tritium").attn_fwd_one_loop
+    signature = {"Q": "*fp16", "K": "*fp16", "V": "*fp16", "Out": "*fp16", "sm_scale": "fp32"}
+    signature.update({name: "i32" for name in ATTN_STRIDES + ["H", "N_CTX"]})
+    constexprs = {"HEAD_DIM": head_dim, "BLOCK_M": 128, "BLOCK_N": 64, "CAUSAL": causal}
+    constexprs.update({name: 1 for name in ATTN_STRIDES if name.endswith("d")})
+    for name in constexprs:
+        signature.pop(name, None)
+    attrs = {name: [["tt.divisibility", 16]] for name in signature if name not in ("sm_scale", "H")}
+    k = triton.compile(attn, signature=signature, constexprs=constexprs, attrs=attrs, target="cuda:90",
+                       num_warps=8, num_stages=3)
+    ttgir, ptx = k.asm["ttgir"], k.asm["ptx"]
+    assert len(re.findall(r"= ttg\.warp_group_dot ", ttgir)) == 2
+    assert "cp.async.cg.shared.global" in ptx and "cp.async.wait_group" in ptx
+    assert "cubin" in k.asm

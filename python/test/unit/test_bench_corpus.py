@@ -1,0 +1,55 @@
+"""bench/bench_corpus.py without a GPU: the item list (at least the 150
+items issue-42's corpus asks for, each family present, shards that
+partition it) and the summary a run prints (geomean, worst items, compile
+ratio, failures)."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench")
+sys.path.insert(0, BENCH)
+
+import bench_corpus  # noqa: E402
+
+
+def listed(*args):
+    run = subprocess.run([sys.executable, os.path.join(BENCH, "bench_corpus.py"), "--list", *args],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.strip().splitlines()[:-1]
+
+
+def test_the_corpus_has_every_family_and_enough_items():
+    items = listed()
+    assert len(items) >= 150
+    assert {line.split()[0] for line in items} == set(bench_corpus.FAMILIES)
+    # every 8-warp attention config is an item in both dtypes, head dims and masks
+    eight = [line for line in items if line.startswith("attention") and line.endswith(", 8)")]
+    assert len(eight) == 2 * 2 * 2 * sum(1 for c in bench_corpus.CONFIGS_ATTN if c[3] == 8)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_shards_partition_the_items(n):
+    whole = listed()
+    shards = [listed("--shard", f"{k}/{n}") for k in range(1, n + 1)]
+    assert sorted(sum(shards, [])) == sorted(whole)
+    assert all(abs(len(s) - len(whole) / n) <= 1 for s in shards)
+
+
+def test_summary_counts_only_items_both_compilers_ran():
+    rows = [
+        {"work": "attention fp16 128 False", "config": "(128, 64, 3, 8)", "unit": "TFLOP/s", "tritium": 300.0,
+         "triton": 400.0, "ratio": 0.75, "tritium compile s": 1.0, "triton compile s": 2.0},
+        {"work": "matmul fp16", "config": "(128, 256, 64, 8, 3, 8)", "unit": "TFLOP/s", "tritium": 600.0,
+         "triton": 500.0, "ratio": 1.2, "tritium compile s": 0.5, "triton compile s": 1.0},
+        {"work": "inductor_mm fp32", "config": "(128, 128, 128, 4, 8)", "unit": "TFLOP/s", "tritium": 3.0,
+         "triton error": "OutOfResources: out of resource: shared memory"},
+    ]
+    lines = bench_corpus.summary(rows)
+    assert lines[0] == "items 3, compared 2, geomean Tritium/Triton 0.949"
+    assert "Tritium 1.5, Triton 3.0 (0.50x)" in lines[1]
+    worst = lines.index("worst 15:")
+    assert lines[worst + 1].startswith("  0.750  attention fp16 128 False (128, 64, 3, 8)")
+    assert lines[-1].startswith("failed: inductor_mm fp32 (128, 128, 128, 4, 8): triton error: OutOfResources")
