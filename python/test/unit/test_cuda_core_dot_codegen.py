@@ -21,16 +21,19 @@ def ids(shape, alias, prefix):
     return [line.replace("%", f"%{prefix}_").replace("#b", alias) for line in lines], idx.replace("%", f"%{prefix}_")
 
 
-def ttgir(m, n, k, a_layout, b_layout, acc_layout, num_warps):
-    a_lines, a = ids([m, k], "#la", "a")
-    b_lines, b = ids([k, n], "#lb", "b")
-    c_lines, c = ids([m, n], "#acc", "c")
-    acc = tensor_type([m, n], "#acc")
+def ttgir(batch, m, n, k, a_layout, b_layout, acc_layout, num_warps):
+    """The dot of id-valued operands; `batch` 0 for a 2-D dot."""
+    lead = [batch] if batch else []
+    a_shape, b_shape, c_shape = lead + [m, k], lead + [k, n], lead + [m, n]
+    a_lines, a = ids(a_shape, "#la", "a")
+    b_lines, b = ids(b_shape, "#lb", "b")
+    c_lines, c = ids(c_shape, "#acc", "c")
+    acc = tensor_type(c_shape, "#acc")
     body = a_lines + b_lines + c_lines + [
-        f"%da = ttg.convert_layout {a} : {tensor_type([m, k], '#la')} -> {tensor_type([m, k], '#da')}",
-        f"%db = ttg.convert_layout {b} : {tensor_type([k, n], '#lb')} -> {tensor_type([k, n], '#db')}",
+        f"%da = ttg.convert_layout {a} : {tensor_type(a_shape, '#la')} -> {tensor_type(a_shape, '#da')}",
+        f"%db = ttg.convert_layout {b} : {tensor_type(b_shape, '#lb')} -> {tensor_type(b_shape, '#db')}",
         f"%zero = arith.constant dense<0> : {acc}",
-        f"%d = tt.dot %da, %db, %zero : {tensor_type([m, k], '#da')} * {tensor_type([k, n], '#db')} -> {acc}",
+        f"%d = tt.dot %da, %db, %zero : {tensor_type(a_shape, '#da')} * {tensor_type(b_shape, '#db')} -> {acc}",
     ]
     body = "\n    ".join(body)
     return f"""#la = {a_layout}
@@ -48,20 +51,23 @@ module attributes {{"ttg.num-warps" = {num_warps} : i32, "ttg.threads-per-warp" 
 
 
 CASES = [
-    # m, n, k, A's layout, B's layout (K contiguous, as a transposed B), accumulator, warps
-    (32, 32, 16, blocked([1, 4], [8, 4], [4, 1], [1, 0]), blocked([4, 1], [4, 8], [1, 4], [0, 1]),
+    # batch (0: a 2-D dot), m, n, k, A's layout, B's layout (K contiguous, as a transposed B),
+    # accumulator, warps
+    (0, 32, 32, 16, blocked([1, 4], [8, 4], [4, 1], [1, 0]), blocked([4, 1], [4, 8], [1, 4], [0, 1]),
      blocked([2, 2], [2, 16], [4, 1], [1, 0]), 4),
-    (16, 64, 8, blocked([1, 4], [16, 2], [1, 2], [1, 0]), blocked([1, 4], [1, 32], [2, 1], [1, 0]),
+    (0, 16, 64, 8, blocked([1, 4], [16, 2], [1, 2], [1, 0]), blocked([1, 4], [1, 32], [2, 1], [1, 0]),
      blocked([4, 4], [1, 32], [2, 1], [1, 0]), 2),
+    (2, 16, 16, 8, blocked([1, 1, 4], [1, 16, 2], [2, 1, 1], [2, 1, 0]),
+     blocked([1, 4, 1], [1, 2, 16], [2, 1, 1], [1, 2, 0]), blocked([1, 2, 2], [1, 4, 8], [2, 1, 1], [2, 1, 0]), 2),
 ]
 
 
 @pytest.mark.parametrize("staged", [False, True], ids=["conversions", "shared-tiles"])
-@pytest.mark.parametrize("m,n,k,a_layout,b_layout,acc_layout,num_warps", CASES,
-                         ids=[f"{c[0]}x{c[1]}x{c[2]}" for c in CASES])
-def test_cuda_core_dot_computes_every_element(m, n, k, a_layout, b_layout, acc_layout, num_warps, staged):
+@pytest.mark.parametrize("batch,m,n,k,a_layout,b_layout,acc_layout,num_warps", CASES,
+                         ids=[("%dx" % c[0] if c[0] else "") + f"{c[1]}x{c[2]}x{c[3]}" for c in CASES])
+def test_cuda_core_dot_computes_every_element(batch, m, n, k, a_layout, b_layout, acc_layout, num_warps, staged):
     pipeline = LOWER.format("ttg-cuda-core-dot-operands," if staged else "")
-    source = ttgir(m, n, k, a_layout, b_layout, acc_layout, num_warps)
+    source = ttgir(batch, m, n, k, a_layout, b_layout, acc_layout, num_warps)
     llir = native_library().run_pipeline(source, pipeline, "dot.ttgir")
     if staged:
         assert "llvm.store" in llir
@@ -70,6 +76,8 @@ def test_cuda_core_dot_computes_every_element(m, n, k, a_layout, b_layout, acc_l
     assert set(d) == set(element)
     for reg in element:
         for t in range(32 * num_warps):
-            row, col = divmod(element[reg][t], n)
-            want = sum((row * k + kk) * (kk * n + col) for kk in range(k)) & 0xFFFFFFFF
-            assert d[reg][t] == want, f"thread {t} register {reg}: element ({row}, {col}) is {d[reg][t]}, not {want}"
+            bb, rest = divmod(element[reg][t], m * n)
+            row, col = divmod(rest, n)
+            want = sum((bb * m * k + row * k + kk) * (bb * k * n + kk * n + col) for kk in range(k)) & 0xFFFFFFFF
+            assert d[reg][t] == want, (f"thread {t} register {reg}: element ({bb}, {row}, {col}) is {d[reg][t]}, "
+                                       f"not {want}")
