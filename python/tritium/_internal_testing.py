@@ -62,6 +62,11 @@ def is_blackwell() -> bool:
     return is_cuda() and _capability_major() == 10
 
 
+def is_rubin() -> bool:
+    """Compute capability 10.7 (Triton's name for its newest NVIDIA parts)."""
+    return is_cuda() and get_current_target().arch == 107
+
+
 def is_sm12x() -> bool:
     return is_cuda() and _capability_major() == 12
 
