@@ -36,6 +36,8 @@ import statistics
 import sys
 import time
 
+PROCESS_START = time.perf_counter()
+
 MODELS = ("mlp", "attention", "user_kernel", "gpt2", "llama", "bert", "t5", "resnet18", "vit_tiny", "convnext", "efficientnet")
 TASKS = ("infer", "train")
 PRECISIONS = ("fp32", "bf16")
@@ -188,11 +190,17 @@ def _timers(torch):
 
 
 def run_case(name, task, precision, mode, dynamic=False, warm_iters=20):
+    phases = {}  # seconds per phase of this process, to tell the cold call from the rest
+    t_phase = time.perf_counter()
     import torch
+    phases["import_torch"] = time.perf_counter() - t_phase
 
+    t_phase = time.perf_counter()
     torch.manual_seed(0)
     model, inputs = build(torch, name)
     model, inputs = model.cuda(), tuple(t.cuda() for t in inputs)
+    torch.cuda.synchronize()
+    phases["build"] = time.perf_counter() - t_phase
     call = Wrapped(torch, name, model)
     autocast = torch.autocast("cuda", dtype=torch.bfloat16, enabled=precision == "bf16")
     compile_kwargs = {"dynamic": True} if dynamic else {}
@@ -238,8 +246,10 @@ def run_case(name, task, precision, mode, dynamic=False, warm_iters=20):
 
     from torch._inductor import metrics
     metrics.reset()
+    t_phase = time.perf_counter()
     want = results[0]()
     torch.cuda.synchronize()
+    phases["eager"] = time.perf_counter() - t_phase
     t0 = time.perf_counter()
     got = results[1]()
     torch.cuda.synchronize()
@@ -252,6 +262,7 @@ def run_case(name, task, precision, mode, dynamic=False, warm_iters=20):
         errors["param_err"] = _rel_err(torch, [p for (_, p), _ in named], [w for _, w in named])
         if errors["param_err"] > 1e-2:  # which weight, for the report
             errors["param_worst"] = max(named, key=lambda nw: (nw[0][1] - nw[1]).abs().max().item())[0][0]
+    t_phase = time.perf_counter()
     for _ in range(3):
         results[1]()
     torch.cuda.synchronize()
@@ -261,10 +272,12 @@ def run_case(name, task, precision, mode, dynamic=False, warm_iters=20):
         results[1]()
         torch.cuda.synchronize()
         times.append((time.perf_counter() - t) * 1e3)
+    phases["warm"] = time.perf_counter() - t_phase
     import triton
     return {"model": name, "task": task, "precision": precision, "mode": mode, "dynamic": bool(dynamic),
             "cold_s": round(cold, 3), "warm_ms": round(statistics.median(times), 4), **errors,
-            "kernels": kernels, "compile": _timers(torch), "triton": triton.__name__}
+            "kernels": kernels, "compile": _timers(torch), "triton": triton.__name__,
+            "phases_s": {k: round(v, 3) for k, v in phases.items()}}
 
 
 def main(argv):
@@ -280,6 +293,9 @@ def main(argv):
         traceback.print_exc()
         result = {"model": name, "task": task, "precision": precision, "mode": mode, "dynamic": dynamic,
                   "error": f"{type(e).__name__}: {str(e)[:2000]}"}
+    # (the driver's process_s minus this is the interpreter's start and exit,
+    # Inductor's compile workers' shutdown included)
+    result["until_result_s"] = round(time.perf_counter() - PROCESS_START, 3)
     print("ZOO " + json.dumps(result), flush=True)
     return 0
 
