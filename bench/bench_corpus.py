@@ -82,11 +82,31 @@ def items(families, quick):
 class Item:
     """One item's launch per compiler, its check and its work."""
 
+    KERNELS = {"attention": ("attention", "attn_fwd_one_loop"), "matmul": ("matmul", "matmul_kernel"),
+               "inductor_mm": ("inductor_mm", "inductor_mm")}
+
     def __init__(self, family, case, config, modules, torch):
         self.family, self.case, self.config = family, case, config
         self.torch, self.modules = torch, modules
         build = getattr(self, "_" + family)
         self.unit, self.work, self.want, self.tol, self.launch, self.out = build()
+
+    def compiled(self, name):
+        """The kernel `name`'s compiler built for this item (the newest entry
+        of the jit function's cache, `device_caches[device][0]` under both
+        compilers), or None."""
+        if self.family == "tutorials":
+            kernel = {"vector_add": "add_kernel", "softmax": "softmax_kernel",
+                      "layer_norm": "_layer_norm_fwd_fused"}[self.case[0]]
+            module = self.modules[name]["tutorials"]
+        else:
+            key, kernel = self.KERNELS[self.family]
+            module = self.modules[name][key]
+        try:
+            cache = getattr(module, kernel).device_caches[self.torch.cuda.current_device()][0]
+            return list(cache.values())[-1] if cache else None
+        except Exception:  # noqa: BLE001 - the figures are extras; the timing does not need them
+            return None
 
     def label(self):
         return f"{self.family} {' '.join(str(c) for c in self.case)}"
@@ -217,6 +237,14 @@ def measure(item, quick, median_ms):
         except Exception as e:  # noqa: BLE001 - an item one compiler cannot build is a row, not the end
             row[f"{name} error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
             continue
+        kernel = item.compiled(name)
+        if kernel is not None:  # registers, spills and shared memory explain many ratios
+            row[f"{name} regs"] = int(getattr(kernel, "n_regs", 0) or 0)
+            row[f"{name} spills"] = int(getattr(kernel, "n_spills", 0) or 0)
+            shared = getattr(kernel.metadata, "shared", None)
+            if shared is None and hasattr(kernel.metadata, "get"):
+                shared = kernel.metadata.get("shared")
+            row[f"{name} smem"] = int(shared or 0)
         got = item.out[name].float()
         want = item.want.float()
         err = ((got - want).abs().max() / want.abs().max().clamp_min(1e-30)).item()
