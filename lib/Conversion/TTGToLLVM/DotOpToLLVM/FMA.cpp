@@ -9,9 +9,9 @@
 // thread the whole row of A and column of B of each of its elements, and
 // fmaOperandRegister says which register holds which k.  The products are
 // added in order of k, as a sequential loop would, with k the outer loop so
-// that one step's operands are dead before the next step's are needed.  ttg-accelerate-matmul
-// has cast A and B to the accumulator's element type: floats use llvm.fma,
-// integers a multiply and an add.
+// that one step's operands are dead before the next step's are needed.
+// ttg-accelerate-matmul has cast A and B to the accumulator's element type:
+// floats use llvm.fma, integers a multiply and an add.
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"

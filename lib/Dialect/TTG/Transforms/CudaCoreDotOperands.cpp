@@ -1,27 +1,28 @@
-//===- CudaCoreDotOperands.cpp - ttg-cuda-core-dot-operands ----------------===//
+//===- CudaCoreDotOperands.cpp - ttg-cuda-core-dot-operands --------------===//
 //
 // A CUDA-core dot (a tt.dot with a blocked accumulator) reads its operands
 // in #ttg.dot_op layouts that give each thread whole rows of A and columns
 // of B.  As ttg.convert_layout ops, the two operands pass through shared
 // scratch (or warp shuffles) one after the other, each conversion a store,
-// a barrier and a load; A's loaded values then stay live across B's barrier, which no load
-// may cross, and the thread holds both operands' whole K slice in registers
-// before its first FMA.  Stored to two shared tiles first and loaded after
-// one barrier, right before the dot, the loads of both operands are free to
-// move next to the FMAs that read them (ptxas interleaves them), and only a
-// few steps of k are live at a time.
+// a barrier and a load: A's loaded values stay live across B's barrier,
+// which no load may cross, and a thread holds both operands' whole K slice
+// in registers before its first FMA.  Stored to two shared tiles first and
+// loaded after one barrier, right before the dot, the loads of both
+// operands are free to move next to the FMAs that read them (ptxas
+// interleaves them), and only a few steps of k are live at a time.
 //
 // Algorithm: for every tt.dot with a blocked accumulator, each operand that
 // is a ttg.convert_layout (used by that dot only, in its block) from a
 // distributed layout other than dot_op that moves data between threads
 // (through shared scratch or warp shuffles, which would also produce the
 // whole operand before the first FMA) becomes a ttg.local_alloc of the
-// source at the conversion and a ttg.local_load right before the dot.  The tile is #ttg.swizzled_shared,
-// row-major, with the XOR swizzle the conversion's scratch plan found
-// fewest bank conflicts with (layout/BankConflicts.h), unswizzled where
-// that plan pads rows instead.  Dots whose two tiles together would take
-// more than half of a block's shared memory on the target keep their
-// conversions, whose scratch is shared.
+// source at the conversion and a ttg.local_load right before the dot.  The
+// tile is #ttg.swizzled_shared, row-major, with the XOR swizzle the
+// conversion's scratch plan found fewest bank conflicts with
+// (layout/BankConflicts.h), unswizzled where that plan pads rows instead.
+// Dots whose two tiles together would take more than half of a block's
+// shared memory on the target keep their conversions, whose scratch is
+// shared.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/Transforms/Passes.h"
