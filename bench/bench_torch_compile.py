@@ -17,15 +17,18 @@ kernel count.  Ratio: Triton's cold time over Tritium's.
       [--dynamic MODEL] [--backends tritium,triton] [--jobs N] [--timeout S] [--json FILE]
 
 --jobs runs that many cases at once (for a correctness sweep: the times are
-then not comparable).  The record goes to bench/results/bench_torch_compile.json
+then not comparable).  The bench set takes longer than one GPU call: run it
+in parts (--cases none --models ...) with --json, then --merge the files.  The record goes to bench/results/bench_torch_compile.json
 (or $TRITIUM_RESULTS_DIR) when the `bench` case set ran under both compilers
 with one job at a time; otherwise it is a partial record.
 """
 import argparse
 import concurrent.futures
 import json
+import math
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -102,42 +105,10 @@ def label(r):
     return " ".join([r["model"], r["task"], r["precision"], r["mode"]] + (["dynamic"] if r["dynamic"] else []))
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cases", default="bench", help="a case set of torch_zoo.cases (bench, sweep, matrix), "
-                    "or none to take only --models x --tasks x --precisions x --modes")
-    ap.add_argument("--models", default="")
-    ap.add_argument("--tasks", default="infer,train")
-    ap.add_argument("--precisions", default="fp32")
-    ap.add_argument("--modes", default="default")
-    ap.add_argument("--dynamic", default="", help="models also run with dynamic=True (default mode, fp32)")
-    ap.add_argument("--backends", default="tritium,triton")
-    ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--timeout", type=float, default=600)
-    ap.add_argument("--json", default=None, help="also write every result to this file")
-    args = ap.parse_args()
-    split = lambda s: [x for x in s.split(",") if x]  # noqa: E731
-    cases = [] if args.cases == "none" else torch_zoo.cases(args.cases)
-    cases += [(m, t, p, mode, False) for m in split(args.models) for t in split(args.tasks)
-              for p in split(args.precisions) for mode in split(args.modes)]
-    cases += [(m, t, "fp32", "default", True) for m in split(args.dynamic) for t in split(args.tasks)]
-    backends = split(args.backends)
-    jobs = [(b, c) for c in dict.fromkeys(cases) for b in backends]
-    results = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(run_case, b, c, args.timeout) for b, c in jobs]
-        for future in concurrent.futures.as_completed(futures):
-            r = future.result()
-            results.append(r)
-            if args.json:  # rewritten after every case: a run cut short keeps what it has
-                with open(args.json, "w") as f:
-                    json.dump(results, f, indent=1)
-            state = r.get("error") or f"cold {r['cold_s']:.2f} s, warm {r['warm_ms']:.3f} ms, err {errors(r)}, " \
-                                      f"kernels {r.get('kernels')}, kernel compile {kernel_compile_s(r):.2f} s"
-            print(f"{r['backend']:8s} {label(r):55s} {state}", flush=True)
-            if "error" in r:
-                print("    " + "\n    ".join(r.get("stderr", "").strip().splitlines()[-25:]), flush=True)
-
+def report(results, full):
+    """Prints the side-by-side table of `results` and the totals the issue's
+    targets are stated in, and writes the record (a whole one when `full`:
+    the bench set, both compilers, one case at a time)."""
     by = {(label(r), r["backend"]): r for r in results}
     rows = []
     print(f"\n{'case':55s} {'cold s':>15s} {'kernel compile s':>17s} {'warm ms':>17s} {'err':>19s}")
@@ -165,15 +136,100 @@ def main():
               f"{kernel_compile_s(t) if ok(t) else '-':>8} {kernel_compile_s(r) if ok(r) else '-':>8} "
               f"{fmt(t, 'warm_ms', '8.3f'):>8s} {fmt(r, 'warm_ms', '8.3f'):>8s} "
               f"{errors(t) if ok(t) else '-':>27s} {errors(r) if ok(r) else '-':>27s}")
-    full = args.jobs == 1 and set(backends) == {"tritium", "triton"} and args.cases == "bench" and \
-        not (args.models or args.dynamic)
+    notes = totals(rows)
+    print("\n".join(notes))
     try:
         from results_page import record
         record("bench_torch_compile", rows, headers={"tritium": "Tritium cold s", "triton": "Triton cold s"},
-               digits={"warm_ratio": 3},
+               digits={"warm_ratio": 3}, notes=notes,
                partial=None if full else "a subset of the zoo, or cases run in parallel")
     except Exception as e:  # noqa: BLE001
         print(f"no record: {e}", file=sys.stderr)
+
+
+def totals(rows):
+    """Summed over the cases both compilers ran: first call and kernel
+    compile (Tritium's over Triton's), and the geomean of the warm ratios
+    (Triton's time over Tritium's)."""
+    both = [r for r in rows if r.get("ratio")]
+    if not both:
+        return []
+    cold = [sum(r[k] for r in both) for k in ("tritium", "triton")]
+    compile_s = [sum(r[k] for r in both) for k in ("tritium_compile_s", "triton_compile_s")]
+    warm = math.exp(statistics.fmean(math.log(r["warm_ratio"]) for r in both if r.get("warm_ratio")))
+    return [f"{len(both)} cases under both: first call {cold[0]:.1f} s vs {cold[1]:.1f} s "
+            f"({cold[0] / cold[1]:.2f}x), kernel compile {compile_s[0]:.1f} s vs {compile_s[1]:.1f} s "
+            f"({compile_s[0] / compile_s[1]:.2f}x), warm geomean {warm:.3f}x"]
+
+
+def merge(paths):
+    """The results of several --json files (runs of parts of the bench set,
+    say one call each), each case's two compilers taken from one file so
+    that they ran on one machine; whole when the bench set is covered."""
+    merged, seen = [], {}
+    for path in paths:
+        with open(path) as f:
+            part = json.load(f)
+        cases = {}
+        for r in part:
+            cases.setdefault(label(r), {})[r["backend"]] = r
+        for case, pair in cases.items():
+            if case in seen or set(pair) != {"tritium", "triton"}:
+                continue  # a case already taken, or one compiler only: not a side-by-side figure
+            seen[case] = path
+            merged += pair.values()
+    bench = {label({"model": m, "task": t, "precision": p, "mode": mode, "dynamic": d})
+             for m, t, p, mode, d in torch_zoo.cases("bench")}
+    missing = sorted(bench - set(seen))
+    if missing:
+        print(f"not covered by both compilers: {', '.join(missing)}")
+    return merged, not missing
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cases", default="bench", help="a case set of torch_zoo.cases (bench, sweep, matrix), "
+                    "or none to take only --models x --tasks x --precisions x --modes")
+    ap.add_argument("--models", default="")
+    ap.add_argument("--tasks", default="infer,train")
+    ap.add_argument("--precisions", default="fp32")
+    ap.add_argument("--modes", default="default")
+    ap.add_argument("--dynamic", default="", help="models also run with dynamic=True (default mode, fp32)")
+    ap.add_argument("--backends", default="tritium,triton")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--json", default=None, help="also write every result to this file")
+    ap.add_argument("--merge", nargs="+", help="report the results of these --json files together (runs of "
+                    "parts of the bench set) instead of running cases")
+    args = ap.parse_args()
+    if args.merge:
+        results, whole = merge(args.merge)
+        report(results, whole)
+        return 0
+    split = lambda s: [x for x in s.split(",") if x]  # noqa: E731
+    cases = [] if args.cases == "none" else torch_zoo.cases(args.cases)
+    cases += [(m, t, p, mode, False) for m in split(args.models) for t in split(args.tasks)
+              for p in split(args.precisions) for mode in split(args.modes)]
+    cases += [(m, t, "fp32", "default", True) for m in split(args.dynamic) for t in split(args.tasks)]
+    backends = split(args.backends)
+    jobs = [(b, c) for c in dict.fromkeys(cases) for b in backends]
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = [pool.submit(run_case, b, c, args.timeout) for b, c in jobs]
+        for future in concurrent.futures.as_completed(futures):
+            r = future.result()
+            results.append(r)
+            if args.json:  # rewritten after every case: a run cut short keeps what it has
+                with open(args.json, "w") as f:
+                    json.dump(results, f, indent=1)
+            state = r.get("error") or f"cold {r['cold_s']:.2f} s, warm {r['warm_ms']:.3f} ms, err {errors(r)}, " \
+                                      f"kernels {r.get('kernels')}, kernel compile {kernel_compile_s(r):.2f} s"
+            print(f"{r['backend']:8s} {label(r):55s} {state}", flush=True)
+            if "error" in r:
+                print("    " + "\n    ".join(r.get("stderr", "").strip().splitlines()[-25:]), flush=True)
+
+    report(results, args.jobs == 1 and set(backends) == {"tritium", "triton"} and args.cases == "bench"
+           and not (args.models or args.dynamic))
     return 0 if all("error" not in r for r in results if r["backend"] == "tritium") else 1
 
 
