@@ -35,6 +35,7 @@ from typing import Dict, List, Optional, Tuple
 OUTCOMES = ("passed", "failed", "skipped", "error")
 BACKENDS = ("triton", "tritium")
 RANK = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
+CAUSE_HEADER = ("| tests | libraries | outcome | message (first line, folded) | example |", "|---|---|---|---|---|")
 
 
 class Run:
@@ -243,23 +244,27 @@ def main():
                 [(n, ("error", m)) for n, m in triton.collect_errors.items()]:
             if outcome in ("failed", "error"):
                 triton_failures[(outcome, fold(message))].append((lib, nodeid))
+    def cause_rows(groups):
+        """A table row per (outcome, folded message): its test count,
+        libraries and first example, the largest group first."""
+        rows = []
+        for (outcome, message), keys in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            lib, nodeid = keys[0]
+            rows.append(f"| {len(keys)} | {by_library(keys)} | {outcome} | {message.replace('|', '/')} "
+                        f"| {lib}: `{nodeid}` |")
+        return rows
+
     share = 100.0 * total[0] / total[1] if total[1] else 0.0
     text.append(f"| **all** | | | | | **{total[0]} / {total[1]} ({share:.1f}%)** | |")
 
     text += ["", f"## Tests Triton passes and Tritium does not ({sum(len(v) for v in causes.values())}), by cause",
-             "", "| tests | libraries | outcome | message (first line, folded) | example |", "|---|---|---|---|---|"]
-    for (outcome, message), keys in sorted(causes.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        lib, nodeid = keys[0]
-        text.append(f"| {len(keys)} | {by_library(keys)} | {outcome} | {message.replace('|', '/')} "
-                    f"| {lib}: `{nodeid}` |")
+             "", *CAUSE_HEADER]
+    text += cause_rows(causes)
 
     text += ["", f"## Tritium's failures and errors on tests Triton did not run ({sum(len(v) for v in unreached.values())}),"
              " by cause", "", "Not counted above (Triton has no outcome to compare); each needs a look of its own.", "",
-             "| tests | libraries | outcome | message (first line, folded) | example |", "|---|---|---|---|---|"]
-    for (outcome, message), keys in sorted(unreached.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        lib, nodeid = keys[0]
-        text.append(f"| {len(keys)} | {by_library(keys)} | {outcome} | {message.replace('|', '/')} "
-                    f"| {lib}: `{nodeid}` |")
+             *CAUSE_HEADER]
+    text += cause_rows(unreached)
 
     text += ["", f"## Tests Tritium passes and Triton fails ({len(tritium_only_passes)})", ""]
     if not tritium_only_passes:
@@ -270,11 +275,8 @@ def main():
         text.append(f"- and {len(tritium_only_passes) - 20} more")
 
     text += ["", f"## Triton's own failures and errors ({sum(len(v) for v in triton_failures.values())}), by cause",
-             "", "| tests | libraries | outcome | message (first line, folded) | example |", "|---|---|---|---|---|"]
-    for (outcome, message), keys in sorted(triton_failures.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        lib, nodeid = keys[0]
-        text.append(f"| {len(keys)} | {by_library(keys)} | {outcome} | {message.replace('|', '/')} "
-                    f"| {lib}: `{nodeid}` |")
+             "", *CAUSE_HEADER]
+    text += cause_rows(triton_failures)
 
     with open(args.out, "w", encoding="utf-8") as out:
         out.write("\n".join(text) + "\n")

@@ -343,15 +343,20 @@ void prepareFmaDot(tt::DotOp dot) {
 
 } // namespace
 
-LogicalResult ttg::accelerateMatmul(ModuleOp module) {
-  int computeCapability = getComputeCapability(module);
-  int numWarps = getNumWarps(module);
+SmallVector<tt::DotOp> ttg::blockedAccumulatorDots(ModuleOp module) {
   SmallVector<tt::DotOp> dots;
   module.walk([&](tt::DotOp dot) {
     if (isa<BlockedEncodingAttr>(
             cast<RankedTensorType>(dot.getType()).getEncoding()))
       dots.push_back(dot);
   });
+  return dots;
+}
+
+LogicalResult ttg::accelerateMatmul(ModuleOp module) {
+  int computeCapability = getComputeCapability(module);
+  int numWarps = getNumWarps(module);
+  SmallVector<tt::DotOp> dots = blockedAccumulatorDots(module);
   for (tt::DotOp dot : dots) {
     // fp8e4nv exists from sm_89 on, as in Triton (fp8e5 converts anywhere).
     for (Value operand : {dot.getA(), dot.getB()})

@@ -98,12 +98,7 @@ int64_t tileBytes(ConvertLayoutOp convert) {
 
 void ttg::stageCudaCoreDotOperands(ModuleOp module) {
   int64_t budget = maxOperandTileBytes(getComputeCapability(module));
-  SmallVector<tt::DotOp> dots;
-  module.walk([&](tt::DotOp dot) {
-    if (isa<BlockedEncodingAttr>(
-            cast<RankedTensorType>(dot.getType()).getEncoding()))
-      dots.push_back(dot);
-  });
+  SmallVector<tt::DotOp> dots = blockedAccumulatorDots(module);
   for (tt::DotOp dot : dots) {
     SmallVector<std::pair<unsigned, ConvertLayoutOp>> staged;
     int64_t bytes = 0;

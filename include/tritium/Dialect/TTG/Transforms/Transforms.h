@@ -22,6 +22,10 @@ namespace tritium {
 class ModuleAxisInfo;
 } // namespace tritium
 
+namespace tritium::tt {
+class DotOp;
+} // namespace tritium::tt
+
 namespace tritium::ttg {
 
 //===----------------------------------------------------------------------===//
@@ -109,6 +113,11 @@ mlir::Value storeToSharedTile(mlir::OpBuilder &builder, mlir::Location loc,
 /// #ttg.dot_op of a version-2 mma becomes a store to a swizzled shared tile
 /// and a load from it, where a swizzle fits.
 void reduceDataDuplication(mlir::ModuleOp module);
+
+/// The dots of `module` with a blocked accumulator (before
+/// ttg-accelerate-matmul, every dot; after it, the CUDA-core ones), in walk
+/// order, collected before a pass rewrites them.
+llvm::SmallVector<tt::DotOp> blockedAccumulatorDots(mlir::ModuleOp module);
 
 /// ttg-cuda-core-dot-operands: the operands of every dot of `module` with a
 /// blocked accumulator that are shared-memory conversions become stores to
