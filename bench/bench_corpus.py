@@ -26,6 +26,7 @@ items and the compile-time ratio.
 
   python3 bench/bench_corpus.py [--families a,b] [--shard K/N] [--quick]
   python3 bench/bench_corpus.py --merge SHARD.json ...   (one record of the shards)
+  --budget-s S starts no item after S seconds, so a shard ends inside its call
 
 A run of one GPU call does not reach the whole corpus: --shard K/N takes every
 N-th item from the K-th (1-based), and --merge joins the shards' records.
@@ -300,6 +301,8 @@ def main():
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--merge", nargs="+")
     parser.add_argument("--list", action="store_true", help="print the items and exit (no GPU needed)")
+    parser.add_argument("--budget-s", type=float, default=None,
+                        help="start no item after this many seconds (the record says which items were left)")
     args = parser.parse_args()
 
     from results_page import record  # noqa: E402  (bench/results/bench_corpus.json)
@@ -344,7 +347,11 @@ def main():
                for name, (mod, lang) in compilers.items()}
     rows = []
     started = time.perf_counter()
+    left = []
     for family, case, config in chosen:
+        if args.budget_s is not None and time.perf_counter() - started > args.budget_s:
+            left.append((family, case, config))
+            continue
         torch.backends.cuda.matmul.allow_tf32 = family == "inductor_mm" and case == ("tf32",)
         item = Item(family, case, config, modules, torch)
         row = measure(item, args.quick, median_ms)
@@ -356,9 +363,12 @@ def main():
     lines = summary(rows)
     print("\n".join(lines))
     partial = None
-    if of > 1 or args.quick or set(families) != set(FAMILIES):
+    if of > 1 or args.quick or set(families) != set(FAMILIES) or left:
         partial = f"shard {shard}/{of}" + (" quick" if args.quick else "") + (
-            "" if set(families) == set(FAMILIES) else f" families {','.join(families)}")
+            "" if set(families) == set(FAMILIES) else f" families {','.join(families)}") + (
+            f", {len(left)} items left by --budget-s" if left else "")
+    for family, case, config in left:
+        print("left:", family, case, config)
     record("bench_corpus", rows, digits={"ratio": 3}, notes=lines[:2], partial=partial)
 
 
