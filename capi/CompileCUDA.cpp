@@ -28,7 +28,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "tritium/Analysis/Allocation.h"
-#include "tritium/Analysis/StreamingKernel.h"
 #include "tritium/Dialect/TT/Transforms/Transforms.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
 #include "tritium/InitAll.h"
@@ -306,8 +305,6 @@ private:
   int64_t globalScratchBytes = 0;
   bool globalScratchInternal = false; // the runtime's memory, not the user's
   int64_t totalNumWarps = 0; ///< warps launched, a warp-specialized partition's included
-  int64_t maxWarpsPerSM = 0;
-  std::string streamingWhyNot = "not analyzed (LLVM IR input)";
   /// Per tensor-descriptor argument whose tiles move by TMA: its argument
   /// index, swizzle and box (ttg-lower-tensor-descriptors), from which the
   /// host encodes the tensor map.
@@ -432,11 +429,7 @@ bool CudaCompile::run() {
         return fail("error: the module's ttg.target is \"" + named.getValue().str() +
                     "\" but it is compiled for " + target.name());
     }
-    // Decided on TTGIR, before it is lowered: see StreamingKernel.h.
-    streamingWhyNot = tritium::whyNotStreamingKernel(*module);
     collectTensorDescriptors(*module);
-    if (streamingWhyNot.empty())
-      maxWarpsPerSM = nvidia::streamingKernelWarpsPerSM(target.capability);
     auto t = std::chrono::steady_clock::now();
     std::string pipeline = llvm::formatv(
         "builtin.module(tritium-make-llir{{compute-capability={0} "
@@ -493,9 +486,6 @@ std::string CudaCompile::json() const {
   out["line_info"] = options.lineInfo || options.debug;
   out["ptxas_opt"] = options.ptxasOpt;
   out["shared"] = sharedBytes;
-  // The runtime keeps at most this many warps resident per SM (0: no limit).
-  out["max_warps_per_sm"] = maxWarpsPerSM;
-  out["streaming"] = streamingWhyNot.empty() ? "yes" : "no: " + streamingWhyNot;
   out["tensor_descriptors"] = llvm::json::Array(tensorDescriptors);
   out["nonnegative_args"] = llvm::json::Array(nonNegativeArgs);
   out["global_scratch_size"] = globalScratchBytes;

@@ -87,10 +87,7 @@ TRITIUM_API int tritium_run_pipeline(const char *text, size_t len,
  * "dump_dir"; empty otherwise), "llir" = the optimized
  * LLVM IR, "ptx") and metadata ("name", "target", "arch", "ptx_version",
  * "num_warps", "num_ctas", "num_stages", "maxnreg" (0: no cap), "shared" =
- * dynamic shared memory from the module's ttg.shared attribute,
- * "max_warps_per_sm" = the most warps per SM the runtime should keep
- * resident (0: no limit; see tritium_cuda_limit_residency), "streaming" =
- * "yes" or "no: <reason>" (Analysis/StreamingKernel.h), "registers",
+ * dynamic shared memory from the module's ttg.shared attribute, "registers",
  * "spills", "spill_stores", "spill_loads", "stack_frame", "static_shared",
  * "has_cubin", "ptxas" = its path or null, "ptxas_log", "warnings",
  * "times_ms"); *cubin and *cubin_size hold the cubin, or NULL and 0 when no
@@ -127,21 +124,6 @@ TRITIUM_API int tritium_cuda_device_properties(int device, int *major, int *mino
 TRITIUM_API int tritium_cuda_load(const void *image, const char *kernel_name,
                                   unsigned shared_bytes, int device, void **module,
                                   void **function, int *num_regs, char **diagnostics);
-
-/* The dynamic shared memory to launch `function` (loaded on `device`, run
- * with `threads` per block and needing `shared_bytes`) with so that at most
- * `max_warps_per_sm` warps are resident per multiprocessor: more than
- * `shared_bytes` when the function's own resources allow more blocks per
- * SM than that (the function is then allowed the larger size and prefers
- * the largest shared-memory carveout).  *blocks_per_sm receives the blocks
- * per SM it will run with.  Leaves the function as it was and returns
- * `shared_bytes` in *launch_shared_bytes when no limit applies or the limit
- * cannot be met exactly.  Returns 0, or 1 with diagnostics.  Since ABI
- * revision 6. */
-TRITIUM_API int tritium_cuda_limit_residency(void *function, int device, unsigned threads,
-                                             unsigned shared_bytes, int max_warps_per_sm,
-                                             unsigned *launch_shared_bytes, int *blocks_per_sm,
-                                             char **diagnostics);
 
 /* The launch record of tritium_cuda_launch: this header, then the kernel's
  * arguments packed as in a C struct (natural alignment, counted from the

@@ -12,7 +12,6 @@
 namespace tritium::test {
 void registerTestPasses();
 void registerTestAxisInfoPass();
-void registerTestStreamingKernelPass();
 } // namespace tritium::test
 
 int main(int argc, char **argv) {
@@ -21,7 +20,6 @@ int main(int argc, char **argv) {
   tritium::registerAllPasses();
   tritium::test::registerTestPasses();
   tritium::test::registerTestAxisInfoPass();
-  tritium::test::registerTestStreamingKernelPass();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "Tritium optimizer driver\n", registry));
 }

@@ -171,7 +171,3 @@ tritium::nvidia::makeCudaTarget(unsigned capability, unsigned ptxVersion,
   target.ptxVersion = ptxVersion;
   return target;
 }
-
-unsigned tritium::nvidia::streamingKernelWarpsPerSM(unsigned capability) {
-  return capability == 90 ? 40 : 0;
-}

@@ -65,7 +65,7 @@ int main(void) {
   CHECK(cuMemAlloc(&out, sizeof(hout)));
   CHECK(cuMemcpyHtoD(x, hx, sizeof(hx)));
   CHECK(cuMemcpyHtoD(y, hy, sizeof(hy)));
-  CHECK(cuMemsetD32(out, 0, LEN));
+  CHECK(cuMemsetD32Async(out, 0, LEN, stream));
   CHECK(add_default(stream, x, y, out, 4096));
   CHECK(add(stream, x + 4 * 4096 + 4, y + 4 * 4096 + 4, out + 4 * 4096 + 4, 603, 0));
   CHECK(cuStreamSynchronize(stream));
@@ -75,7 +75,7 @@ int main(void) {
     if (hout[i] != want && bad++ < 5) fprintf(stderr, "add: out[%d] = %g, want %g\n", i, hout[i], want);
   }
   if (add_get_num_algos() != 2) { fprintf(stderr, "add has %d algorithms\n", add_get_num_algos()); bad++; }
-  CHECK(cuMemsetD32(out, 0, LEN));
+  CHECK(cuMemsetD32Async(out, 0, LEN, stream));
   CHECK(add(stream, x, y, out, 1000, 1));
   CHECK(cuStreamSynchronize(stream));
   CHECK(cuMemcpyDtoH(hout, out, sizeof(hout)));

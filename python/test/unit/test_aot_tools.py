@@ -87,7 +87,7 @@ def test_compile_vector_add(kernel_dir):
     assert re.search(rf"unsigned char {name}_cubin\[\d+\]", c)
     assert "void *args[4] = { &x_ptr, &y_ptr, &out_ptr, &n };" in c  # no scratch parameter
     assert "const int64_t BLOCK = 1024LL;" in c and "gX = (unsigned int)((n + 1023) / BLOCK);" in c
-    assert re.search(rf"cuLaunchKernel\({name}_func, gX, gY, gZ, 128, 1, 1, {name}_launch_shared,\s+stream, args", c)
+    assert re.search(rf"cuLaunchKernel\({name}_func, gX, gY, gZ, 128, 1, 1, 0,\s+stream, args", c)
     if HAS_CUDA_H:
         _gcc_c(kernel_dir, source)
 

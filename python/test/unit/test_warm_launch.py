@@ -15,7 +15,6 @@ from tritium.runtime.launcher import last_launched
 from conftest import count_calls
 
 HEADER = "@QQIIIIII"
-PADDED_SHARED = 22272  # what FakeCuda.limit_residency launches streaming kernels with
 
 
 class FakeDType:
@@ -57,7 +56,6 @@ class FakeCuda:
         self.allocations = []
         self.records = []
         self.loads = []
-        self.limits = []
         self.fail_with = 0
         self.last = 0
         self.cooperative = []  # (record, argument offsets) of cooperative launches
@@ -69,14 +67,6 @@ class FakeCuda:
     def load(self, image, name, shared, device):
         self.loads.append((name, device))
         return 1, 0xF000 + len(self.loads), 32
-
-    def limit_residency(self, function, device, threads, shared, max_warps_per_sm):
-        """As the driver would on an H100 for a kernel whose registers allow
-        16 blocks per SM: pad shared memory when a limit is asked for."""
-        self.limits.append((function, max_warps_per_sm))
-        if not max_warps_per_sm:
-            return shared, 16
-        return max(shared, PADDED_SHARED), max_warps_per_sm // (threads // 32)
 
     def launch(self, record):
         self.records.append(bytes(record))
@@ -157,9 +147,8 @@ def test_the_second_launch_takes_the_warm_path(cuda, monkeypatch, tensor_path):
     first, second, third = (decode(r, "PPi") for r in cuda.records)
     assert first == second
     assert first["function"] == 0xF001 and first["stream"] == 0x5000
-    # a streaming kernel: launched with the shared memory that limits its residency
-    assert first["grid"] == (4, 1, 1) and first["threads"] == 128 and first["shared"] == PADDED_SHARED
-    assert cuda.limits == [(0xF001, 40)]
+    assert first["grid"] == (4, 1, 1) and first["threads"] == 128
+    assert first["shared"] == next(iter(copy.compiled.values())).shared
     assert first["params"] == (0x10000, 0x20000, 100)
     assert third["params"] == (0x30000, 0x40000, 200)
     assert last_launched() == "copy"
@@ -345,7 +334,7 @@ def test_one_device_needs_no_device_query(cuda, monkeypatch):
     assert len(cuda.records) == 2
 
 
-def test_only_streaming_kernels_limit_their_residency(cuda, tensor_path):
+def test_kernels_launch_with_the_shared_memory_they_use(cuda, tensor_path):
     @tritium.jit
     def row_sums(x_ptr, out_ptr, BLOCK: tl.constexpr):
         offs = tl.arange(0, BLOCK)
@@ -358,10 +347,10 @@ def test_only_streaming_kernels_limit_their_residency(cuda, tensor_path):
         use_path(row_sums, tensor_path)
         use_path(copy, tensor_path)
     sums = next(iter(row_sums.compiled.values()))
-    assert sums.metadata["max_warps_per_sm"] == 0 and sums.metadata["streaming"] == "no: 'tt.reduce'"
-    assert next(iter(copy.compiled.values())).metadata["max_warps_per_sm"] == 40
+    copied = next(iter(copy.compiled.values()))
+    assert sums.shared > 0  # the reduction's scratch
     shared = [decode(r, "PP" if i % 2 == 0 else "PPi")["shared"] for i, r in enumerate(cuda.records)]
-    assert shared == [sums.shared, PADDED_SHARED] * 2
+    assert shared == [sums.shared, copied.shared] * 2
 
 
 def test_threads_launching_a_new_kernel_at_once_share_one_load(cuda, monkeypatch):

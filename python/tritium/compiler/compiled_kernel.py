@@ -225,7 +225,6 @@ class CompiledKernel(metaclass=_LaunchHooksOfTheClass):
         return Launcher(self.metadata.get("kernel_name", self.name), image, self.runtime_params,
                         [t for _, t in self._runtime_leaves],
                         int(self.metadata.get("total_num_warps") or self.num_warps), self.shared,
-                        int(self.metadata.get("max_warps_per_sm") or 0),
                         self.metadata.get("tensor_descriptors") or (),
                         int(self.metadata.get("global_scratch_size") or 0),
                         int(self.metadata.get("global_scratch_align") or 1),
@@ -256,8 +255,7 @@ def take_native_metadata(metadata: Dict[str, Any], stages: Dict[str, Any]) -> No
     """Copies what the native compile reports (its `stages` dict) into a
     kernel's metadata: the entry's name, shared memory, registers, scratch
     and the launcher's other inputs."""
-    for field in ("shared", "registers", "spills", "name", "max_warps_per_sm", "streaming",
-                  "tensor_descriptors", "global_scratch_size", "global_scratch_align", "global_scratch_internal",
+    for field in ("shared", "registers", "spills", "name", "tensor_descriptors", "global_scratch_size", "global_scratch_align", "global_scratch_internal",
                   "nonnegative_args", "total_num_warps"):
         if field in stages:
             metadata["kernel_name" if field == "name" else field] = stages[field]

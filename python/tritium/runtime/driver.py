@@ -39,10 +39,6 @@ class CudaRuntime:
         d.tritium_cuda_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_uint, ctypes.c_int, _c_void_pp,
                                         _c_void_pp, _c_int_p, _c_void_pp]
         d.tritium_cuda_load.restype = ctypes.c_int
-        d.tritium_cuda_limit_residency.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint, ctypes.c_uint,
-                                                   ctypes.c_int, ctypes.POINTER(ctypes.c_uint), _c_int_p,
-                                                   _c_void_pp]
-        d.tritium_cuda_limit_residency.restype = ctypes.c_int
         # The launch path calls this with one bytes object (the launch
         # record) and without argtypes: ctypes' cheapest call.
         launch = d["tritium_cuda_launch"]
@@ -98,18 +94,6 @@ class CudaRuntime:
                                      ctypes.byref(function), ctypes.byref(regs), ctypes.byref(diag)) != 0:
             raise CudaError(self._lib._take_string(diag))
         return module.value, function.value, regs.value
-
-    def limit_residency(self, function: int, device: int, threads: int, shared: int,
-                        max_warps_per_sm: int) -> Tuple[int, int]:
-        """(dynamic shared bytes to launch with, blocks per SM) that keep at
-        most `max_warps_per_sm` warps of `function` resident per SM."""
-        launch_shared, blocks = ctypes.c_uint(), ctypes.c_int()
-        diag = ctypes.c_void_p()
-        if self._d.tritium_cuda_limit_residency(function, device, threads, shared, max_warps_per_sm,
-                                                ctypes.byref(launch_shared), ctypes.byref(blocks),
-                                                ctypes.byref(diag)) != 0:
-            raise CudaError(self._lib._take_string(diag))
-        return launch_shared.value, blocks.value
 
     def encode_tensor_map(self, data_type: int, address: int, dims, strides, box, swizzle: int,
                           nan_fill: bool) -> bytes:

@@ -205,19 +205,13 @@ class Launcher:
     """Loads a compiled kernel on first use and launches it."""
 
     def __init__(self, name: str, image: bytes, param_names: List[str], param_types: List[str],
-                 num_warps: int, shared: int, max_warps_per_sm: int = 0,
+                 num_warps: int, shared: int,
                  tensor_descriptors: Sequence[dict] = (), global_scratch: int = 0, global_scratch_align: int = 1,
                  global_scratch_internal: bool = False, nonnegative_args: Sequence[int] = ()):
         self.name = name
         self.image = image
         self.threads = num_warps * 32
         self.shared = shared
-        # Streaming kernels run with at most this many warps per SM (0: no
-        # limit; see the compiler's "max_warps_per_sm"): launching with more
-        # dynamic shared memory than they use keeps the rest off the SM.
-        self.max_warps_per_sm = max_warps_per_sm
-        self._launch_shared: Dict[int, int] = {}  # per device
-        self.blocks_per_sm: Dict[int, int] = {}  # per device, once loaded
         self.param_names, self.param_types = list(param_names), list(param_types)
         # TMA plans (swizzle, box) of descriptor parameters, by parameter
         # position; the metadata numbers them by kernel argument, where a
@@ -290,8 +284,6 @@ class Launcher:
         if end_hook:
             end_hook(module, fn, self.name, {}, self.hash)
         self.registers = regs
-        self._launch_shared[device], self.blocks_per_sm[device] = cuda.limit_residency(
-            fn, device, self.threads, self.shared, self.max_warps_per_sm)
         self._functions[device] = fn
         driver.name_function(fn, self.name)
         return fn
@@ -372,7 +364,7 @@ class Launcher:
             values.append(address)
         try:
             record = self.record.pack(fn, stream, gx, gy, gz, self.threads,
-                                      self._launch_shared[device], self.params_bytes, *values)
+                                      self.shared, self.params_bytes, *values)
         except (struct.error, OverflowError) as e:
             self._pack_error(e, values)
         if cooperative:
@@ -431,7 +423,7 @@ class Launcher:
             f"        _self._raise_launch_error(result)\n"
             f"    return _RESULT\n")
         namespace = {"_pack": self.record.pack, "_FN": fn, "_stream": driver.stream_getter(), "_DEVICE": device,
-                     "_THREADS": self.threads, "_SHARED": self._launch_shared[device], "_BYTES": self.params_bytes,
+                     "_THREADS": self.threads, "_SHARED": self.shared, "_BYTES": self.params_bytes,
                      "_launch": driver.cuda().launch, "_bad_grid": bad_grid, "_NAME": self.name, "_self": self,
                      "_bf16": _bf16_bits, "_struct_error": struct.error, "_RESULT": result}
         exec(compile(source, f"<tritium launch of {self.name}>", "exec"), namespace)

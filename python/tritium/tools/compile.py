@@ -259,48 +259,6 @@ CUresult {p["name"]}({launch_params});
 """
 
 
-def _residency_code(name: str, max_warps_per_sm: int, threads: int, shared: int) -> str:
-    """Load-time code that pads a streaming kernel's dynamic shared memory
-    so that at most `max_warps_per_sm` warps stay resident per SM (as
-    Tritium's runtime does, tritium_cuda_limit_residency)."""
-    limit = max_warps_per_sm // ((threads + 31) // 32)
-    if max_warps_per_sm <= 0 or limit < 1:
-        return ""
-    return f"""\
-  /* At most {max_warps_per_sm} warps per SM: launch with more dynamic shared
-     memory than the kernel uses when its other resources allow more blocks. */
-  {{
-    int blocks = 0, per_sm = 0, reserved = 0, padded;
-    if (cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, {name}_func, {threads}, {shared}) == CUDA_SUCCESS &&
-        blocks > {limit} &&
-        cuDeviceGetAttribute(&per_sm, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, device) ==
-            CUDA_SUCCESS &&
-        cuDeviceGetAttribute(&reserved, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, device) ==
-            CUDA_SUCCESS) {{
-      padded = (per_sm / {limit} - reserved) / 128 * 128;
-      if (padded > {shared} && padded <= optin) {{
-        int fits = 0;
-        if ((padded <= 49152 ||
-             cuFuncSetAttribute({name}_func, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, padded) ==
-                 CUDA_SUCCESS) &&
-            cuFuncSetAttribute({name}_func, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-                               CU_SHAREDMEM_CARVEOUT_MAX_SHARED) == CUDA_SUCCESS &&
-            cuOccupancyMaxActiveBlocksPerMultiprocessor(&fits, {name}_func, {threads}, (size_t)padded) ==
-                CUDA_SUCCESS &&
-            fits == {limit}) {{
-          {name}_launch_shared = (unsigned int)padded;
-        }} else {{
-          cuFuncSetAttribute({name}_func, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, -1);
-          if (padded > 49152)
-            cuFuncSetAttribute({name}_func, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                               {max(shared, 49152)});
-        }}
-      }}
-    }}
-  }}
-"""
-
-
 def _large_shared_code(name: str, entry: str, shared: int) -> str:
     """Load-time code that allows a kernel more than 48 KiB of dynamic
     shared memory (with the carveout that gives shared memory all it can,
@@ -349,8 +307,7 @@ def _source_text(p: dict) -> str:
     args = ", ".join(p["arg_pointers"])
     args_decl = f"  void *args[{len(p['arg_pointers'])}] = {{ {args} }};\n" if p["arg_pointers"] else \
         "  void **args = NULL;\n"
-    tuning = _large_shared_code(name, p["entry"], shared) + \
-        _residency_code(name, p["max_warps_per_sm"], p["threads"], shared)
+    tuning = _large_shared_code(name, p["entry"], shared)
     device_decls = device_query = ""
     if tuning:  # (the device's limits are read only where the code uses them)
         device_decls = "  CUdevice device;\n  int optin = 0;\n"
@@ -380,7 +337,6 @@ unsigned char {name}_cubin[{len(p["image"])}] = {{
 CUmodule {name}_mod = NULL;
 CUfunction {name}_func = NULL;
 static CUresult {name}_load_result = CUDA_SUCCESS;
-static unsigned int {name}_launch_shared = {shared};
 
 {helpers}static CUresult {name}_fail(CUresult result, const char *what) {{
   const char *text = NULL;
@@ -396,7 +352,6 @@ void unload_{name}(void) {{
   {name}_mod = NULL;
   {name}_func = NULL;
   {name}_load_result = CUDA_SUCCESS;
-  {name}_launch_shared = {shared};
 }}
 
 /* Loads the kernel into the current CUDA context.  On failure it prints
@@ -437,7 +392,7 @@ CUresult {name}({launch_params}) {{
   if (gX == 0 || gY == 0 || gZ == 0)
     return CUDA_SUCCESS;
 {checks}{conversions}{scratch_alloc}{args_decl}\
-  result = cuLaunchKernel({name}_func, gX, gY, gZ, {p["threads"]}, 1, 1, {name}_launch_shared,
+  result = cuLaunchKernel({name}_func, gX, gY, gZ, {p["threads"]}, 1, 1, {shared},
                           stream, args, NULL);
 {scratch_free}  (void)global_scratch;
   return result;
@@ -566,7 +521,7 @@ def compile_kernel(args: CompileArgs) -> Tuple[str, List[Path]]:
         "algo_info": f"{const_sig}_{meta_sig}",
         "docstring": "\n".join(f" * {line}" for line in [f"signature: {args.signature}"] + doc),
         "image": image, "image_kind": image_kind, "shared": int(metadata.get("shared") or 0),
-        "threads": threads, "max_warps_per_sm": int(metadata.get("max_warps_per_sm") or 0),
+        "threads": threads,
         "grid": grid, "grid_text": ", ".join(grid), "grid_constants": grid_constants,
         "arg_pointers": arg_pointers, "conversions": conversions, "checks": checks,
         "needs_f16": needs_f16, "needs_bf16": needs_bf16,

@@ -83,21 +83,6 @@ llvm::Expected<CudaTarget> makeCudaTarget(unsigned capability,
                                           unsigned defaultPtxVersion =
                                               kFallbackPtxVersion);
 
-/// The most warps a streaming kernel (Analysis/StreamingKernel.h) should
-/// have resident per SM on `capability`, 0 for no limit.  Measured on the
-/// H100 on 2026-11-21 (4-warp programs, 2^28 elements, against the 16
-/// programs per SM their registers allow): vector add fp32 gains 0.5% with
-/// 12 programs per SM, 0.7% with 10, 0.9% with 8, 1.0% with 6;
-/// x*sigmoid(x)+y in bf16 gains 0.9% with 10 and 0.7% with 12 or 8, but
-/// loses 2.4% with 6 (its math needs warps to hide).  40 warps suits both.
-/// Vector add with 2-, 8- and 16-warp programs gains 0.7-0.8% at 40 warps
-/// too; 1-warp programs stay at the 32 programs per SM the hardware allows,
-/// under the limit.
-/// The transpose (not a streaming kernel: it converts through shared
-/// memory) does not move beyond run-to-run noise.  Other chips were not
-/// measured: no limit.
-unsigned streamingKernelWarpsPerSM(unsigned capability);
-
 } // namespace tritium::nvidia
 
 #endif // TRITIUM_TARGET_NVIDIA_TARGETINFO_H
