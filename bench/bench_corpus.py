@@ -51,6 +51,7 @@ CONFIGS_MM_FP8 = [(128, 256, 128, 8, 3, 8), (256, 128, 128, 8, 3, 8), (256, 64, 
                   (64, 256, 128, 8, 4, 4), (128, 128, 128, 8, 4, 4), (128, 64, 64, 8, 4, 4), (64, 128, 64, 8, 4, 4),
                   (128, 32, 64, 8, 4, 4)]
 FAMILIES = ("attention", "matmul", "inductor_mm", "tutorials")
+HEADERS = {"config": "config"}  # one config per item, the same for both compilers
 
 
 def items(families, quick):
@@ -307,16 +308,23 @@ def main():
 
     from results_page import record  # noqa: E402  (bench/results/bench_corpus.json)
     if args.merge:
-        rows, commits = [], set()
+        rows, shards = [], []
         for path in args.merge:
             with open(path) as f:
-                data = json.load(f)
-            rows += data["rows"]
-            commits.add(data.get("commit"))
+                shards.append(json.load(f))
+            rows += shards[-1]["rows"]
+        # the record says where the shards ran, not where they were joined
+        measured = {key: shards[0].get(key) for key in ("date", "time", "gpu", "cpu", "commit", "modified", "versions")}
+        partial = None
+        for key in ("gpu", "commit", "modified"):
+            if len({json.dumps(shard.get(key)) for shard in shards}) > 1:
+                partial = f"shards of different {key}s"
         lines = summary(rows)
         print("\n".join(lines))
-        record("bench_corpus", rows, digits={"ratio": 3}, notes=lines[:2] + [f"merged from {len(args.merge)} shards"],
-               partial=None if len(commits) == 1 else "shards of different commits")
+        record("bench_corpus", rows, headers=HEADERS, digits={"ratio": 3},
+               notes=lines[:2] + [f"joined from {len(shards)} runs: " + "; ".join(
+                   f"`{shard.get('command')}`" for shard in shards)],
+               partial=partial, measured=measured)
         return
 
     families = [f for f in args.families.split(",") if f]
@@ -369,7 +377,7 @@ def main():
             f", {len(left)} items left by --budget-s" if left else "")
     for family, case, config in left:
         print("left:", family, case, config)
-    record("bench_corpus", rows, digits={"ratio": 3}, notes=lines[:2], partial=partial)
+    record("bench_corpus", rows, headers=HEADERS, digits={"ratio": 3}, notes=lines[:2], partial=partial)
 
 
 if __name__ == "__main__":

@@ -302,7 +302,8 @@ def _clean(value):
     return value
 
 
-def record(script, rows, reference=None, headers=None, digits=None, notes=(), partial=None, directory=None):
+def record(script, rows, reference=None, headers=None, digits=None, notes=(), partial=None, directory=None,
+           measured=None):
     """Write the record of this run of `script` and return its path (None
     when it could not be written; the reason goes to stderr, the run goes
     on).  `rows`: dicts with "work", "tritium", "triton", "reference",
@@ -310,7 +311,9 @@ def record(script, rows, reference=None, headers=None, digits=None, notes=(), pa
     reference column (torch, cuBLAS, cuDNN); `headers`: column titles that
     differ from the defaults; `digits`: decimals per column where not 1
     (3 for the ratio); `partial`: why the run does not stand for the
-    whole bench (PARTIAL_FLAGS are detected)."""
+    whole bench (PARTIAL_FLAGS are detected); `measured`: where and when the
+    rows were measured ("date", "time", "gpu", "cpu", "commit", "modified",
+    "versions"), for rows joined from records of other runs."""
     try:
         argv = list(sys.argv)
         if partial is None:
@@ -333,6 +336,8 @@ def record(script, rows, reference=None, headers=None, digits=None, notes=(), pa
             "rows": list(rows),
             "notes": list(notes),
         }
+        for key, value in (measured or {}).items():
+            data[key] = value
         if partial:
             data["partial"] = partial
         directory = directory or os.environ.get("TRITIUM_RESULTS_DIR") or STORE
