@@ -290,9 +290,8 @@ def tuple_carried_kernel(x_ptr, out_ptr, n, steps, BLOCK: tl.constexpr):
     mask = offs < n
     x = tl.load(x_ptr + offs, mask=mask)
     acc = (tl.zeros([BLOCK], tl.float32), x)
-    for i in range(steps):  # a tuple carried by a loop, updated by element
-        acc[0] = acc[0] + acc[1]
-        acc[1] *= 0.5
+    for i in range(steps):  # a tuple carried by a loop, rebuilt each iteration
+        acc = (acc[0] + acc[1], acc[1] * 0.5)
     if steps > 2:  # and swapped by a runtime branch
         acc = (acc[1], acc[0])
     tl.store(out_ptr + offs, acc[0] - acc[1], mask=mask)

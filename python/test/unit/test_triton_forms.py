@@ -623,9 +623,7 @@ def test_a_one_in_a_tuple_is_specialized_like_a_plain_argument():
 
 @triton.jit
 def _bumped(values):
-    for i in tl.static_range(len(values)):
-        values[i] = values[i] + 1  # a tuple element assigned (upstream test_tuple.py::test_index)
-    return values
+    return tl.tuple([v + 1 for v in values])  # (upstream test_tuple.py::test_index)
 
 
 @triton.jit
@@ -633,15 +631,14 @@ def k_tuple_elements(x_ptr, y_ptr, n):
     pair = _bumped((tl.load(x_ptr), tl.load(y_ptr)))
     acc = (tl.zeros([16], tl.float32), tl.zeros([16], tl.float32), 3)
     for i in range(n):  # a tuple carried by a loop: its tensors are iteration arguments
-        acc[0] = acc[0] + pair[0]
-        acc[1] += pair[1]
+        acc = (acc[0] + pair[0], acc[1] + pair[1], acc[2])
     if n > 5:  # and merged by a runtime `if`
         acc = (acc[1], acc[0], 3)
     tl.static_assert(acc[2] == 3)
     tl.store(x_ptr + tl.arange(0, 16), acc[0] + acc[1])
 
 
-def test_tuples_are_carried_by_loops_merged_by_branches_and_assigned_by_element():
+def test_tuples_are_carried_by_loops_and_merged_by_branches():
     t = compile_ttir(k_tuple_elements, {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32"})
     # (it was compiled as if the loop did nothing: the tuple was not carried)
     assert re.search(r"scf\.for .* iter_args\(%\w+ = %\w+, %\w+ = %\w+\) -> \(tensor<16xf32>, tensor<16xf32>\)", t)
@@ -680,18 +677,26 @@ def e_tensor_element_assigned(x_ptr):
 
 
 @triton.jit
-def e_tuple_index_runtime(x_ptr, i):
-    t = (tl.load(x_ptr), tl.load(x_ptr + 1))
-    t[i] = 0.0
+def e_tuple_element_assigned(x_ptr):
+    t = tl.tuple([5, 6, 7])  # (upstream test_tuple.py::test_modifying_tuples)
+    t[0] = 0
     tl.store(x_ptr, t[0])
+
+
+@triton.jit
+def e_tuple_element_updated(x_ptr):
+    t = (tl.load(x_ptr), tl.load(x_ptr + 1))
+    t[1] += 1.0
+    tl.store(x_ptr, t[1])
 
 
 @pytest.mark.parametrize("kernel,message", [
     (e_tuple_changes_length, "is a tuple of 2 on one side but a tuple of 1 on the other"),
     (e_tuple_constant_becomes_runtime, r"element \[1\] is the constant 0 before the loop but a runtime value"),
     (e_constant_tuple_becomes_runtime, "holds only compile-time values before the loop but runtime values"),
-    (e_tensor_element_assigned, "only the elements of a tuple can be assigned by index"),
-    (e_tuple_index_runtime, "a tuple element is assigned by a compile-time integer index"),
+    (e_tensor_element_assigned, "an element of a tensor cannot be assigned"),
+    (e_tuple_element_assigned, "tuples are immutable in a @jit function"),
+    (e_tuple_element_updated, "tuples are immutable in a @jit function"),
 ])
 def test_bad_tuple_updates_point_at_the_line(kernel, message):
     sig = {"x_ptr": "*fp32", "n": "i32", "i": "i32"}

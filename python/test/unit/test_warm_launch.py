@@ -189,7 +189,7 @@ def test_a_changed_global_constexpr_raises_instead_of_launching_a_stale_kernel(c
     assert len(slow) == 1 and len(cuda.records) == 3
     monkeypatch.setitem(globals(), "SCALE", 4)
     with pytest.raises(RuntimeError, match="Global variable SCALE has changed since we compiled this kernel, "
-                                           "from 3 to 4"):
+                                           "from constexpr\\[3\\] to 4"):
         scale[(1,)](x)
     assert len(cuda.records) == 3
 
@@ -351,6 +351,27 @@ def test_kernels_launch_with_the_shared_memory_they_use(cuda, tensor_path):
     assert sums.shared > 0  # the reduction's scratch
     shared = [decode(r, "PP" if i % 2 == 0 else "PPi")["shared"] for i, r in enumerate(cuda.records)]
     assert shared == [sums.shared, copied.shared] * 2
+
+
+def test_a_closure_constexpr_changed_in_place_raises(cuda, tensor_path):
+    # Triton's rule (upstream test_cache::test_cache_closure): the value a
+    # kernel was compiled with is copied, so assigning `.value` shows
+    def make(cst):
+        @tritium.jit
+        def fill(x_ptr):
+            tl.store(x_ptr + tl.arange(0, 16), tl.full((16,), cst, dtype=tl.int32))
+        return fill
+    cst = tl.constexpr(42)
+    fill = make(cst)
+    x = FakeTensor(0x10000, "torch.int32")
+    fill[(1,)](x)
+    use_path(fill, tensor_path)
+    fill[(1,)](x)
+    cst.value = 43
+    with pytest.raises(RuntimeError, match=r"cst has changed since we compiled this kernel, from constexpr\[42\] "
+                                           r"to constexpr\[43\]"):
+        fill[(1,)](x)
+    assert len(cuda.records) == 2
 
 
 def test_threads_launching_a_new_kernel_at_once_share_one_load(cuda, monkeypatch):

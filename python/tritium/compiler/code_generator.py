@@ -453,23 +453,16 @@ class CodeGenerator(ast.NodeVisitor):
                 self._assign_target(t, v, node)
             return
         if isinstance(target, ast.Subscript):
-            # `values[i] = x` on a tuple (i a compile-time integer): the name
-            # is bound to a new tuple with that element replaced, as in Triton
+            # Tuples are immutable, as in Triton 3.6 (upstream
+            # test_tuple.py::test_modifying_tuples); tensors have no elements
+            # to assign
             items = _unwrap(self.visit(target.value))
-            if not isinstance(items, tuple):
-                raise self.error(target, "only the elements of a tuple can be assigned by index in a @jit function "
-                                         f"(not of a {type(items).__name__}; for a tensor, use tl.where)")
-            index = _unwrap(self.visit(target.slice))
-            if isinstance(index, bool) or not isinstance(index, int):
-                raise self.error(target, "a tuple element is assigned by a compile-time integer index, "
-                                         f"got {type(index).__name__}")
-            if not -len(items) <= index < len(items):
-                raise self.error(target, f"tuple index {index} is out of range for a tuple of {len(items)}")
-            replaced = list(items)
-            replaced[index] = tl.constexpr(value) if isinstance(value, (int, float, bool)) else value
-            self._assign_target(target.value, tuple(replaced), node)
-            return
-        raise self.error(target, "only names, tuples of names and tuple elements can be assigned in a @jit function")
+            if isinstance(items, tuple):
+                raise self.error(target, "tuples are immutable in a @jit function: build a new tuple instead of "
+                                         "assigning an element (e.g. t = (x, t[1]))")
+            raise self.error(target, "an element of a tensor cannot be assigned in a @jit function "
+                                     f"(the value is a {type(items).__name__}; use tl.where)")
+        raise self.error(target, "only names and tuples of names can be assigned in a @jit function")
 
     def visit_Assign(self, node):
         value = self.visit(node.value)
@@ -489,12 +482,10 @@ class CodeGenerator(ast.NodeVisitor):
         self._assign_target(node.target, value, node)
 
     def visit_AugAssign(self, node):
-        if isinstance(node.target, ast.Subscript):  # `t[i] += x` on a tuple element
-            lhs = self.visit(node.target)
-            self._assign_target(node.target, self._binary(node.op, lhs, self.visit(node.value), node), node)
-            return
+        if isinstance(node.target, ast.Subscript):  # `t[i] += x`: refused as `t[i] = ...` is
+            self._assign_target(node.target, None, node)
         if not isinstance(node.target, ast.Name):
-            raise self.error(node, "only names and tuple elements can be updated with augmented assignment")
+            raise self.error(node, "only names can be updated with augmented assignment")
         lhs = self._lookup(node.target.id, node.target)
         rhs = self.visit(node.value)
         self.scope[node.target.id] = self._binary(node.op, lhs, rhs, node)
@@ -772,8 +763,6 @@ class CodeGenerator(ast.NodeVisitor):
             elif isinstance(target, (ast.Tuple, ast.List)):
                 for elt in target.elts:
                     add_target(elt)
-            elif isinstance(target, ast.Subscript):  # `t[i] = x` rebinds the tuple `t`
-                add_target(target.value)
 
         for stmt in stmts:
             for node in ast.walk(stmt):

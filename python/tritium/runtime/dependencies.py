@@ -24,7 +24,7 @@ import copy
 import types
 from typing import Any, List, Optional, Tuple
 
-from ..compile_time import PYTHON_BUILTINS, ConstexprFunction
+from ..compile_time import PYTHON_BUILTINS, ConstexprFunction, constexpr
 
 _ABSENT = object()
 
@@ -62,10 +62,11 @@ def same_value(old: Any, new: Any) -> bool:
 
 
 def shown(value: Any) -> str:
-    """A read value as error messages show it."""
+    """A read value as error messages show it (a constexpr as
+    `constexpr[42]`, as Triton shows it)."""
     if value is _ABSENT:
         return "(deleted)"
-    return repr(getattr(value, "value", value))
+    return repr(value)
 
 
 def _kept(value: Any) -> Any:
@@ -73,8 +74,9 @@ def _kept(value: Any) -> Any:
     launch-time check is one identity test while nothing changed), or a
     shallow copy of a mutable container, whose change in place must show
     (Triton copies every value; an object without value equality would
-    then never compare equal to its copy)."""
-    if isinstance(value, (list, dict, set, bytearray)):
+    then never compare equal to its copy).  A constexpr is copied too: code
+    may assign its `.value` in place."""
+    if isinstance(value, (list, dict, set, bytearray, constexpr)):
         return copy.copy(value)
     return value
 

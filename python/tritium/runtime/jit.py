@@ -853,8 +853,9 @@ class JITFunction(KernelInterface):
         post_compile_hook = _knobs.runtime.jit_post_compile_hook or JITFunction.compiled_hook
         if cache_hook or post_compile_hook:
             data = _specialization_data.serialize(self, signature, constexprs, attrs, options, target, key)
-            hook_args = dict(key=key, repr=f"{self.__name__}[{signature}, {constexprs}]",
-                             fn=_JitFunctionInfo(self.module, self.__name__, self),
+            # (Triton's hooks name the function by its qualified name)
+            hook_args = dict(key=key, repr=f"{self.__qualname__}[{signature}, {constexprs}]",
+                             fn=_JitFunctionInfo(self.module, self.__qualname__, self),
                              compile={"key": key, "signature": signature, "constants": constexprs,
                                       "attrs": attrs, "configs": [attrs], "target": target, **options,
                                       "specialization_data": data, "is_warmup": warmup},
