@@ -10,9 +10,12 @@ code.  This module imports nothing of Tritium but its types (dtypes).
 """
 from __future__ import annotations
 
+import ast
 import functools
+import inspect
 import operator
-from typing import Callable
+import textwrap
+from typing import Any, Callable, List, Optional
 
 from .dtypes import dtype
 
@@ -151,14 +154,79 @@ class ConstexprFunction:
     it binds the instance as Python methods do (Triton's
     BoundConstexprFunction)."""
 
-    def __init__(self, fn: Callable):
+    # How a constexpr function's cache key is computed (runtime/jit.py
+    # installs it: the key comes from the same scan of the body as a @jit
+    # function's, which lives above this module).
+    key_of: Optional[Callable[["ConstexprFunction"], str]] = None
+
+    def __init__(self, fn: Callable, unbound: Optional["ConstexprFunction"] = None):
         self.fn = fn
         functools.update_wrapper(self, fn)
+        self._unbound = unbound
+        self._src: Optional[str] = None
+        self._ast: Optional[ast.Module] = None
+        self.starting_line = 0
+        # As in Triton: the cache key's memo (None until computed) and the
+        # globals the body read when it was hashed
+        self.hash: Optional[str] = None
+        self.used_reads: List[Any] = []
+        self.noinline = False
 
     def __get__(self, obj, objtype=None):
         if obj is None:
             return self
-        return ConstexprFunction(functools.partial(self.fn, obj))
+        return ConstexprFunction(functools.partial(self.fn, obj), unbound=self)
+
+    # -- its source and cache key, as Triton's (JITCallable) --
+    @property
+    def src(self) -> str:
+        """The function's source without decorators."""
+        if self._unbound is not None:
+            return self._unbound.src
+        if self._src is None:
+            lines, self.starting_line = inspect.getsourcelines(self.fn)
+            lines = textwrap.dedent("".join(lines)).splitlines(keepends=True)
+            first = next(i for i, l in enumerate(lines) if l.lstrip().startswith(("def ", "async def ")))
+            self._src = "".join(lines[first:])
+            self.starting_line += first
+        return self._src
+
+    def _unsafe_update_src(self, new_src: str):
+        """Replaces the source the cache key hashes (Triton's hook for tests;
+        the callers' keys are the caller's to reset)."""
+        self._src, self._ast, self.hash = textwrap.dedent(new_src), None, None
+
+    @property
+    def cache_key(self) -> str:
+        """A hash of the source, its first line and what the body calls
+        (Triton's rule: a @jit function calling this one recompiles when it
+        changes).  Raises RuntimeError when the body refers to a function the
+        key cannot follow (Triton's "Unsupported function referenced")."""
+        if self._unbound is not None:
+            return self._unbound.cache_key
+        if self.hash is None:
+            self.hash = ConstexprFunction.key_of(self)
+        return self.hash
+
+    def parse(self) -> ast.Module:
+        if self._ast is None:
+            self._ast = ast.parse(self.src)
+        return self._ast
+
+    @property
+    def __globals__(self):
+        return self.fn.__globals__
+
+    def lookup_free_name(self, name: str, default=None):
+        """The value a free name of the body refers to (closure cell, else
+        global), `default` if neither holds it."""
+        code, closure = self.fn.__code__, self.fn.__closure__
+        if closure and name in code.co_freevars:
+            try:
+                return closure[code.co_freevars.index(name)].cell_contents
+            except ValueError:
+                pass
+        return self.fn.__globals__.get(name, default)
 
     def __call__(self, *args, **kwargs):
         return self.fn(*[_value(a) for a in args], **{k: _value(v) for k, v in kwargs.items()})

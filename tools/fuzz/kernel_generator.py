@@ -33,8 +33,8 @@ What a valid kernel may contain:
     sin (of an argument clamped to [-8, 8]), casts (round trips through
     float16 and bfloat16); for integers also & | ^ and shifts by 0-3;
   * a constexpr-bounded loop accumulating (a for or a while; the accumulator
-    sometimes a tuple with an iteration count, updated by element or
-    rebuilt whole, from a stream of its own), an `if` on a
+    sometimes a tuple with an iteration count, rebuilt one element per
+    statement or whole, from a stream of its own), an `if` on a
     constexpr flag, an `if` on a runtime scalar, an early `return` of one
     program along axis 0 (its tile keeps the runner's poison, `poison()`);
   * a nested @jit helper holding a subexpression;
@@ -407,13 +407,14 @@ def generate(seed: int) -> Program:
     value_np = f"({body.np}) + np.zeros_like(offs_f)"
     if loop:
         # (a stream of its own) the accumulator carried as a tuple with an
-        # iteration count, updated by element or rebuilt whole; the count
-        # minus LOOP (zero) is added back, so the result is unchanged
+        # iteration count, rebuilt one element per statement or whole
+        # (tuples are immutable); the count minus LOOP (zero) is added back,
+        # so the result is unchanged
         shape = random.Random(seed * 15485863 + 16).choice([None, None, "element", "whole"])
         if shape:
             lines.append("    acc = (tl.zeros_like(offs_f), tl.zeros_like(offs_f))")
-            step = ([f"        acc[0] = acc[0] + ({value_tl}) * i", "        acc[1] += 1"] if shape == "element"
-                    else [f"        acc = (acc[0] + ({value_tl}) * i, acc[1] + 1)"])
+            step = ([f"        acc = (acc[0] + ({value_tl}) * i, acc[1])", "        acc = (acc[0], acc[1] + 1)"]
+                    if shape == "element" else [f"        acc = (acc[0] + ({value_tl}) * i, acc[1] + 1)"])
         else:
             lines.append("    acc = tl.zeros_like(offs_f)")
             step = [f"        acc = acc + ({value_tl}) * i"]

@@ -4,6 +4,8 @@ them: warmup with dtypes, preload from the hooks' specialization data, the
 `debug` launch option.  Launches run on the fake CUDA runtime of
 test_warm_launch.py."""
 import json
+import math
+import os
 import textwrap
 
 import pytest
@@ -272,3 +274,52 @@ def test_launch_hooks_assigned_on_compiled_kernel_reach_warm_launches(cuda):  # 
     kernel[(1, 3, 2)](6)
     assert [(m["grid"], m["value"]) for m in seen] == [((1, 3, 2), 6)]
     assert not CompiledKernel.launch_enter_hook and len(cuda.records) == 4
+
+
+@tritium.constexpr_function
+def _flag():
+    return False
+
+
+@tritium.jit
+def _uses_flag(out):
+    a: tl.constexpr = _flag()
+    tl.store(out, a)
+
+
+def test_a_constexpr_function_enters_its_callers_cache_key():
+    # Triton's rule (upstream test_cache::test_constexpr_fn_change): the
+    # caller's kernels are stale once the constexpr function changes
+    _uses_flag.hash = None
+    baseline = _uses_flag.cache_key
+    source = _flag.src
+    assert source.startswith("def _flag():")
+    try:
+        _flag._unsafe_update_src(source.replace("False", "True"))
+        _uses_flag.hash = None
+        assert _uses_flag.cache_key != baseline
+    finally:
+        _flag._unsafe_update_src(source)
+        _uses_flag.hash = None
+    assert _uses_flag.cache_key == baseline
+
+
+@tritium.constexpr_function
+def _asks_the_machine():
+    return os.cpu_count()
+
+
+def test_a_constexpr_function_referring_to_a_plain_function_has_no_cache_key():
+    # (upstream test_cache::test_invalid_constexpr_fn): the key cannot follow
+    # os.cpu_count, so a kernel using it could be served stale
+    with pytest.raises(RuntimeError, match="Unsupported function referenced: <built-in function cpu_count>"):
+        _asks_the_machine.cache_key  # noqa: B018
+
+
+@tritium.constexpr_function
+def _halves(n):
+    return math.ceil(n / 2)
+
+
+def test_a_constexpr_function_calling_math_has_a_cache_key():
+    assert len(_halves.cache_key) == 64

@@ -81,12 +81,27 @@ def _kept(value: Any) -> Any:
     return value
 
 
-class _Scan(ast.NodeVisitor):
-    """One pass over a function body: its reads and callees, in order."""
+# Modules whose functions a constexpr function may call (Triton's
+# supported_modules, with Tritium's names for its own).
+_SUPPORTED_MODULES = ("math", "copy", "triton", "tritium")
 
-    def __init__(self, fn, jit_type: type):
+
+def _plain_callable(value: Any) -> bool:
+    """A function the cache key cannot follow: callable, and not a type, a
+    constexpr, a @jit or constexpr function or a builtin of the language."""
+    return (callable(value) and not isinstance(value, (type, constexpr, ConstexprFunction))
+            and not getattr(value, "__triton_builtin__", False) and not hasattr(value, "cache_key"))
+
+
+class _Scan(ast.NodeVisitor):
+    """One pass over a function body: its reads and callees, in order.
+    With `strict`, a plain Python function the body refers to raises
+    RuntimeError (Triton's rule for constexpr functions)."""
+
+    def __init__(self, fn, jit_type: type, strict: bool = False):
         self.fn = fn
         self.jit_type = jit_type
+        self.strict = strict
         self.bound: set = set()
         self.reads: List[Read] = []
         self.callees: list = []
@@ -105,8 +120,16 @@ class _Scan(ast.NodeVisitor):
         return self.fn.__globals__.get(name, _ABSENT), self.fn.__globals__
 
     def _callee(self, value):
-        if isinstance(value, self.jit_type) and value is not self.fn and value not in self.callees:
-            self.callees.append(value)
+        if isinstance(value, (self.jit_type, ConstexprFunction)) and value is not self.fn:
+            value = getattr(value, "_unbound", None) or value  # a method's key is its function's
+            if value not in self.callees:
+                self.callees.append(value)
+
+    def _refuse_plain_callable(self, value: Any):
+        if self.strict and _plain_callable(value):
+            raise RuntimeError(f"Unsupported function referenced: {value} (in constexpr function "
+                               f"{self.fn.__qualname__}: only @jit and constexpr functions, the language's "
+                               f"functions and those of math and copy can be followed by the cache key)")
 
     def _is_ignored(self, value: Any) -> bool:
         return (isinstance(value, (types.ModuleType, self.jit_type, ConstexprFunction))
@@ -121,6 +144,7 @@ class _Scan(ast.NodeVisitor):
         self._callee(value)
         if self._is_ignored(value) or node.id in PYTHON_BUILTINS:
             return
+        self._refuse_plain_callable(value)
         if any(r.key == (node.id, id(scope)) for r in self.reads):
             return
         self.reads.append(Read(self.fn, node.id, _kept(value), scope))
@@ -138,11 +162,14 @@ class _Scan(ast.NodeVisitor):
         for attr in reversed(chain):
             if value is _ABSENT:
                 return
+            if isinstance(value, types.ModuleType) and value.__name__.partition(".")[0] in _SUPPORTED_MODULES:
+                return  # (its functions are the language's, or plain math)
             try:
                 value = getattr(value, attr, _ABSENT)
             except Exception:  # noqa: BLE001 - a property that raises: not a callee
                 return
         self._callee(value)
+        self._refuse_plain_callable(value)
 
     # -- bindings: the value is read before the target is bound --
     def _bind(self, target: ast.AST):
@@ -221,12 +248,13 @@ class _Scan(ast.NodeVisitor):
         self._comprehension(node, [node.key, node.value])
 
 
-def scan(fn, jit_type: Optional[type] = None) -> Tuple[List[Read], list]:
-    """(reads, callees) of @jit function `fn`'s own body.  Instances of
-    `jit_type` are callees: the class of @jit functions, which
-    JITFunction.cache_key passes (runtime/jit.py builds on this module);
-    fn's own class if not given."""
-    visitor = _Scan(fn, jit_type or type(fn))
+def scan(fn, jit_type: Optional[type] = None, strict: bool = False) -> Tuple[List[Read], list]:
+    """(reads, callees) of @jit or constexpr function `fn`'s own body.
+    Instances of `jit_type` and constexpr functions are callees: the class
+    of @jit functions, which JITFunction.cache_key passes (runtime/jit.py
+    builds on this module); fn's own class if not given.  `strict`: see
+    _Scan."""
+    visitor = _Scan(fn, jit_type or type(fn), strict)
     visitor.visit(fn.parse().body[0])
     return visitor.reads, visitor.callees
 

@@ -378,6 +378,38 @@ class _NameRepr:
         return self.name if self.user_repr is None else self.user_repr(specialization)
 
 
+def _constexpr_function_key(fn: ConstexprFunction) -> str:
+    """A constexpr function's cache key (ConstexprFunction.cache_key): its
+    source, first line and callees' keys, as a @jit function's; the globals
+    it reads become its `used_reads`.  Without source (a function made by
+    exec), its bytecode and constants stand for the source."""
+    try:
+        src = fn.src
+    except (OSError, TypeError):
+        code = fn.fn.__code__
+        return hashlib.sha256(code.co_code + repr(code.co_consts).encode()).hexdigest()
+    active = getattr(_hashing, "active", None)
+    if active is None:
+        active = _hashing.active = set()
+    if id(fn) in active:
+        return ""
+    active.add(id(fn))
+    try:
+        reads, callees = _dependencies.scan(fn, JITFunction, strict=True)
+        h = hashlib.sha256(src.encode())
+        h.update(f"line {fn.starting_line}".encode())
+        for callee in callees:
+            h.update(f"{callee.__qualname__} {callee.cache_key} {bool(callee.noinline)}".encode())
+            _dependencies.merge_reads(fn, reads, callee)
+    finally:
+        active.discard(id(fn))
+    fn.used_reads[:] = reads
+    return h.hexdigest()
+
+
+ConstexprFunction.key_of = _constexpr_function_key
+
+
 class JITFunction(KernelInterface):
     """A function decorated with @jit."""
 
