@@ -11,8 +11,6 @@ version is `__tritium_version__`.
 Importing needs no GPU and no compiler: the native library (libtritium.so,
 MLIR and LLVM linked in statically) is loaded with ctypes on first use.
 """
-import contextlib as _contextlib
-
 from .version import __version__, __tritium_version__  # noqa: F401
 from ._native import native_library, native_version
 from .errors import (CompilationError, CompileTimeAssertionFailure, InterpreterError, OutOfResources,  # noqa: F401
@@ -20,6 +18,7 @@ from .errors import (CompilationError, CompileTimeAssertionFailure, InterpreterE
 from .runtime import (Autotuner, Config, Heuristics, JITFunction, KernelInterface, MockTensor,  # noqa: F401
                       TensorWrapper, autotune, constexpr_function, heuristics, jit, reinterpret)
 from .runtime._allocation import set_allocator  # noqa: F401
+from .runtime.async_compile import AsyncCompileMode  # noqa: F401
 from .compiler.compiler import ASTSource, CompiledKernel, GPUTarget, compile
 from . import language  # noqa: F401
 from . import testing  # noqa: F401
@@ -53,14 +52,6 @@ def next_power_of_2(n: int) -> int:
 def must_use_result(x, s=True):
     """Triton's marker for builtins whose result must be used; a no-op here."""
     return x
-
-
-@_contextlib.contextmanager
-def AsyncCompileMode(executor=None):  # noqa: N802 (Triton's name)
-    """Triton compiles kernels in `executor` inside this block.  Tritium
-    compiles in the calling thread (a first compile takes tens of
-    milliseconds), so the block runs as written and the executor is unused."""
-    yield
 
 
 __all__ = [

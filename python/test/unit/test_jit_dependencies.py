@@ -323,3 +323,68 @@ def _halves(n):
 
 def test_a_constexpr_function_calling_math_has_a_cache_key():
     assert len(_halves.cache_key) == 64
+
+
+class _QueuedPool:
+    """An executor that runs what it was given only when asked (as the
+    upstream test_cache::test_async_compile_mock's pool)."""
+
+    def __init__(self):
+        self.queue = []
+
+    def submit(self, fn, *args, **kwargs):
+        from concurrent.futures import Future
+        future = Future()
+
+        def task():
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(fn(*args, **kwargs))
+                except Exception as e:  # noqa: BLE001 - handed to the future
+                    future.set_exception(e)
+        self.queue.append(task)
+        return future
+
+    def run_one(self):
+        self.queue.pop(0)()
+
+    def run_all(self):
+        while self.queue:
+            self.run_one()
+
+
+@tritium.jit
+def _store_a(Y, a: tl.constexpr):
+    tl.store(Y, a)
+
+
+def test_async_compile_mode_compiles_in_the_executor_and_caches_when_taken(cuda):  # noqa: F811
+    _store_a.compiled.clear()
+    f32, i32 = _TorchDType("torch.float32"), _TorchDType("torch.int32")
+    pool = _QueuedPool()
+    with tritium.AsyncCompileMode(pool):
+        for dtype in (f32, i32):
+            for a in (0, 1):
+                _store_a.warmup(dtype, a, grid=(1,))
+        assert len(_store_a.compiled) == 0 and len(pool.queue) == 4
+        _store_a.warmup(f32, 0, grid=(1,))  # the same specialization: the same future
+        assert len(pool.queue) == 4
+        pool.run_one()  # compiles (f32, 0), which only a launch or the block's end caches
+        assert len(_store_a.compiled) == 0
+        _store_a[(1,)](FakeTensor(0x10000), 0)
+        assert len(_store_a.compiled) == 1 and len(cuda.records) == 1
+        pool.run_all()
+    assert len(_store_a.compiled) == 4  # the block's end took the rest
+
+
+def test_async_compile_mode_with_threads_gives_each_launch_its_kernel(cuda):  # noqa: F811
+    from concurrent.futures import ThreadPoolExecutor
+    _store_a.compiled.clear()
+    f32, i32 = _TorchDType("torch.float32"), _TorchDType("torch.int32")
+    with ThreadPoolExecutor(2) as pool, tritium.AsyncCompileMode(pool):
+        futures = [_store_a.warmup(dtype, a, grid=(1,)) for dtype in (f32, i32) for a in (0, 1, 2)]
+        for a in (0, 1, 2):
+            _store_a[(1,)](FakeTensor(0x10000, "torch.int32"), a)
+        assert len(cuda.records) == 3
+    assert len(_store_a.compiled) == 6
+    assert {f.result() for f in futures} == set(_store_a.compiled.values())

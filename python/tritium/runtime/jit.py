@@ -25,6 +25,7 @@ from .. import knobs as _knobs
 from ..compile_time import ConstexprFunction, const, constexpr, constexpr_function  # noqa: F401 (re-exported)
 from ..dtypes import dtype, pointer_type
 from ..errors import ArgumentOverflowError, CompilationError, TritiumError
+from . import async_compile as _async_compile
 from . import driver as _driver
 from . import dependencies as _dependencies
 from . import specialization_data as _specialization_data
@@ -816,7 +817,16 @@ class JITFunction(KernelInterface):
         key = specialization_key(signature, constexprs, attrs, options, target)
         kernel = self.compiled.get(key)
         if kernel is None:
-            kernel = self._compile_specialization(key, signature, constexprs, attrs, options, target, warmup)
+            mode = _async_compile.active()
+            if mode is not None:  # compiled in the block's executor, cached when taken
+                future = mode.submit((id(self), key), functools.partial(
+                    self._compile_specialization, key, signature, constexprs, attrs, options, target, warmup,
+                    store=False), functools.partial(self._store_compiled, key))
+                if warmup:
+                    return future
+                kernel = future.result()
+            else:
+                kernel = self._compile_specialization(key, signature, constexprs, attrs, options, target, warmup)
             if kernel is None:
                 return None  # the cache hook vetoed this compile (Triton's contract)
         if warmup:
@@ -875,8 +885,9 @@ class JITFunction(KernelInterface):
         except TypeError:
             pass  # an unhashable constexpr
 
-    def _compile_specialization(self, key, signature, constexprs, attrs, options, target, warmup):
-        """Compiles one specialization into `compiled`, calling the jit hooks
+    def _compile_specialization(self, key, signature, constexprs, attrs, options, target, warmup, store=True):
+        """Compiles one specialization into `compiled` (with `store`; else
+        the caller stores it with _store_compiled), calling the jit hooks
         around it; None if the cache hook vetoed it."""
         if _compile is None:
             raise TritiumError("no compiler is installed: import tritium (tritium.compiler installs it)")
@@ -899,10 +910,18 @@ class JITFunction(KernelInterface):
         if self._repr is not None:
             kernel.name = self._repr(types.SimpleNamespace(signature=dict(signature),
                                                             constants=dict(constexprs), attrs=dict(attrs)))
-        self.compiled[key] = kernel
+        if store:
+            self.compiled[key] = kernel
         if post_compile_hook:
             post_compile_hook(**hook_args)
         return kernel
+
+    def _store_compiled(self, key, kernel):
+        """Caches a kernel compiled in an AsyncCompileMode executor (None: a
+        compile the cache hook vetoed); the kernel already there wins."""
+        if kernel is None:
+            return None
+        return self.compiled.setdefault(key, kernel)
 
     def warmup(self, *args, grid=(1,), **kwargs):
         """Compiles the specialization these arguments select without
