@@ -205,7 +205,10 @@ class ConstexprFunction:
         if self._unbound is not None:
             return self._unbound.cache_key
         if self.hash is None:
-            self.hash = ConstexprFunction.key_of(self)
+            key = ConstexprFunction.key_of(self)
+            if not key:  # being hashed further up the stack: no memo of the placeholder
+                return key
+            self.hash = key
         return self.hash
 
     def parse(self) -> ast.Module:

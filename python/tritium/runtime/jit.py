@@ -379,16 +379,14 @@ class _NameRepr:
         return self.name if self.user_repr is None else self.user_repr(specialization)
 
 
-def _constexpr_function_key(fn: ConstexprFunction) -> str:
-    """A constexpr function's cache key (ConstexprFunction.cache_key): its
-    source, first line and callees' keys, as a @jit function's; the globals
-    it reads become its `used_reads`.  Without source (a function made by
-    exec), its bytecode and constants stand for the source."""
-    try:
-        src = fn.src
-    except (OSError, TypeError):
-        code = fn.fn.__code__
-        return hashlib.sha256(code.co_code + repr(code.co_consts).encode()).hexdigest()
+def _function_key(fn, src: str, strict: bool = False) -> str:
+    """The cache key of a @jit or constexpr function `fn` whose source is
+    `src`: a hash of the source, its first line and the keys of the
+    functions it calls, transitively; the globals it and its callees read
+    become its `used_reads`.  Functions being hashed further up this
+    thread's stack count as "" (that breaks cycles); other threads, which
+    may hash `fn` at the same time, never see that placeholder.  `strict`:
+    see dependencies.scan."""
     active = getattr(_hashing, "active", None)
     if active is None:
         active = _hashing.active = set()
@@ -396,7 +394,7 @@ def _constexpr_function_key(fn: ConstexprFunction) -> str:
         return ""
     active.add(id(fn))
     try:
-        reads, callees = _dependencies.scan(fn, JITFunction, strict=True)
+        reads, callees = _dependencies.scan(fn, JITFunction, strict=strict)
         h = hashlib.sha256(src.encode())
         h.update(f"line {fn.starting_line}".encode())
         for callee in callees:
@@ -406,6 +404,18 @@ def _constexpr_function_key(fn: ConstexprFunction) -> str:
         active.discard(id(fn))
     fn.used_reads[:] = reads
     return h.hexdigest()
+
+
+def _constexpr_function_key(fn: ConstexprFunction) -> str:
+    """ConstexprFunction.cache_key, as a @jit function's, with Triton's
+    rule against plain functions in the body.  Without source (a function
+    made by exec), its bytecode and constants stand for the source."""
+    try:
+        src = fn.src
+    except (OSError, TypeError):
+        code = fn.fn.__code__
+        return hashlib.sha256(code.co_code + repr(code.co_consts).encode()).hexdigest()
+    return _function_key(fn, src, strict=True)
 
 
 ConstexprFunction.key_of = _constexpr_function_key
@@ -623,32 +633,15 @@ class JITFunction(KernelInterface):
     @property
     def cache_key(self) -> str:
         """A hash of this function's source, its first line, and the keys
-        of the @jit functions it calls, transitively (a property, as in
+        of the @jit and constexpr functions it calls, transitively (a property, as in
         Triton; kept in `hash` until that is reset to None).  Computing it
         records the globals the function and its callees read
         (used_reads)."""
-        if self.hash is not None:
-            return self.hash
-        # Functions being hashed further up this thread's stack count as ""
-        # (that breaks cycles); other threads, which may hash this function
-        # at the same time, never see that placeholder.
-        active = getattr(_hashing, "active", None)
-        if active is None:
-            active = _hashing.active = set()
-        if id(self) in active:
-            return ""
-        active.add(id(self))
-        try:
-            reads, callees = _dependencies.scan(self, JITFunction)
-            h = hashlib.sha256(self.src.encode())
-            h.update(f"line {self.starting_line}".encode())
-            for callee in callees:
-                h.update(f"{callee.__qualname__} {callee.cache_key} {bool(callee.noinline)}".encode())
-                _dependencies.merge_reads(self, reads, callee)
-        finally:
-            active.discard(id(self))
-        self.used_reads[:] = reads
-        self.hash = h.hexdigest()
+        if self.hash is None:
+            key = _function_key(self, self.src)
+            if not key:  # being hashed further up the stack: no memo of the placeholder
+                return key
+            self.hash = key
         return self.hash
 
     def parse(self) -> ast.Module:
