@@ -295,6 +295,10 @@ def test_annotations_fix_argument_types_and_ir_names_the_arguments():
     assert sig == {"x_ptr": "*kfp32", "out_ptr": "*fp32", "v": "u8", "w": "fp16"}
     # an annotated 1 is not specialized away
     assert k_annotated.specialization([FakeTensor(0x1000), FakeTensor(0x2000), 1, 1.0])[0]["v"] == "u8"
+    # an annotated integer keeps its divisibility by 16, as in Triton (upstream test_cache::test_annotation)
+    _, _, attrs = k_annotated.specialization([FakeTensor(0x1000), FakeTensor(0x2000), 32, 16.0])
+    assert attrs.get("v") == [["tt.divisibility", 16]] and "w" not in attrs
+    assert "v" not in k_annotated.specialization([FakeTensor(0x1000), FakeTensor(0x2000), 33, 16.0])[2]
     t = compile_ttir(k_annotated, sig)
     # as in Triton's IR, the arguments are %arg0, %arg1, ... (v and w the third and fourth)
     assert "%arg2: i8" in t and "%arg3: f16" in t and "arith.extf %arg3" in t

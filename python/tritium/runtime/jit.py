@@ -701,7 +701,11 @@ class JITFunction(KernelInterface):
                 ty = "*k" + ty[1:]
             elif annotated and annotated != "const" and not annotated.startswith("*") \
                     and isinstance(value, (int, float)):
-                ty, spec = annotated, ""  # a number takes its annotated type (and is never a constant 1)
+                # A number takes its annotated type and is never a constant 1;
+                # an annotated integer keeps its divisibility by 16 (Triton
+                # specializes it as an unannotated one), a float or bool none.
+                integer = annotated[0] in "iu" and annotated != "u1" and isinstance(value, int)
+                ty, spec = annotated, ("D" if integer and spec == "D" else "")
             signature[p.name] = ty
             if ty == "constexpr":
                 constexprs[p.name] = spec
