@@ -195,6 +195,27 @@ TRITIUM_API int tritium_cuda_stream_capturing(uint64_t stream, int *capturing, c
 /* The name and description of a CUresult, in *text (free with tritium_free). */
 TRITIUM_API void tritium_cuda_error_text(int result, char **text);
 
+/* The CPU target.  tritium_cpu_compile runs Triton IR (`len` bytes of
+ * `ttir`; diagnostics name `source_name`) through tritium-make-ttir and
+ * convert-tt-to-host-llvm and compiles kernel `kernel_name` in memory for
+ * the host processor.  Returns 0 with the kernel in *program (freed with
+ * tritium_cpu_release) and its optimized LLVM IR in *llvm_ir (may be NULL);
+ * 1 with diagnostics.  Since ABI revision 11. */
+TRITIUM_API int tritium_cpu_compile(const char *ttir, size_t len, const char *source_name,
+                                    const char *kernel_name, void **program, char **llvm_ir,
+                                    char **diagnostics);
+
+/* Runs every program of the grid (nx, ny, nz) of `program` on up to
+ * `threads` threads (0: one per hardware thread); `args` holds the address
+ * of each kernel argument's value, in order (pointers as 8-byte addresses,
+ * integers and floats in the kernel's types). */
+TRITIUM_API void tritium_cpu_run(void *program, void **args, int nx, int ny, int nz, unsigned threads);
+
+TRITIUM_API void tritium_cpu_release(void *program);
+
+/* The host as the CPU target sees it: triple, CPU and vector features. */
+TRITIUM_API void tritium_cpu_host(char **description);
+
 #ifdef __cplusplus
 }
 #endif

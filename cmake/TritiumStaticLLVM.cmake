@@ -9,7 +9,8 @@ llvm_map_components_to_libnames(TRITIUM_LLVM_STATIC_LIBS
   Core Support TargetParser BinaryFormat Demangle Remarks BitstreamReader
   MC Target Analysis TransformUtils AsmParser BitReader BitWriter IRReader
   Passes FrontendOpenMP Linker
-  NVPTXCodeGen NVPTXDesc NVPTXInfo)
+  NVPTXCodeGen NVPTXDesc NVPTXInfo
+  OrcJIT native)  # the CPU target: ORC's JIT and the host's code generator
 add_library(tritium_llvm_static INTERFACE)
 target_link_libraries(tritium_llvm_static INTERFACE ${TRITIUM_LLVM_STATIC_LIBS})
 

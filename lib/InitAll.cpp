@@ -26,6 +26,7 @@
 #include "tritium/Pipelines/LLIRPipeline.h"
 #include "tritium/Pipelines/TTGIRPipeline.h"
 #include "tritium/Pipelines/TTIRPipeline.h"
+#include "tritium/Target/CPU/Passes.h"
 
 void tritium::registerAllDialects(mlir::DialectRegistry &registry) {
   registry.insert<tt::TTDialect, ttg::TTGDialect, mlir::arith::ArithDialect,
@@ -49,6 +50,7 @@ void tritium::registerAllPasses() {
     registerTTGIRPipeline();
     registerTTGToLLVMPasses();
     registerLLIRPipeline();
+    registerTTToHostPasses();
     return true;
   }();
   (void)registered;

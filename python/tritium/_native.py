@@ -13,7 +13,7 @@ import threading
 from .errors import CompilationError, NativeLibraryError
 
 # Must equal kAbiVersion in capi/ParseAndVerify.cpp.
-ABI_VERSION = 10
+ABI_VERSION = 11
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _lock = threading.Lock()

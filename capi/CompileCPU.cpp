@@ -1,0 +1,69 @@
+//===- CompileCPU.cpp - the C API of the CPU target -----------------------===//
+//
+// tritium_cpu_compile: Triton IR through tritium-make-ttir and
+// convert-tt-to-host-llvm to a kernel compiled in memory for the host
+// (tritium::cpu::HostProgram); tritium_cpu_run runs its grid;
+// tritium_cpu_release frees it.
+//
+//===----------------------------------------------------------------------===//
+#include "CompileContext.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "tritium.h"
+#include "tritium/InitAll.h"
+#include "tritium/Target/CPU/HostProgram.h"
+
+#include <string>
+
+using tritium::capi::CompileContext;
+using tritium::capi::store;
+
+extern "C" int tritium_cpu_compile(const char *ttir, size_t len, const char *source_name,
+                                   const char *kernel_name, void **program, char **llvm_ir,
+                                   char **diagnostics) {
+  if (program)
+    *program = nullptr;
+  if (llvm_ir)
+    *llvm_ir = nullptr;
+  if (diagnostics)
+    *diagnostics = nullptr;
+  if (!ttir || !kernel_name || !program) {
+    store(diagnostics, "error: no IR, kernel name or result slot given");
+    return 1;
+  }
+  CompileContext context(ttir, len, source_name);
+  mlir::OwningOpRef<mlir::ModuleOp> module = context.parseAndVerify();
+  if (!module) {
+    store(diagnostics, context.takeDiagnostics("error: the IR does not parse"));
+    return 1;
+  }
+  tritium::registerAllPasses();
+  std::string error;
+  mlir::PassManager *pm = context.getPassManager(
+      "builtin.module(tritium-make-ttir,convert-tt-to-host-llvm)", error);
+  if (!pm || mlir::failed(pm->run(*module))) {
+    store(diagnostics, context.takeDiagnostics(error.empty() ? "error: the CPU lowering failed" : error));
+    return 1;
+  }
+  std::string llvmIR;
+  auto compiled = tritium::cpu::HostProgram::compile(*module, kernel_name, llvmIR);
+  if (!compiled) {
+    store(diagnostics, "error: " + llvm::toString(compiled.takeError()));
+    return 1;
+  }
+  store(llvm_ir, llvmIR);
+  *program = compiled->release();
+  return 0;
+}
+
+extern "C" void tritium_cpu_run(void *program, void **args, int nx, int ny, int nz, unsigned threads) {
+  static_cast<tritium::cpu::HostProgram *>(program)->run(args, nx, ny, nz, threads);
+}
+
+extern "C" void tritium_cpu_release(void *program) {
+  delete static_cast<tritium::cpu::HostProgram *>(program);
+}
+
+extern "C" void tritium_cpu_host(char **description) {
+  store(description, tritium::cpu::hostDescription());
+}

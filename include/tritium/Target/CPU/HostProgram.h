@@ -1,0 +1,57 @@
+//===- HostProgram.h - a kernel compiled for the host CPU -------*- C++ -*-===//
+//
+// The LLVM dialect module of convert-tt-to-host-llvm, optimized for the host
+// processor (its CPU and features detected: AVX2, AVX-512, NEON...), compiled
+// in memory by LLVM's ORC JIT, and run over a grid of programs on threads.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_TARGET_CPU_HOSTPROGRAM_H
+#define TRITIUM_TARGET_CPU_HOSTPROGRAM_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace llvm::orc {
+class LLJIT;
+} // namespace llvm::orc
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace tritium::cpu {
+
+/// The host's target triple, CPU and features, as LLVM names them.
+std::string hostDescription();
+
+class HostProgram {
+public:
+  /// The entry convert-tt-to-host-llvm adds: argument addresses, then the
+  /// program's coordinates and the grid's size.
+  using Entry = void (*)(void **args, int32_t x, int32_t y, int32_t z,
+                         int32_t nx, int32_t ny, int32_t nz);
+
+  /// Compiles `kernel` of the LLVM dialect module `module`; `llvmIR`
+  /// receives the optimized LLVM IR.
+  static llvm::Expected<std::unique_ptr<HostProgram>>
+  compile(mlir::ModuleOp module, llvm::StringRef kernel, std::string &llvmIR);
+  ~HostProgram();
+
+  /// Runs every program of the grid (nx, ny, nz), x fastest, on up to
+  /// `threads` threads (0: one per hardware thread).
+  void run(void **args, int32_t nx, int32_t ny, int32_t nz,
+           unsigned threads) const;
+
+private:
+  HostProgram() = default;
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  Entry entry = nullptr;
+};
+
+} // namespace tritium::cpu
+
+#endif // TRITIUM_TARGET_CPU_HOSTPROGRAM_H

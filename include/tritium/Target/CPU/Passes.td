@@ -1,0 +1,36 @@
+//===- Passes.td - Triton IR to LLVM IR for the host CPU ---*- tablegen -*-===//
+//
+// The CPU target's lowering: Triton IR (no layouts) straight to the LLVM
+// dialect for the host, each tensor one flat LLVM vector.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_TARGET_CPU_PASSES_TD
+#define TRITIUM_TARGET_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTTToHostLLVMPass : Pass<"convert-tt-to-host-llvm", "::mlir::ModuleOp"> {
+  let summary = "lower Triton IR to the LLVM dialect for the host CPU";
+  let description = [{
+    One program of a kernel becomes one host function.  Every tensor is one
+    flat LLVM vector of its elements in row-major order, so the element-wise
+    ops, `tt.splat`, `tt.make_range` and `tt.addptr` are vector ops,
+    `tt.expand_dims` and `tt.reshape` are free, `tt.broadcast` and
+    `tt.trans` are one `llvm.shufflevector` each, `tt.load` and `tt.store` are masked gathers and
+    scatters, and `tt.reduce` halves the reduced axis log2(n) times, each
+    step one application of the combine region to two halves.
+
+    `tt.func @k(args...)` becomes `func.func @k(args..., x, y, z, nx, ny, nz)`
+    (the program's coordinates and the grid, all i32), and
+    `@k__program(ptr %args, x, y, z, nx, ny, nz)` calls it with each
+    argument loaded from the array of argument addresses `%args`: the entry
+    the host runtime calls once per program.
+
+    An op with no host lowering yet fails the pass with an error at the op.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::cf::ControlFlowDialect"];
+}
+
+#endif // TRITIUM_TARGET_CPU_PASSES_TD

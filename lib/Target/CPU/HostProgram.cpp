@@ -1,0 +1,122 @@
+//===- HostProgram.cpp - a kernel compiled for the host CPU ---------------===//
+//
+// Translation to LLVM IR, LLVM's O3 pipeline for the host's target machine,
+// ORC's LLJIT (math functions such as expf resolve to the process's own),
+// and the grid run: worker threads take programs from one atomic counter.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Target/CPU/HostProgram.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "tritium/Target/NVIDIA/Optimize.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+using namespace tritium::cpu;
+
+namespace {
+void initializeNativeTarget() {
+  static const bool done = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)done;
+}
+} // namespace
+
+std::string tritium::cpu::hostDescription() {
+  std::string features;
+  for (const auto &[name, on] : llvm::sys::getHostCPUFeatures())
+    if (on && (name.starts_with("avx") || name.starts_with("sse4") || name == "fma" || name == "neon"))
+      features += (features.empty() ? "" : ",") + name.str();
+  return llvm::sys::getProcessTriple() + " " + llvm::sys::getHostCPUName().str() + " " + features;
+}
+
+HostProgram::~HostProgram() = default;
+
+llvm::Expected<std::unique_ptr<HostProgram>>
+HostProgram::compile(mlir::ModuleOp module, llvm::StringRef kernel, std::string &llvmIR) {
+  initializeNativeTarget();
+  mlir::DialectRegistry registry;
+  mlir::registerBuiltinDialectTranslation(registry);
+  mlir::registerLLVMDialectTranslation(registry);
+  module->getContext()->appendDialectRegistry(registry);
+
+  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder)
+    return machineBuilder.takeError();
+  machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto machine = machineBuilder->createTargetMachine();
+  if (!machine)
+    return machine.takeError();
+
+  auto context = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> llvmModule = mlir::translateModuleToLLVMIR(module, *context, "tritium");
+  if (!llvmModule)
+    return llvm::createStringError("the kernel does not translate to LLVM IR");
+  llvmModule->setDataLayout((*machine)->createDataLayout());
+  llvmModule->setTargetTriple((*machine)->getTargetTriple());
+  tritium::nvidia::optimizeModule(*llvmModule, **machine);
+  llvmIR.clear();
+  llvm::raw_string_ostream(llvmIR) << *llvmModule;
+
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*machineBuilder)).create();
+  if (!jit)
+    return jit.takeError();
+  auto symbols = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      (*jit)->getDataLayout().getGlobalPrefix());
+  if (!symbols)
+    return symbols.takeError();
+  (*jit)->getMainJITDylib().addGenerator(std::move(*symbols));
+  if (llvm::Error e = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(llvmModule), std::move(context))))
+    return std::move(e);
+  auto address = (*jit)->lookup((kernel + "__program").str());
+  if (!address)
+    return address.takeError();
+
+  std::unique_ptr<HostProgram> program(new HostProgram());
+  program->jit = std::move(*jit);
+  program->entry = address->toPtr<Entry>();
+  return program;
+}
+
+void HostProgram::run(void **args, int32_t nx, int32_t ny, int32_t nz, unsigned threads) const {
+  int64_t total = static_cast<int64_t>(nx) * ny * nz;
+  if (total <= 0)
+    return;
+  if (threads == 0)
+    threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<int64_t>(threads, total));
+  std::atomic<int64_t> next{0};
+  auto work = [&] {
+    for (int64_t p = next++; p < total; p = next++) {
+      auto x = static_cast<int32_t>(p % nx);
+      auto y = static_cast<int32_t>((p / nx) % ny);
+      auto z = static_cast<int32_t>(p / (static_cast<int64_t>(nx) * ny));
+      entry(args, x, y, z, nx, ny, nz);
+    }
+  };
+  std::vector<std::thread> workers;
+  for (unsigned t = 1; t < threads; ++t)
+    workers.emplace_back(work);
+  work();
+  for (std::thread &w : workers)
+    w.join();
+}
