@@ -89,6 +89,16 @@ class NativeLibrary:
         ]
         d.tritium_free.restype = None
         d.tritium_free.argtypes = [ctypes.c_void_p]
+        vp = ctypes.c_void_p
+        d.tritium_cpu_compile.restype = ctypes.c_int
+        d.tritium_cpu_compile.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p,
+                                          ctypes.POINTER(vp), ctypes.POINTER(vp), ctypes.POINTER(vp)]
+        d.tritium_cpu_run.restype = None
+        d.tritium_cpu_run.argtypes = [vp, ctypes.POINTER(vp), ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_uint]
+        d.tritium_cpu_release.restype = None
+        d.tritium_cpu_release.argtypes = [vp]
+        d.tritium_cpu_host.restype = None
+        d.tritium_cpu_host.argtypes = [ctypes.POINTER(vp)]
 
     def version(self) -> str:
         return self._dll.tritium_version().decode()
@@ -197,6 +207,39 @@ class NativeLibrary:
             error.stages = stages
             raise error
         return stages, image
+
+
+    # -- the CPU target --
+    def compile_cpu(self, ttir: str, kernel_name: str, source_name: str = "<ir>"):
+        """Compiles TTIR for the host CPU: (program handle, optimized LLVM
+        IR).  Free the handle with release_cpu.  Raises CompilationError."""
+        data = ttir.encode("utf-8")
+        program, llvm_ir, diagnostics = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+        rc = self._dll.tritium_cpu_compile(data, len(data), source_name.encode("utf-8"), kernel_name.encode("utf-8"),
+                                           ctypes.byref(program), ctypes.byref(llvm_ir), ctypes.byref(diagnostics))
+        text, messages = self._take_string(llvm_ir), self._take_string(diagnostics)
+        if rc != 0:
+            error = CompilationError(messages or "compilation for the CPU failed")
+            located = _FIRST_ERROR.search(messages or "")
+            if located:
+                error.file, error.line, error.col = located[1], int(located[2]), int(located[3])
+                error.error_message = located[4]
+            raise error
+        return program.value, text
+
+    def run_cpu(self, program: int, args, grid, threads: int = 0):
+        """Runs `program`'s grid; `args` is a ctypes array of argument
+        addresses."""
+        self._dll.tritium_cpu_run(program, args, grid[0], grid[1], grid[2], threads)
+
+    def release_cpu(self, program: int):
+        self._dll.tritium_cpu_release(program)
+
+    def cpu_host(self) -> str:
+        """The host as the CPU target sees it (triple, CPU, vector features)."""
+        text = ctypes.c_void_p()
+        self._dll.tritium_cpu_host(ctypes.byref(text))
+        return self._take_string(text)
 
 
 def native_library() -> NativeLibrary:

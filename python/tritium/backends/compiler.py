@@ -19,6 +19,8 @@ class GPUTarget:
     def parse(target) -> "GPUTarget":
         if isinstance(target, GPUTarget):
             t = target
+        elif isinstance(target, str) and target.strip() == "cpu":
+            return GPUTarget("cpu", 0, 1)
         elif isinstance(target, str):
             m = re.fullmatch(r"cuda:(?:sm_)?(\d+)a?", target.strip())
             if not m:
@@ -27,8 +29,11 @@ class GPUTarget:
             t = GPUTarget("cuda", int(m.group(1)), 32)
         else:
             raise TritiumError(f"unsupported target {target!r}")
+        if t.backend == "cpu":
+            return GPUTarget("cpu", 0, 1)
         if t.backend != "cuda":
-            raise TritiumError(f"unsupported backend '{t.backend}': Tritium targets NVIDIA GPUs ('cuda')")
+            raise TritiumError(f"unsupported backend '{t.backend}': Tritium targets NVIDIA GPUs ('cuda') "
+                               "and the host ('cpu')")
         if t.arch not in SUPPORTED_ARCHS:
             raise TritiumError(f"unsupported compute capability {t.arch}: Tritium supports "
                                f"{', '.join(f'sm_{a}' for a in SUPPORTED_ARCHS)}")
@@ -37,7 +42,7 @@ class GPUTarget:
         return t
 
     def __str__(self):
-        return f"{self.backend}:{self.arch}"
+        return "cpu" if self.backend == "cpu" else f"{self.backend}:{self.arch}"
 
 
 class BaseBackend:

@@ -31,6 +31,7 @@ from . import ir_source
 from .code_generator import generate_ttir
 from . import ttir_tree
 from .compiled_kernel import CompiledKernel, KernelMetadata, from_cache, take_native_metadata  # noqa: F401
+from .host_kernel import HostKernel
 
 
 class ASTSource:
@@ -226,6 +227,8 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
                          sorted((k, repr(v)) for k, v in src.attrs.items()),
                          sorted((k, repr(v)) for k, v in opts.items()), str(target), debug_on, stop_after)
     name = fn.__name__
+    if target.backend == "cpu":
+        return _compile_for_host(src, opts, target, debug_on, stop_after, lib)
     files = cache.load(key, name)
     if files is not None:
         kernel = from_cache(files, name)
@@ -257,6 +260,29 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     files = {stage: (v.encode() if isinstance(v, str) else v) for stage, v in asm.items()}
     cache.store(key, name, files, metadata)
     kernel = CompiledKernel(name, asm, metadata)
+    kernel.src = src
+    return kernel
+
+
+def _compile_for_host(src: ASTSource, opts: Dict, target: "GPUTarget", debug_on: bool, stop_after, lib):
+    """compile() for target "cpu": Triton IR, then the host's machine code
+    in memory (tritium_cpu_compile)."""
+    fn, name = src.fn, src.fn.__name__
+    arg_values, arg_attrs = src.arg_values()
+    text = generate_ttir(fn, arg_values, arg_attrs, debug_on, opts["num_warps"], 0)
+    ttir = lib.run_pipeline(text, ttir_pipeline(0), f"<TTIR generated for {name}>")
+    signature = {p.name: src.signature[p.name] for p in fn.params}
+    metadata: Dict[str, Any] = {"name": name, "kernel_name": name, "target": "cpu", "num_warps": opts["num_warps"],
+                                "num_stages": opts["num_stages"], "num_ctas": 1, "signature": signature,
+                                "constexprs": {k: repr(v) for k, v in src.constexprs.items()}, "debug": debug_on,
+                                "shared": 0, "host": lib.cpu_host()}
+    asm: Dict[str, Any] = {"source": fn.src, "ttir": ttir}
+    if stop_after == "ttir":
+        return CompiledKernel(name, asm, metadata)
+    program, llir = lib.compile_cpu(ttir, name, f"<TTIR of {name}>")
+    asm["llir"] = llir
+    params = [(k, ty) for k, ty in signature.items() if ty != "constexpr"]
+    kernel = HostKernel(name, asm, metadata, program, params)
     kernel.src = src
     return kernel
 

@@ -224,7 +224,29 @@ def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) ->
             raise TritiumError(f"unsupported array typestr {interface['typestr']}")
         aligned = specialize_alignment and interface["data"][0] % 16 == 0
         return "*" + ty, ("D" if aligned else "")
+    interface = getattr(value, "__array_interface__", None)  # a numpy array: the CPU target's
+    if interface is not None:
+        ty = _ARRAY_TYPESTRS.get(interface["typestr"])
+        if ty is None:
+            raise TritiumError(f"unsupported array typestr {interface['typestr']}")
+        aligned = specialize_alignment and interface["data"][0] % 16 == 0
+        return "*" + ty, ("D" if aligned else "")
     raise TritiumError(f"unsupported kernel argument of type {type(value).__name__}: {value!r}")
+
+
+def runs_on_host(values) -> bool:
+    """Whether a launch with these argument values runs on the CPU target:
+    some argument is a host array (a numpy array or a torch CPU tensor) and
+    none lives on a GPU."""
+    host = False
+    for value in values:
+        if hasattr(value, "__cuda_array_interface__") or getattr(value, "is_cuda", False):
+            return False
+        if hasattr(value, "__array_interface__") and not hasattr(value, "data_ptr"):
+            host = True
+        elif hasattr(value, "data_ptr") and getattr(getattr(value, "device", None), "type", None) == "cpu":
+            host = True
+    return host
 
 
 # keyword arguments of a launch that are options, not kernel arguments
@@ -789,11 +811,14 @@ class JITFunction(KernelInterface):
         num_warps = launch_options.get("num_warps")
         values = self.bind(args, kwargs)
         signature, constexprs, attrs = self.specialization(values)
-        device = _driver.current_device()
-        target = self._targets.get(device)
-        if target is None:
-            target = self._targets[device] = _driver.current_target()
-        arch = launch_options.get("arch") or _knobs.runtime.override_arch
+        if runs_on_host(values):  # numpy arrays or torch CPU tensors: the CPU target
+            device, target = -1, "cpu"
+        else:
+            device = _driver.current_device()
+            target = self._targets.get(device)
+            if target is None:
+                target = self._targets[device] = _driver.current_target()
+        arch = None if device < 0 else launch_options.get("arch") or _knobs.runtime.override_arch
         if arch:  # compile for another GPU ("sm80", "90"); such a kernel is for warmup, not this device
             target = "cuda:" + str(arch).removeprefix("sm")
         # launch_pdl (programmatic dependent launch) only lets the next kernel start early: ignoring it is safe
@@ -851,6 +876,9 @@ class JITFunction(KernelInterface):
         resident at once (a grid-wide barrier in the kernel cannot deadlock),
         always through here."""
         cooperative = bool(launch_options.get("launch_cooperative_grid"))
+        if device < 0:  # the CPU target: no GPU launcher, no warm path
+            kernel.launch(grid_size, [values[p.num] for p in self.params if signature[p.name] != "constexpr"])
+            return
         if any(tuple_args.is_tuple_signature(ty) for ty in signature.values()):
             kernel.launch(grid_size, tuple_args.flatten_values(signature, values), cooperative=cooperative)
             return  # no warm-path entry: its keys are per runtime parameter

@@ -1,0 +1,70 @@
+"""A kernel compiled for the CPU target (`target="cpu"`): its stages
+("ttir", "llir"), metadata, and the launch that runs its grid of programs
+on the host's threads (tritium_cpu_run; TRITIUM_CPU_THREADS caps them, all
+hardware threads by default).  The machine code lives in this process only:
+nothing is written to the kernel cache."""
+import ctypes
+import os
+from typing import Any, Dict, List, Sequence, Tuple
+
+from .._native import native_library
+from ..errors import TritiumError
+
+_SCALARS = {"i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16, "i32": ctypes.c_int32,
+            "i64": ctypes.c_int64, "u8": ctypes.c_uint8, "u16": ctypes.c_uint16, "u32": ctypes.c_uint32,
+            "u64": ctypes.c_uint64, "fp32": ctypes.c_float, "fp64": ctypes.c_double}
+
+
+def _address(value) -> int:
+    """The host address a pointer argument passes."""
+    interface = getattr(value, "__array_interface__", None)
+    if interface is not None:
+        return interface["data"][0]
+    data_ptr = getattr(value, "data_ptr", None)
+    if data_ptr is not None:
+        return data_ptr()
+    if isinstance(value, int):
+        return value
+    raise TritiumError(f"a pointer argument of the CPU target takes a numpy array, a CPU tensor or an address, "
+                       f"got {type(value).__name__}")
+
+
+class HostKernel:
+    runs_on_host = True
+
+    def __init__(self, name: str, asm: Dict[str, Any], metadata: Dict[str, Any], program: int,
+                 params: List[Tuple[str, str]]):
+        self.name = name
+        self.asm = asm
+        self.metadata = metadata
+        self.params = params  # (name, signature type) of the runtime parameters, in order
+        self._program = program
+        self._library = native_library()
+
+    def __del__(self):
+        program, self._program = getattr(self, "_program", None), None
+        if program:
+            self._library.release_cpu(program)
+
+    def launch(self, grid, args: Sequence[Any], cooperative: bool = False):
+        grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
+        if len(grid) != 3 or min(grid) < 0:
+            raise TritiumError(f"grid must be 1 to 3 non-negative integers, got {grid!r}")
+        if min(grid) == 0:
+            return
+        if len(args) != len(self.params):
+            raise TritiumError(f"'{self.name}' takes {len(self.params)} runtime arguments, got {len(args)}")
+        values = []
+        for (name, ty), value in zip(self.params, args):
+            if ty.startswith("*"):
+                values.append(ctypes.c_uint64(_address(value)))
+            elif ty in _SCALARS:
+                values.append(_SCALARS[ty](value))
+            else:
+                raise TritiumError(f"argument '{name}' of type {ty} has no CPU launch yet")
+        addresses = (ctypes.c_void_p * max(1, len(values)))(*[ctypes.addressof(v) for v in values])
+        threads = int(os.environ.get("TRITIUM_CPU_THREADS", "0") or 0)
+        self._library.run_cpu(self._program, addresses, grid, threads)
+
+    def __getitem__(self, grid):
+        return lambda *args: self.launch(grid, args)
