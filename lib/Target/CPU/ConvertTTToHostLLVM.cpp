@@ -16,7 +16,9 @@
 //      `tt.reduce` over an axis of n elements (a power of two) takes
 //      log2(n) steps, each splitting the axis into its two halves with two
 //      shuffles and applying the combine region to them, element-wise, as
-//      vector ops.  The kernel gains six i32 arguments: the program's
+//      vector ops.  `tt.dot` is K outer products: column k of a and row k
+//      of b, each repeated by a shuffle to the accumulator's shape, FMA'd
+//      into it.  The kernel gains six i32 arguments: the program's
 //      coordinates and the grid's size.
 //   2. The standard conversions to the LLVM dialect (scf to cf, then arith,
 //      math, func and cf to llvm).
@@ -428,6 +430,57 @@ struct ReduceConversion : OpConversionPattern<tt::ReduceOp> {
   }
 };
 
+// -- dot --------------------------------------------------------------------
+
+/// `a` (a flat vector of `type`'s shape) in the accumulator's element type.
+Value toAccumulator(ConversionPatternRewriter &rewriter, Location loc, Value v, Type acc) {
+  auto type = cast<VectorType>(v.getType());
+  Type element = type.getElementType();
+  if (element == acc)
+    return v;
+  auto wide = VectorType::get(type.getShape(), acc);
+  if (isa<FloatType>(acc))
+    return isa<FloatType>(element) ? Value(arith::ExtFOp::create(rewriter, loc, wide, v))
+                                   : Value(arith::SIToFPOp::create(rewriter, loc, wide, v));
+  return arith::ExtSIOp::create(rewriter, loc, wide, v);
+}
+
+/// d = a b + c as K outer products: step k adds column k of a, repeated
+/// along N, times row k of b, repeated along M (each one shuffle), to the
+/// whole [B x] M x N accumulator; narrower inputs are widened to its type.
+struct DotConversion : OpConversionPattern<tt::DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::DotOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> aShape = op.getA().getType().getShape();
+    ArrayRef<int64_t> dShape = op.getType().getShape();
+    bool batched = dShape.size() == 3;
+    int64_t B = batched ? dShape[0] : 1, M = dShape[batched], N = dShape[batched + 1];
+    int64_t K = aShape.back();
+    Type acc = op.getType().getElementType();
+    Value a = toAccumulator(rewriter, loc, adaptor.getA(), acc);
+    Value b = toAccumulator(rewriter, loc, adaptor.getB(), acc);
+    Value d = adaptor.getC();
+    for (int64_t k = 0; k < K; ++k) {
+      SmallVector<int64_t> aMask, bMask;
+      for (int64_t batch = 0; batch < B; ++batch)
+        for (int64_t i = 0; i < M; ++i)
+          for (int64_t j = 0; j < N; ++j) {
+            aMask.push_back((batch * M + i) * K + k);
+            bMask.push_back((batch * K + k) * N + j);
+          }
+      Value column = shuffle(rewriter, loc, a, aMask);
+      Value row = shuffle(rewriter, loc, b, bMask);
+      if (isa<FloatType>(acc))
+        d = math::FmaOp::create(rewriter, loc, column, row, d);
+      else
+        d = arith::AddIOp::create(rewriter, loc, d, arith::MulIOp::create(rewriter, loc, column, row));
+    }
+    rewriter.replaceOp(op, d);
+    return success();
+  }
+};
+
 // -- element-wise ops -------------------------------------------------------
 
 /// An arith or math op on tensors, rebuilt on the flat vector types (a
@@ -541,11 +594,30 @@ void addProgramEntry(LLVM::LLVMFuncOp kernel) {
   LLVM::ReturnOp::create(b, loc, ValueRange{});
 }
 
+/// The Triton IR ops this lowering handles.
+bool hasHostLowering(Operation *op) {
+  return isa<tt::FuncOp, tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp,
+             tt::ExpandDimsOp, tt::ReshapeOp, tt::BroadcastOp, tt::TransOp, tt::AddPtrOp, tt::LoadOp, tt::StoreOp,
+             tt::ReduceOp, tt::ReduceReturnOp, tt::DotOp, tt::PreciseSqrtOp, tt::PreciseDivFOp, tt::BitcastOp,
+             tt::IntToPtrOp, tt::PtrToIntOp, tt::FpToFpOp, tt::MulhiUIOp>(op);
+}
+
 struct ConvertTTToHostLLVMPass
     : tritium::impl::ConvertTTToHostLLVMPassBase<ConvertTTToHostLLVMPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
+    // An op with no lowering: an error at it (at the user's line), not a
+    // failure to legalize somewhere in the module.
+    WalkResult unsupported = module.walk([](Operation *op) {
+      if (isa<tt::TTDialect>(op->getDialect()) && !hasHostLowering(op)) {
+        op->emitError() << "'" << op->getName() << "' has no lowering for the CPU target yet";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (unsupported.wasInterrupted())
+      return signalPassFailure();
 
     // 1. tensors to flat vectors
     HostTypeConverter types(ctx);
@@ -562,16 +634,11 @@ struct ConvertTTToHostLLVMPass
                  GridQueryConversion<tt::GetProgramIdOp, 0>, GridQueryConversion<tt::GetNumProgramsOp, 3>,
                  MakeRangeConversion, SplatConversion, SameElementsConversion<tt::ExpandDimsOp>,
                  SameElementsConversion<tt::ReshapeOp>, BroadcastConversion, TransConversion, AddPtrConversion,
-                 LoadConversion, StoreConversion, ReduceConversion>(types, ctx);
+                 LoadConversion, StoreConversion, ReduceConversion, DotConversion>(types, ctx);
     patterns.add<ElementwiseConversion, TritonElementwiseConversion>(types, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns, target);
-    if (failed(applyPartialConversion(module, target, std::move(patterns)))) {
-      module.walk([](Operation *op) {
-        if (isa<tt::TTDialect>(op->getDialect()))
-          op->emitError() << "'" << op->getName() << "' has no lowering for the CPU target yet";
-      });
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
-    }
 
     // 2. to the LLVM dialect
     {

@@ -1,0 +1,149 @@
+"""The CPU target (target "cpu"): kernels launched with numpy arrays
+compile through convert-tt-to-host-llvm and the host JIT and run here, on
+the machine without a GPU; results against numpy in float64.  The kernels
+are Triton's tutorials as bench/kernels/tutorials.py holds them (vector add,
+fused softmax, layer norm, matmul with block pointers' cousin: plain
+pointers), and forms the tutorials do not cover."""
+import os
+import sys
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+import tritium as triton  # noqa: E402
+import tritium.language as tl  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench"))
+from kernel_sources import load_kernels  # noqa: E402
+
+tutorials = load_kernels("tutorials.py", triton, tl, "cpu_test")
+rng = np.random.default_rng(0)
+
+
+@pytest.mark.parametrize("n", [1, 1000, 98432])
+def test_vector_add_tutorial_01(n):
+    x = rng.random(n, dtype=np.float32)
+    y = rng.random(n, dtype=np.float32)
+    out = np.full(n + 7, -5.0, np.float32)  # past n: must stay as it was
+    tutorials.add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)
+    assert np.array_equal(out[:n], x + y) and np.all(out[n:] == -5.0)
+
+
+def test_fused_softmax_tutorial_02():
+    x = rng.standard_normal((1823, 781), dtype=np.float32)
+    out = np.empty_like(x)
+    tutorials.softmax_kernel[(32,)](out, x, x.shape[1], out.shape[1], x.shape[0], x.shape[1], BLOCK_SIZE=1024,
+                                    num_stages=4)
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(out, e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
+
+
+def test_layer_norm_forward_tutorial_05():
+    M, N = 37, 1500
+    x = rng.standard_normal((M, N), dtype=np.float32)
+    w = rng.random(N, dtype=np.float32)
+    b = rng.random(N, dtype=np.float32)
+    y = np.empty_like(x)
+    mean = np.empty(M, np.float32)
+    rstd = np.empty(M, np.float32)
+    tutorials._layer_norm_fwd_fused[(M,)](x, y, w, b, mean, rstd, x.shape[1], N, 1e-5, BLOCK_SIZE=256)
+    x64 = x.astype(np.float64)
+    want_mean = x64.mean(axis=1)
+    want_rstd = 1 / np.sqrt(x64.var(axis=1) + 1e-5)
+    np.testing.assert_allclose(mean, want_mean, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(rstd, want_rstd, rtol=1e-4)
+    np.testing.assert_allclose(y, (x64 - want_mean[:, None]) * want_rstd[:, None] * w + b, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_matmul_tutorial_03(dtype):
+    M, N, K = 96, 80, 72
+    a = rng.standard_normal((M, K)).astype(dtype)
+    b = rng.standard_normal((K, N)).astype(dtype)
+    c = np.empty((M, N), dtype)
+    grid = (triton.cdiv(M, 32) * triton.cdiv(N, 32),)
+    tutorials.matmul_kernel[grid](a, b, c, M, N, K, a.strides[0] // a.itemsize, 1, b.strides[0] // b.itemsize, 1,
+                                  c.strides[0] // c.itemsize, 1, BLOCK_SIZE_M=32, BLOCK_SIZE_N=32, BLOCK_SIZE_K=32,
+                                  GROUP_SIZE_M=4, ACTIVATION="")
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c.astype(np.float64), want, rtol=1e-2 if dtype == np.float16 else 1e-5,
+                               atol=5e-2 if dtype == np.float16 else 1e-4)
+
+
+@triton.jit
+def tiles_2d(x_ptr, out_ptr, idx_ptr, M, N: tl.constexpr, BM: tl.constexpr):
+    rows = tl.arange(0, BM)
+    cols = tl.arange(0, N)
+    x = tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=rows[:, None] < M, other=float("-inf"))
+    tl.store(out_ptr + rows, tl.sum(tl.where(x > float("-inf"), x, 0.0), axis=1), mask=rows < M)
+    tl.store(out_ptr + BM + cols, tl.max(tl.trans(x), axis=1))
+    tl.store(idx_ptr + rows, tl.argmax(x, axis=1).to(tl.int32), mask=rows < M)
+
+
+def test_two_dimensional_tiles_broadcast_transpose_and_reduce():
+    M, N, BM = 6, 16, 8
+    x = rng.standard_normal((M, N), dtype=np.float32)
+    out = np.zeros(BM + N, np.float32)
+    idx = np.full(BM, -1, np.int32)
+    tiles_2d[(1,)](x, out, idx, M, N=N, BM=BM)
+    np.testing.assert_allclose(out[:M], x.sum(axis=1), rtol=1e-5)
+    assert np.array_equal(out[BM:], x.max(axis=0))
+    assert np.array_equal(idx[:M], x.argmax(axis=1)) and np.all(idx[M:] == -1)
+
+
+@triton.jit
+def integer_ops(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = ((x * 3) ^ (x >> 2)) % 7 + tl.umulhi(x.to(tl.uint32), x.to(tl.uint32)).to(tl.int32)
+    tl.store(out_ptr + offs, y, mask=mask)
+
+
+def test_integer_arithmetic_over_a_grid_of_programs():
+    n = 10000
+    x = rng.integers(-(2 ** 20), 2 ** 20, n, dtype=np.int32)
+    out = np.empty_like(x)
+    integer_ops[(triton.cdiv(n, 256),)](x, out, n, BLOCK=256)
+    u = x.astype(np.uint32).astype(np.uint64)
+    want = (((x * 3) ^ (x >> 2)) % 7) + ((u * u) >> 32).astype(np.uint32).astype(np.int32)
+    assert np.array_equal(out, want.astype(np.int32))
+
+
+@triton.jit
+def grid_coordinates(out_ptr):
+    x, y, z = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    flat = (z * tl.num_programs(1) + y) * tl.num_programs(0) + x
+    tl.store(out_ptr + flat, x * 10000 + y * 100 + z)
+
+
+def test_every_program_of_a_three_dimensional_grid_runs_once():
+    out = np.full(5 * 3 * 2, -1, np.int32)
+    grid_coordinates[(5, 3, 2)](out)
+    z, y, x = np.meshgrid(range(2), range(3), range(5), indexing="ij")
+    assert np.array_equal(out, (x * 10000 + y * 100 + z).ravel())
+
+
+@triton.jit
+def uses_an_atomic(x_ptr):
+    tl.atomic_add(x_ptr, 1.0)
+
+
+def test_an_op_without_a_cpu_lowering_is_an_error_at_its_line():
+    x = np.zeros(1, np.float32)
+    with pytest.raises(triton.CompilationError, match="'tt.atomic_rmw' has no lowering for the CPU target yet") as e:
+        uses_an_atomic[(1,)](x)
+    assert e.value.line == uses_an_atomic.starting_line + 1 and os.path.samefile(e.value.file, __file__)
+
+
+def test_compile_for_the_cpu_gives_the_hosts_llvm_ir():
+    kernel = triton.compile(tutorials.add_kernel, signature={"x_ptr": "*fp32", "y_ptr": "*fp32",
+                                                             "output_ptr": "*fp32", "n_elements": "i32"},
+                            constexprs={"BLOCK_SIZE": 64}, target="cpu")
+    assert "define void @add_kernel__program" in kernel.asm["llir"]
+    assert kernel.metadata["target"] == "cpu" and kernel.metadata["host"].split()[0].count("-") >= 2
+    x = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, np.float32)
+    kernel[(1,)](x, x, out, 64)
+    assert np.array_equal(out, 2 * x)

@@ -1,0 +1,82 @@
+// RUN: tritium-opt %s -split-input-file -convert-tt-to-host-llvm -verify-diagnostics | FileCheck %s
+
+// A masked copy: the program id is the first of the six grid arguments,
+// the offsets one flat vector, the load a masked gather with its `other`,
+// the store a masked scatter; the entry loads each argument from its
+// address and calls the kernel.
+// CHECK-LABEL: llvm.func @copy(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i32, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32, %arg7: i32, %arg8: i32)
+// CHECK: llvm.mul %arg3
+// CHECK: %[[P:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (vector<8x!llvm.ptr>, vector<8xi32>) -> vector<8x!llvm.ptr>, f32
+// CHECK: %[[V:.*]] = llvm.intr.masked.gather %[[P]], %[[M:.*]], %[[O:.*]] {alignment = 4 : i32} : (vector<8x!llvm.ptr>, vector<8xi1>, vector<8xf32>) -> vector<8xf32>
+// CHECK: llvm.intr.masked.scatter %[[V]], %{{.*}}, %[[M]] {alignment = 4 : i32} : vector<8xf32>, vector<8xi1> into vector<8x!llvm.ptr>
+// CHECK-LABEL: llvm.func @copy__program(%arg0: !llvm.ptr, %arg1: i32, %arg2: i32, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32)
+// CHECK: %[[S2:.*]] = llvm.getelementptr %arg0[2] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
+// CHECK: %[[A2:.*]] = llvm.load %[[S2]] : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[N:.*]] = llvm.load %[[A2]] : !llvm.ptr -> i32
+// CHECK: llvm.call @copy(%{{.*}}, %{{.*}}, %[[N]], %arg1, %arg2, %arg3, %arg4, %arg5, %arg6)
+tt.func public @copy(%src: !tt.ptr<f32>, %dst: !tt.ptr<f32>, %n: i32) {
+  %c8 = arith.constant 8 : i32
+  %pid = tt.get_program_id {axis = 0 : i32} : i32
+  %base = arith.muli %pid, %c8 : i32
+  %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+  %b = tt.splat %base : i32 -> tensor<8xi32>
+  %offs = arith.addi %b, %r : tensor<8xi32>
+  %ns = tt.splat %n : i32 -> tensor<8xi32>
+  %mask = arith.cmpi slt, %offs, %ns : tensor<8xi32>
+  %other = arith.constant dense<-1.0> : tensor<8xf32>
+  %sp = tt.splat %src : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %p = tt.addptr %sp, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  %v = tt.load %p, %mask, %other : tensor<8x!tt.ptr<f32>>
+  %dp = tt.splat %dst : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+  %q = tt.addptr %dp, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+  tt.store %q, %v, %mask : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Shape ops on flat vectors: expand_dims is free, broadcast a shuffle whose
+// mask repeats each row; a reduction over an axis of 4 halves it twice
+// (two pairs of shuffles, two adds).
+// CHECK-LABEL: llvm.func @shapes
+// CHECK: llvm.shufflevector %{{.*}}, %{{.*}} [0, 0, 0, 0, 1, 1, 1, 1] : vector<2xf32>
+// CHECK: llvm.shufflevector %[[X:.*]], %[[X]] [0, 1, 4, 5] : vector<8xf32>
+// CHECK: llvm.shufflevector %[[X]], %[[X]] [2, 3, 6, 7] : vector<8xf32>
+// CHECK: llvm.fadd %{{.*}} : vector<4xf32>
+// CHECK: llvm.shufflevector %[[Y:.*]], %[[Y]] [0, 2] : vector<4xf32>
+// CHECK: llvm.shufflevector %[[Y]], %[[Y]] [1, 3] : vector<4xf32>
+// CHECK: llvm.fadd %{{.*}} : vector<2xf32>
+tt.func public @shapes(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %e = tt.expand_dims %x {axis = 1 : i32} : tensor<2xf32> -> tensor<2x1xf32>
+  %b = tt.broadcast %e : tensor<2x1xf32> -> tensor<2x4xf32>
+  %s = "tt.reduce"(%b) <{axis = 1 : i32}> ({
+  ^bb0(%l: f32, %r: f32):
+    %a = arith.addf %l, %r : f32
+    tt.reduce.return %a : f32
+  }) : (tensor<2x4xf32>) -> tensor<2xf32>
+  tt.return %s : tensor<2xf32>
+}
+
+// -----
+
+// A dot of 2x2 tiles: two outer products, each column of a repeated along
+// N and row of b along M, FMA'd into the accumulator.
+// CHECK-LABEL: llvm.func @dot
+// CHECK: %[[C0:.*]] = llvm.shufflevector %arg0, %arg0 [0, 0, 2, 2] : vector<4xf32>
+// CHECK: %[[R0:.*]] = llvm.shufflevector %arg1, %arg1 [0, 1, 0, 1] : vector<4xf32>
+// CHECK: %[[D0:.*]] = llvm.intr.fma(%[[C0]], %[[R0]], %arg2)
+// CHECK: %[[C1:.*]] = llvm.shufflevector %arg0, %arg0 [1, 1, 3, 3] : vector<4xf32>
+// CHECK: %[[R1:.*]] = llvm.shufflevector %arg1, %arg1 [2, 3, 2, 3] : vector<4xf32>
+// CHECK: llvm.intr.fma(%[[C1]], %[[R1]], %[[D0]])
+tt.func public @dot(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>, %c: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %d = tt.dot %a, %b, %c : tensor<2x2xf32> * tensor<2x2xf32> -> tensor<2x2xf32>
+  tt.return %d : tensor<2x2xf32>
+}
+
+// -----
+
+tt.func public @atomic(%p: !tt.ptr<f32>, %v: f32) {
+  // expected-error @below {{'tt.atomic_rmw' has no lowering for the CPU target yet}}
+  %0 = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v : (!tt.ptr<f32>, f32) -> f32
+  tt.return
+}
