@@ -11,8 +11,10 @@
 //      `tt.broadcast` and `tt.trans` one shufflevector whose mask sends
 //      each result element to the source element it copies.  arith and
 //      math ops are rebuilt on the vector types; scf ops convert
-//      structurally.  Pointers become `!llvm.ptr` (address space 0): loads
-//      and stores are masked gathers and scatters, `tt.addptr` a GEP.
+//      structurally.  Pointers become `!llvm.ptr` (address space 0):
+//      `tt.addptr` is a GEP; a load or store whose pointers address each
+//      row contiguously (by the axis analysis) is one masked vector load or
+//      store per row, any other a masked gather or scatter.
 //      `tt.reduce` over an axis of n elements (a power of two) takes
 //      log2(n) steps, each splitting the axis into its two halves with two
 //      shuffles and applying the combine region to them, element-wise, as
@@ -39,6 +41,7 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "tritium/Analysis/AxisInfo.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 
 namespace tritium {
@@ -298,6 +301,61 @@ Value fromVector(OpBuilder &b, Location loc, Value v, Type want) {
   return LLVM::ExtractElementOp::create(b, loc, v, i32Constant(b, loc, 0));
 }
 
+/// Loads and stores whose pointers address each row (the innermost
+/// dimension) contiguously, by the axis analysis of the Triton IR: the
+/// length of a row.  Such an access is one masked vector load or store per
+/// row instead of a gather or scatter.
+using ContiguousRows = llvm::DenseMap<Operation *, int64_t>;
+
+ContiguousRows findContiguousRows(ModuleOp module) {
+  ContiguousRows rows;
+  tritium::ModuleAxisInfo axis(module);
+  if (!axis.succeeded())
+    return rows;
+  module.walk([&](Operation *op) {
+    Value ptr;
+    if (auto load = dyn_cast<tt::LoadOp>(op))
+      ptr = load.getPtr();
+    else if (auto store = dyn_cast<tt::StoreOp>(op))
+      ptr = store.getPtr();
+    auto type = ptr ? dyn_cast<RankedTensorType>(ptr.getType()) : RankedTensorType();
+    if (!type)
+      return;
+    unsigned last = type.getRank() - 1;
+    int64_t length = type.getShape()[last];
+    if (length > 1 && axis.getAxisInfo(ptr).getContiguity(last) >= length)
+      rows[op] = length;
+  });
+  return rows;
+}
+
+/// Elements [first, first + count) of flat vector `v`.
+Value slice(OpBuilder &b, Location loc, Value v, int64_t first, int64_t count) {
+  SmallVector<int64_t> mask;
+  for (int64_t i = 0; i < count; ++i)
+    mask.push_back(first + i);
+  return shuffle(b, loc, v, mask);
+}
+
+/// The vectors `parts` (of equal length) one after another.
+Value concatenate(OpBuilder &b, Location loc, SmallVector<Value> parts) {
+  while (parts.size() > 1) {
+    SmallVector<Value> joined;
+    for (size_t i = 0; i + 1 < parts.size(); i += 2) {
+      int64_t left = cast<VectorType>(parts[i].getType()).getNumElements();
+      int64_t right = cast<VectorType>(parts[i + 1].getType()).getNumElements();
+      SmallVector<int32_t> mask;
+      for (int64_t k = 0; k < left + right; ++k)
+        mask.push_back(static_cast<int32_t>(k));
+      joined.push_back(LLVM::ShuffleVectorOp::create(b, loc, parts[i], parts[i + 1], mask));
+    }
+    if (parts.size() % 2)
+      joined.push_back(parts.back());
+    parts = std::move(joined);
+  }
+  return parts.front();
+}
+
 LogicalResult refuseBlockPointers(Operation *op, Value ptr, ConversionPatternRewriter &rewriter) {
   if (tt::isTensorPointerType(ptr.getType()))
     return rewriter.notifyMatchFailure(op, "block pointers reach the host lowering rewritten to pointers");
@@ -305,7 +363,9 @@ LogicalResult refuseBlockPointers(Operation *op, Value ptr, ConversionPatternRew
 }
 
 struct LoadConversion : OpConversionPattern<tt::LoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+  LoadConversion(const TypeConverter &converter, MLIRContext *ctx, const ContiguousRows &rows)
+      : OpConversionPattern(converter, ctx), rows(rows) {}
+  const ContiguousRows &rows;
   LogicalResult matchAndRewrite(tt::LoadOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     if (failed(refuseBlockPointers(op, op.getPtr(), rewriter)))
@@ -319,9 +379,23 @@ struct LoadConversion : OpConversionPattern<tt::LoadOp> {
     Value other = adaptor.getOther() ? asVector(rewriter, loc, adaptor.getOther()) : zeroOf(rewriter, loc, memType);
     if (pointee.isInteger(1) && adaptor.getOther())
       other = arith::ExtUIOp::create(rewriter, loc, memType, other);
-    unsigned align = memType.getElementType().getIntOrFloatBitWidth() / 8;
-    Value loaded = LLVM::masked_gather::create(rewriter, loc, memType, ptrs, mask, ValueRange{other},
-                                               rewriter.getI32IntegerAttr(std::max(1u, align)));
+    unsigned align = std::max(1u, memType.getElementType().getIntOrFloatBitWidth() / 8);
+    Value loaded;
+    if (auto row = rows.find(op); row != rows.end()) {
+      int64_t length = row->second;
+      auto rowType = VectorType::get({length}, memType.getElementType());
+      SmallVector<Value> parts;
+      for (int64_t first = 0; first < n; first += length) {
+        Value address = LLVM::ExtractElementOp::create(rewriter, loc, ptrs, i32Constant(rewriter, loc, first));
+        parts.push_back(LLVM::MaskedLoadOp::create(
+            rewriter, loc, rowType, address, slice(rewriter, loc, mask, first, length),
+            slice(rewriter, loc, other, first, length), rewriter.getI32IntegerAttr(align)));
+      }
+      loaded = concatenate(rewriter, loc, parts);
+    } else {
+      loaded = LLVM::masked_gather::create(rewriter, loc, memType, ptrs, mask, ValueRange{other},
+                                           rewriter.getI32IntegerAttr(align));
+    }
     if (pointee.isInteger(1))
       loaded = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, loaded,
                                      zeroOf(rewriter, loc, memType));
@@ -331,7 +405,9 @@ struct LoadConversion : OpConversionPattern<tt::LoadOp> {
 };
 
 struct StoreConversion : OpConversionPattern<tt::StoreOp> {
-  using OpConversionPattern::OpConversionPattern;
+  StoreConversion(const TypeConverter &converter, MLIRContext *ctx, const ContiguousRows &rows)
+      : OpConversionPattern(converter, ctx), rows(rows) {}
+  const ContiguousRows &rows;
   LogicalResult matchAndRewrite(tt::StoreOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     if (failed(refuseBlockPointers(op, op.getPtr(), rewriter)))
@@ -344,8 +420,17 @@ struct StoreConversion : OpConversionPattern<tt::StoreOp> {
     if (pointee.isInteger(1))
       value = arith::ExtUIOp::create(rewriter, loc, VectorType::get({n}, rewriter.getI8Type()), value);
     Value mask = adaptor.getMask() ? asVector(rewriter, loc, adaptor.getMask()) : allTrue(rewriter, loc, n);
-    unsigned align = cast<VectorType>(value.getType()).getElementType().getIntOrFloatBitWidth() / 8;
-    LLVM::masked_scatter::create(rewriter, loc, value, ptrs, mask, rewriter.getI32IntegerAttr(std::max(1u, align)));
+    unsigned align = std::max(1u, cast<VectorType>(value.getType()).getElementType().getIntOrFloatBitWidth() / 8);
+    if (auto row = rows.find(op); row != rows.end()) {
+      int64_t length = row->second;
+      for (int64_t first = 0; first < n; first += length) {
+        Value address = LLVM::ExtractElementOp::create(rewriter, loc, ptrs, i32Constant(rewriter, loc, first));
+        LLVM::MaskedStoreOp::create(rewriter, loc, slice(rewriter, loc, value, first, length), address,
+                                    slice(rewriter, loc, mask, first, length), rewriter.getI32IntegerAttr(align));
+      }
+    } else {
+      LLVM::masked_scatter::create(rewriter, loc, value, ptrs, mask, rewriter.getI32IntegerAttr(align));
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -630,11 +715,13 @@ struct ConvertTTToHostLLVMPass
     target.addDynamicallyLegalOp<func::FuncOp>(
         [&](func::FuncOp f) { return types.isSignatureLegal(f.getFunctionType()); });
     RewritePatternSet patterns(ctx);
+    ContiguousRows rows = findContiguousRows(module);
+    patterns.add<LoadConversion, StoreConversion>(types, ctx, rows);
     patterns.add<FuncOpConversion, ReturnOpConversion,
                  GridQueryConversion<tt::GetProgramIdOp, 0>, GridQueryConversion<tt::GetNumProgramsOp, 3>,
                  MakeRangeConversion, SplatConversion, SameElementsConversion<tt::ExpandDimsOp>,
                  SameElementsConversion<tt::ReshapeOp>, BroadcastConversion, TransConversion, AddPtrConversion,
-                 LoadConversion, StoreConversion, ReduceConversion, DotConversion>(types, ctx);
+                 ReduceConversion, DotConversion>(types, ctx);
     patterns.add<ElementwiseConversion, TritonElementwiseConversion>(types, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns, target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

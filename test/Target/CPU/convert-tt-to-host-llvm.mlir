@@ -1,14 +1,17 @@
 // RUN: tritium-opt %s -split-input-file -convert-tt-to-host-llvm -verify-diagnostics | FileCheck %s
 
-// A masked copy: the program id is the first of the six grid arguments,
-// the offsets one flat vector, the load a masked gather with its `other`,
-// the store a masked scatter; the entry loads each argument from its
-// address and calls the kernel.
+// A masked copy of contiguous elements: the program id is the first of the
+// six grid arguments, the offsets one flat vector, the load one masked
+// vector load from the first pointer with its `other`, the store one masked
+// vector store; the entry loads each argument from its address and calls
+// the kernel.
 // CHECK-LABEL: llvm.func @copy(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i32, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32, %arg7: i32, %arg8: i32)
 // CHECK: llvm.mul %arg3
 // CHECK: %[[P:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (vector<8x!llvm.ptr>, vector<8xi32>) -> vector<8x!llvm.ptr>, f32
-// CHECK: %[[V:.*]] = llvm.intr.masked.gather %[[P]], %[[M:.*]], %[[O:.*]] {alignment = 4 : i32} : (vector<8x!llvm.ptr>, vector<8xi1>, vector<8xf32>) -> vector<8xf32>
-// CHECK: llvm.intr.masked.scatter %[[V]], %{{.*}}, %[[M]] {alignment = 4 : i32} : vector<8xf32>, vector<8xi1> into vector<8x!llvm.ptr>
+// CHECK: %[[P0:.*]] = llvm.extractelement %[[P]][%{{.*}} : i32] : vector<8x!llvm.ptr>
+// CHECK: %[[V:.*]] = llvm.intr.masked.load %[[P0]], %{{.*}}, %{{.*}} {alignment = 4 : i32} : (!llvm.ptr, vector<8xi1>, vector<8xf32>) -> vector<8xf32>
+// CHECK: llvm.intr.masked.store %{{.*}}, %{{.*}}, %{{.*}} {alignment = 4 : i32} : vector<8xf32>, vector<8xi1> into !llvm.ptr
+// CHECK-NOT: masked.gather
 // CHECK-LABEL: llvm.func @copy__program(%arg0: !llvm.ptr, %arg1: i32, %arg2: i32, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32)
 // CHECK: %[[S2:.*]] = llvm.getelementptr %arg0[2] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK: %[[A2:.*]] = llvm.load %[[S2]] : !llvm.ptr -> !llvm.ptr
@@ -30,6 +33,24 @@ tt.func public @copy(%src: !tt.ptr<f32>, %dst: !tt.ptr<f32>, %n: i32) {
   %dp = tt.splat %dst : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
   %q = tt.addptr %dp, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
   tt.store %q, %v, %mask : tensor<8x!tt.ptr<f32>>
+  tt.return
+}
+
+// -----
+
+// Every other element: no contiguous rows, so a masked gather and scatter
+// over the pointer vector.
+// CHECK-LABEL: llvm.func @strided
+// CHECK: %[[V:.*]] = llvm.intr.masked.gather %{{.*}}, %{{.*}}, %{{.*}} {alignment = 4 : i32} : (vector<4x!llvm.ptr>, vector<4xi1>, vector<4xf32>) -> vector<4xf32>
+// CHECK: llvm.intr.masked.scatter %[[V]], %{{.*}}, %{{.*}} {alignment = 4 : i32} : vector<4xf32>, vector<4xi1> into vector<4x!llvm.ptr>
+tt.func public @strided(%src: !tt.ptr<f32>) {
+  %r = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+  %c2 = arith.constant dense<2> : tensor<4xi32>
+  %offs = arith.muli %r, %c2 : tensor<4xi32>
+  %sp = tt.splat %src : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>
+  %p = tt.addptr %sp, %offs : tensor<4x!tt.ptr<f32>>, tensor<4xi32>
+  %v = tt.load %p : tensor<4x!tt.ptr<f32>>
+  tt.store %p, %v : tensor<4x!tt.ptr<f32>>
   tt.return
 }
 
