@@ -18,10 +18,10 @@
 //      `tt.reduce` over an axis of n elements (a power of two) takes
 //      log2(n) steps, each splitting the axis into its two halves with two
 //      shuffles and applying the combine region to them, element-wise, as
-//      vector ops.  `tt.dot` is K outer products: column k of a and row k
-//      of b, each repeated by a shuffle to the accumulator's shape, FMA'd
-//      into it.  The kernel gains six i32 arguments: the program's
-//      coordinates and the grid's size.
+//      vector ops.  `tt.dot` keeps the accumulator as its rows and adds,
+//      for each k and row i, a[i][k] times row k of b with one vector FMA.
+//      The kernel gains six i32 arguments: the program's coordinates and
+//      the grid's size.
 //   2. The standard conversions to the LLVM dialect (scf to cf, then arith,
 //      math, func and cf to llvm).
 //   3. The entry `<kernel>__program(ptr args, x, y, z, nx, ny, nz)`, which
@@ -530,9 +530,11 @@ Value toAccumulator(ConversionPatternRewriter &rewriter, Location loc, Value v, 
   return arith::ExtSIOp::create(rewriter, loc, wide, v);
 }
 
-/// d = a b + c as K outer products: step k adds column k of a, repeated
-/// along N, times row k of b, repeated along M (each one shuffle), to the
-/// whole [B x] M x N accumulator; narrower inputs are widened to its type.
+/// d = a b + c, register-blocked: the accumulator is kept as its rows (N
+/// elements each, a contiguous slice of the flat vector), and for each k,
+/// each row i adds a[i][k] (one element, splat) times row k of b (a
+/// contiguous slice).  Each element still sums in the order of k; narrower
+/// inputs are widened to the accumulator's type.
 struct DotConversion : OpConversionPattern<tt::DotOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::DotOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
@@ -545,23 +547,27 @@ struct DotConversion : OpConversionPattern<tt::DotOp> {
     Type acc = op.getType().getElementType();
     Value a = toAccumulator(rewriter, loc, adaptor.getA(), acc);
     Value b = toAccumulator(rewriter, loc, adaptor.getB(), acc);
-    Value d = adaptor.getC();
-    for (int64_t k = 0; k < K; ++k) {
-      SmallVector<int64_t> aMask, bMask;
-      for (int64_t batch = 0; batch < B; ++batch)
-        for (int64_t i = 0; i < M; ++i)
-          for (int64_t j = 0; j < N; ++j) {
-            aMask.push_back((batch * M + i) * K + k);
-            bMask.push_back((batch * K + k) * N + j);
-          }
-      Value column = shuffle(rewriter, loc, a, aMask);
-      Value row = shuffle(rewriter, loc, b, bMask);
-      if (isa<FloatType>(acc))
-        d = math::FmaOp::create(rewriter, loc, column, row, d);
-      else
-        d = arith::AddIOp::create(rewriter, loc, d, arith::MulIOp::create(rewriter, loc, column, row));
+    SmallVector<Value> rows;
+    for (int64_t batch = 0; batch < B; ++batch) {
+      SmallVector<Value> bRows, dRows;
+      for (int64_t k = 0; k < K; ++k)
+        bRows.push_back(slice(rewriter, loc, b, (batch * K + k) * N, N));
+      for (int64_t i = 0; i < M; ++i)
+        dRows.push_back(slice(rewriter, loc, adaptor.getC(), (batch * M + i) * N, N));
+      for (int64_t k = 0; k < K; ++k)
+        for (int64_t i = 0; i < M; ++i) {
+          Value element = LLVM::ExtractElementOp::create(rewriter, loc, a,
+                                                         i32Constant(rewriter, loc, (batch * M + i) * K + k));
+          Value column = splat(rewriter, loc, element, N);
+          if (isa<FloatType>(acc))
+            dRows[i] = math::FmaOp::create(rewriter, loc, column, bRows[k], dRows[i]);
+          else
+            dRows[i] = arith::AddIOp::create(rewriter, loc, dRows[i],
+                                             arith::MulIOp::create(rewriter, loc, column, bRows[k]));
+        }
+      rows.append(dRows);
     }
-    rewriter.replaceOp(op, d);
+    rewriter.replaceOp(op, concatenate(rewriter, loc, rows));
     return success();
   }
 };

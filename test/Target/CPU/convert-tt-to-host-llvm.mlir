@@ -80,15 +80,18 @@ tt.func public @shapes(%x: tensor<2xf32>) -> tensor<2xf32> {
 
 // -----
 
-// A dot of 2x2 tiles: two outer products, each column of a repeated along
-// N and row of b along M, FMA'd into the accumulator.
+// A dot of 2x2 tiles: the accumulator's rows and b's rows are slices; for
+// k = 0 then 1, row i adds a[i][k], splat, times row k of b.
 // CHECK-LABEL: llvm.func @dot
-// CHECK: %[[C0:.*]] = llvm.shufflevector %arg0, %arg0 [0, 0, 2, 2] : vector<4xf32>
-// CHECK: %[[R0:.*]] = llvm.shufflevector %arg1, %arg1 [0, 1, 0, 1] : vector<4xf32>
-// CHECK: %[[D0:.*]] = llvm.intr.fma(%[[C0]], %[[R0]], %arg2)
-// CHECK: %[[C1:.*]] = llvm.shufflevector %arg0, %arg0 [1, 1, 3, 3] : vector<4xf32>
-// CHECK: %[[R1:.*]] = llvm.shufflevector %arg1, %arg1 [2, 3, 2, 3] : vector<4xf32>
-// CHECK: llvm.intr.fma(%[[C1]], %[[R1]], %[[D0]])
+// CHECK-DAG: %[[B0:.*]] = llvm.shufflevector %arg1, %arg1 [0, 1] : vector<4xf32>
+// CHECK-DAG: %[[B1:.*]] = llvm.shufflevector %arg1, %arg1 [2, 3] : vector<4xf32>
+// CHECK-DAG: %[[D0:.*]] = llvm.shufflevector %arg2, %arg2 [0, 1] : vector<4xf32>
+// CHECK: %[[A00:.*]] = llvm.extractelement %arg0[%{{.*}} : i32] : vector<4xf32>
+// CHECK: %[[S00:.*]] = llvm.shufflevector %{{.*}} [0, 0] : vector<2xf32>
+// CHECK: %[[R0:.*]] = llvm.intr.fma(%[[S00]], %[[B0]], %[[D0]])
+// CHECK: llvm.intr.fma(%{{.*}}, %[[B0]], %{{.*}})
+// CHECK: llvm.intr.fma(%{{.*}}, %[[B1]], %[[R0]])
+// CHECK: llvm.shufflevector %{{.*}}, %{{.*}} [0, 1, 2, 3] : vector<2xf32>
 tt.func public @dot(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>, %c: tensor<2x2xf32>) -> tensor<2x2xf32> {
   %d = tt.dot %a, %b, %c : tensor<2x2xf32> * tensor<2x2xf32> -> tensor<2x2xf32>
   tt.return %d : tensor<2x2xf32>

@@ -17,8 +17,11 @@ def ConvertTTToHostLLVMPass : Pass<"convert-tt-to-host-llvm", "::mlir::ModuleOp"
     ops, `tt.splat`, `tt.make_range` and `tt.addptr` are vector ops,
     `tt.expand_dims` and `tt.reshape` are free, `tt.broadcast` and
     `tt.trans` are one `llvm.shufflevector` each, `tt.load` and `tt.store` are masked gathers and
-    scatters, and `tt.reduce` halves the reduced axis log2(n) times, each
-    step one application of the combine region to two halves.
+    scatters (one masked vector access per row where the rows are
+    contiguous), `tt.reduce` halves the reduced axis log2(n) times, each
+    step one application of the combine region to two halves, and `tt.dot`
+    adds a[i][k] times row k of b to row i of the accumulator, one vector
+    FMA per (k, i).
 
     `tt.func @k(args...)` becomes `func.func @k(args..., x, y, z, nx, ny, nz)`
     (the program's coordinates and the grid, all i32), and
