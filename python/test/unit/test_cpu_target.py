@@ -147,3 +147,33 @@ def test_compile_for_the_cpu_gives_the_hosts_llvm_ir():
     out = np.zeros(64, np.float32)
     kernel[(1,)](x, x, out, 64)
     assert np.array_equal(out, 2 * x)
+
+
+def test_seeded_dropout_tutorial_04():
+    n = 10000
+    x = rng.random(n, dtype=np.float32) + 0.5
+    out = np.empty_like(x)
+    tutorials._seeded_dropout[(triton.cdiv(n, 1024),)](x, out, n, 0.5, 123, BLOCK_SIZE=1024)
+    kept = out != 0
+    assert 0.45 < kept.mean() < 0.55 and np.allclose(out[kept], x[kept] * 2)
+    again = np.empty_like(x)
+    tutorials._seeded_dropout[(triton.cdiv(n, 1024),)](x, again, n, 0.5, 123, BLOCK_SIZE=1024)
+    assert np.array_equal(out, again)  # the same seed, the same mask
+
+
+@pytest.mark.parametrize("stage", [1, 3])
+def test_fused_attention_forward_tutorial_06(stage):
+    # block pointers (rewritten to pointers), fp16 dots, exp2, causal masking
+    Z, H, N, D = 1, 2, 64, 16
+    q, k, v = (rng.standard_normal((Z, H, N, D)).astype(np.float16) for _ in range(3))
+    out = np.empty_like(q)
+    m = np.empty((Z, H, N), np.float32)
+    strides = [s // 2 for a in (q, k, v, out) for s in a.strides]
+    tutorials._attn_fwd[(N // 16, Z * H)](q, k, v, 0.5, m, out, *strides, Z, H, N_CTX=N, HEAD_DIM=D, BLOCK_M=16,
+                                          BLOCK_N=16, STAGE=stage)
+    s = (q.astype(np.float64) @ np.swapaxes(k, -1, -2).astype(np.float64)) * 0.5
+    if stage == 3:
+        s = np.where(np.tril(np.ones((N, N), bool)), s, -np.inf)
+    p = np.exp(s - s.max(axis=-1, keepdims=True))
+    want = (p / p.sum(axis=-1, keepdims=True)) @ v.astype(np.float64)
+    np.testing.assert_allclose(out.astype(np.float64), want, atol=2e-3, rtol=1e-2)
