@@ -18,8 +18,12 @@
 //      `tt.reduce` over an axis of n elements (a power of two) takes
 //      log2(n) steps, each splitting the axis into its two halves with two
 //      shuffles and applying the combine region to them, element-wise, as
-//      vector ops.  `tt.dot` keeps the accumulator as its rows and adds,
-//      for each k and row i, a[i][k] times row k of b with one vector FMA.
+//      vector ops; `tt.scan` is the same with shifted operands (Hillis and
+//      Steele).  `tt.dot` keeps the accumulator as its rows and adds, for
+//      each k and row i, a[i][k] times row k of b with one vector FMA.
+//      `tt.gather` stores its source to a stack slot and gathers from it;
+//      atomics run element by element (scf.for, scf.if on the mask) as
+//      LLVM atomics.
 //      The kernel gains six i32 arguments: the program's coordinates and
 //      the grid's size.
 //   2. The standard conversions to the LLVM dialect (scf to cf, then arith,
@@ -135,6 +139,9 @@ Value zeroOf(OpBuilder &b, Location loc, Type type) {
 }
 
 func::FuncOp enclosingKernel(Operation *op) { return op->getParentOfType<func::FuncOp>(); }
+
+Value slice(OpBuilder &b, Location loc, Value v, int64_t first, int64_t count);
+Value concatenate(OpBuilder &b, Location loc, SmallVector<Value> parts);
 
 // -- functions --------------------------------------------------------------
 
@@ -261,6 +268,47 @@ struct TransConversion : OpConversionPattern<tt::TransOp> {
       mask.push_back(from);
     }
     rewriter.replaceOp(op, shuffle(rewriter, op.getLoc(), adaptor.getSrc(), mask));
+    return success();
+  }
+};
+
+/// tt.join: element i of each operand side by side (a new minor dimension
+/// of 2), one two-source shuffle.
+struct JoinConversion : OpConversionPattern<tt::JoinOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::JoinOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    int64_t n = numElements(op.getLhs().getType());
+    SmallVector<int32_t> mask;
+    for (int64_t i = 0; i < n; ++i) {
+      mask.push_back(static_cast<int32_t>(i));
+      mask.push_back(static_cast<int32_t>(n + i));
+    }
+    rewriter.replaceOpWithNewOp<LLVM::ShuffleVectorOp>(op, adaptor.getLhs(), adaptor.getRhs(), mask);
+    return success();
+  }
+};
+
+/// tt.split: the even and the odd elements.
+struct SplitConversion : OpConversionPattern<tt::SplitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::SplitOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    int64_t n = numElements(op.getOutLHS().getType());
+    SmallVector<int64_t> even, odd;
+    for (int64_t i = 0; i < n; ++i) {
+      even.push_back(2 * i);
+      odd.push_back(2 * i + 1);
+    }
+    rewriter.replaceOp(op, {shuffle(rewriter, op.getLoc(), adaptor.getSrc(), even),
+                            shuffle(rewriter, op.getLoc(), adaptor.getSrc(), odd)});
+    return success();
+  }
+};
+
+/// tt.cat along dimension 0: in row-major order, one operand after the other.
+struct CatConversion : OpConversionPattern<tt::CatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::CatOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, concatenate(rewriter, op.getLoc(), {adaptor.getLhs(), adaptor.getRhs()}));
     return success();
   }
 };
@@ -436,13 +484,165 @@ struct StoreConversion : OpConversionPattern<tt::StoreOp> {
   }
 };
 
+/// tt.gather along `axis`: the source goes to a stack slot and each result
+/// element loads src[..., indices[i], ...], one gather through pointers
+/// base + indices * stride(axis) + (i's offset with its axis index zeroed).
+struct GatherConversion : OpConversionPattern<tt::GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::GatherOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> srcShape = op.getSrc().getType().getShape();
+    ArrayRef<int64_t> shape = op.getType().getShape();
+    unsigned axis = op.getAxis();
+    SmallVector<int64_t> srcStrides = stridesOf(srcShape);
+    int64_t n = op.getType().getNumElements();
+    SmallVector<int32_t> base;
+    for (int64_t i = 0; i < n; ++i) {
+      SmallVector<int64_t> index = unflatten(i, shape);
+      int64_t offset = 0;
+      for (size_t d = 0; d < shape.size(); ++d)
+        offset += (d == axis ? 0 : index[d]) * srcStrides[d];
+      base.push_back(static_cast<int32_t>(offset));
+    }
+    auto srcType = cast<VectorType>(adaptor.getSrc().getType());
+    auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    Value slot = LLVM::AllocaOp::create(rewriter, loc, ptr, srcType, i32Constant(rewriter, loc, 1));
+    LLVM::StoreOp::create(rewriter, loc, adaptor.getSrc(), slot);
+    auto i32s = VectorType::get({n}, rewriter.getI32Type());
+    Value indices = adaptor.getIndices();
+    if (getElementTypeOrSelf(indices.getType()) != rewriter.getI32Type())
+      indices = arith::TruncIOp::create(rewriter, loc, i32s, indices);  // (an index is below the axis length)
+    Value strideAxis = arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(i32s, static_cast<int32_t>(srcStrides[axis])));
+    Value offsets = arith::AddIOp::create(
+        rewriter, loc, arith::MulIOp::create(rewriter, loc, indices, strideAxis),
+        arith::ConstantOp::create(rewriter, loc, DenseElementsAttr::get(i32s, ArrayRef<int32_t>(base))));
+    Value ptrs = LLVM::GEPOp::create(rewriter, loc, VectorType::get({n}, ptr), srcType.getElementType(),
+                                     splat(rewriter, loc, slot, n), ValueRange{offsets});
+    auto resultType = VectorType::get({n}, srcType.getElementType());
+    unsigned align = std::max(1u, srcType.getElementType().getIntOrFloatBitWidth() / 8);
+    rewriter.replaceOp(op, LLVM::masked_gather::create(rewriter, loc, resultType, ptrs, allTrue(rewriter, loc, n),
+                                                       ValueRange{}, rewriter.getI32IntegerAttr(align)));
+    return success();
+  }
+};
+
+// -- atomics ------------------------------------------------------------------
+
+LLVM::AtomicOrdering ordering(tt::MemSemantic sem) {
+  switch (sem) {
+  case tt::MemSemantic::RELAXED:
+    return LLVM::AtomicOrdering::monotonic;
+  case tt::MemSemantic::ACQUIRE:
+    return LLVM::AtomicOrdering::acquire;
+  case tt::MemSemantic::RELEASE:
+    return LLVM::AtomicOrdering::release;
+  default:
+    return LLVM::AtomicOrdering::acq_rel;
+  }
+}
+
+/// The result of an atomic on `n` elements (a vector, or the scalar when
+/// the op is scalar): element i is `atomic(b, i)` where `enabled(b, i)`
+/// holds, else zero, one element after another in an scf.for (host atomics
+/// are scalar).
+Value perElement(ConversionPatternRewriter &rewriter, Location loc, int64_t n, Type element, bool scalar,
+                 function_ref<Value(OpBuilder &, Value)> enabled, function_ref<Value(OpBuilder &, Value)> atomic) {
+  auto one = [&](OpBuilder &b, Value index) -> Value {
+    auto guarded = scf::IfOp::create(
+        b, loc, enabled(b, index),
+        [&](OpBuilder &t, Location) { scf::YieldOp::create(t, loc, atomic(t, index)); },
+        [&](OpBuilder &e, Location) { scf::YieldOp::create(e, loc, zeroOf(e, loc, element)); });
+    return guarded.getResult(0);
+  };
+  if (scalar)
+    return one(rewriter, i32Constant(rewriter, loc, 0));
+  auto type = VectorType::get({n}, element);
+  Value init = LLVM::PoisonOp::create(rewriter, loc, type);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, i32Constant(rewriter, loc, 0), i32Constant(rewriter, loc, n), i32Constant(rewriter, loc, 1),
+      ValueRange{init}, [&](OpBuilder &b, Location, Value index, ValueRange carried) {
+        Value value = one(b, index);
+        scf::YieldOp::create(b, loc, Value(LLVM::InsertElementOp::create(b, loc, carried[0], value, index)));
+      });
+  return loop.getResult(0);
+}
+
+/// Element `index` of `v` (a vector), or `v` itself (a scalar).
+Value elementAt(OpBuilder &b, Location loc, Value v, Value index) {
+  return isa<VectorType>(v.getType()) ? Value(LLVM::ExtractElementOp::create(b, loc, v, index)) : v;
+}
+
+struct AtomicRMWConversion : OpConversionPattern<tt::AtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::AtomicRMWOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type element = getElementTypeOrSelf(op.getVal().getType());
+    bool isFloat = isa<FloatType>(element);
+    LLVM::AtomicBinOp kind;
+    switch (op.getAtomicRmwOp()) {
+    case tt::RMWOp::AND: kind = LLVM::AtomicBinOp::_and; break;
+    case tt::RMWOp::OR: kind = LLVM::AtomicBinOp::_or; break;
+    case tt::RMWOp::XOR: kind = LLVM::AtomicBinOp::_xor; break;
+    case tt::RMWOp::ADD: kind = LLVM::AtomicBinOp::add; break;
+    case tt::RMWOp::FADD: kind = LLVM::AtomicBinOp::fadd; break;
+    case tt::RMWOp::MAX: kind = isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max; break;
+    case tt::RMWOp::MIN: kind = isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min; break;
+    case tt::RMWOp::UMAX: kind = LLVM::AtomicBinOp::umax; break;
+    case tt::RMWOp::UMIN: kind = LLVM::AtomicBinOp::umin; break;
+    case tt::RMWOp::XCHG: kind = LLVM::AtomicBinOp::xchg; break;
+    }
+    LLVM::AtomicOrdering order = ordering(op.getSem());
+    Value ptr = adaptor.getPtr(), val = adaptor.getVal(), mask = adaptor.getMask();
+    Value result = perElement(
+        rewriter, loc, numElements(op.getType()), element, !isa<RankedTensorType>(op.getType()),
+        [&](OpBuilder &b, Value i) -> Value {
+          return mask ? elementAt(b, loc, mask, i) : Value(arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+        },
+        [&](OpBuilder &b, Value i) -> Value {
+          return LLVM::AtomicRMWOp::create(b, loc, kind, elementAt(b, loc, ptr, i), elementAt(b, loc, val, i),
+                                           order);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct AtomicCASConversion : OpConversionPattern<tt::AtomicCASOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::AtomicCASOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type element = getElementTypeOrSelf(op.getVal().getType());
+    if (!element.isIntOrIndex())
+      return rewriter.notifyMatchFailure(op, "atomic compare-and-swap of integers only");
+    LLVM::AtomicOrdering onSuccess = ordering(op.getSem());
+    LLVM::AtomicOrdering onFailure = onSuccess == LLVM::AtomicOrdering::release   ? LLVM::AtomicOrdering::monotonic
+                                     : onSuccess == LLVM::AtomicOrdering::acq_rel ? LLVM::AtomicOrdering::acquire
+                                                                                  : onSuccess;
+    Value ptr = adaptor.getPtr(), cmp = adaptor.getCmp(), val = adaptor.getVal();
+    Value result = perElement(
+        rewriter, loc, numElements(op.getType()), element, !isa<RankedTensorType>(op.getType()),
+        [&](OpBuilder &b, Value) -> Value { return arith::ConstantOp::create(b, loc, b.getBoolAttr(true)); },
+        [&](OpBuilder &b, Value i) -> Value {
+          auto pair = LLVM::AtomicCmpXchgOp::create(b, loc, elementAt(b, loc, ptr, i), elementAt(b, loc, cmp, i),
+                                                    elementAt(b, loc, val, i), onSuccess, onFailure);
+          return LLVM::ExtractValueOp::create(b, loc, pair, ArrayRef<int64_t>{0});
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 // -- reductions ---------------------------------------------------------------
 
-/// Applies the combine region of `op` element-wise to vectors of `count`
-/// elements: each scalar op of the region rebuilt on vectors.
-FailureOr<SmallVector<Value>> combineAsVectors(tt::ReduceOp op, ValueRange lhs, ValueRange rhs, int64_t count,
-                                               ConversionPatternRewriter &rewriter) {
-  Block &body = op.getCombineOp().front();
+/// Applies the combine region `body` (of `op`, a reduction or a scan)
+/// element-wise to vectors of `count` elements: each scalar op of the
+/// region rebuilt on vectors.
+FailureOr<SmallVector<Value>> combineAsVectors(Operation *op, Block &body, ValueRange lhs, ValueRange rhs,
+                                               int64_t count, ConversionPatternRewriter &rewriter) {
   IRMapping mapping;
   for (auto [arg, v] : llvm::zip(body.getArguments(), llvm::concat<const Value>(lhs, rhs)))
     mapping.map(arg, v);
@@ -501,7 +701,8 @@ struct ReduceConversion : OpConversionPattern<tt::ReduceOp> {
         lows.push_back(shuffle(rewriter, loc, v, lowMask));
         highs.push_back(shuffle(rewriter, loc, v, highMask));
       }
-      FailureOr<SmallVector<Value>> combined = combineAsVectors(op, lows, highs, count, rewriter);
+      FailureOr<SmallVector<Value>> combined =
+          combineAsVectors(op, op.getCombineOp().front(), lows, highs, count, rewriter);
       if (failed(combined))
         return failure();
       current = *combined;
@@ -511,6 +712,48 @@ struct ReduceConversion : OpConversionPattern<tt::ReduceOp> {
     for (auto [v, result] : llvm::zip(current, op.getResults()))
       results.push_back(fromVector(rewriter, loc, v, getTypeConverter()->convertType(result.getType())));
     rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// An inclusive scan along an axis of L elements in ceil(log2 L) steps
+/// (Hillis and Steele): at distance d = 1, 2, 4, ..., each element whose
+/// index along the axis is at least d (at most L - 1 - d when reversed)
+/// becomes combine(element d before it, itself); the others keep their
+/// value.  One shuffle, one combine and one select per step and operand.
+struct ScanConversion : OpConversionPattern<tt::ScanOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::ScanOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getSrcs().front().getType());
+    ArrayRef<int64_t> shape = type.getShape();
+    unsigned axis = op.getAxis();
+    int64_t length = shape[axis], n = type.getNumElements();
+    int64_t stride = stridesOf(shape)[axis];
+    SmallVector<Value> current(adaptor.getSrcs().begin(), adaptor.getSrcs().end());
+    for (int64_t d = 1; d < length; d *= 2) {
+      SmallVector<int64_t> from;
+      SmallVector<bool> valid;
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t index = unflatten(i, shape)[axis];
+        bool inside = op.getReverse() ? index + d < length : index >= d;
+        valid.push_back(inside);
+        from.push_back(inside ? i + (op.getReverse() ? d : -d) * stride : i);
+      }
+      SmallVector<Value> previous;
+      for (Value v : current)
+        previous.push_back(shuffle(rewriter, loc, v, from));
+      FailureOr<SmallVector<Value>> combined =
+          combineAsVectors(op, op.getCombineOp().front(), previous, current, n, rewriter);
+      if (failed(combined))
+        return failure();
+      auto maskType = VectorType::get({n}, rewriter.getI1Type());
+      Value mask = arith::ConstantOp::create(rewriter, loc, DenseElementsAttr::get(maskType, ArrayRef<bool>(valid)));
+      for (auto [v, c] : llvm::zip(current, *combined))
+        v = arith::SelectOp::create(rewriter, loc, mask, c, v);
+    }
+    rewriter.replaceOp(op, current);
     return success();
   }
 };
@@ -615,6 +858,16 @@ struct TritonElementwiseConversion : ConversionPattern {
     Value result;
     if (isa<tt::PreciseSqrtOp>(op)) {
       result = math::SqrtOp::create(rewriter, loc, operands[0]);
+    } else if (auto clamp = dyn_cast<tt::ClampOp>(op)) {
+      // max(min) that return NaN for a NaN input when propagateNan says so
+      if (clamp.getPropagateNan() == tt::PropagateNan::ALL)
+        result = arith::MinimumFOp::create(rewriter, loc, arith::MaximumFOp::create(rewriter, loc, operands[0],
+                                                                                    operands[1]),
+                                           operands[2]);
+      else
+        result = arith::MinNumFOp::create(rewriter, loc, arith::MaxNumFOp::create(rewriter, loc, operands[0],
+                                                                                  operands[1]),
+                                          operands[2]);
     } else if (isa<tt::PreciseDivFOp>(op)) {
       result = arith::DivFOp::create(rewriter, loc, operands[0], operands[1]);
     } else if (isa<tt::BitcastOp>(op)) {
@@ -689,7 +942,8 @@ void addProgramEntry(LLVM::LLVMFuncOp kernel) {
 bool hasHostLowering(Operation *op) {
   return isa<tt::FuncOp, tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp,
              tt::ExpandDimsOp, tt::ReshapeOp, tt::BroadcastOp, tt::TransOp, tt::AddPtrOp, tt::LoadOp, tt::StoreOp,
-             tt::ReduceOp, tt::ReduceReturnOp, tt::DotOp, tt::PreciseSqrtOp, tt::PreciseDivFOp, tt::BitcastOp,
+             tt::ReduceOp, tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp, tt::DotOp, tt::AtomicRMWOp,
+             tt::AtomicCASOp, tt::JoinOp, tt::SplitOp, tt::CatOp, tt::GatherOp, tt::ClampOp, tt::PreciseSqrtOp, tt::PreciseDivFOp, tt::BitcastOp,
              tt::IntToPtrOp, tt::PtrToIntOp, tt::FpToFpOp, tt::MulhiUIOp>(op);
 }
 
@@ -727,7 +981,8 @@ struct ConvertTTToHostLLVMPass
                  GridQueryConversion<tt::GetProgramIdOp, 0>, GridQueryConversion<tt::GetNumProgramsOp, 3>,
                  MakeRangeConversion, SplatConversion, SameElementsConversion<tt::ExpandDimsOp>,
                  SameElementsConversion<tt::ReshapeOp>, BroadcastConversion, TransConversion, AddPtrConversion,
-                 ReduceConversion, DotConversion>(types, ctx);
+                 ReduceConversion, ScanConversion, DotConversion, AtomicRMWConversion, AtomicCASConversion,
+                 JoinConversion, SplitConversion, CatConversion, GatherConversion>(types, ctx);
     patterns.add<ElementwiseConversion, TritonElementwiseConversion>(types, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns, target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))

@@ -126,15 +126,84 @@ def test_every_program_of_a_three_dimensional_grid_runs_once():
 
 
 @triton.jit
-def uses_an_atomic(x_ptr):
-    tl.atomic_add(x_ptr, 1.0)
+def uses_a_histogram(x_ptr, h_ptr):
+    tl.store(h_ptr + tl.arange(0, 4), tl.histogram(tl.load(x_ptr + tl.arange(0, 8)), 4))
 
 
 def test_an_op_without_a_cpu_lowering_is_an_error_at_its_line():
-    x = np.zeros(1, np.float32)
-    with pytest.raises(triton.CompilationError, match="'tt.atomic_rmw' has no lowering for the CPU target yet") as e:
-        uses_an_atomic[(1,)](x)
-    assert e.value.line == uses_an_atomic.starting_line + 1 and os.path.samefile(e.value.file, __file__)
+    x = np.zeros(8, np.int32)
+    with pytest.raises(triton.CompilationError, match="'tt.histogram' has no lowering for the CPU target yet") as e:
+        uses_a_histogram[(1,)](x, x)
+    assert e.value.line == uses_a_histogram.starting_line + 1 and os.path.samefile(e.value.file, __file__)
+
+
+@triton.jit
+def scans(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
+    r = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + r)
+    tl.store(out_ptr + r, tl.cumsum(x, axis=1))
+    tl.store(out_ptr + M * N + r, tl.cumsum(x, axis=0, reverse=True))
+    tl.store(out_ptr + 2 * M * N + r, tl.cumprod(x, axis=1))
+
+
+def test_scans_forward_and_reverse_along_either_axis():
+    x = rng.integers(-3, 4, (4, 8)).astype(np.int32)
+    out = np.zeros((3, 4, 8), np.int32)
+    scans[(1,)](x, out, M=4, N=8)
+    assert np.array_equal(out[0], np.cumsum(x, axis=1))
+    assert np.array_equal(out[1], np.cumsum(x[::-1], axis=0)[::-1])
+    assert np.array_equal(out[2], np.cumprod(x, axis=1))
+
+
+@triton.jit
+def histogram_by_atomics(x_ptr, h_ptr, s_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.atomic_add(h_ptr + x, 1, mask=mask)
+    tl.atomic_max(h_ptr + 16 + offs * 0, x, mask=mask)
+    tl.atomic_add(s_ptr, tl.sum(tl.where(mask, x, 0).to(tl.float32), axis=0))
+
+
+@triton.jit
+def locked_increment(lock_ptr, out_ptr):
+    while tl.atomic_cas(lock_ptr, 0, 1) == 1:
+        pass
+    tl.store(out_ptr, tl.load(out_ptr) + 1)
+    tl.atomic_xchg(lock_ptr, 0)
+
+
+def test_atomics_from_programs_on_several_threads():
+    n = 100000
+    x = rng.integers(0, 16, n).astype(np.int32)
+    h = np.zeros(17, np.int32)
+    s = np.zeros(1, np.float32)
+    histogram_by_atomics[(triton.cdiv(n, 1024),)](x, h, s, n, BLOCK=1024)
+    assert np.array_equal(h[:16], np.bincount(x, minlength=16)) and h[16] == x.max() and s[0] == x.sum()
+    lock, count = np.zeros(1, np.int32), np.zeros(1, np.int32)
+    locked_increment[(1000,)](lock, count)  # a lock taken and given back by compare-and-swap and exchange
+    assert count[0] == 1000 and lock[0] == 0
+
+
+@triton.jit
+def reshuffles(x_ptr, i_ptr, o_ptr, s_ptr):
+    r = tl.arange(0, 8)[:, None] * 4 + tl.arange(0, 4)[None, :]
+    x = tl.load(x_ptr + r)
+    tl.store(o_ptr + r, tl.gather(x, tl.load(i_ptr + r), 0))
+    a, b = tl.split(tl.join(x, x * 2))
+    tl.store(o_ptr + 32 + r, tl.clamp(a + b, 0.5, 2.0))
+    tl.store(s_ptr + tl.arange(0, 32), tl.sort(tl.reshape(x, 32), descending=True))
+
+
+def test_gather_join_split_clamp_and_sort():
+    x = rng.random((8, 4), dtype=np.float32)
+    idx = rng.integers(0, 8, (8, 4)).astype(np.int32)
+    out = np.empty((2, 8, 4), np.float32)
+    s = np.empty(32, np.float32)
+    reshuffles[(1,)](x, idx, out, s)
+    assert np.array_equal(out[0], np.take_along_axis(x, idx, axis=0))
+    assert np.array_equal(out[1], np.clip(x + 2 * x, 0.5, 2.0))
+    assert np.array_equal(s, np.sort(x.ravel())[::-1])
 
 
 def test_compile_for_the_cpu_gives_the_hosts_llvm_ir():

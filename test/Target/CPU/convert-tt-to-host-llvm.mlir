@@ -99,8 +99,18 @@ tt.func public @dot(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>, %c: tensor<2x2xf32
 
 // -----
 
-tt.func public @atomic(%p: !tt.ptr<f32>, %v: f32) {
-  // expected-error @below {{'tt.atomic_rmw' has no lowering for the CPU target yet}}
+// A scalar atomic is one llvm.atomicrmw under its mask (here: none).
+// CHECK-LABEL: llvm.func @atomic
+// CHECK: llvm.atomicrmw fadd %arg0, %arg1 acq_rel : !llvm.ptr, f32
+tt.func public @atomic(%p: !tt.ptr<f32>, %v: f32) -> f32 {
   %0 = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v : (!tt.ptr<f32>, f32) -> f32
-  tt.return
+  tt.return %0 : f32
+}
+
+// -----
+
+tt.func public @histogram(%x: tensor<8xi32>) -> tensor<4xi32> {
+  // expected-error @below {{'tt.histogram' has no lowering for the CPU target yet}}
+  %h = tt.histogram %x : tensor<8xi32> -> tensor<4xi32>
+  tt.return %h : tensor<4xi32>
 }

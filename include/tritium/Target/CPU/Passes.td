@@ -21,7 +21,10 @@ def ConvertTTToHostLLVMPass : Pass<"convert-tt-to-host-llvm", "::mlir::ModuleOp"
     contiguous), `tt.reduce` halves the reduced axis log2(n) times, each
     step one application of the combine region to two halves, and `tt.dot`
     adds a[i][k] times row k of b to row i of the accumulator, one vector
-    FMA per (k, i).
+    FMA per (k, i).  Scans take log2(n) shifted combines, `tt.gather` loads
+    from a stack copy of its source, `tt.join`, `tt.split` and `tt.cat` are
+    shuffles, and atomics are the host's, element by element under their
+    masks.
 
     `tt.func @k(args...)` becomes `func.func @k(args..., x, y, z, nx, ny, nz)`
     (the program's coordinates and the grid, all i32), and
