@@ -1,0 +1,150 @@
+//===- HostLowering.cpp - shared by the CPU target's lowering -------------===//
+//
+// The type conversion, the flat-vector helpers (shuffles, splats, slices,
+// concatenation) and the contiguous-row analysis (HostLowering.h).
+//
+//===----------------------------------------------------------------------===//
+#include "HostLowering.h"
+
+#include "tritium/Analysis/AxisInfo.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+
+using namespace mlir;
+namespace tt = tritium::tt;
+using namespace tritium::cpu;
+
+int64_t tritium::cpu::numElements(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getNumElements();
+  return 1;
+}
+
+/// Row-major strides of `shape`.
+SmallVector<int64_t> tritium::cpu::stridesOf(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+/// The multi-index of flat position `flat` in `shape`.
+SmallVector<int64_t> tritium::cpu::unflatten(int64_t flat, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> index(shape.size());
+  for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
+    index[i] = flat % shape[i];
+    flat /= shape[i];
+  }
+  return index;
+}
+
+/// Tensors to flat vectors, Triton pointers to LLVM pointers; a pointer to
+/// i1 reads and writes bytes, as Triton's `*i1` does.
+HostTypeConverter::HostTypeConverter(MLIRContext *ctx) {
+    addConversion([](Type type) { return type; });
+    addConversion([ctx](tt::PointerType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
+    addConversion([this](RankedTensorType type) -> std::optional<Type> {
+      Type element = convertType(type.getElementType());
+      if (!element)
+        return std::nullopt;
+      return VectorType::get({type.getNumElements()}, element);
+    });
+    auto materialize = [](OpBuilder &b, Type type, ValueRange inputs, Location loc) -> Value {
+      return UnrealizedConversionCastOp::create(b, loc, type, inputs).getResult(0);
+    };
+    addSourceMaterialization(materialize);
+    addTargetMaterialization(materialize);
+}
+
+bool tritium::cpu::hasTensorType(Operation *op) {
+  auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
+  return llvm::any_of(op->getOperandTypes(), isTensor) || llvm::any_of(op->getResultTypes(), isTensor);
+}
+
+Value tritium::cpu::i32Constant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(static_cast<int32_t>(v)));
+}
+
+/// `src` (a flat vector) rearranged by `mask`: result[i] = src[mask[i]].
+Value tritium::cpu::shuffle(OpBuilder &b, Location loc, Value src, ArrayRef<int64_t> mask) {
+  SmallVector<int32_t> m(mask.begin(), mask.end());
+  return LLVM::ShuffleVectorOp::create(b, loc, src, src, m);
+}
+
+/// A vector of `count` copies of scalar `value`.
+Value tritium::cpu::splat(OpBuilder &b, Location loc, Value value, int64_t count) {
+  auto type = VectorType::get({count}, value.getType());
+  Value poison = LLVM::PoisonOp::create(b, loc, type);
+  Value zero = i32Constant(b, loc, 0);
+  Value one = LLVM::InsertElementOp::create(b, loc, poison, value, zero);
+  return shuffle(b, loc, one, SmallVector<int64_t>(count, 0));
+}
+
+Value tritium::cpu::allTrue(OpBuilder &b, Location loc, int64_t count) {
+  auto type = VectorType::get({count}, b.getI1Type());
+  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, true));
+}
+
+Value tritium::cpu::zeroOf(OpBuilder &b, Location loc, Type type) {
+  return arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+}
+
+
+/// Elements [first, first + count) of flat vector `v`.
+Value tritium::cpu::slice(OpBuilder &b, Location loc, Value v, int64_t first, int64_t count) {
+  SmallVector<int64_t> mask;
+  for (int64_t i = 0; i < count; ++i)
+    mask.push_back(first + i);
+  return shuffle(b, loc, v, mask);
+}
+
+/// The vectors `parts` (of equal length) one after another.
+Value tritium::cpu::concatenate(OpBuilder &b, Location loc, SmallVector<Value> parts) {
+  while (parts.size() > 1) {
+    SmallVector<Value> joined;
+    for (size_t i = 0; i + 1 < parts.size(); i += 2) {
+      int64_t left = cast<VectorType>(parts[i].getType()).getNumElements();
+      int64_t right = cast<VectorType>(parts[i + 1].getType()).getNumElements();
+      SmallVector<int32_t> mask;
+      for (int64_t k = 0; k < left + right; ++k)
+        mask.push_back(static_cast<int32_t>(k));
+      joined.push_back(LLVM::ShuffleVectorOp::create(b, loc, parts[i], parts[i + 1], mask));
+    }
+    if (parts.size() % 2)
+      joined.push_back(parts.back());
+    parts = std::move(joined);
+  }
+  return parts.front();
+}
+
+/// A scalar pointer or value as a one-element vector, or the vector itself.
+Value tritium::cpu::asVector(OpBuilder &b, Location loc, Value v) {
+  return isa<VectorType>(v.getType()) ? v : splat(b, loc, v, 1);
+}
+
+Value tritium::cpu::fromVector(OpBuilder &b, Location loc, Value v, Type want) {
+  if (isa<VectorType>(want))
+    return v;
+  return LLVM::ExtractElementOp::create(b, loc, v, i32Constant(b, loc, 0));
+}
+
+ContiguousRows tritium::cpu::findContiguousRows(ModuleOp module) {
+  ContiguousRows rows;
+  tritium::ModuleAxisInfo axis(module);
+  if (!axis.succeeded())
+    return rows;
+  module.walk([&](Operation *op) {
+    Value ptr;
+    if (auto load = dyn_cast<tt::LoadOp>(op))
+      ptr = load.getPtr();
+    else if (auto store = dyn_cast<tt::StoreOp>(op))
+      ptr = store.getPtr();
+    auto type = ptr ? dyn_cast<RankedTensorType>(ptr.getType()) : RankedTensorType();
+    if (!type)
+      return;
+    unsigned last = type.getRank() - 1;
+    int64_t length = type.getShape()[last];
+    if (length > 1 && axis.getAxisInfo(ptr).getContiguity(last) >= length)
+      rows[op] = length;
+  });
+  return rows;
+}

@@ -1,0 +1,68 @@
+//===- HostLowering.h - shared by the CPU target's lowering ----*- C++ -*-===//
+//
+// What the files of convert-tt-to-host-llvm share: the type conversion
+// (tensors to flat vectors), flat-vector helpers, and the functions that
+// add each file's patterns.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_LIB_TARGET_CPU_HOSTLOWERING_H
+#define TRITIUM_LIB_TARGET_CPU_HOSTLOWERING_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace tritium::cpu {
+
+/// The number of elements of a tensor type, 1 for a scalar.
+int64_t numElements(mlir::Type type);
+
+/// Row-major strides of `shape`.
+llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
+
+/// The multi-index of flat position `flat` in `shape`.
+llvm::SmallVector<int64_t> unflatten(int64_t flat, llvm::ArrayRef<int64_t> shape);
+
+/// Tensors to flat vectors, Triton pointers to LLVM pointers.
+class HostTypeConverter : public mlir::TypeConverter {
+public:
+  explicit HostTypeConverter(mlir::MLIRContext *ctx);
+};
+
+bool hasTensorType(mlir::Operation *op);
+mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+/// `src` (a flat vector) rearranged by `mask`: result[i] = src[mask[i]].
+mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, mlir::Value src, llvm::ArrayRef<int64_t> mask);
+/// A vector of `count` copies of scalar `value`.
+mlir::Value splat(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value, int64_t count);
+mlir::Value allTrue(mlir::OpBuilder &b, mlir::Location loc, int64_t count);
+mlir::Value zeroOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type);
+/// Elements [first, first + count) of flat vector `v`.
+mlir::Value slice(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, int64_t first, int64_t count);
+/// The vectors `parts` one after another.
+mlir::Value concatenate(mlir::OpBuilder &b, mlir::Location loc, llvm::SmallVector<mlir::Value> parts);
+/// A scalar as a one-element vector, or the vector itself.
+mlir::Value asVector(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
+/// Element 0 of `v` when `want` is a scalar type, else `v`.
+mlir::Value fromVector(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, mlir::Type want);
+
+/// Loads and stores whose pointers address each row (the innermost
+/// dimension) contiguously, by the axis analysis of the Triton IR: the
+/// length of a row.  Such an access is one masked vector load or store per
+/// row instead of a gather or scatter.
+using ContiguousRows = llvm::DenseMap<mlir::Operation *, int64_t>;
+ContiguousRows findContiguousRows(mlir::ModuleOp module);
+
+/// Patterns of TensorOpsToHost.cpp: tensor creation, shape ops, element-wise ops.
+void populateTensorOpsToHostPatterns(const mlir::TypeConverter &types, mlir::RewritePatternSet &patterns);
+/// Patterns of MemoryOpsToHost.cpp: pointers, loads, stores, gather, atomics.
+void populateMemoryOpsToHostPatterns(const mlir::TypeConverter &types, mlir::RewritePatternSet &patterns,
+                                     const ContiguousRows &rows);
+/// Patterns of ReduceScanDotToHost.cpp.
+void populateReduceScanDotToHostPatterns(const mlir::TypeConverter &types, mlir::RewritePatternSet &patterns);
+
+} // namespace tritium::cpu
+
+#endif // TRITIUM_LIB_TARGET_CPU_HOSTLOWERING_H

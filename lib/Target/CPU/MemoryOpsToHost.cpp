@@ -1,0 +1,288 @@
+//===- MemoryOpsToHost.cpp - pointers, loads, stores, gather, atomics ----===//
+//
+// convert-tt-to-host-llvm's patterns for memory: `tt.addptr` (a GEP),
+// loads and stores (one masked vector access per contiguous row, else
+// masked gathers and scatters), `tt.gather` (from a stack copy of its
+// source) and atomics (host atomics, element by element under the mask).
+//
+//===----------------------------------------------------------------------===//
+#include "HostLowering.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+
+using namespace mlir;
+namespace tt = tritium::tt;
+using namespace tritium::cpu;
+
+namespace {
+
+// -- memory -----------------------------------------------------------------
+
+/// The element type a pointer to `pointee` reads and writes (i1 as bytes).
+Type memoryType(Type pointee, OpBuilder &b) {
+  return pointee.isInteger(1) ? b.getI8Type() : pointee;
+}
+
+Type pointeeOf(Type ptrLike) {
+  if (auto tensor = dyn_cast<RankedTensorType>(ptrLike))
+    ptrLike = tensor.getElementType();
+  return cast<tt::PointerType>(ptrLike).getPointeeType();
+}
+
+struct AddPtrConversion : OpConversionPattern<tt::AddPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::AddPtrOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type result = getTypeConverter()->convertType(op.getType());
+    Type element = memoryType(pointeeOf(op.getType()), rewriter);
+    rewriter.replaceOpWithNewOp<LLVM::GEPOp>(op, result, element, adaptor.getPtr(),
+                                             ValueRange{adaptor.getOffset()});
+    return success();
+  }
+};
+
+
+LogicalResult refuseBlockPointers(Operation *op, Value ptr, ConversionPatternRewriter &rewriter) {
+  if (tt::isTensorPointerType(ptr.getType()))
+    return rewriter.notifyMatchFailure(op, "block pointers reach the host lowering rewritten to pointers");
+  return success();
+}
+
+struct LoadConversion : OpConversionPattern<tt::LoadOp> {
+  LoadConversion(const TypeConverter &converter, MLIRContext *ctx, const ContiguousRows &rows)
+      : OpConversionPattern(converter, ctx), rows(rows) {}
+  const ContiguousRows &rows;
+  LogicalResult matchAndRewrite(tt::LoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (failed(refuseBlockPointers(op, op.getPtr(), rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    int64_t n = numElements(op.getType());
+    Type pointee = pointeeOf(op.getPtr().getType());
+    auto memType = VectorType::get({n}, memoryType(pointee, rewriter));
+    Value ptrs = asVector(rewriter, loc, adaptor.getPtr());
+    Value mask = adaptor.getMask() ? asVector(rewriter, loc, adaptor.getMask()) : allTrue(rewriter, loc, n);
+    Value other = adaptor.getOther() ? asVector(rewriter, loc, adaptor.getOther()) : zeroOf(rewriter, loc, memType);
+    if (pointee.isInteger(1) && adaptor.getOther())
+      other = arith::ExtUIOp::create(rewriter, loc, memType, other);
+    unsigned align = std::max(1u, memType.getElementType().getIntOrFloatBitWidth() / 8);
+    Value loaded;
+    if (auto row = rows.find(op); row != rows.end()) {
+      int64_t length = row->second;
+      auto rowType = VectorType::get({length}, memType.getElementType());
+      SmallVector<Value> parts;
+      for (int64_t first = 0; first < n; first += length) {
+        Value address = LLVM::ExtractElementOp::create(rewriter, loc, ptrs, i32Constant(rewriter, loc, first));
+        parts.push_back(LLVM::MaskedLoadOp::create(
+            rewriter, loc, rowType, address, slice(rewriter, loc, mask, first, length),
+            slice(rewriter, loc, other, first, length), rewriter.getI32IntegerAttr(align)));
+      }
+      loaded = concatenate(rewriter, loc, parts);
+    } else {
+      loaded = LLVM::masked_gather::create(rewriter, loc, memType, ptrs, mask, ValueRange{other},
+                                           rewriter.getI32IntegerAttr(align));
+    }
+    if (pointee.isInteger(1))
+      loaded = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne, loaded,
+                                     zeroOf(rewriter, loc, memType));
+    rewriter.replaceOp(op, fromVector(rewriter, loc, loaded, getTypeConverter()->convertType(op.getType())));
+    return success();
+  }
+};
+
+struct StoreConversion : OpConversionPattern<tt::StoreOp> {
+  StoreConversion(const TypeConverter &converter, MLIRContext *ctx, const ContiguousRows &rows)
+      : OpConversionPattern(converter, ctx), rows(rows) {}
+  const ContiguousRows &rows;
+  LogicalResult matchAndRewrite(tt::StoreOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (failed(refuseBlockPointers(op, op.getPtr(), rewriter)))
+      return failure();
+    Location loc = op.getLoc();
+    int64_t n = numElements(op.getValue().getType());
+    Type pointee = pointeeOf(op.getPtr().getType());
+    Value ptrs = asVector(rewriter, loc, adaptor.getPtr());
+    Value value = asVector(rewriter, loc, adaptor.getValue());
+    if (pointee.isInteger(1))
+      value = arith::ExtUIOp::create(rewriter, loc, VectorType::get({n}, rewriter.getI8Type()), value);
+    Value mask = adaptor.getMask() ? asVector(rewriter, loc, adaptor.getMask()) : allTrue(rewriter, loc, n);
+    unsigned align = std::max(1u, cast<VectorType>(value.getType()).getElementType().getIntOrFloatBitWidth() / 8);
+    if (auto row = rows.find(op); row != rows.end()) {
+      int64_t length = row->second;
+      for (int64_t first = 0; first < n; first += length) {
+        Value address = LLVM::ExtractElementOp::create(rewriter, loc, ptrs, i32Constant(rewriter, loc, first));
+        LLVM::MaskedStoreOp::create(rewriter, loc, slice(rewriter, loc, value, first, length), address,
+                                    slice(rewriter, loc, mask, first, length), rewriter.getI32IntegerAttr(align));
+      }
+    } else {
+      LLVM::masked_scatter::create(rewriter, loc, value, ptrs, mask, rewriter.getI32IntegerAttr(align));
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tt.gather along `axis`: the source goes to a stack slot and each result
+/// element loads src[..., indices[i], ...], one gather through pointers
+/// base + indices * stride(axis) + (i's offset with its axis index zeroed).
+struct GatherConversion : OpConversionPattern<tt::GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::GatherOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> srcShape = op.getSrc().getType().getShape();
+    ArrayRef<int64_t> shape = op.getType().getShape();
+    unsigned axis = op.getAxis();
+    SmallVector<int64_t> srcStrides = stridesOf(srcShape);
+    int64_t n = op.getType().getNumElements();
+    SmallVector<int32_t> base;
+    for (int64_t i = 0; i < n; ++i) {
+      SmallVector<int64_t> index = unflatten(i, shape);
+      int64_t offset = 0;
+      for (size_t d = 0; d < shape.size(); ++d)
+        offset += (d == axis ? 0 : index[d]) * srcStrides[d];
+      base.push_back(static_cast<int32_t>(offset));
+    }
+    auto srcType = cast<VectorType>(adaptor.getSrc().getType());
+    auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
+    Value slot = LLVM::AllocaOp::create(rewriter, loc, ptr, srcType, i32Constant(rewriter, loc, 1));
+    LLVM::StoreOp::create(rewriter, loc, adaptor.getSrc(), slot);
+    auto i32s = VectorType::get({n}, rewriter.getI32Type());
+    Value indices = adaptor.getIndices();
+    if (getElementTypeOrSelf(indices.getType()) != rewriter.getI32Type())
+      indices = arith::TruncIOp::create(rewriter, loc, i32s, indices);  // (an index is below the axis length)
+    Value strideAxis = arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(i32s, static_cast<int32_t>(srcStrides[axis])));
+    Value offsets = arith::AddIOp::create(
+        rewriter, loc, arith::MulIOp::create(rewriter, loc, indices, strideAxis),
+        arith::ConstantOp::create(rewriter, loc, DenseElementsAttr::get(i32s, ArrayRef<int32_t>(base))));
+    Value ptrs = LLVM::GEPOp::create(rewriter, loc, VectorType::get({n}, ptr), srcType.getElementType(),
+                                     splat(rewriter, loc, slot, n), ValueRange{offsets});
+    auto resultType = VectorType::get({n}, srcType.getElementType());
+    unsigned align = std::max(1u, srcType.getElementType().getIntOrFloatBitWidth() / 8);
+    rewriter.replaceOp(op, LLVM::masked_gather::create(rewriter, loc, resultType, ptrs, allTrue(rewriter, loc, n),
+                                                       ValueRange{}, rewriter.getI32IntegerAttr(align)));
+    return success();
+  }
+};
+
+
+// -- atomics ------------------------------------------------------------------
+
+LLVM::AtomicOrdering ordering(tt::MemSemantic sem) {
+  switch (sem) {
+  case tt::MemSemantic::RELAXED:
+    return LLVM::AtomicOrdering::monotonic;
+  case tt::MemSemantic::ACQUIRE:
+    return LLVM::AtomicOrdering::acquire;
+  case tt::MemSemantic::RELEASE:
+    return LLVM::AtomicOrdering::release;
+  default:
+    return LLVM::AtomicOrdering::acq_rel;
+  }
+}
+
+/// The result of an atomic on `n` elements (a vector, or the scalar when
+/// the op is scalar): element i is `atomic(b, i)` where `enabled(b, i)`
+/// holds, else zero, one element after another in an scf.for (host atomics
+/// are scalar).
+Value perElement(ConversionPatternRewriter &rewriter, Location loc, int64_t n, Type element, bool scalar,
+                 function_ref<Value(OpBuilder &, Value)> enabled, function_ref<Value(OpBuilder &, Value)> atomic) {
+  auto one = [&](OpBuilder &b, Value index) -> Value {
+    auto guarded = scf::IfOp::create(
+        b, loc, enabled(b, index),
+        [&](OpBuilder &t, Location) { scf::YieldOp::create(t, loc, atomic(t, index)); },
+        [&](OpBuilder &e, Location) { scf::YieldOp::create(e, loc, zeroOf(e, loc, element)); });
+    return guarded.getResult(0);
+  };
+  if (scalar)
+    return one(rewriter, i32Constant(rewriter, loc, 0));
+  auto type = VectorType::get({n}, element);
+  Value init = LLVM::PoisonOp::create(rewriter, loc, type);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, i32Constant(rewriter, loc, 0), i32Constant(rewriter, loc, n), i32Constant(rewriter, loc, 1),
+      ValueRange{init}, [&](OpBuilder &b, Location, Value index, ValueRange carried) {
+        Value value = one(b, index);
+        scf::YieldOp::create(b, loc, Value(LLVM::InsertElementOp::create(b, loc, carried[0], value, index)));
+      });
+  return loop.getResult(0);
+}
+
+/// Element `index` of `v` (a vector), or `v` itself (a scalar).
+Value elementAt(OpBuilder &b, Location loc, Value v, Value index) {
+  return isa<VectorType>(v.getType()) ? Value(LLVM::ExtractElementOp::create(b, loc, v, index)) : v;
+}
+
+struct AtomicRMWConversion : OpConversionPattern<tt::AtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::AtomicRMWOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type element = getElementTypeOrSelf(op.getVal().getType());
+    bool isFloat = isa<FloatType>(element);
+    LLVM::AtomicBinOp kind;
+    switch (op.getAtomicRmwOp()) {
+    case tt::RMWOp::AND: kind = LLVM::AtomicBinOp::_and; break;
+    case tt::RMWOp::OR: kind = LLVM::AtomicBinOp::_or; break;
+    case tt::RMWOp::XOR: kind = LLVM::AtomicBinOp::_xor; break;
+    case tt::RMWOp::ADD: kind = LLVM::AtomicBinOp::add; break;
+    case tt::RMWOp::FADD: kind = LLVM::AtomicBinOp::fadd; break;
+    case tt::RMWOp::MAX: kind = isFloat ? LLVM::AtomicBinOp::fmax : LLVM::AtomicBinOp::max; break;
+    case tt::RMWOp::MIN: kind = isFloat ? LLVM::AtomicBinOp::fmin : LLVM::AtomicBinOp::min; break;
+    case tt::RMWOp::UMAX: kind = LLVM::AtomicBinOp::umax; break;
+    case tt::RMWOp::UMIN: kind = LLVM::AtomicBinOp::umin; break;
+    case tt::RMWOp::XCHG: kind = LLVM::AtomicBinOp::xchg; break;
+    }
+    LLVM::AtomicOrdering order = ordering(op.getSem());
+    Value ptr = adaptor.getPtr(), val = adaptor.getVal(), mask = adaptor.getMask();
+    Value result = perElement(
+        rewriter, loc, numElements(op.getType()), element, !isa<RankedTensorType>(op.getType()),
+        [&](OpBuilder &b, Value i) -> Value {
+          return mask ? elementAt(b, loc, mask, i) : Value(arith::ConstantOp::create(b, loc, b.getBoolAttr(true)));
+        },
+        [&](OpBuilder &b, Value i) -> Value {
+          return LLVM::AtomicRMWOp::create(b, loc, kind, elementAt(b, loc, ptr, i), elementAt(b, loc, val, i),
+                                           order);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct AtomicCASConversion : OpConversionPattern<tt::AtomicCASOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::AtomicCASOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type element = getElementTypeOrSelf(op.getVal().getType());
+    if (!element.isIntOrIndex())
+      return rewriter.notifyMatchFailure(op, "atomic compare-and-swap of integers only");
+    LLVM::AtomicOrdering onSuccess = ordering(op.getSem());
+    LLVM::AtomicOrdering onFailure = onSuccess == LLVM::AtomicOrdering::release   ? LLVM::AtomicOrdering::monotonic
+                                     : onSuccess == LLVM::AtomicOrdering::acq_rel ? LLVM::AtomicOrdering::acquire
+                                                                                  : onSuccess;
+    Value ptr = adaptor.getPtr(), cmp = adaptor.getCmp(), val = adaptor.getVal();
+    Value result = perElement(
+        rewriter, loc, numElements(op.getType()), element, !isa<RankedTensorType>(op.getType()),
+        [&](OpBuilder &b, Value) -> Value { return arith::ConstantOp::create(b, loc, b.getBoolAttr(true)); },
+        [&](OpBuilder &b, Value i) -> Value {
+          auto pair = LLVM::AtomicCmpXchgOp::create(b, loc, elementAt(b, loc, ptr, i), elementAt(b, loc, cmp, i),
+                                                    elementAt(b, loc, val, i), onSuccess, onFailure);
+          return LLVM::ExtractValueOp::create(b, loc, pair, ArrayRef<int64_t>{0});
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+
+} // namespace
+
+void tritium::cpu::populateMemoryOpsToHostPatterns(const TypeConverter &types, RewritePatternSet &patterns,
+                                                   const ContiguousRows &rows) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<LoadConversion, StoreConversion>(types, ctx, rows);
+  patterns.add<AddPtrConversion, GatherConversion, AtomicRMWConversion, AtomicCASConversion>(types, ctx);
+}

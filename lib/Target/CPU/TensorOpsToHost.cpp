@@ -1,0 +1,235 @@
+//===- TensorOpsToHost.cpp - tensor creation, shape, element-wise ops ----===//
+//
+// convert-tt-to-host-llvm's patterns for ops that make tensors
+// (`tt.make_range`, `tt.splat`), rearrange their elements (shape ops, one
+// shuffle or nothing on the flat vector) and compute element-wise (arith,
+// math and Triton's own element-wise ops, rebuilt on vectors).
+//
+//===----------------------------------------------------------------------===//
+#include "HostLowering.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "tritium/Dialect/TT/IR/TTDialect.h"
+
+using namespace mlir;
+namespace tt = tritium::tt;
+using namespace tritium::cpu;
+
+namespace {
+
+// -- tensor creation and shape ---------------------------------------------
+
+struct MakeRangeConversion : OpConversionPattern<tt::MakeRangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::MakeRangeOp op, OpAdaptor, ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<VectorType>(getTypeConverter()->convertType(op.getType()));
+    SmallVector<int32_t> values;
+    for (int32_t v = op.getStart(); v < static_cast<int32_t>(op.getEnd()); ++v)
+      values.push_back(v);
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, DenseElementsAttr::get(type, ArrayRef<int32_t>(values)));
+    return success();
+  }
+};
+
+struct SplatConversion : OpConversionPattern<tt::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::SplatOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, splat(rewriter, op.getLoc(), adaptor.getSrc(), numElements(op.getType())));
+    return success();
+  }
+};
+
+/// Ops that keep the row-major order of the elements: the value itself.
+template <typename OpTy>
+struct SameElementsConversion : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
+struct BroadcastConversion : OpConversionPattern<tt::BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::BroadcastOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> src = op.getSrc().getType().getShape();
+    ArrayRef<int64_t> dst = op.getType().getShape();
+    SmallVector<int64_t> srcStrides = stridesOf(src), mask;
+    for (int64_t i = 0, n = op.getType().getNumElements(); i < n; ++i) {
+      SmallVector<int64_t> index = unflatten(i, dst);
+      int64_t from = 0;
+      for (size_t d = 0; d < dst.size(); ++d)
+        from += (src[d] == 1 ? 0 : index[d]) * srcStrides[d];
+      mask.push_back(from);
+    }
+    rewriter.replaceOp(op, shuffle(rewriter, op.getLoc(), adaptor.getSrc(), mask));
+    return success();
+  }
+};
+
+struct TransConversion : OpConversionPattern<tt::TransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::TransOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    ArrayRef<int64_t> src = op.getSrc().getType().getShape();
+    ArrayRef<int64_t> dst = op.getType().getShape();
+    ArrayRef<int32_t> order = op.getOrder();
+    SmallVector<int64_t> srcStrides = stridesOf(src), mask;
+    for (int64_t i = 0, n = op.getType().getNumElements(); i < n; ++i) {
+      SmallVector<int64_t> index = unflatten(i, dst);
+      int64_t from = 0;
+      for (size_t d = 0; d < dst.size(); ++d) // result dim d is source dim order[d]
+        from += index[d] * srcStrides[order[d]];
+      mask.push_back(from);
+    }
+    rewriter.replaceOp(op, shuffle(rewriter, op.getLoc(), adaptor.getSrc(), mask));
+    return success();
+  }
+};
+
+/// tt.join: element i of each operand side by side (a new minor dimension
+/// of 2), one two-source shuffle.
+struct JoinConversion : OpConversionPattern<tt::JoinOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::JoinOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    int64_t n = numElements(op.getLhs().getType());
+    SmallVector<int32_t> mask;
+    for (int64_t i = 0; i < n; ++i) {
+      mask.push_back(static_cast<int32_t>(i));
+      mask.push_back(static_cast<int32_t>(n + i));
+    }
+    rewriter.replaceOpWithNewOp<LLVM::ShuffleVectorOp>(op, adaptor.getLhs(), adaptor.getRhs(), mask);
+    return success();
+  }
+};
+
+/// tt.split: the even and the odd elements.
+struct SplitConversion : OpConversionPattern<tt::SplitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::SplitOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    int64_t n = numElements(op.getOutLHS().getType());
+    SmallVector<int64_t> even, odd;
+    for (int64_t i = 0; i < n; ++i) {
+      even.push_back(2 * i);
+      odd.push_back(2 * i + 1);
+    }
+    rewriter.replaceOp(op, {shuffle(rewriter, op.getLoc(), adaptor.getSrc(), even),
+                            shuffle(rewriter, op.getLoc(), adaptor.getSrc(), odd)});
+    return success();
+  }
+};
+
+/// tt.cat along dimension 0: in row-major order, one operand after the other.
+struct CatConversion : OpConversionPattern<tt::CatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::CatOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, concatenate(rewriter, op.getLoc(), {adaptor.getLhs(), adaptor.getRhs()}));
+    return success();
+  }
+};
+
+// -- element-wise ops -------------------------------------------------------
+
+/// An arith or math op on tensors, rebuilt on the flat vector types (a
+/// dense constant keeps its elements in order).
+struct ElementwiseConversion : ConversionPattern {
+  ElementwiseConversion(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) || !hasTensorType(op) ||
+        op->getNumRegions() != 0)
+      return failure();
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), types)))
+      return failure();
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+      if (!dense)
+        return failure();
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, dense.reshape(cast<ShapedType>(types.front())));
+      return success();
+    }
+    OperationState state(op->getLoc(), op->getName(), operands, types, op->getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+/// Triton's own element-wise ops, as arith, math or LLVM ops.
+struct TritonElementwiseConversion : ConversionPattern {
+  TritonElementwiseConversion(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op->getLoc();
+    if (!isa<tt::TTDialect>(op->getDialect()) || op->getNumResults() != 1)
+      return failure();
+    Type type = getTypeConverter()->convertType(op->getResult(0).getType());
+    if (!type)
+      return failure();
+    Value result;
+    if (isa<tt::PreciseSqrtOp>(op)) {
+      result = math::SqrtOp::create(rewriter, loc, operands[0]);
+    } else if (auto clamp = dyn_cast<tt::ClampOp>(op)) {
+      // max(min) that return NaN for a NaN input when propagateNan says so
+      if (clamp.getPropagateNan() == tt::PropagateNan::ALL)
+        result = arith::MinimumFOp::create(rewriter, loc, arith::MaximumFOp::create(rewriter, loc, operands[0],
+                                                                                    operands[1]),
+                                           operands[2]);
+      else
+        result = arith::MinNumFOp::create(rewriter, loc, arith::MaxNumFOp::create(rewriter, loc, operands[0],
+                                                                                  operands[1]),
+                                          operands[2]);
+    } else if (isa<tt::PreciseDivFOp>(op)) {
+      result = arith::DivFOp::create(rewriter, loc, operands[0], operands[1]);
+    } else if (isa<tt::BitcastOp>(op)) {
+      result = LLVM::BitcastOp::create(rewriter, loc, type, operands[0]);
+    } else if (isa<tt::IntToPtrOp>(op)) {
+      result = LLVM::IntToPtrOp::create(rewriter, loc, type, operands[0]);
+    } else if (isa<tt::PtrToIntOp>(op)) {
+      result = LLVM::PtrToIntOp::create(rewriter, loc, type, operands[0]);
+    } else if (auto fp = dyn_cast<tt::FpToFpOp>(op)) {
+      unsigned from = getElementTypeOrSelf(operands[0].getType()).getIntOrFloatBitWidth();
+      unsigned to = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+      if (from < to)
+        result = arith::ExtFOp::create(rewriter, loc, type, operands[0]);
+      else if (from > to && (getElementTypeOrSelf(type).isF16() || getElementTypeOrSelf(type).isBF16()))
+        result = arith::TruncFOp::create(rewriter, loc, type, operands[0]);
+      else
+        return rewriter.notifyMatchFailure(op, "fp8 conversions have no host lowering yet");
+    } else if (isa<tt::MulhiUIOp>(op)) {
+      Type element = getElementTypeOrSelf(type);
+      unsigned bits = element.getIntOrFloatBitWidth();
+      Type wide = rewriter.getIntegerType(2 * bits);
+      if (auto vector = dyn_cast<VectorType>(type))
+        wide = VectorType::get(vector.getShape(), wide);
+      Value a = arith::ExtUIOp::create(rewriter, loc, wide, operands[0]);
+      Value b = arith::ExtUIOp::create(rewriter, loc, wide, operands[1]);
+      TypedAttr bitsAttr = rewriter.getIntegerAttr(getElementTypeOrSelf(wide), bits);
+      if (isa<VectorType>(wide))
+        bitsAttr = DenseElementsAttr::get(cast<ShapedType>(wide), bitsAttr);
+      Value shift = arith::ConstantOp::create(rewriter, loc, bitsAttr);
+      Value high = arith::ShRUIOp::create(rewriter, loc, arith::MulIOp::create(rewriter, loc, a, b), shift);
+      result = arith::TruncIOp::create(rewriter, loc, type, high);
+    } else {
+      return failure();
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+
+} // namespace
+
+void tritium::cpu::populateTensorOpsToHostPatterns(const TypeConverter &types, RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<MakeRangeConversion, SplatConversion, SameElementsConversion<tt::ExpandDimsOp>,
+               SameElementsConversion<tt::ReshapeOp>, BroadcastConversion, TransConversion, JoinConversion,
+               SplitConversion, CatConversion, ElementwiseConversion, TritonElementwiseConversion>(types, ctx);
+}
