@@ -19,8 +19,9 @@ module load),
 `language.default_fp_fusion` (the default of `enable_fp_fusion`),
 `autotuning.print` and `autotuning.cache`.  The other knobs exist with
 Triton's names and defaults so that code which sets or reads them runs; they
-change nothing (e.g. there is no interpreter, so `runtime.interpret` is
-ignored).
+change nothing.  `runtime.interpret` (TRITON_INTERPRET=1) runs every launch on
+the CPU target, GPU tensors copied to the host and back, as Triton's
+interpreter does.
 """
 from __future__ import annotations
 

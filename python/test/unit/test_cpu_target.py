@@ -246,3 +246,31 @@ def test_fused_attention_forward_tutorial_06(stage):
     p = np.exp(s - s.max(axis=-1, keepdims=True))
     want = (p / p.sum(axis=-1, keepdims=True)) @ v.astype(np.float64)
     np.testing.assert_allclose(out.astype(np.float64), want, atol=2e-3, rtol=1e-2)
+
+
+class _DeviceTensor:
+    """Plays a CUDA tensor for TRITON_INTERPRET=1: is_cuda, a host copy by
+    .cpu(), and copy_ from the host."""
+
+    is_cuda = True
+
+    def __init__(self, array):
+        self.array = array
+
+    def detach(self):
+        return self
+
+    def cpu(self):
+        return self.array.copy()
+
+    def copy_(self, host):
+        self.array[...] = host
+
+
+def test_triton_interpret_runs_gpu_tensors_on_the_cpu_and_copies_them_back(monkeypatch):
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    n = 3000
+    x, y = _DeviceTensor(rng.random(n, dtype=np.float32)), _DeviceTensor(rng.random(n, dtype=np.float32))
+    out = _DeviceTensor(np.zeros(n, np.float32))
+    tutorials.add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)
+    assert np.array_equal(out.array, x.array + y.array)

@@ -234,6 +234,21 @@ def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) ->
     raise TritiumError(f"unsupported kernel argument of type {type(value).__name__}: {value!r}")
 
 
+def host_copies(values):
+    """(values, copies) for a launch under TRITON_INTERPRET=1, as Triton's
+    interpreter makes them: each GPU tensor replaced by a host copy, and the
+    (GPU tensor, host copy) pairs to copy back after the launch."""
+    host, copies = [], []
+    for value in values:
+        if getattr(value, "is_cuda", False) and hasattr(value, "cpu"):
+            copy = value.detach().cpu()
+            host.append(copy)
+            copies.append((value, copy))
+        else:
+            host.append(value)
+    return host, copies
+
+
 def runs_on_host(values) -> bool:
     """Whether a launch with these argument values runs on the CPU target:
     some argument is a host array (a numpy array or a torch CPU tensor) and
@@ -810,8 +825,11 @@ class JITFunction(KernelInterface):
         launch_options = {k: kwargs.pop(k) for k in LAUNCH_OPTIONS if k in kwargs and k not in self.arg_names}
         num_warps = launch_options.get("num_warps")
         values = self.bind(args, kwargs)
+        copies = []
+        if _knobs.runtime.interpret:  # TRITON_INTERPRET=1: every launch on the CPU target
+            values, copies = host_copies(values)
         signature, constexprs, attrs = self.specialization(values)
-        if runs_on_host(values):  # numpy arrays or torch CPU tensors: the CPU target
+        if copies or runs_on_host(values):  # numpy arrays or torch CPU tensors: the CPU target
             device, target = -1, "cpu"
         else:
             device = _driver.current_device()
@@ -866,8 +884,10 @@ class JITFunction(KernelInterface):
             self._launch(kernel, grid_size, signature, values, device, launch_options)
             if exit_hook:
                 exit_hook(metadata)
-            return kernel
-        self._launch(kernel, grid_size, signature, values, device, launch_options)
+        else:
+            self._launch(kernel, grid_size, signature, values, device, launch_options)
+        for tensor, copy in copies:  # (TRITON_INTERPRET=1) the results back to the GPU tensors
+            tensor.copy_(copy)
         return kernel
 
     def _launch(self, kernel, grid_size, signature, values, device, launch_options):
