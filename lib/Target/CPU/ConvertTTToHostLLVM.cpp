@@ -35,7 +35,11 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 
 namespace tritium {
@@ -187,7 +191,24 @@ struct ConvertTTToHostLLVMPass
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
-    // 2. to the LLVM dialect
+    // 2. to the LLVM dialect; first the math functions LLVM would call one
+    //    element at a time (expf, logf, ...) become polynomials on whole
+    //    vectors (MLIR's approximations, f16 and bf16 through f32)
+    {
+      auto vectorizable = [](StringRef name) { // ("exp" or "math.exp", by MLIR version)
+        name.consume_front("math.");
+        return llvm::is_contained({"exp", "exp2", "expm1", "log", "log2", "log1p", "tanh", "erf", "sin", "cos",
+                                   "atan", "atan2"},
+                                  name);
+      };
+      RewritePatternSet approximations(ctx);
+      populateMathF32ExpansionPatterns(approximations, vectorizable);
+      populateMathPolynomialApproximationPatterns(approximations, vectorizable);
+      // (the approximations splat their constants with vector.broadcast)
+      vector::populateVectorBroadcastLoweringPatterns(approximations);
+      if (failed(applyPatternsGreedily(module, std::move(approximations))))
+        return signalPassFailure();
+    }
     {
       ConversionTarget cfTarget(*ctx);
       cfTarget.addIllegalDialect<scf::SCFDialect>();
@@ -205,6 +226,7 @@ struct ConvertTTToHostLLVMPass
     populateMathToLLVMConversionPatterns(llvmTypes, llvmPatterns);
     populateFuncToLLVMConversionPatterns(llvmTypes, llvmPatterns);
     cf::populateControlFlowToLLVMConversionPatterns(llvmTypes, llvmPatterns);
+    populateVectorToLLVMConversionPatterns(llvmTypes, llvmPatterns);
     if (failed(applyFullConversion(module, llvmTarget, std::move(llvmPatterns))))
       return signalPassFailure();
 

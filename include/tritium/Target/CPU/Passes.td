@@ -34,7 +34,8 @@ def ConvertTTToHostLLVMPass : Pass<"convert-tt-to-host-llvm", "::mlir::ModuleOp"
 
     An op with no host lowering yet fails the pass with an error at the op.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::func::FuncDialect",
+                           "::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
                            "::mlir::cf::ControlFlowDialect"];
 }
