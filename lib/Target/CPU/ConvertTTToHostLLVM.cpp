@@ -1,9 +1,14 @@
 //===- ConvertTTToHostLLVM.cpp - Triton IR to LLVM for the host CPU -------===//
 //
 // convert-tt-to-host-llvm: one program of a Triton IR kernel becomes one
-// host function (Passes.td has the contract).
+// host function (Passes.td has the contract).  This file holds the pass,
+// the kernel's signature and the entry the runtime calls; the op patterns
+// are in TensorOpsToHost.cpp, MemoryOpsToHost.cpp and
+// ReduceScanDotToHost.cpp, what they share in HostLowering.h.
 //
 // Algorithm:
+//   0. Every tt op must have a host lowering; the first that has none is an
+//      error at its location (the user's line).
 //   1. Tensors to flat vectors (a dialect conversion).  A tensor of shape S
 //      is one LLVM vector of prod(S) elements in row-major order, so the
 //      element order never changes between ops and shape ops are index
@@ -23,8 +28,17 @@
 //      each k and row i, a[i][k] times row k of b with one vector FMA.
 //      `tt.gather` stores its source to a stack slot and gathers from it;
 //      atomics run element by element (scf.for, scf.if on the mask) as
-//      LLVM atomics.
-//      The kernel gains six i32 arguments: the program's coordinates and
+//      LLVM atomics.  The kernel gains six i32 arguments: the program's
+//      coordinates and the grid's size.
+//   2. Math functions LLVM would call one element at a time (expf, logf...)
+//      become MLIR's polynomial approximations on whole vectors; then the
+//      standard conversions to the LLVM dialect (scf to cf, then arith,
+//      math, vector, func and cf to llvm).
+//   3. The entry `<kernel>__program(ptr args, x, y, z, nx, ny, nz)`, which
+//      loads each argument from the array of argument addresses and calls
+//      the kernel.
+//
+//===----------------------------------------------------------------------===//
 #include "HostLowering.h"
 #include "tritium/Target/CPU/Passes.h"
 
@@ -36,9 +50,9 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
-#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 
@@ -146,11 +160,15 @@ void addProgramEntry(LLVM::LLVMFuncOp kernel) {
 
 /// The Triton IR ops this lowering handles.
 bool hasHostLowering(Operation *op) {
-  return isa<tt::FuncOp, tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp, tt::MakeRangeOp, tt::SplatOp,
-             tt::ExpandDimsOp, tt::ReshapeOp, tt::BroadcastOp, tt::TransOp, tt::AddPtrOp, tt::LoadOp, tt::StoreOp,
-             tt::ReduceOp, tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp, tt::DotOp, tt::AtomicRMWOp,
-             tt::AtomicCASOp, tt::JoinOp, tt::SplitOp, tt::CatOp, tt::GatherOp, tt::ClampOp, tt::PreciseSqrtOp, tt::PreciseDivFOp, tt::BitcastOp,
-             tt::IntToPtrOp, tt::PtrToIntOp, tt::FpToFpOp, tt::MulhiUIOp>(op);
+  return isa<tt::FuncOp, tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp>(op) ||
+         // TensorOpsToHost.cpp
+         isa<tt::MakeRangeOp, tt::SplatOp, tt::ExpandDimsOp, tt::ReshapeOp, tt::BroadcastOp, tt::TransOp,
+             tt::JoinOp, tt::SplitOp, tt::CatOp, tt::ClampOp, tt::PreciseSqrtOp, tt::PreciseDivFOp, tt::BitcastOp,
+             tt::IntToPtrOp, tt::PtrToIntOp, tt::FpToFpOp, tt::MulhiUIOp>(op) ||
+         // MemoryOpsToHost.cpp
+         isa<tt::AddPtrOp, tt::LoadOp, tt::StoreOp, tt::GatherOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op) ||
+         // ReduceScanDotToHost.cpp
+         isa<tt::ReduceOp, tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp, tt::DotOp>(op);
 }
 
 struct ConvertTTToHostLLVMPass

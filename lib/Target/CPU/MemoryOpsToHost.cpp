@@ -25,6 +25,7 @@ Type memoryType(Type pointee, OpBuilder &b) {
   return pointee.isInteger(1) ? b.getI8Type() : pointee;
 }
 
+/// What a pointer, or a tensor of pointers, points to.
 Type pointeeOf(Type ptrLike) {
   if (auto tensor = dyn_cast<RankedTensorType>(ptrLike))
     ptrLike = tensor.getElementType();
@@ -42,7 +43,6 @@ struct AddPtrConversion : OpConversionPattern<tt::AddPtrOp> {
     return success();
   }
 };
-
 
 LogicalResult refuseBlockPointers(Operation *op, Value ptr, ConversionPatternRewriter &rewriter) {
   if (tt::isTensorPointerType(ptr.getType()))
