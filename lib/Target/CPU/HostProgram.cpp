@@ -11,7 +11,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "tritium/Target/NVIDIA/Optimize.h"
+#include "tritium/Target/Optimize.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -73,7 +73,7 @@ HostProgram::compile(mlir::ModuleOp module, llvm::StringRef kernel, std::string 
     return llvm::createStringError("the kernel does not translate to LLVM IR");
   llvmModule->setDataLayout((*machine)->createDataLayout());
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
-  tritium::nvidia::optimizeModule(*llvmModule, **machine);
+  tritium::optimizeModule(*llvmModule, **machine);
   llvmIR.clear();
   llvm::raw_string_ostream(llvmIR) << *llvmModule;
 

@@ -19,7 +19,7 @@
 
 #include "tritium/Target/NVIDIA/LLVMIRTranslation.h"
 #include "tritium/Target/NVIDIA/LibdeviceLinker.h"
-#include "tritium/Target/NVIDIA/Optimize.h"
+#include "tritium/Target/Optimize.h"
 #include "tritium/Target/NVIDIA/PTXEmission.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -147,7 +147,7 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     dump("llvm-ir-linked.ll", printLLVMIR(llvmModule));
 
   // optimize
-  optimizeModule(llvmModule, **machine, options.optLevel);
+  tritium::optimizeModule(llvmModule, **machine, options.optLevel);
   result.times.optimize = clock.lap();
   result.llvmIR = printLLVMIR(llvmModule);
   dump("llvm-ir-optimized.ll", result.llvmIR);

@@ -217,20 +217,15 @@ def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) ->
             raise TritiumError(f"unsupported tensor dtype {value_dtype}")
         aligned = specialize_alignment and data_ptr() % 16 == 0
         return "*" + ty, ("D" if aligned else "")
-    interface = getattr(value, "__cuda_array_interface__", None)
-    if interface is not None:
-        ty = _ARRAY_TYPESTRS.get(interface["typestr"])
-        if ty is None:
-            raise TritiumError(f"unsupported array typestr {interface['typestr']}")
-        aligned = specialize_alignment and interface["data"][0] % 16 == 0
-        return "*" + ty, ("D" if aligned else "")
-    interface = getattr(value, "__array_interface__", None)  # a numpy array: the CPU target's
-    if interface is not None:
-        ty = _ARRAY_TYPESTRS.get(interface["typestr"])
-        if ty is None:
-            raise TritiumError(f"unsupported array typestr {interface['typestr']}")
-        aligned = specialize_alignment and interface["data"][0] % 16 == 0
-        return "*" + ty, ("D" if aligned else "")
+    # a GPU array of another library, or a numpy array (the CPU target's)
+    for attribute in ("__cuda_array_interface__", "__array_interface__"):
+        interface = getattr(value, attribute, None)
+        if interface is not None:
+            ty = _ARRAY_TYPESTRS.get(interface["typestr"])
+            if ty is None:
+                raise TritiumError(f"unsupported array typestr {interface['typestr']}")
+            aligned = specialize_alignment and interface["data"][0] % 16 == 0
+            return "*" + ty, ("D" if aligned else "")
     raise TritiumError(f"unsupported kernel argument of type {type(value).__name__}: {value!r}")
 
 

@@ -1,17 +1,17 @@
-//===- Optimize.cpp - LLVM's O3 pipeline for NVPTX -------------------------===//
+//===- Optimize.cpp - LLVM's O3 pipeline for a target machine --------------===//
 //
 // The one TU that includes PassBuilder.h (a heavy header).  Analysis managers
 // are built per call: they cache results for one module only.
 //
 //===----------------------------------------------------------------------===//
-#include "tritium/Target/NVIDIA/Optimize.h"
+#include "tritium/Target/Optimize.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
 
-void tritium::nvidia::optimizeModule(llvm::Module &module,
+void tritium::optimizeModule(llvm::Module &module,
                                      llvm::TargetMachine &machine,
                                      unsigned optLevel) {
   llvm::LoopAnalysisManager loops;
@@ -20,9 +20,10 @@ void tritium::nvidia::optimizeModule(llvm::Module &module,
   llvm::ModuleAnalysisManager modules;
 
   llvm::PipelineTuningOptions tuning;
-  // Everything on: SLP packs neighbouring f16/bf16 operations into their
-  // paired forms (f16x2) and adjacent scalar accesses into vector ones, and
-  // NVPTX's cost model keeps the loop vectorizer from doing harm.
+  // Everything on: on NVPTX, SLP packs neighbouring f16/bf16 operations into
+  // their paired forms (f16x2) and adjacent scalar accesses into vector ones,
+  // and its cost model keeps the loop vectorizer from doing harm; on the
+  // host, the vectorizers use its vector widths.
   tuning.LoopUnrolling = true;
   tuning.LoopInterleaving = true;
   tuning.LoopVectorization = true;
