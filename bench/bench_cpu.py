@@ -11,6 +11,7 @@ copy of 2^26 floats), the bar vector add is measured against.
 
   python3 bench/bench_cpu.py [--quick]
 """
+import contextlib
 import os
 import sys
 import time
@@ -44,6 +45,20 @@ def best_seconds(fn, rounds=3):
     return min(times)
 
 
+FAILURES = []
+
+
+@contextlib.contextmanager
+def failure_noted(row, name):
+    """A compiler that fails a row (an error, a wrong result) gets "error"
+    in it and a note, and the run goes on."""
+    try:
+        yield
+    except Exception as e:  # noqa: BLE001 (any failure of the compiler under test is a result)
+        row[name] = "error"
+        FAILURES.append(f"{row['work']}, {name}: {type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}")
+
+
 def host_array(a):
     return torch.from_numpy(a) if torch is not None else a
 
@@ -65,9 +80,10 @@ def main():
         row = {"work": f"vector add fp32 2^{n.bit_length() - 1}", "unit": "GB/s"}
         for name in compilers:
             k = kernels[name]
-            row[name] = round(12 * n / best_seconds(
-                lambda: k.add_kernel[(cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)) / 1e9, 2)
-            assert np.array_equal(np.asarray(out), np.asarray(x) + np.asarray(y)), name
+            with failure_noted(row, name):
+                row[name] = round(12 * n / best_seconds(
+                    lambda: k.add_kernel[(cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)) / 1e9, 2)
+                assert np.array_equal(np.asarray(out), np.asarray(x) + np.asarray(y)), name
         add = (lambda: torch.add(x, y, out=out)) if torch is not None else (lambda: np.add(x, y, out=out))
         row["reference"] = round(12 * n / best_seconds(add) / 1e9, 2)
         return row
@@ -79,11 +95,13 @@ def main():
         block = 1 << (n - 1).bit_length()
         for name in compilers:
             k = kernels[name]
-            row[name] = round(8 * m * n / best_seconds(
-                lambda: k.softmax_kernel[(min(m, 64),)](out, x, n, n, m, n, BLOCK_SIZE=block, num_stages=4)) / 1e9, 2)
-            xn = np.asarray(x).astype(np.float64)
-            e = np.exp(xn - xn.max(axis=1, keepdims=True))
-            np.testing.assert_allclose(np.asarray(out), e / e.sum(axis=1, keepdims=True), rtol=1e-4, atol=1e-6)
+            with failure_noted(row, name):
+                row[name] = round(8 * m * n / best_seconds(
+                    lambda: k.softmax_kernel[(min(m, 64),)](out, x, n, n, m, n, BLOCK_SIZE=block,
+                                                            num_stages=4)) / 1e9, 2)
+                xn = np.asarray(x).astype(np.float64)
+                e = np.exp(xn - xn.max(axis=1, keepdims=True))
+                np.testing.assert_allclose(np.asarray(out), e / e.sum(axis=1, keepdims=True), rtol=1e-4, atol=1e-6)
         def numpy_softmax():
             e = np.exp(x - x.max(axis=1, keepdims=True))
             np.divide(e, e.sum(axis=1, keepdims=True), out=out)
@@ -97,12 +115,14 @@ def main():
         row = {"work": f"matmul fp32 {n}^3, {block}x{block}x32 tiles", "unit": "GFLOP/s"}
         for name in compilers:
             k = kernels[name]
-            row[name] = round(2 * n ** 3 / best_seconds(
-                lambda: k.matmul_kernel[(cdiv(n, block) ** 2,)](a, b, c, n, n, n, n, 1, n, 1, n, 1,
-                                                                 BLOCK_SIZE_M=block, BLOCK_SIZE_N=block,
-                                                                 BLOCK_SIZE_K=32, GROUP_SIZE_M=8, ACTIVATION="")) / 1e9, 1)
-            want = np.asarray(a).astype(np.float64) @ np.asarray(b).astype(np.float64)
-            np.testing.assert_allclose(np.asarray(c), want, rtol=1e-3, atol=1e-2)
+            with failure_noted(row, name):
+                row[name] = round(2 * n ** 3 / best_seconds(
+                    lambda: k.matmul_kernel[(cdiv(n, block) ** 2,)](a, b, c, n, n, n, n, 1, n, 1, n, 1,
+                                                                     BLOCK_SIZE_M=block, BLOCK_SIZE_N=block,
+                                                                     BLOCK_SIZE_K=32, GROUP_SIZE_M=8,
+                                                                     ACTIVATION="")) / 1e9, 1)
+                want = np.asarray(a).astype(np.float64) @ np.asarray(b).astype(np.float64)
+                np.testing.assert_allclose(np.asarray(c), want, rtol=1e-3, atol=1e-2)
         ref = (lambda: torch.matmul(a, b, out=c)) if torch is not None else (lambda: np.matmul(a, b, out=c))
         row["reference"] = round(2 * n ** 3 / best_seconds(ref) / 1e9, 1)
         return row
@@ -121,7 +141,7 @@ def main():
     rows.append({"work": f"copy fp32 2^{n.bit_length() - 1} (the host's memory bandwidth)", "unit": "GB/s",
                  "reference": round(8 * n / best_seconds(copy) / 1e9, 2)})
     for row in rows:
-        if row.get("tritium") and row.get("triton"):
+        if isinstance(row.get("tritium"), float) and isinstance(row.get("triton"), float):
             row["ratio"] = round(row["tritium"] / row["triton"], 1)
     host = native_library().cpu_host()
     print(f"host: {host}; threads: {os.environ.get('TRITIUM_CPU_THREADS') or os.cpu_count()}; "
@@ -130,8 +150,10 @@ def main():
     for row in rows:
         print(f"{row['work']:58} {row.get('tritium', '-'):>10} {row.get('triton', '-'):>10} "
               f"{row.get('reference', '-'):>10} {row.get('ratio', '-'):>8}  {row['unit']}")
+    for failure in FAILURES:
+        print("failed:", failure)
     record("bench_cpu", rows, reference=REFERENCE, headers={"triton": "Triton interpreter"},
-           digits={"ratio": 1}, notes=[f"host: {host}"])
+           digits={"ratio": 1}, notes=[f"host: {host}"] + [f"failed: {f}" for f in FAILURES])
 
 
 if __name__ == "__main__":

@@ -274,3 +274,33 @@ def test_triton_interpret_runs_gpu_tensors_on_the_cpu_and_copies_them_back(monke
     out = _DeviceTensor(np.zeros(n, np.float32))
     tutorials.add_kernel[(triton.cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)
     assert np.array_equal(out.array, x.array + y.array)
+
+
+class _TensorOn:
+    """A torch tensor's look-alike on `device_type` whose array interface
+    raises as torch's does for fp8 tensors and tensors that require grad."""
+
+    def __init__(self, device_type):
+        self.device = type("device", (), {"type": device_type})()
+
+    def data_ptr(self):
+        return 0
+
+    @property
+    def __cuda_array_interface__(self):
+        raise RuntimeError("Can't get __cuda_array_interface__ on Variable that requires grad")
+
+
+def test_which_launches_run_on_the_host(monkeypatch):
+    import importlib
+    driver = importlib.import_module("tritium.runtime.driver")  # (the package's names are a function and
+    jit = importlib.import_module("tritium.runtime.jit")        # an object: the modules themselves)
+    array = np.zeros(4, np.float32)
+    for gpu in (True, False):
+        monkeypatch.setattr(driver, "_gpu_usable", gpu)
+        assert jit.runs_on_host([array, 3]) and not jit.runs_on_host([3, None])
+        assert not jit.runs_on_host([_TensorOn("cuda"), array])
+        # a torch CPU tensor runs on the host only where no GPU is usable;
+        # with one, it is Triton's error (the launcher's "move it with .cuda()")
+        assert jit.runs_on_host([_TensorOn("cpu"), 3]) == (not gpu)
+        assert jit.runs_on_host([_TensorOn("cpu"), array])

@@ -260,6 +260,18 @@ class _DriverUtils:
                 "max_num_regs": 65536, "warpSize": 32}
 
 
+_gpu_usable: Optional[bool] = None
+
+
+def gpu_usable() -> bool:
+    """Whether this process can use a CUDA GPU (CudaDriver.is_active, asked
+    once)."""
+    global _gpu_usable
+    if _gpu_usable is None:
+        _gpu_usable = CudaDriver.is_active()
+    return _gpu_usable
+
+
 class CudaDriver(DriverBase):
     """Triton's `CudaDriver` (`backends["nvidia"].driver`): the object
     `triton.runtime.driver.active` is, with the current device, stream and

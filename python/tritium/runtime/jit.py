@@ -246,17 +246,30 @@ def host_copies(values):
 
 def runs_on_host(values) -> bool:
     """Whether a launch with these argument values runs on the CPU target:
-    some argument is a host array (a numpy array or a torch CPU tensor) and
-    none lives on a GPU."""
-    host = False
+    some argument is a host array and none lives on a GPU.  A numpy array
+    is a host array; a torch CPU tensor is one where no GPU is usable (with
+    a GPU, a CPU tensor passed to a kernel is the error it is in Triton;
+    TRITON_INTERPRET=1 runs such launches on the CPU)."""
+    numpy_array = torch_cpu = False
     for value in values:
-        if hasattr(value, "__cuda_array_interface__") or getattr(value, "is_cuda", False):
+        if hasattr(value, "data_ptr"):  # a torch tensor: its device says where it lives
+            if getattr(getattr(value, "device", None), "type", None) != "cpu":
+                return False
+            torch_cpu = True
+        elif _has_interface(value, "__cuda_array_interface__"):
             return False
-        if hasattr(value, "__array_interface__") and not hasattr(value, "data_ptr"):
-            host = True
-        elif hasattr(value, "data_ptr") and getattr(getattr(value, "device", None), "type", None) == "cpu":
-            host = True
-    return host
+        elif _has_interface(value, "__array_interface__"):
+            numpy_array = True
+    return numpy_array or (torch_cpu and not _driver.gpu_usable())
+
+
+def _has_interface(value, name: str) -> bool:
+    """hasattr(value, name), where computing the attribute may raise more
+    than AttributeError (an array type it cannot describe)."""
+    try:
+        return hasattr(value, name)
+    except Exception:
+        return True
 
 
 # keyword arguments of a launch that are options, not kernel arguments
@@ -360,7 +373,9 @@ def _warm_spec(v, specialize_value: bool, specialize_alignment: bool, single_dev
         if not single_device:  # as in _warm_key_lines
             key = (key, v.get_device())  # (no get_device: AttributeError, the slow path)
         return key, ptr
-    interface = getattr(v, "__cuda_array_interface__", None)
+    # (a torch tensor not on the GPU takes the slow path; its interface may
+    # raise more than AttributeError)
+    interface = None if data_ptr is not None else getattr(v, "__cuda_array_interface__", None)
     if interface is not None:
         ptr = interface["data"][0]
         return ("cai", interface["typestr"], specialize_alignment and ptr & 15 == 0), ptr
