@@ -410,3 +410,152 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %r#0 : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// A CUDA-core dot's operands staged in #ttg.swizzled_shared tiles
+// (ttg-cuda-core-dot-operands) stream through rings of that layout; the
+// dot reads each slot with a ttg.local_load, as it read the tile.
+// CHECK-LABEL: tt.func public @cuda_core_dot_operands
+// CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x32x16xf32, #shared, #smem, mutable>
+// CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x16x32xf32, #shared, #smem, mutable>
+// CHECK: scf.for
+// CHECK:   ttg.async_wait {num = 1 : i32}
+// CHECK:   %[[A:.*]] = ttg.memdesc_index %[[RA]]
+// CHECK:   %[[B:.*]] = ttg.memdesc_index %[[RB]]
+// CHECK:   ttg.local_load %[[B]]
+// CHECK:   ttg.local_load %[[A]]
+// CHECK:   tt.dot
+// CHECK:   ttg.async_copy_global_to_local
+// CHECK:   ttg.async_copy_global_to_local
+// CHECK:   ttg.async_commit_group
+#la = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#lb = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sa = #ttg.slice<{dim = 0, parent = #la}>
+#sb = #ttg.slice<{dim = 0, parent = #lb}>
+#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @cuda_core_dot_operands(%base: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<32x32xf32, #acc> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<32x32xf32, #acc>
+    %ra = tt.make_range {start = 0 : i32, end = 16 : i32} : tensor<16xi32, #sa>
+    %rae = tt.expand_dims %ra {axis = 0 : i32} : tensor<16xi32, #sa> -> tensor<1x16xi32, #la>
+    %rab = tt.broadcast %rae : tensor<1x16xi32, #la> -> tensor<32x16xi32, #la>
+    %pas = tt.splat %base : !tt.ptr<f32> -> tensor<32x16x!tt.ptr<f32>, #la>
+    %pa0 = tt.addptr %pas, %rab : tensor<32x16x!tt.ptr<f32>, #la>, tensor<32x16xi32, #la>
+    %rb = tt.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32, #sb>
+    %rbe = tt.expand_dims %rb {axis = 0 : i32} : tensor<32xi32, #sb> -> tensor<1x32xi32, #lb>
+    %rbb = tt.broadcast %rbe : tensor<1x32xi32, #lb> -> tensor<16x32xi32, #lb>
+    %pbs = tt.splat %base : !tt.ptr<f32> -> tensor<16x32x!tt.ptr<f32>, #lb>
+    %pb0 = tt.addptr %pbs, %rbb : tensor<16x32x!tt.ptr<f32>, #lb>, tensor<16x32xi32, #lb>
+    %sa16 = arith.constant dense<16> : tensor<32x16xi32, #la>
+    %sb16 = arith.constant dense<16> : tensor<16x32xi32, #lb>
+    %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc0 = %zero, %pa = %pa0, %pb = %pb0) -> (tensor<32x32xf32, #acc>, tensor<32x16x!tt.ptr<f32>, #la>, tensor<16x32x!tt.ptr<f32>, #lb>) : i32 {
+      %a = tt.load %pa : tensor<32x16x!tt.ptr<f32>, #la>
+      %as = ttg.local_alloc %a : (tensor<32x16xf32, #la>) -> !ttg.memdesc<32x16xf32, #shared, #smem>
+      %b = tt.load %pb : tensor<16x32x!tt.ptr<f32>, #lb>
+      %bs = ttg.local_alloc %b : (tensor<16x32xf32, #lb>) -> !ttg.memdesc<16x32xf32, #shared, #smem>
+      %bd = ttg.local_load %bs : !ttg.memdesc<16x32xf32, #shared, #smem> -> tensor<16x32xf32, #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>>
+      %ad = ttg.local_load %as : !ttg.memdesc<32x16xf32, #shared, #smem> -> tensor<32x16xf32, #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>>
+      %d = tt.dot %ad, %bd, %acc0 : tensor<32x16xf32, #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>> * tensor<16x32xf32, #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>> -> tensor<32x32xf32, #acc>
+      %pa2 = tt.addptr %pa, %sa16 : tensor<32x16x!tt.ptr<f32>, #la>, tensor<32x16xi32, #la>
+      %pb2 = tt.addptr %pb, %sb16 : tensor<16x32x!tt.ptr<f32>, #lb>, tensor<16x32xi32, #lb>
+      scf.yield %d, %pa2, %pb2 : tensor<32x32xf32, #acc>, tensor<32x16x!tt.ptr<f32>, #la>, tensor<16x32x!tt.ptr<f32>, #lb>
+    }
+    tt.return %res#0 : tensor<32x32xf32, #acc>
+  }
+}
+
+// -----
+
+// A swizzle chunk of one fp16 element (2 bytes) would split every copy
+// below cp.async's 4 bytes, and three slots of 128 KiB tiles do not fit in
+// a block: neither loop is pipelined.
+// CHECK-LABEL: tt.func public @staged_operands_left_alone
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: tt.return
+#lh = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#lf = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #ttg.slice<{dim = 0, parent = #lh}>
+#sf = #ttg.slice<{dim = 0, parent = #lf}>
+#narrow = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#plain = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @staged_operands_left_alone(%h: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %f: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) -> (tensor<64x64xf16, #lh>, tensor<256x128xf32, #lf>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zh = arith.constant dense<0.0> : tensor<64x64xf16, #lh>
+    %zf = arith.constant dense<0.0> : tensor<256x128xf32, #lf>
+    %rh = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #sh>
+    %rhe = tt.expand_dims %rh {axis = 0 : i32} : tensor<64xi32, #sh> -> tensor<1x64xi32, #lh>
+    %rhb = tt.broadcast %rhe : tensor<1x64xi32, #lh> -> tensor<64x64xi32, #lh>
+    %phs = tt.splat %h : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #lh>
+    %ph = tt.addptr %phs, %rhb : tensor<64x64x!tt.ptr<f16>, #lh>, tensor<64x64xi32, #lh>
+    %r1 = scf.for %i = %c0 to %n step %c1 iter_args(%s = %zh) -> (tensor<64x64xf16, #lh>) : i32 {
+      %x = tt.load %ph : tensor<64x64x!tt.ptr<f16>, #lh>
+      %xs = ttg.local_alloc %x : (tensor<64x64xf16, #lh>) -> !ttg.memdesc<64x64xf16, #narrow, #smem>
+      %xl = ttg.local_load %xs : !ttg.memdesc<64x64xf16, #narrow, #smem> -> tensor<64x64xf16, #lh>
+      %s2 = arith.addf %s, %xl : tensor<64x64xf16, #lh>
+      scf.yield %s2 : tensor<64x64xf16, #lh>
+    }
+    %rf = tt.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #sf>
+    %rfe = tt.expand_dims %rf {axis = 0 : i32} : tensor<128xi32, #sf> -> tensor<1x128xi32, #lf>
+    %rfb = tt.broadcast %rfe : tensor<1x128xi32, #lf> -> tensor<256x128xi32, #lf>
+    %pfs = tt.splat %f : !tt.ptr<f32> -> tensor<256x128x!tt.ptr<f32>, #lf>
+    %pf = tt.addptr %pfs, %rfb : tensor<256x128x!tt.ptr<f32>, #lf>, tensor<256x128xi32, #lf>
+    %r2 = scf.for %i = %c0 to %n step %c1 iter_args(%s = %zf) -> (tensor<256x128xf32, #lf>) : i32 {
+      %x = tt.load %pf : tensor<256x128x!tt.ptr<f32>, #lf>
+      %xs = ttg.local_alloc %x : (tensor<256x128xf32, #lf>) -> !ttg.memdesc<256x128xf32, #plain, #smem>
+      %xl = ttg.local_load %xs : !ttg.memdesc<256x128xf32, #plain, #smem> -> tensor<256x128xf32, #lf>
+      %s2 = arith.addf %s, %xl : tensor<256x128xf32, #lf>
+      scf.yield %s2 : tensor<256x128xf32, #lf>
+    }
+    tt.return %r1, %r2 : tensor<64x64xf16, #lh>, tensor<256x128xf32, #lf>
+  }
+}
+
+// -----
+
+// Three slots of a 64 KiB and a 32 KiB staged tile would not fit in a
+// block, two do: the loop streams through two stages.
+// CHECK-LABEL: tt.func public @staged_operands_in_fewer_stages
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<2x64x256xf32, #shared, #smem, mutable>
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<2x32x256xf32, #shared, #smem, mutable>
+// CHECK: scf.for
+// CHECK:   ttg.async_wait {num = 0 : i32}
+#lf = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sf = #ttg.slice<{dim = 0, parent = #lf}>
+#plain = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @staged_operands_in_fewer_stages(%f: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) -> (tensor<64x256xf32, #lf>, tensor<32x256xf32, #lf>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z64 = arith.constant dense<0.0> : tensor<64x256xf32, #lf>
+    %z32 = arith.constant dense<0.0> : tensor<32x256xf32, #lf>
+    %r = tt.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32, #sf>
+    %re = tt.expand_dims %r {axis = 0 : i32} : tensor<256xi32, #sf> -> tensor<1x256xi32, #lf>
+    %r64 = tt.broadcast %re : tensor<1x256xi32, #lf> -> tensor<64x256xi32, #lf>
+    %r32 = tt.broadcast %re : tensor<1x256xi32, #lf> -> tensor<32x256xi32, #lf>
+    %s64 = tt.splat %f : !tt.ptr<f32> -> tensor<64x256x!tt.ptr<f32>, #lf>
+    %s32 = tt.splat %f : !tt.ptr<f32> -> tensor<32x256x!tt.ptr<f32>, #lf>
+    %p64 = tt.addptr %s64, %r64 : tensor<64x256x!tt.ptr<f32>, #lf>, tensor<64x256xi32, #lf>
+    %p32 = tt.addptr %s32, %r32 : tensor<32x256x!tt.ptr<f32>, #lf>, tensor<32x256xi32, #lf>
+    %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z64, %b = %z32) -> (tensor<64x256xf32, #lf>, tensor<32x256xf32, #lf>) : i32 {
+      %x = tt.load %p64 : tensor<64x256x!tt.ptr<f32>, #lf>
+      %xs = ttg.local_alloc %x : (tensor<64x256xf32, #lf>) -> !ttg.memdesc<64x256xf32, #plain, #smem>
+      %y = tt.load %p32 : tensor<32x256x!tt.ptr<f32>, #lf>
+      %ys = ttg.local_alloc %y : (tensor<32x256xf32, #lf>) -> !ttg.memdesc<32x256xf32, #plain, #smem>
+      %xl = ttg.local_load %xs : !ttg.memdesc<64x256xf32, #plain, #smem> -> tensor<64x256xf32, #lf>
+      %yl = ttg.local_load %ys : !ttg.memdesc<32x256xf32, #plain, #smem> -> tensor<32x256xf32, #lf>
+      %a2 = arith.addf %a, %xl : tensor<64x256xf32, #lf>
+      %b2 = arith.addf %b, %yl : tensor<32x256xf32, #lf>
+      scf.yield %a2, %b2 : tensor<64x256xf32, #lf>, tensor<32x256xf32, #lf>
+    }
+    tt.return %res#0, %res#1 : tensor<64x256xf32, #lf>, tensor<32x256xf32, #lf>
+  }
+}

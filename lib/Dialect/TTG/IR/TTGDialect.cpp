@@ -196,6 +196,12 @@ int tritium::ttg::getComputeCapability(ModuleOp module) {
   return capability;
 }
 
+int64_t tritium::ttg::getSharedMemoryPerBlock(int computeCapability) {
+  return computeCapability >= 90   ? 232448
+         : computeCapability == 80 ? 166912
+                                   : 101376;
+}
+
 DistributedEncodingAttr tritium::ttg::getDistributedEncoding(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)

@@ -43,13 +43,10 @@ using namespace tritium::ttg;
 namespace {
 
 /// The most shared memory a dot's two operand tiles may take together: half
-/// of what a block may have on the target (sm_90: 227 KiB; sm_80: 163 KiB;
-/// sm_86 and sm_89: 99 KiB), leaving the rest to the kernel's other buffers.
+/// of what a block may have on the target, leaving the rest to the kernel's
+/// other buffers.
 int64_t maxOperandTileBytes(int computeCapability) {
-  int64_t perBlock = computeCapability >= 90   ? 232448
-                     : computeCapability == 80 ? 166912
-                                               : 101376;
-  return perBlock / 2;
+  return getSharedMemoryPerBlock(computeCapability) / 2;
 }
 
 /// The conversion feeding operand `operand` of `dot`, if it can become a

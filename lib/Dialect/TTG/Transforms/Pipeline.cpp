@@ -17,7 +17,13 @@
 //        * tt.load on a tensor of pointers, the tile contiguous along the
 //          load's contiguous dimension, masked-out values zero (cp.async
 //          zero-fills), vectors of at least 4 bytes a thread (the axis
-//          facts of pointer and mask, as the lowering will vectorize);
+//          facts of pointer and mask, as the lowering will vectorize); the
+//          tile an #ttg.nvmma_shared one (a tensor-core operand) or a
+//          #ttg.swizzled_shared one whose swizzle chunk holds 4 bytes (a
+//          CUDA-core dot's operand, staged by ttg-cuda-core-dot-operands;
+//          a loop with such tiles takes fewer stages where numStages slots
+//          of its rings would not fit in a block's shared memory, and none
+//          of them below 2);
 //        * such a tt.load of a small tile (at most 1 KiB) without a
 //          shared-tile user, when every user is a ttg.convert_layout that
 //          would go through shared memory (a row statistic read in a slice
@@ -248,19 +254,17 @@ private:
       // back (ttg.local_load).
       auto blocked = dyn_cast<BlockedEncodingAttr>(
           cast<RankedTensorType>(load.getType()).getEncoding());
+      int64_t copyBytes = vectorBytes(load, axisInfo);
       LocalAllocOp alloc;
       for (Operation *user : load->getUsers()) {
         auto candidate = dyn_cast<LocalAllocOp>(user);
-        if (!candidate || candidate->getBlock() != loop.getBody())
-          continue;
-        auto shared =
-            dyn_cast<NvmmaSharedEncodingAttr>(candidate.getType().getEncoding());
-        if (shared && blocked && shared.getOrder()[0] == blocked.getOrder()[0]) {
+        if (candidate && candidate->getBlock() == loop.getBody() && blocked &&
+            slotTakesCopies(candidate.getType(), blocked, copyBytes)) {
           alloc = candidate;
           break;
         }
       }
-      if (vectorBytes(load, axisInfo) < 4)
+      if (copyBytes < 4)
         continue;
       if (!alloc) {
         collectConvertedLoad(load);
@@ -268,9 +272,56 @@ private:
       }
       loads.push_back({load, alloc});
     }
+    dropStagedOperandsOverBudget();
     for (PipelinedLoad &p : loads)
       p.collectSlotViews(loop.getBody());
     return !loads.empty();
+  }
+
+  /// Whether cp.async vectors of `copyBytes` from a load in `blocked` land
+  /// whole, at least 4 bytes at a time, in a shared tile of `type`: an NVMMA
+  /// tile (a tensor-core operand) or a #ttg.swizzled_shared one (a CUDA-core
+  /// dot's operand staged by ttg-cuda-core-dot-operands) contiguous along
+  /// the load's contiguous dimension, whose swizzle chunk holds 4 bytes.
+  static bool slotTakesCopies(MemDescType type, BlockedEncodingAttr blocked,
+                              int64_t copyBytes) {
+    unsigned contiguous = blocked.getOrder()[0];
+    if (auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(type.getEncoding()))
+      return nvmma.getOrder()[0] == contiguous;
+    auto swizzled = dyn_cast<SwizzledSharedEncodingAttr>(type.getEncoding());
+    if (!swizzled || swizzled.getOrder()[0] != contiguous)
+      return false;
+    int64_t chunkBytes = swizzled.getMaxPhase() > 1
+                             ? swizzled.getVec() * type.getElementTypeBitWidth() / 8
+                             : copyBytes;
+    return std::min(copyBytes, chunkBytes) >= 4;
+  }
+
+  /// A CUDA-core dot's staged operands were sized for one copy each
+  /// (ttg-cuda-core-dot-operands keeps them within half of a block's shared
+  /// memory).  When numStages slots of every ring would not fit in a block,
+  /// a loop with such operands streams through fewer stages, as many as
+  /// fit; below 2, those loads stay synchronous and only the other rings
+  /// are made.
+  void dropStagedOperandsOverBudget() {
+    auto isStaged = [](PipelinedLoad &p) {
+      return p.alloc &&
+             isa<SwizzledSharedEncodingAttr>(p.alloc.getType().getEncoding());
+    };
+    if (llvm::none_of(loads, isStaged))
+      return;
+    int64_t slotBytes = 0;
+    for (PipelinedLoad &p : loads)
+      slotBytes += sharedBytesOf(p.slotType());
+    auto module = loop->getParentOfType<ModuleOp>();
+    int64_t fitting =
+        getSharedMemoryPerBlock(getComputeCapability(module)) / slotBytes;
+    if (fitting >= numStages)
+      return;
+    if (fitting >= 2)
+      numStages = fitting;
+    else
+      llvm::erase_if(loads, isStaged);
   }
 
   /// A small blocked tile (at most kMaxConvertedLoadBytes) whose users are

@@ -42,6 +42,10 @@ int getTotalNumWarps(mlir::ModuleOp module);
 /// The compute capability times ten of the module's `ttg.target`
 /// ("cuda:90" -> 90); 0 when the module names no CUDA target.
 int getComputeCapability(mlir::ModuleOp module);
+/// The most shared memory one block may have on a target of that compute
+/// capability (sm_90: 227 KiB; sm_80: 163 KiB; sm_86, sm_89 and others:
+/// 99 KiB).
+int64_t getSharedMemoryPerBlock(int computeCapability);
 
 /// The distributed layout of a tensor type, or null.
 DistributedEncodingAttr getDistributedEncoding(mlir::Type type);
