@@ -27,6 +27,10 @@ items and the compile-time ratio.
   python3 bench/bench_corpus.py [--families a,b] [--shard K/N] [--quick]
   python3 bench/bench_corpus.py --merge SHARD.json ...   (one record of the shards)
   --budget-s S starts no item after S seconds, so a shard ends inside its call
+  --match TEXT takes only the items whose "family case config" line (as --list
+      prints it) contains TEXT (repeatable)
+  --dump DIR writes each item's kernel as each compiler built it (TTGIR, PTX,
+      and SASS where cuobjdump is installed) into DIR/<item>/
 
 A run of one GPU call does not reach the whole corpus: --shard K/N takes every
 N-th item from the K-th (1-based), and --merge joins the shards' records.
@@ -266,6 +270,38 @@ def measure(item, quick, median_ms):
     return row
 
 
+def item_line(family, case, config):
+    """An item as --list prints it and --match reads it."""
+    return f"{family} {case} {config}"
+
+
+def dump(item, out_dir):
+    """Each compiler's build of `item` into out_dir/<item>/<compiler>.*:
+    TTGIR, PTX and, with cuobjdump on PATH, SASS."""
+    import re
+    import shutil
+    import subprocess
+    folder = os.path.join(out_dir, re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{item.label()} {item.config}").strip("_"))
+    os.makedirs(folder, exist_ok=True)
+    for name in item.modules:
+        kernel = item.compiled(name)
+        if kernel is None:
+            continue
+        for key in ("ttgir", "ptx"):
+            text = kernel.asm.get(key) if hasattr(kernel.asm, "get") else None
+            if text:
+                with open(os.path.join(folder, f"{name}.{key}"), "w") as f:
+                    f.write(text)
+        cubin = kernel.asm.get("cubin") if hasattr(kernel.asm, "get") else None
+        if cubin and shutil.which("cuobjdump"):
+            path = os.path.join(folder, f"{name}.cubin")
+            with open(path, "wb") as f:
+                f.write(cubin)
+            sass = subprocess.run(["cuobjdump", "-sass", path], capture_output=True, text=True).stdout
+            with open(os.path.join(folder, f"{name}.sass"), "w") as f:
+                f.write(sass)
+
+
 def geomean(values):
     values = [v for v in values if v]
     return round(math.exp(statistics.fmean(math.log(v) for v in values)), 3) if values else None
@@ -299,6 +335,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--families", default=",".join(FAMILIES))
     parser.add_argument("--shard", default="1/1")
+    parser.add_argument("--match", action="append", default=[])
+    parser.add_argument("--dump", default=None)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--merge", nargs="+")
     parser.add_argument("--list", action="store_true", help="print the items and exit (no GPU needed)")
@@ -333,9 +371,11 @@ def main():
             parser.error(f"no family {f!r}: {', '.join(FAMILIES)}")
     shard, of = (int(x) for x in args.shard.split("/"))
     chosen = items(families, args.quick)[shard - 1::of]
+    if args.match:
+        chosen = [i for i in chosen if any(text in item_line(*i) for text in args.match)]
     if args.list:
         for family, case, config in chosen:
-            print(family, case, config)
+            print(item_line(family, case, config))
         print(len(chosen), "items")
         return
 
@@ -363,6 +403,8 @@ def main():
         torch.backends.cuda.matmul.allow_tf32 = family == "inductor_mm" and case == ("tf32",)
         item = Item(family, case, config, modules, torch)
         row = measure(item, args.quick, median_ms)
+        if args.dump:
+            dump(item, args.dump)
         rows.append(row)
         print(json.dumps(row), flush=True)
         del item
@@ -371,10 +413,11 @@ def main():
     lines = summary(rows)
     print("\n".join(lines))
     partial = None
-    if of > 1 or args.quick or set(families) != set(FAMILIES) or left:
+    if of > 1 or args.quick or set(families) != set(FAMILIES) or left or args.match:
         partial = f"shard {shard}/{of}" + (" quick" if args.quick else "") + (
             "" if set(families) == set(FAMILIES) else f" families {','.join(families)}") + (
-            f", {len(left)} items left by --budget-s" if left else "")
+            f", {len(left)} items left by --budget-s" if left else "") + (
+            f", items matching {args.match}" if args.match else "")
     for family, case, config in left:
         print("left:", family, case, config)
     record("bench_corpus", rows, headers=HEADERS, digits={"ratio": 3}, notes=lines[:2], partial=partial)
