@@ -2,10 +2,11 @@
 //
 // Translation to LLVM IR, LLVM's O3 pipeline for the host's target machine,
 // ORC's LLJIT (math functions such as expf resolve to the process's own),
-// and the grid run: worker threads take programs from one atomic counter.
+// and the grid run on the process's pool of host threads (HostThreadPool).
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/CPU/HostProgram.h"
+#include "tritium/Target/CPU/HostThreadPool.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -23,10 +24,6 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
-#include <algorithm>
-#include <atomic>
-#include <thread>
-#include <vector>
 
 using namespace tritium::cpu;
 
@@ -99,24 +96,10 @@ HostProgram::compile(mlir::ModuleOp module, llvm::StringRef kernel, std::string 
 
 void HostProgram::run(void **args, int32_t nx, int32_t ny, int32_t nz, unsigned threads) const {
   int64_t total = static_cast<int64_t>(nx) * ny * nz;
-  if (total <= 0)
-    return;
-  if (threads == 0)
-    threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<int64_t>(threads, total));
-  std::atomic<int64_t> next{0};
-  auto work = [&] {
-    for (int64_t p = next++; p < total; p = next++) {
-      auto x = static_cast<int32_t>(p % nx);
-      auto y = static_cast<int32_t>((p / nx) % ny);
-      auto z = static_cast<int32_t>(p / (static_cast<int64_t>(nx) * ny));
-      entry(args, x, y, z, nx, ny, nz);
-    }
-  };
-  std::vector<std::thread> workers;
-  for (unsigned t = 1; t < threads; ++t)
-    workers.emplace_back(work);
-  work();
-  for (std::thread &w : workers)
-    w.join();
+  runOnHostThreads(total, threads, [&](int64_t p) {
+    auto x = static_cast<int32_t>(p % nx);
+    auto y = static_cast<int32_t>((p / nx) % ny);
+    auto z = static_cast<int32_t>(p / (static_cast<int64_t>(nx) * ny));
+    entry(args, x, y, z, nx, ny, nz);
+  });
 }

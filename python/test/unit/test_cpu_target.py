@@ -304,3 +304,29 @@ def test_which_launches_run_on_the_host(monkeypatch):
         # with one, it is Triton's error (the launcher's "move it with .cuda()")
         assert jit.runs_on_host([_TensorOn("cpu"), 3]) == (not gpu)
         assert jit.runs_on_host([_TensorOn("cpu"), array])
+
+
+def test_grids_from_several_threads_and_after_fork():
+    # The pool of host threads serves launches from several Python threads
+    # (one grid after another), and a forked child starts a pool of its own.
+    import threading
+    n = 1 << 16
+    xs = [rng.random(n, dtype=np.float32) for _ in range(4)]
+    outs = [np.zeros(n, np.float32) for _ in range(4)]
+
+    def launch(i):
+        for _ in range(20):
+            tutorials.add_kernel[(triton.cdiv(n, 1024),)](xs[i], xs[i], outs[i], n, BLOCK_SIZE=1024)
+    threads = [threading.Thread(target=launch, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(np.array_equal(o, x + x) for o, x in zip(outs, xs))
+    pid = os.fork()
+    if pid == 0:  # the child: one launch, its result as the exit status
+        out = np.zeros(n, np.float32)
+        tutorials.add_kernel[(triton.cdiv(n, 1024),)](xs[0], xs[1], out, n, BLOCK_SIZE=1024)
+        os._exit(0 if np.array_equal(out, xs[0] + xs[1]) else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
