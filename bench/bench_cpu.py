@@ -63,6 +63,13 @@ def host_array(a):
     return torch.from_numpy(a) if torch is not None else a
 
 
+def as_args(name, *arrays):
+    """The arrays as `name`'s kernels take them: numpy views for Tritium
+    (where a GPU is usable, torch CPU tensors are Triton's error, not a CPU
+    launch), the torch tensors for Triton's interpreter."""
+    return [np.asarray(a) for a in arrays] if name == "tritium" else list(arrays)
+
+
 def cdiv(a, b):
     return (a + b - 1) // b
 
@@ -82,7 +89,7 @@ def main():
             k = kernels[name]
             with failure_noted(row, name):
                 row[name] = round(12 * n / best_seconds(
-                    lambda: k.add_kernel[(cdiv(n, 1024),)](x, y, out, n, BLOCK_SIZE=1024)) / 1e9, 2)
+                    lambda: k.add_kernel[(cdiv(n, 1024),)](*as_args(name, x, y, out), n, BLOCK_SIZE=1024)) / 1e9, 2)
                 assert np.array_equal(np.asarray(out), np.asarray(x) + np.asarray(y)), name
         add = (lambda: torch.add(x, y, out=out)) if torch is not None else (lambda: np.add(x, y, out=out))
         row["reference"] = round(12 * n / best_seconds(add) / 1e9, 2)
@@ -97,7 +104,7 @@ def main():
             k = kernels[name]
             with failure_noted(row, name):
                 row[name] = round(8 * m * n / best_seconds(
-                    lambda: k.softmax_kernel[(min(m, 64),)](out, x, n, n, m, n, BLOCK_SIZE=block,
+                    lambda: k.softmax_kernel[(min(m, 64),)](*as_args(name, out, x), n, n, m, n, BLOCK_SIZE=block,
                                                             num_stages=4)) / 1e9, 2)
                 xn = np.asarray(x).astype(np.float64)
                 e = np.exp(xn - xn.max(axis=1, keepdims=True))
@@ -117,7 +124,7 @@ def main():
             k = kernels[name]
             with failure_noted(row, name):
                 row[name] = round(2 * n ** 3 / best_seconds(
-                    lambda: k.matmul_kernel[(cdiv(n, block) ** 2,)](a, b, c, n, n, n, n, 1, n, 1, n, 1,
+                    lambda: k.matmul_kernel[(cdiv(n, block) ** 2,)](*as_args(name, a, b, c), n, n, n, n, 1, n, 1, n, 1,
                                                                      BLOCK_SIZE_M=block, BLOCK_SIZE_N=block,
                                                                      BLOCK_SIZE_K=32, GROUP_SIZE_M=8,
                                                                      ACTIVATION="")) / 1e9, 1)

@@ -13,7 +13,9 @@
 #
 # Environment: SUITE_FILES (test files relative to TESTS_DIR/unit),
 # SUITE_DESELECT (a pytest -k expression of tests left out of both runs;
-# default "not dot": leaves out the tl.dot tests),
+# default "not dot": leaves out the tl.dot tests), SUITE_MARK (a pytest -m
+# expression: "interpreter" takes the tests Triton marks as its interpreter's,
+# to run with TRITON_INTERPRET=1 as Triton's CI does),
 # SUITE_WORKERS (pytest-xdist workers of both runs together, default: the CPU count),
 # SUITE_BACKENDS ("triton tritium" by default; one of them to run one),
 # SUITE_TIMEOUT (seconds per test, default 120).
@@ -36,6 +38,7 @@ paths=()
 for f in $FILES; do paths+=("unit/$f"); done
 k_args=()
 [ -n "$DESELECT" ] && k_args=(-k "$DESELECT")
+[ -n "${SUITE_MARK:-}" ] && k_args+=(-m "$SUITE_MARK")
 
 # The backends run at the same time, each with its share of the workers,
 # on the one GPU: the table compares outcomes, not times.
