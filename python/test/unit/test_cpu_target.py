@@ -248,23 +248,45 @@ def test_fused_attention_forward_tutorial_06(stage):
     np.testing.assert_allclose(out.astype(np.float64), want, atol=2e-3, rtol=1e-2)
 
 
+class _HostTensor:
+    """Plays a torch CPU tensor over a numpy array (data_ptr, device, dtype)."""
+
+    device = type("device", (), {"type": "cpu"})()
+
+    def __init__(self, array):
+        self.array = array
+        self.dtype = "torch." + {np.float32: "float32", np.int32: "int32"}[array.dtype.type]
+        self.data, self.shape = self, array.shape
+
+    def data_ptr(self):
+        return self.array.ctypes.data
+
+    def detach(self):
+        return self
+
+
 class _DeviceTensor:
     """Plays a CUDA tensor for TRITON_INTERPRET=1: is_cuda, a host copy by
     .cpu(), and copy_ from the host."""
 
     is_cuda = True
+    device = type("device", (), {"type": "cuda"})()
 
     def __init__(self, array):
         self.array = array
+        self.data, self.shape = self, array.shape
+
+    def data_ptr(self):  # (a device address a launch must never see under TRITON_INTERPRET=1)
+        return 0xdead0000
 
     def detach(self):
         return self
 
     def cpu(self):
-        return self.array.copy()
+        return _HostTensor(self.array.copy())
 
     def copy_(self, host):
-        self.array[...] = host
+        self.array[...] = host.array
 
 
 def test_triton_interpret_runs_gpu_tensors_on_the_cpu_and_copies_them_back(monkeypatch):
@@ -330,3 +352,23 @@ def test_grids_from_several_threads_and_after_fork():
         os._exit(0 if np.array_equal(out, xs[0] + xs[1]) else 1)
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+@triton.jit
+def _tuple_copy(args, out, N: tl.constexpr):
+    src, scale = args[0], args[1]
+    offs = tl.arange(0, N)
+    tl.store(out + offs, tl.load(src + offs) * scale[0])
+
+
+def test_tuple_arguments_and_reinterpreted_tensors_under_interpret(monkeypatch):
+    # Nested tuples reach the host kernel flattened, as on the GPU; a
+    # reinterpreted GPU tensor is copied to the host through its base.
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    x = _DeviceTensor(np.arange(16, dtype=np.float32))
+    out = _DeviceTensor(np.zeros(16, np.float32))
+    _tuple_copy[(1,)]((x, (3.0, 7)), out, N=16)
+    assert np.array_equal(out.array, 3 * x.array)
+    bits = _DeviceTensor(np.zeros(16, np.int32))
+    _tuple_copy[(1,)]((x, (2.0,)), triton.reinterpret(bits, tl.float32), N=16)
+    assert np.array_equal(bits.array.view(np.float32), 2 * x.array)

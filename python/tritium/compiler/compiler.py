@@ -281,7 +281,7 @@ def _compile_for_host(src: ASTSource, opts: Dict, target: "GPUTarget", debug_on:
         return CompiledKernel(name, asm, metadata)
     program, llir = lib.compile_cpu(ttir, name, f"<TTIR of {name}>")
     asm["llir"] = llir
-    params = [(k, ty) for k, ty in signature.items() if ty != "constexpr"]
+    params = tuple_args.flatten_signature(signature)  # tuple leaves as the kernel receives them
     kernel = HostKernel(name, asm, metadata, program, params)
     kernel.src = src
     return kernel

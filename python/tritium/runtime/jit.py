@@ -235,7 +235,15 @@ def host_copies(values):
     (GPU tensor, host copy) pairs to copy back after the launch."""
     host, copies = [], []
     for value in values:
-        if getattr(value, "is_cuda", False) and hasattr(value, "cpu"):
+        if isinstance(value, TensorWrapper) and value.is_cuda:  # reinterpret(x, dtype): its base is copied
+            copy = value.base.detach().cpu()
+            host.append(TensorWrapper(copy, value.dtype))
+            copies.append((value.base, copy))
+        elif tuple_args.is_tuple_argument(value):
+            inner, inner_copies = host_copies(value)
+            host.append(tuple_args.like(value, inner))
+            copies += inner_copies
+        elif getattr(value, "is_cuda", False) and hasattr(value, "cpu"):
             copy = value.detach().cpu()
             host.append(copy)
             copies.append((value, copy))
@@ -907,7 +915,7 @@ class JITFunction(KernelInterface):
         always through here."""
         cooperative = bool(launch_options.get("launch_cooperative_grid"))
         if device < 0:  # the CPU target: no GPU launcher, no warm path
-            kernel.launch(grid_size, [values[p.num] for p in self.params if signature[p.name] != "constexpr"])
+            kernel.launch(grid_size, tuple_args.flatten_values(signature, values))
             return
         if any(tuple_args.is_tuple_signature(ty) for ty in signature.values()):
             kernel.launch(grid_size, tuple_args.flatten_values(signature, values), cooperative=cooperative)
