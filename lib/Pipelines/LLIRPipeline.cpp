@@ -11,6 +11,8 @@
 //                               that would race (it reads the offsets; the
 //                               lowerings emit only the barriers inside
 //                               an op);
+//   ttg-fence-async-shared      stores into tiles that wgmma or TMA read
+//                               get a proxy fence (on the final IR);
 //   convert-ttg-to-llvm         everything but control flow to llvm + nvvm
 //                               (scf keeps its structure, with LLVM types);
 //   convert-scf-to-cf           loops and ifs to blocks and branches;
@@ -43,6 +45,7 @@ void tritium::buildLLIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(ttg::createTTGLegalizeReductionLayoutsPass());
   pm.addPass(createTTGAllocateSharedMemoryPass());
   pm.addPass(createTTGMembarPass());
+  pm.addPass(ttg::createTTGFenceAsyncSharedPass());
   ConvertTTGToLLVMPassOptions lowering;
   lowering.computeCapability = options.computeCapability;
   lowering.ptxVersion = options.ptxVersion;
@@ -60,7 +63,8 @@ void tritium::registerLLIRPipeline() {
   mlir::PassPipelineRegistration<LLIRPipelineOptions>(
       "tritium-make-llir",
       "TritonGPU IR to the LLVM and NVVM dialects: allocate shared memory, "
-      "insert barriers, lower, scf/cf/arith leftovers to llvm, reconcile casts, canonicalize, "
+      "insert barriers, fence stores the async proxy reads, lower, scf/cf/arith leftovers to llvm, "
+      "reconcile casts, canonicalize, "
       "cse",
       buildLLIRPipeline);
 }

@@ -9,11 +9,8 @@
 //                       #ttg.swizzled_shared are XOR-linear; on sm_90,
 //                       16-bit tiles held as stmatrix's fragments, such as
 //                       a tensor-core accumulator's, with stmatrix:
-//                       StMatrix.h), and for an
-//                       #ttg.nvmma_shared buffer on sm_90, which wgmma reads
-//                       through the async proxy, fence.proxy.async.shared::cta
-//                       makes those generic-proxy writes visible to it
-//                       (the barrier after them is the membar pass's);
+//                       StMatrix.h; the proxy fence that tiles read by
+//                       wgmma or TMA need is ttg-fence-async-shared's);
 //   ttg.local_store     stores a tensor into a mutable buffer the same way;
 //   ttg.local_load      reads the tile into a distributed layout: the
 //                       16-bit operands of mma.sync with ldmatrix
@@ -38,7 +35,6 @@
 #include "tritium/Conversion/TTGToLLVM/StMatrix.h"
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
-#include "tritium/Target/NVIDIA/PTXBuilder.h"
 
 using namespace mlir;
 using namespace tritium;
@@ -68,11 +64,6 @@ LogicalResult storeTile(ConversionPatternRewriter &rewriter, Operation *op,
                                                thread, memoryType, offset))
     storeXorLinearTile(rewriter, loc, base, values, layout, thread,
                        memoryType, offset);
-  if (isa<ttg::NvmmaSharedEncodingAttr>(type.getEncoding()) && sm90) {
-    nvidia::PTXBuilder ptx;
-    ptx.instr("fence.proxy.async.shared::cta");
-    ptx.launch(rewriter, loc, Type());
-  }
   return success();
 }
 

@@ -1,4 +1,4 @@
-// RUN: tritium-opt %s -split-input-file -ttg-allocate-shared-memory -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
+// RUN: tritium-opt %s -split-input-file -ttg-allocate-shared-memory -ttg-fence-async-shared -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
 
 // A warpgroup dot from two swizzled shared tiles: the operands are stored
 // with 16-byte vectors, then fenced for the async proxy; the dot fences

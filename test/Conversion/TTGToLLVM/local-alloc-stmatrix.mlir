@@ -1,4 +1,4 @@
-// RUN: tritium-opt %s -split-input-file -ttg-allocate-shared-memory -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
+// RUN: tritium-opt %s -split-input-file -ttg-allocate-shared-memory -ttg-fence-async-shared -convert-ttg-to-llvm -canonicalize -cse | FileCheck %s
 
 // A wgmma accumulator truncated to f16 into a 128-byte-swizzled tile on
 // sm_90: each thread's 32 elements are 16 pairs, four stmatrix.x4 (four 8x8
@@ -78,14 +78,16 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // One 64-column slab of a 64x256 accumulator (ttg.extract_tile: registers
 // 32-63 of each thread's 128, the slab at column 64), stored into a slot of
 // a two-slot buffer with ttg.local_store: the same four stmatrix.x4 at the
-// slot's base (16 KiB in), then the fence; no plain stores.
+// slot's base (16 KiB in); no plain stores, and no proxy fence (nothing
+// reads the buffer through the async proxy).
 // CHECK-LABEL: llvm.func @accumulator_slab
 // CHECK: llvm.mlir.constant(8192 : i32)
 // CHECK-NOT: llvm.store
 // CHECK-COUNT-4: stmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-NOT: stmatrix
 // CHECK-NOT: llvm.store
-// CHECK: fence.proxy.async.shared::cta
+// CHECK-NOT: fence.proxy.async.shared::cta
+// CHECK: llvm.return
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 256, 16]}>
 #slab = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>

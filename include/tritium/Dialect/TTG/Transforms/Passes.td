@@ -770,4 +770,30 @@ def TTGLegalizeReductionLayoutsPass
   }];
 }
 
+def TTGFenceAsyncSharedPass : Pass<"ttg-fence-async-shared", "::mlir::ModuleOp"> {
+  let summary = "fence the shared-memory stores that the async proxy reads";
+  let description = [{
+    On sm_90 and newer, a store of a tensor into an `#ttg.nvmma_shared` tile
+    (`ttg.local_alloc` with a source, `ttg.local_store`) is followed by a
+    `ttg.fence_async_shared` (fence.proxy.async.shared::cta) when the
+    tile's buffer, through its views, is accessed by anything but
+    `ttg.local_load`, `ttg.local_store`, `ttg.local_dealloc` and cp.async
+    copies into it: a warpgroup dot or a TMA copy reads it through the
+    async proxy (an op the pass does not know counts as such a reader).
+    Tiles only mma.sync (ldmatrix) reads get no fence:
+
+    ```mlir
+    %a = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+    %d = ttg.warp_group_dot %a, %b, %acc ...
+    // becomes
+    %a = ttg.local_alloc %x : ...
+    ttg.fence_async_shared
+    %d = ttg.warp_group_dot %a, %b, %acc ...
+    ```
+
+    It runs in the LLIR pipeline after ttg-membar, right before the
+    lowering.
+  }];
+}
+
 #endif // TRITIUM_DIALECT_TTG_TRANSFORMS_PASSES_TD
