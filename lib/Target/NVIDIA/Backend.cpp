@@ -4,9 +4,7 @@
 //   translate   MLIR LLVM dialect -> llvm::Module (triple, data layout, verify)
 //   link        libdevice, only if some `__nv_*` function is called; then all
 //               but the kernels become internal so O3 may inline and drop them
-//   optimize    the O3 module pipeline with NVPTX's passes, then the exit
-//               tests of counted loops on 64-bit counters
-//               (WidenLoopExitCounters.h)
+//   optimize    the O3 module pipeline with NVPTX's passes
 //   ptx         NVPTX code generation
 //   ptxas       PTX -> cubin, with its -v resource report; a kernel that
 //               spilled with registers to spare is assembled once more
@@ -23,7 +21,6 @@
 #include "tritium/Target/NVIDIA/LibdeviceLinker.h"
 #include "tritium/Target/Optimize.h"
 #include "tritium/Target/NVIDIA/PTXEmission.h"
-#include "tritium/Target/NVIDIA/WidenLoopExitCounters.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -151,8 +148,6 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
 
   // optimize
   tritium::optimizeModule(llvmModule, **machine, options.optLevel);
-  if (options.optLevel > 0)
-    widenLoopExitCounters(llvmModule);
   result.times.optimize = clock.lap();
   result.llvmIR = printLLVMIR(llvmModule);
   dump("llvm-ir-optimized.ll", result.llvmIR);

@@ -417,31 +417,3 @@ def test_maxnreg_above_the_hardware_limit_caps_nothing(value):
 def test_the_active_driver_is_importable_without_a_gpu():
     from tritium.runtime import driver
     assert hasattr(driver.active, "utils") and callable(driver.active.utils.get_device_properties)
-
-
-@tritium.jit
-def _counted_loop_sum(x_ptr, out_ptr, BLOCK: tl.constexpr, STEPS: tl.constexpr):
-    offs = tl.arange(0, BLOCK)
-    acc = tl.zeros((BLOCK,), tl.float32)
-    for k in range(0, STEPS):
-        acc += tl.load(x_ptr + k * BLOCK + offs)
-    tl.store(out_ptr + offs, acc)
-
-
-def _loop_exit_tests(ptx):
-    """The compare before each loop's backward branch."""
-    lines = ptx.splitlines()
-    return [lines[i - 1].split()[0] for i, line in enumerate(lines) if line.strip().startswith("@%p") and " bra" in line
-            and "setp" in lines[i - 1]]
-
-
-def test_a_counted_loop_exits_on_a_64_bit_counter():
-    # A constant trip count: the exit test is on a 64-bit counter (strength
-    # reduction folds it into the address offset, and ptxas sees the trip
-    # count), not on a 32-bit truncation of one (cvt.u32.u64 + setp.ne.b32).
-    sig = {"x_ptr": "*fp32", "out_ptr": "*fp32"}
-    attrs = {"x_ptr": [["tt.divisibility", 16]], "out_ptr": [["tt.divisibility", 16]]}
-    ptx = tritium.compile(_counted_loop_sum, signature=sig, constexprs={"BLOCK": 128, "STEPS": 64}, attrs=attrs,
-                          target="cuda:90").asm["ptx"]
-    assert _loop_exit_tests(ptx) == ["setp.ne.b64"], ptx
-    assert "cvt.u32.u64" not in ptx
