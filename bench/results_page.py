@@ -111,11 +111,12 @@ BENCHES = [
      "(BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, stages, warps); mm template (BLOCK_M, BLOCK_N, BLOCK_K, stages, "
      "warps)."),
     ("bench_cpu", "The CPU target",
-     "Tritium's CPU target (`target=\"cpu\"`: kernels launched with CPU tensors run compiled on the host's "
-     "threads) against Triton's interpreter (`TRITON_INTERPRET=1`, the same kernel sources) and torch on the "
-     "CPU (numpy where torch is not installed), in one run on one host: tutorial 01's vector add, tutorial 02's "
-     "softmax, tutorial 03's matmul in fp32.  The interpreter runs at the small sizes only.  Best of 3 "
-     "wall-clock runs after a first (compiling) call; the copy row is the host's memory bandwidth."),
+     "Tritium's CPU target (`target=\"cpu\"`: kernels launched with numpy arrays run compiled on the host's "
+     "threads) against Triton's interpreter (`TRITON_INTERPRET=1`, the same kernel sources, on torch CPU "
+     "tensors) and torch on the CPU (numpy where torch is not installed), in one run on one host: tutorial "
+     "01's vector add, tutorial 02's softmax, tutorial 03's matmul in fp32.  The interpreter runs at the small "
+     "sizes only; `error` marks a row a compiler failed (the notes give the error).  Best of 3 wall-clock runs "
+     "after a first (compiling) call; the copy row is the host's memory bandwidth."),
     ("compile_ttir", "Compile time to Triton IR",
      "Tritium alone, no GPU: each tutorial kernel compiled to Triton IR once cold, then 20 more times with the "
      "disk cache bypassed.  `frontend` (Python AST to TTIR text) and `native` (the C++ parse and TTIR "
