@@ -1,9 +1,10 @@
 //===- CompileCPU.cpp - the C API of the CPU target -----------------------===//
 //
 // tritium_cpu_compile: Triton IR through tritium-make-ttir and
-// convert-tt-to-host-llvm to a kernel compiled in memory for the host
-// (tritium::cpu::HostProgram); tritium_cpu_run runs its grid;
-// tritium_cpu_release frees it.
+// convert-tt-to-host-llvm to a kernel compiled for the host
+// (tritium::cpu::HostProgram), with the object file it is linked from;
+// tritium_cpu_load links such an object file again (the kernel cache's
+// copy); tritium_cpu_run runs a kernel's grid; tritium_cpu_release frees it.
 //
 //===----------------------------------------------------------------------===//
 #include "CompileContext.h"
@@ -20,11 +21,15 @@ using tritium::capi::store;
 
 extern "C" int tritium_cpu_compile(const char *ttir, size_t len, const char *source_name,
                                    const char *kernel_name, void **program, char **llvm_ir,
-                                   char **diagnostics) {
+                                   char **object, size_t *object_size, char **diagnostics) {
   if (program)
     *program = nullptr;
   if (llvm_ir)
     *llvm_ir = nullptr;
+  if (object)
+    *object = nullptr;
+  if (object_size)
+    *object_size = 0;
   if (diagnostics)
     *diagnostics = nullptr;
   if (!ttir || !kernel_name || !program) {
@@ -45,14 +50,38 @@ extern "C" int tritium_cpu_compile(const char *ttir, size_t len, const char *sou
     store(diagnostics, context.takeDiagnostics(error.empty() ? "error: the CPU lowering failed" : error));
     return 1;
   }
-  std::string llvmIR;
-  auto compiled = tritium::cpu::HostProgram::compile(*module, kernel_name, llvmIR);
+  std::string llvmIR, objectFile;
+  auto compiled = tritium::cpu::HostProgram::compile(*module, kernel_name, llvmIR, objectFile);
   if (!compiled) {
     store(diagnostics, "error: " + llvm::toString(compiled.takeError()));
     return 1;
   }
   store(llvm_ir, llvmIR);
+  if (object) {
+    store(object, objectFile);
+    if (object_size)
+      *object_size = objectFile.size();
+  }
   *program = compiled->release();
+  return 0;
+}
+
+extern "C" int tritium_cpu_load(const char *object, size_t size, const char *kernel_name, void **program,
+                                char **diagnostics) {
+  if (program)
+    *program = nullptr;
+  if (diagnostics)
+    *diagnostics = nullptr;
+  if (!object || !kernel_name || !program) {
+    store(diagnostics, "error: no object file, kernel name or result slot given");
+    return 1;
+  }
+  auto loaded = tritium::cpu::HostProgram::load(llvm::StringRef(object, size), kernel_name);
+  if (!loaded) {
+    store(diagnostics, "error: " + llvm::toString(loaded.takeError()));
+    return 1;
+  }
+  *program = loaded->release();
   return 0;
 }
 

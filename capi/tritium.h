@@ -197,13 +197,21 @@ TRITIUM_API void tritium_cuda_error_text(int result, char **text);
 
 /* The CPU target.  tritium_cpu_compile runs Triton IR (`len` bytes of
  * `ttir`; diagnostics name `source_name`) through tritium-make-ttir and
- * convert-tt-to-host-llvm and compiles kernel `kernel_name` in memory for
- * the host processor.  Returns 0 with the kernel in *program (freed with
- * tritium_cpu_release) and its optimized LLVM IR in *llvm_ir (may be NULL);
- * 1 with diagnostics.  Since ABI revision 11. */
+ * convert-tt-to-host-llvm and compiles kernel `kernel_name` for the host
+ * processor.  Returns 0 with the kernel in *program (freed with
+ * tritium_cpu_release), its optimized LLVM IR in *llvm_ir and the host
+ * object file it was linked from in *object (*object_size bytes; each may
+ * be NULL); 1 with diagnostics.  Since ABI revision 12. */
 TRITIUM_API int tritium_cpu_compile(const char *ttir, size_t len, const char *source_name,
                                     const char *kernel_name, void **program, char **llvm_ir,
-                                    char **diagnostics);
+                                    char **object, size_t *object_size, char **diagnostics);
+
+/* Links an object file that tritium_cpu_compile made on a host of the same
+ * description (tritium_cpu_host) and finds kernel `kernel_name` in it.
+ * Returns 0 with the kernel in *program, or 1 with diagnostics.  Since ABI
+ * revision 12. */
+TRITIUM_API int tritium_cpu_load(const char *object, size_t size, const char *kernel_name, void **program,
+                                 char **diagnostics);
 
 /* Runs every program of the grid (nx, ny, nz) of `program` on up to
  * `threads` threads (0: one per hardware thread); `args` holds the address

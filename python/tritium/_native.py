@@ -13,7 +13,7 @@ import threading
 from .errors import CompilationError, NativeLibraryError
 
 # Must equal kAbiVersion in capi/ParseAndVerify.cpp.
-ABI_VERSION = 11
+ABI_VERSION = 12
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _lock = threading.Lock()
@@ -92,7 +92,11 @@ class NativeLibrary:
         vp = ctypes.c_void_p
         d.tritium_cpu_compile.restype = ctypes.c_int
         d.tritium_cpu_compile.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p,
-                                          ctypes.POINTER(vp), ctypes.POINTER(vp), ctypes.POINTER(vp)]
+                                          ctypes.POINTER(vp), ctypes.POINTER(vp), ctypes.POINTER(vp),
+                                          ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(vp)]
+        d.tritium_cpu_load.restype = ctypes.c_int
+        d.tritium_cpu_load.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(vp),
+                                       ctypes.POINTER(vp)]
         d.tritium_cpu_run.restype = None
         d.tritium_cpu_run.argtypes = [vp, ctypes.POINTER(vp), ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_uint]
         d.tritium_cpu_release.restype = None
@@ -212,11 +216,21 @@ class NativeLibrary:
     # -- the CPU target --
     def compile_cpu(self, ttir: str, kernel_name: str, source_name: str = "<ir>"):
         """Compiles TTIR for the host CPU: (program handle, optimized LLVM
-        IR).  Free the handle with release_cpu.  Raises CompilationError."""
+        IR, the host object file the program was linked from, which
+        load_cpu takes back).  Free the handle with release_cpu.  Raises
+        CompilationError."""
         data = ttir.encode("utf-8")
         program, llvm_ir, diagnostics = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
+        obj, obj_size = ctypes.c_void_p(), ctypes.c_size_t()
         rc = self._dll.tritium_cpu_compile(data, len(data), source_name.encode("utf-8"), kernel_name.encode("utf-8"),
-                                           ctypes.byref(program), ctypes.byref(llvm_ir), ctypes.byref(diagnostics))
+                                           ctypes.byref(program), ctypes.byref(llvm_ir), ctypes.byref(obj),
+                                           ctypes.byref(obj_size), ctypes.byref(diagnostics))
+        image = b""
+        if obj.value:
+            try:
+                image = ctypes.string_at(obj.value, obj_size.value)
+            finally:
+                self._dll.tritium_free(obj.value)
         text, messages = self._take_string(llvm_ir), self._take_string(diagnostics)
         if rc != 0:
             error = CompilationError(messages or "compilation for the CPU failed")
@@ -225,7 +239,18 @@ class NativeLibrary:
                 error.file, error.line, error.col = located[1], int(located[2]), int(located[3])
                 error.error_message = located[4]
             raise error
-        return program.value, text
+        return program.value, text, image
+
+    def load_cpu(self, image: bytes, kernel_name: str) -> int:
+        """Links a host object file of compile_cpu (made on this host):
+        the program handle.  Raises CompilationError."""
+        program, diagnostics = ctypes.c_void_p(), ctypes.c_void_p()
+        rc = self._dll.tritium_cpu_load(image, len(image), kernel_name.encode("utf-8"), ctypes.byref(program),
+                                        ctypes.byref(diagnostics))
+        messages = self._take_string(diagnostics)
+        if rc != 0:
+            raise CompilationError(messages or "loading a CPU kernel failed")
+        return program.value
 
     def run_cpu(self, program: int, args, grid, threads: int = 0):
         """Runs `program`'s grid; `args` is a ctypes array of argument

@@ -1,7 +1,8 @@
 //===- HostProgram.cpp - a kernel compiled for the host CPU ---------------===//
 //
 // Translation to LLVM IR, LLVM's O3 pipeline for the host's target machine,
-// ORC's LLJIT (math functions such as expf resolve to the process's own),
+// code generation to an object file, ORC's LLJIT linking it (math functions
+// such as expf resolve to the process's own),
 // and the grid run on the process's pool of host threads (HostThreadPool).
 //
 //===----------------------------------------------------------------------===//
@@ -16,7 +17,8 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/TargetSelect.h"
@@ -48,24 +50,34 @@ std::string tritium::cpu::hostDescription() {
 
 HostProgram::~HostProgram() = default;
 
+namespace {
+llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostMachineBuilder() {
+  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder)
+    return machineBuilder.takeError();
+  machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  return machineBuilder;
+}
+} // namespace
+
 llvm::Expected<std::unique_ptr<HostProgram>>
-HostProgram::compile(mlir::ModuleOp module, llvm::StringRef kernel, std::string &llvmIR) {
+HostProgram::compile(mlir::ModuleOp module, llvm::StringRef kernel, std::string &llvmIR,
+                     std::string &object) {
   initializeNativeTarget();
   mlir::DialectRegistry registry;
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
   module->getContext()->appendDialectRegistry(registry);
 
-  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  auto machineBuilder = hostMachineBuilder();
   if (!machineBuilder)
     return machineBuilder.takeError();
-  machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   auto machine = machineBuilder->createTargetMachine();
   if (!machine)
     return machine.takeError();
 
-  auto context = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> llvmModule = mlir::translateModuleToLLVMIR(module, *context, "tritium");
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule = mlir::translateModuleToLLVMIR(module, context, "tritium");
   if (!llvmModule)
     return llvm::createStringError("the kernel does not translate to LLVM IR");
   llvmModule->setDataLayout((*machine)->createDataLayout());
@@ -74,6 +86,23 @@ HostProgram::compile(mlir::ModuleOp module, llvm::StringRef kernel, std::string 
   llvmIR.clear();
   llvm::raw_string_ostream(llvmIR) << *llvmModule;
 
+  // The object file, as the JIT's own compile layer would make it.
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream stream(buffer);
+  llvm::legacy::PassManager codegen;
+  if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr, llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the host target cannot emit object files");
+  codegen.run(*llvmModule);
+  object.assign(buffer.begin(), buffer.end());
+  return load(object, kernel);
+}
+
+llvm::Expected<std::unique_ptr<HostProgram>>
+HostProgram::load(llvm::StringRef object, llvm::StringRef kernel) {
+  initializeNativeTarget();
+  auto machineBuilder = hostMachineBuilder();
+  if (!machineBuilder)
+    return machineBuilder.takeError();
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*machineBuilder)).create();
   if (!jit)
     return jit.takeError();
@@ -82,7 +111,7 @@ HostProgram::compile(mlir::ModuleOp module, llvm::StringRef kernel, std::string 
   if (!symbols)
     return symbols.takeError();
   (*jit)->getMainJITDylib().addGenerator(std::move(*symbols));
-  if (llvm::Error e = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(llvmModule), std::move(context))))
+  if (llvm::Error e = (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(object, "kernel.o")))
     return std::move(e);
   auto address = (*jit)->lookup((kernel + "__program").str());
   if (!address)

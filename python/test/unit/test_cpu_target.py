@@ -372,3 +372,35 @@ def test_tuple_arguments_and_reinterpreted_tensors_under_interpret(monkeypatch):
     bits = _DeviceTensor(np.zeros(16, np.int32))
     _tuple_copy[(1,)]((x, (2.0,)), triton.reinterpret(bits, tl.float32), N=16)
     assert np.array_equal(bits.array.view(np.float32), 2 * x.array)
+
+
+_CACHED_LAUNCH = r"""
+import sys
+sys.path[:0] = [{python!r}, {bench!r}]
+import numpy as np
+import tritium as triton, tritium.language as tl
+from tritium._native import native_library
+from kernel_sources import load_kernels
+if sys.argv[1] == "cached":  # a compile here would be a cache miss
+    type(native_library()).compile_cpu = lambda *a, **k: sys.exit("compiled instead of loading the cache")
+t = load_kernels("tutorials.py", triton, tl, "cached")
+x = np.arange(3000, dtype=np.float32)
+out = np.zeros_like(x)
+t.add_kernel[(3,)](x, x, out, 3000, BLOCK_SIZE=1024)
+assert np.array_equal(out, 2 * x)
+"""
+
+
+def test_a_cpu_kernel_is_linked_from_the_cache_in_a_later_process(tmp_path):
+    # The first process compiles and caches the host object file; the
+    # second links it from the cache without compiling.
+    import subprocess
+    here = os.path.dirname(os.path.abspath(__file__))
+    script = tmp_path / "launch.py"
+    script.write_text(_CACHED_LAUNCH.format(python=os.path.join(here, "..", ".."),
+                                            bench=os.path.join(here, "..", "..", "..", "bench")))
+    env = dict(os.environ, TRITIUM_CACHE_DIR=str(tmp_path / "cache"))
+    for mode in ("fresh", "cached"):
+        run = subprocess.run([sys.executable, str(script), mode], env=env, capture_output=True, text=True)
+        assert run.returncode == 0, (mode, run.stderr[-2000:])
+    assert any(name.endswith(".o") for _, _, names in os.walk(tmp_path / "cache") for name in names)

@@ -11,6 +11,7 @@ No GPU is needed: the target is named (`cuda:90`, or GPUTarget("cuda", 90, 32)).
 from __future__ import annotations
 
 import inspect
+import json
 import os
 from typing import Any, Dict, Optional
 
@@ -228,7 +229,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
                          sorted((k, repr(v)) for k, v in opts.items()), str(target), debug_on, stop_after)
     name = fn.__name__
     if target.backend == "cpu":
-        return _compile_for_host(src, opts, target, debug_on, stop_after, lib)
+        return _compile_for_host(src, opts, key, debug_on, stop_after, lib)
     files = cache.load(key, name)
     if files is not None:
         kernel = from_cache(files, name)
@@ -264,10 +265,23 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     return kernel
 
 
-def _compile_for_host(src: ASTSource, opts: Dict, target: "GPUTarget", debug_on: bool, stop_after, lib):
-    """compile() for target "cpu": Triton IR, then the host's machine code
-    in memory (tritium_cpu_compile)."""
+def _compile_for_host(src: ASTSource, opts: Dict, key: str, debug_on: bool, stop_after, lib):
+    """compile() for target "cpu": Triton IR, then a host object file
+    (tritium_cpu_compile), linked in memory.  The object file is cached with
+    the IR, under the key of the compile and the host's description (CPU
+    and vector features), and linked again from there (tritium_cpu_load)."""
     fn, name = src.fn, src.fn.__name__
+    host = lib.cpu_host()
+    params = tuple_args.flatten_signature({p.name: src.signature[p.name] for p in fn.params})
+    if stop_after is None:
+        key = cache.make_key(key, host)
+        files = cache.load(key, name)
+        if files is not None and "o" in files:
+            metadata = json.loads(files["json"])
+            asm = {stage: files[stage].decode() for stage in ("source", "ttir", "llir") if stage in files}
+            kernel = HostKernel(name, asm, metadata, lib.load_cpu(files["o"], name), params)
+            kernel.src = src
+            return kernel
     arg_values, arg_attrs = src.arg_values()
     text = generate_ttir(fn, arg_values, arg_attrs, debug_on, opts["num_warps"], 0)
     ttir = lib.run_pipeline(text, ttir_pipeline(0), f"<TTIR generated for {name}>")
@@ -275,13 +289,14 @@ def _compile_for_host(src: ASTSource, opts: Dict, target: "GPUTarget", debug_on:
     metadata: Dict[str, Any] = {"name": name, "kernel_name": name, "target": "cpu", "num_warps": opts["num_warps"],
                                 "num_stages": opts["num_stages"], "num_ctas": 1, "signature": signature,
                                 "constexprs": {k: repr(v) for k, v in src.constexprs.items()}, "debug": debug_on,
-                                "shared": 0, "host": lib.cpu_host()}
+                                "shared": 0, "host": host, "hash": key}
     asm: Dict[str, Any] = {"source": fn.src, "ttir": ttir}
     if stop_after == "ttir":
         return CompiledKernel(name, asm, metadata)
-    program, llir = lib.compile_cpu(ttir, name, f"<TTIR of {name}>")
+    program, llir, image = lib.compile_cpu(ttir, name, f"<TTIR of {name}>")
     asm["llir"] = llir
-    params = tuple_args.flatten_signature(signature)  # tuple leaves as the kernel receives them
+    cache.store(key, name, {"source": fn.src.encode(), "ttir": ttir.encode(), "llir": llir.encode(), "o": image},
+                metadata)
     kernel = HostKernel(name, asm, metadata, program, params)
     kernel.src = src
     return kernel

@@ -1,8 +1,8 @@
 """A kernel compiled for the CPU target (`target="cpu"`): its stages
 ("ttir", "llir"), metadata, and the launch that runs its grid of programs
 on the host's threads (tritium_cpu_run; TRITIUM_CPU_THREADS caps them, all
-hardware threads by default).  The machine code lives in this process only:
-nothing is written to the kernel cache."""
+hardware threads by default).  Its machine code is linked in this process
+from a host object file, which the kernel cache keeps (compiler.py)."""
 import ctypes
 import os
 from typing import Any, Dict, List, Sequence, Tuple

@@ -2,7 +2,8 @@
 //
 // The LLVM dialect module of convert-tt-to-host-llvm, optimized for the host
 // processor (its CPU and features detected: AVX2, AVX-512, NEON...), compiled
-// in memory by LLVM's ORC JIT, and run over a grid of programs on threads.
+// to an object file (kept by the kernel cache) and linked in memory by
+// LLVM's ORC JIT, and run over a grid of programs on threads.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_TARGET_CPU_HOSTPROGRAM_H
@@ -36,9 +37,16 @@ public:
                          int32_t nx, int32_t ny, int32_t nz);
 
   /// Compiles `kernel` of the LLVM dialect module `module`; `llvmIR`
-  /// receives the optimized LLVM IR.
+  /// receives the optimized LLVM IR and `object` the host object file the
+  /// program is linked from (what `load` takes back, in another process).
   static llvm::Expected<std::unique_ptr<HostProgram>>
-  compile(mlir::ModuleOp module, llvm::StringRef kernel, std::string &llvmIR);
+  compile(mlir::ModuleOp module, llvm::StringRef kernel, std::string &llvmIR,
+          std::string &object);
+
+  /// Links the object file `object` that `compile` produced on this host
+  /// and finds `kernel`'s entry in it.
+  static llvm::Expected<std::unique_ptr<HostProgram>>
+  load(llvm::StringRef object, llvm::StringRef kernel);
   ~HostProgram();
 
   /// Runs every program of the grid (nx, ny, nz), x fastest, on up to
