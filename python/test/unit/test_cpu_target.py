@@ -404,3 +404,19 @@ def test_a_cpu_kernel_is_linked_from_the_cache_in_a_later_process(tmp_path):
         run = subprocess.run([sys.executable, str(script), mode], env=env, capture_output=True, text=True)
         assert run.returncode == 0, (mode, run.stderr[-2000:])
     assert any(name.endswith(".o") for _, _, names in os.walk(tmp_path / "cache") for name in names)
+
+
+@triton.jit
+def _store_annotated(X, i: tl.int32):
+    tl.store(X, i)
+
+
+def test_an_annotated_one_is_a_variant_of_its_own():
+    # As in Triton (upstream test_cache::test_annotation): 16 (divisible by
+    # 16), 1 and the other values are three variants, whatever the order;
+    # the variant of 16 is never reused for 1.
+    x = np.zeros(1, np.int32)
+    for i in (16, 1, 8, 17):
+        _store_annotated[(1,)](x, i)
+        assert x[0] == i
+    assert len(_store_annotated.device_caches[0][0]) == 3

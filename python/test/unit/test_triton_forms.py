@@ -299,6 +299,8 @@ def test_annotations_fix_argument_types_and_ir_names_the_arguments():
     _, _, attrs = k_annotated.specialization([FakeTensor(0x1000), FakeTensor(0x2000), 32, 16.0])
     assert attrs.get("v") == [["tt.divisibility", 16]] and "w" not in attrs
     assert "v" not in k_annotated.specialization([FakeTensor(0x1000), FakeTensor(0x2000), 33, 16.0])[2]
+    # an annotated 1 is a variant of its own (Triton keys it apart) that adds no attribute
+    assert k_annotated.specialization([FakeTensor(0x1000), FakeTensor(0x2000), 1, 1.0])[2]["v"] == []
     t = compile_ttir(k_annotated, sig)
     # as in Triton's IR, the arguments are %arg0, %arg1, ... (v and w the third and fourth)
     assert "%arg2: i8" in t and "%arg3: f16" in t and "arith.extf %arg3" in t

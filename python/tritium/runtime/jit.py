@@ -318,7 +318,7 @@ def specialization_key(signature: Dict[str, str], constexprs: Dict[str, Any], at
                        options: Dict[str, Any], target: str) -> tuple:
     """The key of one compiled specialization in JITFunction.compiled."""
     return (tuple(signature.items()), tuple((k, repr(v)) for k, v in constexprs.items()),
-            tuple(attrs), tuple(options.items()), target)
+            tuple((name, repr(values)) for name, values in attrs.items()), tuple(options.items()), target)
 
 # ---- the warm path ----
 #
@@ -759,13 +759,19 @@ class JITFunction(KernelInterface):
                 # A number takes its annotated type and is never a constant 1;
                 # an annotated integer keeps its divisibility by 16 (Triton
                 # specializes it as an unannotated one), a float or bool none.
+                # An annotated integer equal to 1 is still its own variant,
+                # as in Triton (the same code, under an attribute list of
+                # its own that adds no attribute).
                 integer = annotated[0] in "iu" and annotated != "u1" and isinstance(value, int)
-                ty, spec = annotated, ("D" if integer and spec == "D" else "")
+                one = integer and ty == "constexpr" and spec == 1
+                ty, spec = annotated, ("D" if integer and spec == "D" else "one" if one else "")
             signature[p.name] = ty
             if ty == "constexpr":
                 constexprs[p.name] = spec
             elif spec == "D":
                 attrs[p.name] = [["tt.divisibility", 16]]
+            elif spec == "one":
+                attrs[p.name] = []
         return signature, constexprs, attrs
 
     # ---- launching (the warm path: see _warm_spec above) ----
