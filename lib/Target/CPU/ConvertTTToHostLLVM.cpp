@@ -36,7 +36,8 @@
 //      math, vector, func and cf to llvm).
 //   3. The entry `<kernel>__program(ptr args, x, y, z, nx, ny, nz)`, which
 //      loads each argument from the array of argument addresses and calls
-//      the kernel.
+//      the kernel; the kernel becomes internal (LLVM inlines it into the
+//      entry and drops it).
 //
 //===----------------------------------------------------------------------===//
 #include "HostLowering.h"
@@ -253,8 +254,12 @@ struct ConvertTTToHostLLVMPass
     for (auto f : module.getOps<LLVM::LLVMFuncOp>())
       if (!f.isExternal() && f.getFunctionType().getNumParams() >= kGridArgs)
         kernels.push_back(f);
-    for (LLVM::LLVMFuncOp kernel : kernels)
+    for (LLVM::LLVMFuncOp kernel : kernels) {
       addProgramEntry(kernel);
+      // Only the entry is called from outside: internal, the kernel is
+      // inlined into it and dropped, not compiled a second time.
+      kernel.setLinkage(LLVM::Linkage::Internal);
+    }
   }
 };
 

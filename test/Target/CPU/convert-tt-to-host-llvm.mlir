@@ -5,7 +5,7 @@
 // vector load from the first pointer with its `other`, the store one masked
 // vector store; the entry loads each argument from its address and calls
 // the kernel.
-// CHECK-LABEL: llvm.func @copy(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i32, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32, %arg7: i32, %arg8: i32)
+// CHECK-LABEL: llvm.func internal @copy(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i32, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32, %arg7: i32, %arg8: i32)
 // CHECK: llvm.mul %arg3
 // CHECK: %[[P:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (vector<8x!llvm.ptr>, vector<8xi32>) -> vector<8x!llvm.ptr>, f32
 // CHECK: %[[P0:.*]] = llvm.extractelement %[[P]][%{{.*}} : i32] : vector<8x!llvm.ptr>
@@ -40,7 +40,7 @@ tt.func public @copy(%src: !tt.ptr<f32>, %dst: !tt.ptr<f32>, %n: i32) {
 
 // Every other element: no contiguous rows, so a masked gather and scatter
 // over the pointer vector.
-// CHECK-LABEL: llvm.func @strided
+// CHECK-LABEL: llvm.func internal @strided(
 // CHECK: %[[V:.*]] = llvm.intr.masked.gather %{{.*}}, %{{.*}}, %{{.*}} {alignment = 4 : i32} : (vector<4x!llvm.ptr>, vector<4xi1>, vector<4xf32>) -> vector<4xf32>
 // CHECK: llvm.intr.masked.scatter %[[V]], %{{.*}}, %{{.*}} {alignment = 4 : i32} : vector<4xf32>, vector<4xi1> into vector<4x!llvm.ptr>
 tt.func public @strided(%src: !tt.ptr<f32>) {
@@ -59,7 +59,7 @@ tt.func public @strided(%src: !tt.ptr<f32>) {
 // Shape ops on flat vectors: expand_dims is free, broadcast a shuffle whose
 // mask repeats each row; a reduction over an axis of 4 halves it twice
 // (two pairs of shuffles, two adds).
-// CHECK-LABEL: llvm.func @shapes
+// CHECK-LABEL: llvm.func internal @shapes(
 // CHECK: llvm.shufflevector %{{.*}}, %{{.*}} [0, 0, 0, 0, 1, 1, 1, 1] : vector<2xf32>
 // CHECK: llvm.shufflevector %[[X:.*]], %[[X]] [0, 1, 4, 5] : vector<8xf32>
 // CHECK: llvm.shufflevector %[[X]], %[[X]] [2, 3, 6, 7] : vector<8xf32>
@@ -82,7 +82,7 @@ tt.func public @shapes(%x: tensor<2xf32>) -> tensor<2xf32> {
 
 // A dot of 2x2 tiles: the accumulator's rows and b's rows are slices; for
 // k = 0 then 1, row i adds a[i][k], splat, times row k of b.
-// CHECK-LABEL: llvm.func @dot
+// CHECK-LABEL: llvm.func internal @dot(
 // CHECK-DAG: %[[B0:.*]] = llvm.shufflevector %arg1, %arg1 [0, 1] : vector<4xf32>
 // CHECK-DAG: %[[B1:.*]] = llvm.shufflevector %arg1, %arg1 [2, 3] : vector<4xf32>
 // CHECK-DAG: %[[D0:.*]] = llvm.shufflevector %arg2, %arg2 [0, 1] : vector<4xf32>
@@ -100,7 +100,7 @@ tt.func public @dot(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>, %c: tensor<2x2xf32
 // -----
 
 // A scalar atomic is one llvm.atomicrmw under its mask (here: none).
-// CHECK-LABEL: llvm.func @atomic
+// CHECK-LABEL: llvm.func internal @atomic(
 // CHECK: llvm.atomicrmw fadd %arg0, %arg1 acq_rel : !llvm.ptr, f32
 tt.func public @atomic(%p: !tt.ptr<f32>, %v: f32) -> f32 {
   %0 = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v : (!tt.ptr<f32>, f32) -> f32
