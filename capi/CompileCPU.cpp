@@ -85,8 +85,16 @@ extern "C" int tritium_cpu_load(const char *object, size_t size, const char *ker
   return 0;
 }
 
-extern "C" void tritium_cpu_run(void *program, void **args, int nx, int ny, int nz, unsigned threads) {
-  static_cast<tritium::cpu::HostProgram *>(program)->run(args, nx, ny, nz, threads);
+extern "C" int tritium_cpu_run(void *program, void **args, int nx, int ny, int nz, unsigned threads,
+                               char **diagnostics) {
+  if (diagnostics)
+    *diagnostics = nullptr;
+  std::optional<std::string> failure =
+      static_cast<tritium::cpu::HostProgram *>(program)->run(args, nx, ny, nz, threads);
+  if (!failure)
+    return 0;
+  store(diagnostics, *failure);
+  return 1;
 }
 
 extern "C" void tritium_cpu_release(void *program) {

@@ -97,8 +97,9 @@ class NativeLibrary:
         d.tritium_cpu_load.restype = ctypes.c_int
         d.tritium_cpu_load.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(vp),
                                        ctypes.POINTER(vp)]
-        d.tritium_cpu_run.restype = None
-        d.tritium_cpu_run.argtypes = [vp, ctypes.POINTER(vp), ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_uint]
+        d.tritium_cpu_run.restype = ctypes.c_int
+        d.tritium_cpu_run.argtypes = [vp, ctypes.POINTER(vp), ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_uint,
+                                      ctypes.POINTER(vp)]
         d.tritium_cpu_release.restype = None
         d.tritium_cpu_release.argtypes = [vp]
         d.tritium_cpu_host.restype = None
@@ -254,8 +255,13 @@ class NativeLibrary:
 
     def run_cpu(self, program: int, args, grid, threads: int = 0):
         """Runs `program`'s grid; `args` is a ctypes array of argument
-        addresses."""
-        self._dll.tritium_cpu_run(program, args, grid[0], grid[1], grid[2], threads)
+        addresses.  Raises AssertionError when a tl.device_assert failed
+        (the first failure's message; no program started after it)."""
+        diagnostics = ctypes.c_void_p()
+        rc = self._dll.tritium_cpu_run(program, args, grid[0], grid[1], grid[2], threads, ctypes.byref(diagnostics))
+        message = self._take_string(diagnostics)
+        if rc != 0:
+            raise AssertionError(message or "a device assertion failed")
 
     def release_cpu(self, program: int):
         self._dll.tritium_cpu_release(program)

@@ -3,8 +3,8 @@
 // convert-tt-to-host-llvm: one program of a Triton IR kernel becomes one
 // host function (Passes.td has the contract).  This file holds the pass,
 // the kernel's signature and the entry the runtime calls; the op patterns
-// are in TensorOpsToHost.cpp, MemoryOpsToHost.cpp and
-// ReduceScanDotToHost.cpp, what they share in HostLowering.h.
+// are in TensorOpsToHost.cpp, MemoryOpsToHost.cpp, ReduceScanDotToHost.cpp
+// and DebugOpsToHost.cpp, what they share in HostLowering.h.
 //
 // Algorithm:
 //   0. Every tt op must have a host lowering; the first that has none is an
@@ -28,7 +28,9 @@
 //      each k and row i, a[i][k] times row k of b with one vector FMA.
 //      `tt.gather` stores its source to a stack slot and gathers from it;
 //      atomics run element by element (scf.for, scf.if on the mask) as
-//      LLVM atomics.  The kernel gains six i32 arguments: the program's
+//      LLVM atomics.  `tt.print` is a printf per element, `tt.assert` a
+//      call of the runtime's failure function when the condition has a
+//      false element.  The kernel gains six i32 arguments: the program's
 //      coordinates and the grid's size.
 //   2. Math functions LLVM would call one element at a time (expf, logf...)
 //      become MLIR's polynomial approximations on whole vectors; then the
@@ -169,7 +171,9 @@ bool hasHostLowering(Operation *op) {
          // MemoryOpsToHost.cpp
          isa<tt::AddPtrOp, tt::LoadOp, tt::StoreOp, tt::GatherOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op) ||
          // ReduceScanDotToHost.cpp
-         isa<tt::ReduceOp, tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp, tt::DotOp>(op);
+         isa<tt::ReduceOp, tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp, tt::DotOp>(op) ||
+         // DebugOpsToHost.cpp
+         isa<tt::PrintOp, tt::AssertOp>(op);
 }
 
 struct ConvertTTToHostLLVMPass
@@ -206,6 +210,7 @@ struct ConvertTTToHostLLVMPass
     populateTensorOpsToHostPatterns(types, patterns);
     populateMemoryOpsToHostPatterns(types, patterns, rows);
     populateReduceScanDotToHostPatterns(types, patterns);
+    populateDebugOpsToHostPatterns(types, patterns);
     scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns, target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();

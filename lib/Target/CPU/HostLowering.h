@@ -62,6 +62,8 @@ void populateMemoryOpsToHostPatterns(const mlir::TypeConverter &types, mlir::Rew
                                      const ContiguousRows &rows);
 /// Patterns of ReduceScanDotToHost.cpp.
 void populateReduceScanDotToHostPatterns(const mlir::TypeConverter &types, mlir::RewritePatternSet &patterns);
+/// Patterns of DebugOpsToHost.cpp: tt.print and tt.assert.
+void populateDebugOpsToHostPatterns(const mlir::TypeConverter &types, mlir::RewritePatternSet &patterns);
 
 } // namespace tritium::cpu
 

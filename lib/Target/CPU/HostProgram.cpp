@@ -4,6 +4,11 @@
 // code generation to an object file, ORC's LLJIT linking it (math functions
 // such as expf resolve to the process's own),
 // and the grid run on the process's pool of host threads (HostThreadPool).
+// A failed tt.assert calls tritium_cpu_assert_fail (defined for the JIT
+// here), which records the first failure of the grid and jumps out of the
+// program (longjmp to where the runner called it; the JIT's frames hold
+// nothing to unwind); programs not started yet are skipped, and run()
+// returns the failure.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/CPU/HostProgram.h"
@@ -14,6 +19,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "tritium/Target/Optimize.h"
+#include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -26,6 +32,10 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <atomic>
+#include <csetjmp>
+#include <mutex>
+
 
 using namespace tritium::cpu;
 
@@ -37,6 +47,29 @@ void initializeNativeTarget() {
     return true;
   }();
   (void)done;
+}
+} // namespace
+
+namespace {
+/// The state of one grid run that a failed assertion reports to.
+struct GridRun {
+  std::atomic<bool> failed{false};
+  std::string message; ///< written by the first failure only
+};
+thread_local GridRun *currentRun = nullptr;
+thread_local std::jmp_buf *currentProgram = nullptr;
+
+/// Called by a program whose tt.assert failed; does not return.
+extern "C" void tritiumCpuAssertFail(const char *message, const char *file, int line, const char *function,
+                                     int x, int y, int z) {
+  GridRun *run = currentRun;
+  if (run && !run->failed.exchange(true))
+    run->message = std::string(file) + ":" + std::to_string(line) + ": " + function + ": program (" +
+                   std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) +
+                   "): Assertion `" + message + "` failed.";
+  if (currentProgram)
+    std::longjmp(*currentProgram, 1);
+  std::abort(); // (programs only run under HostProgram::run, which sets both)
 }
 } // namespace
 
@@ -111,6 +144,11 @@ HostProgram::load(llvm::StringRef object, llvm::StringRef kernel) {
   if (!symbols)
     return symbols.takeError();
   (*jit)->getMainJITDylib().addGenerator(std::move(*symbols));
+  llvm::orc::SymbolMap runtime;
+  runtime[(*jit)->mangleAndIntern("tritium_cpu_assert_fail")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&tritiumCpuAssertFail), llvm::JITSymbolFlags::Exported};
+  if (llvm::Error e = (*jit)->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(runtime))))
+    return std::move(e);
   if (llvm::Error e = (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(object, "kernel.o")))
     return std::move(e);
   auto address = (*jit)->lookup((kernel + "__program").str());
@@ -123,12 +161,25 @@ HostProgram::load(llvm::StringRef object, llvm::StringRef kernel) {
   return program;
 }
 
-void HostProgram::run(void **args, int32_t nx, int32_t ny, int32_t nz, unsigned threads) const {
+std::optional<std::string> HostProgram::run(void **args, int32_t nx, int32_t ny, int32_t nz,
+                                            unsigned threads) const {
   int64_t total = static_cast<int64_t>(nx) * ny * nz;
+  GridRun state;
   runOnHostThreads(total, threads, [&](int64_t p) {
+    if (state.failed.load(std::memory_order_relaxed))
+      return; // an assertion failed: the programs left do not run
     auto x = static_cast<int32_t>(p % nx);
     auto y = static_cast<int32_t>((p / nx) % ny);
     auto z = static_cast<int32_t>(p / (static_cast<int64_t>(nx) * ny));
-    entry(args, x, y, z, nx, ny, nz);
+    std::jmp_buf program;
+    currentRun = &state;
+    currentProgram = &program;
+    if (setjmp(program) == 0)
+      entry(args, x, y, z, nx, ny, nz);
+    currentProgram = nullptr;
+    currentRun = nullptr;
   });
+  if (state.failed.load())
+    return state.message;
+  return std::nullopt;
 }

@@ -420,3 +420,30 @@ def test_an_annotated_one_is_a_variant_of_its_own():
         _store_annotated[(1,)](x, i)
         assert x[0] == i
     assert len(_store_annotated.device_caches[0][0]) == 3
+
+
+@triton.jit
+def _print_and_assert(x_ptr, N: tl.constexpr, LIMIT: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, N))
+    tl.device_print("x = ", x)
+    tl.device_print("pid", tl.program_id(0))
+    tl.device_assert(x < LIMIT, "x is below the limit")
+
+
+def test_device_print_and_assert(capfd):
+    # tl.device_print prints every element in the GPU's format (the
+    # programs' lines may interleave); a failed tl.device_assert (debug=True)
+    # is an AssertionError naming the program, the message and the line,
+    # and no program starts after it.
+    x = np.arange(4, dtype=np.int32)
+    _print_and_assert[(2,)](x, N=4, LIMIT=10, debug=True)
+    out = capfd.readouterr().out.splitlines()
+    for pid in (0, 1):
+        assert f"pid ({pid}, 0, 0) idx (3)x = 3" in out
+        assert f"pid ({pid}, 0, 0)pid{pid}" in out
+    assert len(out) == 10
+    with pytest.raises(AssertionError, match=r"program \(\d, 0, 0\): Assertion `x is below the limit` failed"):
+        _print_and_assert[(64,)](x, N=4, LIMIT=2, debug=True)
+    printed = capfd.readouterr().out
+    assert printed.count("idx (0)x = 0") < 64  # the programs after the failure did not run
+    _print_and_assert[(1,)](x, N=4, LIMIT=10, debug=True)  # the process goes on

@@ -109,6 +109,27 @@ tt.func public @atomic(%p: !tt.ptr<f32>, %v: f32) -> f32 {
 
 // -----
 
+// tt.print: a loop over the tensor's elements, one printf each (the
+// element's index from the loop counter), then fflush.  tt.assert: the
+// runtime's failure function when the and-reduction of the condition is
+// false, with the message, file, line, function and program.
+// CHECK-LABEL: llvm.func internal @debug(
+// CHECK: llvm.urem
+// CHECK: %[[E:.*]] = llvm.extractelement %arg0[%{{.*}} : i32] : vector<4xi32>
+// CHECK: llvm.call @printf(%{{.*}}, %arg1, %arg2, %arg3, %{{.*}}, %[[E]]) vararg(!llvm.func<i32 (ptr, ...)>)
+// CHECK: llvm.call @fflush
+// CHECK: "llvm.intr.vector.reduce.and"
+// CHECK: llvm.call @tritium_cpu_assert_fail(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %arg1, %arg2, %arg3)
+tt.func public @debug(%x: tensor<4xi32>) {
+  tt.print "x: " {hex = false, isSigned = array<i32: 1>} : %x : tensor<4xi32>
+  %c = arith.constant dense<2> : tensor<4xi32>
+  %lt = arith.cmpi slt, %x, %c : tensor<4xi32>
+  tt.assert %lt, "x is small" : tensor<4xi1>
+  tt.return
+}
+
+// -----
+
 tt.func public @histogram(%x: tensor<8xi32>) -> tensor<4xi32> {
   // expected-error @below {{'tt.histogram' has no lowering for the CPU target yet}}
   %h = tt.histogram %x : tensor<8xi32> -> tensor<4xi32>

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace llvm::orc {
@@ -50,9 +51,10 @@ public:
   ~HostProgram();
 
   /// Runs every program of the grid (nx, ny, nz), x fastest, on up to
-  /// `threads` threads (0: one per hardware thread).
-  void run(void **args, int32_t nx, int32_t ny, int32_t nz,
-           unsigned threads) const;
+  /// `threads` threads (0: one per hardware thread).  Returns the message
+  /// of the first failed tt.assert, after which no further program starts.
+  std::optional<std::string> run(void **args, int32_t nx, int32_t ny, int32_t nz,
+                                 unsigned threads) const;
 
 private:
   HostProgram() = default;
