@@ -447,3 +447,18 @@ def test_device_print_and_assert(capfd):
     printed = capfd.readouterr().out
     assert printed.count("idx (0)x = 0") < 64  # the programs after the failure did not run
     _print_and_assert[(1,)](x, N=4, LIMIT=10, debug=True)  # the process goes on
+
+
+@triton.jit
+def _store_then_assert(out_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(out_ptr + offs, offs + 1)
+    tl.device_assert(offs < 0, "never true")
+
+
+def test_interpret_copies_back_what_ran_before_a_failed_assertion(monkeypatch):
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    out = _DeviceTensor(np.zeros(8, np.int32))
+    with pytest.raises(AssertionError, match="never true"):
+        _store_then_assert[(1,)](out, N=8, debug=True)
+    assert np.array_equal(out.array, np.arange(1, 9, dtype=np.int32))

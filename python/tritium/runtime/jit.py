@@ -901,17 +901,21 @@ class JITFunction(KernelInterface):
         for hook in self.pre_run_hooks:
             hook(*values)
         enter_hook, exit_hook = _knobs.runtime.launch_enter_hook, _knobs.runtime.launch_exit_hook
-        if enter_hook or exit_hook:
-            metadata = _LaunchMetadata(self, kernel, tuple(grid_size), dict(zip(self.arg_names, values)))
-            if enter_hook:
-                enter_hook(metadata)
-            self._launch(kernel, grid_size, signature, values, device, launch_options)
-            if exit_hook:
-                exit_hook(metadata)
-        else:
-            self._launch(kernel, grid_size, signature, values, device, launch_options)
-        for tensor, copy in copies:  # (TRITON_INTERPRET=1) the results back to the GPU tensors
-            tensor.copy_(copy)
+        try:
+            if enter_hook or exit_hook:
+                metadata = _LaunchMetadata(self, kernel, tuple(grid_size), dict(zip(self.arg_names, values)))
+                if enter_hook:
+                    enter_hook(metadata)
+                self._launch(kernel, grid_size, signature, values, device, launch_options)
+                if exit_hook:
+                    exit_hook(metadata)
+            else:
+                self._launch(kernel, grid_size, signature, values, device, launch_options)
+        finally:
+            # (TRITON_INTERPRET=1) the results back to the GPU tensors, also
+            # what the programs wrote before a failed device assertion
+            for tensor, copy in copies:
+                tensor.copy_(copy)
         return kernel
 
     def _launch(self, kernel, grid_size, signature, values, device, launch_options):
