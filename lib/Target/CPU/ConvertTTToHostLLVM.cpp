@@ -26,6 +26,7 @@
 //      vector ops; `tt.scan` is the same with shifted operands (Hillis and
 //      Steele).  `tt.dot` keeps the accumulator as its rows and adds, for
 //      each k and row i, a[i][k] times row k of b with one vector FMA.
+//      `tt.histogram` counts in a loop over its input.
 //      `tt.gather` stores its source to a stack slot and gathers from it;
 //      atomics run element by element (scf.for, scf.if on the mask) as
 //      LLVM atomics.  `tt.print` is a printf per element, `tt.assert` a
@@ -171,7 +172,7 @@ bool hasHostLowering(Operation *op) {
          // MemoryOpsToHost.cpp
          isa<tt::AddPtrOp, tt::LoadOp, tt::StoreOp, tt::GatherOp, tt::AtomicRMWOp, tt::AtomicCASOp>(op) ||
          // ReduceScanDotToHost.cpp
-         isa<tt::ReduceOp, tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp, tt::DotOp>(op) ||
+         isa<tt::ReduceOp, tt::ReduceReturnOp, tt::ScanOp, tt::ScanReturnOp, tt::DotOp, tt::HistogramOp>(op) ||
          // DebugOpsToHost.cpp
          isa<tt::PrintOp, tt::AssertOp>(op);
 }

@@ -1,8 +1,10 @@
 //===- ReduceScanDotToHost.cpp - reductions, scans and dots ---------------===//
 //
 // convert-tt-to-host-llvm's patterns for `tt.reduce` (log2 n halvings),
-// `tt.scan` (log2 n shifted combines) and `tt.dot` (one vector FMA per
-// row of the accumulator and k).
+// `tt.scan` (log2 n shifted combines), `tt.dot` (one vector FMA per row of
+// the accumulator and k) and `tt.histogram` (a loop over the input adding
+// one to the bin of each value below the number of bins, as an unsigned
+// number after sign extension, as the GPU lowering counts).
 //
 //===----------------------------------------------------------------------===//
 #include "HostLowering.h"
@@ -200,6 +202,48 @@ struct DotConversion : OpConversionPattern<tt::DotOp> {
 
 } // namespace
 
+namespace {
+
+// -- histograms ---------------------------------------------------------------
+
+struct HistogramConversion : OpConversionPattern<tt::HistogramOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::HistogramOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    int64_t n = numElements(op.getSrc().getType()), bins = numElements(resultType);
+    Type count = resultType.getElementType(), i64 = rewriter.getI64Type();
+    Value src = adaptor.getSrc();
+    Value zero = zeroOf(rewriter, loc, VectorType::get({bins}, count));
+    Value numBins = arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(bins));
+    Value one = arith::ConstantOp::create(rewriter, loc, rewriter.getIntegerAttr(count, 1));
+    auto loop = scf::ForOp::create(
+        rewriter, loc, i32Constant(rewriter, loc, 0), i32Constant(rewriter, loc, n), i32Constant(rewriter, loc, 1),
+        ValueRange{zero}, [&](OpBuilder &b, Location, Value i, ValueRange carried) {
+          Value x = LLVM::ExtractElementOp::create(b, loc, src, i);
+          if (x.getType() != i64)
+            x = arith::ExtSIOp::create(b, loc, i64, x);
+          Value counts = carried[0];
+          Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, numBins);
+          auto update = scf::IfOp::create(
+              b, loc, inRange,
+              [&](OpBuilder &t, Location) {
+                Value bin = arith::TruncIOp::create(t, loc, t.getI32Type(), x);
+                Value c = LLVM::ExtractElementOp::create(t, loc, counts, bin);
+                Value next = arith::AddIOp::create(t, loc, c, one);
+                scf::YieldOp::create(t, loc, Value(LLVM::InsertElementOp::create(t, loc, counts, next, bin)));
+              },
+              [&](OpBuilder &e, Location) { scf::YieldOp::create(e, loc, counts); });
+          scf::YieldOp::create(b, loc, update.getResult(0));
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
 void tritium::cpu::populateReduceScanDotToHostPatterns(const TypeConverter &types, RewritePatternSet &patterns) {
-  patterns.add<ReduceConversion, ScanConversion, DotConversion>(types, patterns.getContext());
+  patterns.add<ReduceConversion, ScanConversion, DotConversion, HistogramConversion>(types, patterns.getContext());
 }

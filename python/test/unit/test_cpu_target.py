@@ -126,15 +126,33 @@ def test_every_program_of_a_three_dimensional_grid_runs_once():
 
 
 @triton.jit
-def uses_a_histogram(x_ptr, h_ptr):
-    tl.store(h_ptr + tl.arange(0, 4), tl.histogram(tl.load(x_ptr + tl.arange(0, 8)), 4))
+def uses_inline_asm(x_ptr, y_ptr):
+    x = tl.load(x_ptr + tl.arange(0, 8))
+    y = tl.inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", [x], dtype=tl.int32, is_pure=True, pack=1)
+    tl.store(y_ptr + tl.arange(0, 8), y)
 
 
 def test_an_op_without_a_cpu_lowering_is_an_error_at_its_line():
     x = np.zeros(8, np.int32)
-    with pytest.raises(triton.CompilationError, match="'tt.histogram' has no lowering for the CPU target yet") as e:
-        uses_a_histogram[(1,)](x, x)
-    assert e.value.line == uses_a_histogram.starting_line + 1 and os.path.samefile(e.value.file, __file__)
+    with pytest.raises(triton.CompilationError,
+                       match="'tt.elementwise_inline_asm' has no lowering for the CPU target yet") as e:
+        uses_inline_asm[(1,)](x, x)
+    assert e.value.line == uses_inline_asm.starting_line + 2 and os.path.samefile(e.value.file, __file__)
+
+
+@triton.jit
+def _histogram(x_ptr, h_ptr, N: tl.constexpr, BINS: tl.constexpr):
+    tl.store(h_ptr + tl.arange(0, BINS), tl.histogram(tl.load(x_ptr + tl.arange(0, N)), BINS))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int8, np.int64])
+def test_histogram(dtype):
+    # Values outside [0, BINS) (negative ones included) do not count.
+    x = rng.integers(-4, 20, 256).astype(dtype)
+    h = np.full(16, -1, np.int32)
+    _histogram[(1,)](x, h, N=256, BINS=16)
+    want = np.bincount(x[(x >= 0) & (x < 16)].astype(np.int64), minlength=16)
+    assert np.array_equal(h, want)
 
 
 @triton.jit

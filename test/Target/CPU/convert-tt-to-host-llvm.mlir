@@ -130,8 +130,24 @@ tt.func public @debug(%x: tensor<4xi32>) {
 
 // -----
 
+// tt.histogram: a loop over the input; a value below the number of bins
+// (unsigned, after sign extension) adds one to its bin.
+// CHECK-LABEL: llvm.func internal @histogram(
+// CHECK: llvm.extractelement %arg0
+// CHECK: llvm.sext
+// CHECK: llvm.icmp "ult"
+// CHECK: llvm.extractelement
+// CHECK: llvm.add
+// CHECK: llvm.insertelement
 tt.func public @histogram(%x: tensor<8xi32>) -> tensor<4xi32> {
-  // expected-error @below {{'tt.histogram' has no lowering for the CPU target yet}}
   %h = tt.histogram %x : tensor<8xi32> -> tensor<4xi32>
   tt.return %h : tensor<4xi32>
+}
+
+// -----
+
+tt.func public @inline_asm(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @below {{'tt.elementwise_inline_asm' has no lowering for the CPU target yet}}
+  %y = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<4xi32> -> tensor<4xi32>
+  tt.return %y : tensor<4xi32>
 }
