@@ -164,6 +164,8 @@ void addProgramEntry(LLVM::LLVMFuncOp kernel) {
 
 /// The Triton IR ops this lowering handles.
 bool hasHostLowering(Operation *op) {
+  if (auto call = dyn_cast<tt::ExternElementwiseOp>(op)) // TensorOpsToHost.cpp
+    return hostLibraryFunction(call).has_value();
   return isa<tt::FuncOp, tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp>(op) ||
          // TensorOpsToHost.cpp
          isa<tt::MakeRangeOp, tt::SplatOp, tt::ExpandDimsOp, tt::ReshapeOp, tt::BroadcastOp, tt::TransOp,
@@ -186,7 +188,10 @@ struct ConvertTTToHostLLVMPass
     // failure to legalize somewhere in the module.
     WalkResult unsupported = module.walk([](Operation *op) {
       if (isa<tt::TTDialect>(op->getDialect()) && !hasHostLowering(op)) {
-        op->emitError() << "'" << op->getName() << "' has no lowering for the CPU target yet";
+        InFlightDiagnostic error = op->emitError() << "'" << op->getName() << "'";
+        if (auto call = dyn_cast<tt::ExternElementwiseOp>(op))
+          error << " of " << call.getSymbol();
+        error << " has no lowering for the CPU target yet";
         return WalkResult::interrupt();
       }
       return WalkResult::advance();

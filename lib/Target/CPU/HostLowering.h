@@ -14,6 +14,13 @@
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <optional>
+#include <string>
+
+namespace tritium::tt {
+class ExternElementwiseOp;
+} // namespace tritium::tt
+
 namespace tritium::cpu {
 
 /// The number of elements of a tensor type, 1 for a scalar.
@@ -54,6 +61,11 @@ mlir::Value fromVector(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, ml
 /// row instead of a gather or scatter.
 using ContiguousRows = llvm::DenseMap<mlir::Operation *, int64_t>;
 ContiguousRows findContiguousRows(mlir::ModuleOp module);
+
+/// The C library function that computes what `op` (a libdevice call,
+/// `__nv_expf`) does, by the same name (`expf`), when there is one and the
+/// op's types are its (f32 for the float versions, f64 for the others).
+std::optional<std::string> hostLibraryFunction(tritium::tt::ExternElementwiseOp op);
 
 /// Patterns of TensorOpsToHost.cpp: tensor creation, shape ops, element-wise ops.
 void populateTensorOpsToHostPatterns(const mlir::TypeConverter &types, mlir::RewritePatternSet &patterns);

@@ -3,14 +3,18 @@
 // convert-tt-to-host-llvm's patterns for ops that make tensors
 // (`tt.make_range`, `tt.splat`), rearrange their elements (shape ops, one
 // shuffle or nothing on the flat vector) and compute element-wise (arith,
-// math and Triton's own element-wise ops, rebuilt on vectors).
+// math and Triton's own element-wise ops, rebuilt on vectors; a libdevice
+// function with a C library twin of the same name, such as __nv_expf and
+// expf, called element by element).
 //
 //===----------------------------------------------------------------------===//
 #include "HostLowering.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "tritium/Conversion/TTGToLLVM/ModuleSymbols.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 namespace tt = tritium::tt;
@@ -227,9 +231,74 @@ struct TritonElementwiseConversion : ConversionPattern {
 
 } // namespace
 
+std::optional<std::string> tritium::cpu::hostLibraryFunction(tt::ExternElementwiseOp op) {
+  // libdevice's functions (the double versions' names) whose C library
+  // function of the same name computes the same thing.
+  static const llvm::StringSet<> twins = {
+      "sin",   "cos",   "tan",   "asin",  "acos",      "atan",  "atan2",    "sinh",  "cosh",  "tanh",  "asinh",
+      "acosh", "atanh", "exp",   "exp2",  "exp10",     "expm1", "log",      "log2",  "log10", "log1p", "pow",
+      "sqrt",  "cbrt",  "hypot", "erf",   "erfc",      "lgamma", "tgamma",  "fmod",  "remainder", "floor",
+      "ceil",  "trunc", "round", "rint",  "nearbyint", "fabs",  "fmin",     "fmax",  "copysign", "nextafter",
+      "fma",   "fdim",  "logb"};
+  StringRef symbol = op.getSymbol();
+  if (!symbol.consume_front("__nv_"))
+    return std::nullopt;
+  // The float versions end in 'f' (erff, fabsf); erf itself is a double one.
+  bool isDouble = twins.contains(symbol);
+  if (!isDouble && !(symbol.ends_with("f") && twins.contains(symbol.drop_back())))
+    return std::nullopt;
+  Type want = isDouble ? Type(Float64Type::get(op.getContext())) : Type(Float32Type::get(op.getContext()));
+  auto types = llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes());
+  if (!llvm::all_of(types, [&](Type t) { return getElementTypeOrSelf(t) == want; }))
+    return std::nullopt;
+  return symbol.str();
+}
+
+namespace {
+
+/// tt.extern_elementwise of a libdevice function with a C library twin:
+/// the twin called on each element (a loop over a tensor's flat vector).
+struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tt::ExternElementwiseOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    std::optional<std::string> name = hostLibraryFunction(op);
+    if (!name)
+      return rewriter.notifyMatchFailure(op, "no C library twin");
+    Location loc = op.getLoc();
+    Type element = getElementTypeOrSelf(op.getType());
+    SmallVector<Type> params(op->getNumOperands(), element);
+    auto callee = tritium::getOrInsertFunction(rewriter, op->getParentOfType<ModuleOp>(), *name,
+                                               LLVM::LLVMFunctionType::get(element, params));
+    if (!callee)
+      return op.emitError() << "'" << *name << "' is declared with another type";
+    ValueRange operands = adaptor.getSrcs();
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOp(op, LLVM::CallOp::create(rewriter, loc, callee, operands).getResult());
+      return success();
+    }
+    int64_t n = numElements(op.getType());
+    Value init = LLVM::PoisonOp::create(rewriter, loc, VectorType::get({n}, element));
+    auto loop = scf::ForOp::create(
+        rewriter, loc, i32Constant(rewriter, loc, 0), i32Constant(rewriter, loc, n), i32Constant(rewriter, loc, 1),
+        ValueRange{init}, [&](OpBuilder &b, Location, Value i, ValueRange carried) {
+          SmallVector<Value> args;
+          for (Value operand : operands)
+            args.push_back(LLVM::ExtractElementOp::create(b, loc, operand, i));
+          Value result = LLVM::CallOp::create(b, loc, callee, args).getResult();
+          scf::YieldOp::create(b, loc, Value(LLVM::InsertElementOp::create(b, loc, carried[0], result, i)));
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
 void tritium::cpu::populateTensorOpsToHostPatterns(const TypeConverter &types, RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<MakeRangeConversion, SplatConversion, SameElementsConversion<tt::ExpandDimsOp>,
                SameElementsConversion<tt::ReshapeOp>, BroadcastConversion, TransConversion, JoinConversion,
-               SplitConversion, CatConversion, ElementwiseConversion, TritonElementwiseConversion>(types, ctx);
+               SplitConversion, CatConversion, ElementwiseConversion, TritonElementwiseConversion,
+               ExternElementwiseConversion>(types, ctx);
 }

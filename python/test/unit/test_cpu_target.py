@@ -480,3 +480,31 @@ def test_interpret_copies_back_what_ran_before_a_failed_assertion(monkeypatch):
     with pytest.raises(AssertionError, match="never true"):
         _store_then_assert[(1,)](out, N=8, debug=True)
     assert np.array_equal(out.array, np.arange(1, 9, dtype=np.int32))
+
+
+from tritium.language.extra import libdevice  # noqa: E402
+
+
+@triton.jit
+def _libdevice_calls(x_ptr, y_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    tl.store(y_ptr + offs, libdevice.erf(x) + libdevice.pow(x, 2.0) + libdevice.atan2(x, x + 1.0) + libdevice.cbrt(x))
+
+
+@triton.jit
+def _libdevice_without_a_twin(x_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.store(x_ptr + offs, libdevice.rsqrt(tl.load(x_ptr + offs)))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_libdevice_functions_run_as_their_c_library_twins(dtype):
+    import math
+    x = np.linspace(0.1, 3.0, 64).astype(dtype)
+    y = np.zeros_like(x)
+    _libdevice_calls[(1,)](x, y, N=64)
+    want = [math.erf(v) + v ** 2 + math.atan2(v, v + 1) + math.cbrt(v) for v in x.astype(np.float64)]
+    np.testing.assert_allclose(y, want, rtol=1e-6 if dtype == np.float32 else 1e-14)
+    with pytest.raises(triton.CompilationError, match="'tt.extern_elementwise' of __nv_rsqrt"):
+        _libdevice_without_a_twin[(1,)](x, N=64)

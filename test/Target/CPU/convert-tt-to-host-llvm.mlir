@@ -146,6 +146,25 @@ tt.func public @histogram(%x: tensor<8xi32>) -> tensor<4xi32> {
 
 // -----
 
+// A libdevice function with a C library twin: the twin, element by element.
+// CHECK-LABEL: llvm.func internal @libdevice(
+// CHECK: %[[E:.*]] = llvm.extractelement %arg0
+// CHECK: llvm.call @expf(%[[E]]) : (f32) -> f32
+tt.func public @libdevice(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %y = tt.extern_elementwise %x {libname = "libdevice", libpath = "", symbol = "__nv_expf", pure = true} : (tensor<4xf32>) -> tensor<4xf32>
+  tt.return %y : tensor<4xf32>
+}
+
+// -----
+
+tt.func public @libdevice_without_a_twin(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'tt.extern_elementwise' of __nv_rsqrtf has no lowering for the CPU target yet}}
+  %y = tt.extern_elementwise %x {libname = "libdevice", libpath = "", symbol = "__nv_rsqrtf", pure = true} : (tensor<4xf32>) -> tensor<4xf32>
+  tt.return %y : tensor<4xf32>
+}
+
+// -----
+
 tt.func public @inline_asm(%x: tensor<4xi32>) -> tensor<4xi32> {
   // expected-error @below {{'tt.elementwise_inline_asm' has no lowering for the CPU target yet}}
   %y = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<4xi32> -> tensor<4xi32>
