@@ -1,11 +1,12 @@
 """The CPU target against Triton's interpreter and torch on the CPU, in one
 run on one host: tutorial 01's vector add, tutorial 02's softmax and
 tutorial 03's matmul in fp32 (bench/kernels/tutorials.py, the same source
-for both compilers).  Kernels get CPU tensors (numpy arrays where torch is
-not installed), so Tritium runs them on its CPU target; Triton, when
-installed, runs them in its interpreter (TRITON_INTERPRET=1, set before the
-kernels are decorated), which is slow, so the interpreter has rows of its
-own at small sizes.  Each figure: the best of 3 wall-clock runs after a first
+for both compilers).  Tritium's kernels get numpy arrays, which run on its
+CPU target; Triton's, when Triton is installed, get torch CPU tensors over
+the same memory and run in its interpreter (TRITON_INTERPRET=1, set before
+the kernels are decorated), which is slow, so the interpreter has rows of
+its own at small sizes.  A compiler that fails a row gets "error" in it and
+a note with the error.  Each figure: the best of 3 wall-clock runs after a first
 call that compiles.  The copy row is the host's memory bandwidth (a plain
 copy of 2^26 floats), the bar vector add is measured against.
 
