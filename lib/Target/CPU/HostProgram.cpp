@@ -34,8 +34,6 @@
 
 #include <atomic>
 #include <csetjmp>
-#include <mutex>
-
 
 using namespace tritium::cpu;
 
@@ -48,9 +46,7 @@ void initializeNativeTarget() {
   }();
   (void)done;
 }
-} // namespace
 
-namespace {
 /// The state of one grid run that a failed assertion reports to.
 struct GridRun {
   std::atomic<bool> failed{false};
