@@ -42,6 +42,11 @@ SmallVector<int64_t> tritium::cpu::unflatten(int64_t flat, ArrayRef<int64_t> sha
 HostTypeConverter::HostTypeConverter(MLIRContext *ctx) {
     addConversion([](Type type) { return type; });
     addConversion([ctx](tt::PointerType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
+    // A host tensor descriptor argument: Triton IR passes its base, shape
+    // and strides as arguments of their own, and the front end reaches the
+    // blocks through pointers on targets without a copy engine, so the
+    // descriptor itself is an unused (null) pointer here.
+    addConversion([ctx](tt::TensorDescType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
     addConversion([this](RankedTensorType type) -> std::optional<Type> {
       Type element = convertType(type.getElementType());
       if (!element)

@@ -32,7 +32,8 @@ llvm::SmallVector<int64_t> stridesOf(llvm::ArrayRef<int64_t> shape);
 /// The multi-index of flat position `flat` in `shape`.
 llvm::SmallVector<int64_t> unflatten(int64_t flat, llvm::ArrayRef<int64_t> shape);
 
-/// Tensors to flat vectors, Triton pointers to LLVM pointers.
+/// Tensors to flat vectors, Triton pointers to LLVM pointers, tensor
+/// descriptor arguments to (unused) pointers.
 class HostTypeConverter : public mlir::TypeConverter {
 public:
   explicit HostTypeConverter(mlir::MLIRContext *ctx);

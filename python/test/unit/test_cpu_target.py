@@ -508,3 +508,59 @@ def test_libdevice_functions_run_as_their_c_library_twins(dtype):
     np.testing.assert_allclose(y, want, rtol=1e-6 if dtype == np.float32 else 1e-14)
     with pytest.raises(triton.CompilationError, match="'tt.extern_elementwise' of __nv_rsqrt"):
         _libdevice_without_a_twin[(1,)](x, N=64)
+
+
+@triton.jit
+def _descriptor_matmul(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # tutorial 09's shape: tiles through host descriptors; the edges of
+    # every operand lie partly outside it (zeros there)
+    pm, pn = tl.program_id(0), tl.program_id(1)
+    acc = tl.zeros((BM, BN), tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = a_desc.load([pm * BM, k * BK])
+        b = b_desc.load([k * BK, pn * BN])
+        acc = tl.dot(a, b, acc)
+    c_desc.store([pm * BM, pn * BN], acc)
+
+
+@triton.jit
+def _descriptor_made_in_the_kernel(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    x_desc = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [BM, BN], padding_option="nan")
+    tile = x_desc.load([tl.program_id(0) * BM, 0])
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)[:, None]
+    tl.store(y_ptr + rows * BN + tl.arange(0, BN)[None, :], tl.where(tile != tile, -1.0, tile), mask=rows < M)
+
+
+def test_tensor_descriptors_load_and_store_as_plain_accesses():
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    M, N, K = 50, 40, 68  # no multiple of the blocks: the edges are read as zeros, not stored
+    a = rng.standard_normal((M, K), dtype=np.float32)
+    b = rng.standard_normal((K, N), dtype=np.float32)
+    c = np.full((M, N), 7.0, np.float32)
+    desc = lambda t, block: TensorDescriptor(t, list(t.shape), [t.shape[1], 1], block)  # noqa: E731
+    _descriptor_matmul[(triton.cdiv(M, 32), triton.cdiv(N, 32))](desc(a, [32, 16]), desc(b, [16, 32]),
+                                                                  desc(c, [32, 32]), K, BM=32, BN=32, BK=16)
+    np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-4, atol=1e-4)
+    # a descriptor made in the kernel, padded with NaN past the shape's 12 columns
+    x = rng.standard_normal((10, 12), dtype=np.float32)
+    y = np.zeros((10, 16), np.float32)
+    _descriptor_made_in_the_kernel[(3,)](x, y, 10, 12, BM=4, BN=16)
+    assert np.array_equal(y, np.concatenate([x, np.full((10, 4), -1.0, np.float32)], axis=1))
+
+
+def test_host_descriptors_under_interpret_and_their_padding(monkeypatch):
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    # TRITON_INTERPRET=1 copies a descriptor's GPU base to the host and back
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    a = rng.standard_normal((32, 32), dtype=np.float32)
+    b = rng.standard_normal((32, 32), dtype=np.float32)
+    c = _DeviceTensor(np.zeros((32, 32), np.float32))
+    desc = lambda t: TensorDescriptor(t, [32, 32], [32, 1], [16, 16])  # noqa: E731
+    _descriptor_matmul[(2, 2)](desc(_DeviceTensor(a)), desc(_DeviceTensor(b)), desc(c), 32, BM=16, BN=16, BK=16)
+    np.testing.assert_allclose(c.array, a.astype(np.float64) @ b.astype(np.float64), rtol=1e-4, atol=1e-4)
+    # a host descriptor's NaN padding cannot be honoured by the pointer path: an error, not zeros
+    monkeypatch.delenv("TRITON_INTERPRET")
+    nan_padded = TensorDescriptor(a, [32, 32], [32, 1], [16, 16], padding="nan")
+    with pytest.raises(triton.TritiumError, match="padding='nan' is not supported"):
+        _descriptor_matmul[(2, 2)](nan_padded, desc(b), desc(np.zeros((32, 32), np.float32)), 32, BM=16, BN=16,
+                                   BK=16)

@@ -9,6 +9,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 from .._native import native_library
 from ..errors import TritiumError
+from ..tools.tensor_descriptor import TensorDescriptor
 
 _SCALARS = {"i1": ctypes.c_bool, "i8": ctypes.c_int8, "i16": ctypes.c_int16, "i32": ctypes.c_int32,
             "i64": ctypes.c_int64, "u8": ctypes.c_uint8, "u16": ctypes.c_uint16, "u32": ctypes.c_uint32,
@@ -27,6 +28,21 @@ def _address(value) -> int:
         return value
     raise TritiumError(f"a pointer argument of the CPU target takes a numpy array, a CPU tensor or an address, "
                        f"got {type(value).__name__}")
+
+
+def _descriptor_arguments(desc, name: str, rank: int) -> list:
+    """A host TensorDescriptor as the kernel takes it (Triton IR's
+    parameters of a descriptor): the descriptor itself, unused on the host
+    (null), then its base, shape (i32) and strides (i64)."""
+    if not isinstance(desc, TensorDescriptor):
+        raise TritiumError(f"argument '{name}' must be a TensorDescriptor, got {type(desc).__name__}")
+    if len(desc.shape) != rank:
+        raise TritiumError(f"argument '{name}' is a descriptor of rank {len(desc.shape)}, the kernel takes rank {rank}")
+    if desc.padding != "zero":
+        raise TritiumError(f"argument '{name}': the CPU target reads a host descriptor's blocks through pointers, "
+                           f"where elements outside the tensor are zeros; padding={desc.padding!r} is not supported")
+    return ([ctypes.c_uint64(0), ctypes.c_uint64(_address(desc.base))] + [ctypes.c_int32(int(s)) for s in desc.shape]
+            + [ctypes.c_int64(int(s)) for s in desc.strides])
 
 
 class HostKernel:
@@ -58,6 +74,8 @@ class HostKernel:
         for (name, ty), value in zip(self.params, args):
             if ty.startswith("*"):
                 values.append(ctypes.c_uint64(_address(value)))
+            elif ty.startswith("tensordesc<"):
+                values += _descriptor_arguments(value, name, ty.count(",") + 1)
             elif ty in _SCALARS:
                 values.append(_SCALARS[ty](value))
             else:

@@ -428,8 +428,9 @@ class tensor_descriptor:
     pointers elsewhere.  Elements outside the tensor load as zero and are
     not stored."""
 
-    def __init__(self, handle, base, shape, strides, type, leaves=None):
+    def __init__(self, handle, base, shape, strides, type, leaves=None, padding="zero"):
         self.handle = handle  # the !tt.tensordesc value
+        self.padding = padding  # what elements outside the tensor load as, where blocks go through pointers
         self.base = base
         self.shape = list(shape)
         self.strides = list(strides)
@@ -503,7 +504,8 @@ class tensor_descriptor:
 def make_tensor_descriptor(base, shape, strides, block_shape, padding_option="zero"):
     handle, base, shape, strides, ty = semantic.make_tensor_descriptor(base, shape, strides, block_shape,
                                                                        padding_option)
-    return tensor_descriptor(handle, base, shape, strides, ty, leaves=None)
+    return tensor_descriptor(handle, base, shape, strides, ty, leaves=None,
+                             padding=_unwrap_if_constexpr(padding_option))
 
 
 @builtin

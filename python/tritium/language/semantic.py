@@ -1351,7 +1351,7 @@ def descriptor_load(desc, offsets):
         return _tensor(builder().create1("tt.descriptor_load", [desc.handle] + [i.handle for i in indices],
                                          block.to_ir()), block)
     return load(_descriptor_block_pointer(desc, indices), boundary_check=list(range(desc.type.rank)),
-                padding_option="zero")
+                padding_option=getattr(desc, "padding", "zero"))
 
 
 def descriptor_store(desc, offsets, value):

@@ -10,6 +10,7 @@ Python is an error.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import hashlib
 import inspect
@@ -235,7 +236,11 @@ def host_copies(values):
     (GPU tensor, host copy) pairs to copy back after the launch."""
     host, copies = [], []
     for value in values:
-        if isinstance(value, TensorWrapper) and value.is_cuda:  # reinterpret(x, dtype): its base is copied
+        if isinstance(value, TensorDescriptor) and getattr(value.base, "is_cuda", False):
+            copy = value.base.detach().cpu()
+            host.append(dataclasses.replace(value, base=copy))
+            copies.append((value.base, copy))
+        elif isinstance(value, TensorWrapper) and value.is_cuda:  # reinterpret(x, dtype): its base is copied
             copy = value.base.detach().cpu()
             host.append(TensorWrapper(copy, value.dtype))
             copies.append((value.base, copy))
@@ -260,6 +265,8 @@ def runs_on_host(values) -> bool:
     TRITON_INTERPRET=1 runs such launches on the CPU)."""
     numpy_array = torch_cpu = False
     for value in values:
+        if isinstance(value, TensorDescriptor):  # where its base lives
+            value = value.base
         if hasattr(value, "data_ptr"):  # a torch tensor: its device says where it lives
             if getattr(getattr(value, "device", None), "type", None) != "cpu":
                 return False

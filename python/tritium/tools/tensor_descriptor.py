@@ -35,7 +35,8 @@ class TensorDescriptor:
         if self.strides[-1] != 1:
             raise TritiumError(f"the last dimension of a tensor descriptor must be contiguous (stride 1), got "
                                f"strides {list(self.strides)}")
-        element_size = self.base.element_size() if hasattr(self.base, "element_size") else 1
+        element_size = (self.base.element_size() if hasattr(self.base, "element_size")
+                        else getattr(self.base, "itemsize", 1))  # (a torch tensor, a numpy array)
         for i, stride in enumerate(self.strides[:-1]):
             if (stride * element_size) % 16:
                 raise TritiumError(f"tensor descriptor stride {i} is {stride} elements ({stride * element_size} "

@@ -165,6 +165,15 @@ tt.func public @libdevice_without_a_twin(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// A host tensor descriptor argument (the front end reads its blocks through
+// the base, shape and strides that follow it) is an unused pointer.
+// CHECK-LABEL: llvm.func internal @descriptor_argument(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i32, %arg3: i64
+tt.func public @descriptor_argument(%d: !tt.tensordesc<tensor<16xf32>>, %base: !tt.ptr<f32>, %size: i32, %stride: i64) {
+  tt.return
+}
+
+// -----
+
 tt.func public @inline_asm(%x: tensor<4xi32>) -> tensor<4xi32> {
   // expected-error @below {{'tt.elementwise_inline_asm' has no lowering for the CPU target yet}}
   %y = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<4xi32> -> tensor<4xi32>
