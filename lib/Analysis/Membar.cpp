@@ -92,24 +92,9 @@ using namespace tritium;
 /// The bytes of the ttg.local_alloc that `memdesc` views, or every byte when
 /// it is not known which buffer it is.
 static SharedInterval getBufferInterval(Value memdesc) {
-  while (Operation *def = memdesc.getDefiningOp()) {
-    if (auto index = dyn_cast<ttg::MemDescIndexOp>(def)) {
-      memdesc = index.getSrc();
-      continue;
-    }
-    if (auto subslice = dyn_cast<ttg::MemDescSubsliceOp>(def)) {
-      memdesc = subslice.getSrc();
-      continue;
-    }
-    if (auto trans = dyn_cast<ttg::MemDescTransOp>(def)) {
-      memdesc = trans.getSrc();
-      continue;
-    }
-    if (isa<ttg::LocalAllocOp>(def))
-      if (std::optional<int64_t> offset = getAllocationOffset(def))
-        return {*offset, *offset + getLocalAllocBytes(def)};
-    break;
-  }
+  if (ttg::LocalAllocOp alloc = ttg::getViewedAllocation(memdesc))
+    if (std::optional<int64_t> offset = getAllocationOffset(alloc))
+      return {*offset, *offset + getLocalAllocBytes(alloc)};
   return SharedInterval::all();
 }
 

@@ -117,6 +117,15 @@ class NativeLibrary:
             self._build_id = f"{self.version()}:{st.st_size}:{st.st_mtime_ns}"
         return self._build_id
 
+    def _take_bytes(self, pointer: ctypes.c_void_p, size: ctypes.c_size_t) -> bytes:
+        """The `size` bytes at `pointer` (b"" for NULL), freed."""
+        if not pointer.value:
+            return b""
+        try:
+            return ctypes.string_at(pointer.value, size.value)
+        finally:
+            self._dll.tritium_free(pointer.value)
+
     def _take_string(self, pointer: ctypes.c_void_p) -> str:
         if not pointer.value:
             return ""
@@ -195,20 +204,11 @@ class NativeLibrary:
             ctypes.byref(stages_json), ctypes.byref(cubin), ctypes.byref(cubin_size),
             ctypes.byref(diagnostics),
         )
-        image = None
-        if cubin.value:
-            try:
-                image = ctypes.string_at(cubin.value, cubin_size.value)
-            finally:
-                self._dll.tritium_free(cubin.value)
+        image = self._take_bytes(cubin, cubin_size) or None
         text, messages = self._take_string(stages_json), self._take_string(diagnostics)
         stages = json.loads(text) if text else {}
         if rc != 0:
-            error = CompilationError(messages or "compilation failed")
-            located = _FIRST_ERROR.search(messages or "")
-            if located:  # the first error's location, as frontend errors carry it
-                error.file, error.line, error.col = located[1], int(located[2]), int(located[3])
-                error.error_message = located[4]
+            error = _compilation_error(messages, "compilation failed")
             error.stages = stages
             raise error
         return stages, image
@@ -226,20 +226,10 @@ class NativeLibrary:
         rc = self._dll.tritium_cpu_compile(data, len(data), source_name.encode("utf-8"), kernel_name.encode("utf-8"),
                                            ctypes.byref(program), ctypes.byref(llvm_ir), ctypes.byref(obj),
                                            ctypes.byref(obj_size), ctypes.byref(diagnostics))
-        image = b""
-        if obj.value:
-            try:
-                image = ctypes.string_at(obj.value, obj_size.value)
-            finally:
-                self._dll.tritium_free(obj.value)
+        image = self._take_bytes(obj, obj_size)
         text, messages = self._take_string(llvm_ir), self._take_string(diagnostics)
         if rc != 0:
-            error = CompilationError(messages or "compilation for the CPU failed")
-            located = _FIRST_ERROR.search(messages or "")
-            if located:
-                error.file, error.line, error.col = located[1], int(located[2]), int(located[3])
-                error.error_message = located[4]
-            raise error
+            raise _compilation_error(messages, "compilation for the CPU failed")
         return program.value, text, image
 
     def load_cpu(self, image: bytes, kernel_name: str) -> int:
@@ -271,6 +261,17 @@ class NativeLibrary:
         text = ctypes.c_void_p()
         self._dll.tritium_cpu_host(ctypes.byref(text))
         return self._take_string(text)
+
+
+def _compilation_error(messages: str, fallback: str) -> CompilationError:
+    """A CompilationError of the native diagnostics, located at the first
+    error's file, line and column, as frontend errors are."""
+    error = CompilationError(messages or fallback)
+    located = _FIRST_ERROR.search(messages or "")
+    if located:
+        error.file, error.line, error.col = located[1], int(located[2]), int(located[3])
+        error.error_message = located[4]
+    return error
 
 
 def native_library() -> NativeLibrary:

@@ -24,6 +24,7 @@
 #include "tritium/Conversion/TTGToLLVM/ModuleSymbols.h"
 #include "tritium/Conversion/TTGToLLVM/NVVMHelpers.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
+#include "tritium/Conversion/TTGToLLVM/PrintFormat.h"
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
@@ -32,45 +33,6 @@ using namespace mlir;
 using namespace tritium;
 
 namespace {
-
-/// `text` with '%' doubled, for use inside a printf format.
-std::string escapePercent(StringRef text) {
-  std::string result;
-  for (char c : text) {
-    result.push_back(c);
-    if (c == '%')
-      result.push_back('%');
-  }
-  return result;
-}
-
-/// The printf conversion of a value of (original) element type `type`, and
-/// the value as vprintf expects it.
-std::pair<std::string, Value> formatValue(OpBuilder &b, Location loc,
-                                          Value value, Type type, bool hex,
-                                          bool isSigned) {
-  if (isa<FloatType>(type)) {
-    Value wide =
-        value.getType().isF64()
-            ? value
-            : LLVM::FPExtOp::create(b, loc, b.getF64Type(), value).getResult();
-    return {"%f", wide};
-  }
-  if (isa<LLVM::LLVMPointerType>(value.getType()))
-    return {"%p", value};
-  unsigned bits = value.getType().getIntOrFloatBitWidth();
-  if (bits < 32) {
-    Type i32 = b.getI32Type();
-    value = isSigned && bits > 1
-                ? LLVM::SExtOp::create(b, loc, i32, value).getResult()
-                : LLVM::ZExtOp::create(b, loc, i32, value).getResult();
-    bits = 32;
-  }
-  std::string length = bits == 64 ? "ll" : "";
-  if (hex)
-    return {"0x%" + length + "x", value};
-  return {"%" + length + (isSigned ? "i" : "u"), value};
-}
 
 struct PrintLowering : public ConvertOpToLLVMPattern<tt::PrintOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -145,7 +107,7 @@ struct PrintLowering : public ConvertOpToLLVMPattern<tt::PrintOp> {
       std::string operandText =
           op.getArgs().size() > 1 ? "(operand " + std::to_string(k) + ") " : "";
       for (auto [i, element] : llvm::enumerate(elements)) {
-        auto [spec, value] = formatValue(rewriter, loc, element, elementType,
+        auto [spec, value] = formatPrintedValue(rewriter, loc, element, elementType,
                                          op.getHex(), isSignedArg);
         std::string format = "pid (%u, %u, %u)";
         SmallVector<Value> args(pid);
@@ -166,20 +128,6 @@ struct PrintLowering : public ConvertOpToLLVMPattern<tt::PrintOp> {
     return success();
   }
 };
-
-/// The file and line of `loc`, looking through call sites and fusions.
-std::pair<std::string, int> getFileLine(Location loc) {
-  std::pair<std::string, int> result = {"unknown", 0};
-  loc->walk([&](Location inner) {
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(inner)) {
-      result = {fileLoc.getFilename().str(),
-                static_cast<int>(fileLoc.getLine())};
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return result;
-}
 
 struct AssertLowering : public ConvertOpToLLVMPattern<tt::AssertOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -213,7 +161,7 @@ struct AssertLowering : public ConvertOpToLLVMPattern<tt::AssertOp> {
               : isFalse;
     }
 
-    auto [file, line] = getFileLine(loc);
+    auto [file, line] = fileAndLine(loc);
     std::string functionName = "unknown";
     if (auto function = op->getParentOfType<LLVM::LLVMFuncOp>())
       functionName = function.getName().str();

@@ -71,8 +71,6 @@ using namespace tritium::cpu;
 
 namespace {
 
-constexpr unsigned kGridArgs = 6; // x, y, z, nx, ny, nz
-
 func::FuncOp enclosingKernel(Operation *op) { return op->getParentOfType<func::FuncOp>(); }
 
 // -- functions --------------------------------------------------------------

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "tritium/Conversion/TTGToLLVM/ModuleSymbols.h"
+#include "tritium/Conversion/TTGToLLVM/PrintFormat.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 
 using namespace mlir;
@@ -29,8 +30,6 @@ namespace tt = tritium::tt;
 using namespace tritium::cpu;
 
 namespace {
-
-constexpr unsigned kGridArgs = 6; // x, y, z, nx, ny, nz (ConvertTTToHostLLVM.cpp)
 
 /// The program's coordinates x, y, z: the enclosing kernel's trailing
 /// arguments.
@@ -43,54 +42,6 @@ SmallVector<Value> programId(Operation *op) {
   for (unsigned axis = 0; axis < 3; ++axis)
     pid.push_back(func.getArgument(first + axis));
   return pid;
-}
-
-/// `text` with '%' doubled, for use inside a printf format.
-std::string escapePercent(StringRef text) {
-  std::string result;
-  for (char c : text) {
-    result.push_back(c);
-    if (c == '%')
-      result.push_back('%');
-  }
-  return result;
-}
-
-/// The printf conversion of `value` (of Triton element type `type`), and
-/// the value as a variadic argument (floats as double, small integers
-/// widened to 32 bits).
-std::pair<std::string, Value> formatValue(OpBuilder &b, Location loc, Value value, Type type, bool hex,
-                                          bool isSigned) {
-  if (isa<FloatType>(type)) {
-    Value wide = value.getType().isF64() ? value : LLVM::FPExtOp::create(b, loc, b.getF64Type(), value).getResult();
-    return {"%f", wide};
-  }
-  if (isa<LLVM::LLVMPointerType>(value.getType()))
-    return {"%p", value};
-  unsigned bits = value.getType().getIntOrFloatBitWidth();
-  if (bits < 32) {
-    Type i32 = b.getI32Type();
-    value = isSigned && bits > 1 ? LLVM::SExtOp::create(b, loc, i32, value).getResult()
-                                 : LLVM::ZExtOp::create(b, loc, i32, value).getResult();
-    bits = 32;
-  }
-  std::string length = bits == 64 ? "ll" : "";
-  if (hex)
-    return {"0x%" + length + "x", value};
-  return {"%" + length + (isSigned ? "i" : "u"), value};
-}
-
-/// The file and line of `loc`, looking through call sites and fusions.
-std::pair<std::string, int> fileAndLine(Location loc) {
-  std::pair<std::string, int> result = {"unknown", 0};
-  loc->walk([&](Location inner) {
-    if (auto fileLoc = dyn_cast<FileLineColLoc>(inner)) {
-      result = {fileLoc.getFilename().str(), static_cast<int>(fileLoc.getLine())};
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return result;
 }
 
 struct PrintConversion : OpConversionPattern<tt::PrintOp> {
@@ -114,7 +65,7 @@ struct PrintConversion : OpConversionPattern<tt::PrintOp> {
       operands.append(args.begin(), args.end());
       LLVM::CallOp::create(b, loc, printf, operands);
     };
-    std::string prefix = escapePercent(op.getPrefix());
+    std::string prefix = tritium::escapePercent(op.getPrefix());
     ArrayRef<int32_t> isSigned = op.getIsSigned();
     if (op.getArgs().empty())
       emitPrintf(rewriter, "pid (%u, %u, %u)" + prefix + "\n", pid);
@@ -125,7 +76,7 @@ struct PrintConversion : OpConversionPattern<tt::PrintOp> {
       std::string operand = op.getArgs().size() > 1 ? "(operand " + std::to_string(k) + ") " : "";
       auto tensor = dyn_cast<RankedTensorType>(arg.getType());
       if (!tensor) {
-        auto [spec, printed] = formatValue(rewriter, loc, value, element, op.getHex(), isSignedArg);
+        auto [spec, printed] = tritium::formatPrintedValue(rewriter, loc, value, element, op.getHex(), isSignedArg);
         SmallVector<Value> args(pid);
         args.push_back(printed);
         emitPrintf(rewriter, "pid (%u, %u, %u)" + prefix + operand + spec + "\n", args);
@@ -146,7 +97,7 @@ struct PrintConversion : OpConversionPattern<tt::PrintOp> {
               format += d ? ", %u" : "%u";
             }
             Value e = LLVM::ExtractElementOp::create(b, loc, value, i);
-            auto [spec, printed] = formatValue(b, loc, e, element, op.getHex(), isSignedArg);
+            auto [spec, printed] = tritium::formatPrintedValue(b, loc, e, element, op.getHex(), isSignedArg);
             args.push_back(printed);
             emitPrintf(b, format + ")" + prefix + operand + spec + "\n", args);
             scf::YieldOp::create(b, loc);
@@ -182,7 +133,7 @@ struct AssertConversion : OpConversionPattern<tt::AssertOp> {
                         : condition;
     Value failed = arith::XOrIOp::create(rewriter, loc, allTrue,
                                          arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true)));
-    std::pair<std::string, int> where = fileAndLine(loc);
+    std::pair<std::string, int> where = tritium::fileAndLine(loc);
     const std::string &file = where.first;
     int line = where.second;
     std::string function = "unknown";

@@ -23,6 +23,10 @@ class ExternElementwiseOp;
 
 namespace tritium::cpu {
 
+/// The i32 arguments every kernel gains after its own: the program's
+/// coordinates x, y, z, then the grid's size nx, ny, nz.
+inline constexpr unsigned kGridArgs = 6;
+
 /// The number of elements of a tensor type, 1 for a scalar.
 int64_t numElements(mlir::Type type);
 

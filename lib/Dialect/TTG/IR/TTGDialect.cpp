@@ -202,6 +202,13 @@ int64_t tritium::ttg::getSharedMemoryPerBlock(int computeCapability) {
                                    : 101376;
 }
 
+LocalAllocOp tritium::ttg::getViewedAllocation(Value memdesc) {
+  Operation *def = memdesc.getDefiningOp();
+  while (def && isa<MemDescIndexOp, MemDescSubsliceOp, MemDescTransOp>(def))
+    def = def->getOperand(0).getDefiningOp();
+  return dyn_cast_or_null<LocalAllocOp>(def);
+}
+
 DistributedEncodingAttr tritium::ttg::getDistributedEncoding(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)

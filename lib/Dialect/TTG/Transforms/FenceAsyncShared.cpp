@@ -44,14 +44,6 @@ bool isView(Operation *op) {
   return isa<MemDescIndexOp, MemDescSubsliceOp, MemDescTransOp>(op);
 }
 
-/// The ttg.local_alloc `memdesc` is a view of, or null.
-LocalAllocOp bufferOf(Value memdesc) {
-  Operation *def = memdesc.getDefiningOp();
-  while (def && isView(def))
-    def = def->getOperand(0).getDefiningOp();
-  return dyn_cast_or_null<LocalAllocOp>(def);
-}
-
 /// Whether the async proxy may access `buffer` (see the file comment).
 bool accessedByAsyncProxy(LocalAllocOp buffer) {
   SmallVector<Value> worklist = {buffer.getResult()};
@@ -85,7 +77,7 @@ struct TTGFenceAsyncSharedPass
       auto type = cast<MemDescType>(memdesc.getType());
       if (!isa<NvmmaSharedEncodingAttr>(type.getEncoding()))
         return false;
-      LocalAllocOp buffer = bufferOf(memdesc);
+      LocalAllocOp buffer = getViewedAllocation(memdesc);
       if (!buffer)
         return true;
       auto [it, inserted] = asyncBuffers.try_emplace(buffer, false);

@@ -59,4 +59,11 @@ MemDescType getTransposedTileType(MemDescType type);
 #define GET_OP_CLASSES
 #include "tritium/Dialect/TTG/IR/TTGOps.h.inc"
 
+namespace tritium::ttg {
+/// The ttg.local_alloc a shared-memory descriptor views, through
+/// ttg.memdesc_index, ttg.memdesc_subslice and ttg.memdesc_trans; null when
+/// the chain ends elsewhere (a block argument, another op).
+LocalAllocOp getViewedAllocation(mlir::Value memdesc);
+} // namespace tritium::ttg
+
 #endif // TRITIUM_DIALECT_TTG_IR_TTGDIALECT_H
