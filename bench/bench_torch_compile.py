@@ -52,9 +52,14 @@ KERNEL_COMPILE_TIMERS = ("async_compile.precompile", "async_compile.wait")
 
 def case_env(backend, root):
     env = dict(os.environ)
+    # Both compilers keep their kernels in TRITON_CACHE_DIR, as they do
+    # under Inductor when nothing else is set: Inductor's own launcher
+    # loads a kernel's cubin from <TRITON_CACHE_DIR>/<hash>/<name>.cubin,
+    # and where it finds none, launches through CompiledKernel.run.
     for var, sub in (("TORCHINDUCTOR_CACHE_DIR", "inductor"), ("TRITON_CACHE_DIR", "triton"),
-                     ("TRITIUM_CACHE_DIR", "tritium"), ("XDG_CACHE_HOME", "xdg")):
+                     ("XDG_CACHE_HOME", "xdg")):
         env[var] = os.path.join(root, sub)
+    env.pop("TRITIUM_CACHE_DIR", None)
     env.pop("TRITIUM_AS_TRITON", None)
     path = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     if backend == "tritium":
@@ -64,14 +69,17 @@ def case_env(backend, root):
     return env
 
 
-def run_case(backend, case, timeout):
+def run_case(backend, case, timeout, profile=False):
     model, task, precision, mode, dynamic = case
     root = tempfile.mkdtemp(prefix=f"zoo-{backend}-")
+    env = case_env(backend, root)
+    if profile:
+        env["ZOO_PROFILE"] = "1"
     cmd = [sys.executable, os.path.join(HERE, "torch_zoo.py"), model, task, precision, mode] + (
         ["dynamic"] if dynamic else [])
     t0 = time.perf_counter()
     try:
-        proc = subprocess.run(cmd, env=case_env(backend, root), capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
         out, tail = proc.stdout, proc.stderr[-4000:]
     except subprocess.TimeoutExpired as e:
         out, tail = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""), "timeout"
@@ -89,6 +97,31 @@ def run_case(backend, case, timeout):
     result["backend"] = backend
     result["process_s"] = round(time.perf_counter() - t0, 2)
     return result
+
+
+def print_profiles(results):
+    """Each profiled case's warm call, kernel by kernel (GPU microseconds
+    under each compiler), the largest difference first."""
+    by = {}
+    for r in results:
+        if r.get("profile"):
+            by.setdefault(label(r), {})[r["backend"]] = r["profile"]
+    for case, pair in by.items():
+        print(f"\nprofile of one warm call, {case}: " + ", ".join(
+            f"{b} {p['device_ms']:.3f} ms on the GPU in {p['launches']} launches" for b, p in pair.items()))
+        rows = {}
+        for b, p in pair.items():
+            for name, calls, us in p["top"]:
+                rows.setdefault(name, {})[b] = (calls, us)
+        diff = lambda kv: -abs(kv[1].get("tritium", (0, 0))[1] - kv[1].get("triton", (0, 0))[1])  # noqa: E731
+        for name, got in sorted(rows.items(), key=diff)[:25]:
+            cells = "  ".join(f"{b} {got[b][0]:3d}x {got[b][1]:9.1f} us" if b in got else f"{b} {'-':>17s}"
+                              for b in ("tritium", "triton"))
+            print(f"  {name[:80]:80s} {cells}")
+        for b, p in pair.items():
+            print(f"  host time of five warm calls under {b}, by function (calls, own s, cumulative s):")
+            for name, calls, own, cum in p.get("host_top", [])[:15]:
+                print(f"    {name[:80]:80s} {calls:7d} {own:8.4f} {cum:8.4f}")
 
 
 def kernel_compile_s(result):
@@ -198,6 +231,8 @@ def main():
     ap.add_argument("--backends", default="tritium,triton")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--profile", action="store_true", help="profile one warm call of each case and compare "
+                    "its kernels (ZOO_PROFILE in bench/torch_zoo.py)")
     ap.add_argument("--json", default=None, help="also write every result to this file")
     ap.add_argument("--merge", nargs="+", help="report the results of these --json files together (runs of "
                     "parts of the bench set) instead of running cases")
@@ -215,7 +250,7 @@ def main():
     jobs = [(b, c) for c in dict.fromkeys(cases) for b in backends]
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(run_case, b, c, args.timeout) for b, c in jobs]
+        futures = [pool.submit(run_case, b, c, args.timeout, args.profile) for b, c in jobs]
         for future in concurrent.futures.as_completed(futures):
             r = future.result()
             results.append(r)
@@ -228,6 +263,7 @@ def main():
             if "error" in r:
                 print("    " + "\n    ".join(r.get("stderr", "").strip().splitlines()[-25:]), flush=True)
 
+    print_profiles(results)
     report(results, args.jobs == 1 and set(backends) == {"tritium", "triton"} and args.cases == "bench"
            and not (args.models or args.dynamic))
     return 0 if all("error" not in r for r in results if r["backend"] == "tritium") else 1

@@ -22,6 +22,12 @@ compiled, from the same weights and inputs, and prints one JSON line:
               the gradients, and over all the weights after the Adam step
   kernels     Triton kernels Inductor generated (torch._inductor.metrics)
   triton      the module that answered `import triton` (tritium or triton)
+  profile     with ZOO_PROFILE=1: one warm call under torch.profiler, the GPU
+              time its kernels took (device_ms) and the kernels taking the most
+              of it (name, calls, microseconds); warm_ms over device_ms tells a
+              host-bound call from a device-bound one; host_top: the Python
+              functions taking the most of five warm calls' host time
+              (cProfile: function, calls, own seconds, cumulative seconds)
 
   python3 bench/torch_zoo.py MODEL TASK PRECISION MODE [dynamic]
   python3 bench/torch_zoo.py --list
@@ -32,6 +38,7 @@ the errors.
 """
 import copy
 import json
+import os
 import statistics
 import sys
 import time
@@ -273,11 +280,43 @@ def run_case(name, task, precision, mode, dynamic=False, warm_iters=20):
         torch.cuda.synchronize()
         times.append((time.perf_counter() - t) * 1e3)
     phases["warm"] = time.perf_counter() - t_phase
+    profile = _profile(torch, results[1]) if os.environ.get("ZOO_PROFILE") == "1" else None
     import triton
     return {"model": name, "task": task, "precision": precision, "mode": mode, "dynamic": bool(dynamic),
             "cold_s": round(cold, 3), "warm_ms": round(statistics.median(times), 4), **errors,
             "kernels": kernels, "compile": _timers(torch), "triton": triton.__name__,
-            "phases_s": {k: round(v, 3) for k, v in phases.items()}}
+            "phases_s": {k: round(v, 3) for k, v in phases.items()},
+            **({"profile": profile} if profile else {})}
+
+
+def _profile(torch, step, top=25):
+    """The GPU kernels of one warm call of `step`: their total time and the
+    `top` kernels by time."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        step()
+        torch.cuda.synchronize()
+    kernels = {}
+    for event in prof.events():
+        if event.device_type == torch.autograd.DeviceType.CUDA:
+            calls, us = kernels.get(event.name, (0, 0.0))
+            kernels[event.name] = (calls + 1, us + event.time_range.elapsed_us())
+    ranked = sorted(kernels.items(), key=lambda kv: -kv[1][1])
+    import cProfile
+    import pstats
+    host = cProfile.Profile()
+    host.enable()
+    for _ in range(5):
+        step()
+    torch.cuda.synchronize()
+    host.disable()
+    stats = pstats.Stats(host).stats  # (file, line, function) -> (calls, primitive calls, own s, cumulative s, callers)
+    slowest = sorted(stats.items(), key=lambda kv: -kv[1][2])[:top]
+    host_top = [[f"{os.path.basename(f)}:{line}:{fn}"[:90], calls, round(own, 4), round(cum, 4)]
+                for (f, line, fn), (calls, _, own, cum, _) in slowest]
+    return {"host_top": host_top, "device_ms": round(sum(us for _, us in kernels.values()) / 1e3, 4),
+            "launches": sum(calls for calls, _ in kernels.values()),
+            "top": [[name[:90], calls, round(us, 1)] for name, (calls, us) in ranked[:top]]}
 
 
 def main(argv):

@@ -26,10 +26,19 @@ print("OK")
 '''
 
 
-def test_torch_compile_mlp_matches_eager(tmp_path):
+def _alias_env(tmp_path):
+    """The environment of a child whose `import triton` is Tritium, with
+    fresh caches; kernels go to TRITON_CACHE_DIR, as they do under Inductor
+    when nothing else is set."""
     paths = [os.path.join(REPO, "scripts", "triton_alias"), os.path.join(REPO, "python")]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths + [os.environ.get("PYTHONPATH", "")]),
                TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "inductor"), TRITON_CACHE_DIR=str(tmp_path / "triton"))
+    env.pop("TRITIUM_CACHE_DIR", None)
+    return env
+
+
+def test_torch_compile_mlp_matches_eager(tmp_path):
+    env = _alias_env(tmp_path)
     result = subprocess.run([sys.executable, "-c", _SCRIPT], env=env, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr[-6000:]
     assert result.stdout.strip().endswith("OK")
@@ -96,9 +105,7 @@ def test_inductor_finds_what_a_user_kernel_writes(tmp_path):
     ASTSource.make_ir's tree: it finds the two arguments written, not
     every tensor (its fallback when the walk fails), for CUDA tensors and
     for the host stand-ins Inductor traces with, and inside torch.compile."""
-    paths = [os.path.join(REPO, "scripts", "triton_alias"), os.path.join(REPO, "python")]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths + [os.environ.get("PYTHONPATH", "")]),
-               TORCHINDUCTOR_CACHE_DIR=str(tmp_path / "inductor"), TRITON_CACHE_DIR=str(tmp_path / "triton"))
+    env = _alias_env(tmp_path)
     script = tmp_path / "kernel_mutation.py"  # a file: @triton.jit reads the kernel's source
     script.write_text(_MUTATION_SCRIPT)
     result = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=600)
@@ -106,3 +113,56 @@ def test_inductor_finds_what_a_user_kernel_writes(tmp_path):
     assert "MUTATED ['count_ptr', 'out_ptr']" in result.stdout, result.stdout + result.stderr[-3000:]
     assert "HOST ['count_ptr', 'out_ptr']" in result.stdout, result.stdout + result.stderr[-3000:]
     assert "COMPILED OK" in result.stdout, result.stdout + result.stderr[-3000:]
+
+
+_LAUNCHERS_SCRIPT = r'''
+import sys
+import torch
+import triton
+from torch._inductor.codecache import PyCodeCache
+from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+assert triton.__name__ == "tritium", triton.__name__
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.GELU(), torch.nn.LayerNorm(256),
+                            torch.nn.Linear(256, 32), torch.nn.Softmax(dim=-1)).cuda()
+x = torch.randn(128, 64, device="cuda")
+eager = [p.detach().clone() for p in model.parameters()]
+
+
+def step(m, x):
+    m.zero_grad(set_to_none=True)
+    loss = m(x).square().mean()
+    loss.backward()
+    return [loss.detach()] + [p.grad for p in m.parameters()]
+
+
+want = step(model, x)
+compiled = torch.compile(model)
+got = step(compiled, x)
+got = step(compiled, x)
+for g, w in zip(got, want):
+    torch.testing.assert_close(g, w, rtol=1e-4, atol=1e-5)
+modules = PyCodeCache.modules
+modules = modules.values() if isinstance(modules, dict) else modules
+static, through_run = [], []
+for module in list(modules):
+    for value in vars(module).values():
+        if isinstance(value, CachingAutotuner):
+            for launcher in value.launchers:
+                name = value.fn.__name__
+                (static if getattr(launcher, "_is_static", False) else through_run).append(name)
+print("STATIC", len(static), "RUN", sorted(through_run))
+'''
+
+
+def test_inductor_launches_tritium_kernels_itself(tmp_path):
+    """Inductor launches the kernels it generates with its own launcher
+    (PyTorch's static CUDA launcher, which loads <TRITON_CACHE_DIR>/<hash>/
+    <name>.cubin and starts 32 * num_warps threads), not through
+    CompiledKernel.run, when Tritium compiles them: forward and backward of
+    a small model, every kernel launched that way, results as eager's."""
+    result = subprocess.run([sys.executable, "-c", _LAUNCHERS_SCRIPT], env=_alias_env(tmp_path),
+                            capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr[-6000:]
+    line = next(l for l in result.stdout.splitlines() if l.startswith("STATIC"))
+    assert line.endswith("RUN []") and int(line.split()[1]) >= 4, result.stdout

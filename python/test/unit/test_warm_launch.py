@@ -502,3 +502,39 @@ def test_negative_block_pointer_strides_are_refused(cuda, tensor_path):
     with pytest.raises(TritiumError, match="argument 'M' .* is -3"):
         matmul[(2, 2)](a, b, c, -3, 256, 256, 256, 256, 256, BM=128, BN=128, BK=64)
     assert len(cuda.records) == 1
+
+
+def test_compiled_kernel_run_launches_as_inductor_calls_it(cuda):
+    # Inductor's launcher for a kernel it does not launch itself calls
+    # run(grid x, y, z, stream, function, packed_metadata, launch_metadata,
+    # enter hook, exit hook, *every parameter's value), constexprs included
+    copy = fresh_copy_kernel()
+    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    kernel = copy.warmup(x, y, 100, BLOCK=128, grid=(1,))
+    run = kernel.run
+    assert run.__name__ == "run" and kernel.run is run  # generated once per kernel
+    seen = []
+    run(3, 1, 1, 0x77, kernel.function, kernel.packed_metadata, "meta", seen.append, seen.append, x, y, 100, 128)
+    run(2, 1, 1, 0x78, 0, kernel.packed_metadata, None, None, None, x, y, 7, 128)  # function 0: the current device's
+    run(5, 1, 1, 0x79, kernel.function, kernel.packed_metadata, None, None, None, x, y, 9)  # runtime values only
+    assert seen == ["meta", "meta"]
+    first, second, third = (decode(r, "PPi") for r in cuda.records)
+    assert first["function"] == second["function"] == kernel.function
+    assert (first["grid"], first["stream"], first["threads"], first["params"]) == ((3, 1, 1), 0x77, 128,
+                                                                                  (0x10000, 0x20000, 100))
+    assert (second["grid"], second["stream"], second["params"]) == ((2, 1, 1), 0x78, (0x10000, 0x20000, 7))
+    assert (third["grid"], third["stream"], third["params"]) == ((5, 1, 1), 0x79, (0x10000, 0x20000, 9))
+
+
+def test_compiled_kernel_run_names_a_bad_argument(cuda):
+    copy = fresh_copy_kernel()
+    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    kernel = copy.warmup(x, y, 100, BLOCK=128, grid=(1,))
+    with pytest.raises(TritiumError, match="argument 'n' of 'copy' cannot be passed as i32: 4294967296"):
+        kernel.run(1, 1, 1, 0, kernel.function, None, None, None, None, x, y, 1 << 32, 128)
+    with pytest.raises(ArgumentError, match="argument 'y_ptr' is a tensor on cpu"):
+        kernel.run(1, 1, 1, 0, kernel.function, None, None, None, None, x, FakeTensor(0x20000, is_cuda=False),
+                   1, 128)
+    with pytest.raises(TritiumError, match="grid"):
+        kernel.run(0, 1, 1, 0, kernel.function, None, None, None, None, x, y, 1, 128)
+    assert cuda.records == []

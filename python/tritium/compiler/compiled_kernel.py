@@ -167,7 +167,26 @@ class CompiledKernel(metaclass=_LaunchHooksOfTheClass):
 
     @property
     def run(self):
-        return self._run
+        """Triton's run(grid_x, grid_y, grid_z, stream, function,
+        packed_metadata, launch_metadata, enter_hook, exit_hook, *args):
+        a function generated for this kernel (Launcher.run_entry) when its
+        parameters are plain values and tensors, else _run."""
+        try:
+            launcher = self._launcher or self._make_launcher()
+        except TritiumError:
+            return self._run  # (a kernel without a binary: launching it says why)
+        entry = launcher.run_function
+        if entry is None:
+            entry = self._run
+            if not any(tuple_args.is_tuple_signature(ty) or str(ty).startswith("tensordesc<")
+                       for ty in self._signature.values()):
+                positions = [i for i, ty in enumerate(self._signature.values()) if ty != "constexpr"]
+                try:
+                    entry = launcher.run_entry(positions, self._num_params, self._run)
+                except TritiumError:
+                    return self._run  # (no GPU: launching it says so)
+            launcher.run_function = entry
+        return entry
 
     def _run(self, grid_x, grid_y, grid_z, stream, function, packed_metadata, launch_metadata,
              launch_enter_hook, launch_exit_hook, *args):

@@ -8,13 +8,16 @@ makes tensor maps, the address of its global scratch memory, allocated per
 launch by triton.set_allocator's allocator).  A struct.Struct generated
 once per kernel from its signature builds the whole record in one call.
 
-Two callers:
+Three callers:
   * Launcher.__call__: the general path (first launches, CompiledKernel
     launches); converts every argument (tensors -> device addresses, with
     the checks that name bad arguments);
   * Launcher.warm_entry: a function generated per specialization and
     device for the JIT's warm path, which has already turned tensors into
-    addresses and knows the argument types from its specialization key.
+    addresses and knows the argument types from its specialization key;
+  * Launcher.run_entry: a function generated per kernel with the
+    parameters of Triton's CompiledKernel.run, the path PyTorch's Inductor
+    launches every generated kernel through when its own launcher does not.
 """
 from __future__ import annotations
 
@@ -254,6 +257,7 @@ class Launcher:
         self._functions: Dict[int, int] = {}
         self._load_lock = threading.RLock()  # one module load per device (reentrant: load hooks may launch)
         self.registers = None  # per thread, known once loaded
+        self.run_function = None  # CompiledKernel.run's function, made on first use (run_entry)
         self.hash = hashlib.sha256(image).hexdigest()[:32]  # names the binary to the load hooks
 
     def _offsets(self):
@@ -376,6 +380,69 @@ class Launcher:
         del scratch  # (after the launch is issued)
         if result != 0:
             self._raise_launch_error(result)
+
+    def run_entry(self, positions: Sequence[int], num_values: int, general: Callable) -> Callable:
+        """A function with the parameters of Triton's CompiledKernel.run,
+        (grid_x, grid_y, grid_z, stream, function, packed_metadata,
+        launch_metadata, launch_enter_hook, launch_exit_hook, v0, ...,
+        v{num_values-1}),
+        where v_i is the value of the kernel's parameter i (constexprs
+        included; runtime parameter k is v[positions[k]]).  It launches
+        `function` (a CUfunction this launcher loaded; 0 or None: the one on
+        the current device) on `stream`.  Tensors become addresses here, with
+        device_pointer's checks; the packing names an argument that does not
+        fit its type.  A call with another number of values goes to
+        `general` (the same parameters).  Unlike __call__, it does not check
+        that the tensors live on the current device: as in Triton, the
+        caller has chosen the function and stream of one device."""
+        if any(ty.startswith("tensordesc<") for ty in self.param_types):
+            raise TritiumError("run_entry: kernels with tensor descriptor parameters take the general path")
+        values = [f"v{i}" for i in range(num_values)]
+        packed = []
+        for k, ty in zip(positions, self.param_types):
+            if ty.startswith("*"):
+                packed.append(f"_ptr(v{k}, {self.param_names[len(packed)]!r})")
+            elif ty == "bf16":
+                packed.append(f"_bf16(v{k})")
+            else:
+                packed.append(f"v{k}")
+        checks = "".join(f"    if not 0 <= v{positions[k]} < {limit}:\n"
+                         f"        _self._negative({k}, v{positions[k]})\n" for k, limit in self.nonnegative)
+        scratch = ""
+        if self.global_scratch:
+            scratch = "    scratch, scratch_address = _self.scratch(grid_x * grid_y * grid_z, stream, _device())\n"
+            packed.append("scratch_address")
+        source = (
+            "def run(grid_x, grid_y, grid_z, stream, function, packed_metadata, launch_metadata, launch_enter_hook,"
+            " launch_exit_hook, *args):\n"
+            f"    if len(args) != {num_values}:\n"
+            "        return _general(grid_x, grid_y, grid_z, stream, function, packed_metadata, launch_metadata,"
+            " launch_enter_hook, launch_exit_hook, *args)\n"
+            + (f"    {', '.join(values)}, = args\n" if values else "")
+            + "    if not (0 < grid_x <= 2147483647 and 0 < grid_y <= 65535 and 0 < grid_z <= 65535):\n"
+            "        _bad_grid((grid_x, grid_y, grid_z), _NAME)\n"
+            f"{checks}"
+            "    if not function:\n"
+            "        function = _self.function(_device())\n"
+            f"{scratch}"
+            "    if launch_enter_hook:\n"
+            "        launch_enter_hook(launch_metadata)\n"
+            "    try:\n"
+            "        record = _pack(function, stream, grid_x, grid_y, grid_z, _THREADS, _SHARED, _BYTES"
+            f"{''.join(', ' + p for p in packed)})\n"
+            "    except (_struct_error, OverflowError) as e:\n"
+            f"        _self._pack_error(e, [{', '.join(packed)}])\n"
+            "    result = _launch(record)\n"
+            "    if result:\n"
+            "        _self._raise_launch_error(result)\n"
+            "    if launch_exit_hook:\n"
+            "        launch_exit_hook(launch_metadata)\n")
+        namespace = {"_pack": self.record.pack, "_device": driver.device_getter(), "_THREADS": self.threads,
+                     "_SHARED": self.shared, "_BYTES": self.params_bytes, "_launch": driver.cuda().launch,
+                     "_bad_grid": bad_grid, "_NAME": self.name, "_self": self, "_bf16": _bf16_bits,
+                     "_ptr": device_pointer, "_struct_error": struct.error, "_general": general}
+        exec(compile(source, f"<tritium run of {self.name}>", "exec"), namespace)
+        return namespace["run"]
 
     def warm_entry(self, device: int, positions: Sequence[int], num_values: int, result: Any = None) -> Callable:
         """A launch function (grid, v0, ..., v{num_values-1}) for the JIT's
