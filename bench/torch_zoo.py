@@ -14,7 +14,10 @@ and whether the compile is `dynamic`.  The case runs the model eagerly and
 compiled, from the same weights and inputs, and prints one JSON line:
 
   cold_s      the first compiled call (or training step), compile included
-  warm_ms     median time of a compiled call (or step) once warm
+  warm_ms     time of a compiled call (or step) once warm: the lowest of the
+              medians of five rounds of 20 calls (small models spend most of
+              a call on the host, where a round can be slowed by the
+              machine's other work; warm_rounds_ms lists the five)
   compile     Inductor's own timers (torch._dynamo.utils.compilation_time_metrics),
               seconds summed per timer
   err         max |compiled - eager| / max |eager| of the output (for `train`,
@@ -196,7 +199,7 @@ def _timers(torch):
     return {key: round(sum(values), 4) for key, values in compilation_time_metrics.items()}
 
 
-def run_case(name, task, precision, mode, dynamic=False, warm_iters=20):
+def run_case(name, task, precision, mode, dynamic=False, warm_iters=20, warm_rounds=5):
     phases = {}  # seconds per phase of this process, to tell the cold call from the rest
     t_phase = time.perf_counter()
     import torch
@@ -273,17 +276,21 @@ def run_case(name, task, precision, mode, dynamic=False, warm_iters=20):
     for _ in range(3):
         results[1]()
     torch.cuda.synchronize()
-    times = []
-    for _ in range(warm_iters):
-        t = time.perf_counter()
-        results[1]()
-        torch.cuda.synchronize()
-        times.append((time.perf_counter() - t) * 1e3)
+    rounds = []
+    for _ in range(warm_rounds):
+        times = []
+        for _ in range(warm_iters):
+            t = time.perf_counter()
+            results[1]()
+            torch.cuda.synchronize()
+            times.append((time.perf_counter() - t) * 1e3)
+        rounds.append(statistics.median(times))
     phases["warm"] = time.perf_counter() - t_phase
     profile = _profile(torch, results[1]) if os.environ.get("ZOO_PROFILE") == "1" else None
     import triton
     return {"model": name, "task": task, "precision": precision, "mode": mode, "dynamic": bool(dynamic),
-            "cold_s": round(cold, 3), "warm_ms": round(statistics.median(times), 4), **errors,
+            "cold_s": round(cold, 3), "warm_ms": round(min(rounds), 4),
+            "warm_rounds_ms": [round(r, 4) for r in rounds], **errors,
             "kernels": kernels, "compile": _timers(torch), "triton": triton.__name__,
             "phases_s": {k: round(v, 3) for k, v in phases.items()},
             **({"profile": profile} if profile else {})}
