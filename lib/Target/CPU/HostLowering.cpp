@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "HostLowering.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 #include "tritium/Analysis/AxisInfo.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 
@@ -130,6 +132,38 @@ Value tritium::cpu::fromVector(OpBuilder &b, Location loc, Value v, Type want) {
   if (isa<VectorType>(want))
     return v;
   return LLVM::ExtractElementOp::create(b, loc, v, i32Constant(b, loc, 0));
+}
+
+Value tritium::cpu::entryAlloca(OpBuilder &b, Location loc, Type element, int64_t count) {
+  Operation *function = b.getInsertionBlock()->getParentOp();
+  while (function && !isa<FunctionOpInterface>(function))
+    function = function->getParentOp();
+  assert(function && "stack memory is allocated inside a function");
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&function->getRegion(0).front());
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  return LLVM::AllocaOp::create(b, loc, ptr, element, i32Constant(b, loc, count), /*alignment=*/64);
+}
+
+Value tritium::cpu::elementAddress(OpBuilder &b, Location loc, Value base, Type element, Value index) {
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  return LLVM::GEPOp::create(b, loc, ptr, element, base, ValueRange{index});
+}
+
+static unsigned elementAlignment(Type element) {
+  return std::max(1u, element.getIntOrFloatBitWidth() / 8);
+}
+
+Value tritium::cpu::loadElements(OpBuilder &b, Location loc, Value base, Type element, Value index,
+                                 int64_t count) {
+  Type type = count == 1 ? element : Type(VectorType::get({count}, element));
+  return LLVM::LoadOp::create(b, loc, type, elementAddress(b, loc, base, element, index),
+                              elementAlignment(element));
+}
+
+void tritium::cpu::storeElements(OpBuilder &b, Location loc, Value value, Value base, Value index) {
+  Type element = getElementTypeOrSelf(value.getType());
+  LLVM::StoreOp::create(b, loc, value, elementAddress(b, loc, base, element, index), elementAlignment(element));
 }
 
 ContiguousRows tritium::cpu::findContiguousRows(ModuleOp module) {

@@ -60,6 +60,23 @@ mlir::Value asVector(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v);
 /// Element 0 of `v` when `want` is a scalar type, else `v`.
 mlir::Value fromVector(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, mlir::Type want);
 
+/// Stack memory for `count` elements of `element` (64-byte aligned),
+/// allocated in the entry block of the function holding the insertion
+/// point: an alloca inside a loop would take new stack every iteration.
+mlir::Value entryAlloca(mlir::OpBuilder &b, mlir::Location loc, mlir::Type element, int64_t count);
+/// The address of element `index` (an i32 value) of the array of `element`
+/// at `base`.
+mlir::Value elementAddress(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base, mlir::Type element,
+                           mlir::Value index);
+/// Loads `count` elements of `element` from `base` + `index` elements (a
+/// vector of `count`, aligned to one element).
+mlir::Value loadElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base, mlir::Type element,
+                         mlir::Value index, int64_t count);
+/// Stores `value` (a vector, or a scalar) at `base` + `index` elements,
+/// aligned to one element.
+void storeElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value, mlir::Value base,
+                   mlir::Value index);
+
 /// Loads and stores whose pointers address each row (the innermost
 /// dimension) contiguously, by the axis analysis of the Triton IR: the
 /// length of a row.  Such an access is one masked vector load or store per

@@ -147,8 +147,8 @@ struct GatherConversion : OpConversionPattern<tt::GatherOp> {
     }
     auto srcType = cast<VectorType>(adaptor.getSrc().getType());
     auto ptr = LLVM::LLVMPointerType::get(rewriter.getContext());
-    Value slot = LLVM::AllocaOp::create(rewriter, loc, ptr, srcType, i32Constant(rewriter, loc, 1));
-    LLVM::StoreOp::create(rewriter, loc, adaptor.getSrc(), slot);
+    Value slot = entryAlloca(rewriter, loc, srcType.getElementType(), srcType.getNumElements());
+    storeElements(rewriter, loc, adaptor.getSrc(), slot, i32Constant(rewriter, loc, 0));
     auto i32s = VectorType::get({n}, rewriter.getI32Type());
     Value indices = adaptor.getIndices();
     if (getElementTypeOrSelf(indices.getType()) != rewriter.getI32Type())

@@ -1,8 +1,9 @@
 //===- ReduceScanDotToHost.cpp - reductions, scans and dots ---------------===//
 //
-// convert-tt-to-host-llvm's patterns for `tt.reduce` (log2 n halvings),
+// convert-tt-to-host-llvm's patterns for `tt.reduce` (log2 n halvings, in loops
+// over a stack copy for large tensors),
 // `tt.scan` (log2 n shifted combines), `tt.dot` (one vector FMA per row of
-// the accumulator and k) and `tt.histogram` (a loop over the input adding
+// the accumulator and k, in loops over stack copies) and `tt.histogram` (a loop over the input adding
 // one to the bin of each value below the number of bins, as an unsigned
 // number after sign extension, as the GPU lowering counts).
 //
@@ -54,6 +55,61 @@ FailureOr<SmallVector<Value>> combineAsVectors(Operation *op, Block &body, Value
   return results;
 }
 
+/// Whether combineAsVectors can rebuild `body` on vectors.
+bool isVectorizableCombine(Block &body) {
+  return llvm::all_of(body.without_terminator(), [](Operation &inner) {
+    return inner.getNumRegions() == 0 && isa<arith::ArithDialect, math::MathDialect>(inner.getDialect());
+  });
+}
+
+/// `values` (flat vectors of `shape`, one per operand of `op`) reduced
+/// along `axis` in log2 halvings: each halving combines the low half of the
+/// axis with the high half.
+FailureOr<SmallVector<Value>> reduceByHalving(tt::ReduceOp op, SmallVector<Value> values,
+                                              SmallVector<int64_t> shape, unsigned axis,
+                                              ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  while (shape[axis] > 1) {
+    SmallVector<int64_t> half = shape;
+    half[axis] /= 2;
+    SmallVector<int64_t> strides = stridesOf(shape), lowMask, highMask;
+    int64_t count = 1;
+    for (int64_t d : half)
+      count *= d;
+    for (int64_t i = 0; i < count; ++i) {
+      SmallVector<int64_t> index = unflatten(i, half);
+      int64_t low = 0;
+      for (size_t d = 0; d < shape.size(); ++d)
+        low += index[d] * strides[d];
+      lowMask.push_back(low);
+      highMask.push_back(low + half[axis] * strides[axis]);
+    }
+    SmallVector<Value> lows, highs;
+    for (Value v : values) {
+      lows.push_back(shuffle(rewriter, loc, v, lowMask));
+      highs.push_back(shuffle(rewriter, loc, v, highMask));
+    }
+    FailureOr<SmallVector<Value>> combined =
+        combineAsVectors(op, op.getCombineOp().front(), lows, highs, count, rewriter);
+    if (failed(combined))
+      return failure();
+    values = *combined;
+    shape = half;
+  }
+  return values;
+}
+
+/// Tensors of up to this many elements are reduced as whole vectors; larger
+/// ones in loops over a stack copy, whose code does not grow with the tile.
+constexpr int64_t kWholeVectorReduceLimit = 1024;
+
+/// tt.reduce along an axis of L elements (a power of two).  A small tensor
+/// is reduced by halvings of the whole vector.  A larger one, viewed as
+/// [outer, L, inner], is stored to the stack, and for each of the outer
+/// rows (scf.for): with inner == 1, its L elements are loaded as one vector
+/// and reduced by halvings; otherwise the inner elements of l = 0 are
+/// combined with those of l = 1, 2, ... in order (scf.for).  Each row's
+/// inner results are stored to a stack result, loaded whole at the end.
 struct ReduceConversion : OpConversionPattern<tt::ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::ReduceOp op, OpAdaptor adaptor,
@@ -64,36 +120,81 @@ struct ReduceConversion : OpConversionPattern<tt::ReduceOp> {
     unsigned axis = op.getAxis();
     if (!llvm::isPowerOf2_64(shape[axis]))
       return rewriter.notifyMatchFailure(op, "reductions over a power-of-two axis only");
-    SmallVector<Value> current(adaptor.getSrcs().begin(), adaptor.getSrcs().end());
-    while (shape[axis] > 1) {
-      SmallVector<int64_t> half = shape;
-      half[axis] /= 2;
-      SmallVector<int64_t> strides = stridesOf(shape), lowMask, highMask;
-      int64_t count = 1;
-      for (int64_t d : half)
-        count *= d;
-      for (int64_t i = 0; i < count; ++i) {
-        SmallVector<int64_t> index = unflatten(i, half);
-        int64_t low = 0;
-        for (size_t d = 0; d < shape.size(); ++d)
-          low += index[d] * strides[d];
-        lowMask.push_back(low);
-        highMask.push_back(low + half[axis] * strides[axis]);
-      }
-      SmallVector<Value> lows, highs;
-      for (Value v : current) {
-        lows.push_back(shuffle(rewriter, loc, v, lowMask));
-        highs.push_back(shuffle(rewriter, loc, v, highMask));
-      }
-      FailureOr<SmallVector<Value>> combined =
-          combineAsVectors(op, op.getCombineOp().front(), lows, highs, count, rewriter);
-      if (failed(combined))
+    if (!isVectorizableCombine(op.getCombineOp().front()))
+      return rewriter.notifyMatchFailure(op, "combine regions of arith and math ops only");
+    SmallVector<Value> srcs(adaptor.getSrcs().begin(), adaptor.getSrcs().end());
+    int64_t n = srcType.getNumElements();
+    SmallVector<Value> reduced;
+    if (n <= kWholeVectorReduceLimit) {
+      FailureOr<SmallVector<Value>> whole = reduceByHalving(op, srcs, shape, axis, rewriter);
+      if (failed(whole))
         return failure();
-      current = *combined;
-      shape = half;
+      reduced = *whole;
+    } else {
+      int64_t outer = 1, length = shape[axis], inner = 1;
+      for (unsigned d = 0; d < axis; ++d)
+        outer *= shape[d];
+      for (size_t d = axis + 1; d < shape.size(); ++d)
+        inner *= shape[d];
+      SmallVector<Type> elements;
+      SmallVector<Value> srcMem, resultMem;
+      Value zero = i32Constant(rewriter, loc, 0);
+      for (Value v : srcs) {
+        elements.push_back(getElementTypeOrSelf(v.getType()));
+        srcMem.push_back(entryAlloca(rewriter, loc, elements.back(), n));
+        resultMem.push_back(entryAlloca(rewriter, loc, elements.back(), outer * inner));
+        storeElements(rewriter, loc, v, srcMem.back(), zero);
+      }
+      bool failedCombine = false;
+      scf::ForOp::create(
+          rewriter, loc, zero, i32Constant(rewriter, loc, outer), i32Constant(rewriter, loc, 1), ValueRange{},
+          [&](OpBuilder &, Location, Value o, ValueRange) {
+            // (the body builder is `rewriter`, placed in the loop body)
+            Value rowBase = arith::MulIOp::create(rewriter, loc, o, i32Constant(rewriter, loc, length * inner));
+            Value resultIndex = arith::MulIOp::create(rewriter, loc, o, i32Constant(rewriter, loc, inner));
+            SmallVector<Value> rowResults;
+            if (inner == 1) {
+              SmallVector<Value> rows;
+              for (auto [mem, element] : llvm::zip(srcMem, elements))
+                rows.push_back(asVector(rewriter, loc, loadElements(rewriter, loc, mem, element, rowBase, length)));
+              FailureOr<SmallVector<Value>> row = reduceByHalving(op, rows, {length}, 0, rewriter);
+              if (failed(row))
+                failedCombine = true;
+              else
+                rowResults = *row;
+            } else {
+              SmallVector<Value> first;
+              for (auto [mem, element] : llvm::zip(srcMem, elements))
+                first.push_back(loadElements(rewriter, loc, mem, element, rowBase, inner));
+              auto lLoop = scf::ForOp::create(
+                  rewriter, loc, i32Constant(rewriter, loc, 1), i32Constant(rewriter, loc, length),
+                  i32Constant(rewriter, loc, 1), first, [&](OpBuilder &, Location, Value l, ValueRange carried) {
+                    Value at = arith::AddIOp::create(
+                        rewriter, loc, rowBase, arith::MulIOp::create(rewriter, loc, l, i32Constant(rewriter, loc, inner)));
+                    SmallVector<Value> next;
+                    for (auto [mem, element] : llvm::zip(srcMem, elements))
+                      next.push_back(loadElements(rewriter, loc, mem, element, at, inner));
+                    FailureOr<SmallVector<Value>> combined =
+                        combineAsVectors(op, op.getCombineOp().front(), carried, next, inner, rewriter);
+                    if (failed(combined)) {
+                      failedCombine = true;
+                      combined = SmallVector<Value>(carried.begin(), carried.end());
+                    }
+                    scf::YieldOp::create(rewriter, loc, *combined);
+                  });
+              rowResults.assign(lLoop.getResults().begin(), lLoop.getResults().end());
+            }
+            for (auto [value, mem] : llvm::zip(rowResults, resultMem))
+              storeElements(rewriter, loc, value, mem, resultIndex);
+            scf::YieldOp::create(rewriter, loc);
+          });
+      if (failedCombine)
+        return failure();  // (not reached: isVectorizableCombine held)
+      for (auto [mem, element] : llvm::zip(resultMem, elements))
+        reduced.push_back(asVector(rewriter, loc, loadElements(rewriter, loc, mem, element, zero, outer * inner)));
     }
     SmallVector<Value> results;
-    for (auto [v, result] : llvm::zip(current, op.getResults()))
+    for (auto [v, result] : llvm::zip(reduced, op.getResults()))
       results.push_back(fromVector(rewriter, loc, v, getTypeConverter()->convertType(result.getType())));
     rewriter.replaceOp(op, results);
     return success();
@@ -157,11 +258,15 @@ Value toAccumulator(ConversionPatternRewriter &rewriter, Location loc, Value v, 
   return arith::ExtSIOp::create(rewriter, loc, wide, v);
 }
 
-/// d = a b + c, register-blocked: the accumulator is kept as its rows (N
-/// elements each, a contiguous slice of the flat vector), and for each k,
-/// each row i adds a[i][k] (one element, splat) times row k of b (a
-/// contiguous slice).  Each element still sums in the order of k; narrower
-/// inputs are widened to the accumulator's type.
+/// d = a b + c as loops over stack copies of the operands, so that the code
+/// is the same size whatever the tile: a, b and c are stored to the stack;
+/// for each block of R rows of d (scf.for), the R rows (N elements each)
+/// are loaded and carried through a loop over k (scf.for) in which each
+/// row i adds a[i][k] (one element, splat) times row k of b (N contiguous
+/// elements, loaded once for the R rows), then stored back; d is loaded
+/// whole at the end.  R keeps the carried rows within about 1 KiB (at most
+/// 4 rows).  Each element still sums in the order of k; narrower inputs are
+/// widened to the accumulator's type first.
 struct DotConversion : OpConversionPattern<tt::DotOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::DotOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
@@ -174,27 +279,57 @@ struct DotConversion : OpConversionPattern<tt::DotOp> {
     Type acc = op.getType().getElementType();
     Value a = toAccumulator(rewriter, loc, adaptor.getA(), acc);
     Value b = toAccumulator(rewriter, loc, adaptor.getB(), acc);
-    SmallVector<Value> rows;
-    for (int64_t batch = 0; batch < B; ++batch) {
-      SmallVector<Value> bRows, dRows;
-      for (int64_t k = 0; k < K; ++k)
-        bRows.push_back(slice(rewriter, loc, b, (batch * K + k) * N, N));
-      for (int64_t i = 0; i < M; ++i)
-        dRows.push_back(slice(rewriter, loc, adaptor.getC(), (batch * M + i) * N, N));
-      for (int64_t k = 0; k < K; ++k)
-        for (int64_t i = 0; i < M; ++i) {
-          Value element = LLVM::ExtractElementOp::create(rewriter, loc, a,
-                                                         i32Constant(rewriter, loc, (batch * M + i) * K + k));
-          Value column = splat(rewriter, loc, element, N);
-          if (isa<FloatType>(acc))
-            dRows[i] = math::FmaOp::create(rewriter, loc, column, bRows[k], dRows[i]);
-          else
-            dRows[i] = arith::AddIOp::create(rewriter, loc, dRows[i],
-                                             arith::MulIOp::create(rewriter, loc, column, bRows[k]));
-        }
-      rows.append(dRows);
-    }
-    rewriter.replaceOp(op, concatenate(rewriter, loc, rows));
+    Value aMem = entryAlloca(rewriter, loc, acc, B * M * K);
+    Value bMem = entryAlloca(rewriter, loc, acc, B * K * N);
+    Value dMem = entryAlloca(rewriter, loc, acc, B * M * N);
+    Value zero = i32Constant(rewriter, loc, 0);
+    storeElements(rewriter, loc, a, aMem, zero);
+    storeElements(rewriter, loc, b, bMem, zero);
+    storeElements(rewriter, loc, adaptor.getC(), dMem, zero);
+
+    int64_t rowBytes = N * std::max<int64_t>(1, acc.getIntOrFloatBitWidth() / 8);
+    int64_t R = 1;
+    while (R < 4 && R * 2 <= M && R * 2 * rowBytes <= 1024)
+      R *= 2;
+    bool isFloat = isa<FloatType>(acc);
+    auto constant = [&](OpBuilder &builder, int64_t v) { return i32Constant(builder, loc, v); };
+    scf::ForOp::create(
+        rewriter, loc, zero, i32Constant(rewriter, loc, B * M / R), i32Constant(rewriter, loc, 1), ValueRange{},
+        [&](OpBuilder &rb, Location, Value block, ValueRange) {
+          // rows first .. first + R - 1 of d, of batch first / M
+          Value first = arith::MulIOp::create(rb, loc, block, constant(rb, R));
+          Value batch = arith::DivUIOp::create(rb, loc, first, constant(rb, M));
+          Value bBase = arith::MulIOp::create(rb, loc, batch, constant(rb, K));
+          SmallVector<Value> rowIndex, rows;
+          for (int64_t r = 0; r < R; ++r) {
+            rowIndex.push_back(arith::AddIOp::create(rb, loc, first, constant(rb, r)));
+            rows.push_back(loadElements(rb, loc, dMem, acc,
+                                        arith::MulIOp::create(rb, loc, rowIndex[r], constant(rb, N)), N));
+          }
+          auto kLoop = scf::ForOp::create(
+              rb, loc, constant(rb, 0), constant(rb, K), constant(rb, 1), rows,
+              [&](OpBuilder &kb, Location, Value k, ValueRange carried) {
+                Value bRow = loadElements(
+                    kb, loc, bMem, acc,
+                    arith::MulIOp::create(kb, loc, arith::AddIOp::create(kb, loc, bBase, k), constant(kb, N)), N);
+                SmallVector<Value> next;
+                for (int64_t r = 0; r < R; ++r) {
+                  Value aIndex =
+                      arith::AddIOp::create(kb, loc, arith::MulIOp::create(kb, loc, rowIndex[r], constant(kb, K)), k);
+                  Value column = splat(kb, loc, loadElements(kb, loc, aMem, acc, aIndex, 1), N);
+                  next.push_back(isFloat ? Value(math::FmaOp::create(kb, loc, column, bRow, carried[r]))
+                                         : Value(arith::AddIOp::create(
+                                               kb, loc, carried[r],
+                                               arith::MulIOp::create(kb, loc, column, bRow))));
+                }
+                scf::YieldOp::create(kb, loc, next);
+              });
+          for (int64_t r = 0; r < R; ++r)
+            storeElements(rb, loc, kLoop.getResult(r), dMem,
+                          arith::MulIOp::create(rb, loc, rowIndex[r], constant(rb, N)));
+          scf::YieldOp::create(rb, loc);
+        });
+    rewriter.replaceOp(op, loadElements(rewriter, loc, dMem, acc, zero, B * M * N));
     return success();
   }
 };

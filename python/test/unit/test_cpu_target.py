@@ -564,3 +564,69 @@ def test_host_descriptors_under_interpret_and_their_padding(monkeypatch):
     with pytest.raises(triton.TritiumError, match="padding='nan' is not supported"):
         _descriptor_matmul[(2, 2)](nan_padded, desc(b), desc(np.zeros((32, 32), np.float32)), 32, BM=16, BN=16,
                                    BK=16)
+
+
+@triton.jit
+def _large_reductions(x_ptr, i_ptr, sum0_ptr, sum1_ptr, max1_ptr, arg0_ptr, mid_ptr,
+                      M: tl.constexpr, N: tl.constexpr):
+    # tiles above the size the CPU target reduces as whole vectors: loops
+    rows = tl.arange(0, M)[:, None]
+    cols = tl.arange(0, N)[None, :]
+    x = tl.load(x_ptr + rows * N + cols)
+    tl.store(sum0_ptr + tl.arange(0, N), tl.sum(x, axis=0))
+    tl.store(sum1_ptr + tl.arange(0, M), tl.sum(x, axis=1))
+    tl.store(max1_ptr + tl.arange(0, M), tl.max(x, axis=1))
+    tl.store(arg0_ptr + tl.arange(0, N), tl.argmax(x, axis=0))
+    t = tl.reshape(tl.load(i_ptr + rows * N + cols), (M // 4, 4, N))
+    mid = tl.sum(t, axis=1)
+    tl.store(mid_ptr + tl.arange(0, M // 4)[:, None] * N + cols, mid)
+
+
+def test_reductions_of_large_tiles_along_every_axis():
+    M, N = 64, 128
+    x = rng.standard_normal((M, N), dtype=np.float32)
+    x[5, 7] = x[9, 7] = 50.0  # a tie: argmax takes the first
+    ints = rng.integers(-1000, 1000, (M, N), dtype=np.int32)
+    sum0, max1 = np.empty(N, np.float32), np.empty(M, np.float32)
+    sum1, arg0 = np.empty(M, np.float32), np.empty(N, np.int32)
+    mid = np.empty((M // 4, N), np.int32)
+    _large_reductions[(1,)](x, ints, sum0, sum1, max1, arg0, mid, M=M, N=N)
+    np.testing.assert_allclose(sum0, x.astype(np.float64).sum(axis=0), rtol=1e-5, atol=1e-4)
+    np.testing.assert_allclose(sum1, x.astype(np.float64).sum(axis=1), rtol=1e-5, atol=1e-4)
+    assert np.array_equal(max1, x.max(axis=1)) and np.array_equal(arg0, x.argmax(axis=0))
+    assert np.array_equal(mid, ints.reshape(M // 4, 4, N).sum(axis=1))
+
+
+@triton.jit
+def _dots(a_ptr, b_ptr, c_ptr, ia_ptr, ib_ptr, ic_ptr, qa_ptr, qb_ptr, qc_ptr,
+          M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    m = tl.arange(0, M)[:, None]
+    n = tl.arange(0, N)[None, :]
+    k = tl.arange(0, K)
+    a = tl.load(a_ptr + m * K + k[None, :])
+    b = tl.load(b_ptr + k[:, None] * N + n)
+    tl.store(c_ptr + m * N + n, tl.dot(a, b, tl.full((M, N), 1.0, tl.float32), input_precision="ieee"))
+    ia = tl.load(ia_ptr + m * K + k[None, :])
+    ib = tl.load(ib_ptr + k[:, None] * N + n)
+    tl.store(ic_ptr + m * N + n, tl.dot(ia, ib))
+    # batched: two (M/2, K) x (K, N) products
+    z = tl.arange(0, 2)[:, None, None]
+    qa = tl.load(qa_ptr + z * (M // 2) * K + tl.arange(0, M // 2)[None, :, None] * K + k[None, None, :])
+    qb = tl.load(qb_ptr + z * K * N + k[None, :, None] * N + tl.arange(0, N)[None, None, :])
+    tl.store(qc_ptr + z * (M // 2) * N + tl.arange(0, M // 2)[None, :, None] * N + tl.arange(0, N)[None, None, :],
+             tl.dot(qa, qb, input_precision="ieee"))
+
+
+@pytest.mark.parametrize("shape", [(16, 16, 16), (64, 32, 64), (128, 64, 32)])
+def test_dots_float_integer_and_batched(shape):
+    M, N, K = shape
+    a, b = rng.standard_normal((M, K), dtype=np.float32), rng.standard_normal((K, N), dtype=np.float32)
+    ia = rng.integers(-128, 128, (M, K), dtype=np.int8)
+    ib = rng.integers(-128, 128, (K, N), dtype=np.int8)
+    qa = rng.standard_normal((2, M // 2, K), dtype=np.float32)
+    qb = rng.standard_normal((2, K, N), dtype=np.float32)
+    c, ic, qc = np.empty((M, N), np.float32), np.empty((M, N), np.int32), np.empty((2, M // 2, N), np.float32)
+    _dots[(1,)](a, b, c, ia, ib, ic, qa, qb, qc, M=M, N=N, K=K)
+    np.testing.assert_allclose(c, a.astype(np.float64) @ b + 1.0, rtol=1e-4, atol=1e-4)
+    assert np.array_equal(ic, ia.astype(np.int32) @ ib.astype(np.int32))
+    np.testing.assert_allclose(qc, qa.astype(np.float64) @ qb, rtol=1e-4, atol=1e-4)

@@ -80,21 +80,55 @@ tt.func public @shapes(%x: tensor<2xf32>) -> tensor<2xf32> {
 
 // -----
 
-// A dot of 2x2 tiles: the accumulator's rows and b's rows are slices; for
-// k = 0 then 1, row i adds a[i][k], splat, times row k of b.
+// A dot of 2x2 tiles: a, b and c go to stack copies (allocas in the entry
+// block); for each block of rows (here both rows at once), the rows of d are
+// loaded and carried through the loop over k, where row i adds a[i][k],
+// loaded and splat, times row k of b, loaded once; then stored back, and d
+// loaded whole.
 // CHECK-LABEL: llvm.func internal @dot(
-// CHECK-DAG: %[[B0:.*]] = llvm.shufflevector %arg1, %arg1 [0, 1] : vector<4xf32>
-// CHECK-DAG: %[[B1:.*]] = llvm.shufflevector %arg1, %arg1 [2, 3] : vector<4xf32>
-// CHECK-DAG: %[[D0:.*]] = llvm.shufflevector %arg2, %arg2 [0, 1] : vector<4xf32>
-// CHECK: %[[A00:.*]] = llvm.extractelement %arg0[%{{.*}} : i32] : vector<4xf32>
-// CHECK: %[[S00:.*]] = llvm.shufflevector %{{.*}} [0, 0] : vector<2xf32>
-// CHECK: %[[R0:.*]] = llvm.intr.fma(%[[S00]], %[[B0]], %[[D0]])
-// CHECK: llvm.intr.fma(%{{.*}}, %[[B0]], %{{.*}})
-// CHECK: llvm.intr.fma(%{{.*}}, %[[B1]], %[[R0]])
-// CHECK: llvm.shufflevector %{{.*}}, %{{.*}} [0, 1, 2, 3] : vector<2xf32>
+// CHECK-COUNT-3: llvm.alloca %{{.*}} x f32 {alignment = 64 : i64}
+// CHECK-COUNT-3: llvm.store %arg{{[0-2]}}, %{{.*}} {alignment = 4 : i64} : vector<4xf32>
+// CHECK: ^bb2:
+// CHECK: %[[D0:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<2xf32>
+// CHECK: %[[D1:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<2xf32>
+// CHECK: llvm.br ^bb3(%{{.*}}, %[[D0]], %[[D1]] : i32, vector<2xf32>, vector<2xf32>)
+// CHECK: ^bb3(%[[K:.*]]: i32, %[[R0:.*]]: vector<2xf32>, %[[R1:.*]]: vector<2xf32>):
+// CHECK: ^bb4:
+// CHECK: %[[B:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<2xf32>
+// CHECK: %[[A0:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK: llvm.intr.fma(%{{.*}}, %[[B]], %[[R0]])
+// CHECK: %[[A1:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK: llvm.intr.fma(%{{.*}}, %[[B]], %[[R1]])
+// CHECK: ^bb5:
+// CHECK-COUNT-2: llvm.store %{{.*}} : vector<2xf32>, !llvm.ptr
+// CHECK: ^bb6:
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<4xf32>
 tt.func public @dot(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>, %c: tensor<2x2xf32>) -> tensor<2x2xf32> {
   %d = tt.dot %a, %b, %c : tensor<2x2xf32> * tensor<2x2xf32> -> tensor<2x2xf32>
   tt.return %d : tensor<2x2xf32>
+}
+
+// -----
+
+// A reduction of more than 1024 elements runs in loops over a stack copy:
+// along axis 0 of 64x32, for the one outer row, the 32 inner elements of
+// l = 0 are combined with those of l = 1 .. 63 in order.
+// CHECK-LABEL: llvm.func internal @large_reduce(
+// CHECK: llvm.alloca %{{.*}} x f32 {alignment = 64 : i64}
+// CHECK: llvm.store %arg0, %{{.*}} {alignment = 4 : i64} : vector<2048xf32>
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<32xf32>
+// CHECK: ^bb{{[0-9]+}}(%{{.*}}: i32, %[[ACC:.*]]: vector<32xf32>):
+// CHECK: %[[X:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<32xf32>
+// CHECK: llvm.fadd %[[ACC]], %[[X]] : vector<32xf32>
+// CHECK-NOT: vector<2048xf32>
+// CHECK: llvm.return
+tt.func public @large_reduce(%x: tensor<64x32xf32>) -> tensor<32xf32> {
+  %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %r: f32):
+    %a = arith.addf %l, %r : f32
+    tt.reduce.return %a : f32
+  }) : (tensor<64x32xf32>) -> tensor<32xf32>
+  tt.return %s : tensor<32xf32>
 }
 
 // -----
