@@ -1,11 +1,12 @@
 //===- ReduceScanDotToHost.cpp - reductions, scans and dots ---------------===//
 //
-// convert-tt-to-host-llvm's patterns for `tt.reduce` (log2 n halvings, in loops
-// over a stack copy for large tensors),
+// convert-tt-to-host-llvm's patterns for `tt.reduce` (log2 n halvings),
 // `tt.scan` (log2 n shifted combines), `tt.dot` (one vector FMA per row of
-// the accumulator and k, in loops over stack copies) and `tt.histogram` (a loop over the input adding
+// the accumulator and k) and `tt.histogram` (a loop over the input adding
 // one to the bin of each value below the number of bins, as an unsigned
-// number after sign extension, as the GPU lowering counts).
+// number after sign extension, as the GPU lowering counts).  Dots, and
+// reductions and scans of more than 1024 elements, run in loops over stack
+// copies of their operands, so that their code does not grow with the tile.
 //
 //===----------------------------------------------------------------------===//
 #include "HostLowering.h"
@@ -201,11 +202,55 @@ struct ReduceConversion : OpConversionPattern<tt::ReduceOp> {
   }
 };
 
-/// An inclusive scan along an axis of L elements in ceil(log2 L) steps
-/// (Hillis and Steele): at distance d = 1, 2, 4, ..., each element whose
-/// index along the axis is at least d (at most L - 1 - d when reversed)
-/// becomes combine(element d before it, itself); the others keep their
-/// value.  One shuffle, one combine and one select per step and operand.
+/// An inclusive scan of `values` (flat vectors of `shape`, one per operand
+/// of `op`) along `axis`, in ceil(log2 L) steps (Hillis and Steele): at
+/// distance d = 1, 2, 4, ..., each element whose index along the axis is at
+/// least d (at most L - 1 - d when reversed) becomes combine(element d
+/// before it, itself); the others keep their value.  One shuffle, one
+/// combine and one select per step and operand.
+FailureOr<SmallVector<Value>> scanBySteps(tt::ScanOp op, SmallVector<Value> current, ArrayRef<int64_t> shape,
+                                          unsigned axis, ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  int64_t length = shape[axis], n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  int64_t stride = stridesOf(shape)[axis];
+  for (int64_t d = 1; d < length; d *= 2) {
+    SmallVector<int64_t> from;
+    SmallVector<bool> valid;
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t index = unflatten(i, shape)[axis];
+      bool inside = op.getReverse() ? index + d < length : index >= d;
+      valid.push_back(inside);
+      from.push_back(inside ? i + (op.getReverse() ? d : -d) * stride : i);
+    }
+    SmallVector<Value> previous;
+    for (Value v : current)
+      previous.push_back(shuffle(rewriter, loc, v, from));
+    FailureOr<SmallVector<Value>> combined =
+        combineAsVectors(op, op.getCombineOp().front(), previous, current, n, rewriter);
+    if (failed(combined))
+      return failure();
+    auto maskType = VectorType::get({n}, rewriter.getI1Type());
+    Value mask = arith::ConstantOp::create(rewriter, loc, DenseElementsAttr::get(maskType, ArrayRef<bool>(valid)));
+    for (auto [v, c] : llvm::zip(current, *combined))
+      v = arith::SelectOp::create(rewriter, loc, mask, c, v);
+  }
+  return current;
+}
+
+/// Tensors of up to this many elements are scanned as whole vectors;
+/// larger ones in loops over a stack copy.
+constexpr int64_t kWholeVectorScanLimit = 1024;
+
+/// tt.scan along an axis of L elements.  A small tensor is scanned in
+/// steps over the whole vector (scanBySteps).  A larger one, viewed as
+/// [outer, L, inner], is stored to the stack, and for each of the outer
+/// rows (scf.for): with inner == 1, its L elements are loaded as one vector
+/// and scanned in steps; otherwise the running combination of the inner
+/// elements is carried along the axis (scf.for over l, from the end when
+/// reversed), each step's value stored to the stack result, which is
+/// loaded whole at the end.
 struct ScanConversion : OpConversionPattern<tt::ScanOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::ScanOp op, OpAdaptor adaptor,
@@ -214,31 +259,78 @@ struct ScanConversion : OpConversionPattern<tt::ScanOp> {
     auto type = cast<RankedTensorType>(op.getSrcs().front().getType());
     ArrayRef<int64_t> shape = type.getShape();
     unsigned axis = op.getAxis();
-    int64_t length = shape[axis], n = type.getNumElements();
-    int64_t stride = stridesOf(shape)[axis];
-    SmallVector<Value> current(adaptor.getSrcs().begin(), adaptor.getSrcs().end());
-    for (int64_t d = 1; d < length; d *= 2) {
-      SmallVector<int64_t> from;
-      SmallVector<bool> valid;
-      for (int64_t i = 0; i < n; ++i) {
-        int64_t index = unflatten(i, shape)[axis];
-        bool inside = op.getReverse() ? index + d < length : index >= d;
-        valid.push_back(inside);
-        from.push_back(inside ? i + (op.getReverse() ? d : -d) * stride : i);
-      }
-      SmallVector<Value> previous;
-      for (Value v : current)
-        previous.push_back(shuffle(rewriter, loc, v, from));
-      FailureOr<SmallVector<Value>> combined =
-          combineAsVectors(op, op.getCombineOp().front(), previous, current, n, rewriter);
-      if (failed(combined))
+    if (!isVectorizableCombine(op.getCombineOp().front()))
+      return rewriter.notifyMatchFailure(op, "combine regions of arith and math ops only");
+    SmallVector<Value> srcs(adaptor.getSrcs().begin(), adaptor.getSrcs().end());
+    int64_t n = type.getNumElements();
+    if (n <= kWholeVectorScanLimit) {
+      FailureOr<SmallVector<Value>> whole = scanBySteps(op, srcs, shape, axis, rewriter);
+      if (failed(whole))
         return failure();
-      auto maskType = VectorType::get({n}, rewriter.getI1Type());
-      Value mask = arith::ConstantOp::create(rewriter, loc, DenseElementsAttr::get(maskType, ArrayRef<bool>(valid)));
-      for (auto [v, c] : llvm::zip(current, *combined))
-        v = arith::SelectOp::create(rewriter, loc, mask, c, v);
+      rewriter.replaceOp(op, *whole);
+      return success();
     }
-    rewriter.replaceOp(op, current);
+    int64_t outer = 1, length = shape[axis], inner = 1;
+    for (unsigned d = 0; d < axis; ++d)
+      outer *= shape[d];
+    for (size_t d = axis + 1; d < shape.size(); ++d)
+      inner *= shape[d];
+    bool reverse = op.getReverse();
+    SmallVector<Type> elements;
+    SmallVector<Value> srcMem, resultMem;
+    Value zero = i32Constant(rewriter, loc, 0);
+    for (Value v : srcs) {
+      elements.push_back(getElementTypeOrSelf(v.getType()));
+      srcMem.push_back(entryAlloca(rewriter, loc, elements.back(), n));
+      resultMem.push_back(entryAlloca(rewriter, loc, elements.back(), n));
+      storeElements(rewriter, loc, v, srcMem.back(), zero);
+    }
+    auto constant = [&](int64_t v) { return i32Constant(rewriter, loc, v); };
+    scf::ForOp::create(
+        rewriter, loc, zero, constant(outer), constant(1), ValueRange{},
+        [&](OpBuilder &, Location, Value o, ValueRange) {
+          // (the body builder is `rewriter`, placed in the loop body)
+          Value rowBase = arith::MulIOp::create(rewriter, loc, o, constant(length * inner));
+          if (inner == 1) {
+            SmallVector<Value> rows;
+            for (auto [mem, element] : llvm::zip(srcMem, elements))
+              rows.push_back(asVector(rewriter, loc, loadElements(rewriter, loc, mem, element, rowBase, length)));
+            FailureOr<SmallVector<Value>> row = scanBySteps(op, rows, {length}, 0, rewriter);
+            for (auto [value, mem] : llvm::zip(*row, resultMem))  // (isVectorizableCombine held)
+              storeElements(rewriter, loc, value, mem, rowBase);
+          } else {
+            // position p = 0 .. L-1 along the axis is l = p, or L-1-p when reversed
+            auto at = [&](Value l) {
+              return arith::AddIOp::create(rewriter, loc, rowBase,
+                                           arith::MulIOp::create(rewriter, loc, l, constant(inner)));
+            };
+            Value firstAt = at(constant(reverse ? length - 1 : 0));
+            SmallVector<Value> first;
+            for (auto [mem, element, result] : llvm::zip(srcMem, elements, resultMem)) {
+              first.push_back(loadElements(rewriter, loc, mem, element, firstAt, inner));
+              storeElements(rewriter, loc, first.back(), result, firstAt);
+            }
+            scf::ForOp::create(
+                rewriter, loc, constant(1), constant(length), constant(1), first,
+                [&](OpBuilder &, Location, Value p, ValueRange carried) {
+                  Value l = reverse ? Value(arith::SubIOp::create(rewriter, loc, constant(length - 1), p)) : p;
+                  Value offset = at(l);
+                  SmallVector<Value> next;
+                  for (auto [mem, element] : llvm::zip(srcMem, elements))
+                    next.push_back(loadElements(rewriter, loc, mem, element, offset, inner));
+                  FailureOr<SmallVector<Value>> combined =
+                      combineAsVectors(op, op.getCombineOp().front(), carried, next, inner, rewriter);
+                  for (auto [value, mem] : llvm::zip(*combined, resultMem))
+                    storeElements(rewriter, loc, value, mem, offset);
+                  scf::YieldOp::create(rewriter, loc, *combined);
+                });
+          }
+          scf::YieldOp::create(rewriter, loc);
+        });
+    SmallVector<Value> results;
+    for (auto [mem, element] : llvm::zip(resultMem, elements))
+      results.push_back(loadElements(rewriter, loc, mem, element, zero, n));
+    rewriter.replaceOp(op, results);
     return success();
   }
 };

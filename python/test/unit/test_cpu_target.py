@@ -164,10 +164,11 @@ def scans(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
     tl.store(out_ptr + 2 * M * N + r, tl.cumprod(x, axis=1))
 
 
-def test_scans_forward_and_reverse_along_either_axis():
-    x = rng.integers(-3, 4, (4, 8)).astype(np.int32)
-    out = np.zeros((3, 4, 8), np.int32)
-    scans[(1,)](x, out, M=4, N=8)
+@pytest.mark.parametrize("M, N", [(4, 8), (64, 128)])  # the second above the whole-vector size: loops
+def test_scans_forward_and_reverse_along_either_axis(M, N):
+    x = rng.integers(-3, 4, (M, N)).astype(np.int32)
+    out = np.zeros((3, M, N), np.int32)
+    scans[(1,)](x, out, M=M, N=N)
     assert np.array_equal(out[0], np.cumsum(x, axis=1))
     assert np.array_equal(out[1], np.cumsum(x[::-1], axis=0)[::-1])
     assert np.array_equal(out[2], np.cumprod(x, axis=1))

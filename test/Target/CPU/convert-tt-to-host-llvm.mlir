@@ -213,3 +213,25 @@ tt.func public @inline_asm(%x: tensor<4xi32>) -> tensor<4xi32> {
   %y = tt.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<4xi32> -> tensor<4xi32>
   tt.return %y : tensor<4xi32>
 }
+
+// -----
+
+// A scan of more than 1024 elements runs in loops over a stack copy: along
+// axis 0 of 64x32, reversed, the running sum of 32 inner elements is carried
+// from l = 63 down to 0 and each step stored to the stack result.
+// CHECK-LABEL: llvm.func internal @large_scan(
+// CHECK: llvm.store %arg0, %{{.*}} {alignment = 4 : i64} : vector<2048xf32>
+// CHECK: ^bb{{[0-9]+}}(%[[P:.*]]: i32, %[[ACC:.*]]: vector<32xf32>):
+// CHECK: llvm.sub %{{.*}}, %[[P]] : i32
+// CHECK: %[[X:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<32xf32>
+// CHECK: %[[S:.*]] = llvm.fadd %[[ACC]], %[[X]] : vector<32xf32>
+// CHECK: llvm.store %[[S]], %{{.*}} : vector<32xf32>, !llvm.ptr
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<2048xf32>
+tt.func public @large_scan(%x: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %s = "tt.scan"(%x) <{axis = 0 : i32, reverse = true}> ({
+  ^bb0(%l: f32, %r: f32):
+    %a = arith.addf %l, %r : f32
+    tt.scan.return %a : f32
+  }) : (tensor<64x32xf32>) -> tensor<64x32xf32>
+  tt.return %s : tensor<64x32xf32>
+}
