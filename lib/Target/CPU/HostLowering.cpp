@@ -151,6 +151,8 @@ Value tritium::cpu::elementAddress(OpBuilder &b, Location loc, Value base, Type 
 }
 
 static unsigned elementAlignment(Type element) {
+  if (isa<LLVM::LLVMPointerType>(element))
+    return 8; // (a 64-bit host)
   return std::max(1u, element.getIntOrFloatBitWidth() / 8);
 }
 

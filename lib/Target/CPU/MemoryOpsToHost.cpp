@@ -2,7 +2,8 @@
 //
 // convert-tt-to-host-llvm's patterns for memory: `tt.addptr` (a GEP),
 // loads and stores (one masked vector access per contiguous row, else
-// masked gathers and scatters), `tt.gather` (from a stack copy of its
+// masked gathers and scatters, in a loop over chunks of 16 lanes beyond 64
+// lanes), `tt.gather` (from a stack copy of its
 // source) and atomics (host atomics, element by element under the mask).
 //
 //===----------------------------------------------------------------------===//
@@ -31,6 +32,84 @@ Type pointeeOf(Type ptrLike) {
     ptrLike = tensor.getElementType();
   return cast<tt::PointerType>(ptrLike).getPointeeType();
 }
+
+/// Gathers and scatters of more than this many elements run in a loop over
+/// chunks of kGatherChunk lanes: a gather of 1024 halves is otherwise 1024
+/// scalar loads in one block, which the host's code generator takes
+/// seconds over.
+constexpr int64_t kWholeGatherLimit = 64;
+constexpr int64_t kGatherChunk = 16;
+
+/// Stack copies of the pointers and the mask (as bytes) of an access of `n`
+/// lanes, for chunked gathers and scatters.
+struct LaneCopies {
+  Value ptrs, mask;
+};
+LaneCopies copyLanes(OpBuilder &b, Location loc, Value ptrs, Value mask, int64_t n) {
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Value zero = i32Constant(b, loc, 0);
+  LaneCopies copies{entryAlloca(b, loc, ptr, n), entryAlloca(b, loc, b.getI8Type(), n)};
+  storeElements(b, loc, ptrs, copies.ptrs, zero);
+  storeElements(b, loc, arith::ExtUIOp::create(b, loc, VectorType::get({n}, b.getI8Type()), mask), copies.mask,
+                zero);
+  return copies;
+}
+
+/// Lanes [first, first + kGatherChunk) of the copies: pointers and mask.
+std::pair<Value, Value> chunkOf(OpBuilder &b, Location loc, const LaneCopies &copies, Value first) {
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Value ptrs = loadElements(b, loc, copies.ptrs, ptr, first, kGatherChunk);
+  Value bytes = loadElements(b, loc, copies.mask, b.getI8Type(), first, kGatherChunk);
+  Value mask = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bytes,
+                                     zeroOf(b, loc, bytes.getType()));
+  return {ptrs, mask};
+}
+
+/// A masked gather of `n` lanes (n a multiple of kGatherChunk) in a loop
+/// over chunks, through stack copies of its operands and result.
+Value chunkedGather(OpBuilder &b, Location loc, VectorType type, Value ptrs, Value mask, Value other,
+                    unsigned align) {
+  int64_t n = type.getNumElements();
+  Type element = type.getElementType();
+  Value zero = i32Constant(b, loc, 0);
+  LaneCopies copies = copyLanes(b, loc, ptrs, mask, n);
+  Value others = entryAlloca(b, loc, element, n), result = entryAlloca(b, loc, element, n);
+  storeElements(b, loc, other, others, zero);
+  scf::ForOp::create(b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, kGatherChunk), ValueRange{},
+                     [&](OpBuilder &lb, Location, Value first, ValueRange) {
+                       auto [chunkPtrs, chunkMask] = chunkOf(lb, loc, copies, first);
+                       Value chunkOther = loadElements(lb, loc, others, element, first, kGatherChunk);
+                       Value loaded = LLVM::masked_gather::create(
+                           lb, loc, VectorType::get({kGatherChunk}, element), chunkPtrs, chunkMask,
+                           ValueRange{chunkOther}, lb.getI32IntegerAttr(align));
+                       storeElements(lb, loc, loaded, result, first);
+                       scf::YieldOp::create(lb, loc);
+                     });
+  return loadElements(b, loc, result, element, zero, n);
+}
+
+/// A masked scatter of `n` lanes (n a multiple of kGatherChunk) in a loop
+/// over chunks, through stack copies of its operands.
+void chunkedScatter(OpBuilder &b, Location loc, Value value, Value ptrs, Value mask, unsigned align) {
+  auto type = cast<VectorType>(value.getType());
+  int64_t n = type.getNumElements();
+  Type element = type.getElementType();
+  Value zero = i32Constant(b, loc, 0);
+  LaneCopies copies = copyLanes(b, loc, ptrs, mask, n);
+  Value values = entryAlloca(b, loc, element, n);
+  storeElements(b, loc, value, values, zero);
+  scf::ForOp::create(b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, kGatherChunk), ValueRange{},
+                     [&](OpBuilder &lb, Location, Value first, ValueRange) {
+                       auto [chunkPtrs, chunkMask] = chunkOf(lb, loc, copies, first);
+                       Value chunk = loadElements(lb, loc, values, element, first, kGatherChunk);
+                       LLVM::masked_scatter::create(lb, loc, chunk, chunkPtrs, chunkMask,
+                                                    lb.getI32IntegerAttr(align));
+                       scf::YieldOp::create(lb, loc);
+                     });
+}
+
+/// Whether an access of `n` lanes gathers or scatters in a loop over chunks.
+bool gathersInChunks(int64_t n) { return n > kWholeGatherLimit && n % kGatherChunk == 0; }
 
 struct AddPtrConversion : OpConversionPattern<tt::AddPtrOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -80,6 +159,8 @@ struct LoadConversion : OpConversionPattern<tt::LoadOp> {
             slice(rewriter, loc, other, first, length), rewriter.getI32IntegerAttr(align)));
       }
       loaded = concatenate(rewriter, loc, parts);
+    } else if (gathersInChunks(n)) {
+      loaded = chunkedGather(rewriter, loc, memType, ptrs, mask, other, align);
     } else {
       loaded = LLVM::masked_gather::create(rewriter, loc, memType, ptrs, mask, ValueRange{other},
                                            rewriter.getI32IntegerAttr(align));
@@ -116,6 +197,8 @@ struct StoreConversion : OpConversionPattern<tt::StoreOp> {
         LLVM::MaskedStoreOp::create(rewriter, loc, slice(rewriter, loc, value, first, length), address,
                                     slice(rewriter, loc, mask, first, length), rewriter.getI32IntegerAttr(align));
       }
+    } else if (gathersInChunks(n)) {
+      chunkedScatter(rewriter, loc, value, ptrs, mask, align);
     } else {
       LLVM::masked_scatter::create(rewriter, loc, value, ptrs, mask, rewriter.getI32IntegerAttr(align));
     }

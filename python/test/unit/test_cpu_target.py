@@ -631,3 +631,26 @@ def test_dots_float_integer_and_batched(shape):
     np.testing.assert_allclose(c, a.astype(np.float64) @ b + 1.0, rtol=1e-4, atol=1e-4)
     assert np.array_equal(ic, ia.astype(np.int32) @ ib.astype(np.int32))
     np.testing.assert_allclose(qc, qa.astype(np.float64) @ qb, rtol=1e-4, atol=1e-4)
+
+
+@triton.jit
+def _strided_copy(x_ptr, y_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # loads and stores through pointers with no contiguous rows (a
+    # transpose, rows by a stride): gathers and scatters, masked, of more
+    # lanes than are gathered at once
+    rows = tl.arange(0, BM)[:, None]
+    cols = tl.arange(0, BN)[None, :]
+    inside = (rows < M) & (cols < N)
+    x = tl.load(x_ptr + cols * M + rows, mask=inside, other=7)
+    tl.store(y_ptr + rows * 3 * BN + cols * 3, x, mask=inside)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.int8, np.float32])
+def test_gathers_and_scatters_of_many_lanes(dtype):
+    M, N, BM, BN = 29, 50, 32, 64
+    x = (rng.standard_normal((N, M)) * 20).astype(dtype)  # read transposed
+    y = np.full((BM, BN * 3), 5, dtype)
+    _strided_copy[(1,)](x, y, M, N, BM=BM, BN=BN)
+    want = np.full((BM, BN * 3), 5, dtype)
+    want[:M, 0:3 * N:3] = x.T
+    assert np.array_equal(y, want)

@@ -235,3 +235,21 @@ tt.func public @large_scan(%x: tensor<64x32xf32>) -> tensor<64x32xf32> {
   }) : (tensor<64x32xf32>) -> tensor<64x32xf32>
   tt.return %s : tensor<64x32xf32>
 }
+
+// -----
+
+// A load of 128 lanes through pointers without contiguous rows gathers in a
+// loop over chunks of 16 lanes: the pointers and the mask (as bytes) go to
+// the stack, each chunk is one masked gather into the stack result.
+// CHECK-LABEL: llvm.func internal @many_lane_gather(
+// CHECK: llvm.store %arg0, %{{.*}} {alignment = 8 : i64} : vector<128x!llvm.ptr>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : vector<128xi8>
+// CHECK: ^bb{{[0-9]+}}:
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> vector<16x!llvm.ptr>
+// CHECK: llvm.intr.masked.gather %{{.*}} : (vector<16x!llvm.ptr>, vector<16xi1>, vector<16xf16>) -> vector<16xf16>
+// CHECK: llvm.add %{{.*}}, %{{.*}} : i32
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<128xf16>
+tt.func public @many_lane_gather(%p: tensor<128x!tt.ptr<f16>>, %m: tensor<128xi1>) -> tensor<128xf16> {
+  %x = tt.load %p, %m : tensor<128x!tt.ptr<f16>>
+  tt.return %x : tensor<128xf16>
+}
