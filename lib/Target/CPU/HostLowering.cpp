@@ -6,7 +6,10 @@
 //===----------------------------------------------------------------------===//
 #include "HostLowering.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include "tritium/Analysis/AxisInfo.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
@@ -71,9 +74,98 @@ Value tritium::cpu::i32Constant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(static_cast<int32_t>(v)));
 }
 
+/// The alignment of one element of `element` in host memory.
+static unsigned elementAlignment(Type element) {
+  if (isa<LLVM::LLVMPointerType>(element))
+    return 8; // (a 64-bit host)
+  return std::max(1u, element.getIntOrFloatBitWidth() / 8);
+}
+
+/// Permutations of more than this many lanes (not runs of consecutive
+/// lanes) go through memory in a loop (shuffleThroughMemory): the host's
+/// code generator takes seconds over one shufflevector of 4096 lanes with
+/// an irregular mask.
+static constexpr int64_t kWholeShuffleLimit = 1024;
+static constexpr int64_t kShuffleChunk = 16;
+
+/// The address of a constant i32 array holding `mask`, a module global
+/// named by the mask's hash (equal masks share it).
+static Value maskTable(OpBuilder &b, Location loc, ArrayRef<int32_t> mask) {
+  auto module = b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  auto type = RankedTensorType::get({static_cast<int64_t>(mask.size())}, b.getI32Type());
+  auto value = DenseElementsAttr::get(type, mask);
+  uint64_t hash = llvm::hash_combine_range(mask.begin(), mask.end());
+  LLVM::GlobalOp global;
+  for (int suffix = 0;; ++suffix) {
+    std::string name = "__tritium_shuffle_" + llvm::utohexstr(hash) + "_" + std::to_string(suffix);
+    global = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!global) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      global = LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI32Type(), mask.size()),
+                                      /*isConstant=*/true, LLVM::Linkage::Internal, name, value,
+                                      /*alignment=*/64);
+      break;
+    }
+    if (global.getValueAttr() == value)
+      break;
+  }
+  return LLVM::AddressOfOp::create(b, loc, global);
+}
+
+/// result[i] = src[mask[i]] through memory: `src` is stored to the stack,
+/// and a loop gathers kShuffleChunk lanes at a time by the indices of a
+/// constant table into a stack result, loaded whole at the end.
+static Value shuffleThroughMemory(OpBuilder &b, Location loc, Value src, ArrayRef<int32_t> mask) {
+  auto srcType = cast<VectorType>(src.getType());
+  Type element = srcType.getElementType();
+  bool bits = element.isInteger(1); // (vectors of i1 go through memory as bytes)
+  if (bits) {
+    element = b.getI8Type();
+    src = arith::ExtUIOp::create(b, loc, VectorType::get(srcType.getShape(), element), src);
+  }
+  int64_t n = static_cast<int64_t>(mask.size());
+  Value zero = i32Constant(b, loc, 0);
+  Value srcMem = entryAlloca(b, loc, element, srcType.getNumElements());
+  Value result = entryAlloca(b, loc, element, n);
+  storeElements(b, loc, src, srcMem, zero);
+  Value table = maskTable(b, loc, mask);
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  unsigned align = elementAlignment(element);
+  scf::ForOp::create(b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, kShuffleChunk), ValueRange{},
+                     [&](OpBuilder &lb, Location, Value first, ValueRange) {
+                       Value indices = loadElements(lb, loc, table, lb.getI32Type(), first, kShuffleChunk);
+                       Value ptrs = LLVM::GEPOp::create(lb, loc, VectorType::get({kShuffleChunk}, ptr), element,
+                                                        splat(lb, loc, srcMem, kShuffleChunk),
+                                                        ValueRange{indices});
+                       auto chunkType = VectorType::get({kShuffleChunk}, element);
+                       Value lanes = LLVM::masked_gather::create(lb, loc, chunkType, ptrs,
+                                                                 allTrue(lb, loc, kShuffleChunk),
+                                                                 ValueRange{LLVM::PoisonOp::create(lb, loc, chunkType)},
+                                                                 lb.getI32IntegerAttr(align));
+                       storeElements(lb, loc, lanes, result, first);
+                       scf::YieldOp::create(lb, loc);
+                     });
+  Value shuffled = loadElements(b, loc, result, element, zero, n);
+  if (bits)
+    shuffled = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, shuffled, zeroOf(b, loc, shuffled.getType()));
+  return shuffled;
+}
+
 /// `src` (a flat vector) rearranged by `mask`: result[i] = src[mask[i]].
 Value tritium::cpu::shuffle(OpBuilder &b, Location loc, Value src, ArrayRef<int64_t> mask) {
   SmallVector<int32_t> m(mask.begin(), mask.end());
+  int64_t n = static_cast<int64_t>(m.size());
+  bool splatMask = llvm::all_equal(m);
+  bool consecutive = true;
+  for (int64_t i = 1; i < n && consecutive; ++i)
+    consecutive = m[i] == m[i - 1] + 1;
+  // (permutations only: a broadcast, from fewer lanes, legalizes cheaply
+  // and runs faster as a shufflevector)
+  bool permutation = cast<VectorType>(src.getType()).getNumElements() == n;
+  if (n > kWholeShuffleLimit && n % kShuffleChunk == 0 && permutation && !splatMask && !consecutive &&
+      b.getInsertionBlock() && b.getInsertionBlock()->getParentOp())
+    return shuffleThroughMemory(b, loc, src, m);
   return LLVM::ShuffleVectorOp::create(b, loc, src, src, m);
 }
 
@@ -148,12 +240,6 @@ Value tritium::cpu::entryAlloca(OpBuilder &b, Location loc, Type element, int64_
 Value tritium::cpu::elementAddress(OpBuilder &b, Location loc, Value base, Type element, Value index) {
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
   return LLVM::GEPOp::create(b, loc, ptr, element, base, ValueRange{index});
-}
-
-static unsigned elementAlignment(Type element) {
-  if (isa<LLVM::LLVMPointerType>(element))
-    return 8; // (a 64-bit host)
-  return std::max(1u, element.getIntOrFloatBitWidth() / 8);
 }
 
 Value tritium::cpu::loadElements(OpBuilder &b, Location loc, Value base, Type element, Value index,

@@ -2,8 +2,8 @@
 //
 // convert-tt-to-host-llvm's patterns for memory: `tt.addptr` (a GEP),
 // loads and stores (one masked vector access per contiguous row, else
-// masked gathers and scatters, in a loop over chunks of 16 lanes beyond 64
-// lanes), `tt.gather` (from a stack copy of its
+// masked gathers and scatters; beyond 1024 lanes the rows, and beyond 64
+// lanes the gathers in chunks of 16, in loops), `tt.gather` (from a stack copy of its
 // source) and atomics (host atomics, element by element under the mask).
 //
 //===----------------------------------------------------------------------===//
@@ -108,6 +108,66 @@ void chunkedScatter(OpBuilder &b, Location loc, Value value, Value ptrs, Value m
                      });
 }
 
+/// Loads and stores of more than this many lanes by contiguous rows run in
+/// a loop over the rows (through stack copies), not one access per row in
+/// one block followed by the concatenation of the rows.
+constexpr int64_t kWholeRowAccessLimit = 1024;
+
+/// A load of `n` lanes as rows of `length` contiguous elements, in a loop
+/// over the rows: each row one masked vector load from its first lane's
+/// pointer into a stack result.
+Value rowLoadsInLoop(OpBuilder &b, Location loc, VectorType type, int64_t length, Value ptrs, Value mask,
+                     Value other, unsigned align) {
+  int64_t n = type.getNumElements();
+  Type element = type.getElementType();
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Value zero = i32Constant(b, loc, 0);
+  LaneCopies copies = copyLanes(b, loc, ptrs, mask, n);
+  Value others = entryAlloca(b, loc, element, n), result = entryAlloca(b, loc, element, n);
+  storeElements(b, loc, other, others, zero);
+  auto rowType = VectorType::get({length}, element);
+  scf::ForOp::create(b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, length), ValueRange{},
+                     [&](OpBuilder &lb, Location, Value first, ValueRange) {
+                       Value address = loadElements(lb, loc, copies.ptrs, ptr, first, 1);
+                       Value bytes = loadElements(lb, loc, copies.mask, lb.getI8Type(), first, length);
+                       Value rowMask = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ne,
+                                                             asVector(lb, loc, bytes),
+                                                             zeroOf(lb, loc, VectorType::get({length}, lb.getI8Type())));
+                       Value rowOther = asVector(lb, loc, loadElements(lb, loc, others, element, first, length));
+                       Value row = LLVM::MaskedLoadOp::create(lb, loc, rowType, address, rowMask, rowOther,
+                                                              lb.getI32IntegerAttr(align));
+                       storeElements(lb, loc, row, result, first);
+                       scf::YieldOp::create(lb, loc);
+                     });
+  return loadElements(b, loc, result, element, zero, n);
+}
+
+/// A store of `value` as rows of `length` contiguous elements, in a loop
+/// over the rows: each row one masked vector store to its first lane's
+/// pointer.
+void rowStoresInLoop(OpBuilder &b, Location loc, Value value, int64_t length, Value ptrs, Value mask,
+                     unsigned align) {
+  auto type = cast<VectorType>(value.getType());
+  int64_t n = type.getNumElements();
+  Type element = type.getElementType();
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  Value zero = i32Constant(b, loc, 0);
+  LaneCopies copies = copyLanes(b, loc, ptrs, mask, n);
+  Value values = entryAlloca(b, loc, element, n);
+  storeElements(b, loc, value, values, zero);
+  scf::ForOp::create(b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, length), ValueRange{},
+                     [&](OpBuilder &lb, Location, Value first, ValueRange) {
+                       Value address = loadElements(lb, loc, copies.ptrs, ptr, first, 1);
+                       Value bytes = loadElements(lb, loc, copies.mask, lb.getI8Type(), first, length);
+                       Value rowMask = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ne,
+                                                             asVector(lb, loc, bytes),
+                                                             zeroOf(lb, loc, VectorType::get({length}, lb.getI8Type())));
+                       Value row = asVector(lb, loc, loadElements(lb, loc, values, element, first, length));
+                       LLVM::MaskedStoreOp::create(lb, loc, row, address, rowMask, lb.getI32IntegerAttr(align));
+                       scf::YieldOp::create(lb, loc);
+                     });
+}
+
 /// Whether an access of `n` lanes gathers or scatters in a loop over chunks.
 bool gathersInChunks(int64_t n) { return n > kWholeGatherLimit && n % kGatherChunk == 0; }
 
@@ -148,7 +208,9 @@ struct LoadConversion : OpConversionPattern<tt::LoadOp> {
       other = arith::ExtUIOp::create(rewriter, loc, memType, other);
     unsigned align = std::max(1u, memType.getElementType().getIntOrFloatBitWidth() / 8);
     Value loaded;
-    if (auto row = rows.find(op); row != rows.end()) {
+    if (auto row = rows.find(op); row != rows.end() && n > kWholeRowAccessLimit && n > row->second) {
+      loaded = rowLoadsInLoop(rewriter, loc, memType, row->second, ptrs, mask, other, align);
+    } else if (row != rows.end()) {
       int64_t length = row->second;
       auto rowType = VectorType::get({length}, memType.getElementType());
       SmallVector<Value> parts;
@@ -190,7 +252,9 @@ struct StoreConversion : OpConversionPattern<tt::StoreOp> {
       value = arith::ExtUIOp::create(rewriter, loc, VectorType::get({n}, rewriter.getI8Type()), value);
     Value mask = adaptor.getMask() ? asVector(rewriter, loc, adaptor.getMask()) : allTrue(rewriter, loc, n);
     unsigned align = std::max(1u, cast<VectorType>(value.getType()).getElementType().getIntOrFloatBitWidth() / 8);
-    if (auto row = rows.find(op); row != rows.end()) {
+    if (auto row = rows.find(op); row != rows.end() && n > kWholeRowAccessLimit && n > row->second) {
+      rowStoresInLoop(rewriter, loc, value, row->second, ptrs, mask, align);
+    } else if (row != rows.end()) {
       int64_t length = row->second;
       for (int64_t first = 0; first < n; first += length) {
         Value address = LLVM::ExtractElementOp::create(rewriter, loc, ptrs, i32Constant(rewriter, loc, first));

@@ -654,3 +654,30 @@ def test_gathers_and_scatters_of_many_lanes(dtype):
     want = np.full((BM, BN * 3), 5, dtype)
     want[:M, 0:3 * N:3] = x.T
     assert np.array_equal(y, want)
+
+
+@triton.jit
+def _large_tiles(x_ptr, y_ptr, flags_ptr, M, N, B: tl.constexpr):
+    # tiles above the size the CPU target moves in one block: the rows of
+    # the masked load and store in loops, the transposes through memory
+    rows = tl.arange(0, B)[:, None]
+    cols = tl.arange(0, B)[None, :]
+    inside = (rows < M) & (cols < N)
+    x = tl.load(x_ptr + rows * N + cols, mask=inside, other=-1.0)
+    positive = tl.trans(x > 0)
+    tl.store(y_ptr + rows * B + cols, tl.trans(x), mask=rows < N)
+    tl.store(flags_ptr + rows * B + cols, positive.to(tl.int8))
+
+
+def test_masked_rows_and_transposes_of_large_tiles():
+    M, N, B = 50, 45, 64
+    x = rng.standard_normal((M, N), dtype=np.float32)
+    y = np.full((B, B), 9.0, np.float32)
+    flags = np.zeros((B, B), np.int8)
+    _large_tiles[(1,)](x, y, flags, M, N, B=B)
+    padded = np.full((B, B), -1.0, np.float32)
+    padded[:M, :N] = x
+    want = np.full((B, B), 9.0, np.float32)
+    want[:N] = padded.T[:N]
+    assert np.array_equal(y, want)
+    assert np.array_equal(flags, (padded.T > 0).astype(np.int8))

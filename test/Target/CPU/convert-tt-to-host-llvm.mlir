@@ -253,3 +253,22 @@ tt.func public @many_lane_gather(%p: tensor<128x!tt.ptr<f16>>, %m: tensor<128xi1
   %x = tt.load %p, %m : tensor<128x!tt.ptr<f16>>
   tt.return %x : tensor<128xf16>
 }
+
+// -----
+
+// A permutation of more than 1024 lanes (here a 64x64 transpose) goes
+// through memory: the source to the stack, then 16 lanes at a time gathered
+// by the indices of a constant table (a module global).
+// CHECK: llvm.mlir.global internal constant @__tritium_shuffle_{{.*}} : !llvm.array<4096 x i32>
+// CHECK-LABEL: llvm.func internal @large_transpose(
+// CHECK-DAG: llvm.mlir.addressof @__tritium_shuffle_
+// CHECK-DAG: llvm.store %arg0, %{{.*}} : vector<4096xf32>, !llvm.ptr
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<16xi32>
+// CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (vector<16x!llvm.ptr>, vector<16xi32>) -> vector<16x!llvm.ptr>, f32
+// CHECK: llvm.intr.masked.gather
+// CHECK-NOT: llvm.shufflevector {{.*}} : vector<4096xf32>
+// CHECK: llvm.return
+tt.func public @large_transpose(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<64x64xf32> -> tensor<64x64xf32>
+  tt.return %t : tensor<64x64xf32>
+}
