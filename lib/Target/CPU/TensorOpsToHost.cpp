@@ -3,9 +3,10 @@
 // convert-tt-to-host-llvm's patterns for ops that make tensors
 // (`tt.make_range`, `tt.splat`), rearrange their elements (shape ops, one
 // shuffle or nothing on the flat vector) and compute element-wise (arith,
-// math and Triton's own element-wise ops, rebuilt on vectors; a libdevice
-// function with a C library twin of the same name, such as __nv_expf and
-// expf, called element by element).
+// math and Triton's own element-wise ops, rebuilt on vectors, the costly
+// ones on large tensors in a loop over 16-lane chunks; a libdevice function
+// with a C library twin of the same name, such as __nv_expf and expf,
+// called element by element).
 //
 //===----------------------------------------------------------------------===//
 #include "HostLowering.h"
@@ -138,8 +139,56 @@ struct CatConversion : OpConversionPattern<tt::CatOp> {
 
 // -- element-wise ops -------------------------------------------------------
 
+/// Element-wise ops whose host code is long for every few lanes (math
+/// functions, expanded into polynomials; integer division and remainders
+/// and float remainders, element by element) run on tensors of more than
+/// this many elements in a loop over chunks of kChunk lanes.
+constexpr int64_t kWholeCostlyOpLimit = 256;
+constexpr int64_t kChunk = 16;
+
+bool isCostlyElementwise(Operation *op) {
+  return isa<math::MathDialect>(op->getDialect()) ||
+         isa<arith::RemFOp, arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+             arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op);
+}
+
+/// `op` rebuilt on chunks of kChunk lanes in a loop: its operands (vectors
+/// of `n` lanes) go to the stack, each chunk is loaded, computed and stored
+/// to the stack results, which are loaded whole at the end.
+SmallVector<Value> elementwiseInChunks(Operation *op, ArrayRef<Value> operands, ArrayRef<Type> types, int64_t n,
+                                       ConversionPatternRewriter &rewriter) {
+  Location loc = op->getLoc();
+  Value zero = i32Constant(rewriter, loc, 0);
+  SmallVector<Value> operandMem, resultMem;
+  for (Value v : operands) {
+    operandMem.push_back(entryAlloca(rewriter, loc, getElementTypeOrSelf(v.getType()), n));
+    storeElements(rewriter, loc, v, operandMem.back(), zero);
+  }
+  for (Type t : types)
+    resultMem.push_back(entryAlloca(rewriter, loc, getElementTypeOrSelf(t), n));
+  scf::ForOp::create(rewriter, loc, zero, i32Constant(rewriter, loc, n), i32Constant(rewriter, loc, kChunk),
+                     ValueRange{}, [&](OpBuilder &b, Location, Value first, ValueRange) {
+                       SmallVector<Value> chunks;
+                       for (auto [mem, v] : llvm::zip(operandMem, operands))
+                         chunks.push_back(loadElements(b, loc, mem, getElementTypeOrSelf(v.getType()), first, kChunk));
+                       SmallVector<Type> chunkTypes;
+                       for (Type t : types)
+                         chunkTypes.push_back(VectorType::get({kChunk}, getElementTypeOrSelf(t)));
+                       OperationState state(loc, op->getName(), chunks, chunkTypes, op->getAttrs());
+                       Operation *chunkOp = b.create(state);
+                       for (auto [result, mem] : llvm::zip(chunkOp->getResults(), resultMem))
+                         storeElements(b, loc, result, mem, first);
+                       scf::YieldOp::create(b, loc);
+                     });
+  SmallVector<Value> results;
+  for (auto [mem, t] : llvm::zip(resultMem, types))
+    results.push_back(loadElements(rewriter, loc, mem, getElementTypeOrSelf(t), zero, n));
+  return results;
+}
+
 /// An arith or math op on tensors, rebuilt on the flat vector types (a
-/// dense constant keeps its elements in order).
+/// dense constant keeps its elements in order); a costly one on large
+/// tensors in a loop over chunks (elementwiseInChunks).
 struct ElementwiseConversion : ConversionPattern {
   ElementwiseConversion(const TypeConverter &converter, MLIRContext *ctx)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
@@ -156,6 +205,17 @@ struct ElementwiseConversion : ConversionPattern {
       if (!dense)
         return failure();
       rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, dense.reshape(cast<ShapedType>(types.front())));
+      return success();
+    }
+    auto first = dyn_cast<VectorType>(types.front());
+    int64_t n = first ? first.getNumElements() : 1;
+    auto lanes = [&](Type t) {
+      auto v = dyn_cast<VectorType>(t);
+      return v && v.getNumElements() == n;
+    };
+    if (isCostlyElementwise(op) && n > kWholeCostlyOpLimit && n % kChunk == 0 && llvm::all_of(types, lanes) &&
+        llvm::all_of(operands, [&](Value v) { return lanes(v.getType()); })) {
+      rewriter.replaceOp(op, elementwiseInChunks(op, operands, types, n, rewriter));
       return success();
     }
     OperationState state(op->getLoc(), op->getName(), operands, types, op->getAttrs());
@@ -277,18 +337,25 @@ struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp
       rewriter.replaceOp(op, LLVM::CallOp::create(rewriter, loc, callee, operands).getResult());
       return success();
     }
+    // element by element through stack copies of the operands and result
     int64_t n = numElements(op.getType());
-    Value init = LLVM::PoisonOp::create(rewriter, loc, VectorType::get({n}, element));
-    auto loop = scf::ForOp::create(
-        rewriter, loc, i32Constant(rewriter, loc, 0), i32Constant(rewriter, loc, n), i32Constant(rewriter, loc, 1),
-        ValueRange{init}, [&](OpBuilder &b, Location, Value i, ValueRange carried) {
-          SmallVector<Value> args;
-          for (Value operand : operands)
-            args.push_back(LLVM::ExtractElementOp::create(b, loc, operand, i));
-          Value result = LLVM::CallOp::create(b, loc, callee, args).getResult();
-          scf::YieldOp::create(b, loc, Value(LLVM::InsertElementOp::create(b, loc, carried[0], result, i)));
-        });
-    rewriter.replaceOp(op, loop.getResult(0));
+    Value zero = i32Constant(rewriter, loc, 0);
+    SmallVector<Value> operandMem;
+    for (Value operand : operands) {
+      operandMem.push_back(entryAlloca(rewriter, loc, element, n));
+      storeElements(rewriter, loc, operand, operandMem.back(), zero);
+    }
+    Value resultMem = entryAlloca(rewriter, loc, element, n);
+    scf::ForOp::create(rewriter, loc, zero, i32Constant(rewriter, loc, n), i32Constant(rewriter, loc, 1),
+                       ValueRange{}, [&](OpBuilder &b, Location, Value i, ValueRange) {
+                         SmallVector<Value> args;
+                         for (Value mem : operandMem)
+                           args.push_back(loadElements(b, loc, mem, element, i, 1));
+                         Value result = LLVM::CallOp::create(b, loc, callee, args).getResult();
+                         storeElements(b, loc, result, resultMem, i);
+                         scf::YieldOp::create(b, loc);
+                       });
+    rewriter.replaceOp(op, asVector(rewriter, loc, loadElements(rewriter, loc, resultMem, element, zero, n)));
     return success();
   }
 };

@@ -681,3 +681,33 @@ def test_masked_rows_and_transposes_of_large_tiles():
     want[:N] = padded.T[:N]
     assert np.array_equal(y, want)
     assert np.array_equal(flags, (padded.T > 0).astype(np.int8))
+
+
+@triton.jit
+def _costly_elementwise(x_ptr, i_ptr, f_ptr, q_ptr, r_ptr, l_ptr, N: tl.constexpr):
+    # above the size the CPU target computes math functions and integer
+    # division on whole vectors: in a loop over chunks
+    o = tl.arange(0, N)
+    x = tl.load(x_ptr + o)
+    i = tl.load(i_ptr + o)
+    tl.store(f_ptr + o, tl.exp(x) * tl.sin(x) + tl.erf(x) - tl.log(x * x + 1.0))
+    tl.store(q_ptr + o, i // 7)
+    tl.store(r_ptr + o, i % 7)
+    tl.store(l_ptr + o, libdevice.pow(x, 2.0))
+
+
+def test_costly_elementwise_ops_on_large_tensors():
+    import math
+    N = 2048
+    x = rng.standard_normal(N).astype(np.float32)
+    i = rng.integers(-10000, 10000, N).astype(np.int32)
+    f, l = np.empty(N, np.float32), np.empty(N, np.float32)
+    q, r = np.empty(N, np.int32), np.empty(N, np.int32)
+    _costly_elementwise[(1,)](x, i, f, q, r, l, N=N)
+    d = x.astype(np.float64)
+    erf = np.array([math.erf(v) for v in d])
+    np.testing.assert_allclose(f, np.exp(d) * np.sin(d) + erf - np.log(d * d + 1.0), rtol=1e-5, atol=1e-5)
+    # Triton's integer division and remainder truncate toward zero (C's)
+    assert np.array_equal(q, np.trunc(i / 7).astype(np.int32))
+    assert np.array_equal(r, i - np.trunc(i / 7).astype(np.int32) * 7)
+    np.testing.assert_allclose(l, d * d, rtol=1e-6)

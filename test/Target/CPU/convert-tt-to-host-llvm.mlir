@@ -180,10 +180,14 @@ tt.func public @histogram(%x: tensor<8xi32>) -> tensor<4xi32> {
 
 // -----
 
-// A libdevice function with a C library twin: the twin, element by element.
+// A libdevice function with a C library twin: the twin, element by element
+// in a loop, from a stack copy of the operand into a stack result.
 // CHECK-LABEL: llvm.func internal @libdevice(
-// CHECK: %[[E:.*]] = llvm.extractelement %arg0
-// CHECK: llvm.call @expf(%[[E]]) : (f32) -> f32
+// CHECK: llvm.store %arg0, %{{.*}} : vector<4xf32>, !llvm.ptr
+// CHECK: %[[E:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK: %[[R:.*]] = llvm.call @expf(%[[E]]) : (f32) -> f32
+// CHECK: llvm.store %[[R]], %{{.*}} : f32, !llvm.ptr
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<4xf32>
 tt.func public @libdevice(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = tt.extern_elementwise %x {libname = "libdevice", libpath = "", symbol = "__nv_expf", pure = true} : (tensor<4xf32>) -> tensor<4xf32>
   tt.return %y : tensor<4xf32>
@@ -271,4 +275,19 @@ tt.func public @many_lane_gather(%p: tensor<128x!tt.ptr<f16>>, %m: tensor<128xi1
 tt.func public @large_transpose(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %t = tt.trans %x {order = array<i32: 1, 0>} : tensor<64x64xf32> -> tensor<64x64xf32>
   tt.return %t : tensor<64x64xf32>
+}
+
+// -----
+
+// A math function on more than 256 elements runs in a loop over 16-lane
+// chunks (its polynomial is then expanded on 16 lanes, not on 1024).
+// CHECK-LABEL: llvm.func internal @large_exp(
+// CHECK: llvm.store %arg0, %{{.*}} : vector<1024xf32>, !llvm.ptr
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
+// CHECK-NOT: vector<1024xf32>
+// CHECK: llvm.store %{{.*}}, %{{.*}} : vector<16xf32>, !llvm.ptr
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<1024xf32>
+tt.func public @large_exp(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %e = math.exp %x : tensor<1024xf32>
+  tt.return %e : tensor<1024xf32>
 }
