@@ -46,6 +46,11 @@ SmallVector<int64_t> tritium::cpu::unflatten(int64_t flat, ArrayRef<int64_t> sha
 /// i1 reads and writes bytes, as Triton's `*i1` does.
 HostTypeConverter::HostTypeConverter(MLIRContext *ctx) {
     addConversion([](Type type) { return type; });
+    // fp8 values are their bits (LLVM has no fp8 type): conversions decode
+    // and encode them (TensorOpsToHost.cpp)
+    addConversion([ctx](FloatType type) -> Type {
+      return type.getWidth() == 8 ? Type(IntegerType::get(ctx, 8)) : Type(type);
+    });
     addConversion([ctx](tt::PointerType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
     // A host tensor descriptor argument: Triton IR passes its base, shape
     // and strides as arguments of their own, and the front end reaches the
@@ -66,8 +71,11 @@ HostTypeConverter::HostTypeConverter(MLIRContext *ctx) {
 }
 
 bool tritium::cpu::hasTensorType(Operation *op) {
-  auto isTensor = [](Type t) { return isa<RankedTensorType>(t); };
-  return llvm::any_of(op->getOperandTypes(), isTensor) || llvm::any_of(op->getResultTypes(), isTensor);
+  auto converted = [](Type t) {
+    auto fp = dyn_cast<FloatType>(getElementTypeOrSelf(t));
+    return isa<RankedTensorType>(t) || (fp && fp.getWidth() == 8);
+  };
+  return llvm::any_of(op->getOperandTypes(), converted) || llvm::any_of(op->getResultTypes(), converted);
 }
 
 Value tritium::cpu::i32Constant(OpBuilder &b, Location loc, int64_t v) {

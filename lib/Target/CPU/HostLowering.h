@@ -43,7 +43,19 @@ public:
   explicit HostTypeConverter(mlir::MLIRContext *ctx);
 };
 
+/// Whether `op` has a tensor or an fp8 operand or result (what the type
+/// conversion changes).
 bool hasTensorType(mlir::Operation *op);
+/// Whether decodeFp8 and encodeFp8 handle `type`: the 8-bit float formats
+/// with a sign bit (f8E8M0FNU, an unsigned scale format, is not one).
+bool isFp8OnHost(mlir::FloatType type);
+/// f32 values of fp8 bits (i8, or vectors of i8) of the fp8 type `format`.
+mlir::Value decodeFp8(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bits, mlir::FloatType format);
+/// fp8 bits of `value` (f32, or vectors of f32) in the fp8 type `format`,
+/// rounded to nearest even (or toward zero), finite values beyond the
+/// format's largest saturating to it (as sm_90's cvt.rn.satfinite).
+mlir::Value encodeFp8(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value, mlir::FloatType format,
+                      bool towardZero = false);
 mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 /// `src` (a flat vector) rearranged by `mask`: result[i] = src[mask[i]].
 mlir::Value shuffle(mlir::OpBuilder &b, mlir::Location loc, mlir::Value src, llvm::ArrayRef<int64_t> mask);

@@ -21,9 +21,11 @@ namespace {
 
 // -- memory -----------------------------------------------------------------
 
-/// The element type a pointer to `pointee` reads and writes (i1 as bytes).
+/// The element type a pointer to `pointee` reads and writes (i1 and fp8 as
+/// bytes).
 Type memoryType(Type pointee, OpBuilder &b) {
-  return pointee.isInteger(1) ? b.getI8Type() : pointee;
+  auto fp = dyn_cast<FloatType>(pointee);
+  return pointee.isInteger(1) || (fp && fp.getWidth() == 8) ? b.getI8Type() : pointee;
 }
 
 /// What a pointer, or a tensor of pointers, points to.

@@ -337,16 +337,23 @@ struct ScanConversion : OpConversionPattern<tt::ScanOp> {
 
 // -- dot --------------------------------------------------------------------
 
-/// `a` (a flat vector of `type`'s shape) in the accumulator's element type.
-Value toAccumulator(ConversionPatternRewriter &rewriter, Location loc, Value v, Type acc) {
+/// `v` (a flat vector of an operand whose element type was `original`) in
+/// the accumulator's element type; fp8 operands (their bits) through f32.
+Value toAccumulator(ConversionPatternRewriter &rewriter, Location loc, Value v, Type original, Type acc) {
+  if (auto fp = dyn_cast<FloatType>(original); fp && fp.getWidth() == 8)
+    v = decodeFp8(rewriter, loc, v, fp);
   auto type = cast<VectorType>(v.getType());
   Type element = type.getElementType();
   if (element == acc)
     return v;
   auto wide = VectorType::get(type.getShape(), acc);
-  if (isa<FloatType>(acc))
-    return isa<FloatType>(element) ? Value(arith::ExtFOp::create(rewriter, loc, wide, v))
-                                   : Value(arith::SIToFPOp::create(rewriter, loc, wide, v));
+  if (isa<FloatType>(acc)) {
+    if (!isa<FloatType>(element))
+      return arith::SIToFPOp::create(rewriter, loc, wide, v);
+    if (element.getIntOrFloatBitWidth() > acc.getIntOrFloatBitWidth())  // (decoded fp8, f16 accumulator)
+      return arith::TruncFOp::create(rewriter, loc, wide, v);
+    return arith::ExtFOp::create(rewriter, loc, wide, v);
+  }
   return arith::ExtSIOp::create(rewriter, loc, wide, v);
 }
 
@@ -369,8 +376,8 @@ struct DotConversion : OpConversionPattern<tt::DotOp> {
     int64_t B = batched ? dShape[0] : 1, M = dShape[batched], N = dShape[batched + 1];
     int64_t K = aShape.back();
     Type acc = op.getType().getElementType();
-    Value a = toAccumulator(rewriter, loc, adaptor.getA(), acc);
-    Value b = toAccumulator(rewriter, loc, adaptor.getB(), acc);
+    Value a = toAccumulator(rewriter, loc, adaptor.getA(), op.getA().getType().getElementType(), acc);
+    Value b = toAccumulator(rewriter, loc, adaptor.getB(), op.getB().getType().getElementType(), acc);
     Value aMem = entryAlloca(rewriter, loc, acc, B * M * K);
     Value bMem = entryAlloca(rewriter, loc, acc, B * K * N);
     Value dMem = entryAlloca(rewriter, loc, acc, B * M * N);

@@ -204,6 +204,9 @@ struct ElementwiseConversion : ConversionPattern {
       auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
       if (!dense)
         return failure();
+      Type element = getElementTypeOrSelf(types.front());
+      if (dense.getElementType() != element)
+        dense = dense.bitcast(element);  // (fp8 constants as their bits)
       rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, dense.reshape(cast<ShapedType>(types.front())));
       return success();
     }
@@ -252,20 +255,43 @@ struct TritonElementwiseConversion : ConversionPattern {
     } else if (isa<tt::PreciseDivFOp>(op)) {
       result = arith::DivFOp::create(rewriter, loc, operands[0], operands[1]);
     } else if (isa<tt::BitcastOp>(op)) {
-      result = LLVM::BitcastOp::create(rewriter, loc, type, operands[0]);
+      // (fp8 and i8 are both bytes here)
+      result = operands[0].getType() == type ? operands[0]
+                                             : Value(LLVM::BitcastOp::create(rewriter, loc, type, operands[0]));
     } else if (isa<tt::IntToPtrOp>(op)) {
       result = LLVM::IntToPtrOp::create(rewriter, loc, type, operands[0]);
     } else if (isa<tt::PtrToIntOp>(op)) {
       result = LLVM::PtrToIntOp::create(rewriter, loc, type, operands[0]);
     } else if (auto fp = dyn_cast<tt::FpToFpOp>(op)) {
-      unsigned from = getElementTypeOrSelf(operands[0].getType()).getIntOrFloatBitWidth();
-      unsigned to = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
-      if (from < to)
-        result = arith::ExtFOp::create(rewriter, loc, type, operands[0]);
-      else if (from > to && (getElementTypeOrSelf(type).isF16() || getElementTypeOrSelf(type).isBF16()))
-        result = arith::TruncFOp::create(rewriter, loc, type, operands[0]);
-      else
-        return rewriter.notifyMatchFailure(op, "fp8 conversions have no host lowering yet");
+      // fp8 values are their bits: decoded to f32, encoded from it
+      auto srcFloat = cast<FloatType>(getElementTypeOrSelf(fp.getSrc().getType()));
+      auto dstFloat = cast<FloatType>(getElementTypeOrSelf(fp.getType()));
+      if ((srcFloat.getWidth() == 8 && !isFp8OnHost(srcFloat)) || (dstFloat.getWidth() == 8 && !isFp8OnHost(dstFloat)))
+        return rewriter.notifyMatchFailure(op, "fp8 format without a host lowering");
+      Value value = operands[0];
+      Type f32 = rewriter.getF32Type();
+      auto shapedLike = [&](Type element) -> Type {
+        if (auto v = dyn_cast<VectorType>(value.getType()))
+          return VectorType::get(v.getShape(), element);
+        return element;
+      };
+      auto convertFloat = [&](Value v, Type to) -> Value {  // between host float types
+        unsigned from = getElementTypeOrSelf(v.getType()).getIntOrFloatBitWidth();
+        unsigned width = getElementTypeOrSelf(to).getIntOrFloatBitWidth();
+        if (getElementTypeOrSelf(v.getType()) == getElementTypeOrSelf(to))
+          return v;
+        if (from < width)
+          return arith::ExtFOp::create(rewriter, loc, to, v);
+        return arith::TruncFOp::create(rewriter, loc, to, v);
+      };
+      if (srcFloat.getWidth() == 8)
+        value = decodeFp8(rewriter, loc, value, srcFloat);
+      if (dstFloat.getWidth() == 8) {
+        bool towardZero = fp.getRounding() && *fp.getRounding() == tt::RoundingMode::RTZ;
+        result = encodeFp8(rewriter, loc, convertFloat(value, shapedLike(f32)), dstFloat, towardZero);
+      } else {
+        result = convertFloat(value, type);
+      }
     } else if (isa<tt::MulhiUIOp>(op)) {
       Type element = getElementTypeOrSelf(type);
       unsigned bits = element.getIntOrFloatBitWidth();

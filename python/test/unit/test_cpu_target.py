@@ -711,3 +711,101 @@ def test_costly_elementwise_ops_on_large_tensors():
     assert np.array_equal(q, np.trunc(i / 7).astype(np.int32))
     assert np.array_equal(r, i - np.trunc(i / 7).astype(np.int32) * 7)
     np.testing.assert_allclose(l, d * d, rtol=1e-6)
+
+
+def _fp8_values(exponent_bits, bias, nan_codes, inf_codes):
+    """The value of every byte of an fp8 format (sign, exponent, mantissa),
+    NaN and the infinities by their codes."""
+    mantissa_bits = 7 - exponent_bits
+    values = []
+    for code in range(256):
+        sign = -1.0 if code & 0x80 else 1.0
+        e, m = (code >> mantissa_bits) & ((1 << exponent_bits) - 1), code & ((1 << mantissa_bits) - 1)
+        if code in nan_codes:
+            values.append(np.nan)
+        elif code in inf_codes:
+            values.append(sign * np.inf)
+        elif e == 0:
+            values.append(sign * m * 2.0 ** (1 - bias - mantissa_bits))
+        else:
+            values.append(sign * (1 + m / 2 ** mantissa_bits) * 2.0 ** (e - bias))
+    return np.array(values)
+
+
+FP8_FORMATS = {  # Triton's name: (exponent bits, bias, NaN codes, infinity codes)
+    "float8e4nv": (4, 7, {0x7F, 0xFF}, set()),
+    "float8e5": (5, 15, {c for c in range(256) if (c & 0x7C) == 0x7C and c & 3}, {0x7C, 0xFC}),
+}
+
+
+@triton.jit
+def _fp8_round_trip(codes_ptr, decoded_ptr, x_ptr, encoded_ptr, back_ptr, N: tl.constexpr, FMT: tl.constexpr,
+                    RTZ: tl.constexpr):
+    o = tl.arange(0, N)
+    fp8 = tl.load(codes_ptr + o).to(FMT, bitcast=True)
+    tl.store(decoded_ptr + o, fp8.to(tl.float32))
+    x = tl.load(x_ptr + o)
+    if RTZ:
+        y = x.to(FMT, fp_downcast_rounding="rtz")
+    else:
+        y = x.to(FMT)
+    tl.store(encoded_ptr + o, y.to(tl.uint8, bitcast=True))
+    tl.store(back_ptr + o, y.to(tl.float16).to(tl.float32))
+
+
+@pytest.mark.parametrize("fmt", sorted(FP8_FORMATS))
+@pytest.mark.parametrize("rtz", [False, True])
+def test_fp8_conversions_decode_every_code_and_round_as_the_gpu(fmt, rtz):
+    values = _fp8_values(*FP8_FORMATS[fmt])
+    finite = np.isfinite(values)
+    largest = np.nanmax(np.abs(values[finite]))
+    codes = np.arange(256, dtype=np.uint8)
+    # values at, between and beyond the representable ones, ties included
+    grid = np.unique(values[finite])
+    mids = (grid[:-1] + grid[1:]) / 2
+    x = np.concatenate([grid, mids, mids + 1e-7 * np.abs(mids), [largest * 1.5, np.inf, -np.inf, np.nan]])
+    x = np.resize(x.astype(np.float32), 1024)
+    decoded, back = np.empty(256, np.float32), np.empty(1024, np.float32)
+    encoded = np.empty(1024, np.uint8)
+    _fp8_round_trip[(1,)](codes, decoded, np.ascontiguousarray(x[:256]), encoded[:256], back[:256], N=256,
+                          FMT=getattr(tl, fmt), RTZ=rtz)
+    _fp8_round_trip[(1,)](np.resize(codes, 1024), np.empty(1024, np.float32), x, encoded, back, N=1024,
+                          FMT=getattr(tl, fmt), RTZ=rtz)
+    np.testing.assert_array_equal(decoded, values.astype(np.float32))
+    # the reference: the nearest finite value (saturating), ties to the even code, or toward zero
+    for xi, got in zip(x.astype(np.float64), back.astype(np.float64)):
+        if np.isnan(xi):
+            assert np.isnan(got)
+            continue
+        a = min(abs(xi), largest)
+        candidates = grid[grid >= 0]
+        if rtz:
+            want = candidates[candidates <= a].max()
+        else:
+            d = np.abs(candidates - a)
+            best = candidates[d == d.min()]
+            want = best[0] if len(best) == 1 else [v for v in best
+                                                   if int(np.nonzero(values == v)[0][0]) % 2 == 0][0]
+        assert got == np.copysign(want, xi) or (want == 0 and got == 0), (fmt, xi, got, want)
+
+
+@triton.jit
+def _fp8_dot(a_ptr, b_ptr, c_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, FMT: tl.constexpr):
+    m = tl.arange(0, M)[:, None]
+    n = tl.arange(0, N)[None, :]
+    k = tl.arange(0, K)
+    a = tl.load(a_ptr + m * K + k[None, :]).to(FMT, bitcast=True)
+    b = tl.load(b_ptr + k[:, None] * N + n).to(FMT, bitcast=True)
+    tl.store(c_ptr + m * N + n, tl.dot(a, b))
+
+
+@pytest.mark.parametrize("fmt", sorted(FP8_FORMATS))
+def test_fp8_dot(fmt):
+    values = _fp8_values(*FP8_FORMATS[fmt])
+    small = np.nonzero(np.isfinite(values) & (np.abs(values) <= 4))[0].astype(np.uint8)
+    M, N, K = 32, 16, 32
+    a = rng.choice(small, (M, K)).astype(np.uint8)
+    b = rng.choice(small, (K, N)).astype(np.uint8)
+    c = np.empty((M, N), np.float32)
+    _fp8_dot[(1,)](a, b, c, M=M, N=N, K=K, FMT=getattr(tl, fmt))
+    np.testing.assert_allclose(c, values[a] @ values[b], rtol=1e-6, atol=1e-6)

@@ -291,3 +291,25 @@ tt.func public @large_exp(%x: tensor<1024xf32>) -> tensor<1024xf32> {
   %e = math.exp %x : tensor<1024xf32>
   tt.return %e : tensor<1024xf32>
 }
+
+// -----
+
+// fp8 values are their bits: loads read bytes, an upcast decodes them (the
+// exponent field rebiased into an f32's, a zero exponent as m * 2^-9), a
+// downcast encodes f32 (NaN checked by an unordered compare).
+// CHECK-LABEL: llvm.func internal @fp8(
+// CHECK: llvm.intr.masked.load %{{.*}} -> vector<16xi8>
+// CHECK: llvm.zext %{{.*}} : vector<16xi8> to vector<16xi32>
+// CHECK: llvm.bitcast %{{.*}} : vector<16xi32> to vector<16xf32>
+// CHECK: llvm.fcmp "uno"
+// CHECK: llvm.trunc %{{.*}} : vector<16xi32> to vector<16xi8>
+tt.func public @fp8(%p: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}) -> tensor<16xi8> {
+  %r = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %s = tt.splat %p : !tt.ptr<f8E4M3FN> -> tensor<16x!tt.ptr<f8E4M3FN>>
+  %a = tt.addptr %s, %r : tensor<16x!tt.ptr<f8E4M3FN>>, tensor<16xi32>
+  %x = tt.load %a : tensor<16x!tt.ptr<f8E4M3FN>>
+  %f = tt.fp_to_fp %x : tensor<16xf8E4M3FN> -> tensor<16xf32>
+  %y = tt.fp_to_fp %f, rounding = rtne : tensor<16xf32> -> tensor<16xf8E5M2>
+  %b = tt.bitcast %y : tensor<16xf8E5M2> -> tensor<16xi8>
+  tt.return %b : tensor<16xi8>
+}
