@@ -155,6 +155,7 @@ static Value shuffleThroughMemory(OpBuilder &b, Location loc, Value src, ArrayRe
                        scf::YieldOp::create(lb, loc);
                      });
   Value shuffled = loadElements(b, loc, result, element, zero, n);
+  endLifetimes(b, loc, {srcMem, result});
   if (bits)
     shuffled = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, shuffled, zeroOf(b, loc, shuffled.getType()));
   return shuffled;
@@ -239,10 +240,20 @@ Value tritium::cpu::entryAlloca(OpBuilder &b, Location loc, Type element, int64_
   while (function && !isa<FunctionOpInterface>(function))
     function = function->getParentOp();
   assert(function && "stack memory is allocated inside a function");
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&function->getRegion(0).front());
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  return LLVM::AllocaOp::create(b, loc, ptr, element, i32Constant(b, loc, count), /*alignment=*/64);
+  Value alloca;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&function->getRegion(0).front());
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+    alloca = LLVM::AllocaOp::create(b, loc, ptr, element, i32Constant(b, loc, count), /*alignment=*/64);
+  }
+  LLVM::LifetimeStartOp::create(b, loc, alloca);
+  return alloca;
+}
+
+void tritium::cpu::endLifetimes(OpBuilder &b, Location loc, ValueRange allocas) {
+  for (Value alloca : allocas)
+    LLVM::LifetimeEndOp::create(b, loc, alloca);
 }
 
 Value tritium::cpu::elementAddress(OpBuilder &b, Location loc, Value base, Type element, Value index) {

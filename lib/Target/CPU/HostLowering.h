@@ -74,8 +74,13 @@ mlir::Value fromVector(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v, ml
 
 /// Stack memory for `count` elements of `element` (64-byte aligned),
 /// allocated in the entry block of the function holding the insertion
-/// point: an alloca inside a loop would take new stack every iteration.
+/// point (an alloca inside a loop would take new stack every iteration),
+/// its lifetime starting at the insertion point.  endLifetimes ends it once
+/// the lowering is done with it, so that LLVM can give the stack of copies
+/// whose lifetimes do not overlap to one another.
 mlir::Value entryAlloca(mlir::OpBuilder &b, mlir::Location loc, mlir::Type element, int64_t count);
+/// Ends the lifetimes of stack memory from entryAlloca.
+void endLifetimes(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange allocas);
 /// The address of element `index` (an i32 value) of the array of `element`
 /// at `base`.
 mlir::Value elementAddress(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base, mlir::Type element,

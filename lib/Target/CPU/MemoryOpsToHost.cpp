@@ -87,7 +87,9 @@ Value chunkedGather(OpBuilder &b, Location loc, VectorType type, Value ptrs, Val
                        storeElements(lb, loc, loaded, result, first);
                        scf::YieldOp::create(lb, loc);
                      });
-  return loadElements(b, loc, result, element, zero, n);
+  Value loaded = loadElements(b, loc, result, element, zero, n);
+  endLifetimes(b, loc, {copies.ptrs, copies.mask, others, result});
+  return loaded;
 }
 
 /// A masked scatter of `n` lanes (n a multiple of kGatherChunk) in a loop
@@ -108,6 +110,7 @@ void chunkedScatter(OpBuilder &b, Location loc, Value value, Value ptrs, Value m
                                                     lb.getI32IntegerAttr(align));
                        scf::YieldOp::create(lb, loc);
                      });
+  endLifetimes(b, loc, {copies.ptrs, copies.mask, values});
 }
 
 /// Loads and stores of more than this many lanes by contiguous rows run in
@@ -141,7 +144,9 @@ Value rowLoadsInLoop(OpBuilder &b, Location loc, VectorType type, int64_t length
                        storeElements(lb, loc, row, result, first);
                        scf::YieldOp::create(lb, loc);
                      });
-  return loadElements(b, loc, result, element, zero, n);
+  Value loaded = loadElements(b, loc, result, element, zero, n);
+  endLifetimes(b, loc, {copies.ptrs, copies.mask, others, result});
+  return loaded;
 }
 
 /// A store of `value` as rows of `length` contiguous elements, in a loop
@@ -168,6 +173,7 @@ void rowStoresInLoop(OpBuilder &b, Location loc, Value value, int64_t length, Va
                        LLVM::MaskedStoreOp::create(lb, loc, row, address, rowMask, lb.getI32IntegerAttr(align));
                        scf::YieldOp::create(lb, loc);
                      });
+  endLifetimes(b, loc, {copies.ptrs, copies.mask, values});
 }
 
 /// Whether an access of `n` lanes gathers or scatters in a loop over chunks.
@@ -311,8 +317,10 @@ struct GatherConversion : OpConversionPattern<tt::GatherOp> {
                                      splat(rewriter, loc, slot, n), ValueRange{offsets});
     auto resultType = VectorType::get({n}, srcType.getElementType());
     unsigned align = std::max(1u, srcType.getElementType().getIntOrFloatBitWidth() / 8);
-    rewriter.replaceOp(op, LLVM::masked_gather::create(rewriter, loc, resultType, ptrs, allTrue(rewriter, loc, n),
-                                                       ValueRange{}, rewriter.getI32IntegerAttr(align)));
+    Value gathered = LLVM::masked_gather::create(rewriter, loc, resultType, ptrs, allTrue(rewriter, loc, n),
+                                                 ValueRange{}, rewriter.getI32IntegerAttr(align));
+    endLifetimes(rewriter, loc, {slot});
+    rewriter.replaceOp(op, gathered);
     return success();
   }
 };

@@ -193,6 +193,8 @@ struct ReduceConversion : OpConversionPattern<tt::ReduceOp> {
         return failure();  // (not reached: isVectorizableCombine held)
       for (auto [mem, element] : llvm::zip(resultMem, elements))
         reduced.push_back(asVector(rewriter, loc, loadElements(rewriter, loc, mem, element, zero, outer * inner)));
+      endLifetimes(rewriter, loc, srcMem);
+      endLifetimes(rewriter, loc, resultMem);
     }
     SmallVector<Value> results;
     for (auto [v, result] : llvm::zip(reduced, op.getResults()))
@@ -330,6 +332,8 @@ struct ScanConversion : OpConversionPattern<tt::ScanOp> {
     SmallVector<Value> results;
     for (auto [mem, element] : llvm::zip(resultMem, elements))
       results.push_back(loadElements(rewriter, loc, mem, element, zero, n));
+    endLifetimes(rewriter, loc, srcMem);
+    endLifetimes(rewriter, loc, resultMem);
     rewriter.replaceOp(op, results);
     return success();
   }
@@ -428,7 +432,9 @@ struct DotConversion : OpConversionPattern<tt::DotOp> {
                           arith::MulIOp::create(rb, loc, rowIndex[r], constant(rb, N)));
           scf::YieldOp::create(rb, loc);
         });
-    rewriter.replaceOp(op, loadElements(rewriter, loc, dMem, acc, zero, B * M * N));
+    Value d = loadElements(rewriter, loc, dMem, acc, zero, B * M * N);
+    endLifetimes(rewriter, loc, {aMem, bMem, dMem});
+    rewriter.replaceOp(op, d);
     return success();
   }
 };

@@ -183,6 +183,8 @@ SmallVector<Value> elementwiseInChunks(Operation *op, ArrayRef<Value> operands, 
   SmallVector<Value> results;
   for (auto [mem, t] : llvm::zip(resultMem, types))
     results.push_back(loadElements(rewriter, loc, mem, getElementTypeOrSelf(t), zero, n));
+  endLifetimes(rewriter, loc, operandMem);
+  endLifetimes(rewriter, loc, resultMem);
   return results;
 }
 
@@ -381,7 +383,10 @@ struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp
                          storeElements(b, loc, result, resultMem, i);
                          scf::YieldOp::create(b, loc);
                        });
-    rewriter.replaceOp(op, asVector(rewriter, loc, loadElements(rewriter, loc, resultMem, element, zero, n)));
+    Value result = asVector(rewriter, loc, loadElements(rewriter, loc, resultMem, element, zero, n));
+    endLifetimes(rewriter, loc, operandMem);
+    endLifetimes(rewriter, loc, {resultMem});
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
