@@ -163,7 +163,7 @@ void addProgramEntry(LLVM::LLVMFuncOp kernel) {
 /// The Triton IR ops this lowering handles.
 bool hasHostLowering(Operation *op) {
   if (auto call = dyn_cast<tt::ExternElementwiseOp>(op)) // TensorOpsToHost.cpp
-    return hostLibraryFunction(call).has_value();
+    return hasHostLibdevice(call);
   return isa<tt::FuncOp, tt::ReturnOp, tt::GetProgramIdOp, tt::GetNumProgramsOp>(op) ||
          // TensorOpsToHost.cpp
          isa<tt::MakeRangeOp, tt::SplatOp, tt::ExpandDimsOp, tt::ReshapeOp, tt::BroadcastOp, tt::TransOp,

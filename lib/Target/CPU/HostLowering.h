@@ -105,6 +105,10 @@ ContiguousRows findContiguousRows(mlir::ModuleOp module);
 /// `__nv_expf`) does, by the same name (`expf`), when there is one and the
 /// op's types are its (f32 for the float versions, f64 for the others).
 std::optional<std::string> hostLibraryFunction(tritium::tt::ExternElementwiseOp op);
+/// Whether the CPU target computes `op` (a libdevice call): by MLIR ops
+/// (rsqrt, the isnan/isinf/signbit tests, integer min and max...) or by its
+/// C library twin.
+bool hasHostLibdevice(tritium::tt::ExternElementwiseOp op);
 
 /// Patterns of TensorOpsToHost.cpp: tensor creation, shape ops, element-wise ops.
 void populateTensorOpsToHostPatterns(const mlir::TypeConverter &types, mlir::RewritePatternSet &patterns);

@@ -15,7 +15,11 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "tritium/Conversion/TTGToLLVM/ModuleSymbols.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <functional>
+#include <limits>
 
 using namespace mlir;
 namespace tt = tritium::tt;
@@ -331,6 +335,7 @@ std::optional<std::string> tritium::cpu::hostLibraryFunction(tt::ExternElementwi
   StringRef symbol = op.getSymbol();
   if (!symbol.consume_front("__nv_"))
     return std::nullopt;
+  symbol.consume_front("fast_"); // (__nv_fast_expf: expf, at full accuracy)
   // The float versions end in 'f' (erff, fabsf); erf itself is a double one.
   bool isDouble = twins.contains(symbol);
   if (!isDouble && !(symbol.ends_with("f") && twins.contains(symbol.drop_back())))
@@ -346,10 +351,167 @@ namespace {
 
 /// tt.extern_elementwise of a libdevice function with a C library twin:
 /// the twin called on each element (a loop over a tensor's flat vector).
+/// The libdevice functions computed by MLIR ops instead of a C library
+/// function: by name without `__nv_`, the operands (already of the host's
+/// types) to the result.  Each is its float and its double version where
+/// both exist (rsqrtf and rsqrt); the tests return i32 as libdevice does.
+using MathEquivalent = std::function<Value(OpBuilder &, Location, ValueRange, Type)>;
+
+const llvm::StringMap<MathEquivalent> &mathEquivalents() {
+  static const llvm::StringMap<MathEquivalent> table = [] {
+    llvm::StringMap<MathEquivalent> t;
+    auto both = [&](StringRef name, MathEquivalent fn) {
+      t[name] = fn;
+      t[(name + "f").str()] = fn;
+    };
+    auto asI32 = [](OpBuilder &b, Location loc, Value flag, Type result) -> Value {
+      return arith::ExtUIOp::create(b, loc, result, flag);
+    };
+    both("rsqrt", [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return math::RsqrtOp::create(b, loc, x[0]);
+    });
+    t["frcp_rn"] = t["drcp_rn"] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+      Value one = arith::ConstantOp::create(b, loc, type, b.getFloatAttr(getElementTypeOrSelf(type), 1.0));
+      if (auto v = dyn_cast<VectorType>(type))
+        one = arith::ConstantOp::create(b, loc, DenseElementsAttr::get(v, b.getFloatAttr(v.getElementType(), 1.0)));
+      return arith::DivFOp::create(b, loc, one, x[0]);
+    };
+    both("isnan", [asI32](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+      return asI32(b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x[0], x[0]), type);
+    });
+    both("isinf", [asI32](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+      Value inf = arith::ConstantOp::create(
+          b, loc, b.getFloatAttr(getElementTypeOrSelf(x[0].getType()), std::numeric_limits<double>::infinity()));
+      if (auto v = dyn_cast<VectorType>(x[0].getType()))
+        inf = arith::ConstantOp::create(
+            b, loc, DenseElementsAttr::get(v, b.getFloatAttr(v.getElementType(), std::numeric_limits<double>::infinity())));
+      Value magnitude = math::AbsFOp::create(b, loc, x[0]);
+      return asI32(b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, magnitude, inf), type);
+    });
+    t["finitef"] = t["isfinited"] = [asI32](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+      return asI32(b, loc, math::IsFiniteOp::create(b, loc, x[0]), type);
+    };
+    both("signbit", [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+      Type element = getElementTypeOrSelf(x[0].getType());
+      unsigned bits = element.getIntOrFloatBitWidth();
+      Type intType = b.getIntegerType(bits);
+      if (auto v = dyn_cast<VectorType>(x[0].getType()))
+        intType = VectorType::get(v.getShape(), intType);
+      Value asInt = arith::BitcastOp::create(b, loc, intType, x[0]);
+      Value shift = arith::ConstantOp::create(b, loc, intType, b.getIntegerAttr(getElementTypeOrSelf(intType), bits - 1));
+      if (auto v = dyn_cast<VectorType>(intType))
+        shift = arith::ConstantOp::create(b, loc, DenseElementsAttr::get(v, b.getIntegerAttr(v.getElementType(), bits - 1)));
+      Value sign = arith::ShRUIOp::create(b, loc, asInt, shift);
+      if (bits > 32)
+        return arith::TruncIOp::create(b, loc, type, sign);
+      return sign;
+    });
+    t["saturatef"] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+      auto constant = [&](double v) -> Value {
+        if (auto vt = dyn_cast<VectorType>(type))
+          return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vt, b.getFloatAttr(vt.getElementType(), v)));
+        return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, v));
+      };
+      return arith::MinNumFOp::create(b, loc, arith::MaxNumFOp::create(b, loc, x[0], constant(0.0)), constant(1.0));
+    };
+    t["abs"] = t["llabs"] = [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return math::AbsIOp::create(b, loc, x[0]);
+    };
+    t["min"] = t["llmin"] = [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return arith::MinSIOp::create(b, loc, x[0], x[1]);
+    };
+    t["max"] = t["llmax"] = [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return arith::MaxSIOp::create(b, loc, x[0], x[1]);
+    };
+    t["umin"] = t["ullmin"] = [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return arith::MinUIOp::create(b, loc, x[0], x[1]);
+    };
+    t["umax"] = t["ullmax"] = [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return arith::MaxUIOp::create(b, loc, x[0], x[1]);
+    };
+    // the round-to-nearest-even versions of arithmetic and conversions, as
+    // the host rounds
+    t["fadd_rn"] = t["dadd_rn"] = [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return arith::AddFOp::create(b, loc, x[0], x[1]);
+    };
+    t["fsub_rn"] = t["dsub_rn"] = [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return arith::SubFOp::create(b, loc, x[0], x[1]);
+    };
+    t["fmul_rn"] = t["dmul_rn"] = [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return arith::MulFOp::create(b, loc, x[0], x[1]);
+    };
+    t["fdiv_rn"] = t["ddiv_rn"] = t["fast_fdividef"] = [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return arith::DivFOp::create(b, loc, x[0], x[1]);
+    };
+    t["fmaf_rn"] = t["fma_rn"] = [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return math::FmaOp::create(b, loc, x[0], x[1], x[2]);
+    };
+    t["fsqrt_rn"] = t["dsqrt_rn"] = [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return math::SqrtOp::create(b, loc, x[0]);
+    };
+    t["frsqrt_rn"] = [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return math::RsqrtOp::create(b, loc, x[0]);
+    };
+    for (const char *name : {"float2int_rz", "double2int_rz", "float2ll_rz", "double2ll_rz"})
+      t[name] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+        return arith::FPToSIOp::create(b, loc, type, x[0]);
+      };
+    for (const char *name : {"float2uint_rz", "double2uint_rz", "float2ull_rz", "double2ull_rz"})
+      t[name] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+        return arith::FPToUIOp::create(b, loc, type, x[0]);
+      };
+    for (const char *name : {"int2float_rn", "ll2float_rn", "int2double_rn", "ll2double_rn"})
+      t[name] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+        return arith::SIToFPOp::create(b, loc, type, x[0]);
+      };
+    for (const char *name : {"uint2float_rn", "ull2float_rn", "uint2double_rn", "ull2double_rn"})
+      t[name] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+        return arith::UIToFPOp::create(b, loc, type, x[0]);
+      };
+    t["double2float_rn"] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+      return arith::TruncFOp::create(b, loc, type, x[0]);
+    };
+    for (const char *name : {"int_as_float", "float_as_int", "uint_as_float", "float_as_uint",
+                             "longlong_as_double", "double_as_longlong"})
+      t[name] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+        return arith::BitcastOp::create(b, loc, type, x[0]);
+      };
+    // bit counts, as i32
+    auto count = [](auto make) {
+      return [make](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+        Value n = make(b, loc, x[0]);
+        return n.getType() == type ? n : Value(arith::TruncIOp::create(b, loc, type, n));
+      };
+    };
+    t["popc"] = t["popcll"] = count([](OpBuilder &b, Location loc, Value v) -> Value {
+      return math::CtPopOp::create(b, loc, v);
+    });
+    t["clz"] = t["clzll"] = count([](OpBuilder &b, Location loc, Value v) -> Value {
+      return math::CountLeadingZerosOp::create(b, loc, v);
+    });
+    return t;
+  }();
+  return table;
+}
+
+/// The MLIR ops computing `op` (a libdevice call) on the host, if any.
+const MathEquivalent *mathEquivalent(tt::ExternElementwiseOp op) {
+  StringRef symbol = op.getSymbol();
+  if (!symbol.consume_front("__nv_"))
+    return nullptr;
+  auto it = mathEquivalents().find(symbol);
+  return it == mathEquivalents().end() ? nullptr : &it->second;
+}
+
 struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(tt::ExternElementwiseOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
+    if (const MathEquivalent *equivalent = mathEquivalent(op)) {
+      Type type = getTypeConverter()->convertType(op.getType());
+      rewriter.replaceOp(op, (*equivalent)(rewriter, op.getLoc(), adaptor.getSrcs(), type));
+      return success();
+    }
     std::optional<std::string> name = hostLibraryFunction(op);
     if (!name)
       return rewriter.notifyMatchFailure(op, "no C library twin");
@@ -392,6 +554,10 @@ struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp
 };
 
 } // namespace
+
+bool tritium::cpu::hasHostLibdevice(tt::ExternElementwiseOp op) {
+  return mathEquivalent(op) || hostLibraryFunction(op);
+}
 
 void tritium::cpu::populateTensorOpsToHostPatterns(const TypeConverter &types, RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();

@@ -494,9 +494,22 @@ def _libdevice_calls(x_ptr, y_ptr, N: tl.constexpr):
 
 
 @triton.jit
-def _libdevice_without_a_twin(x_ptr, N: tl.constexpr):
+def _libdevice_without_a_host_lowering(x_ptr, N: tl.constexpr):
     offs = tl.arange(0, N)
-    tl.store(x_ptr + offs, libdevice.rsqrt(tl.load(x_ptr + offs)))
+    tl.store(x_ptr + offs, libdevice.brev(tl.load(x_ptr + offs)))
+
+
+@triton.jit
+def _libdevice_by_host_ops(x_ptr, i_ptr, f_ptr, b_ptr, n_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    i = tl.load(i_ptr + offs)
+    f = libdevice.rsqrt(tl.abs(x) + 1.0) + libdevice.saturatef(x) + libdevice.fast_expf(x * 0.1)
+    f += libdevice.add_rn(x, 1.0) * libdevice.int2float_rn(i) + libdevice.int_as_float(libdevice.float_as_int(x))
+    tl.store(f_ptr + offs, f)
+    flags = libdevice.isnan(x).to(tl.int32) + 2 * libdevice.isinf(x).to(tl.int32) + 4 * libdevice.signbit(x)
+    tl.store(b_ptr + offs, flags)
+    tl.store(n_ptr + offs, libdevice.popc(i) + 100 * libdevice.clz(i) + libdevice.max(i, 3) - libdevice.min(i, -3))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -507,8 +520,29 @@ def test_libdevice_functions_run_as_their_c_library_twins(dtype):
     _libdevice_calls[(1,)](x, y, N=64)
     want = [math.erf(v) + v ** 2 + math.atan2(v, v + 1) + math.cbrt(v) for v in x.astype(np.float64)]
     np.testing.assert_allclose(y, want, rtol=1e-6 if dtype == np.float32 else 1e-14)
-    with pytest.raises(triton.CompilationError, match="'tt.extern_elementwise' of __nv_rsqrt"):
-        _libdevice_without_a_twin[(1,)](x, N=64)
+    with pytest.raises(triton.CompilationError, match="'tt.extern_elementwise' of __nv_brev has no lowering"):
+        _libdevice_without_a_host_lowering[(1,)](np.zeros(64, np.int32), N=64)
+
+
+def test_libdevice_functions_computed_by_host_ops():
+    N = 512
+    x = rng.standard_normal(N).astype(np.float32) * 3
+    x[:4] = [np.nan, np.inf, -np.inf, -0.0]
+    i = rng.integers(-(2**31), 2**31 - 1, N, dtype=np.int64).astype(np.int32)
+    f, flags, n = np.empty(N, np.float32), np.empty(N, np.int32), np.empty(N, np.int32)
+    _libdevice_by_host_ops[(1,)](x, i, f, flags, n, N=N)
+    d = x.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        want = (1 / np.sqrt(np.abs(d) + 1) + np.clip(d, 0, 1) + np.exp(d * 0.1) + (d + 1) * i.astype(np.float64)
+                + d)
+    finite = np.isfinite(want)
+    np.testing.assert_allclose(f[finite], want[finite], rtol=1e-5, atol=1e-3)
+    want_flags = np.isnan(x) + 2 * np.isinf(x) + 4 * np.signbit(x)
+    assert np.array_equal(flags, want_flags.astype(np.int32))
+    u = i.view(np.uint32).astype(np.uint64)
+    popc = np.array([bin(v).count("1") for v in u])
+    clz = np.array([32 - int(v).bit_length() for v in u])
+    assert np.array_equal(n, (popc + 100 * clz + np.maximum(i, 3) - np.minimum(i, -3)).astype(np.int32))
 
 
 @triton.jit

@@ -195,8 +195,19 @@ tt.func public @libdevice(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-tt.func public @libdevice_without_a_twin(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @below {{'tt.extern_elementwise' of __nv_rsqrtf has no lowering for the CPU target yet}}
+tt.func public @libdevice_without_a_host_lowering(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @below {{'tt.extern_elementwise' of __nv_brev has no lowering for the CPU target yet}}
+  %y = tt.extern_elementwise %x {libname = "libdevice", libpath = "", symbol = "__nv_brev", pure = true} : (tensor<4xi32>) -> tensor<4xi32>
+  tt.return %y : tensor<4xi32>
+}
+
+// -----
+
+// A libdevice function with an MLIR equivalent: rsqrt as math.rsqrt (1/sqrt).
+// CHECK-LABEL: llvm.func internal @libdevice_rsqrt(
+// CHECK: llvm.intr.sqrt(%arg0) : (vector<4xf32>) -> vector<4xf32>
+// CHECK: llvm.fdiv
+tt.func public @libdevice_rsqrt(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = tt.extern_elementwise %x {libname = "libdevice", libpath = "", symbol = "__nv_rsqrtf", pure = true} : (tensor<4xf32>) -> tensor<4xf32>
   tt.return %y : tensor<4xf32>
 }
