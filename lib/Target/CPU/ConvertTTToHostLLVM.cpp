@@ -185,7 +185,7 @@ struct ConvertTTToHostLLVMPass
     // An op with no lowering: an error at it (at the user's line), not a
     // failure to legalize somewhere in the module.
     WalkResult unsupported = module.walk([](Operation *op) {
-      if (isa<tt::TTDialect>(op->getDialect()) && !hasHostLowering(op)) {
+      if (isa_and_present<tt::TTDialect>(op->getDialect()) && !hasHostLowering(op)) {
         InFlightDiagnostic error = op->emitError() << "'" << op->getName() << "'";
         if (auto call = dyn_cast<tt::ExternElementwiseOp>(op))
           error << " of " << call.getSymbol();
@@ -196,6 +196,15 @@ struct ConvertTTToHostLLVMPass
     });
     if (unsupported.wasInterrupted())
       return signalPassFailure();
+    // A program runs on one host thread: a barrier among its threads
+    // (tl.debug_barrier's gpu.barrier) has nothing to wait for.
+    SmallVector<Operation *> barriers;
+    module.walk([&](Operation *op) {
+      if (op->getName().getStringRef() == "gpu.barrier")
+        barriers.push_back(op);
+    });
+    for (Operation *op : barriers)
+      op->erase();
 
     // 1. tensors to flat vectors
     HostTypeConverter types(ctx);

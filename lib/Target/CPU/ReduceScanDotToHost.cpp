@@ -42,8 +42,12 @@ FailureOr<SmallVector<Value>> combineAsVectors(Operation *op, Block &body, Value
       continue;
     }
     OperationState state(inner.getLoc(), inner.getName());
-    for (Value operand : inner.getOperands())
-      state.operands.push_back(mapping.lookup(operand));
+    for (Value operand : inner.getOperands()) {
+      Value mapped = mapping.lookupOrNull(operand);
+      if (!mapped) // a scalar from outside the region (a constant hoisted out of it): one per lane
+        mapped = splat(rewriter, inner.getLoc(), operand, count);
+      state.operands.push_back(mapped);
+    }
     for (Type t : inner.getResultTypes())
       state.types.push_back(VectorType::get({count}, t));
     state.attributes = inner.getAttrs();

@@ -2,7 +2,8 @@
 Tritium through scripts/triton_alias, and kernels written in the shape
 Inductor generates, compiled for cuda:90 the way Inductor compiles them
 (ASTSource with a `triton_meta`-style signature, constants and attrs keyed
-by 1-tuples of parameter indices).  No GPU and no torch are needed."""
+by 1-tuples of parameter indices), and run on the CPU target against numpy.
+No GPU and no torch are needed."""
 import copy
 import os
 import pickle
@@ -309,3 +310,40 @@ def test_cache_manager_paths(tmp_path):
         assert path == os.path.join(str(tmp_path), "abc", "k.bin") and manager.get_file("k.bin") == path
         manager.put_group("k.json", {"k.bin": path})
         assert manager.get_group("k.json") == {"k.bin": path}
+
+
+# ---- the same kernels run on the CPU target, against numpy ----
+
+np = pytest.importorskip("numpy")
+
+
+def test_inductor_shaped_kernels_run_on_the_cpu():
+    rng = np.random.default_rng(0)
+    # pointwise: relu(x + bias broadcast over rows of 64)
+    x = rng.standard_normal(1000).astype(np.float32)
+    bias = rng.standard_normal(64).astype(np.float32)
+    out = np.empty_like(x)
+    inductor_pointwise[(triton.cdiv(1000, 256),)](x, bias, out, 1000, XBLOCK=256)
+    np.testing.assert_allclose(out, np.maximum(x + np.resize(bias, 1000), 0), rtol=1e-6)
+    # persistent reduction: logsumexp over rows of 100 (in a stride of 128)
+    rows = rng.standard_normal((13, 128)).astype(np.float32)
+    lse = np.empty(13, np.float32)
+    inductor_persistent_reduction[(triton.cdiv(13, 8),)](lse, rows, 13, 100, XBLOCK=8)
+    r = rows[:, :100].astype(np.float64)
+    np.testing.assert_allclose(lse, np.log(np.exp(r - r.max(1, keepdims=True)).sum(1)) + r.max(1), rtol=1e-5)
+    # looped welford: mean and 1/sqrt(var + eps) of rows of 3000, in blocks of 1024
+    data = rng.standard_normal((3, 3000)).astype(np.float32) * 2 + 1
+    mean, rstd = np.empty(3, np.float32), np.empty(3, np.float32)
+    inductor_looped_welford[(3,)](data, mean, rstd, 3, 3000, XBLOCK=1, R0_BLOCK=1024)
+    d = data.astype(np.float64)
+    np.testing.assert_allclose(mean, d.mean(1), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(rstd, 1 / np.sqrt(d.var(1) + 1e-5), rtol=1e-4)
+    # indirect load with Inductor's bounds assert (debug), negative indices wrapped
+    index = rng.integers(-512, 512, 700).astype(np.int64)
+    table = rng.standard_normal(512).astype(np.float32)
+    got = np.empty(700, np.float32)
+    inductor_indirect_assert[(triton.cdiv(700, 256),)](index, table, got, 700, XBLOCK=256, debug=True)
+    t = table[index % 512].astype(np.float64)
+    import math
+    want = np.tanh(t) * np.array([math.erf(v) for v in t]) + np.sqrt(np.abs(t))
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

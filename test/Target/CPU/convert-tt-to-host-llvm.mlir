@@ -324,3 +324,24 @@ tt.func public @fp8(%p: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}) -> tenso
   %b = tt.bitcast %y : tensor<16xf8E5M2> -> tensor<16xi8>
   tt.return %b : tensor<16xi8>
 }
+
+// -----
+
+// A barrier among a program's threads is nothing on the host (one thread a
+// program); a combine region may use a scalar defined outside it (here a
+// constant), which each lane takes.
+// CHECK-LABEL: llvm.func internal @barrier_and_outside_scalar(
+// CHECK-NOT: barrier
+// CHECK: llvm.fmul %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK: llvm.return
+tt.func public @barrier_and_outside_scalar(%x: tensor<4xf32>) -> f32 {
+  %half = arith.constant 5.000000e-01 : f32
+  gpu.barrier
+  %s = "tt.reduce"(%x) <{axis = 0 : i32}> ({
+  ^bb0(%l: f32, %r: f32):
+    %a = arith.addf %l, %r : f32
+    %h = arith.mulf %a, %half : f32
+    tt.reduce.return %h : f32
+  }) : (tensor<4xf32>) -> f32
+  tt.return %s : f32
+}
