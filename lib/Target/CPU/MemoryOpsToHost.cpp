@@ -3,8 +3,9 @@
 // convert-tt-to-host-llvm's patterns for memory: `tt.addptr` (a GEP),
 // loads and stores (one masked vector access per contiguous row, else
 // masked gathers and scatters; beyond 1024 lanes the rows, and beyond 64
-// lanes the gathers in chunks of 16, in loops), `tt.gather` (from a stack copy of its
-// source) and atomics (host atomics, element by element under the mask).
+// lanes the gathers in chunks of 16, in loops), `tt.gather` (from a stack
+// copy of its source) and atomics (host atomics, element by element under
+// the mask).
 //
 //===----------------------------------------------------------------------===//
 #include "HostLowering.h"

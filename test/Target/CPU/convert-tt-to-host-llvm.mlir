@@ -345,3 +345,27 @@ tt.func public @barrier_and_outside_scalar(%x: tensor<4xf32>) -> f32 {
   }) : (tensor<4xf32>) -> f32
   tt.return %s : f32
 }
+
+// -----
+
+// A load of more than 1024 lanes by contiguous rows (64 rows of 64) runs in a
+// loop over the rows: each one masked vector load from its first pointer.
+// CHECK-LABEL: llvm.func internal @rows(
+// CHECK: ^bb2:
+// CHECK: llvm.intr.masked.load %{{.*}} : (!llvm.ptr, vector<64xi1>, vector<64xf32>) -> vector<64xf32>
+// CHECK: ^bb3:
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<4096xf32>
+tt.func public @rows(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) -> tensor<64x64xf32> {
+  %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %c = arith.constant dense<64> : tensor<64x1xi32>
+  %e = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %m = arith.muli %e, %c : tensor<64x1xi32>
+  %b = tt.broadcast %m : tensor<64x1xi32> -> tensor<64x64xi32>
+  %f = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %g = tt.broadcast %f : tensor<1x64xi32> -> tensor<64x64xi32>
+  %o = arith.addi %b, %g : tensor<64x64xi32>
+  %s = tt.splat %p : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+  %a = tt.addptr %s, %o : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+  %x = tt.load %a : tensor<64x64x!tt.ptr<f32>>
+  tt.return %x : tensor<64x64xf32>
+}
