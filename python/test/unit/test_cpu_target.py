@@ -843,3 +843,29 @@ def test_fp8_dot(fmt):
     c = np.empty((M, N), np.float32)
     _fp8_dot[(1,)](a, b, c, M=M, N=N, K=K, FMT=getattr(tl, fmt))
     np.testing.assert_allclose(c, values[a] @ values[b], rtol=1e-6, atol=1e-6)
+
+
+def test_host_launches_take_the_warm_path(monkeypatch):
+    from conftest import count_calls
+
+    @triton.jit
+    def scale(x_ptr, y_ptr, n, factor, BLOCK: tl.constexpr):
+        o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y_ptr + o, tl.load(x_ptr + o, mask=o < n) * factor, mask=o < n)
+
+    slow = count_calls(monkeypatch, scale, "_run_slow")
+    x = rng.standard_normal(1000).astype(np.float32)
+    y = np.zeros_like(x)
+    scale[(8,)](x, y, 1000, 2.0, BLOCK=128)
+    scale[(8,)](x, y, 1000, 3.0, BLOCK=128)  # warm: the same kinds of arguments
+    assert len(slow) == 1 and np.array_equal(y, x * 3.0)
+    z = np.zeros(1001, np.float32)
+    scale[(8,)](x, z[1:], 1000, 4.0, BLOCK=128)  # an array not 16-byte aligned: its own entry
+    assert len(slow) == 2 and np.array_equal(z[1:], x * 4.0)
+    scale[(8,)](x, z[1:], 1000, 5.0, BLOCK=128)
+    assert len(slow) == 2 and np.array_equal(z[1:], x * 5.0)
+    xd, yd = x.astype(np.float64), np.zeros(1000, np.float64)
+    scale[(8,)](xd, yd, 1000, 2.0, BLOCK=128)  # another dtype: another specialization
+    assert len(slow) == 3 and np.allclose(yd, xd * 2.0)
+    with pytest.raises(triton.CompilationError, match="missing 1 argument"):
+        scale[(8,)](x, y, 1000, BLOCK=128)  # a missing argument: the slow path says which

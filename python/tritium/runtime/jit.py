@@ -394,6 +394,12 @@ def _warm_spec(v, specialize_value: bool, specialize_alignment: bool, single_dev
     if interface is not None:
         ptr = interface["data"][0]
         return ("cai", interface["typestr"], specialize_alignment and ptr & 15 == 0), ptr
+    # a host array (numpy): its key matches only entries of launches whose
+    # arrays were all on the host (_register_host_warm)
+    interface = None if data_ptr is not None else getattr(v, "__array_interface__", None)
+    if interface is not None:
+        ptr = interface["data"][0]
+        return ("host", interface["typestr"], specialize_alignment and ptr & 15 == 0), ptr
     raise TypeError  # the slow path says what is wrong
 
 
@@ -913,11 +919,11 @@ class JITFunction(KernelInterface):
                 metadata = _LaunchMetadata(self, kernel, tuple(grid_size), dict(zip(self.arg_names, values)))
                 if enter_hook:
                     enter_hook(metadata)
-                self._launch(kernel, grid_size, signature, values, device, launch_options)
+                self._launch(kernel, grid_size, signature, values, device, launch_options, not copies)
                 if exit_hook:
                     exit_hook(metadata)
             else:
-                self._launch(kernel, grid_size, signature, values, device, launch_options)
+                self._launch(kernel, grid_size, signature, values, device, launch_options, not copies)
         finally:
             # (TRITON_INTERPRET=1) the results back to the GPU tensors, also
             # what the programs wrote before a failed device assertion
@@ -925,14 +931,17 @@ class JITFunction(KernelInterface):
                 tensor.copy_(copy)
         return kernel
 
-    def _launch(self, kernel, grid_size, signature, values, device, launch_options):
+    def _launch(self, kernel, grid_size, signature, values, device, launch_options, warm=True):
         """Launches a compiled specialization and registers it for the warm
-        path.  launch_cooperative_grid=True launches with every program
-        resident at once (a grid-wide barrier in the kernel cannot deadlock),
-        always through here."""
+        path (with `warm`; not for a TRITON_INTERPRET=1 launch, whose values
+        are host copies of GPU tensors).  launch_cooperative_grid=True
+        launches with every program resident at once (a grid-wide barrier in
+        the kernel cannot deadlock), always through here."""
         cooperative = bool(launch_options.get("launch_cooperative_grid"))
-        if device < 0:  # the CPU target: no GPU launcher, no warm path
+        if device < 0:  # the CPU target
             kernel.launch(grid_size, tuple_args.flatten_values(signature, values))
+            if warm and not any(tuple_args.is_tuple_signature(ty) for ty in signature.values()):
+                self._register_host_warm(kernel, signature, values, launch_options)
             return
         if any(tuple_args.is_tuple_signature(ty) for ty in signature.values()):
             kernel.launch(grid_size, tuple_args.flatten_values(signature, values), cooperative=cooperative)
@@ -941,6 +950,28 @@ class JITFunction(KernelInterface):
         kernel.launch(grid_size, [values[i] for i in runtime_indices], cooperative=cooperative)
         if not cooperative:
             self._register_warm(kernel, device, runtime_indices, values, launch_options)
+
+    def _register_host_warm(self, kernel, signature, values, launch_options):
+        """Remembers a launch on the CPU target for the warm path: its key
+        holds each array's ("host", typestr, alignment) (_warm_spec), so
+        only launches whose arrays are all host arrays again find it; the
+        entry passes the runtime values (array addresses) to the kernel."""
+        if _knobs.runtime.launch_enter_hook or _knobs.runtime.launch_exit_hook or self.pre_run_hooks:
+            return
+        try:
+            key = self._warm_key(*values, **launch_options)
+        except (TypeError, AttributeError):
+            return
+        runtime = [p.num for p in self.params if signature[p.name] != "constexpr"]
+        launch = kernel.launch
+
+        def entry(grid, *vals):
+            launch(grid, [vals[i] for i in runtime])
+            return kernel
+        try:
+            self._warm[key] = entry
+        except TypeError:
+            pass  # an unhashable constexpr
 
     def _register_warm(self, kernel, device, runtime_indices, values, launch_options):
         """Remembers a launched specialization for the warm path (not while
