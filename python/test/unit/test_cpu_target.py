@@ -869,3 +869,16 @@ def test_host_launches_take_the_warm_path(monkeypatch):
     assert len(slow) == 3 and np.allclose(yd, xd * 2.0)
     with pytest.raises(triton.CompilationError, match="missing 1 argument"):
         scale[(8,)](x, y, 1000, BLOCK=128)  # a missing argument: the slow path says which
+
+
+def test_numpy_scalars_are_passed_by_value():
+    @triton.jit
+    def scale(x_ptr, y_ptr, n, factor, BLOCK: tl.constexpr):
+        o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y_ptr + o, tl.load(x_ptr + o, mask=o < n) * factor, mask=o < n)
+
+    x = rng.standard_normal(300).astype(np.float32)
+    for n, factor in ((np.int64(300), np.float32(2.5)), (np.int32(300), np.float64(-1.0)), (300, np.float16(4))):
+        y = np.zeros_like(x)
+        scale[(3,)](x, y, n, factor, BLOCK=128)
+        np.testing.assert_array_equal(y, x * np.float32(factor))

@@ -230,6 +230,16 @@ def specialize_arg(value, specialize_value: bool, specialize_alignment: bool) ->
     raise TritiumError(f"unsupported kernel argument of type {type(value).__name__}: {value!r}")
 
 
+def _python_scalars(values):
+    """The launch values with numpy scalars (numpy.float32(2.0),
+    numpy.int64(5)) as the Python numbers they hold: they describe
+    themselves as arrays, but a kernel takes them by value."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return values
+    return [v.item() if isinstance(v, numpy.generic) else v for v in values]
+
+
 def host_copies(values):
     """(values, copies) for a launch under TRITON_INTERPRET=1, as Triton's
     interpreter makes them: each GPU tensor replaced by a host copy, and the
@@ -396,8 +406,10 @@ def _warm_spec(v, specialize_value: bool, specialize_alignment: bool, single_dev
         return ("cai", interface["typestr"], specialize_alignment and ptr & 15 == 0), ptr
     # a host array (numpy): its key matches only entries of launches whose
     # arrays were all on the host (_register_host_warm)
+    # (numpy scalars and 0-d arrays, which describe themselves the same way,
+    # take the slow path)
     interface = None if data_ptr is not None else getattr(v, "__array_interface__", None)
-    if interface is not None:
+    if interface is not None and interface.get("shape"):
         ptr = interface["data"][0]
         return ("host", interface["typestr"], specialize_alignment and ptr & 15 == 0), ptr
     raise TypeError  # the slow path says what is wrong
@@ -861,7 +873,7 @@ class JITFunction(KernelInterface):
         self._check_globals()
         launch_options = {k: kwargs.pop(k) for k in LAUNCH_OPTIONS if k in kwargs and k not in self.arg_names}
         num_warps = launch_options.get("num_warps")
-        values = self.bind(args, kwargs)
+        values = _python_scalars(self.bind(args, kwargs))
         copies = []
         if _knobs.runtime.interpret:  # TRITON_INTERPRET=1: every launch on the CPU target
             values, copies = host_copies(values)
