@@ -58,14 +58,23 @@ LaneCopies copyLanes(OpBuilder &b, Location loc, Value ptrs, Value mask, int64_t
   return copies;
 }
 
+/// The mask of lanes [first, first + lanes) of the copies (i1 lanes).
+Value maskOf(OpBuilder &b, Location loc, const LaneCopies &copies, Value first, int64_t lanes) {
+  Value bytes = asVector(b, loc, loadElements(b, loc, copies.mask, b.getI8Type(), first, lanes));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bytes, zeroOf(b, loc, bytes.getType()));
+}
+
 /// Lanes [first, first + kGatherChunk) of the copies: pointers and mask.
 std::pair<Value, Value> chunkOf(OpBuilder &b, Location loc, const LaneCopies &copies, Value first) {
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  Value ptrs = loadElements(b, loc, copies.ptrs, ptr, first, kGatherChunk);
-  Value bytes = loadElements(b, loc, copies.mask, b.getI8Type(), first, kGatherChunk);
-  Value mask = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bytes,
-                                     zeroOf(b, loc, bytes.getType()));
-  return {ptrs, mask};
+  return {loadElements(b, loc, copies.ptrs, ptr, first, kGatherChunk), maskOf(b, loc, copies, first, kGatherChunk)};
+}
+
+/// The row of `length` lanes from lane `first` of the copies: its first
+/// lane's pointer and its mask.
+std::pair<Value, Value> rowOf(OpBuilder &b, Location loc, const LaneCopies &copies, Value first, int64_t length) {
+  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+  return {loadElements(b, loc, copies.ptrs, ptr, first, 1), maskOf(b, loc, copies, first, length)};
 }
 
 /// A masked gather of `n` lanes (n a multiple of kGatherChunk) in a loop
@@ -126,7 +135,6 @@ Value rowLoadsInLoop(OpBuilder &b, Location loc, VectorType type, int64_t length
                      Value other, unsigned align) {
   int64_t n = type.getNumElements();
   Type element = type.getElementType();
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
   Value zero = i32Constant(b, loc, 0);
   LaneCopies copies = copyLanes(b, loc, ptrs, mask, n);
   Value others = entryAlloca(b, loc, element, n), result = entryAlloca(b, loc, element, n);
@@ -134,11 +142,7 @@ Value rowLoadsInLoop(OpBuilder &b, Location loc, VectorType type, int64_t length
   auto rowType = VectorType::get({length}, element);
   scf::ForOp::create(b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, length), ValueRange{},
                      [&](OpBuilder &lb, Location, Value first, ValueRange) {
-                       Value address = loadElements(lb, loc, copies.ptrs, ptr, first, 1);
-                       Value bytes = loadElements(lb, loc, copies.mask, lb.getI8Type(), first, length);
-                       Value rowMask = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ne,
-                                                             asVector(lb, loc, bytes),
-                                                             zeroOf(lb, loc, VectorType::get({length}, lb.getI8Type())));
+                       auto [address, rowMask] = rowOf(lb, loc, copies, first, length);
                        Value rowOther = asVector(lb, loc, loadElements(lb, loc, others, element, first, length));
                        Value row = LLVM::MaskedLoadOp::create(lb, loc, rowType, address, rowMask, rowOther,
                                                               lb.getI32IntegerAttr(align));
@@ -158,18 +162,13 @@ void rowStoresInLoop(OpBuilder &b, Location loc, Value value, int64_t length, Va
   auto type = cast<VectorType>(value.getType());
   int64_t n = type.getNumElements();
   Type element = type.getElementType();
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
   Value zero = i32Constant(b, loc, 0);
   LaneCopies copies = copyLanes(b, loc, ptrs, mask, n);
   Value values = entryAlloca(b, loc, element, n);
   storeElements(b, loc, value, values, zero);
   scf::ForOp::create(b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, length), ValueRange{},
                      [&](OpBuilder &lb, Location, Value first, ValueRange) {
-                       Value address = loadElements(lb, loc, copies.ptrs, ptr, first, 1);
-                       Value bytes = loadElements(lb, loc, copies.mask, lb.getI8Type(), first, length);
-                       Value rowMask = arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ne,
-                                                             asVector(lb, loc, bytes),
-                                                             zeroOf(lb, loc, VectorType::get({length}, lb.getI8Type())));
+                       auto [address, rowMask] = rowOf(lb, loc, copies, first, length);
                        Value row = asVector(lb, loc, loadElements(lb, loc, values, element, first, length));
                        LLVM::MaskedStoreOp::create(lb, loc, row, address, rowMask, lb.getI32IntegerAttr(align));
                        scf::YieldOp::create(lb, loc);

@@ -67,6 +67,38 @@ bool isVectorizableCombine(Block &body) {
   });
 }
 
+/// A tensor of `shape` viewed as [outer, length, inner] around `axis`.
+struct AxisView {
+  int64_t outer = 1, length = 1, inner = 1;
+};
+AxisView viewAround(ArrayRef<int64_t> shape, unsigned axis) {
+  AxisView view;
+  view.length = shape[axis];
+  for (unsigned d = 0; d < axis; ++d)
+    view.outer *= shape[d];
+  for (size_t d = axis + 1; d < shape.size(); ++d)
+    view.inner *= shape[d];
+  return view;
+}
+
+/// Stack copies of `values` (flat vectors of `n` elements), with their
+/// element types, and a stack result of `resultCount` elements for each.
+struct OperandCopies {
+  SmallVector<Type> elements;
+  SmallVector<Value> srcMem, resultMem;
+};
+OperandCopies copyOperands(OpBuilder &b, Location loc, ArrayRef<Value> values, int64_t n, int64_t resultCount) {
+  OperandCopies copies;
+  Value zero = i32Constant(b, loc, 0);
+  for (Value v : values) {
+    copies.elements.push_back(getElementTypeOrSelf(v.getType()));
+    copies.srcMem.push_back(entryAlloca(b, loc, copies.elements.back(), n));
+    copies.resultMem.push_back(entryAlloca(b, loc, copies.elements.back(), resultCount));
+    storeElements(b, loc, v, copies.srcMem.back(), zero);
+  }
+  return copies;
+}
+
 /// `values` (flat vectors of `shape`, one per operand of `op`) reduced
 /// along `axis` in log2 halvings: each halving combines the low half of the
 /// axis with the high half.
@@ -136,20 +168,9 @@ struct ReduceConversion : OpConversionPattern<tt::ReduceOp> {
         return failure();
       reduced = *whole;
     } else {
-      int64_t outer = 1, length = shape[axis], inner = 1;
-      for (unsigned d = 0; d < axis; ++d)
-        outer *= shape[d];
-      for (size_t d = axis + 1; d < shape.size(); ++d)
-        inner *= shape[d];
-      SmallVector<Type> elements;
-      SmallVector<Value> srcMem, resultMem;
+      auto [outer, length, inner] = viewAround(shape, axis);
+      auto [elements, srcMem, resultMem] = copyOperands(rewriter, loc, srcs, n, outer * inner);
       Value zero = i32Constant(rewriter, loc, 0);
-      for (Value v : srcs) {
-        elements.push_back(getElementTypeOrSelf(v.getType()));
-        srcMem.push_back(entryAlloca(rewriter, loc, elements.back(), n));
-        resultMem.push_back(entryAlloca(rewriter, loc, elements.back(), outer * inner));
-        storeElements(rewriter, loc, v, srcMem.back(), zero);
-      }
       bool failedCombine = false;
       scf::ForOp::create(
           rewriter, loc, zero, i32Constant(rewriter, loc, outer), i32Constant(rewriter, loc, 1), ValueRange{},
@@ -276,21 +297,10 @@ struct ScanConversion : OpConversionPattern<tt::ScanOp> {
       rewriter.replaceOp(op, *whole);
       return success();
     }
-    int64_t outer = 1, length = shape[axis], inner = 1;
-    for (unsigned d = 0; d < axis; ++d)
-      outer *= shape[d];
-    for (size_t d = axis + 1; d < shape.size(); ++d)
-      inner *= shape[d];
+    auto [outer, length, inner] = viewAround(shape, axis);
     bool reverse = op.getReverse();
-    SmallVector<Type> elements;
-    SmallVector<Value> srcMem, resultMem;
+    auto [elements, srcMem, resultMem] = copyOperands(rewriter, loc, srcs, n, n);
     Value zero = i32Constant(rewriter, loc, 0);
-    for (Value v : srcs) {
-      elements.push_back(getElementTypeOrSelf(v.getType()));
-      srcMem.push_back(entryAlloca(rewriter, loc, elements.back(), n));
-      resultMem.push_back(entryAlloca(rewriter, loc, elements.back(), n));
-      storeElements(rewriter, loc, v, srcMem.back(), zero);
-    }
     auto constant = [&](int64_t v) { return i32Constant(rewriter, loc, v); };
     scf::ForOp::create(
         rewriter, loc, zero, constant(outer), constant(1), ValueRange{},

@@ -381,6 +381,34 @@ class Launcher:
         if result != 0:
             self._raise_launch_error(result)
 
+    # ---- pieces of the generated launch functions (run_entry, warm_entry) ----
+
+    def _nonnegative_checks_source(self, positions: Sequence[int]) -> str:
+        """Lines refusing a negative dimension or stride of a block pointer
+        moved by TMA (runtime parameter k is v{positions[k]})."""
+        return "".join(f"    if not 0 <= v{positions[k]} < {limit}:\n"
+                       f"        _self._negative({k}, v{positions[k]})\n" for k, limit in self.nonnegative)
+
+    @staticmethod
+    def _pack_and_launch_source(function: str, grid: str, packed: Sequence[str]) -> str:
+        """Lines packing the launch record of `function` on `stream` over
+        the grid `grid` ("x, y, z") with the argument expressions `packed`,
+        naming a value that does not fit its type, and launching it."""
+        return ("    try:\n"
+                f"        record = _pack({function}, stream, {grid}, _THREADS, _SHARED, _BYTES"
+                f"{''.join(', ' + p for p in packed)})\n"
+                "    except (_struct_error, OverflowError) as e:\n"
+                f"        _self._pack_error(e, [{', '.join(packed)}])\n"
+                "    result = _launch(record)\n"
+                "    if result:\n"
+                "        _self._raise_launch_error(result)\n")
+
+    def _entry_namespace(self) -> dict:
+        """The names both generated launch functions use."""
+        return {"_pack": self.record.pack, "_THREADS": self.threads, "_SHARED": self.shared,
+                "_BYTES": self.params_bytes, "_launch": driver.cuda().launch, "_bad_grid": bad_grid,
+                "_NAME": self.name, "_self": self, "_bf16": _bf16_bits, "_struct_error": struct.error}
+
     def run_entry(self, positions: Sequence[int], num_values: int, general: Callable) -> Callable:
         """A function with the parameters of Triton's CompiledKernel.run,
         (grid_x, grid_y, grid_z, stream, function, packed_metadata,
@@ -406,8 +434,7 @@ class Launcher:
                 packed.append(f"_bf16(v{k})")
             else:
                 packed.append(f"v{k}")
-        checks = "".join(f"    if not 0 <= v{positions[k]} < {limit}:\n"
-                         f"        _self._negative({k}, v{positions[k]})\n" for k, limit in self.nonnegative)
+        checks = self._nonnegative_checks_source(positions)
         scratch = ""
         if self.global_scratch:
             scratch = "    scratch, scratch_address = _self.scratch(grid_x * grid_y * grid_z, stream, _device())\n"
@@ -427,20 +454,11 @@ class Launcher:
             f"{scratch}"
             "    if launch_enter_hook:\n"
             "        launch_enter_hook(launch_metadata)\n"
-            "    try:\n"
-            "        record = _pack(function, stream, grid_x, grid_y, grid_z, _THREADS, _SHARED, _BYTES"
-            f"{''.join(', ' + p for p in packed)})\n"
-            "    except (_struct_error, OverflowError) as e:\n"
-            f"        _self._pack_error(e, [{', '.join(packed)}])\n"
-            "    result = _launch(record)\n"
-            "    if result:\n"
-            "        _self._raise_launch_error(result)\n"
-            "    if launch_exit_hook:\n"
+            + self._pack_and_launch_source("function", "grid_x, grid_y, grid_z", packed)
+            + "    if launch_exit_hook:\n"
             "        launch_exit_hook(launch_metadata)\n")
-        namespace = {"_pack": self.record.pack, "_device": driver.device_getter(), "_THREADS": self.threads,
-                     "_SHARED": self.shared, "_BYTES": self.params_bytes, "_launch": driver.cuda().launch,
-                     "_bad_grid": bad_grid, "_NAME": self.name, "_self": self, "_bf16": _bf16_bits,
-                     "_ptr": device_pointer, "_struct_error": struct.error, "_general": general}
+        namespace = dict(self._entry_namespace(), _device=driver.device_getter(), _ptr=device_pointer,
+                         _general=general)
         exec(compile(source, f"<tritium run of {self.name}>", "exec"), namespace)
         return namespace["run"]
 
@@ -456,8 +474,7 @@ class Launcher:
         packed = []
         for k, ty in zip(positions, self.param_types):
             packed.append(f"_bf16(v{k})" if ty == "bf16" else f"v{k}")
-        checks = "".join(f"    if not 0 <= v{positions[k]} < {limit}:\n"
-                         f"        _self._negative({k}, v{positions[k]})\n" for k, limit in self.nonnegative)
+        checks = self._nonnegative_checks_source(positions)
         scratch = ""
         if self.global_scratch:
             scratch = "    scratch, scratch_address = _self.scratch(gx * gy * gz, stream, _DEVICE)\n"
@@ -480,18 +497,9 @@ class Launcher:
             f"{checks}"
             f"    stream = _stream(_DEVICE)\n"
             f"{scratch}"
-            f"    try:\n"
-            f"        record = _pack(_FN, stream, gx, gy, gz, _THREADS, _SHARED, _BYTES"
-            f"{''.join(', ' + p for p in packed)})\n"
-            f"    except (_struct_error, OverflowError) as e:\n"
-            f"        _self._pack_error(e, [{', '.join(packed)}])\n"
-            f"    result = _launch(record)\n"
-            f"    if result:\n"
-            f"        _self._raise_launch_error(result)\n"
-            f"    return _RESULT\n")
-        namespace = {"_pack": self.record.pack, "_FN": fn, "_stream": driver.stream_getter(), "_DEVICE": device,
-                     "_THREADS": self.threads, "_SHARED": self.shared, "_BYTES": self.params_bytes,
-                     "_launch": driver.cuda().launch, "_bad_grid": bad_grid, "_NAME": self.name, "_self": self,
-                     "_bf16": _bf16_bits, "_struct_error": struct.error, "_RESULT": result}
+            + self._pack_and_launch_source("_FN", "gx, gy, gz", packed)
+            + "    return _RESULT\n")
+        namespace = dict(self._entry_namespace(), _FN=fn, _stream=driver.stream_getter(), _DEVICE=device,
+                         _RESULT=result)
         exec(compile(source, f"<tritium launch of {self.name}>", "exec"), namespace)
         return namespace["launch"]
