@@ -110,6 +110,14 @@ BENCHES = [
      "item's first call in a warm process.  Configs: attention (BLOCK_M, BLOCK_N, stages, warps); tutorial 03 "
      "(BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, stages, warps); mm template (BLOCK_M, BLOCK_N, BLOCK_K, stages, "
      "warps)."),
+    ("bench_inductor_kernels", "Kernels torch.compile generates, kernel by kernel",
+     "The Triton kernels Inductor generates for the model zoo (`bench/bench_inductor_kernels.py collect`: "
+     "`bench/torch_zoo.py`'s bench cases under Triton with `TORCHINDUCTOR_BENCHMARK_KERNEL=1`; pointwise, "
+     "reduction and persistent-reduction kernels with the configs Inductor's heuristics give them), each "
+     "loaded in one warm process per compiler with empty caches.  Compile: Inductor's own precompile of the "
+     "kernel (every config compiled, launchers built).  Time: Inductor's benchmark_all_configs, config by "
+     "config, on the same seeded inputs, the lower of two rounds; ratio = Triton's time / Tritium's.  Configs: the block sizes, "
+     "warps (w) and stages (s)."),
     ("bench_cpu", "The CPU target",
      "Tritium's CPU target (`target=\"cpu\"`: kernels launched with numpy arrays run compiled on the host's "
      "threads) against Triton's interpreter (`TRITON_INTERPRET=1`, the same kernel sources, on torch CPU "

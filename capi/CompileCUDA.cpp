@@ -512,6 +512,8 @@ std::string CudaCompile::json() const {
   out["ptxas"] = backend.ptxasPath.empty() ? llvm::json::Value(nullptr)
                                            : llvm::json::Value(backend.ptxasPath);
   out["ptxas_log"] = backend.ptxas ? backend.ptxas->log : "";
+  // the command that made the cubin: ptxas's, or nvJitLink's in this process
+  out["ptxas_command"] = backend.ptxas ? backend.ptxas->command : "";
 
   out["ttgir"] = ttgir;
   out["llvm_mlir"] = llvmDialect;

@@ -89,7 +89,9 @@ TRITIUM_API int tritium_run_pipeline(const char *text, size_t len,
  * "num_warps", "num_ctas", "num_stages", "maxnreg" (0: no cap), "shared" =
  * dynamic shared memory from the module's ttg.shared attribute, "registers",
  * "spills", "spill_stores", "spill_loads", "stack_frame", "static_shared",
- * "has_cubin", "ptxas" = its path or null, "ptxas_log", "warnings",
+ * "has_cubin", "ptxas" = its path or null, "ptxas_log", "ptxas_command" =
+ * the command that made the cubin (ptxas's, or "nvJitLink (PATH) ..." where
+ * the ptxas's twin library compiled it in this process), "warnings",
  * "times_ms"); *cubin and *cubin_size hold the cubin, or NULL and 0 when no
  * ptxas was found (the driver then JIT-compiles the PTX); *diagnostics holds
  * warnings, or NULL.  Returns 1 on failure with every diagnostic (ptxas's

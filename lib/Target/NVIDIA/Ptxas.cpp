@@ -1,6 +1,8 @@
 //===- Ptxas.cpp - PTX to cubin with NVIDIA's ptxas ------------------------===//
 //
-// ptxas is started with llvm::sys::ExecuteAndWait: an argument vector, no
+// Where the ptxas has a twin nvJitLink (NvJitLink.h), the PTX is compiled
+// by that library inside this process instead.  Otherwise ptxas is started
+// with llvm::sys::ExecuteAndWait: an argument vector, no
 // shell, stdin from /dev/null, stdout and stderr into one log file.  The -v
 // report it writes looks like
 //
@@ -14,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/NVIDIA/Ptxas.h"
+#include "tritium/Target/NVIDIA/NvJitLink.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -259,6 +262,13 @@ tritium::nvidia::runPtxas(llvm::StringRef ptxasPath, llvm::StringRef ptx,
   if (!llvm::sys::fs::can_execute(ptxasPath))
     return makeError("ptxas at '" + ptxasPath +
                      "' does not exist or is not executable");
+  if (options.inProcess) {
+    llvm::Expected<const NvJitLink *> library = nvJitLinkFor(ptxasPath);
+    if (!library)
+      return library.takeError();
+    if (*library)
+      return compileWithNvJitLink(**library, ptx, target, options);
+  }
 
   llvm::SmallString<128> dir;
   if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("tritium-ptxas",

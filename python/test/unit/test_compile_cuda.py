@@ -204,8 +204,54 @@ def test_libdevice_calls_are_linked():
     assert "ex2.approx" in stages["ptx"]
 
 
+def _twin_library(ptxas):
+    """The libnvJitLink of ptxas's CUDA release beside it (as a toolkit lays
+    it out), or None."""
+    import re
+    import subprocess
+    version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout
+    release = re.search(r"release (\d+)\.", version)
+    root = os.path.dirname(os.path.dirname(ptxas))
+    for sub in ("lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib", "targets/aarch64-linux/lib"):
+        path = os.path.join(root, sub, f"libnvJitLink.so.{release.group(1)}") if release else ""
+        if path and os.path.exists(path):
+            return path
+    return None
+
+
 @needs_ptxas
-def test_ptxas_errors_come_back_as_diagnostics_with_the_stages():
+def test_the_twin_library_of_ptxas_compiles_in_process_with_the_same_report(monkeypatch):
+    monkeypatch.delenv("TRITIUM_NVJITLINK", raising=False)
+    stages, cubin = compile_llir(LLVM_ADD)
+    twin = _twin_library(stages["ptxas"])
+    if twin:  # the toolkit's nvJitLink, in this process
+        assert stages["ptxas_command"].startswith(f"nvJitLink ({twin}) -arch=sm_90a -O3")
+    else:
+        assert stages["ptxas_command"].startswith(stages["ptxas"])
+    monkeypatch.setenv("TRITIUM_NVJITLINK", "none")
+    by_ptxas, ptxas_cubin = compile_llir(LLVM_ADD)
+    assert by_ptxas["ptxas_command"].startswith(stages["ptxas"] + " -v --gpu-name=sm_90a -O3")
+    assert cubin[:4] == ptxas_cubin[:4] == b"\x7fELF"
+    for key in ("registers", "spills", "spill_loads", "stack_frame", "static_shared"):
+        assert stages[key] == by_ptxas[key], key
+    assert "Compiling entry function 'add'" in stages["ptxas_log"]
+
+
+@needs_ptxas
+def test_an_nvjitlink_that_cannot_be_loaded_is_an_error(monkeypatch):
+    monkeypatch.setenv("TRITIUM_NVJITLINK", "/nonexistent/libnvJitLink.so.13")
+    with pytest.raises(tritium.CompilationError) as info:
+        compile_llir(LLVM_ADD)
+    assert "TRITIUM_NVJITLINK=/nonexistent/libnvJitLink.so.13 cannot be used" in str(info.value)
+
+
+@needs_ptxas
+@pytest.mark.parametrize("nvjitlink", ["twin", "none"])
+def test_ptxas_errors_come_back_as_diagnostics_with_the_stages(monkeypatch, nvjitlink):
+    if nvjitlink == "none":
+        monkeypatch.setenv("TRITIUM_NVJITLINK", "none")
+    else:
+        monkeypatch.delenv("TRITIUM_NVJITLINK", raising=False)
     with pytest.raises(tritium.CompilationError) as info:
         compile_llir(LLVM_BAD_ASM)
     message = str(info.value)
