@@ -18,8 +18,8 @@ Two steps, both on the GPU machine:
                    unrelated kernel has warmed the process
         ms         benchmark_all_configs: each config's time (Inductor's
                    benchmarker, the same inputs for both compilers, the
-                   lower of two rounds; inf where Inductor refuses a config
-                   that spills registers)
+                   lowest of three rounds on inputs allocated anew; inf
+                   where Inductor refuses a config that spills registers)
         check      sums of the kernel's tensor arguments after one call of
                    its first config on seeded inputs, compared between the
                    compilers
@@ -164,14 +164,17 @@ def worker(args):
                 kernel.precompile()
                 result["compile_s"] = round(time.perf_counter() - t, 4)
                 result["configs"] = len(kernel.launchers)
-                torch.manual_seed(0)
-                bench_args = module.get_args()
-                # two rounds, the lower time of each config kept: a
-                # kernel's first timings right after its compile can be
-                # several times its own (seen for both compilers)
+                # three rounds, each on inputs of its own (the earlier
+                # rounds' kept alive, so that the new ones lie elsewhere in
+                # memory), the lowest time of each config kept: a config's
+                # time can be several times its own in one round, for
+                # either compiler, and not in the next
                 result["ms"] = {}
-                for _ in range(2):
-                    for launcher, ms in module.benchmark_all_configs(bench_args).items():
+                rounds_args = []
+                for _ in range(3):
+                    torch.manual_seed(0)
+                    rounds_args.append(module.get_args())
+                    for launcher, ms in module.benchmark_all_configs(rounds_args[-1]).items():
                         label = config_label(getattr(launcher, "config", launcher))
                         result["ms"][label] = round(min(float(ms), result["ms"].get(label, math.inf)), 5)
                 # one call of the first config (the same config under both

@@ -32,6 +32,7 @@
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
 #include "tritium/InitAll.h"
 #include "tritium/Target/NVIDIA/Backend.h"
+#include "tritium/Target/NVIDIA/NvJitLink.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -538,6 +539,12 @@ std::string CudaCompile::json() const {
   return text;
 }
 } // namespace
+
+extern "C" void tritium_prepare_ptx_compiler(void) {
+  std::string ptxas = nvidia::findPtxas();
+  if (!ptxas.empty())
+    nvidia::prepareNvJitLink(ptxas);
+}
 
 extern "C" int tritium_compile_cuda(const char *ttir, size_t len,
                                     const char *source_name,

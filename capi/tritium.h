@@ -104,6 +104,14 @@ TRITIUM_API int tritium_compile_cuda(const char *ttir, size_t len,
                                      unsigned char **cubin, size_t *cubin_size,
                                      char **diagnostics);
 
+/* Gets the compile's last step ready: where the ptxas that
+ * tritium_compile_cuda would run has its nvJitLink twin, loads that library
+ * and compiles an empty kernel with it (a tenth of a second or more, once
+ * per process).  Meant for a thread of its own, started before the first
+ * kernel compiles: compiles that come meanwhile run ptxas.  Since ABI
+ * revision 13. */
+TRITIUM_API void tritium_prepare_ptx_compiler(void);
+
 /* Frees a string returned by this library. */
 TRITIUM_API void tritium_free(char *p);
 

@@ -13,7 +13,7 @@ import threading
 from .errors import CompilationError, NativeLibraryError
 
 # Must equal kAbiVersion in capi/ParseAndVerify.cpp.
-ABI_VERSION = 12
+ABI_VERSION = 13
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _lock = threading.Lock()
@@ -89,6 +89,8 @@ class NativeLibrary:
         ]
         d.tritium_free.restype = None
         d.tritium_free.argtypes = [ctypes.c_void_p]
+        d.tritium_prepare_ptx_compiler.restype = None
+        d.tritium_prepare_ptx_compiler.argtypes = []
         vp = ctypes.c_void_p
         d.tritium_cpu_compile.restype = ctypes.c_int
         d.tritium_cpu_compile.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p,
@@ -281,7 +283,23 @@ def native_library() -> NativeLibrary:
         with _lock:
             if _library is None:
                 _library = NativeLibrary(library_path())
+                _prepare_ptx_compiler(_library)
     return _library
+
+
+def _prepare_ptx_compiler(library: NativeLibrary) -> None:
+    """On a machine with an NVIDIA GPU, the PTX compiler that runs inside
+    the process (nvJitLink, where the toolkit has it) is loaded and given its
+    first compile on a thread of its own, while the process goes on; kernels
+    compiled meanwhile run ptxas.  The thread is waited for at exit, so that
+    the process never ends with it inside the library."""
+    if not os.path.exists("/dev/nvidiactl") or os.environ.get("TRITIUM_NVJITLINK") == "none":
+        return
+    import atexit
+    thread = threading.Thread(target=library._dll.tritium_prepare_ptx_compiler, name="tritium-ptx-compiler",
+                              daemon=True)
+    thread.start()
+    atexit.register(thread.join)
 
 
 def native_version() -> str:

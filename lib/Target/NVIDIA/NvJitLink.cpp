@@ -167,10 +167,37 @@ std::string asPtxasWrites(llvm::StringRef log) {
 }
 } // namespace
 
-llvm::Expected<const NvJitLink *>
-tritium::nvidia::nvJitLinkFor(llvm::StringRef ptxasPath) {
-  static std::mutex mutex;
-  static auto *found = new std::map<std::string, std::unique_ptr<NvJitLink>>();
+namespace {
+/// What is known of the library for one ptxas (or one $TRITIUM_NVJITLINK).
+struct Entry {
+  enum State { Unknown, Loading, Known } state = Unknown;
+  std::unique_ptr<NvJitLink> library; // when Known; null: there is none
+  std::string error;                  // when Known: why the named one fails
+};
+
+std::mutex &entriesMutex() {
+  static auto *mutex = new std::mutex();
+  return *mutex;
+}
+
+std::map<std::string, Entry> &entries() {
+  static auto *map = new std::map<std::string, Entry>();
+  return *map;
+}
+
+/// A kernel that does nothing, in the PTX the ptxas at `ptxasPath` takes:
+/// compiled once to pay the library's first-use cost.
+std::string emptyKernel(llvm::StringRef ptxasPath, const CudaTarget &target) {
+  unsigned version = defaultPtxVersion(ptxasPath);
+  return ".version " + std::to_string(version / 10) + "." +
+         std::to_string(version % 10) + "\n.target " + target.chip() +
+         "\n.address_size 64\n.visible .entry warm() { ret; }\n";
+}
+
+/// The library for `ptxasPath`: found (and, when `warm`, given one compile)
+/// by the first caller, outside the lock; callers that come while that
+/// happens get nullptr (they run ptxas) rather than wait.
+llvm::Expected<const NvJitLink *> lookUp(llvm::StringRef ptxasPath, bool warm) {
   std::string explicitPath;
   if (const char *named = std::getenv("TRITIUM_NVJITLINK"); named && *named) {
     if (llvm::StringRef(named) == "none")
@@ -178,19 +205,51 @@ tritium::nvidia::nvJitLinkFor(llvm::StringRef ptxasPath) {
     explicitPath = named;
   }
   std::string key = explicitPath.empty() ? ptxasPath.str() : "=" + explicitPath;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = found->find(key);
-  if (it == found->end()) {
-    std::string why;
-    std::unique_ptr<NvJitLink> library =
-        explicitPath.empty() ? findTwin(ptxasPath) : load(explicitPath, &why);
-    if (!library && !explicitPath.empty())
-      return makeError("TRITIUM_NVJITLINK=" + explicitPath +
-                       " cannot be used: " + why +
-                       " (name a libnvJitLink.so, or 'none' to run ptxas)");
-    it = found->emplace(key, std::move(library)).first;
+  {
+    std::lock_guard<std::mutex> lock(entriesMutex());
+    Entry &entry = entries()[key];
+    if (entry.state == Entry::Loading)
+      return nullptr;
+    if (entry.state == Entry::Known) {
+      if (!entry.error.empty())
+        return makeError(entry.error);
+      return entry.library.get();
+    }
+    entry.state = Entry::Loading;
   }
-  return it->second.get();
+  std::string why, error;
+  std::unique_ptr<NvJitLink> library =
+      explicitPath.empty() ? findTwin(ptxasPath) : load(explicitPath, &why);
+  if (!library && !explicitPath.empty())
+    error = "TRITIUM_NVJITLINK=" + explicitPath + " cannot be used: " + why +
+            " (name a libnvJitLink.so, or 'none' to run ptxas)";
+  if (library && warm) {
+    CudaTarget target; // sm_90a: any target the library knows will do
+    llvm::Expected<PtxasResult> ignored = compileWithNvJitLink(
+        *library, emptyKernel(ptxasPath, target), target, PtxasOptions());
+    if (!ignored)
+      llvm::consumeError(ignored.takeError());
+  }
+  std::lock_guard<std::mutex> lock(entriesMutex());
+  Entry &entry = entries()[key];
+  entry.library = std::move(library);
+  entry.error = error;
+  entry.state = Entry::Known;
+  if (!error.empty())
+    return makeError(error);
+  return entry.library.get();
+}
+} // namespace
+
+llvm::Expected<const NvJitLink *>
+tritium::nvidia::nvJitLinkFor(llvm::StringRef ptxasPath) {
+  return lookUp(ptxasPath, /*warm=*/false);
+}
+
+void tritium::nvidia::prepareNvJitLink(llvm::StringRef ptxasPath) {
+  llvm::Expected<const NvJitLink *> library = lookUp(ptxasPath, /*warm=*/true);
+  if (!library)
+    llvm::consumeError(library.takeError()); // the next compile reports it
 }
 
 llvm::StringRef tritium::nvidia::nvJitLinkPath(const NvJitLink &library) {

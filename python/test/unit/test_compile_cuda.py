@@ -238,6 +238,16 @@ def test_the_twin_library_of_ptxas_compiles_in_process_with_the_same_report(monk
 
 
 @needs_ptxas
+def test_preparing_the_ptx_compiler_loads_the_twin_library(monkeypatch):
+    monkeypatch.delenv("TRITIUM_NVJITLINK", raising=False)
+    native_library()._dll.tritium_prepare_ptx_compiler()  # (what a GPU machine's first load starts)
+    stages, cubin = compile_llir(LLVM_ADD)
+    twin = _twin_library(stages["ptxas"])
+    assert stages["ptxas_command"].startswith(f"nvJitLink ({twin})" if twin else stages["ptxas"])
+    assert cubin[:4] == b"\x7fELF"
+
+
+@needs_ptxas
 def test_an_nvjitlink_that_cannot_be_loaded_is_an_error(monkeypatch):
     monkeypatch.setenv("TRITIUM_NVJITLINK", "/nonexistent/libnvJitLink.so.13")
     with pytest.raises(tritium.CompilationError) as info:

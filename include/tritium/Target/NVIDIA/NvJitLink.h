@@ -29,9 +29,16 @@ class NvJitLink;
 
 /// The nvJitLink that is the twin of the ptxas at `ptxasPath` (or the one
 /// $TRITIUM_NVJITLINK names), loaded once per path and process; nullptr
-/// when there is none or $TRITIUM_NVJITLINK is "none"; an error when the
-/// library $TRITIUM_NVJITLINK names cannot be loaded.
+/// when there is none, while another thread is still loading it (the
+/// caller runs ptxas meanwhile), or when $TRITIUM_NVJITLINK is "none"; an
+/// error when the library $TRITIUM_NVJITLINK names cannot be loaded.
 llvm::Expected<const NvJitLink *> nvJitLinkFor(llvm::StringRef ptxasPath);
+
+/// Loads the library for `ptxasPath` and compiles an empty kernel with it
+/// (its first compile costs a tenth of a second or more); meant for a
+/// thread of its own started before the first kernel compiles, which runs
+/// ptxas until this returns.
+void prepareNvJitLink(llvm::StringRef ptxasPath);
 
 /// Compiles `ptx` to a cubin with `library`, as runPtxas does with ptxas:
 /// the same options, the same report (its -verbose log is ptxas's -v log).
