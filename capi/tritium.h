@@ -91,7 +91,7 @@ TRITIUM_API int tritium_run_pipeline(const char *text, size_t len,
  * "spills", "spill_stores", "spill_loads", "stack_frame", "static_shared",
  * "has_cubin", "ptxas" = its path or null, "ptxas_log", "ptxas_command" =
  * the command that made the cubin (ptxas's, or "nvJitLink (PATH) ..." where
- * the ptxas's twin library compiled it in this process), "warnings",
+ * that library compiled it in this process, $TRITIUM_NVJITLINK), "warnings",
  * "times_ms"); *cubin and *cubin_size hold the cubin, or NULL and 0 when no
  * ptxas was found (the driver then JIT-compiles the PTX); *diagnostics holds
  * warnings, or NULL.  Returns 1 on failure with every diagnostic (ptxas's
@@ -104,10 +104,10 @@ TRITIUM_API int tritium_compile_cuda(const char *ttir, size_t len,
                                      unsigned char **cubin, size_t *cubin_size,
                                      char **diagnostics);
 
-/* Gets the compile's last step ready: where the ptxas that
- * tritium_compile_cuda would run has its nvJitLink twin, loads that library
- * and compiles an empty kernel with it (a tenth of a second or more, once
- * per process).  Meant for a thread of its own, started before the first
+/* Gets the compile's last step ready: where $TRITIUM_NVJITLINK asks for
+ * nvJitLink to compile PTX in the process ("twin" or a path), loads that
+ * library and compiles an empty kernel with it (a tenth of a second or more,
+ * once per process).  Meant for a thread of its own, started before the first
  * kernel compiles: compiles that come meanwhile run ptxas.  Since ABI
  * revision 13. */
 TRITIUM_API void tritium_prepare_ptx_compiler(void);

@@ -288,12 +288,12 @@ def native_library() -> NativeLibrary:
 
 
 def _prepare_ptx_compiler(library: NativeLibrary) -> None:
-    """On a machine with an NVIDIA GPU, the PTX compiler that runs inside
-    the process (nvJitLink, where the toolkit has it) is loaded and given its
-    first compile on a thread of its own, while the process goes on; kernels
-    compiled meanwhile run ptxas.  The thread is waited for at exit, so that
-    the process never ends with it inside the library."""
-    if not os.path.exists("/dev/nvidiactl") or os.environ.get("TRITIUM_NVJITLINK") == "none":
+    """Where TRITIUM_NVJITLINK asks for PTX to be compiled in the process
+    (nvJitLink) on a machine with an NVIDIA GPU, the library is loaded and
+    given its first compile on a thread of its own while the process goes
+    on; kernels compiled meanwhile run ptxas.  The thread is waited for at
+    exit, so that the process never ends with it inside the library."""
+    if os.environ.get("TRITIUM_NVJITLINK", "none") == "none" or not os.path.exists("/dev/nvidiactl"):
         return
     import atexit
     thread = threading.Thread(target=library._dll.tritium_prepare_ptx_compiler, name="tritium-ptx-compiler",

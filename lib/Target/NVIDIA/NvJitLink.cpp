@@ -1,9 +1,10 @@
 //===- NvJitLink.cpp - PTX to cubin inside this process -------------------===//
 //
-// The library is looked for beside the ptxas Tritium found, as a CUDA
-// toolkit lays it out (<root>/bin/ptxas; <root>/lib64, <root>/lib or
-// <root>/targets/<arch>-linux/lib for libnvJitLink.so.<major>), loaded with
-// dlopen, and kept only when nvJitLinkVersion says the ptxas's release.  A
+// With TRITIUM_NVJITLINK=twin the library is looked for beside the ptxas
+// Tritium found, as a CUDA toolkit lays it out (<root>/bin/ptxas;
+// <root>/lib64, <root>/lib or <root>/targets/<arch>-linux/lib for
+// libnvJitLink.so.<major>), loaded with dlopen, and kept only when
+// nvJitLinkVersion says the ptxas's release.  A
 // compile is one handle: create with the options (-arch, -O, -verbose for
 // ptxas's -v report, ptxas's own options through -Xptxas), add the PTX,
 // complete, read the cubin and the logs, destroy.  Handles are independent,
@@ -198,12 +199,11 @@ std::string emptyKernel(llvm::StringRef ptxasPath, const CudaTarget &target) {
 /// by the first caller, outside the lock; callers that come while that
 /// happens get nullptr (they run ptxas) rather than wait.
 llvm::Expected<const NvJitLink *> lookUp(llvm::StringRef ptxasPath, bool warm) {
-  std::string explicitPath;
-  if (const char *named = std::getenv("TRITIUM_NVJITLINK"); named && *named) {
-    if (llvm::StringRef(named) == "none")
-      return nullptr;
-    explicitPath = named;
-  }
+  const char *asked = std::getenv("TRITIUM_NVJITLINK");
+  if (!asked || !*asked || llvm::StringRef(asked) == "none")
+    return nullptr;
+  std::string explicitPath =
+      llvm::StringRef(asked) == "twin" ? std::string() : std::string(asked);
   std::string key = explicitPath.empty() ? ptxasPath.str() : "=" + explicitPath;
   {
     std::lock_guard<std::mutex> lock(entriesMutex());
@@ -222,7 +222,8 @@ llvm::Expected<const NvJitLink *> lookUp(llvm::StringRef ptxasPath, bool warm) {
       explicitPath.empty() ? findTwin(ptxasPath) : load(explicitPath, &why);
   if (!library && !explicitPath.empty())
     error = "TRITIUM_NVJITLINK=" + explicitPath + " cannot be used: " + why +
-            " (name a libnvJitLink.so, or 'none' to run ptxas)";
+            " (name a libnvJitLink.so, 'twin' for the one beside ptxas, or "
+            "'none' to run ptxas)";
   if (library && warm) {
     CudaTarget target; // sm_90a: any target the library knows will do
     llvm::Expected<PtxasResult> ignored = compileWithNvJitLink(
@@ -261,9 +262,11 @@ tritium::nvidia::compileWithNvJitLink(const NvJitLink &library,
                                       llvm::StringRef ptx,
                                       const CudaTarget &target,
                                       const PtxasOptions &options) {
+  // (-no-cache: a compile the library answers from its cache writes no
+  // report, and the report is what gives the kernel's registers)
   std::vector<std::string> args = {"-arch=" + target.chip(),
                                    options.optimize ? "-O3" : "-O0",
-                                   "-verbose"};
+                                   "-verbose", "-no-cache"};
   if (!options.fpFusion)
     args.push_back("-Xptxas=--fmad=false");
   if (options.lineInfo)

@@ -1,7 +1,8 @@
 //===- Ptxas.cpp - PTX to cubin with NVIDIA's ptxas ------------------------===//
 //
-// Where the ptxas has a twin nvJitLink (NvJitLink.h), the PTX is compiled
-// by that library inside this process instead.  Otherwise ptxas is started
+// Where $TRITIUM_NVJITLINK asks for nvJitLink (NvJitLink.h) and it is found,
+// the PTX is compiled by that library inside this process instead.
+// Otherwise ptxas is started
 // with llvm::sys::ExecuteAndWait: an argument vector, no
 // shell, stdin from /dev/null, stdout and stderr into one log file.  The -v
 // report it writes looks like
@@ -266,8 +267,14 @@ tritium::nvidia::runPtxas(llvm::StringRef ptxasPath, llvm::StringRef ptx,
     llvm::Expected<const NvJitLink *> library = nvJitLinkFor(ptxasPath);
     if (!library)
       return library.takeError();
-    if (*library)
-      return compileWithNvJitLink(**library, ptx, target, options);
+    if (*library) {
+      llvm::Expected<PtxasResult> compiled =
+          compileWithNvJitLink(**library, ptx, target, options);
+      // A cubin without the report of its kernels (the registers) is not
+      // taken: ptxas runs and reports.
+      if (!compiled || !compiled->succeeded || !compiled->kernels.empty())
+        return compiled;
+    }
   }
 
   llvm::SmallString<128> dir;

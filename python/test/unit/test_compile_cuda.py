@@ -221,14 +221,14 @@ def _twin_library(ptxas):
 
 @needs_ptxas
 def test_the_twin_library_of_ptxas_compiles_in_process_with_the_same_report(monkeypatch):
-    monkeypatch.delenv("TRITIUM_NVJITLINK", raising=False)
+    monkeypatch.setenv("TRITIUM_NVJITLINK", "twin")
     stages, cubin = compile_llir(LLVM_ADD)
     twin = _twin_library(stages["ptxas"])
     if twin:  # the toolkit's nvJitLink, in this process
         assert stages["ptxas_command"].startswith(f"nvJitLink ({twin}) -arch=sm_90a -O3")
     else:
         assert stages["ptxas_command"].startswith(stages["ptxas"])
-    monkeypatch.setenv("TRITIUM_NVJITLINK", "none")
+    monkeypatch.delenv("TRITIUM_NVJITLINK")  # (the default: ptxas)
     by_ptxas, ptxas_cubin = compile_llir(LLVM_ADD)
     assert by_ptxas["ptxas_command"].startswith(stages["ptxas"] + " -v --gpu-name=sm_90a -O3")
     assert cubin[:4] == ptxas_cubin[:4] == b"\x7fELF"
@@ -239,7 +239,7 @@ def test_the_twin_library_of_ptxas_compiles_in_process_with_the_same_report(monk
 
 @needs_ptxas
 def test_preparing_the_ptx_compiler_loads_the_twin_library(monkeypatch):
-    monkeypatch.delenv("TRITIUM_NVJITLINK", raising=False)
+    monkeypatch.setenv("TRITIUM_NVJITLINK", "twin")
     native_library()._dll.tritium_prepare_ptx_compiler()  # (what a GPU machine's first load starts)
     stages, cubin = compile_llir(LLVM_ADD)
     twin = _twin_library(stages["ptxas"])
@@ -256,10 +256,10 @@ def test_an_nvjitlink_that_cannot_be_loaded_is_an_error(monkeypatch):
 
 
 @needs_ptxas
-@pytest.mark.parametrize("nvjitlink", ["twin", "none"])
+@pytest.mark.parametrize("nvjitlink", ["twin", None])
 def test_ptxas_errors_come_back_as_diagnostics_with_the_stages(monkeypatch, nvjitlink):
-    if nvjitlink == "none":
-        monkeypatch.setenv("TRITIUM_NVJITLINK", "none")
+    if nvjitlink:
+        monkeypatch.setenv("TRITIUM_NVJITLINK", nvjitlink)
     else:
         monkeypatch.delenv("TRITIUM_NVJITLINK", raising=False)
     with pytest.raises(tritium.CompilationError) as info:

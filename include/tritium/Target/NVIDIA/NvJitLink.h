@@ -1,16 +1,16 @@
 //===- NvJitLink.h - PTX to cubin inside this process -----------*- C++ -*-===//
 //
-// nvJitLink, NVIDIA's device linker library, holds the same PTX compiler as
-// the ptxas of its CUDA release.  Loaded at run time (dlopen, never linked
-// against), it turns PTX into a cubin inside this process: no ptxas process
-// to start, no temporary files, which is most of the time a small kernel's
-// last compile step takes.
+// nvJitLink, NVIDIA's device linker library, holds the PTX compiler of its
+// CUDA release.  Loaded at run time (dlopen, never linked against), it turns
+// PTX into a cubin inside this process: no ptxas process to start, no
+// temporary files, which is most of a small kernel's last compile step.
 //
-// It is used only where it is the twin of the ptxas Tritium would run: the
-// library found beside that ptxas (the same CUDA toolkit) whose version is
-// the ptxas's release, so the PTX version chosen for that ptxas holds and
-// the code is the same compiler's.  $TRITIUM_NVJITLINK names the library to
-// use instead, or "none" to always run ptxas.
+// Its compile is ptxas's relocatable one (`ptxas -c`, then a link), whose
+// registers and instruction order differ from the whole-program compile a
+// ptxas run does, so a kernel's speed may differ.  It is therefore asked for: $TRITIUM_NVJITLINK=twin takes the
+// library of the ptxas's release found beside it (the same toolkit; the
+// PTX version chosen for that ptxas holds), a path takes that library;
+// unset or "none", ptxas runs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_TARGET_NVIDIA_NVJITLINK_H
@@ -27,11 +27,11 @@ namespace tritium::nvidia {
 
 class NvJitLink;
 
-/// The nvJitLink that is the twin of the ptxas at `ptxasPath` (or the one
-/// $TRITIUM_NVJITLINK names), loaded once per path and process; nullptr
-/// when there is none, while another thread is still loading it (the
-/// caller runs ptxas meanwhile), or when $TRITIUM_NVJITLINK is "none"; an
-/// error when the library $TRITIUM_NVJITLINK names cannot be loaded.
+/// The nvJitLink $TRITIUM_NVJITLINK asks for ("twin": the one of the ptxas
+/// at `ptxasPath`; or a path), loaded once per process; nullptr when none
+/// is asked for or there is no twin, or while another thread is still
+/// loading it (the caller runs ptxas meanwhile); an error when the library
+/// named cannot be loaded.
 llvm::Expected<const NvJitLink *> nvJitLinkFor(llvm::StringRef ptxasPath);
 
 /// Loads the library for `ptxasPath` and compiles an empty kernel with it

@@ -1,8 +1,8 @@
 //===- Ptxas.h - PTX to cubin with NVIDIA's ptxas ---------------*- C++ -*-===//
 //
 // The last compile step runs NVIDIA's ptxas as a subprocess (never through a
-// shell), or the same compiler inside this process where its nvJitLink twin
-// is installed (NvJitLink.h), and reads its `-v` report: registers, spills, stack frame and static
+// shell), or its relocatable twin inside this process where
+// $TRITIUM_NVJITLINK asks for it (NvJitLink.h), and reads its `-v` report: registers, spills, stack frame and static
 // shared memory per kernel.  When no ptxas exists the PTX is the final
 // artifact and the CUDA driver JIT-compiles it at load time.
 //
@@ -61,8 +61,8 @@ struct PtxasOptions {
   /// ptxas's own optimizations (-O3); false assembles with -O0, the way to
   /// tell a ptxas miscompile from ours (Triton's DISABLE_PTXAS_OPT).
   bool optimize = true;
-  /// Compile with the ptxas's twin nvJitLink inside this process where
-  /// there is one (NvJitLink.h); false always starts ptxas.
+  /// Compile with the nvJitLink $TRITIUM_NVJITLINK asks for, inside this
+  /// process, where it is found (NvJitLink.h); false always starts ptxas.
   bool inProcess = true;
   /// Kill ptxas after this long (0: wait for ever; not for nvJitLink).
   unsigned timeoutSeconds = 600;
