@@ -2,8 +2,10 @@
 //
 // The steps, in order, each timed:
 //   translate   MLIR LLVM dialect -> llvm::Module (triple, data layout, verify)
-//   link        libdevice, only if some `__nv_*` function is called; then all
-//               but the kernels become internal so O3 may inline and drop them
+//   link        each sin and cos of one value become one sincos
+//               (SinCosCombine.h); libdevice, only if some `__nv_*` function
+//               is called; then all but the kernels become internal so O3
+//               may inline and drop them
 //   optimize    the O3 module pipeline with NVPTX's passes
 //   ptx         NVPTX code generation
 //   ptxas       PTX -> cubin, with its -v resource report; a kernel that
@@ -19,6 +21,7 @@
 
 #include "tritium/Target/NVIDIA/LLVMIRTranslation.h"
 #include "tritium/Target/NVIDIA/LibdeviceLinker.h"
+#include "tritium/Target/NVIDIA/SinCosCombine.h"
 #include "tritium/Target/Optimize.h"
 #include "tritium/Target/NVIDIA/PTXEmission.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -128,6 +131,7 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     dump("llvm-ir.ll", printLLVMIR(llvmModule));
 
   // link
+  combineSinCos(llvmModule);
   std::vector<std::string> needed = libdeviceReferences(llvmModule);
   if (!needed.empty()) {
     std::string path = findLibdevice();
