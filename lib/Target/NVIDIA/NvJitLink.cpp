@@ -166,9 +166,7 @@ std::string asPtxasWrites(llvm::StringRef log) {
     out.pop_back();
   return out;
 }
-} // namespace
 
-namespace {
 /// What is known of the library for one ptxas (or one $TRITIUM_NVJITLINK).
 struct Entry {
   enum State { Unknown, Loading, Known } state = Unknown;
@@ -251,10 +249,6 @@ void tritium::nvidia::prepareNvJitLink(llvm::StringRef ptxasPath) {
   llvm::Expected<const NvJitLink *> library = lookUp(ptxasPath, /*warm=*/true);
   if (!library)
     llvm::consumeError(library.takeError()); // the next compile reports it
-}
-
-llvm::StringRef tritium::nvidia::nvJitLinkPath(const NvJitLink &library) {
-  return library.path;
 }
 
 llvm::Expected<PtxasResult>

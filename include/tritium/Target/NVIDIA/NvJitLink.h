@@ -49,9 +49,6 @@ llvm::Expected<PtxasResult> compileWithNvJitLink(const NvJitLink &library,
                                                  const CudaTarget &target,
                                                  const PtxasOptions &options);
 
-/// Where `library` was loaded from, for messages.
-llvm::StringRef nvJitLinkPath(const NvJitLink &library);
-
 } // namespace tritium::nvidia
 
 #endif // TRITIUM_TARGET_NVIDIA_NVJITLINK_H
