@@ -357,6 +357,123 @@ namespace {
 /// both exist (rsqrtf and rsqrt); the tests return i32 as libdevice does.
 using MathEquivalent = std::function<Value(OpBuilder &, Location, ValueRange, Type)>;
 
+/// An integer constant of `type` (a scalar or a vector of its element).
+Value intConstant(OpBuilder &b, Location loc, Type type, int64_t value) {
+  Type element = getElementTypeOrSelf(type);
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vector, b.getIntegerAttr(element, value)));
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(element, value));
+}
+
+/// `type` (a scalar or a vector) with `element` for its element type.
+Type withElement(Type type, Type element) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return VectorType::get(vector.getShape(), element);
+  return element;
+}
+
+/// libdevice's integer functions (CUDA's __ffs, __brev, __byte_perm,
+/// __mulhi, __mul24, __sad, __hadd, __rhadd and their unsigned and 64-bit
+/// versions) in arith and math ops, as the CUDA math API defines them.
+void addIntegerFunctions(llvm::StringMap<MathEquivalent> &t) {
+  // 1 + the index of the lowest set bit, 0 for 0; an i32 for both widths
+  t["ffs"] = t["ffsll"] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+    Type argument = x[0].getType();
+    Value zero = intConstant(b, loc, argument, 0);
+    Value position = arith::AddIOp::create(b, loc, math::CountTrailingZerosOp::create(b, loc, x[0]),
+                                           intConstant(b, loc, argument, 1));
+    Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x[0], zero);
+    Value result = arith::SelectOp::create(b, loc, isZero, zero, position);
+    return result.getType() == type ? result : Value(arith::TruncIOp::create(b, loc, type, result));
+  };
+  // the bits in reverse order: swap ever larger halves
+  t["brev"] = t["brevll"] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+    unsigned bits = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+    static const uint64_t masks[] = {0x5555555555555555ull, 0x3333333333333333ull, 0x0f0f0f0f0f0f0f0full,
+                                     0x00ff00ff00ff00ffull, 0x0000ffff0000ffffull, 0x00000000ffffffffull};
+    Value v = x[0];
+    for (unsigned step = 0, width = 1; width < bits; ++step, width *= 2) {
+      Value mask = intConstant(b, loc, type, static_cast<int64_t>(masks[step]));
+      Value shift = intConstant(b, loc, type, width);
+      Value low = arith::ShLIOp::create(b, loc, arith::AndIOp::create(b, loc, v, mask), shift);
+      Value high = arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, v, shift), mask);
+      v = arith::OrIOp::create(b, loc, low, high);
+    }
+    return v;
+  };
+  // byte n of the result: byte (s >> 4n) & 7 of the eight bytes y:x (x's
+  // bytes are 0-3)
+  t["byte_perm"] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+    Type wide = withElement(type, b.getI64Type());
+    auto widen = [&](Value v) { return Value(arith::ExtUIOp::create(b, loc, wide, v)); };
+    Value bytes = arith::OrIOp::create(
+        b, loc, widen(x[0]), arith::ShLIOp::create(b, loc, widen(x[1]), intConstant(b, loc, wide, 32)));
+    Value selector = widen(x[2]);
+    Value result = intConstant(b, loc, wide, 0);
+    for (int n = 0; n < 4; ++n) {
+      Value which = arith::AndIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, selector, intConstant(b, loc, wide, 4 * n)),
+          intConstant(b, loc, wide, 7));
+      Value byte = arith::AndIOp::create(
+          b, loc,
+          arith::ShRUIOp::create(b, loc, bytes, arith::MulIOp::create(b, loc, which, intConstant(b, loc, wide, 8))),
+          intConstant(b, loc, wide, 0xff));
+      result = arith::OrIOp::create(b, loc, result,
+                                    arith::ShLIOp::create(b, loc, byte, intConstant(b, loc, wide, 8 * n)));
+    }
+    return arith::TruncIOp::create(b, loc, type, result);
+  };
+  // the high half of the double-width product
+  t["mulhi"] = t["mul64hi"] = [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+    return arith::MulSIExtendedOp::create(b, loc, x[0], x[1]).getHigh();
+  };
+  t["umulhi"] = t["umul64hi"] = [](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+    return arith::MulUIExtendedOp::create(b, loc, x[0], x[1]).getHigh();
+  };
+  // the low 32 bits of the product of the operands' low 24 bits (signed:
+  // sign-extended from bit 23)
+  t["mul24"] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+    Value eight = intConstant(b, loc, type, 8);
+    auto low24 = [&](Value v) {
+      return Value(arith::ShRSIOp::create(b, loc, arith::ShLIOp::create(b, loc, v, eight), eight));
+    };
+    return arith::MulIOp::create(b, loc, low24(x[0]), low24(x[1]));
+  };
+  t["umul24"] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+    Value mask = intConstant(b, loc, type, 0xffffff);
+    return arith::MulIOp::create(b, loc, arith::AndIOp::create(b, loc, x[0], mask),
+                                 arith::AndIOp::create(b, loc, x[1], mask));
+  };
+  // |x - y| + z
+  auto sad = [](arith::CmpIPredicate greater) {
+    return [greater](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      Value larger = arith::CmpIOp::create(b, loc, greater, x[0], x[1]);
+      Value difference = arith::SelectOp::create(b, loc, larger, arith::SubIOp::create(b, loc, x[0], x[1]),
+                                                 arith::SubIOp::create(b, loc, x[1], x[0]));
+      return arith::AddIOp::create(b, loc, difference, x[2]);
+    };
+  };
+  t["sad"] = sad(arith::CmpIPredicate::sgt);
+  t["usad"] = sad(arith::CmpIPredicate::ugt);
+  // (x + y) >> 1 and (x + y + 1) >> 1 of the sum without overflow:
+  // (x & y) + ((x ^ y) >> 1) and (x | y) - ((x ^ y) >> 1)
+  auto halving = [](bool isSigned, bool roundUp) {
+    return [isSigned, roundUp](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+      Value one = intConstant(b, loc, type, 1);
+      Value differing = arith::XOrIOp::create(b, loc, x[0], x[1]);
+      Value half = isSigned ? Value(arith::ShRSIOp::create(b, loc, differing, one))
+                            : Value(arith::ShRUIOp::create(b, loc, differing, one));
+      if (roundUp)
+        return arith::SubIOp::create(b, loc, arith::OrIOp::create(b, loc, x[0], x[1]), half);
+      return arith::AddIOp::create(b, loc, arith::AndIOp::create(b, loc, x[0], x[1]), half);
+    };
+  };
+  t["hadd"] = halving(true, false);
+  t["uhadd"] = halving(false, false);
+  t["rhadd"] = halving(true, true);
+  t["urhadd"] = halving(false, true);
+}
+
 const llvm::StringMap<MathEquivalent> &mathEquivalents() {
   static const llvm::StringMap<MathEquivalent> table = [] {
     llvm::StringMap<MathEquivalent> t;
@@ -489,6 +606,7 @@ const llvm::StringMap<MathEquivalent> &mathEquivalents() {
     t["clz"] = t["clzll"] = count([](OpBuilder &b, Location loc, Value v) -> Value {
       return math::CountLeadingZerosOp::create(b, loc, v);
     });
+    addIntegerFunctions(t);
     return t;
   }();
   return table;

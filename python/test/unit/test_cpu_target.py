@@ -496,7 +496,8 @@ def _libdevice_calls(x_ptr, y_ptr, N: tl.constexpr):
 @triton.jit
 def _libdevice_without_a_host_lowering(x_ptr, N: tl.constexpr):
     offs = tl.arange(0, N)
-    tl.store(x_ptr + offs, libdevice.brev(tl.load(x_ptr + offs)))
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, libdevice.add_rd(x, x))
 
 
 @triton.jit
@@ -512,6 +513,77 @@ def _libdevice_by_host_ops(x_ptr, i_ptr, f_ptr, b_ptr, n_ptr, N: tl.constexpr):
     tl.store(n_ptr + offs, libdevice.popc(i) + 100 * libdevice.clz(i) + libdevice.max(i, 3) - libdevice.min(i, -3))
 
 
+@triton.jit
+def _libdevice_integer_functions(a_ptr, b_ptr, c_ptr, la_ptr, lb_ptr, out_ptr, lout_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    a, b, c = tl.load(a_ptr + offs), tl.load(b_ptr + offs), tl.load(c_ptr + offs)
+    la, lb = tl.load(la_ptr + offs), tl.load(lb_ptr + offs)
+    ua, ub, uc = a.to(tl.uint32, bitcast=True), b.to(tl.uint32, bitcast=True), c.to(tl.uint32, bitcast=True)
+    ula, ulb = la.to(tl.uint64, bitcast=True), lb.to(tl.uint64, bitcast=True)
+    # (each name takes every width and signedness it has: ffs of an int64 is
+    # __nv_ffsll, mulhi of uint32 __nv_umulhi, ...)
+    results = (libdevice.ffs(a), libdevice.ffs(la), libdevice.brev(a), libdevice.byte_perm(a, b, c),
+               libdevice.mulhi(a, b), libdevice.mulhi(ua, ub).to(tl.int32, bitcast=True), libdevice.mul24(a, b),
+               libdevice.mul24(ua, ub).to(tl.int32, bitcast=True), libdevice.sad(a, b, uc),
+               libdevice.sad(ua, ub, uc).to(tl.int32, bitcast=True), libdevice.hadd(a, b),
+               libdevice.hadd(ua, ub).to(tl.int32, bitcast=True), libdevice.rhadd(a, b),
+               libdevice.rhadd(ua, ub).to(tl.int32, bitcast=True))
+    for k in tl.static_range(len(results)):
+        tl.store(out_ptr + k * N + offs, results[k])
+    lresults = (libdevice.brev(la), libdevice.mulhi(la, lb), libdevice.mulhi(ula, ulb).to(tl.int64, bitcast=True))
+    for k in tl.static_range(len(lresults)):
+        tl.store(lout_ptr + k * N + offs, lresults[k])
+
+
+def test_libdevice_integer_functions_as_cuda_defines_them():
+    # __ffs, __brev, __byte_perm, __mulhi, __mul24, __sad, __hadd, __rhadd
+    # and their unsigned and 64-bit versions, against Python integers
+    N = 256
+    a = rng.integers(-(2**31), 2**31, N, dtype=np.int64)
+    b = rng.integers(-(2**31), 2**31, N, dtype=np.int64)
+    c = rng.integers(0, 2**31, N, dtype=np.int64)
+    a[:4], b[:4] = [0, -1, 2**31 - 1, -(2**31)], [0, -1, 2**31 - 1, -(2**31)]
+    la = rng.integers(-(2**63), 2**63 - 1, N, dtype=np.int64)
+    lb = rng.integers(-(2**63), 2**63 - 1, N, dtype=np.int64)
+    la[:2] = [0, -1]
+    out, lout = np.empty((14, N), np.int32), np.empty((3, N), np.int64)
+    _libdevice_integer_functions[(1,)](a.astype(np.int32), b.astype(np.int32), c.astype(np.int32), la, lb, out, lout,
+                                       N=N)
+
+    def s32(v):
+        v &= 0xFFFFFFFF
+        return v - (1 << 32) if v >> 31 else v
+
+    def s64(v):
+        v &= (1 << 64) - 1
+        return v - (1 << 64) if v >> 63 else v
+
+    def low24(v, signed):
+        v &= 0xFFFFFF
+        return v - (1 << 24) if signed and v >> 23 else v
+
+    def byte_perm(x, y, s):
+        data = (x & 0xFFFFFFFF) | ((y & 0xFFFFFFFF) << 32)
+        return sum(((data >> (8 * ((s >> (4 * n)) & 7))) & 0xFF) << (8 * n) for n in range(4))
+
+    want = []
+    for x, y, z, lx, ly in zip(map(int, a), map(int, b), map(int, c), map(int, la), map(int, lb)):
+        ux, uy, uz = x & 0xFFFFFFFF, y & 0xFFFFFFFF, z & 0xFFFFFFFF
+        want.append([((x & -x).bit_length()), ((lx & -lx).bit_length()), int(f"{ux:032b}"[::-1], 2),
+                     byte_perm(x, y, z), (x * y) >> 32, (ux * uy) >> 32,
+                     low24(x, True) * low24(y, True), low24(x, False) * low24(y, False),
+                     abs(x - y) + uz, abs(ux - uy) + uz, (x + y) >> 1, (ux + uy) >> 1, (x + y + 1) >> 1,
+                     (ux + uy + 1) >> 1,
+                     int(f"{lx & ((1 << 64) - 1):064b}"[::-1], 2), (lx * ly) >> 64,
+                     ((lx & ((1 << 64) - 1)) * (ly & ((1 << 64) - 1))) >> 64])
+    names = ["ffs", "ffsll", "brev", "byte_perm", "mulhi", "umulhi", "mul24", "umul24", "sad", "usad", "hadd",
+             "uhadd", "rhadd", "urhadd"]
+    for k, name in enumerate(names):
+        assert [int(v) for v in out[k]] == [s32(w[k]) for w in want], name
+    for k, name in enumerate(["brevll", "mul64hi", "umul64hi"]):
+        assert [int(v) for v in lout[k]] == [s64(w[14 + k]) for w in want], name
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_libdevice_functions_run_as_their_c_library_twins(dtype):
     import math
@@ -520,8 +592,8 @@ def test_libdevice_functions_run_as_their_c_library_twins(dtype):
     _libdevice_calls[(1,)](x, y, N=64)
     want = [math.erf(v) + v ** 2 + math.atan2(v, v + 1) + math.cbrt(v) for v in x.astype(np.float64)]
     np.testing.assert_allclose(y, want, rtol=1e-6 if dtype == np.float32 else 1e-14)
-    with pytest.raises(triton.CompilationError, match="'tt.extern_elementwise' of __nv_brev has no lowering"):
-        _libdevice_without_a_host_lowering[(1,)](np.zeros(64, np.int32), N=64)
+    with pytest.raises(triton.CompilationError, match="'tt.extern_elementwise' of __nv_fadd_rd has no lowering"):
+        _libdevice_without_a_host_lowering[(1,)](np.zeros(64, np.float32), N=64)
 
 
 def test_libdevice_functions_computed_by_host_ops():

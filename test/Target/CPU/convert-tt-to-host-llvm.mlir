@@ -195,10 +195,29 @@ tt.func public @libdevice(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-tt.func public @libdevice_without_a_host_lowering(%x: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @below {{'tt.extern_elementwise' of __nv_brev has no lowering for the CPU target yet}}
-  %y = tt.extern_elementwise %x {libname = "libdevice", libpath = "", symbol = "__nv_brev", pure = true} : (tensor<4xi32>) -> tensor<4xi32>
-  tt.return %y : tensor<4xi32>
+tt.func public @libdevice_without_a_host_lowering(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'tt.extern_elementwise' of __nv_fadd_rd has no lowering for the CPU target yet}}
+  %y = tt.extern_elementwise %x, %x {libname = "libdevice", libpath = "", symbol = "__nv_fadd_rd", pure = true} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  tt.return %y : tensor<4xf32>
+}
+
+// -----
+
+// libdevice's integer functions are integer ops: __hadd(x, y), (x + y) >> 1
+// without overflow, is (x & y) + ((x ^ y) >> 1) with an arithmetic shift;
+// __umulhi the high half of the unsigned double-width product.
+// CHECK-LABEL: llvm.func internal @libdevice_integers(
+// CHECK: %[[XOR:.*]] = llvm.xor %arg0, %arg1 : vector<4xi32>
+// CHECK: %[[HALF:.*]] = llvm.ashr %[[XOR]], %{{.*}} : vector<4xi32>
+// CHECK: %[[AND:.*]] = llvm.and %arg0, %arg1 : vector<4xi32>
+// CHECK: llvm.add %[[AND]], %[[HALF]] : vector<4xi32>
+// CHECK: llvm.zext %arg0 : vector<4xi32> to vector<4xi64>
+// CHECK: llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
+// CHECK: llvm.lshr
+tt.func public @libdevice_integers(%x: tensor<4xi32>, %y: tensor<4xi32>) -> (tensor<4xi32>, tensor<4xi32>) {
+  %h = tt.extern_elementwise %x, %y {libname = "libdevice", libpath = "", symbol = "__nv_hadd", pure = true} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %m = tt.extern_elementwise %x, %y {libname = "libdevice", libpath = "", symbol = "__nv_umulhi", pure = true} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  tt.return %h, %m : tensor<4xi32>, tensor<4xi32>
 }
 
 // -----
