@@ -331,19 +331,41 @@ std::optional<std::string> tritium::cpu::hostLibraryFunction(tt::ExternElementwi
       "acosh", "atanh", "exp",   "exp2",  "exp10",     "expm1", "log",      "log2",  "log10", "log1p", "pow",
       "sqrt",  "cbrt",  "hypot", "erf",   "erfc",      "lgamma", "tgamma",  "fmod",  "remainder", "floor",
       "ceil",  "trunc", "round", "rint",  "nearbyint", "fabs",  "fmin",     "fmax",  "copysign", "nextafter",
-      "fma",   "fdim",  "logb"};
+      "fma",   "fdim",  "logb",  "j0",    "j1",        "y0",    "y1"};
+  // ... and those with integer operands or results: the kinds of the
+  // operands and of the result, 'x' the floating-point type, 'i' i32, 'l' i64
+  static const llvm::StringMap<std::pair<StringRef, char>> mixed = {
+      {"ldexp", {"xi", 'x'}}, {"scalbn", {"xi", 'x'}}, {"ilogb", {"x", 'i'}}, {"llrint", {"x", 'l'}},
+      {"llround", {"x", 'l'}}, {"jn", {"ix", 'x'}},   {"yn", {"ix", 'x'}}};
   StringRef symbol = op.getSymbol();
   if (!symbol.consume_front("__nv_"))
     return std::nullopt;
   symbol.consume_front("fast_"); // (__nv_fast_expf: expf, at full accuracy)
   // The float versions end in 'f' (erff, fabsf); erf itself is a double one.
-  bool isDouble = twins.contains(symbol);
-  if (!isDouble && !(symbol.ends_with("f") && twins.contains(symbol.drop_back())))
+  auto known = [&](StringRef name) { return twins.contains(name) || mixed.contains(name); };
+  bool isDouble = known(symbol);
+  if (!isDouble && !(symbol.ends_with("f") && known(symbol.drop_back())))
     return std::nullopt;
-  Type want = isDouble ? Type(Float64Type::get(op.getContext())) : Type(Float32Type::get(op.getContext()));
-  auto types = llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes());
-  if (!llvm::all_of(types, [&](Type t) { return getElementTypeOrSelf(t) == want; }))
+  MLIRContext *context = op.getContext();
+  Type floating = isDouble ? Type(Float64Type::get(context)) : Type(Float32Type::get(context));
+  StringRef base = isDouble ? symbol : symbol.drop_back();
+  auto kind = [&](char c) -> Type {
+    return c == 'x' ? floating : IntegerType::get(context, c == 'i' ? 32 : 64);
+  };
+  SmallVector<Type> want;
+  if (auto it = mixed.find(base); it != mixed.end()) {
+    for (char c : it->second.first)
+      want.push_back(kind(c));
+    want.push_back(kind(it->second.second));
+  } else {
+    want.assign(op->getNumOperands() + 1, floating);
+  }
+  auto types = llvm::to_vector(llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()));
+  if (types.size() != want.size())
     return std::nullopt;
+  for (auto [type, expected] : llvm::zip(types, want))
+    if (getElementTypeOrSelf(type) != expected)
+      return std::nullopt;
   return symbol.str();
 }
 
@@ -577,6 +599,49 @@ const llvm::StringMap<MathEquivalent> &mathEquivalents() {
       t[name] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
         return arith::FPToUIOp::create(b, loc, type, x[0]);
       };
+    // the other roundings of float-to-integer conversions: round to nearest
+    // even, down or up first (out-of-range values as the _rz ones treat
+    // them)
+    auto rounded = [](auto round, bool isSigned) {
+      return [round, isSigned](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+        Value whole = round(b, loc, x[0]);
+        return isSigned ? Value(arith::FPToSIOp::create(b, loc, type, whole))
+                        : Value(arith::FPToUIOp::create(b, loc, type, whole));
+      };
+    };
+    auto even = [](OpBuilder &b, Location loc, Value v) -> Value { return math::RoundEvenOp::create(b, loc, v); };
+    auto down = [](OpBuilder &b, Location loc, Value v) -> Value { return math::FloorOp::create(b, loc, v); };
+    auto up = [](OpBuilder &b, Location loc, Value v) -> Value { return math::CeilOp::create(b, loc, v); };
+    for (StringRef from : {"float2", "double2"})
+      for (StringRef to : {"int", "ll", "uint", "ull"}) {
+        bool isSigned = to == "int" || to == "ll";
+        std::string stem = (from + to).str();
+        t[stem + "_rn"] = rounded(even, isSigned);
+        t[stem + "_rd"] = rounded(down, isSigned);
+        t[stem + "_ru"] = rounded(up, isSigned);
+      }
+    // the double names of the tests
+    t["isnand"] = t["isnan"];
+    t["isinfd"] = t["isinf"];
+    t["signbitd"] = t["signbit"];
+    // a double's high and low 32 bits, and a double of them
+    auto half = [](bool high) {
+      return [high](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+        Value bits = arith::BitcastOp::create(b, loc, withElement(x[0].getType(), b.getI64Type()), x[0]);
+        if (high)
+          bits = arith::ShRUIOp::create(b, loc, bits, intConstant(b, loc, bits.getType(), 32));
+        return arith::TruncIOp::create(b, loc, type, bits);
+      };
+    };
+    t["double2hiint"] = half(true);
+    t["double2loint"] = half(false);
+    t["hiloint2double"] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+      Type wide = withElement(type, b.getI64Type());
+      Value hi = arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, wide, x[0]),
+                                       intConstant(b, loc, wide, 32));
+      Value bits = arith::OrIOp::create(b, loc, hi, arith::ExtUIOp::create(b, loc, wide, x[1]));
+      return arith::BitcastOp::create(b, loc, type, bits);
+    };
     for (const char *name : {"int2float_rn", "ll2float_rn", "int2double_rn", "ll2double_rn"})
       t[name] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
         return arith::SIToFPOp::create(b, loc, type, x[0]);
@@ -635,7 +700,9 @@ struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp
       return rewriter.notifyMatchFailure(op, "no C library twin");
     Location loc = op.getLoc();
     Type element = getElementTypeOrSelf(op.getType());
-    SmallVector<Type> params(op->getNumOperands(), element);
+    SmallVector<Type> params; // (ldexp's exponent is an i32)
+    for (Value operand : op->getOperands())
+      params.push_back(getElementTypeOrSelf(operand.getType()));
     auto callee = tritium::getOrInsertFunction(rewriter, op->getParentOfType<ModuleOp>(), *name,
                                                LLVM::LLVMFunctionType::get(element, params));
     if (!callee)
@@ -649,16 +716,16 @@ struct ExternElementwiseConversion : OpConversionPattern<tt::ExternElementwiseOp
     int64_t n = numElements(op.getType());
     Value zero = i32Constant(rewriter, loc, 0);
     SmallVector<Value> operandMem;
-    for (Value operand : operands) {
-      operandMem.push_back(entryAlloca(rewriter, loc, element, n));
+    for (auto [operand, param] : llvm::zip(operands, params)) {
+      operandMem.push_back(entryAlloca(rewriter, loc, param, n));
       storeElements(rewriter, loc, operand, operandMem.back(), zero);
     }
     Value resultMem = entryAlloca(rewriter, loc, element, n);
     scf::ForOp::create(rewriter, loc, zero, i32Constant(rewriter, loc, n), i32Constant(rewriter, loc, 1),
                        ValueRange{}, [&](OpBuilder &b, Location, Value i, ValueRange) {
                          SmallVector<Value> args;
-                         for (Value mem : operandMem)
-                           args.push_back(loadElements(b, loc, mem, element, i, 1));
+                         for (auto [mem, param] : llvm::zip(operandMem, params))
+                           args.push_back(loadElements(b, loc, mem, param, i, 1));
                          Value result = LLVM::CallOp::create(b, loc, callee, args).getResult();
                          storeElements(b, loc, result, resultMem, i);
                          scf::YieldOp::create(b, loc);

@@ -584,6 +584,71 @@ def test_libdevice_integer_functions_as_cuda_defines_them():
         assert [int(v) for v in lout[k]] == [s64(w[14 + k]) for w in want], name
 
 
+@triton.jit
+def _libdevice_mixed_twins(x_ptr, n_ptr, f_ptr, i_ptr, l_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x, n = tl.load(x_ptr + offs), tl.load(n_ptr + offs)
+    f = libdevice.ldexp(x, n) + libdevice.scalbn(x, n + 1) + libdevice.jn(n % 4, x) + libdevice.j0(x) + libdevice.y1(x)
+    tl.store(f_ptr + offs, f)
+    tl.store(i_ptr + offs, libdevice.ilogb(x) + 1000 * libdevice.isinf(x * 1e300).to(tl.int32))
+    tl.store(l_ptr + offs, libdevice.llrint(x * 1000) + libdevice.llround(x * 10))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_libdevice_functions_with_integer_operands_run_as_their_c_library_twins(dtype):
+    # ldexp(x, n), scalbn, jn(n, x), ilogb, llrint, llround: C functions of
+    # mixed types; j0 and y1 as the others
+    import ctypes
+    import ctypes.util
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    suffix = "f" if dtype == np.float32 else ""
+    c_float = ctypes.c_float if dtype == np.float32 else ctypes.c_double
+    for name, args, ret in (("jn", [ctypes.c_int, c_float], c_float), ("j0", [c_float], c_float),
+                            ("y1", [c_float], c_float)):
+        getattr(libm, name + suffix).argtypes, getattr(libm, name + suffix).restype = args, ret
+    N = 64
+    x = np.linspace(0.3, 7.0, N).astype(dtype)
+    n = np.arange(N, dtype=np.int32) % 9 - 4
+    f, i, l = np.empty(N, dtype), np.empty(N, np.int32), np.empty(N, np.int64)
+    _libdevice_mixed_twins[(1,)](x, n, f, i, l, N=N)
+    want = [np.ldexp(v, k) + np.ldexp(v, k + 1) + getattr(libm, "jn" + suffix)(int(np.fmod(k, 4)), v)  # (% of C: the sign of k)
+            + getattr(libm, "j0" + suffix)(v) + getattr(libm, "y1" + suffix)(v) for v, k in zip(x.tolist(), n.tolist())]
+    np.testing.assert_allclose(f, want, rtol=1e-5 if dtype == np.float32 else 1e-12)
+    want_i = np.frexp(x)[1] - 1 + 1000 * (dtype == np.float32)  # (x * 1e300 overflows a float only)
+    assert np.array_equal(i, want_i.astype(np.int32))
+    assert np.array_equal(l, np.rint(x * dtype(1000)).astype(np.int64)
+                          + np.array([int(np.floor(abs(v) + 0.5)) * (1 if v >= 0 else -1) for v in (x * dtype(10))]))
+
+
+@triton.jit
+def _libdevice_conversions(x_ptr, d_ptr, i_ptr, u_ptr, l_ptr, h_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x, d = tl.load(x_ptr + offs), tl.load(d_ptr + offs)
+    tl.store(i_ptr + offs, libdevice.float2int_rn(x) + 1000 * libdevice.float2int_rd(x)
+             + 1000000 * libdevice.double2int_ru(d))
+    ax = tl.abs(x)
+    tl.store(u_ptr + offs, libdevice.float2uint_rn(ax) + 1000 * libdevice.float2uint_rd(ax)
+             + 1000000 * libdevice.float2uint_ru(ax))
+    tl.store(l_ptr + offs, libdevice.float2ll_ru(x) + 1000 * libdevice.double2ll_rd(d) + libdevice.double2ull_rn(tl.abs(d)).to(tl.int64))
+    hi, lo = libdevice.double2hiint(d), libdevice.double2loint(d)
+    tl.store(h_ptr + offs, libdevice.hiloint2double(hi, lo) + libdevice.isnan(d).to(tl.float64)
+             + 2 * libdevice.isinf(d).to(tl.float64) + 4 * libdevice.signbit(d).to(tl.float64))
+
+
+def test_libdevice_conversions_with_each_rounding():
+    x = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -1.2, 1.7, 0.0, -0.0, 3.49, -3.51, 7.0, -7.0, 0.49, 9.5],
+                 np.float32)
+    d = x.astype(np.float64) * 1.25
+    N = len(x)
+    i, u, l, h = np.empty(N, np.int32), np.empty(N, np.uint32), np.empty(N, np.int64), np.empty(N, np.float64)
+    _libdevice_conversions[(1,)](x, d, i, u, l, h, N=N)
+    assert np.array_equal(i, (np.rint(x) + 1000 * np.floor(x) + 1000000 * np.ceil(d)).astype(np.int32))
+    ax = np.abs(x)
+    assert np.array_equal(u, (np.rint(ax) + 1000 * np.floor(ax) + 1000000 * np.ceil(ax)).astype(np.uint32))
+    assert np.array_equal(l, (np.ceil(x) + 1000 * np.floor(d) + np.rint(np.abs(d))).astype(np.int64))
+    assert np.array_equal(h, d + 4 * np.signbit(d))
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_libdevice_functions_run_as_their_c_library_twins(dtype):
     import math

@@ -203,6 +203,16 @@ tt.func public @libdevice_without_a_host_lowering(%x: tensor<4xf32>) -> tensor<4
 
 // -----
 
+// A C library twin with an integer operand: ldexpf(float, int).
+// CHECK-LABEL: llvm.func internal @libdevice_ldexp(
+// CHECK: llvm.call @ldexpf(%{{.*}}, %{{.*}}) : (f32, i32) -> f32
+tt.func public @libdevice_ldexp(%x: tensor<4xf32>, %n: tensor<4xi32>) -> tensor<4xf32> {
+  %y = tt.extern_elementwise %x, %n {libname = "libdevice", libpath = "", symbol = "__nv_ldexpf", pure = true} : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+  tt.return %y : tensor<4xf32>
+}
+
+// -----
+
 // libdevice's integer functions are integer ops: __hadd(x, y), (x + y) >> 1
 // without overflow, is (x & y) + ((x ^ y) >> 1) with an arithmetic shift;
 // __umulhi the high half of the unsigned double-width product.
