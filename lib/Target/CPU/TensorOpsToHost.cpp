@@ -394,6 +394,178 @@ Type withElement(Type type, Type element) {
   return element;
 }
 
+/// A floating-point constant of `type` (a scalar or a vector of its element).
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
+  Type element = getElementTypeOrSelf(type);
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vector, b.getFloatAttr(element, value)));
+  return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(element, value));
+}
+
+enum class Rounding { Down, Up, TowardZero };
+
+/// All false, of the shape of the flags `like`.
+Value falseLike(OpBuilder &b, Location loc, Value like) { return arith::XOrIOp::create(b, loc, like, like); }
+
+/// The result of an operation in a directed rounding, from its result
+/// `nearest` rounded to nearest and `error`, a value (of any float type)
+/// with the sign of the exact result minus `nearest`: `nearest` moved one
+/// step (to the next float, by its bits) where the exact result lies on the
+/// other side of it than the rounding goes.  `overflow` marks an infinite
+/// `nearest` whose exact result is finite: it becomes the largest finite
+/// value where the rounding goes toward zero from it.
+Value directed(OpBuilder &b, Location loc, Value nearest, Value error, Value overflow, Rounding rounding) {
+  Type type = nearest.getType();
+  unsigned bits = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+  Type intType = withElement(type, b.getIntegerType(bits));
+  Value asInt = arith::BitcastOp::create(b, loc, intType, nearest);
+  Value one = intConstant(b, loc, intType, 1);
+  Value zero = floatConstant(b, loc, type, 0.0);
+  Value errorZero = floatConstant(b, loc, error.getType(), 0.0);
+  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, nearest, zero);
+  Value negative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, nearest, zero);
+  Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, nearest, zero);
+  Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, error, errorZero); // exact < nearest
+  Value above = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, error, errorZero); // exact > nearest
+  // the next float up and down by the bits: away from zero adds one to the
+  // magnitude's bits, toward zero subtracts one; from zero, the smallest
+  // subnormal of the sign
+  Value plus = arith::AddIOp::create(b, loc, asInt, one), minus = arith::SubIOp::create(b, loc, asInt, one);
+  Value tinyUp = intConstant(b, loc, intType, 1);
+  Value tinyDown = intConstant(b, loc, intType, static_cast<int64_t>(1ull << (bits - 1)) | 1);
+  Value up = arith::SelectOp::create(b, loc, isZero, tinyUp, arith::SelectOp::create(b, loc, negative, minus, plus));
+  Value down =
+      arith::SelectOp::create(b, loc, isZero, tinyDown, arith::SelectOp::create(b, loc, negative, plus, minus));
+  Value stepDown = below, stepUp = above;
+  if (rounding == Rounding::Up)
+    stepDown = falseLike(b, loc, below);
+  if (rounding == Rounding::Down)
+    stepUp = falseLike(b, loc, above);
+  if (rounding == Rounding::TowardZero) {
+    stepDown = arith::AndIOp::create(b, loc, below, positive);
+    stepUp = arith::AndIOp::create(b, loc, above, negative);
+  }
+  Value moved = arith::SelectOp::create(b, loc, stepDown, down, arith::SelectOp::create(b, loc, stepUp, up, asInt));
+  Value result = arith::BitcastOp::create(b, loc, type, moved);
+  // an overflow whose rounding goes toward zero gives the largest finite value
+  double largest = bits == 32 ? double(std::numeric_limits<float>::max()) : std::numeric_limits<double>::max();
+  Value toZero = rounding == Rounding::TowardZero ? overflow
+                 : rounding == Rounding::Down    ? Value(arith::AndIOp::create(b, loc, overflow, positive))
+                                                 : Value(arith::AndIOp::create(b, loc, overflow, negative));
+  Value bound = arith::SelectOp::create(b, loc, positive, floatConstant(b, loc, type, largest),
+                                        floatConstant(b, loc, type, -largest));
+  return arith::SelectOp::create(b, loc, toZero, bound, result);
+}
+
+/// An infinite `nearest` from finite operands: an overflow.
+Value overflowed(OpBuilder &b, Location loc, Value nearest, ValueRange operands) {
+  Value result = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, math::AbsFOp::create(b, loc, nearest),
+                                       floatConstant(b, loc, nearest.getType(), std::numeric_limits<double>::infinity()));
+  for (Value operand : operands)
+    result = arith::AndIOp::create(b, loc, result, math::IsFiniteOp::create(b, loc, operand));
+  return result;
+}
+
+/// libdevice's arithmetic in the directed roundings (_rd, _ru, _rz): the
+/// result rounded to nearest, and the sign of its error, exact: for sums
+/// by Knuth's two-sum (float and double); for float products, quotients
+/// and square roots in double, where a float product is exact.
+void addDirectedArithmetic(llvm::StringMap<MathEquivalent> &t) {
+  auto widen = [](OpBuilder &b, Location loc, Value v) -> Value {
+    return arith::ExtFOp::create(b, loc, withElement(v.getType(), b.getF64Type()), v);
+  };
+  // exact - (a + b)
+  auto twoSumError = [](OpBuilder &b, Location loc, Value a, Value c, Value s) -> Value {
+    Value cv = arith::SubFOp::create(b, loc, s, a);
+    Value av = arith::SubFOp::create(b, loc, s, cv);
+    return arith::AddFOp::create(b, loc, arith::SubFOp::create(b, loc, a, av), arith::SubFOp::create(b, loc, c, cv));
+  };
+  struct Named {
+    const char *suffix;
+    Rounding rounding;
+  };
+  for (Named r : {Named{"rd", Rounding::Down}, Named{"ru", Rounding::Up}, Named{"rz", Rounding::TowardZero}}) {
+    Rounding rounding = r.rounding;
+    auto sum = [rounding, twoSumError](bool subtract) {
+      return [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+        Value c = subtract ? Value(arith::NegFOp::create(b, loc, x[1])) : x[1];
+        Value s = arith::AddFOp::create(b, loc, x[0], c);
+        Value result =
+            directed(b, loc, s, twoSumError(b, loc, x[0], c, s), overflowed(b, loc, s, {x[0], c}), rounding);
+        if (rounding != Rounding::Down)
+          return result;
+        // an exact zero sum rounded down is -0, unless both terms are +0
+        Type type = s.getType();
+        Type intType = withElement(type, b.getIntegerType(getElementTypeOrSelf(type).getIntOrFloatBitWidth()));
+        auto plusZero = [&](Value v) -> Value {
+          return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, arith::BitcastOp::create(b, loc, intType, v),
+                                       intConstant(b, loc, intType, 0));
+        };
+        Value zeroSum = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, s, floatConstant(b, loc, type, 0.0));
+        Value bothPlus = arith::AndIOp::create(b, loc, plusZero(x[0]), plusZero(c));
+        // (zeroSum and not bothPlus: where zeroSum holds, bothPlus ^ zeroSum is its negation)
+        Value minusZero =
+            arith::AndIOp::create(b, loc, zeroSum, arith::XOrIOp::create(b, loc, bothPlus, zeroSum));
+        return arith::SelectOp::create(b, loc, minusZero, floatConstant(b, loc, type, -0.0), result);
+      };
+    };
+    t[std::string("fadd_") + r.suffix] = t[std::string("dadd_") + r.suffix] = sum(false);
+    t[std::string("fsub_") + r.suffix] = t[std::string("dsub_") + r.suffix] = sum(true);
+    t[std::string("fmul_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      Value p = arith::MulFOp::create(b, loc, x[0], x[1]);
+      Value exact = arith::MulFOp::create(b, loc, widen(b, loc, x[0]), widen(b, loc, x[1]));
+      return directed(b, loc, p, arith::SubFOp::create(b, loc, exact, widen(b, loc, p)),
+                      overflowed(b, loc, p, {x[0], x[1]}), rounding);
+    };
+    auto quotient = [=](OpBuilder &b, Location loc, Value a, Value d) -> Value {
+      Value q = arith::DivFOp::create(b, loc, a, d);
+      // sign(a - q d) * sign(d), q d exact in double
+      Value residual = arith::SubFOp::create(
+          b, loc, widen(b, loc, a), arith::MulFOp::create(b, loc, widen(b, loc, q), widen(b, loc, d)));
+      Value error = arith::MulFOp::create(b, loc, residual, widen(b, loc, d));
+      Value finiteDivisor = arith::AndIOp::create(
+          b, loc, math::IsFiniteOp::create(b, loc, d),
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, d, floatConstant(b, loc, d.getType(), 0.0)));
+      Value overflow = arith::AndIOp::create(b, loc, overflowed(b, loc, q, {a}), finiteDivisor);
+      return directed(b, loc, q, error, overflow, rounding);
+    };
+    t[std::string("fdiv_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return quotient(b, loc, x[0], x[1]);
+    };
+    t[std::string("frcp_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+      return quotient(b, loc, floatConstant(b, loc, type, 1.0), x[0]);
+    };
+    t[std::string("fsqrt_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      Value root = math::SqrtOp::create(b, loc, x[0]);
+      Value wide = widen(b, loc, root);
+      Value error = arith::SubFOp::create(b, loc, widen(b, loc, x[0]), arith::MulFOp::create(b, loc, wide, wide));
+      Value never = falseLike(b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, root, root));
+      return directed(b, loc, root, error, never, rounding); // (a square root never overflows)
+    };
+    // a double to float: the error in double is exact
+    t[std::string("double2float_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+      Value nearest = arith::TruncFOp::create(b, loc, type, x[0]);
+      Value error = arith::SubFOp::create(b, loc, x[0], widen(b, loc, nearest));
+      return directed(b, loc, nearest, error, overflowed(b, loc, nearest, {x[0]}), rounding);
+    };
+    // a 32-bit integer to float: the integer is exact in double
+    auto fromInt = [=](bool isSigned) {
+      return [=](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+        Value nearest = isSigned ? Value(arith::SIToFPOp::create(b, loc, type, x[0]))
+                                 : Value(arith::UIToFPOp::create(b, loc, type, x[0]));
+        Type wide = withElement(type, b.getF64Type());
+        Value exact = isSigned ? Value(arith::SIToFPOp::create(b, loc, wide, x[0]))
+                               : Value(arith::UIToFPOp::create(b, loc, wide, x[0]));
+        Value never = falseLike(b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, nearest, nearest));
+        return directed(b, loc, nearest, arith::SubFOp::create(b, loc, exact, widen(b, loc, nearest)), never,
+                        rounding);
+      };
+    };
+    t[std::string("int2float_") + r.suffix] = fromInt(true);
+    t[std::string("uint2float_") + r.suffix] = fromInt(false);
+  }
+}
+
 /// libdevice's integer functions (CUDA's __ffs, __brev, __byte_perm,
 /// __mulhi, __mul24, __sad, __hadd, __rhadd and their unsigned and 64-bit
 /// versions) in arith and math ops, as the CUDA math API defines them.
@@ -672,6 +844,7 @@ const llvm::StringMap<MathEquivalent> &mathEquivalents() {
       return math::CountLeadingZerosOp::create(b, loc, v);
     });
     addIntegerFunctions(t);
+    addDirectedArithmetic(t);
     return t;
   }();
   return table;

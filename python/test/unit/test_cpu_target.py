@@ -496,8 +496,7 @@ def _libdevice_calls(x_ptr, y_ptr, N: tl.constexpr):
 @triton.jit
 def _libdevice_without_a_host_lowering(x_ptr, N: tl.constexpr):
     offs = tl.arange(0, N)
-    x = tl.load(x_ptr + offs)
-    tl.store(x_ptr + offs, libdevice.add_rd(x, x))
+    tl.store(x_ptr + offs, libdevice.erfinv(tl.load(x_ptr + offs)))
 
 
 @triton.jit
@@ -649,6 +648,140 @@ def test_libdevice_conversions_with_each_rounding():
     assert np.array_equal(h, d + 4 * np.signbit(d))
 
 
+@triton.jit
+def _libdevice_directed_f32(a_ptr, b_ptr, i_ptr, d_ptr, out_ptr, N: tl.constexpr, MODE: tl.constexpr):
+    offs = tl.arange(0, N)
+    a, b, i, d = tl.load(a_ptr + offs), tl.load(b_ptr + offs), tl.load(i_ptr + offs), tl.load(d_ptr + offs)
+    if MODE == "rd":
+        results = (libdevice.add_rd(a, b), libdevice.sub_rd(a, b), libdevice.mul_rd(a, b), libdevice.div_rd(a, b),
+                   libdevice.sqrt_rd(tl.abs(a)), libdevice.rcp_rd(b), libdevice.double2float_rd(d),
+                   libdevice.int2float_rd(i), libdevice.uint2float_rd(i.to(tl.uint32, bitcast=True)))
+    elif MODE == "ru":
+        results = (libdevice.add_ru(a, b), libdevice.sub_ru(a, b), libdevice.mul_ru(a, b), libdevice.div_ru(a, b),
+                   libdevice.sqrt_ru(tl.abs(a)), libdevice.rcp_ru(b), libdevice.double2float_ru(d),
+                   libdevice.int2float_ru(i), libdevice.uint2float_ru(i.to(tl.uint32, bitcast=True)))
+    else:
+        results = (libdevice.add_rz(a, b), libdevice.sub_rz(a, b), libdevice.mul_rz(a, b), libdevice.div_rz(a, b),
+                   libdevice.sqrt_rz(tl.abs(a)), libdevice.rcp_rz(b), libdevice.double2float_rz(d),
+                   libdevice.int2float_rz(i), libdevice.uint2float_rz(i.to(tl.uint32, bitcast=True)))
+    for k in tl.static_range(len(results)):
+        tl.store(out_ptr + k * N + offs, results[k])
+
+
+def _directed(exact, mode, dtype):
+    """`exact` (a Fraction, or None for a NaN) rounded to `dtype` down, up
+    or toward zero: the neighbours found from the nearest value."""
+    import fractions
+    if exact is None:
+        return dtype(np.nan)
+    info = np.finfo(dtype)
+    largest = fractions.Fraction(float(info.max))
+    if exact > largest or exact < -largest:
+        over = exact > 0
+        toward_zero = {"rd": over, "ru": not over, "rz": True}[mode]
+        return dtype(info.max if over else -info.max) if toward_zero else dtype(np.inf if over else -np.inf)
+    c = dtype(float(exact)) if abs(exact) > 0 else dtype(0)
+    while not np.isinf(c) and fractions.Fraction(float(c)) > exact:
+        c = np.nextafter(c, dtype(-np.inf))
+    while fractions.Fraction(float(c)) < exact:
+        c = np.nextafter(c, dtype(np.inf))
+    up = c  # the smallest value >= exact
+    down = c if fractions.Fraction(float(c)) == exact else np.nextafter(c, dtype(-np.inf))
+    if mode == "rd":
+        return down
+    if mode == "ru":
+        return up
+    return down if exact >= 0 else up
+
+
+@pytest.mark.parametrize("mode", ["rd", "ru", "rz"])
+def test_libdevice_directed_roundings_of_float_arithmetic(mode):
+    # add, sub, mul, div, sqrt, rcp, double2float, int2float, uint2float in
+    # each directed rounding, against the exact rational results rounded by
+    # hand
+    import fractions
+    F = fractions.Fraction
+    r = np.random.default_rng(7)
+    N = 256
+    a = (r.standard_normal(N) * np.exp2(r.integers(-30, 30, N))).astype(np.float32)
+    b = (r.standard_normal(N) * np.exp2(r.integers(-30, 30, N))).astype(np.float32)
+    tiny = np.float32(np.finfo(np.float32).smallest_subnormal)
+    big = np.float32(np.finfo(np.float32).max)
+    a[:10] = [1, 1, big, -big, tiny, 3, 1e-20, 0.1, 2**24 + 1, -7]
+    b[:10] = [2**-30, -1, big, -big, tiny, 3, 1e-25, 0.3, 1, 3]
+    i = r.integers(-(2**31), 2**31, N, dtype=np.int64).astype(np.int32)
+    i[:3] = [2**24 + 1, -(2**24 + 1), 2**31 - 1]
+    d = r.standard_normal(N) * np.exp2(r.integers(-150, 140, N).astype(np.float64))
+    d[:3] = [1e300, -1e300, 1.0 + 2.0**-40]
+    out = np.empty((9, N), np.float32)
+    _libdevice_directed_f32[(1,)](a, b, i, d, out, N=N, MODE=mode)
+
+    names = ["add", "sub", "mul", "div", "sqrt", "rcp", "double2float", "int2float", "uint2float"]
+    for k, name in enumerate(names):
+        for j in range(N):
+            x, y = F(float(a[j])), F(float(b[j]))
+            if name == "add":
+                want = _directed(x + y, mode, np.float32)
+            elif name == "sub":
+                want = _directed(x - y, mode, np.float32)
+            elif name == "mul":
+                want = _directed(x * y, mode, np.float32)
+            elif name == "div":
+                want = _directed(x / y, mode, np.float32)
+            elif name == "rcp":
+                want = _directed(1 / y, mode, np.float32)
+            elif name == "double2float":
+                want = _directed(F(float(d[j])), mode, np.float32)
+            elif name == "int2float":
+                want = _directed(F(int(i[j])), mode, np.float32)
+            elif name == "uint2float":
+                want = _directed(F(int(i[j]) & 0xFFFFFFFF), mode, np.float32)
+            else:  # sqrt: the neighbours of the nearest by their squares
+                v = abs(x)
+                c = np.float32(np.sqrt(float(v)))
+                down = c if F(float(c)) ** 2 <= v else np.nextafter(c, np.float32(0))
+                while F(float(np.nextafter(down, np.float32(np.inf)))) ** 2 <= v:
+                    down = np.nextafter(down, np.float32(np.inf))
+                up = down if F(float(down)) ** 2 == v else np.nextafter(down, np.float32(np.inf))
+                want = up if mode == "ru" else down
+            got = out[k, j]
+            assert got.view(np.uint32) == np.float32(want).view(np.uint32) or (got == want == 0), \
+                (name, mode, j, a[j], b[j], got, want)
+    # an exact zero sum: -0 rounded down, +0 otherwise (both terms +0: +0)
+    z = np.array([1, 0, -0.0, -0.0], np.float32)
+    zb = np.array([-1, 0, 0, -0.0], np.float32)
+    out = np.empty((9, 4), np.float32)
+    _libdevice_directed_f32[(1,)](z, zb, np.zeros(4, np.int32), np.zeros(4), out, N=4, MODE=mode)
+    assert list(np.signbit(out[0])) == ([True, False, True, True] if mode == "rd" else [False, False, False, True])
+
+
+@triton.jit
+def _libdevice_directed_f64_sums(a_ptr, b_ptr, out_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    a, b = tl.load(a_ptr + offs), tl.load(b_ptr + offs)
+    results = (libdevice.add_rd(a, b), libdevice.add_ru(a, b), libdevice.add_rz(a, b), libdevice.sub_rd(a, b),
+               libdevice.sub_ru(a, b), libdevice.sub_rz(a, b))
+    for k in tl.static_range(len(results)):
+        tl.store(out_ptr + k * N + offs, results[k])
+
+
+def test_libdevice_directed_roundings_of_double_sums():
+    import fractions
+    F = fractions.Fraction
+    r = np.random.default_rng(8)
+    N = 128
+    a = r.standard_normal(N) * np.exp2(r.integers(-60, 60, N).astype(np.float64))
+    b = r.standard_normal(N) * np.exp2(r.integers(-60, 60, N).astype(np.float64))
+    a[:3], b[:3] = [1.0, np.finfo(np.float64).max, 1e-300], [2.0**-80, np.finfo(np.float64).max, -1e-310]
+    out = np.empty((6, N))
+    _libdevice_directed_f64_sums[(1,)](a, b, out, N=N)
+    for j in range(N):
+        x, y = F(float(a[j])), F(float(b[j]))
+        for k, (exact, mode) in enumerate([(x + y, "rd"), (x + y, "ru"), (x + y, "rz"), (x - y, "rd"), (x - y, "ru"),
+                                           (x - y, "rz")]):
+            assert out[k, j] == _directed(exact, mode, np.float64), (k, j, a[j], b[j])
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_libdevice_functions_run_as_their_c_library_twins(dtype):
     import math
@@ -657,7 +790,7 @@ def test_libdevice_functions_run_as_their_c_library_twins(dtype):
     _libdevice_calls[(1,)](x, y, N=64)
     want = [math.erf(v) + v ** 2 + math.atan2(v, v + 1) + math.cbrt(v) for v in x.astype(np.float64)]
     np.testing.assert_allclose(y, want, rtol=1e-6 if dtype == np.float32 else 1e-14)
-    with pytest.raises(triton.CompilationError, match="'tt.extern_elementwise' of __nv_fadd_rd has no lowering"):
+    with pytest.raises(triton.CompilationError, match="'tt.extern_elementwise' of __nv_erfinvf has no lowering"):
         _libdevice_without_a_host_lowering[(1,)](np.zeros(64, np.float32), N=64)
 
 

@@ -196,9 +196,24 @@ tt.func public @libdevice(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 tt.func public @libdevice_without_a_host_lowering(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @below {{'tt.extern_elementwise' of __nv_fadd_rd has no lowering for the CPU target yet}}
-  %y = tt.extern_elementwise %x, %x {libname = "libdevice", libpath = "", symbol = "__nv_fadd_rd", pure = true} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @below {{'tt.extern_elementwise' of __nv_erfinvf has no lowering for the CPU target yet}}
+  %y = tt.extern_elementwise %x {libname = "libdevice", libpath = "", symbol = "__nv_erfinvf", pure = true} : (tensor<4xf32>) -> tensor<4xf32>
   tt.return %y : tensor<4xf32>
+}
+
+// -----
+
+// A directed rounding: the sum rounded to nearest, moved one step down by
+// its bits where Knuth's two-sum error says the exact sum lies below it.
+// CHECK-LABEL: llvm.func internal @libdevice_add_rd(
+// CHECK: %[[S:.*]] = llvm.fadd %arg0, %arg1 : vector<4xf32>
+// CHECK: %[[ERR:.*]] = llvm.fadd %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: %[[BITS:.*]] = llvm.bitcast %[[S]] : vector<4xf32> to vector<4xi32>
+// CHECK: %[[BELOW:.*]] = llvm.fcmp "olt" %[[ERR]], %{{.*}} : vector<4xf32>
+// CHECK: llvm.select %[[BELOW]], %{{.*}}, %[[BITS]] : vector<4xi1>, vector<4xi32>
+tt.func public @libdevice_add_rd(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %z = tt.extern_elementwise %x, %y {libname = "libdevice", libpath = "", symbol = "__nv_fadd_rd", pure = true} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  tt.return %z : tensor<4xf32>
 }
 
 // -----
