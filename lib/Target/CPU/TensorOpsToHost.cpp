@@ -466,6 +466,23 @@ Value overflowed(OpBuilder &b, Location loc, Value nearest, ValueRange operands)
   return result;
 }
 
+/// `result` (of the sum `s` of `p` and `c` rounded down), or -0 where the
+/// sum is an exact zero and not both terms are +0 (IEEE 754: a zero sum is
+/// -0 when rounding down).
+Value zeroSumRoundedDown(OpBuilder &b, Location loc, Value s, Value p, Value c, Value result) {
+  auto plusZero = [&](Value v) -> Value {
+    Type type = v.getType();
+    Type intType = withElement(type, b.getIntegerType(getElementTypeOrSelf(type).getIntOrFloatBitWidth()));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, arith::BitcastOp::create(b, loc, intType, v),
+                                 intConstant(b, loc, intType, 0));
+  };
+  Value zeroSum = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, s, floatConstant(b, loc, s.getType(), 0.0));
+  Value bothPlus = arith::AndIOp::create(b, loc, plusZero(p), plusZero(c));
+  // (zeroSum and not bothPlus: where zeroSum holds, bothPlus ^ zeroSum is its negation)
+  Value minusZero = arith::AndIOp::create(b, loc, zeroSum, arith::XOrIOp::create(b, loc, bothPlus, zeroSum));
+  return arith::SelectOp::create(b, loc, minusZero, floatConstant(b, loc, result.getType(), -0.0), result);
+}
+
 /// libdevice's arithmetic in the directed roundings (_rd, _ru, _rz): the
 /// result rounded to nearest, and the sign of its error, exact: for sums
 /// by Knuth's two-sum (float and double); for float products, quotients
@@ -492,21 +509,7 @@ void addDirectedArithmetic(llvm::StringMap<MathEquivalent> &t) {
         Value s = arith::AddFOp::create(b, loc, x[0], c);
         Value result =
             directed(b, loc, s, twoSumError(b, loc, x[0], c, s), overflowed(b, loc, s, {x[0], c}), rounding);
-        if (rounding != Rounding::Down)
-          return result;
-        // an exact zero sum rounded down is -0, unless both terms are +0
-        Type type = s.getType();
-        Type intType = withElement(type, b.getIntegerType(getElementTypeOrSelf(type).getIntOrFloatBitWidth()));
-        auto plusZero = [&](Value v) -> Value {
-          return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, arith::BitcastOp::create(b, loc, intType, v),
-                                       intConstant(b, loc, intType, 0));
-        };
-        Value zeroSum = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, s, floatConstant(b, loc, type, 0.0));
-        Value bothPlus = arith::AndIOp::create(b, loc, plusZero(x[0]), plusZero(c));
-        // (zeroSum and not bothPlus: where zeroSum holds, bothPlus ^ zeroSum is its negation)
-        Value minusZero =
-            arith::AndIOp::create(b, loc, zeroSum, arith::XOrIOp::create(b, loc, bothPlus, zeroSum));
-        return arith::SelectOp::create(b, loc, minusZero, floatConstant(b, loc, type, -0.0), result);
+        return rounding == Rounding::Down ? zeroSumRoundedDown(b, loc, s, x[0], c, result) : result;
       };
     };
     t[std::string("fadd_") + r.suffix] = t[std::string("dadd_") + r.suffix] = sum(false);
@@ -541,6 +544,19 @@ void addDirectedArithmetic(llvm::StringMap<MathEquivalent> &t) {
       Value error = arith::SubFOp::create(b, loc, widen(b, loc, x[0]), arith::MulFOp::create(b, loc, wide, wide));
       Value never = falseLike(b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, root, root));
       return directed(b, loc, root, error, never, rounding); // (a square root never overflows)
+    };
+    // a * b + c of floats: the product is exact in double, the double sum's
+    // error exact by two-sum; rounded to float, the result is next to the
+    // exact one, and its error is (sum - result) + the sum's error
+    t[std::string("fmaf_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+      Value p = arith::MulFOp::create(b, loc, widen(b, loc, x[0]), widen(b, loc, x[1]));
+      Value c = widen(b, loc, x[2]);
+      Value s = arith::AddFOp::create(b, loc, p, c);
+      Value nearest = arith::TruncFOp::create(b, loc, type, s);
+      Value error = arith::AddFOp::create(b, loc, arith::SubFOp::create(b, loc, s, widen(b, loc, nearest)),
+                                          twoSumError(b, loc, p, c, s));
+      Value result = directed(b, loc, nearest, error, overflowed(b, loc, nearest, {x[0], x[1], x[2]}), rounding);
+      return rounding == Rounding::Down ? zeroSumRoundedDown(b, loc, s, p, c, result) : result;
     };
     // a double to float: the error in double is exact
     t[std::string("double2float_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {

@@ -649,21 +649,25 @@ def test_libdevice_conversions_with_each_rounding():
 
 
 @triton.jit
-def _libdevice_directed_f32(a_ptr, b_ptr, i_ptr, d_ptr, out_ptr, N: tl.constexpr, MODE: tl.constexpr):
+def _libdevice_directed_f32(a_ptr, b_ptr, c_ptr, i_ptr, d_ptr, out_ptr, N: tl.constexpr, MODE: tl.constexpr):
     offs = tl.arange(0, N)
-    a, b, i, d = tl.load(a_ptr + offs), tl.load(b_ptr + offs), tl.load(i_ptr + offs), tl.load(d_ptr + offs)
+    a, b, c = tl.load(a_ptr + offs), tl.load(b_ptr + offs), tl.load(c_ptr + offs)
+    i, d = tl.load(i_ptr + offs), tl.load(d_ptr + offs)
     if MODE == "rd":
         results = (libdevice.add_rd(a, b), libdevice.sub_rd(a, b), libdevice.mul_rd(a, b), libdevice.div_rd(a, b),
                    libdevice.sqrt_rd(tl.abs(a)), libdevice.rcp_rd(b), libdevice.double2float_rd(d),
-                   libdevice.int2float_rd(i), libdevice.uint2float_rd(i.to(tl.uint32, bitcast=True)))
+                   libdevice.int2float_rd(i), libdevice.uint2float_rd(i.to(tl.uint32, bitcast=True)),
+                   libdevice.fma_rd(a, b, c))
     elif MODE == "ru":
         results = (libdevice.add_ru(a, b), libdevice.sub_ru(a, b), libdevice.mul_ru(a, b), libdevice.div_ru(a, b),
                    libdevice.sqrt_ru(tl.abs(a)), libdevice.rcp_ru(b), libdevice.double2float_ru(d),
-                   libdevice.int2float_ru(i), libdevice.uint2float_ru(i.to(tl.uint32, bitcast=True)))
+                   libdevice.int2float_ru(i), libdevice.uint2float_ru(i.to(tl.uint32, bitcast=True)),
+                   libdevice.fma_ru(a, b, c))
     else:
         results = (libdevice.add_rz(a, b), libdevice.sub_rz(a, b), libdevice.mul_rz(a, b), libdevice.div_rz(a, b),
                    libdevice.sqrt_rz(tl.abs(a)), libdevice.rcp_rz(b), libdevice.double2float_rz(d),
-                   libdevice.int2float_rz(i), libdevice.uint2float_rz(i.to(tl.uint32, bitcast=True)))
+                   libdevice.int2float_rz(i), libdevice.uint2float_rz(i.to(tl.uint32, bitcast=True)),
+                   libdevice.fma_rz(a, b, c))
     for k in tl.static_range(len(results)):
         tl.store(out_ptr + k * N + offs, results[k])
 
@@ -713,17 +717,22 @@ def test_libdevice_directed_roundings_of_float_arithmetic(mode):
     i[:3] = [2**24 + 1, -(2**24 + 1), 2**31 - 1]
     d = r.standard_normal(N) * np.exp2(r.integers(-150, 140, N).astype(np.float64))
     d[:3] = [1e300, -1e300, 1.0 + 2.0**-40]
-    out = np.empty((9, N), np.float32)
-    _libdevice_directed_f32[(1,)](a, b, i, d, out, N=N, MODE=mode)
+    addend = (r.standard_normal(N) * np.exp2(r.integers(-60, 60, N))).astype(np.float32)
+    addend[:4] = [-2.0**-30, 1, -big, -9]  # (with a and b: 1 * 2^-30 - 2^-30 = 0, ...)
+    out = np.empty((10, N), np.float32)
+    _libdevice_directed_f32[(1,)](a, b, addend, i, d, out, N=N, MODE=mode)
 
-    names = ["add", "sub", "mul", "div", "sqrt", "rcp", "double2float", "int2float", "uint2float"]
+    names = ["add", "sub", "mul", "div", "sqrt", "rcp", "double2float", "int2float", "uint2float", "fma"]
     for k, name in enumerate(names):
         for j in range(N):
             x, y = F(float(a[j])), F(float(b[j]))
+            exact = None
             if name == "add":
-                want = _directed(x + y, mode, np.float32)
+                exact = x + y
+                want = _directed(exact, mode, np.float32)
             elif name == "sub":
-                want = _directed(x - y, mode, np.float32)
+                exact = x - y
+                want = _directed(exact, mode, np.float32)
             elif name == "mul":
                 want = _directed(x * y, mode, np.float32)
             elif name == "div":
@@ -736,6 +745,9 @@ def test_libdevice_directed_roundings_of_float_arithmetic(mode):
                 want = _directed(F(int(i[j])), mode, np.float32)
             elif name == "uint2float":
                 want = _directed(F(int(i[j]) & 0xFFFFFFFF), mode, np.float32)
+            elif name == "fma":
+                exact = x * y + F(float(addend[j]))
+                want = _directed(exact, mode, np.float32)
             else:  # sqrt: the neighbours of the nearest by their squares
                 v = abs(x)
                 c = np.float32(np.sqrt(float(v)))
@@ -744,14 +756,31 @@ def test_libdevice_directed_roundings_of_float_arithmetic(mode):
                     down = np.nextafter(down, np.float32(np.inf))
                 up = down if F(float(down)) ** 2 == v else np.nextafter(down, np.float32(np.inf))
                 want = up if mode == "ru" else down
+            if want == 0:  # the sign of a zero, as IEEE 754 gives it
+                terms = {"add": (a[j], b[j]), "sub": (a[j], -b[j]), "fma": (np.float64(a[j]) * np.float64(b[j]), addend[j])}.get(name)
+                if name in ("mul", "div"):
+                    negative = bool(np.signbit(a[j]) ^ np.signbit(b[j]))
+                elif name == "double2float":
+                    negative = bool(np.signbit(d[j]))
+                elif name in ("sqrt", "rcp", "int2float", "uint2float"):
+                    negative = False
+                elif terms[0] == 0 and terms[1] == 0:  # (x * y for fma: its sign is the product's)
+                    both = (np.signbit(terms[0]), np.signbit(terms[1]))
+                    negative = all(both) or (mode == "rd" and any(both))
+                elif exact == 0:
+                    negative = mode == "rd"
+                else:
+                    negative = exact < 0
+                want = np.float32(-0.0) if negative else np.float32(0.0)
             got = out[k, j]
-            assert got.view(np.uint32) == np.float32(want).view(np.uint32) or (got == want == 0), \
+            assert got.view(np.uint32) == np.float32(want).view(np.uint32), \
                 (name, mode, j, a[j], b[j], got, want)
     # an exact zero sum: -0 rounded down, +0 otherwise (both terms +0: +0)
     z = np.array([1, 0, -0.0, -0.0], np.float32)
     zb = np.array([-1, 0, 0, -0.0], np.float32)
-    out = np.empty((9, 4), np.float32)
-    _libdevice_directed_f32[(1,)](z, zb, np.zeros(4, np.int32), np.zeros(4), out, N=4, MODE=mode)
+    out = np.empty((10, 4), np.float32)
+    _libdevice_directed_f32[(1,)](z, zb, np.zeros(4, np.float32), np.zeros(4, np.int32), np.zeros(4), out, N=4,
+                                  MODE=mode)
     assert list(np.signbit(out[0])) == ([True, False, True, True] if mode == "rd" else [False, False, False, True])
 
 
