@@ -859,6 +859,12 @@ const llvm::StringMap<MathEquivalent> &mathEquivalents() {
     t["clz"] = t["clzll"] = count([](OpBuilder &b, Location loc, Value v) -> Value {
       return math::CountLeadingZerosOp::create(b, loc, v);
     });
+    // x to an integer power: pow with the exponent as a float (exact: an
+    // i32 fits a double, and powf of an integral exponent is x^n rounded)
+    t["powi"] = t["powif"] = [](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+      Value exponent = arith::SIToFPOp::create(b, loc, type, x[1]);
+      return math::PowFOp::create(b, loc, x[0], exponent);
+    };
     addIntegerFunctions(t);
     addDirectedArithmetic(t);
     return t;

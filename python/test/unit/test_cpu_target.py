@@ -588,6 +588,7 @@ def _libdevice_mixed_twins(x_ptr, n_ptr, f_ptr, i_ptr, l_ptr, N: tl.constexpr):
     offs = tl.arange(0, N)
     x, n = tl.load(x_ptr + offs), tl.load(n_ptr + offs)
     f = libdevice.ldexp(x, n) + libdevice.scalbn(x, n + 1) + libdevice.jn(n % 4, x) + libdevice.j0(x) + libdevice.y1(x)
+    f += libdevice.pow(x, n)  # (__nv_powif / __nv_powi: an integer exponent)
     tl.store(f_ptr + offs, f)
     tl.store(i_ptr + offs, libdevice.ilogb(x) + 1000 * libdevice.isinf(x * 1e300).to(tl.int32))
     tl.store(l_ptr + offs, libdevice.llrint(x * 1000) + libdevice.llround(x * 10))
@@ -596,7 +597,7 @@ def _libdevice_mixed_twins(x_ptr, n_ptr, f_ptr, i_ptr, l_ptr, N: tl.constexpr):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_libdevice_functions_with_integer_operands_run_as_their_c_library_twins(dtype):
     # ldexp(x, n), scalbn, jn(n, x), ilogb, llrint, llround: C functions of
-    # mixed types; j0 and y1 as the others
+    # mixed types; j0 and y1 as the others; pow(x, n) with an int exponent
     import ctypes
     import ctypes.util
     libm = ctypes.CDLL(ctypes.util.find_library("m"))
@@ -611,7 +612,8 @@ def test_libdevice_functions_with_integer_operands_run_as_their_c_library_twins(
     f, i, l = np.empty(N, dtype), np.empty(N, np.int32), np.empty(N, np.int64)
     _libdevice_mixed_twins[(1,)](x, n, f, i, l, N=N)
     want = [np.ldexp(v, k) + np.ldexp(v, k + 1) + getattr(libm, "jn" + suffix)(int(np.fmod(k, 4)), v)  # (% of C: the sign of k)
-            + getattr(libm, "j0" + suffix)(v) + getattr(libm, "y1" + suffix)(v) for v, k in zip(x.tolist(), n.tolist())]
+            + getattr(libm, "j0" + suffix)(v) + getattr(libm, "y1" + suffix)(v) + v ** k
+            for v, k in zip(x.tolist(), n.tolist())]
     np.testing.assert_allclose(f, want, rtol=1e-5 if dtype == np.float32 else 1e-12)
     want_i = np.frexp(x)[1] - 1 + 1000 * (dtype == np.float32)  # (x * 1e300 overflows a float only)
     assert np.array_equal(i, want_i.astype(np.int32))
