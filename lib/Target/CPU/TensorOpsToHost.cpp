@@ -432,7 +432,9 @@ Value directed(OpBuilder &b, Location loc, Value nearest, Value error, Value ove
   // subnormal of the sign
   Value plus = arith::AddIOp::create(b, loc, asInt, one), minus = arith::SubIOp::create(b, loc, asInt, one);
   Value tinyUp = intConstant(b, loc, intType, 1);
-  Value tinyDown = intConstant(b, loc, intType, static_cast<int64_t>(1ull << (bits - 1)) | 1);
+  // (-min subnormal: the sign bit and 1, -(2^(bits-1) - 1) as a signed value of the width)
+  Value tinyDown = intConstant(b, loc, intType,
+                               bits == 64 ? std::numeric_limits<int64_t>::min() + 1 : -((int64_t(1) << (bits - 1)) - 1));
   Value up = arith::SelectOp::create(b, loc, isZero, tinyUp, arith::SelectOp::create(b, loc, negative, minus, plus));
   Value down =
       arith::SelectOp::create(b, loc, isZero, tinyDown, arith::SelectOp::create(b, loc, negative, plus, minus));
@@ -603,7 +605,8 @@ void addIntegerFunctions(llvm::StringMap<MathEquivalent> &t) {
                                      0x00ff00ff00ff00ffull, 0x0000ffff0000ffffull, 0x00000000ffffffffull};
     Value v = x[0];
     for (unsigned step = 0, width = 1; width < bits; ++step, width *= 2) {
-      Value mask = intConstant(b, loc, type, static_cast<int64_t>(masks[step]));
+      uint64_t widthMask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+      Value mask = intConstant(b, loc, type, static_cast<int64_t>(masks[step] & widthMask));
       Value shift = intConstant(b, loc, type, width);
       Value low = arith::ShLIOp::create(b, loc, arith::AndIOp::create(b, loc, v, mask), shift);
       Value high = arith::AndIOp::create(b, loc, arith::ShRUIOp::create(b, loc, v, shift), mask);

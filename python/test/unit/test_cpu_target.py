@@ -713,8 +713,8 @@ def test_libdevice_directed_roundings_of_float_arithmetic(mode):
     b = (r.standard_normal(N) * np.exp2(r.integers(-30, 30, N))).astype(np.float32)
     tiny = np.float32(np.finfo(np.float32).smallest_subnormal)
     big = np.float32(np.finfo(np.float32).max)
-    a[:10] = [1, 1, big, -big, tiny, 3, 1e-20, 0.1, 2**24 + 1, -7]
-    b[:10] = [2**-30, -1, big, -big, tiny, 3, 1e-25, 0.3, 1, 3]
+    a[:11] = [1, 1, big, -big, tiny, 3, 1e-20, 0.1, 2**24 + 1, -7, -tiny]
+    b[:11] = [2**-30, -1, big, -big, tiny, 3, 1e-25, 0.3, 1, 3, tiny]  # (-tiny * tiny: -0, or -tiny rounded down)
     i = r.integers(-(2**31), 2**31, N, dtype=np.int64).astype(np.int32)
     i[:3] = [2**24 + 1, -(2**24 + 1), 2**31 - 1]
     d = r.standard_normal(N) * np.exp2(r.integers(-150, 140, N).astype(np.float64))
