@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <cmath>
 #include <functional>
 #include <limits>
 
@@ -581,6 +582,91 @@ void addDirectedArithmetic(llvm::StringMap<MathEquivalent> &t) {
     };
     t[std::string("int2float_") + r.suffix] = fromInt(true);
     t[std::string("uint2float_") + r.suffix] = fromInt(false);
+
+    // doubles: the error of a product, quotient or root by one fma, exact
+    // unless it falls below the subnormals; there the operands are scaled
+    // by a power of two first (2^k (exact - result) has the same sign)
+    auto scaledWhereTiny = [](OpBuilder &b, Location loc, Value tiny, Value v, int power) -> Value {
+      Value scaled = arith::MulFOp::create(b, loc, v, floatConstant(b, loc, v.getType(), std::ldexp(1.0, power)));
+      return arith::SelectOp::create(b, loc, tiny, scaled, v);
+    };
+    auto lessThan = [](OpBuilder &b, Location loc, Value v, double bound) -> Value {
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, math::AbsFOp::create(b, loc, v),
+                                   floatConstant(b, loc, v.getType(), bound));
+    };
+    const double tinyBound = std::ldexp(1.0, -900);
+    t[std::string("dmul_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      Value p = arith::MulFOp::create(b, loc, x[0], x[1]);
+      // (with a tiny product one operand is below 2^-450: scaling the
+      // smaller one by 2^128 cannot overflow)
+      Value tiny = lessThan(b, loc, p, tinyBound);
+      Value firstSmaller = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, math::AbsFOp::create(b, loc, x[0]),
+                                                 math::AbsFOp::create(b, loc, x[1]));
+      Value scaleFirst = arith::AndIOp::create(b, loc, tiny, firstSmaller);
+      Value scaleSecond = arith::AndIOp::create(b, loc, tiny, arith::XOrIOp::create(b, loc, firstSmaller, tiny));
+      Value a = scaledWhereTiny(b, loc, scaleFirst, x[0], 128);
+      Value c = scaledWhereTiny(b, loc, scaleSecond, x[1], 128);
+      Value error = math::FmaOp::create(b, loc, a, c, arith::NegFOp::create(b, loc, scaledWhereTiny(b, loc, tiny, p, 128)));
+      return directed(b, loc, p, error, overflowed(b, loc, p, {x[0], x[1]}), rounding);
+    };
+    auto doubleQuotient = [=](OpBuilder &b, Location loc, Value a, Value d) -> Value {
+      Value q = arith::DivFOp::create(b, loc, a, d);
+      // sign(a - q d) * sign(d); a tiny dividend is scaled with the quotient
+      Value tiny = lessThan(b, loc, a, tinyBound);
+      Value residual = math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, scaledWhereTiny(b, loc, tiny, q, 128)),
+                                           d, scaledWhereTiny(b, loc, tiny, a, 128));
+      // (the sign flipped for a negative divisor; a product with it could underflow to zero)
+      Value negativeDivisor = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, d,
+                                                    floatConstant(b, loc, d.getType(), 0.0));
+      Value error = arith::SelectOp::create(b, loc, negativeDivisor, arith::NegFOp::create(b, loc, residual), residual);
+      Value finiteDivisor = arith::AndIOp::create(
+          b, loc, math::IsFiniteOp::create(b, loc, d),
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, d, floatConstant(b, loc, d.getType(), 0.0)));
+      Value overflow = arith::AndIOp::create(b, loc, overflowed(b, loc, q, {a}), finiteDivisor);
+      return directed(b, loc, q, error, overflow, rounding);
+    };
+    t[std::string("ddiv_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      return doubleQuotient(b, loc, x[0], x[1]);
+    };
+    t[std::string("drcp_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+      return doubleQuotient(b, loc, floatConstant(b, loc, type, 1.0), x[0]);
+    };
+    t[std::string("dsqrt_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      Value root = math::SqrtOp::create(b, loc, x[0]);
+      // x - root^2; a tiny x scaled by 2^256, its root by 2^128
+      Value tiny = lessThan(b, loc, x[0], std::ldexp(1.0, -800));
+      Value scaledRoot = scaledWhereTiny(b, loc, tiny, root, 128);
+      Value error = math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, scaledRoot), scaledRoot,
+                                        scaledWhereTiny(b, loc, tiny, x[0], 256));
+      Value never = falseLike(b, loc, tiny);
+      return directed(b, loc, root, error, never, rounding);
+    };
+    // 64-bit integers to float or double: the integer minus the result
+    // (converted back: an integer value, within 2^11 of the integer, or 2^63
+    // (2^64 unsigned) which no i64 (u64) reaches: the integer is below it)
+    auto fromLong = [=](bool isSigned) {
+      return [=](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+        Value nearest = isSigned ? Value(arith::SIToFPOp::create(b, loc, type, x[0]))
+                                 : Value(arith::UIToFPOp::create(b, loc, type, x[0]));
+        Type longType = x[0].getType();
+        double limit = isSigned ? std::ldexp(1.0, 63) : std::ldexp(1.0, 64);
+        Value atLimit = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, nearest,
+                                              floatConstant(b, loc, type, limit));
+        Value clamped = arith::SelectOp::create(b, loc, atLimit, floatConstant(b, loc, type, 0.0), nearest);
+        Value back = isSigned ? Value(arith::FPToSIOp::create(b, loc, longType, clamped))
+                              : Value(arith::FPToUIOp::create(b, loc, longType, clamped));
+        Value difference = arith::SubIOp::create(b, loc, x[0], back); // (|difference| < 2^40 unless atLimit)
+        Type wide = withElement(type, b.getF64Type());
+        Value error = arith::SIToFPOp::create(b, loc, wide, difference);
+        error = arith::SelectOp::create(b, loc, atLimit, floatConstant(b, loc, wide, -1.0), error);
+        Value never = falseLike(b, loc, atLimit);
+        return directed(b, loc, nearest, error, never, rounding);
+      };
+    };
+    for (const char *to : {"float_", "double_"}) {
+      t[std::string("ll2") + to + r.suffix] = fromLong(true);
+      t[std::string("ull2") + to + r.suffix] = fromLong(false);
+    }
   }
 }
 

@@ -796,6 +796,67 @@ def _libdevice_directed_f64_sums(a_ptr, b_ptr, out_ptr, N: tl.constexpr):
         tl.store(out_ptr + k * N + offs, results[k])
 
 
+@triton.jit
+def _libdevice_directed_f64(a_ptr, b_ptr, l_ptr, out_ptr, fout_ptr, N: tl.constexpr, MODE: tl.constexpr):
+    offs = tl.arange(0, N)
+    a, b, l = tl.load(a_ptr + offs), tl.load(b_ptr + offs), tl.load(l_ptr + offs)
+    ul = l.to(tl.uint64, bitcast=True)
+    if MODE == "rd":
+        results = (libdevice.mul_rd(a, b), libdevice.div_rd(a, b), libdevice.rcp_rd(b), libdevice.sqrt_rd(tl.abs(a)),
+                   libdevice.ll2double_rd(l), libdevice.ull2double_rd(ul))
+        floats = (libdevice.ll2float_rd(l), libdevice.ull2float_rd(ul))
+    elif MODE == "ru":
+        results = (libdevice.mul_ru(a, b), libdevice.div_ru(a, b), libdevice.rcp_ru(b), libdevice.sqrt_ru(tl.abs(a)),
+                   libdevice.ll2double_ru(l), libdevice.ull2double_ru(ul))
+        floats = (libdevice.ll2float_ru(l), libdevice.ull2float_ru(ul))
+    else:
+        results = (libdevice.mul_rz(a, b), libdevice.div_rz(a, b), libdevice.rcp_rz(b), libdevice.sqrt_rz(tl.abs(a)),
+                   libdevice.ll2double_rz(l), libdevice.ull2double_rz(ul))
+        floats = (libdevice.ll2float_rz(l), libdevice.ull2float_rz(ul))
+    for k in tl.static_range(len(results)):
+        tl.store(out_ptr + k * N + offs, results[k])
+    for k in tl.static_range(len(floats)):
+        tl.store(fout_ptr + k * N + offs, floats[k])
+
+
+@pytest.mark.parametrize("mode", ["rd", "ru", "rz"])
+def test_libdevice_directed_roundings_of_double_products_quotients_roots_and_longs(mode):
+    # double mul, div, rcp, sqrt (one fma gives the error's sign; tiny
+    # operands are scaled first) and 64-bit integers to double and float,
+    # against exact results rounded by hand
+    import fractions
+    F = fractions.Fraction
+    r = np.random.default_rng(9)
+    N = 128
+    a = r.standard_normal(N) * np.exp2(r.integers(-300, 300, N).astype(np.float64))
+    b = r.standard_normal(N) * np.exp2(r.integers(-300, 300, N).astype(np.float64))
+    tiny, big = np.finfo(np.float64).smallest_subnormal, np.finfo(np.float64).max
+    a[:8] = [tiny, 3 * tiny, 1e-300, -1e-160, big, 1.0, 2.0, 5e-324 * 7]
+    b[:8] = [0.75, 1e10, 1e-30, 3e-170, 0.5, 3.0, big, 3.0]
+    l = r.integers(-(2**63), 2**63 - 1, N, dtype=np.int64)
+    l[:6] = [2**63 - 1, -(2**63), 2**53 + 1, -(2**53 + 1), 2**24 + 1, -1]
+    out, fout = np.empty((6, N)), np.empty((2, N), np.float32)
+    _libdevice_directed_f64[(1,)](a, b, l, out, fout, N=N, MODE=mode)
+    for j in range(N):
+        x, y = F(float(a[j])), F(float(b[j]))
+        wants = [_directed(x * y, mode, np.float64), _directed(x / y, mode, np.float64),
+                 _directed(1 / y, mode, np.float64), None, _directed(F(int(l[j])), mode, np.float64),
+                 _directed(F(int(l[j]) % 2**64), mode, np.float64)]
+        v = abs(x)  # sqrt: the neighbours of the nearest by their squares
+        c = np.sqrt(float(v))
+        down = c if F(float(c)) ** 2 <= v else np.nextafter(c, 0.0)
+        while F(float(np.nextafter(down, np.inf))) ** 2 <= v:
+            down = np.nextafter(down, np.inf)
+        wants[3] = down if mode != "ru" or F(float(down)) ** 2 == v else np.nextafter(down, np.inf)
+        for k, want in enumerate(wants):
+            if want == 0:  # (zero results of mul and div: the sign of the operands')
+                want = -0.0 if k < 2 and np.signbit(a[j]) != np.signbit(b[j]) else 0.0
+            assert np.float64(out[k, j]).view(np.uint64) == np.float64(want).view(np.uint64), (k, mode, j, a[j], b[j])
+        for k, exact in enumerate([F(int(l[j])), F(int(l[j]) % 2**64)]):
+            want = _directed(exact, mode, np.float32)
+            assert fout[k, j].view(np.uint32) == np.float32(want).view(np.uint32), ("long2float", k, mode, j, l[j])
+
+
 def test_libdevice_directed_roundings_of_double_sums():
     import fractions
     F = fractions.Fraction
