@@ -259,8 +259,9 @@ def report(files, by_backend, record_it=True):
         print(f"{name[:70]:70s} {fmt(ca, '8.3f')} {fmt(cb, '8.3f')} {fmt(cratio, '6.2f')}  {check} {errs}")
         for config in dict.fromkeys(list(a.get("ms", {})) + list(b.get("ms", {}))):
             ma, mb = a.get("ms", {}).get(config), b.get("ms", {}).get(config)
+            timed = ma and mb and math.isfinite(ma) and math.isfinite(mb)
             row = {"work": name, "config": config, "unit": "ms", "tritium": ma, "triton": mb,
-                   "ratio": mb / ma if ma and mb and math.isfinite(ma) and math.isfinite(mb) else None, "tritium_compile_s": ca, "triton_compile_s": cb,
+                   "ratio": mb / ma if timed else None, "tritium_compile_s": ca, "triton_compile_s": cb,
                    "check": check}
             if "error" in a:
                 row["failed"] = ["tritium"]

@@ -116,8 +116,8 @@ BENCHES = [
      "reduction and persistent-reduction kernels with the configs Inductor's heuristics give them), each "
      "loaded in one warm process per compiler with empty caches.  Compile: Inductor's own precompile of the "
      "kernel (every config compiled, launchers built).  Time: Inductor's benchmark_all_configs, config by "
-     "config, on the same seeded inputs, the lowest of three rounds on inputs allocated anew; ratio = Triton's time / Tritium's.  Configs: the block sizes, "
-     "warps (w) and stages (s)."),
+     "config, on the same seeded inputs, the lowest of three rounds on inputs allocated anew; ratio = "
+     "Triton's time / Tritium's.  Configs: the block sizes, warps (w) and stages (s)."),
     ("bench_cpu", "The CPU target",
      "Tritium's CPU target (`target=\"cpu\"`: kernels launched with numpy arrays run compiled on the host's "
      "threads) against Triton's interpreter (`TRITON_INTERPRET=1`, the same kernel sources, on torch CPU "

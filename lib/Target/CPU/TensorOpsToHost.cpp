@@ -434,8 +434,8 @@ Value directed(OpBuilder &b, Location loc, Value nearest, Value error, Value ove
   Value plus = arith::AddIOp::create(b, loc, asInt, one), minus = arith::SubIOp::create(b, loc, asInt, one);
   Value tinyUp = intConstant(b, loc, intType, 1);
   // (-min subnormal: the sign bit and 1, -(2^(bits-1) - 1) as a signed value of the width)
-  Value tinyDown = intConstant(b, loc, intType,
-                               bits == 64 ? std::numeric_limits<int64_t>::min() + 1 : -((int64_t(1) << (bits - 1)) - 1));
+  int64_t minusTiny = bits == 64 ? std::numeric_limits<int64_t>::min() + 1 : -((int64_t(1) << (bits - 1)) - 1);
+  Value tinyDown = intConstant(b, loc, intType, minusTiny);
   Value up = arith::SelectOp::create(b, loc, isZero, tinyUp, arith::SelectOp::create(b, loc, negative, minus, plus));
   Value down =
       arith::SelectOp::create(b, loc, isZero, tinyDown, arith::SelectOp::create(b, loc, negative, plus, minus));
@@ -462,8 +462,9 @@ Value directed(OpBuilder &b, Location loc, Value nearest, Value error, Value ove
 
 /// An infinite `nearest` from finite operands: an overflow.
 Value overflowed(OpBuilder &b, Location loc, Value nearest, ValueRange operands) {
-  Value result = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, math::AbsFOp::create(b, loc, nearest),
-                                       floatConstant(b, loc, nearest.getType(), std::numeric_limits<double>::infinity()));
+  Value infinity = floatConstant(b, loc, nearest.getType(), std::numeric_limits<double>::infinity());
+  Value result =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, math::AbsFOp::create(b, loc, nearest), infinity);
   for (Value operand : operands)
     result = arith::AndIOp::create(b, loc, result, math::IsFiniteOp::create(b, loc, operand));
   return result;
@@ -606,7 +607,8 @@ void addDirectedArithmetic(llvm::StringMap<MathEquivalent> &t) {
       Value scaleSecond = arith::AndIOp::create(b, loc, tiny, arith::XOrIOp::create(b, loc, firstSmaller, tiny));
       Value a = scaledWhereTiny(b, loc, scaleFirst, x[0], 128);
       Value c = scaledWhereTiny(b, loc, scaleSecond, x[1], 128);
-      Value error = math::FmaOp::create(b, loc, a, c, arith::NegFOp::create(b, loc, scaledWhereTiny(b, loc, tiny, p, 128)));
+      Value scaledProduct = scaledWhereTiny(b, loc, tiny, p, 128);
+      Value error = math::FmaOp::create(b, loc, a, c, arith::NegFOp::create(b, loc, scaledProduct));
       return directed(b, loc, p, error, overflowed(b, loc, p, {x[0], x[1]}), rounding);
     };
     auto doubleQuotient = [=](OpBuilder &b, Location loc, Value a, Value d) -> Value {

@@ -611,7 +611,8 @@ def test_libdevice_functions_with_integer_operands_run_as_their_c_library_twins(
     n = np.arange(N, dtype=np.int32) % 9 - 4
     f, i, l = np.empty(N, dtype), np.empty(N, np.int32), np.empty(N, np.int64)
     _libdevice_mixed_twins[(1,)](x, n, f, i, l, N=N)
-    want = [np.ldexp(v, k) + np.ldexp(v, k + 1) + getattr(libm, "jn" + suffix)(int(np.fmod(k, 4)), v)  # (% of C: the sign of k)
+    # (jn's order n % 4 as the kernel computes it: C's remainder, with the sign of n)
+    want = [np.ldexp(v, k) + np.ldexp(v, k + 1) + getattr(libm, "jn" + suffix)(int(np.fmod(k, 4)), v)
             + getattr(libm, "j0" + suffix)(v) + getattr(libm, "y1" + suffix)(v) + v ** k
             for v, k in zip(x.tolist(), n.tolist())]
     np.testing.assert_allclose(f, want, rtol=1e-5 if dtype == np.float32 else 1e-12)
@@ -630,7 +631,8 @@ def _libdevice_conversions(x_ptr, d_ptr, i_ptr, u_ptr, l_ptr, h_ptr, N: tl.const
     ax = tl.abs(x)
     tl.store(u_ptr + offs, libdevice.float2uint_rn(ax) + 1000 * libdevice.float2uint_rd(ax)
              + 1000000 * libdevice.float2uint_ru(ax))
-    tl.store(l_ptr + offs, libdevice.float2ll_ru(x) + 1000 * libdevice.double2ll_rd(d) + libdevice.double2ull_rn(tl.abs(d)).to(tl.int64))
+    tl.store(l_ptr + offs, libdevice.float2ll_ru(x) + 1000 * libdevice.double2ll_rd(d)
+             + libdevice.double2ull_rn(tl.abs(d)).to(tl.int64))
     hi, lo = libdevice.double2hiint(d), libdevice.double2loint(d)
     tl.store(h_ptr + offs, libdevice.hiloint2double(hi, lo) + libdevice.isnan(d).to(tl.float64)
              + 2 * libdevice.isinf(d).to(tl.float64) + 4 * libdevice.signbit(d).to(tl.float64))
@@ -759,7 +761,8 @@ def test_libdevice_directed_roundings_of_float_arithmetic(mode):
                 up = down if F(float(down)) ** 2 == v else np.nextafter(down, np.float32(np.inf))
                 want = up if mode == "ru" else down
             if want == 0:  # the sign of a zero, as IEEE 754 gives it
-                terms = {"add": (a[j], b[j]), "sub": (a[j], -b[j]), "fma": (np.float64(a[j]) * np.float64(b[j]), addend[j])}.get(name)
+                product = np.float64(a[j]) * np.float64(b[j])
+                terms = {"add": (a[j], b[j]), "sub": (a[j], -b[j]), "fma": (product, addend[j])}.get(name)
                 if name in ("mul", "div"):
                     negative = bool(np.signbit(a[j]) ^ np.signbit(b[j]))
                 elif name == "double2float":
