@@ -77,24 +77,21 @@ std::pair<Value, Value> rowOf(OpBuilder &b, Location loc, const LaneCopies &copi
   return {loadElements(b, loc, copies.ptrs, ptr, first, 1), maskOf(b, loc, copies, first, length)};
 }
 
-/// A masked gather of `n` lanes (n a multiple of kGatherChunk) in a loop
-/// over chunks, through stack copies of its operands and result.
-Value chunkedGather(OpBuilder &b, Location loc, VectorType type, Value ptrs, Value mask, Value other,
-                    unsigned align) {
+/// A masked load of `type`'s lanes in a loop over groups of `step` lanes,
+/// through stack copies of the pointers, mask, `other` and the result:
+/// `loadGroup` loads the group from lane `first` (its `other` lanes given).
+Value loadInGroups(OpBuilder &b, Location loc, VectorType type, int64_t step, Value ptrs, Value mask, Value other,
+                   llvm::function_ref<Value(OpBuilder &, const LaneCopies &, Value first, Value groupOther)> loadGroup) {
   int64_t n = type.getNumElements();
   Type element = type.getElementType();
   Value zero = i32Constant(b, loc, 0);
   LaneCopies copies = copyLanes(b, loc, ptrs, mask, n);
   Value others = entryAlloca(b, loc, element, n), result = entryAlloca(b, loc, element, n);
   storeElements(b, loc, other, others, zero);
-  scf::ForOp::create(b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, kGatherChunk), ValueRange{},
+  scf::ForOp::create(b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, step), ValueRange{},
                      [&](OpBuilder &lb, Location, Value first, ValueRange) {
-                       auto [chunkPtrs, chunkMask] = chunkOf(lb, loc, copies, first);
-                       Value chunkOther = loadElements(lb, loc, others, element, first, kGatherChunk);
-                       Value loaded = LLVM::masked_gather::create(
-                           lb, loc, VectorType::get({kGatherChunk}, element), chunkPtrs, chunkMask,
-                           ValueRange{chunkOther}, lb.getI32IntegerAttr(align));
-                       storeElements(lb, loc, loaded, result, first);
+                       Value groupOther = asVector(lb, loc, loadElements(lb, loc, others, element, first, step));
+                       storeElements(lb, loc, loadGroup(lb, copies, first, groupOther), result, first);
                        scf::YieldOp::create(lb, loc);
                      });
   Value loaded = loadElements(b, loc, result, element, zero, n);
@@ -102,9 +99,11 @@ Value chunkedGather(OpBuilder &b, Location loc, VectorType type, Value ptrs, Val
   return loaded;
 }
 
-/// A masked scatter of `n` lanes (n a multiple of kGatherChunk) in a loop
-/// over chunks, through stack copies of its operands.
-void chunkedScatter(OpBuilder &b, Location loc, Value value, Value ptrs, Value mask, unsigned align) {
+/// A masked store of `value` in a loop over groups of `step` lanes, through
+/// stack copies of the pointers, mask and value: `storeGroup` stores the
+/// group from lane `first`.
+void storeInGroups(OpBuilder &b, Location loc, Value value, int64_t step, Value ptrs, Value mask,
+                   llvm::function_ref<void(OpBuilder &, const LaneCopies &, Value first, Value group)> storeGroup) {
   auto type = cast<VectorType>(value.getType());
   int64_t n = type.getNumElements();
   Type element = type.getElementType();
@@ -112,15 +111,36 @@ void chunkedScatter(OpBuilder &b, Location loc, Value value, Value ptrs, Value m
   LaneCopies copies = copyLanes(b, loc, ptrs, mask, n);
   Value values = entryAlloca(b, loc, element, n);
   storeElements(b, loc, value, values, zero);
-  scf::ForOp::create(b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, kGatherChunk), ValueRange{},
+  scf::ForOp::create(b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, step), ValueRange{},
                      [&](OpBuilder &lb, Location, Value first, ValueRange) {
-                       auto [chunkPtrs, chunkMask] = chunkOf(lb, loc, copies, first);
-                       Value chunk = loadElements(lb, loc, values, element, first, kGatherChunk);
-                       LLVM::masked_scatter::create(lb, loc, chunk, chunkPtrs, chunkMask,
-                                                    lb.getI32IntegerAttr(align));
+                       Value group = asVector(lb, loc, loadElements(lb, loc, values, element, first, step));
+                       storeGroup(lb, copies, first, group);
                        scf::YieldOp::create(lb, loc);
                      });
   endLifetimes(b, loc, {copies.ptrs, copies.mask, values});
+}
+
+/// A masked gather of `n` lanes (n a multiple of kGatherChunk) in a loop
+/// over chunks.
+Value chunkedGather(OpBuilder &b, Location loc, VectorType type, Value ptrs, Value mask, Value other,
+                    unsigned align) {
+  auto chunkType = VectorType::get({kGatherChunk}, type.getElementType());
+  return loadInGroups(b, loc, type, kGatherChunk, ptrs, mask, other,
+                      [&](OpBuilder &lb, const LaneCopies &copies, Value first, Value chunkOther) -> Value {
+                        auto [chunkPtrs, chunkMask] = chunkOf(lb, loc, copies, first);
+                        return LLVM::masked_gather::create(lb, loc, chunkType, chunkPtrs, chunkMask,
+                                                           ValueRange{chunkOther}, lb.getI32IntegerAttr(align));
+                      });
+}
+
+/// A masked scatter of `n` lanes (n a multiple of kGatherChunk) in a loop
+/// over chunks.
+void chunkedScatter(OpBuilder &b, Location loc, Value value, Value ptrs, Value mask, unsigned align) {
+  storeInGroups(b, loc, value, kGatherChunk, ptrs, mask,
+                [&](OpBuilder &lb, const LaneCopies &copies, Value first, Value chunk) {
+                  auto [chunkPtrs, chunkMask] = chunkOf(lb, loc, copies, first);
+                  LLVM::masked_scatter::create(lb, loc, chunk, chunkPtrs, chunkMask, lb.getI32IntegerAttr(align));
+                });
 }
 
 /// Loads and stores of more than this many lanes by contiguous rows run in
@@ -130,28 +150,16 @@ constexpr int64_t kWholeRowAccessLimit = 1024;
 
 /// A load of `n` lanes as rows of `length` contiguous elements, in a loop
 /// over the rows: each row one masked vector load from its first lane's
-/// pointer into a stack result.
+/// pointer.
 Value rowLoadsInLoop(OpBuilder &b, Location loc, VectorType type, int64_t length, Value ptrs, Value mask,
                      Value other, unsigned align) {
-  int64_t n = type.getNumElements();
-  Type element = type.getElementType();
-  Value zero = i32Constant(b, loc, 0);
-  LaneCopies copies = copyLanes(b, loc, ptrs, mask, n);
-  Value others = entryAlloca(b, loc, element, n), result = entryAlloca(b, loc, element, n);
-  storeElements(b, loc, other, others, zero);
-  auto rowType = VectorType::get({length}, element);
-  scf::ForOp::create(b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, length), ValueRange{},
-                     [&](OpBuilder &lb, Location, Value first, ValueRange) {
-                       auto [address, rowMask] = rowOf(lb, loc, copies, first, length);
-                       Value rowOther = asVector(lb, loc, loadElements(lb, loc, others, element, first, length));
-                       Value row = LLVM::MaskedLoadOp::create(lb, loc, rowType, address, rowMask, rowOther,
-                                                              lb.getI32IntegerAttr(align));
-                       storeElements(lb, loc, row, result, first);
-                       scf::YieldOp::create(lb, loc);
-                     });
-  Value loaded = loadElements(b, loc, result, element, zero, n);
-  endLifetimes(b, loc, {copies.ptrs, copies.mask, others, result});
-  return loaded;
+  auto rowType = VectorType::get({length}, type.getElementType());
+  return loadInGroups(b, loc, type, length, ptrs, mask, other,
+                      [&](OpBuilder &lb, const LaneCopies &copies, Value first, Value rowOther) -> Value {
+                        auto [address, rowMask] = rowOf(lb, loc, copies, first, length);
+                        return LLVM::MaskedLoadOp::create(lb, loc, rowType, address, rowMask, rowOther,
+                                                          lb.getI32IntegerAttr(align));
+                      });
 }
 
 /// A store of `value` as rows of `length` contiguous elements, in a loop
@@ -159,21 +167,11 @@ Value rowLoadsInLoop(OpBuilder &b, Location loc, VectorType type, int64_t length
 /// pointer.
 void rowStoresInLoop(OpBuilder &b, Location loc, Value value, int64_t length, Value ptrs, Value mask,
                      unsigned align) {
-  auto type = cast<VectorType>(value.getType());
-  int64_t n = type.getNumElements();
-  Type element = type.getElementType();
-  Value zero = i32Constant(b, loc, 0);
-  LaneCopies copies = copyLanes(b, loc, ptrs, mask, n);
-  Value values = entryAlloca(b, loc, element, n);
-  storeElements(b, loc, value, values, zero);
-  scf::ForOp::create(b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, length), ValueRange{},
-                     [&](OpBuilder &lb, Location, Value first, ValueRange) {
-                       auto [address, rowMask] = rowOf(lb, loc, copies, first, length);
-                       Value row = asVector(lb, loc, loadElements(lb, loc, values, element, first, length));
-                       LLVM::MaskedStoreOp::create(lb, loc, row, address, rowMask, lb.getI32IntegerAttr(align));
-                       scf::YieldOp::create(lb, loc);
-                     });
-  endLifetimes(b, loc, {copies.ptrs, copies.mask, values});
+  storeInGroups(b, loc, value, length, ptrs, mask,
+                [&](OpBuilder &lb, const LaneCopies &copies, Value first, Value row) {
+                  auto [address, rowMask] = rowOf(lb, loc, copies, first, length);
+                  LLVM::MaskedStoreOp::create(lb, loc, row, address, rowMask, lb.getI32IntegerAttr(align));
+                });
 }
 
 /// Whether an access of `n` lanes gathers or scatters in a loop over chunks.

@@ -489,8 +489,9 @@ Value zeroSumRoundedDown(OpBuilder &b, Location loc, Value s, Value p, Value c, 
 
 /// libdevice's arithmetic in the directed roundings (_rd, _ru, _rz): the
 /// result rounded to nearest, and the sign of its error, exact: for sums
-/// by Knuth's two-sum (float and double); for float products, quotients
-/// and square roots in double, where a float product is exact.
+/// by Knuth's two-sum; for products, quotients and square roots from the
+/// residual (floats in double, doubles by one fma); for conversions by
+/// converting back.
 void addDirectedArithmetic(llvm::StringMap<MathEquivalent> &t) {
   auto widen = [](OpBuilder &b, Location loc, Value v) -> Value {
     return arith::ExtFOp::create(b, loc, withElement(v.getType(), b.getF64Type()), v);
@@ -518,37 +519,90 @@ void addDirectedArithmetic(llvm::StringMap<MathEquivalent> &t) {
     };
     t[std::string("fadd_") + r.suffix] = t[std::string("dadd_") + r.suffix] = sum(false);
     t[std::string("fsub_") + r.suffix] = t[std::string("dsub_") + r.suffix] = sum(true);
-    t[std::string("fmul_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+    // Products, quotients and square roots: the sign of the error from the
+    // residual, exact for floats in double (a float product is exact
+    // there) and by one fma for doubles, exact unless it falls below the
+    // subnormals: there the operands are scaled by a power of two first
+    // (2^k (exact - result) has the same sign).
+    auto isFloat = [](Value v) { return getElementTypeOrSelf(v.getType()).isF32(); };
+    auto scaledWhereTiny = [](OpBuilder &b, Location loc, Value tiny, Value v, int power) -> Value {
+      Value scaled = arith::MulFOp::create(b, loc, v, floatConstant(b, loc, v.getType(), std::ldexp(1.0, power)));
+      return arith::SelectOp::create(b, loc, tiny, scaled, v);
+    };
+    auto lessThan = [](OpBuilder &b, Location loc, Value v, double bound) -> Value {
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, math::AbsFOp::create(b, loc, v),
+                                   floatConstant(b, loc, v.getType(), bound));
+    };
+    const double tinyBound = std::ldexp(1.0, -900);
+    auto product = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
       Value p = arith::MulFOp::create(b, loc, x[0], x[1]);
-      Value exact = arith::MulFOp::create(b, loc, widen(b, loc, x[0]), widen(b, loc, x[1]));
-      return directed(b, loc, p, arith::SubFOp::create(b, loc, exact, widen(b, loc, p)),
-                      overflowed(b, loc, p, {x[0], x[1]}), rounding);
+      Value error;
+      if (isFloat(p)) {
+        Value exact = arith::MulFOp::create(b, loc, widen(b, loc, x[0]), widen(b, loc, x[1]));
+        error = arith::SubFOp::create(b, loc, exact, widen(b, loc, p));
+      } else {
+        // (with a tiny product one operand is below 2^-450: scaling the
+        // smaller one by 2^128 cannot overflow)
+        Value tiny = lessThan(b, loc, p, tinyBound);
+        Value first = math::AbsFOp::create(b, loc, x[0]), second = math::AbsFOp::create(b, loc, x[1]);
+        Value firstSmaller = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, first, second);
+        Value scaleFirst = arith::AndIOp::create(b, loc, tiny, firstSmaller);
+        Value scaleSecond = arith::AndIOp::create(b, loc, tiny, arith::XOrIOp::create(b, loc, firstSmaller, tiny));
+        Value scaledProduct = scaledWhereTiny(b, loc, tiny, p, 128);
+        error = math::FmaOp::create(b, loc, scaledWhereTiny(b, loc, scaleFirst, x[0], 128),
+                                    scaledWhereTiny(b, loc, scaleSecond, x[1], 128),
+                                    arith::NegFOp::create(b, loc, scaledProduct));
+      }
+      return directed(b, loc, p, error, overflowed(b, loc, p, {x[0], x[1]}), rounding);
     };
     auto quotient = [=](OpBuilder &b, Location loc, Value a, Value d) -> Value {
       Value q = arith::DivFOp::create(b, loc, a, d);
-      // sign(a - q d) * sign(d), q d exact in double
-      Value residual = arith::SubFOp::create(
-          b, loc, widen(b, loc, a), arith::MulFOp::create(b, loc, widen(b, loc, q), widen(b, loc, d)));
-      Value error = arith::MulFOp::create(b, loc, residual, widen(b, loc, d));
+      // the residual a - q d; the error's sign is the residual's times the divisor's
+      Value residual;
+      if (isFloat(q)) {
+        residual = arith::SubFOp::create(b, loc, widen(b, loc, a),
+                                         arith::MulFOp::create(b, loc, widen(b, loc, q), widen(b, loc, d)));
+      } else { // (a tiny dividend scaled with the quotient)
+        Value tiny = lessThan(b, loc, a, tinyBound);
+        residual = math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, scaledWhereTiny(b, loc, tiny, q, 128)),
+                                       d, scaledWhereTiny(b, loc, tiny, a, 128));
+      }
+      // (the sign flipped for a negative divisor: a product with it could underflow to zero)
+      Value negativeDivisor =
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, d, floatConstant(b, loc, d.getType(), 0.0));
+      Value error = arith::SelectOp::create(b, loc, negativeDivisor,
+                                            arith::NegFOp::create(b, loc, residual), residual);
       Value finiteDivisor = arith::AndIOp::create(
           b, loc, math::IsFiniteOp::create(b, loc, d),
           arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, d, floatConstant(b, loc, d.getType(), 0.0)));
       Value overflow = arith::AndIOp::create(b, loc, overflowed(b, loc, q, {a}), finiteDivisor);
       return directed(b, loc, q, error, overflow, rounding);
     };
-    t[std::string("fdiv_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
-      return quotient(b, loc, x[0], x[1]);
+    auto root = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+      Value r = math::SqrtOp::create(b, loc, x[0]);
+      Value error; // x - r^2
+      if (isFloat(r)) {
+        Value wide = widen(b, loc, r);
+        error = arith::SubFOp::create(b, loc, widen(b, loc, x[0]), arith::MulFOp::create(b, loc, wide, wide));
+      } else { // (a tiny x scaled by 2^256, its root by 2^128)
+        Value tiny = lessThan(b, loc, x[0], std::ldexp(1.0, -800));
+        Value scaledRoot = scaledWhereTiny(b, loc, tiny, r, 128);
+        error = math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, scaledRoot), scaledRoot,
+                                    scaledWhereTiny(b, loc, tiny, x[0], 256));
+      }
+      Value never = falseLike(b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, r, r));
+      return directed(b, loc, r, error, never, rounding); // (a square root never overflows)
     };
-    t[std::string("frcp_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
-      return quotient(b, loc, floatConstant(b, loc, type, 1.0), x[0]);
-    };
-    t[std::string("fsqrt_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
-      Value root = math::SqrtOp::create(b, loc, x[0]);
-      Value wide = widen(b, loc, root);
-      Value error = arith::SubFOp::create(b, loc, widen(b, loc, x[0]), arith::MulFOp::create(b, loc, wide, wide));
-      Value never = falseLike(b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, root, root));
-      return directed(b, loc, root, error, never, rounding); // (a square root never overflows)
-    };
+    for (const char *prefix : {"f", "d"}) {
+      t[prefix + std::string("mul_") + r.suffix] = product;
+      t[prefix + std::string("div_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
+        return quotient(b, loc, x[0], x[1]);
+      };
+      t[prefix + std::string("rcp_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
+        return quotient(b, loc, floatConstant(b, loc, type, 1.0), x[0]);
+      };
+      t[prefix + std::string("sqrt_") + r.suffix] = root;
+    }
     // a * b + c of floats: the product is exact in double, the double sum's
     // error exact by two-sum; rounded to float, the result is next to the
     // exact one, and its error is (sum - result) + the sum's error
@@ -584,65 +638,6 @@ void addDirectedArithmetic(llvm::StringMap<MathEquivalent> &t) {
     t[std::string("int2float_") + r.suffix] = fromInt(true);
     t[std::string("uint2float_") + r.suffix] = fromInt(false);
 
-    // doubles: the error of a product, quotient or root by one fma, exact
-    // unless it falls below the subnormals; there the operands are scaled
-    // by a power of two first (2^k (exact - result) has the same sign)
-    auto scaledWhereTiny = [](OpBuilder &b, Location loc, Value tiny, Value v, int power) -> Value {
-      Value scaled = arith::MulFOp::create(b, loc, v, floatConstant(b, loc, v.getType(), std::ldexp(1.0, power)));
-      return arith::SelectOp::create(b, loc, tiny, scaled, v);
-    };
-    auto lessThan = [](OpBuilder &b, Location loc, Value v, double bound) -> Value {
-      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, math::AbsFOp::create(b, loc, v),
-                                   floatConstant(b, loc, v.getType(), bound));
-    };
-    const double tinyBound = std::ldexp(1.0, -900);
-    t[std::string("dmul_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
-      Value p = arith::MulFOp::create(b, loc, x[0], x[1]);
-      // (with a tiny product one operand is below 2^-450: scaling the
-      // smaller one by 2^128 cannot overflow)
-      Value tiny = lessThan(b, loc, p, tinyBound);
-      Value firstSmaller = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, math::AbsFOp::create(b, loc, x[0]),
-                                                 math::AbsFOp::create(b, loc, x[1]));
-      Value scaleFirst = arith::AndIOp::create(b, loc, tiny, firstSmaller);
-      Value scaleSecond = arith::AndIOp::create(b, loc, tiny, arith::XOrIOp::create(b, loc, firstSmaller, tiny));
-      Value a = scaledWhereTiny(b, loc, scaleFirst, x[0], 128);
-      Value c = scaledWhereTiny(b, loc, scaleSecond, x[1], 128);
-      Value scaledProduct = scaledWhereTiny(b, loc, tiny, p, 128);
-      Value error = math::FmaOp::create(b, loc, a, c, arith::NegFOp::create(b, loc, scaledProduct));
-      return directed(b, loc, p, error, overflowed(b, loc, p, {x[0], x[1]}), rounding);
-    };
-    auto doubleQuotient = [=](OpBuilder &b, Location loc, Value a, Value d) -> Value {
-      Value q = arith::DivFOp::create(b, loc, a, d);
-      // sign(a - q d) * sign(d); a tiny dividend is scaled with the quotient
-      Value tiny = lessThan(b, loc, a, tinyBound);
-      Value residual = math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, scaledWhereTiny(b, loc, tiny, q, 128)),
-                                           d, scaledWhereTiny(b, loc, tiny, a, 128));
-      // (the sign flipped for a negative divisor; a product with it could underflow to zero)
-      Value negativeDivisor = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, d,
-                                                    floatConstant(b, loc, d.getType(), 0.0));
-      Value error = arith::SelectOp::create(b, loc, negativeDivisor, arith::NegFOp::create(b, loc, residual), residual);
-      Value finiteDivisor = arith::AndIOp::create(
-          b, loc, math::IsFiniteOp::create(b, loc, d),
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, d, floatConstant(b, loc, d.getType(), 0.0)));
-      Value overflow = arith::AndIOp::create(b, loc, overflowed(b, loc, q, {a}), finiteDivisor);
-      return directed(b, loc, q, error, overflow, rounding);
-    };
-    t[std::string("ddiv_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
-      return doubleQuotient(b, loc, x[0], x[1]);
-    };
-    t[std::string("drcp_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type type) -> Value {
-      return doubleQuotient(b, loc, floatConstant(b, loc, type, 1.0), x[0]);
-    };
-    t[std::string("dsqrt_") + r.suffix] = [=](OpBuilder &b, Location loc, ValueRange x, Type) -> Value {
-      Value root = math::SqrtOp::create(b, loc, x[0]);
-      // x - root^2; a tiny x scaled by 2^256, its root by 2^128
-      Value tiny = lessThan(b, loc, x[0], std::ldexp(1.0, -800));
-      Value scaledRoot = scaledWhereTiny(b, loc, tiny, root, 128);
-      Value error = math::FmaOp::create(b, loc, arith::NegFOp::create(b, loc, scaledRoot), scaledRoot,
-                                        scaledWhereTiny(b, loc, tiny, x[0], 256));
-      Value never = falseLike(b, loc, tiny);
-      return directed(b, loc, root, error, never, rounding);
-    };
     // 64-bit integers to float or double: the integer minus the result
     // (converted back: an integer value, within 2^11 of the integer, or 2^63
     // (2^64 unsigned) which no i64 (u64) reaches: the integer is below it)
