@@ -371,10 +371,15 @@ private:
     for (Operation *op : ops) {
       switch (getLayoutRole(op)) {
       case LayoutRole::SameLayout: {
+        // the results' layout; for an op without tensor results (a store),
+        // its first tensor operand's (a store's pointers)
         Attribute layout;
         for (Value result : op->getResults())
           if (!layout)
             layout = getLayoutOf(result);
+        for (Value operand : op->getOperands())
+          if (!layout)
+            layout = getLayoutOf(operand);
         if (!layout)
           break;
         for (Value result : op->getResults())

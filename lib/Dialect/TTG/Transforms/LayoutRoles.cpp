@@ -5,7 +5,9 @@
 // layout-agnostic: pure element-wise ops (inline assembly excepted, since it
 // packs neighbouring elements), the shape ops whose layout rules are simple
 // (broadcast, expand_dims), reductions and scans, producers of uniform or
-// index values, and structured control flow that merely carries values.
+// index values, structured control flow that merely carries values, and
+// loads and stores of fewer elements than threads (no layout makes those
+// cheaper).
 // Transposes and row-major reshapes only relabel coordinates: their results
 // take the operand's layout relabelled the same way (getTransposed,
 // getReshaped), which their lowering turns into a renaming of registers.
@@ -36,6 +38,23 @@ bool isElementwise(Operation *op) {
           tt::FpToFpOp, tt::ClampOp, tt::PreciseSqrtOp, tt::PreciseDivFOp,
           tt::MulhiUIOp>(op);
   return elementwise && isMemoryEffectFree(op);
+}
+
+/// A load or store through a tensor of pointers with fewer elements than
+/// the threads that run it: every thread touches at most one element (a
+/// size-1 tensor: the same one), so no layout makes it cheaper and it
+/// anchors nothing; its layout follows its neighbours'.  (Anchoring it
+/// would let a broadcast of its [1, 1] value spread its layout, with all
+/// threads along the size-1 dimension, to the [1, N] tensors it meets, each
+/// thread then holding all N elements.)
+bool isCheapAccess(Operation *op) {
+  if (!isa<tt::LoadOp, tt::StoreOp>(op) || op->getNumOperands() == 0)
+    return false;
+  auto pointers = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto layout = getLayoutOf(op->getOperand(0));
+  if (!pointers || !layout || !isa<tt::PointerType>(pointers.getElementType()))
+    return false;
+  return pointers.getNumElements() < layout.getNumWarps() * 32;
 }
 } // namespace
 
@@ -68,7 +87,7 @@ LayoutRole ttg::detail::getLayoutRole(Operation *op) {
   if (isa<scf::YieldOp>(op) &&
       isa<scf::ForOp, scf::IfOp, scf::WhileOp>(op->getParentOp()))
     return LayoutRole::Yield;
-  if (isElementwise(op))
+  if (isElementwise(op) || isCheapAccess(op))
     return LayoutRole::SameLayout;
   return LayoutRole::Fixed;
 }

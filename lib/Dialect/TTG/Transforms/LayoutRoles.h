@@ -20,7 +20,7 @@ enum class LayoutRole {
   /// Operands and results keep their layouts (the op anchors them).
   Fixed,
   /// All tensor operands and results share one layout: element-wise ops,
-  /// tt.broadcast, tt.scan.
+  /// tt.broadcast, tt.scan, loads and stores of fewer elements than threads.
   SameLayout,
   /// ttg.convert_layout: operand and result may take any layouts.
   Convert,
