@@ -413,6 +413,119 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// The same row statistic loaded straight in the MMA's slice layout (each
+// element held by the threads of 2 warps) is loaded again in the default
+// layout (its address ops copied, those from outside the loop right after
+// their originals) and streams through the same ring: one cp.async a
+// thread, read back in the slice layout.  No register queue carries it.
+// CHECK-LABEL: tt.func public @replicated_row_load
+// CHECK: tt.make_range {{.*}} : tensor<64xi32, #[[COMPACT:blocked[0-9]*]]>
+// CHECK: %[[RING:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64xf32, #shared, #smem, mutable>
+// CHECK: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %{{.*}} : tensor<64x!tt.ptr<f32>, #[[COMPACT]]> -> !ttg.memdesc<64xf32, #shared, #smem, mutable, 3x64>
+// CHECK: scf.for %{{[^ ]*}} = {{.*}} iter_args(%{{[^ ]*}} = %{{[^ ]*}}, %{{[^ ]*}} = %{{[^ ]*}}, %{{[^ ]*}} = %{{[^ ]*}}, %{{[^ ]*}} = %{{[^ ]*}}, %[[OUT:[^ ]*]] = %{{[^ ]*}}) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, i32, i32, i32)
+// CHECK:   ttg.async_wait {num = 1 : i32}
+// CHECK:   %[[SLOT:.*]] = ttg.memdesc_index %[[RING]][%[[OUT]]]
+// CHECK-NOT: ttg.convert_layout
+// CHECK:   ttg.local_load %[[SLOT]] : !ttg.memdesc<64xf32, #shared, #smem, mutable, 3x64> -> tensor<64xf32, #slice{{[0-9]*}}>
+// CHECK-NOT: ttg.convert_layout
+// CHECK:   ttg.async_copy_global_to_local %{{.*}} : tensor<64x!tt.ptr<f32>, #[[COMPACT]]>
+// CHECK:   scf.yield
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#slice = #ttg.slice<{dim = 0, parent = #blocked}>
+#col = #ttg.slice<{dim = 0, parent = #mma}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @replicated_row_load(%a: !ttg.memdesc<64x64xf16, #nvmma, #smem>,
+      %tile: !tt.ptr<f16> {tt.divisibility = 16 : i32},
+      %rows: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<64x64xf32, #mma> {
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %cr = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #slice>
+    %cre = tt.expand_dims %cr {axis = 0 : i32} : tensor<64xi32, #slice> -> tensor<1x64xi32, #blocked>
+    %crb = tt.broadcast %cre : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %tb = tt.splat %tile : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %ptrs = tt.addptr %tb, %crb : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #col>
+    %base = tt.splat %rows : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #col>
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %p = %ptrs, %row0 = %c0) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, i32) : i32 {
+      %x = tt.load %p : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %s = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %d = ttg.warp_group_dot %a, %s, %acc : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
+      %splat = tt.splat %row0 : i32 -> tensor<64xi32, #col>
+      %offs = arith.addi %splat, %range : tensor<64xi32, #col>
+      %addrs = tt.addptr %base, %offs : tensor<64x!tt.ptr<f32>, #col>, tensor<64xi32, #col>
+      %v = tt.load %addrs : tensor<64x!tt.ptr<f32>, #col>
+      %ve = tt.expand_dims %v {axis = 0 : i32} : tensor<64xf32, #col> -> tensor<1x64xf32, #mma>
+      %vb = tt.broadcast %ve : tensor<1x64xf32, #mma> -> tensor<64x64xf32, #mma>
+      %out = arith.addf %d, %vb : tensor<64x64xf32, #mma>
+      %p2 = tt.addptr %p, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %row1 = arith.addi %row0, %c64 : i32
+      scf.yield %out, %p2, %row1 : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, i32
+    }
+    tt.return %r#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// When its offsets are a tensor the loop carries, the row statistic stays
+// in its slice layout: copied in it, one thread per element, and read back
+// in it.
+// CHECK-LABEL: tt.func public @replicated_row_load_carried_offsets
+// CHECK: %[[RING:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x64xf32, #shared, #smem, mutable>
+// CHECK: ttg.async_copy_global_to_local %{{.*}}, %{{.*}} mask %{{.*}} : tensor<64x!tt.ptr<f32>, #[[ROW:slice[0-9]*]]> -> !ttg.memdesc<64xf32, #shared, #smem, mutable, 3x64>
+// CHECK: scf.for
+// CHECK:   ttg.async_wait {num = 1 : i32}
+// CHECK-NOT: tt.load %{{.*}} : tensor<64x!tt.ptr<f32>
+// CHECK:   ttg.local_load %{{.*}} : !ttg.memdesc<64xf32, #shared, #smem, mutable, 3x64> -> tensor<64xf32, #[[ROW]]>
+// CHECK:   ttg.async_copy_global_to_local %{{.*}} : tensor<64x!tt.ptr<f32>, #[[ROW]]>
+// CHECK:   scf.yield
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#slice = #ttg.slice<{dim = 0, parent = #blocked}>
+#col = #ttg.slice<{dim = 0, parent = #mma}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @replicated_row_load_carried_offsets(%a: !ttg.memdesc<64x64xf16, #nvmma, #smem>,
+      %tile: !tt.ptr<f16> {tt.divisibility = 16 : i32},
+      %rows: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<64x64xf32, #mma> {
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %cr = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #slice>
+    %cre = tt.expand_dims %cr {axis = 0 : i32} : tensor<64xi32, #slice> -> tensor<1x64xi32, #blocked>
+    %crb = tt.broadcast %cre : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %tb = tt.splat %tile : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %ptrs = tt.addptr %tb, %crb : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %rstep = arith.constant dense<64> : tensor<64xi32, #col>
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #col>
+    %base = tt.splat %rows : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #col>
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %p = %ptrs, %offs = %range) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64xi32, #col>) : i32 {
+      %x = tt.load %p : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %s = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %d = ttg.warp_group_dot %a, %s, %acc : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
+      %addrs = tt.addptr %base, %offs : tensor<64x!tt.ptr<f32>, #col>, tensor<64xi32, #col>
+      %v = tt.load %addrs : tensor<64x!tt.ptr<f32>, #col>
+      %ve = tt.expand_dims %v {axis = 0 : i32} : tensor<64xf32, #col> -> tensor<1x64xf32, #mma>
+      %vb = tt.broadcast %ve : tensor<1x64xf32, #mma> -> tensor<64x64xf32, #mma>
+      %out = arith.addf %d, %vb : tensor<64x64xf32, #mma>
+      %p2 = tt.addptr %p, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %offs2 = arith.addi %offs, %rstep : tensor<64xi32, #col>
+      scf.yield %out, %p2, %offs2 : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64xi32, #col>
+    }
+    tt.return %r#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
 // A CUDA-core dot's operands staged in #ttg.swizzled_shared tiles
 // (ttg-cuda-core-dot-operands) stream through rings of that layout; the
 // dot reads each slot with a ttg.local_load, as it read the tile.

@@ -30,7 +30,14 @@
 //          of an MMA layout): its slots are plain #ttg.swizzled_shared
 //          tiles and each conversion becomes a ttg.local_load of the slot in
 //          its target layout, so the conversion's store and its barriers
-//          go (the ring's wait and barrier serve it).
+//          go (the ring's wait and barrier serve it);
+//        * such a small tt.load in a layout that holds each element in
+//          several threads (a row statistic loaded straight in a slice of
+//          an MMA layout): when the body computes its address element-wise
+//          it is loaded again in the default blocked layout and converted
+//          back, which the previous case streams; otherwise one thread per
+//          element copies it in its own layout and its users read the slot
+//          back in that layout.
 //      The value's other shared tiles in the slot's layout, or in its
 //      transposed layout after register layout changes, become views of
 //      the slot (any NVMMA layout will do for a 16-bit wgmma operand); its
@@ -197,11 +204,20 @@ bool isZeroOrAbsent(Value value) {
 /// dimension, limited by pointer contiguity, alignment and mask constancy.
 int64_t vectorBytes(tt::LoadOp load, const ModuleAxisInfo &axisInfo) {
   auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
-  auto blocked = dyn_cast<BlockedEncodingAttr>(ptrType.getEncoding());
-  if (!blocked)
+  auto encoding = dyn_cast<DistributedEncodingAttr>(ptrType.getEncoding());
+  if (!encoding)
     return 0;
-  int dim = blocked.getOrder()[0];
-  auto layout = blocked.toLinearLayout(ptrType.getShape());
+  layout::LinearLayout layout = encoding.toLinearLayout(ptrType.getShape());
+  // A blocked layout's contiguous dimension is its order's first; another
+  // layout's, the one its registers run along longest (the last on a tie).
+  int dim = ptrType.getRank() - 1;
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(encoding))
+    dim = blocked.getOrder()[0];
+  else
+    for (int d = dim - 1; d >= 0; --d)
+      if (layout::contiguousRegisters(layout, d) >
+          layout::contiguousRegisters(layout, dim))
+        dim = d;
   int64_t bytes =
       cast<RankedTensorType>(load.getType()).getElementTypeBitWidth() / 8;
   AxisInfo info = axisInfo.getAxisInfo(load.getPtr());
@@ -238,12 +254,16 @@ private:
     if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
         !step.isStrictlyPositive())
       return false;
-    for (Operation &op : *loop.getBody()) {
-      if (auto descLoad = dyn_cast<tt::DescriptorLoadOp>(&op)) {
+    // (over a copy of the op list: a converted load may be made again in
+    // another layout, see reloadInDefaultLayout)
+    SmallVector<Operation *> body = llvm::map_to_vector(
+        loop.getBody()->getOperations(), [](Operation &op) { return &op; });
+    for (Operation *op : body) {
+      if (auto descLoad = dyn_cast<tt::DescriptorLoadOp>(op)) {
         collectDescriptorLoad(descLoad);
         continue;
       }
-      auto load = dyn_cast<tt::LoadOp>(&op);
+      auto load = dyn_cast<tt::LoadOp>(op);
       if (!load || !isa<RankedTensorType>(load.getPtr().getType()) ||
           !isZeroOrAbsent(load.getOther()) || load.getIsVolatile())
         continue;
@@ -324,17 +344,41 @@ private:
       llvm::erase_if(loads, isStaged);
   }
 
-  /// A small blocked tile (at most kMaxConvertedLoadBytes) whose users are
-  /// all conversions through shared memory in the body (a row statistic
-  /// read in an MMA's slice layout, say) streams through a ring of plain
-  /// shared slots, read in each conversion's target layout.
+  /// A small tile (at most kMaxConvertedLoadBytes) without a shared-tile
+  /// user streams through a ring of plain shared slots when
+  ///   * it is blocked and its users are all conversions through shared
+  ///     memory in the body (a row statistic read in an MMA's slice
+  ///     layout, say): the slot is read in each conversion's target layout;
+  ///   * or its layout holds each element in several threads (a row
+  ///     statistic loaded straight in an MMA's slice layout): loaded again
+  ///     in the default blocked layout and converted back when it can be
+  ///     (reloadInDefaultLayout; then as above), else one thread per
+  ///     element copies it (the lowering's unique-thread predicate) and the
+  ///     users read the slot back in that layout.
   void collectConvertedLoad(tt::LoadOp load) {
     auto type = cast<RankedTensorType>(load.getType());
-    auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding());
-    if (!blocked || load->use_empty() ||
+    if (load->use_empty() ||
         type.getNumElements() * type.getElementTypeBitWidth() / 8 >
             kMaxConvertedLoadBytes)
       return;
+    auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding());
+    if (!blocked) {
+      auto encoding = dyn_cast<DistributedEncodingAttr>(type.getEncoding());
+      if (!encoding || !isReplicatedOverThreads(encoding.toLinearLayout(type.getShape())))
+        return;
+      if (tt::LoadOp compact = reloadInDefaultLayout(load)) {
+        load = compact;
+        type = cast<RankedTensorType>(load.getType());
+        blocked = cast<BlockedEncodingAttr>(type.getEncoding());
+      } else {
+        SmallVector<unsigned> order;
+        for (unsigned d = type.getRank(); d-- > 0;)
+          order.push_back(d);
+        loads.push_back({load, LocalAllocOp()});
+        loads.back().plainSlot = plainSlotType(type, order);
+        return;
+      }
+    }
     PipelinedLoad p{load, LocalAllocOp()};
     for (Operation *user : load->getUsers()) {
       auto convert = dyn_cast<ConvertLayoutOp>(user);
@@ -345,13 +389,137 @@ private:
       p.slotReads.push_back(convert);
       p.folded.insert(convert);
     }
-    MLIRContext *context = loop.getContext();
     SmallVector<unsigned> order(blocked.getOrder().begin(), blocked.getOrder().end());
-    p.plainSlot = MemDescType::get(
-        type.getShape(), type.getElementType(),
-        SwizzledSharedEncodingAttr::get(context, 1, 1, 1, order),
-        SharedMemorySpaceAttr::get(context), /*mutableMemory=*/true);
+    p.plainSlot = plainSlotType(type, order);
     loads.push_back(std::move(p));
+  }
+
+  /// A load in a layout that holds each element in several threads, made
+  /// again in the default blocked layout (fewer registers and copies a
+  /// thread) and converted back, when its operands are computed in the body
+  /// only by element-wise ops, splats, ranges and splat constants (values
+  /// from outside the loop copied the same way, or else converted before
+  /// the loop) and the conversion goes
+  /// through shared memory (so the ring's read replaces it).  Elements of
+  /// 4 bytes or more (one cp.async each).  Null, with the body unchanged,
+  /// otherwise.
+  tt::LoadOp reloadInDefaultLayout(tt::LoadOp load) {
+    auto type = cast<RankedTensorType>(load.getType());
+    if (type.getElementTypeBitWidth() < 32)
+      return {};
+    auto module = loop->getParentOfType<ModuleOp>();
+    Attribute compact =
+        getDefaultBlockedEncoding(loop.getContext(), type.getShape(),
+                                  getNumWarps(module), getThreadsPerWarp(module));
+    RankedTensorType compactType = withEncoding(type, compact);
+    if (getConvertLayoutPath(compactType, type) != ConvertLayoutPath::SharedMemory)
+      return {};
+    SmallVector<Operation *> created;
+    IRMapping mapping;
+    OpBuilder builder(load);
+    bool ok = true;
+    for (Value operand : load->getOperands())
+      ok = ok && relayout(operand, compact, builder, mapping, created);
+    if (!ok) {
+      for (Operation *op : llvm::reverse(created))
+        op->erase();
+      return {};
+    }
+    Operation *reload = builder.clone(*load, mapping);
+    reload->getResult(0).setType(compactType);
+    auto back = ConvertLayoutOp::create(builder, load.getLoc(), type, reload->getResult(0));
+    SmallVector<Operation *> chain;
+    for (Value operand : load->getOperands())
+      if (Operation *def = operand.getDefiningOp(); def && def->getBlock() == loop.getBody())
+        chain.push_back(def);
+    load.getResult().replaceAllUsesWith(back.getResult());
+    load->erase();
+    // The old address ops that nothing reads any more.
+    while (!chain.empty()) {
+      Operation *op = chain.pop_back_val();
+      if (!isOpTriviallyDead(op))
+        continue;
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp(); def && def->getBlock() == loop.getBody())
+          chain.push_back(def);
+      op->erase();
+    }
+    return cast<tt::LoadOp>(reload);
+  }
+
+  /// Maps `value` to the same values laid out in `encoding` (see
+  /// reloadInDefaultLayout), creating the ops that compute them (listed in
+  /// `created`): copies of the body's ops at `bodyBuilder`, copies of ops
+  /// outside the loop right after them, and a conversion before the loop of
+  /// a value from outside that no such copy computes.  False when the body
+  /// computes it otherwise.
+  bool relayout(Value value, Attribute encoding, OpBuilder &bodyBuilder,
+                IRMapping &mapping, SmallVector<Operation *> &created) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || mapping.contains(value))
+      return true; // scalars serve any layout
+    RankedTensorType wanted = withEncoding(type, encoding);
+    Operation *def = value.getDefiningOp();
+    bool inBody = def ? def->getBlock() == loop.getBody()
+                      : cast<BlockArgument>(value).getOwner() == loop.getBody();
+    if (def && !inBody && loop->isProperAncestor(def))
+      return false; // computed in a nested region of the body
+    if (def && isRelayoutable(def)) {
+      OpBuilder afterDef(def->getContext());
+      afterDef.setInsertionPointAfter(def);
+      OpBuilder &builder = inBody ? bodyBuilder : afterDef;
+      for (Value operand : def->getOperands())
+        if (!relayout(operand, encoding, bodyBuilder, mapping, created))
+          return false;
+      Operation *copy;
+      if (auto constant = dyn_cast<arith::ConstantOp>(def))
+        copy = arith::ConstantOp::create(
+            builder, def->getLoc(), wanted,
+            SplatElementsAttr::get(wanted, cast<SplatElementsAttr>(constant.getValue())
+                                               .getSplatValue<Attribute>()));
+      else
+        copy = builder.clone(*def, mapping);
+      copy->getResult(0).setType(wanted);
+      created.push_back(copy);
+      mapping.map(value, copy->getResult(0));
+      return true;
+    }
+    if (inBody)
+      return false; // a carried tensor, or an op with its own layout rules
+    OpBuilder before(loop);
+    auto convert = ConvertLayoutOp::create(before, value.getLoc(), wanted, value);
+    created.push_back(convert);
+    mapping.map(value, convert.getResult());
+    return true;
+  }
+
+  /// Ops whose one result may take any layout its operands take: element-
+  /// wise ops, splats, ranges and splat constants, without side effects.
+  static bool isRelayoutable(Operation *op) {
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      return isa<SplatElementsAttr>(constant.getValue());
+    return (op->hasTrait<OpTrait::Elementwise>() ||
+            isa<tt::SplatOp, tt::MakeRangeOp, tt::AddPtrOp>(op)) &&
+           op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+           isMemoryEffectFree(op);
+  }
+
+  /// Whether some lane or warp of `layout` holds the same elements as
+  /// another (a zero basis: more threads than elements along the way).
+  static bool isReplicatedOverThreads(const layout::LinearLayout &layout) {
+    for (layout::HwDim dim : {layout::HwDim::Lane, layout::HwDim::Warp})
+      for (const std::vector<int64_t> &basis : layout.bases(dim))
+        if (llvm::all_of(basis, [](int64_t c) { return c == 0; }))
+          return true;
+    return false;
+  }
+
+  /// An unswizzled mutable shared slot for a tile of `type`.
+  MemDescType plainSlotType(RankedTensorType type, ArrayRef<unsigned> order) {
+    MLIRContext *context = loop.getContext();
+    return MemDescType::get(type.getShape(), type.getElementType(),
+                            SwizzledSharedEncodingAttr::get(context, 1, 1, 1, order),
+                            SharedMemorySpaceAttr::get(context), /*mutableMemory=*/true);
   }
 
   /// A descriptor load with a user that is a shared tile in the layout TMA
