@@ -294,6 +294,7 @@ def report(files, by_backend, record_it=True):
         print(f"  {cr:.2f}  {name[:80]}  {ca:.3f} vs {cb:.3f} s")
     if record_it:
         try:
+            import torch  # noqa: F401 - the record names the GPU (results_page reads torch.cuda)
             from results_page import record
             record("bench_inductor_kernels", rows, headers={"tritium": "Tritium ms", "triton": "Triton ms"},
                    digits={"ratio": 3, "tritium": 4, "triton": 4}, notes=notes)
