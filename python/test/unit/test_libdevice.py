@@ -101,6 +101,32 @@ def test_mixed_float_arguments_promote_as_in_triton():
     assert "arith.extf" in ttir
 
 
+@tl.core.extern
+def _atan2_by_symbol(y, x, _semantic=None):
+    # as libraries define external functions: Triton's core.extern and
+    # core.extern_elementwise, the overloads keyed by argument dtypes
+    return tl.core.extern_elementwise("libdevice", "", [y, x],
+                                      {(tl.float32, tl.float32): ("__nv_atan2f", tl.float32),
+                                       (tl.float64, tl.float64): ("__nv_atan2", tl.float64)},
+                                      is_pure=True, _semantic=_semantic)
+
+
+@triton.jit
+def _extern_kernel(A, B, Out, N: tl.constexpr):
+    o = tl.arange(0, N)
+    tl.store(Out + o, _atan2_by_symbol(tl.load(A + o), tl.load(B + o)))
+
+
+def test_extern_elementwise_calls_a_symbol_by_the_argument_types():
+    ttir = compile_ttir(_extern_kernel, {"A": "*fp32", "B": "*fp32", "Out": "*fp32"}, {"N": 16})
+    assert extern_calls(ttir) == [("__nv_atan2f", "tensor<16xf32>")]
+    # (fp32, fp64): brought to their common type, fp64, as in Triton
+    ttir = compile_ttir(_extern_kernel, {"A": "*fp32", "B": "*fp64", "Out": "*fp64"}, {"N": 16})
+    assert extern_calls(ttir) == [("__nv_atan2", "tensor<16xf64>")]
+    with pytest.raises(triton.CompilationError, match="no overload"):
+        compile_ttir(_extern_kernel, {"A": "*i32", "B": "*i32", "Out": "*i32"}, {"N": 16})
+
+
 @triton.jit
 def _promote_kernel_scalar(A, s, Out, N: tl.constexpr):
     o = tl.arange(0, N)

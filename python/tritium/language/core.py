@@ -544,6 +544,37 @@ def inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
                                            bool(_cv(is_pure)), int(_cv(pack)))
 
 
+def extern(fn):
+    """Marks a function that calls an external library's functions through
+    `extern_elementwise`, as Triton's `core.extern` does: a builtin, called
+    with the caller's values while the kernel is compiled."""
+    return builtin(fn)
+
+
+@builtin
+def extern_elementwise(lib_name, lib_path, args, arg_type_symbol_dict, is_pure, _semantic=None, _builder=None,
+                       check_args=True):
+    """The element-wise function of an external library (`lib_name`, the
+    bitcode at `lib_path`) whose overload takes the arguments' scalar types:
+    `arg_type_symbol_dict` maps a tuple of argument dtypes to the pair
+    (symbol, result dtype).  Arguments are broadcast to one shape; without
+    an exact overload they are brought to their common arithmetic type first
+    (unless `check_args` is false), as in Triton."""
+    args = [semantic.to_tensor(a) for a in args]
+    key = _py.tuple(a.type.scalar for a in args)
+    if key not in arg_type_symbol_dict and _cv(check_args) and len(args) > 1:
+        try:
+            common = key[0]
+            for t in key[1:]:
+                common = semantic.computation_type(common, False, t, False, False)
+        except SemanticError:
+            common = None
+        if common is not None and (common,) * len(args) in arg_type_symbol_dict:
+            args = [semantic.cast(a, common) for a in args]
+    return semantic.extern_elementwise(_cv(lib_name), _cv(lib_path), args, arg_type_symbol_dict,
+                                       bool(_cv(is_pure)))
+
+
 @builtin
 def device_print(prefix, *args, hex=False):
     return semantic.device_print(_cv(prefix), list(args), bool(_cv(hex)))
