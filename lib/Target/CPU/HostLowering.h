@@ -102,8 +102,10 @@ using ContiguousRows = llvm::DenseMap<mlir::Operation *, int64_t>;
 ContiguousRows findContiguousRows(mlir::ModuleOp module);
 
 /// The C library function that computes what `op` (a libdevice call,
-/// `__nv_expf`) does, by the same name (`expf`), when there is one and the
-/// op's types are its (f32 for the float versions, f64 for the others).
+/// `__nv_expf`) does, by the same name (`expf`), or else the native
+/// library's own (`tritium_host_erfinvf` for `__nv_erfinvf`, HostMath.h),
+/// when there is one and the op's types are its (f32 for the float
+/// versions, f64 for the others).
 std::optional<std::string> hostLibraryFunction(tritium::tt::ExternElementwiseOp op);
 /// Whether the CPU target computes `op` (a libdevice call): by MLIR ops
 /// (rsqrt, the isnan/isinf/signbit tests, integer min and max...) or by its

@@ -2,7 +2,8 @@
 //
 // Translation to LLVM IR, LLVM's O3 pipeline for the host's target machine,
 // code generation to an object file, ORC's LLJIT linking it (math functions
-// such as expf resolve to the process's own),
+// such as expf resolve to the process's own, the libdevice functions the C
+// library lacks to HostMath.cpp's),
 // and the grid run on the process's pool of host threads (HostThreadPool).
 // A failed tt.assert calls tritium_cpu_assert_fail (defined for the JIT
 // here), which records the first failure of the grid and jumps out of the
@@ -12,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/CPU/HostProgram.h"
+#include "tritium/Target/CPU/HostMath.h"
 #include "tritium/Target/CPU/HostThreadPool.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -143,6 +145,9 @@ HostProgram::load(llvm::StringRef object, llvm::StringRef kernel) {
   llvm::orc::SymbolMap runtime;
   runtime[(*jit)->mangleAndIntern("tritium_cpu_assert_fail")] = {
       llvm::orc::ExecutorAddr::fromPtr(&tritiumCpuAssertFail), llvm::JITSymbolFlags::Exported};
+  for (const HostMathFunction &function : hostMathFunctions())
+    runtime[(*jit)->mangleAndIntern(function.symbol)] = {llvm::orc::ExecutorAddr::fromPtr(function.address),
+                                                         llvm::JITSymbolFlags::Exported};
   if (llvm::Error e = (*jit)->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(runtime))))
     return std::move(e);
   if (llvm::Error e = (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(object, "kernel.o")))

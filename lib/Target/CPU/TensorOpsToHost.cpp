@@ -5,8 +5,9 @@
 // shuffle or nothing on the flat vector) and compute element-wise (arith,
 // math and Triton's own element-wise ops, rebuilt on vectors, the costly
 // ones on large tensors in a loop over 16-lane chunks; a libdevice function
-// with a C library twin of the same name, such as __nv_expf and expf,
-// called element by element).
+// with a C library twin of the same name, such as __nv_expf and expf, or
+// computed by the native library's own function, HostMath.h, called
+// element by element).
 //
 //===----------------------------------------------------------------------===//
 #include "HostLowering.h"
@@ -15,6 +16,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "tritium/Conversion/TTGToLLVM/ModuleSymbols.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Target/CPU/HostMath.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -341,6 +343,17 @@ std::optional<std::string> tritium::cpu::hostLibraryFunction(tt::ExternElementwi
   StringRef symbol = op.getSymbol();
   if (!symbol.consume_front("__nv_"))
     return std::nullopt;
+  for (const HostMathFunction &function : hostMathFunctions()) {
+    if (function.name != symbol)
+      continue;
+    Type floating = function.isFloat ? Type(Float32Type::get(op.getContext()))
+                                     : Type(Float64Type::get(op.getContext()));
+    auto types = llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes());
+    if (op->getNumOperands() != function.numOperands ||
+        !llvm::all_of(types, [&](Type type) { return getElementTypeOrSelf(type) == floating; }))
+      return std::nullopt;
+    return function.symbol.str();
+  }
   symbol.consume_front("fast_"); // (__nv_fast_expf: expf, at full accuracy)
   // The float versions end in 'f' (erff, fabsf); erf itself is a double one.
   auto known = [&](StringRef name) { return twins.contains(name) || mixed.contains(name); };
