@@ -54,7 +54,7 @@ bool isCheapAccess(Operation *op) {
   auto layout = getLayoutOf(op->getOperand(0));
   if (!pointers || !layout || !isa<tt::PointerType>(pointers.getElementType()))
     return false;
-  return pointers.getNumElements() < layout.getNumWarps() * 32;
+  return pointers.getNumElements() < layout.getNumWarps() * layout.getWarpSize();
 }
 } // namespace
 
