@@ -299,3 +299,38 @@ def test_extern_functions_of_a_library_called_by_symbol():
     _externs[(1,)](x, y, h, N=N)
     np.testing.assert_array_equal(y, _run_unary("erfinv", x))
     np.testing.assert_allclose(h, np.hypot(np.arange(N), x.astype(np.float64)), rtol=1e-15)
+
+
+_TYPES = {"int32": np.int32, "uint32": np.uint32, "int64": np.int64, "uint64": np.uint64, "fp32": np.float32,
+          "fp64": np.float64}
+
+
+def test_every_libdevice_overload_runs_on_the_cpu(tmp_path):
+    # one kernel per overload of libdevice's table (written to a file: @jit
+    # reads its source), each compiled for the host and run on 16 elements
+    from tritium.language.extra.cuda import libdevice as table_module
+    lines = ["import tritium as triton", "import tritium.language as tl",
+             "from tritium.language.extra.cuda import libdevice", ""]
+    cases = []
+    for name, (overloads, returns_bool) in table_module._parse_table().items():
+        for key, (symbol, result) in overloads.items():
+            params = "".join(f"a{i}, " for i in range(len(key)))
+            values = ", ".join(f"tl.load(a{i} + offs)" for i in range(len(key)))
+            lines += ["@triton.jit", f"def k{len(cases)}({params}out):", "    offs = tl.arange(0, 16)",
+                      f"    tl.store(out + offs, libdevice.{name}({values}))", ""]
+            out_type = np.int8 if returns_bool else _TYPES[str(result)]
+            cases.append((symbol, [_TYPES[str(t)] for t in key], out_type))
+    path = tmp_path / "every_libdevice_overload.py"
+    path.write_text("\n".join(lines))
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("every_libdevice_overload", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    failed = []
+    for i, (symbol, operand_types, out_type) in enumerate(cases):
+        operands = [np.full(16, 1, t) for t in operand_types]
+        try:
+            getattr(module, f"k{i}")[(1,)](*operands, np.zeros(16, out_type))
+        except Exception as e:  # noqa: BLE001 - collected and reported together
+            failed.append(f"{symbol}: {str(e).splitlines()[0][:120]}")
+    assert len(cases) > 300 and not failed, failed
