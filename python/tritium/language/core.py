@@ -561,16 +561,8 @@ def extern_elementwise(lib_name, lib_path, args, arg_type_symbol_dict, is_pure, 
     an exact overload they are brought to their common arithmetic type first
     (unless `check_args` is false), as in Triton."""
     args = [semantic.to_tensor(a) for a in args]
-    key = _py.tuple(a.type.scalar for a in args)
-    if key not in arg_type_symbol_dict and _cv(check_args) and len(args) > 1:
-        try:
-            common = key[0]
-            for t in key[1:]:
-                common = semantic.computation_type(common, False, t, False, False)
-        except SemanticError:
-            common = None
-        if common is not None and (common,) * len(args) in arg_type_symbol_dict:
-            args = [semantic.cast(a, common) for a in args]
+    if _cv(check_args):
+        args = semantic.cast_to_overload(args, arg_type_symbol_dict)
     return semantic.extern_elementwise(_cv(lib_name), _cv(lib_path), args, arg_type_symbol_dict,
                                        bool(_cv(is_pure)))
 

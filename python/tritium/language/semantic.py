@@ -1504,6 +1504,25 @@ def device_assert(cond, msg: str):
 
 # ---- external and inline asm ------------------------------------------------------------
 
+def cast_to_overload(args, overloads):
+    """`args` (tensors) as an external function's overloads take them: as
+    they are when `overloads` (tuples of scalar dtypes) has their types,
+    else, as in Triton, all cast to their common arithmetic type when that
+    is an overload; unchanged otherwise (the lookup then reports them)."""
+    key = tuple(a.type.scalar for a in args)
+    if key in overloads or len(args) < 2:
+        return args
+    try:
+        common = key[0]
+        for t in key[1:]:
+            common = computation_type(common, False, t, False, False)
+    except SemanticError:
+        return args
+    if (common,) * len(args) in overloads:
+        return [cast(a, common) for a in args]
+    return args
+
+
 def extern_elementwise(lib_name: str, lib_path: str, args, arg_type_symbol_dict, is_pure: bool):
     args = [to_tensor(a) for a in args]
     # broadcast all arguments to one shape

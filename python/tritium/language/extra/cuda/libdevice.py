@@ -177,17 +177,7 @@ def _make_function(name, overloads, returns_bool):
                                 f"got {len(args)}" + (f" and keywords {sorted(kwargs)}" if kwargs else ""))
         args = [semantic.to_tensor(a) for a in args]
         key = tuple(a.type.scalar for a in args)
-        if key not in overloads and arity > 1:
-            # As in Triton: without an exact overload, bring every argument to
-            # their common arithmetic type and look again.
-            try:
-                common = key[0]
-                for t in key[1:]:
-                    common = semantic.computation_type(common, False, t, False, False)
-            except SemanticError:
-                common = None
-            if common is not None and (common,) * arity in overloads:
-                args = [semantic.cast(a, common) for a in args]
+        args = semantic.cast_to_overload(args, overloads)
         new_key = tuple(a.type.scalar for a in args)
         if new_key not in overloads:
             supported = ", ".join(_signature(k) for k in overloads)
