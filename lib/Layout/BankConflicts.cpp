@@ -277,10 +277,10 @@ struct PhaseCandidates {
 };
 } // namespace
 
-ConvertScratchPlan planConvertScratch(const LinearLayout &src,
-                                      const LinearLayout &dst,
-                                      int64_t elementBytes) {
-  assert(src.shape() == dst.shape() && "a conversion keeps the shape");
+/// The plan of a row-major tile over `src` and `dst`'s own dimension order.
+static ConvertScratchPlan planRowMajorScratch(const LinearLayout &src,
+                                              const LinearLayout &dst,
+                                              int64_t elementBytes) {
   PhaseCandidates stores(src, elementBytes);
   PhaseCandidates loads(dst, elementBytes);
   int64_t maxPad = kNumBanks * kBankBytes / std::max<int64_t>(1, elementBytes);
@@ -345,6 +345,42 @@ ConvertScratchPlan planConvertScratch(const LinearLayout &src,
         consider(ScratchTile{src.shape(), 0, {chunk, perPhase, maxPhase}});
   }
   return plan;
+}
+
+ConvertScratchPlan planConvertScratch(const LinearLayout &src,
+                                      const LinearLayout &dst,
+                                      int64_t elementBytes) {
+  assert(src.shape() == dst.shape() && "a conversion keeps the shape");
+  ConvertScratchPlan best = planRowMajorScratch(src, dst, elementBytes);
+  int64_t rank = src.rank();
+  if (rank < 2)
+    return best;
+  auto widest = [&](int dim) {
+    return std::max(contiguousRegisters(src, dim), contiguousRegisters(dst, dim));
+  };
+  auto key = [](const ConvertScratchPlan &plan) {
+    return std::make_tuple(plan.store.wavefronts + plan.load.wavefronts,
+                           plan.store.instructions + plan.load.instructions,
+                           plan.tile.numElements());
+  };
+  for (int64_t dim = 0; dim + 1 < rank; ++dim) {
+    // Only a dimension some phase's registers run along further than the
+    // last one can give wider vectors.
+    if (widest(static_cast<int>(dim)) <= widest(static_cast<int>(rank - 1)))
+      continue;
+    std::vector<int64_t> order;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != dim)
+        order.push_back(d);
+    order.push_back(dim);
+    ConvertScratchPlan candidate = planRowMajorScratch(
+        src.permuteOutDims(order), dst.permuteOutDims(order), elementBytes);
+    if (key(candidate) < key(best)) {
+      candidate.order = std::move(order);
+      best = std::move(candidate);
+    }
+  }
+  return best;
 }
 
 } // namespace layout

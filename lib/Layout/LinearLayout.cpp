@@ -334,6 +334,22 @@ LinearLayout LinearLayout::removeOutDim(int dim,
   return LinearLayout(std::move(newBases), std::move(newShape));
 }
 
+LinearLayout LinearLayout::permuteOutDims(const std::vector<int64_t> &order) const {
+  assert(static_cast<int64_t>(order.size()) == rank() && "one entry per dimension");
+  LayoutBases newBases;
+  for (int in = 0; in < kNumHwDims; ++in)
+    for (const std::vector<int64_t> &basis : bases_[in]) {
+      std::vector<int64_t> permuted;
+      for (int64_t d : order)
+        permuted.push_back(basis[d]);
+      newBases[in].push_back(std::move(permuted));
+    }
+  std::vector<int64_t> newShape;
+  for (int64_t d : order)
+    newShape.push_back(shape_[d]);
+  return LinearLayout(std::move(newBases), std::move(newShape));
+}
+
 //===----------------------------------------------------------------------===//
 // Printing
 //===----------------------------------------------------------------------===//

@@ -10,7 +10,8 @@
 // row-major tile serves with 16-way conflicted loads (2-way after a
 // one-word pad, but with scalar stores; the plan instead XOR-swizzles
 // 16-byte chunks and keeps 16-byte stores), and a conversion
-// within one layout family that needs no padding.
+// within one layout family that needs no padding; a transpose whose only
+// vectors run along dim 0 gets a column-major tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -209,6 +210,37 @@ TEST(BankConflictsTest, VectorWidthsFollowTheLayout) {
   EXPECT_EQ(maxVectorWidth(blockedToLinear(kRows, {64, 64}), 4), 4);
   EXPECT_EQ(maxVectorWidth(blockedToLinear(kRows, {64, 64}), 8), 2);
   EXPECT_EQ(maxVectorWidth(blockedToLinear(kCols, {64, 64}), 4), 1);
+}
+
+TEST(BankConflictsTest, ColumnMajorTileForVectorsAlongDimZero) {
+  // Inductor's 2-D pointwise transpose of a [64, 16] f32 tile (4 warps):
+  // loaded one element a thread along dim 1, stored four consecutive
+  // elements a thread along dim 0.  A row-major tile leaves both phases
+  // scalar (16 accesses a thread); with dim 0 contiguous the loads read
+  // 16-byte vectors (8 + 2).
+  const BlockedSpec loaded{{1, 1}, {2, 16}, {4, 1}, {1, 0}};
+  const BlockedSpec stored{{4, 1}, {16, 2}, {1, 4}, {0, 1}};
+  LinearLayout src = blockedToLinear(loaded, {64, 16});
+  LinearLayout dst = blockedToLinear(stored, {64, 16});
+  ConvertScratchPlan plan = planConvertScratch(src, dst, 4);
+  EXPECT_EQ(plan.order, (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(plan.tile.shape, (std::vector<int64_t>{16, 64}));
+  EXPECT_EQ(plan.storeVec, 1);
+  EXPECT_EQ(plan.loadVec, 4);
+  EXPECT_EQ(plan.store.instructions + plan.load.instructions, 8 + 2);
+  // scalar stores 2-way in a swizzled tile, loads conflict-free: 24
+  // wavefronts, no more than the best row-major tile takes with 16 accesses
+  EXPECT_EQ(plan.store.wavefronts, 16);
+  EXPECT_EQ(plan.load.wavefronts, 8);
+  EXPECT_EQ(plan.load.wavefronts, plan.load.ideal);
+  // The layouts address that tile through their dimensions permuted.
+  LinearLayout permuted = dst.permuteOutDims(plan.order);
+  EXPECT_EQ(permuted.shape(), (std::vector<int64_t>{16, 64}));
+  for (int64_t reg = 0; reg < dst.elemsPerThread(); ++reg)
+    for (int64_t lane = 0; lane < 32; lane += 5) {
+      std::vector<int64_t> coord = dst.apply(reg, lane, 3);
+      EXPECT_EQ(permuted.apply(reg, lane, 3), (std::vector<int64_t>{coord[1], coord[0]}));
+    }
 }
 
 } // namespace

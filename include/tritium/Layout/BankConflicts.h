@@ -40,6 +40,14 @@
 // plan when it takes fewer wavefronts, or as many with fewer
 // instructions, or as many of both in less memory.
 //
+// The tile's contiguous dimension need not be the tensor's last: when a
+// phase's registers run longer along another dimension (a transpose that
+// one phase can only read element by element in the tensor's order), the
+// planner also plans the tile with that dimension moved last (the layouts'
+// dimensions permuted the same way) and keeps whichever order models
+// fewer wavefronts, then fewer instructions, then less memory; the
+// tensor's own order wins ties.
+//
 // This file only depends on the C++ standard library and LinearLayout.
 //
 //===----------------------------------------------------------------------===//
@@ -159,14 +167,22 @@ struct ConvertScratchPlan {
   /// Set when the conversion runs in parts (ConvertParts.h): the tile and
   /// vector widths are then those of one part's conversion.
   std::optional<ConvertParts> parts;
+  /// The tensor dimension each dimension of the tile holds (a permutation;
+  /// empty: the tensor's own order).  The tile is row-major over the
+  /// tensor's dimensions in this order, so order.back() is the contiguous
+  /// one; `tile.shape` is the tensor's shape in this order, and both
+  /// phases address it through the layouts' dimensions permuted the same
+  /// way (LinearLayout::permuteOutDims).
+  std::vector<int64_t> order;
 };
 
 /// The widest vector access (in elements, at most 16 bytes) of `layout`
 /// along its last dimension.
 int64_t maxVectorWidth(const LinearLayout &layout, int64_t elementBytes);
 
-/// Chooses the pad and vector widths of a conversion's scratch tile (see
-/// the file comment).  `src` and `dst` cover the same shape.
+/// Chooses the dimension order, pad and vector widths of a conversion's
+/// scratch tile (see the file comment).  `src` and `dst` cover the same
+/// shape.
 ConvertScratchPlan planConvertScratch(const LinearLayout &src,
                                       const LinearLayout &dst,
                                       int64_t elementBytes);

@@ -164,6 +164,10 @@ public:
   /// warp bases are always kept (they broadcast across threads).
   LinearLayout removeOutDim(int dim, bool dropZeroRegisterBases) const;
 
+  /// The same map onto the tensor with its dimensions reordered: dimension
+  /// i of the result is dimension order[i] of this one (a permutation).
+  LinearLayout permuteOutDims(const std::vector<int64_t> &order) const;
+
   /// The bases of each input dimension and the shape, as text.
   std::string toString() const;
 

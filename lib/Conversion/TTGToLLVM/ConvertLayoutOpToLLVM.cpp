@@ -21,11 +21,13 @@
 //     A tile larger than shared memory goes in parts (layout/ConvertParts.h)
 //     through a scratch of one part: store part p, barrier, load part p,
 //     barrier before part p + 1's store.
-//     The tile is row-major with a pad after every row or its chunks XOR
-//     swizzled per row (whichever models faster), and each phase has
-//     its own vector width, as getConvertScratchPlan chose them (the same
-//     plan sized the buffer) to keep both phases free of bank conflicts as
-//     far as the model of layout/BankConflicts.h can.
+//     The tile is row-major, over the tensor's dimensions in the plan's
+//     order (both layouts' dimensions permuted the same way), with a pad
+//     after every row or its chunks XOR swizzled per row (whichever models
+//     faster), and each phase has its own vector width, as
+//     getConvertScratchPlan chose them (the same plan sized the buffer) to
+//     keep both phases free of bank conflicts as far as the model of
+//     layout/BankConflicts.h can.
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -166,7 +168,13 @@ struct ConvertLayoutLowering
         emitThreadIndex(rewriter, loc, op->getParentOfType<ModuleOp>());
     TileAccess store{plan->tile.pad, plan->storeVec, plan->tile.swizzle};
     TileAccess load{plan->tile.pad, plan->loadVec, plan->tile.swizzle};
+    // Both phases address the tile in its dimension order.
+    auto inTileOrder = [&](const layout::LinearLayout &layout) {
+      return plan->order.empty() ? layout : layout.permuteOutDims(plan->order);
+    };
     if (!plan->parts) {
+      srcLayout = inTileOrder(srcLayout);
+      dstLayout = inTileOrder(dstLayout);
       storeTile(rewriter, loc, buffer, srcElements, srcLayout, thread,
                 memoryType, /*predicate=*/{}, store);
       nvvm::barrier(rewriter, loc);
@@ -186,12 +194,12 @@ struct ConvertLayoutLowering
       SmallVector<Value> partElements;
       for (int64_t reg : parts.srcRegisters(part))
         partElements.push_back(srcElements[reg]);
-      storeTile(rewriter, loc, buffer, partElements, parts.srcPart, thread,
-                memoryType, /*predicate=*/{}, store);
+      storeTile(rewriter, loc, buffer, partElements, inTileOrder(parts.srcPart),
+                thread, memoryType, /*predicate=*/{}, store);
       nvvm::barrier(rewriter, loc);
       SmallVector<Value> loaded =
-          loadTile(rewriter, loc, buffer, parts.dstPart, thread, memoryType,
-                   registerType, load);
+          loadTile(rewriter, loc, buffer, inTileOrder(parts.dstPart), thread,
+                   memoryType, registerType, load);
       for (auto [reg, value] : llvm::zip(parts.dstRegisters(part), loaded))
         elements[reg] = value;
     }

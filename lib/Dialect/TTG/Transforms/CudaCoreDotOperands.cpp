@@ -67,8 +67,9 @@ ConvertLayoutOp stageableConversion(tt::DotOp dot, Value operand) {
   return convert;
 }
 
-/// The row-major #ttg.swizzled_shared tile for `convert`'s source, swizzled
-/// as its scratch plan is when that plan swizzles (and is one piece).
+/// The #ttg.swizzled_shared tile for `convert`'s source: row-major, or
+/// swizzled and in the dimension order of its scratch plan when that plan
+/// swizzles (and is one piece).
 SwizzledSharedEncodingAttr tileLayout(ConvertLayoutOp convert) {
   auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
   auto dstType = cast<RankedTensorType>(convert.getType());
@@ -81,6 +82,8 @@ SwizzledSharedEncodingAttr tileLayout(ConvertLayoutOp convert) {
     vec = plan->tile.swizzle.chunk;
     perPhase = plan->tile.swizzle.perPhase;
     maxPhase = plan->tile.swizzle.maxPhase;
+    if (!plan->order.empty()) // (fastest first: the tile's last dimension)
+      order.assign(plan->order.rbegin(), plan->order.rend());
   }
   return SwizzledSharedEncodingAttr::get(srcType.getContext(), vec, perPhase,
                                          maxPhase, order);
