@@ -11,6 +11,11 @@ Families (item = kernel, shape and config):
   matmul      tutorial 03 (bench/kernels/tutorials.py) over its config lists,
               fp16 and bf16 at 4096^3, fp8 e4m3 at 4096^3 (B column-major);
               TFLOP/s = 2 M N K
+  matmul_forms matmul in other forms people write, fp16, over tutorial 03's
+              config list: tutorial 03 with A or B column-major (4096^3),
+              a batched matmul (16 x 1024^3, bench/kernels/matmul_forms.py)
+              and split-K into fp32 by tl.atomic_add (1024 x 1024 x 16384,
+              over CONFIGS_SPLIT_K; C zeroed in each timed call)
   inductor_mm Inductor's mm template over Inductor's 20 configs
               (bench_inductor_mm.py): fp32 without TF32 at 2048^3, fp32 with
               TF32 and bf16 at 4096^3
@@ -54,7 +59,10 @@ CONFIGS_MM = [(128, 256, 64, 8, 3, 8), (64, 256, 32, 8, 4, 4), (128, 128, 32, 8,
 CONFIGS_MM_FP8 = [(128, 256, 128, 8, 3, 8), (256, 128, 128, 8, 3, 8), (256, 64, 128, 8, 4, 4),
                   (64, 256, 128, 8, 4, 4), (128, 128, 128, 8, 4, 4), (128, 64, 64, 8, 4, 4), (64, 128, 64, 8, 4, 4),
                   (128, 32, 64, 8, 4, 4)]
-FAMILIES = ("attention", "matmul", "inductor_mm", "tutorials")
+# split-K: (BLOCK_M, BLOCK_N, BLOCK_K, SPLIT_K, stages, warps)
+CONFIGS_SPLIT_K = [(128, 128, 64, 4, 3, 8), (128, 64, 64, 4, 4, 4), (64, 128, 64, 4, 4, 4), (64, 64, 64, 8, 4, 4),
+                   (128, 128, 32, 8, 4, 8), (64, 64, 32, 8, 5, 2)]
+FAMILIES = ("attention", "matmul", "matmul_forms", "inductor_mm", "tutorials")
 HEADERS = {"config": "config"}  # one config per item, the same for both compilers
 
 
@@ -71,6 +79,12 @@ def items(families, quick):
         for dtype in ("fp16", "bf16", "fp8"):
             for config in (CONFIGS_MM_FP8 if dtype == "fp8" else CONFIGS_MM)[::4 if quick else 1]:
                 out.append(("matmul", (dtype,), config))
+    if "matmul_forms" in families:
+        for form in ("a_column_major", "b_column_major", "batched"):
+            for config in CONFIGS_MM[::4 if quick else 1]:
+                out.append(("matmul_forms", ("fp16", form), config))
+        for config in CONFIGS_SPLIT_K[::3 if quick else 1]:
+            out.append(("matmul_forms", ("fp16", "split_k"), config))
     if "inductor_mm" in families:
         from inductor_mm_configs import CONFIGS as MM_CONFIGS
         for case in ("fp32", "tf32", "bf16"):
@@ -105,6 +119,11 @@ class Item:
             kernel = {"vector_add": "add_kernel", "softmax": "softmax_kernel",
                       "layer_norm": "_layer_norm_fwd_fused"}[self.case[0]]
             module = self.modules[name]["tutorials"]
+        elif self.family == "matmul_forms":
+            key, kernel = {"batched": ("matmul_forms", "batched_matmul"),
+                           "split_k": ("matmul_forms", "split_k_matmul")}.get(self.case[1],
+                                                                            ("tutorials", "matmul_kernel"))
+            module = self.modules[name][key]
         else:
             key, kernel = self.KERNELS[self.family]
             module = self.modules[name][key]
@@ -166,6 +185,65 @@ class Item:
                                         BLOCK_SIZE_K=bk, GROUP_SIZE_M=group, ACTIVATION="", num_stages=stages,
                                         num_warps=warps)
         return "TFLOP/s", 2.0 * M * N * K / 1e12, want, 0.05 if dtype_name == "fp8" else 0.02, launch, outs
+
+    def _matmul_forms(self):
+        torch = self.torch
+        _, form = self.case
+        torch.manual_seed(0)
+        if form == "batched":
+            batch, M, N, K = 16, 1024, 1024, 1024
+            a = torch.randn(batch, M, K, device="cuda", dtype=torch.float16)
+            b = torch.randn(batch, K, N, device="cuda", dtype=torch.float16)
+            want = torch.bmm(a.float(), b.float())
+            outs = {name: torch.empty(batch, M, N, device="cuda", dtype=torch.float16) for name in self.modules}
+            bm, bn, bk, group, stages, warps = self.config
+
+            def launch(name):
+                kernel, c = self.modules[name]["matmul_forms"].batched_matmul, outs[name]
+                grid = (triton_cdiv(M, bm) * triton_cdiv(N, bn), batch)
+                return lambda: kernel[grid](a, b, c, M, N, K, *a.stride(), *b.stride(), *c.stride(), BLOCK_M=bm,
+                                            BLOCK_N=bn, BLOCK_K=bk, GROUP_M=group, num_stages=stages,
+                                            num_warps=warps)
+            return "TFLOP/s", 2.0 * batch * M * N * K / 1e12, want, 0.02, launch, outs
+        if form == "split_k":
+            M, N, K = 1024, 1024, 16384
+            a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+            b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+            want = a.float() @ b.float()
+            outs = {name: torch.zeros(M, N, device="cuda", dtype=torch.float32) for name in self.modules}
+            bm, bn, bk, split, stages, warps = self.config
+
+            def launch(name):
+                kernel, c = self.modules[name]["matmul_forms"].split_k_matmul, outs[name]
+                grid = (triton_cdiv(M, bm) * triton_cdiv(N, bn), split)
+
+                def call():
+                    c.zero_()  # (the partial sums accumulate into it)
+                    kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0),
+                                 c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, SPLIT_K=split,
+                                 num_stages=stages, num_warps=warps)
+                return call
+            return "TFLOP/s", 2.0 * M * N * K / 1e12, want, 0.02, launch, outs
+        # tutorial 03 on an operand stored column-major (a transposed view)
+        M = N = K = 4096
+        if form == "a_column_major":
+            a = torch.randn(K, M, device="cuda", dtype=torch.float16).T
+            b = torch.randn(K, N, device="cuda", dtype=torch.float16)
+        else:
+            a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+            b = torch.randn(N, K, device="cuda", dtype=torch.float16).T
+        want = a.float() @ b.float()
+        outs = {name: torch.empty(M, N, device="cuda", dtype=torch.float16) for name in self.modules}
+        bm, bn, bk, group, stages, warps = self.config
+
+        def launch(name):
+            kernel, c = self.modules[name]["tutorials"].matmul_kernel, outs[name]
+            grid = (triton_cdiv(M, bm) * triton_cdiv(N, bn),)
+            return lambda: kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                        c.stride(0), c.stride(1), BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
+                                        BLOCK_SIZE_K=bk, GROUP_SIZE_M=group, ACTIVATION="", num_stages=stages,
+                                        num_warps=warps)
+        return "TFLOP/s", 2.0 * M * N * K / 1e12, want, 0.02, launch, outs
 
     def _inductor_mm(self):
         torch = self.torch
@@ -387,7 +465,7 @@ def main():
     from kernel_sources import load_kernels
 
     files = {"attention": "attention_one_loop.py", "matmul": "tutorials.py", "tutorials": "tutorials.py",
-             "inductor_mm": "inductor_mm.py"}
+             "inductor_mm": "inductor_mm.py", "matmul_forms": "matmul_forms.py"}
     compilers = {"tritium": (tritium, ttl)}
     if HAVE_TRITON:
         compilers["triton"] = (triton, tl)
