@@ -24,6 +24,7 @@
 #include "tritium/Target/NVIDIA/SinCosCombine.h"
 #include "tritium/Target/Optimize.h"
 #include "tritium/Target/NVIDIA/PTXEmission.h"
+#include "tritium/Target/NVIDIA/PTXWideShifts.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -165,6 +166,7 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   if (!diagnostics.errors.empty())
     return finish(makeError("NVPTX code generation failed"));
   result.ptx = std::move(*ptx);
+  splitWideningShifts(result.ptx);
   dump("kernel.ptx", result.ptx);
 
   // ptxas

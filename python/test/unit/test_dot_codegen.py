@@ -67,6 +67,17 @@ def test_one_stage_is_not_pipelined():
     assert "cp.async" not in k.asm["ptx"] and "wgmma.mma_async" in k.asm["ptx"]
 
 
+def test_pointer_offsets_are_widened_once_not_by_wide_multiplies():
+    # PTXWideShifts.cpp: NVPTX's `mul.wide.s32 x, 2` for the loop's
+    # per-thread offsets lets ptxas redo the widening multiply-add in every
+    # iteration; the PTX widens them once (cvt + shl), as Triton's does.
+    k = compile_matmul("fp16", "cuda:90", block=(128, 128, 32), num_stages=4)
+    ptx = k.asm["ptx"]
+    assert not re.search(r"mul\.wide\.[su]32\s+%rd\d+, %r\d+, (2|4|8|16);", ptx)
+    assert re.search(r"cvt\.s64\.s32\s+(%rd\d+), %r\d+;\n\tshl\.b64\s+\1, \1, 1;", ptx)
+    assert "cubin" in k.asm  # ptxas accepts it
+
+
 @pytest.mark.parametrize("dtype,instr", [("bf16", "m64n128k16.f32.bf16.bf16"), ("fp8e4nv", "m64n128k32.f32.e4m3.e4m3"),
                                          ("fp8e5", "m64n128k32.f32.e5m2.e5m2")])
 def test_hopper_matmul_dtypes(dtype, instr):
