@@ -26,6 +26,9 @@ Two steps, both on the GPU machine:
       and prints kernel by kernel compile times, config by config speed
       (Triton's time over Tritium's: above 1 is faster), the geomeans and
       the worst items; the record goes to bench/results.
+      --dump DIR also writes each config's build under each compiler (TTGIR,
+      PTX and, with cuobjdump on PATH, SASS) into
+      DIR/<compiler>/<case>/<kernel>/<config>.*
 
 A kernel whose worker process dies (a fault on the GPU) is recorded as
 failed and the worker starts again after it.
@@ -160,10 +163,14 @@ def worker(args):
                 spec.loader.exec_module(module)
                 kernel = getattr(module, name)
                 result["kernel"] = name
+                if args.dump:  # launchers keep their compiled kernel (`launcher.bin`) only then
+                    kernel.inductor_meta["store_cubin"] = True
                 t = time.perf_counter()
                 kernel.precompile()
                 result["compile_s"] = round(time.perf_counter() - t, 4)
                 result["configs"] = len(kernel.launchers)
+                if args.dump:
+                    dump_builds(kernel, os.path.join(args.dump, os.path.splitext(rel)[0]))
                 # three rounds, each on inputs of its own (the earlier
                 # rounds' kept alive, so that the new ones lie elsewhere in
                 # memory), the lowest time of each config kept: a config's
@@ -194,6 +201,26 @@ def worker(args):
     return 0
 
 
+def dump_builds(kernel, folder):
+    """Each launcher's compiled kernel into folder/<config>.{ttgir,ptx,sass}."""
+    os.makedirs(folder, exist_ok=True)
+    for launcher in kernel.launchers:
+        binary = getattr(launcher, "bin", None)
+        asm = getattr(binary, "asm", None) or {}
+        stem = os.path.join(folder, re.sub(r"[^A-Za-z0-9_.=-]+", "_", config_label(launcher.config)))
+        for key in ("ttgir", "ptx"):
+            if asm.get(key):
+                with open(f"{stem}.{key}", "w") as f:
+                    f.write(asm[key])
+        if asm.get("cubin") and shutil.which("cuobjdump"):
+            with open(f"{stem}.cubin", "wb") as f:
+                f.write(asm["cubin"])
+            sass = subprocess.run(["cuobjdump", "-sass", f"{stem}.cubin"], capture_output=True, text=True).stdout
+            os.remove(f"{stem}.cubin")
+            with open(f"{stem}.sass", "w") as f:
+                f.write(sass)
+
+
 def config_label(config):
     kwargs = " ".join(f"{k}={v}" for k, v in sorted(config.kwargs.items()))
     return f"{kwargs} w{config.num_warps} s{config.num_stages}"
@@ -201,7 +228,7 @@ def config_label(config):
 
 # ---------------------------------------------------------------- run
 
-def run_backend(backend, directory, files, timeout):
+def run_backend(backend, directory, files, timeout, dump=None):
     """Every kernel under one compiler: a worker process, started again
     after a kernel that killed it."""
     root = tempfile.mkdtemp(prefix=f"kernels-{backend}-")
@@ -214,7 +241,7 @@ def run_backend(backend, directory, files, timeout):
     deadline = time.monotonic() + timeout
     while start < len(files):
         cmd = [sys.executable, os.path.abspath(__file__), "--worker", "--dir", directory, "--files", files_path,
-               "--out", out_path, "--start", str(start)]
+               "--out", out_path, "--start", str(start)] + (["--dump", os.path.join(dump, backend)] if dump else [])
         try:
             proc = subprocess.run(cmd, env=env, capture_output=True, text=True,
                                   timeout=max(1.0, deadline - time.monotonic()))
@@ -333,7 +360,7 @@ def run(args):
     by_backend = {}
     for backend in args.backends.split(","):
         t = time.perf_counter()
-        by_backend[backend] = run_backend(backend, args.dir, files, args.timeout)
+        by_backend[backend] = run_backend(backend, args.dir, files, args.timeout, args.dump)
         print(f"{backend}: {len(by_backend[backend])} kernels in {time.perf_counter() - t:.1f} s", flush=True)
     if args.json:
         with open(args.json, "w") as f:
@@ -353,6 +380,7 @@ def main():
     ap.add_argument("--backends", default="tritium,triton")
     ap.add_argument("--timeout", type=float, default=500, help="seconds for each compiler's kernels (or each case)")
     ap.add_argument("--json", default=None, help="run: also write every result to this file")
+    ap.add_argument("--dump", default=None, help="run: write each config's TTGIR, PTX and SASS under this folder")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--files", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)

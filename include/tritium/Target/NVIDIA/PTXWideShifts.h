@@ -6,8 +6,8 @@
 // the widening multiply-add in every iteration into one reused register,
 // which then waits on each cp.async before it (long-scoreboard stalls).
 // Given the offsets widened once (cvt + shl, the form Triton's PTX has for
-// the same loop), it keeps 64-bit offsets and adds a uniform base.  Measured
-// on tutorial 03's 128x128x32 4-warp matmul on the H200: 12% faster.
+// the same loop), it keeps 64-bit offsets and adds a uniform base: tutorial
+// 03's 128x128x32 4-warp matmul runs 6-12% faster (H200, 2026-11-29).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_TARGET_NVIDIA_PTXWIDESHIFTS_H
