@@ -528,20 +528,31 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // A CUDA-core dot's operands staged in #ttg.swizzled_shared tiles
 // (ttg-cuda-core-dot-operands) stream through rings of that layout; the
-// dot reads each slot with a ttg.local_load, as it read the tile.
+// dot reads each slot with a ttg.local_load, as it read the tile.  Those
+// reads are done when the iteration issues its copies, which then fill the
+// slot just read: three stages take two slots, the copies of iteration
+// i + 2 going where iteration i was read (insert and extract both start at
+// slot 0 after the prologue's slots 0 and 1).
 // CHECK-LABEL: tt.func public @cuda_core_dot_operands
-// CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x32x16xf32, #shared, #smem, mutable>
-// CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<3x16x32xf32, #shared, #smem, mutable>
-// CHECK: scf.for
+// CHECK: %[[RA:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x32x16xf32, #shared, #smem, mutable>
+// CHECK: %[[RB:.*]] = ttg.local_alloc : () -> !ttg.memdesc<2x16x32xf32, #shared, #smem, mutable>
+// CHECK: ttg.async_commit_group
+// CHECK: ttg.async_commit_group
+// CHECK-NEXT: %[[I0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[E0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: scf.for {{.*}} iter_args({{.*}}%[[INS:[^ ]*]] = %[[I0]], %[[EXT:[^ ]*]] = %[[E0]])
 // CHECK:   ttg.async_wait {num = 1 : i32}
-// CHECK:   %[[A:.*]] = ttg.memdesc_index %[[RA]]
-// CHECK:   %[[B:.*]] = ttg.memdesc_index %[[RB]]
+// CHECK:   %[[A:.*]] = ttg.memdesc_index %[[RA]][%[[EXT]]]
+// CHECK:   %[[B:.*]] = ttg.memdesc_index %[[RB]][%[[EXT]]]
 // CHECK:   ttg.local_load %[[B]]
 // CHECK:   ttg.local_load %[[A]]
 // CHECK:   tt.dot
+// CHECK:   ttg.memdesc_index %[[RA]][%[[INS]]]
 // CHECK:   ttg.async_copy_global_to_local
 // CHECK:   ttg.async_copy_global_to_local
 // CHECK:   ttg.async_commit_group
+// CHECK:   %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK:   arith.cmpi eq, %{{.*}}, %[[TWO]]
 #la = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #lb = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #acc = #ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -585,10 +596,16 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // -----
 
 // A swizzle chunk of one fp16 element (2 bytes) would split every copy
-// below cp.async's 4 bytes, and three slots of 128 KiB tiles do not fit in
-// a block: neither loop is pipelined.
+// below cp.async's 4 bytes: the first loop is not pipelined.  Of the
+// second's 128 KiB tiles one slot fits in a block, two do not: it streams
+// through two stages, one slot.
 // CHECK-LABEL: tt.func public @staged_operands_left_alone
 // CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<1x256x128xf32
+// CHECK-NOT: ttg.local_alloc : () -> !ttg.memdesc<{{.*}}x64x64xf16
+// CHECK: scf.for
+// CHECK:   ttg.async_wait {num = 0 : i32}
+// CHECK:   ttg.async_copy_global_to_local
 // CHECK: tt.return
 #lh = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #lf = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -633,19 +650,19 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
-// Three slots of a 64 KiB and a 32 KiB staged tile would not fit in a
-// block, two do: the loop streams through two stages.
-// CHECK-LABEL: tt.func public @staged_operands_in_fewer_stages
+// Two slots of a 64 KiB and a 32 KiB staged tile fit in a block, three
+// would not: with synchronous readers two slots serve three stages.
+// CHECK-LABEL: tt.func public @staged_operands_two_slots_three_stages
 // CHECK: ttg.local_alloc : () -> !ttg.memdesc<2x64x256xf32, #shared, #smem, mutable>
 // CHECK: ttg.local_alloc : () -> !ttg.memdesc<2x32x256xf32, #shared, #smem, mutable>
 // CHECK: scf.for
-// CHECK:   ttg.async_wait {num = 0 : i32}
+// CHECK:   ttg.async_wait {num = 1 : i32}
 #lf = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #sf = #ttg.slice<{dim = 0, parent = #lf}>
 #plain = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
-  tt.func public @staged_operands_in_fewer_stages(%f: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) -> (tensor<64x256xf32, #lf>, tensor<32x256xf32, #lf>) {
+  tt.func public @staged_operands_two_slots_three_stages(%f: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) -> (tensor<64x256xf32, #lf>, tensor<32x256xf32, #lf>) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     %z64 = arith.constant dense<0.0> : tensor<64x256xf32, #lf>

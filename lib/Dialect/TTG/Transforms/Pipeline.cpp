@@ -1,9 +1,15 @@
 //===- Pipeline.cpp - ttg-pipeline ------------------------------------------===//
 //
 // Software pipelining of the loads that feed tensor-core dots: loads move
-// numStages - 1 iterations ahead and land in a ring of numStages shared
-// buffers (by cp.async, or by TMA copies completing on mbarriers), so that
-// global-memory latency overlaps the MMAs of the iterations in between.
+// numStages - 1 iterations ahead and land in a ring of shared buffers (by
+// cp.async, or by TMA copies completing on mbarriers), so that global-memory
+// latency overlaps the MMAs of the iterations in between.  The ring has
+// numStages slots when a warpgroup dot may still read a slot while the next
+// copies are issued (it runs asynchronously) or when TMA copies fill it
+// (their mbarriers are re-armed); otherwise every reader of a slot is done
+// with it when its iteration issues the next copies, which may then take
+// the same slot, and the ring has numStages - 1 (Triton's count, one stage
+// of shared memory less).
 //
 // Algorithm, for each scf.for (innermost first, constant positive step)
 // with numStages >= 2:
@@ -56,9 +62,9 @@
 //      uses is copied into stage 1 too, unless it reads a loop-carried
 //      stage-0 value (then the loop is left alone, as it is when such a
 //      value is used after the loop or by stage 1).
-//   3. Rewrite:
-//        ring_j = local_alloc [numStages x shape_j] (mutable); with TMA
-//          loads also numStages mbarriers, each initialized for one
+//   3. Rewrite, with S ring slots (numStages, or numStages - 1 as above):
+//        ring_j = local_alloc [S x shape_j] (mutable); with TMA
+//          loads also S mbarriers, each initialized for one
 //          arrival (the expect that precedes a stage's copies);
 //        prologue, s = 0 .. numStages-2: stage 0 at iv = lb + s * step,
 //          each load as an async copy into ring_j[s] masked by its mask
@@ -73,7 +79,10 @@
 //          slots, which flips each time extract wraps);
 //          stage 1 with each local_alloc replaced by ring_j[extract];
 //          stage 0 of iteration i + numStages - 1 into ring_j[insert],
-//          masked by iv + (numStages - 1) * step < ub; one commit group;
+//          masked by iv + (numStages - 1) * step < ub; one commit group
+//          (with S = numStages - 1, insert is the slot stage 1 just read:
+//          the membar pass puts a barrier between those reads and the
+//          copies);
 //        async_wait {num = 0} after the loop, and the barriers'
 //        invalidation.
 //   4. The warpgroup dots of the new loop whose result only the next
@@ -292,6 +301,11 @@ private:
       }
       loads.push_back({load, alloc});
     }
+    slotReadersAreSynchronous =
+        !hasTmaLoads() &&
+        !loop.getBody()
+             ->walk([](WarpGroupDotOp) { return WalkResult::interrupt(); })
+             .wasInterrupted();
     dropStagedOperandsOverBudget();
     for (PipelinedLoad &p : loads)
       p.collectSlotViews(loop.getBody());
@@ -319,10 +333,10 @@ private:
 
   /// A CUDA-core dot's staged operands were sized for one copy each
   /// (ttg-cuda-core-dot-operands keeps them within half of a block's shared
-  /// memory).  When numStages slots of every ring would not fit in a block,
-  /// a loop with such operands streams through fewer stages, as many as
-  /// fit; below 2, those loads stay synchronous and only the other rings
-  /// are made.
+  /// memory).  When the slots of every ring would not fit in a block, a
+  /// loop with such operands streams through fewer stages, as many as
+  /// their slots fit; below 2 stages, those loads stay synchronous and only
+  /// the other rings are made.
   void dropStagedOperandsOverBudget() {
     auto isStaged = [](PipelinedLoad &p) {
       return p.alloc &&
@@ -334,12 +348,13 @@ private:
     for (PipelinedLoad &p : loads)
       slotBytes += sharedBytesOf(p.slotType());
     auto module = loop->getParentOfType<ModuleOp>();
-    int64_t fitting =
+    int64_t fittingSlots =
         getSharedMemoryPerBlock(getComputeCapability(module)) / slotBytes;
-    if (fitting >= numStages)
+    int64_t spareStages = numStages - numSlots();
+    if (fittingSlots >= numSlots())
       return;
-    if (fitting >= 2)
-      numStages = fitting;
+    if (fittingSlots + spareStages >= 2)
+      numStages = fittingSlots + spareStages;
     else
       llvm::erase_if(loads, isStaged);
   }
@@ -888,7 +903,7 @@ private:
     // The rings.
     for (PipelinedLoad &p : loads) {
       MemDescType type = p.slotType();
-      SmallVector<int64_t> shape = {numStages};
+      SmallVector<int64_t> shape = {numSlots()};
       shape.append(type.getShape().begin(), type.getShape().end());
       auto ringType = MemDescType::get(context, shape, type.getElementType(),
                                        type.getEncoding(), type.getMemorySpace(),
@@ -898,12 +913,13 @@ private:
     // The TMA copies' barriers, one per slot, each expecting one arrival.
     if (hasTmaLoads()) {
       barriers = LocalAllocOp::create(
-          builder, loc, barrierArrayType(context, {numStages, 1}), Value());
-      for (int64_t s = 0; s < numStages; ++s)
+          builder, loc, barrierArrayType(context, {numSlots(), 1}), Value());
+      for (int64_t s = 0; s < numSlots(); ++s)
         InitBarrierOp::create(builder, loc, barrierOf(builder, constI32(builder, s)), 1);
     }
 
-    // Prologue: iterations 0 .. numStages - 2.
+    // Prologue: iterations 0 .. numStages - 2, into slots 0 .. numStages - 2
+    // (S >= numStages - 1).
     IRMapping ahead;
     for (unsigned index : carried0)
       ahead.map(loop.getRegionIterArg(index), loop.getInitArgs()[index]);
@@ -920,7 +936,7 @@ private:
     SmallVector<Value> inits(loop.getInitArgs());
     for (unsigned index : carried0)
       inits[index] = ahead.lookup(loop.getRegionIterArg(index));
-    inits.push_back(constI32(builder, numStages - 1)); // insert slot
+    inits.push_back(constI32(builder, (numStages - 1) % numSlots())); // insert slot
     inits.push_back(constI32(builder, 0));             // extract slot
     if (hasTmaLoads())
       inits.push_back(constI32(builder, 0)); // extract slot's barrier phase
@@ -1025,7 +1041,7 @@ private:
     auto wrap = [&](Value slot) {
       Value plus = arith::AddIOp::create(inner, loc, slot, constI32(inner, 1));
       Value full = arith::CmpIOp::create(inner, loc, arith::CmpIPredicate::eq,
-                                         plus, constI32(inner, numStages));
+                                         plus, constI32(inner, numSlots()));
       return arith::SelectOp::create(inner, loc, full, constI32(inner, 0), plus)
           .getResult();
     };
@@ -1050,7 +1066,7 @@ private:
     builder.setInsertionPointAfter(newLoop);
     emitWait(builder, 0);
     if (hasTmaLoads())
-      for (int64_t s = 0; s < numStages; ++s)
+      for (int64_t s = 0; s < numSlots(); ++s)
         InvalBarrierOp::create(builder, loc, barrierOf(builder, constI32(builder, s)));
     for (unsigned i = 0; i < numCarried; ++i)
       loop.getResult(i).replaceAllUsesWith(newLoop.getResult(i));
@@ -1071,15 +1087,24 @@ private:
       mapping.map(from, to);
   }
 
+  /// Ring slots: numStages - 1 when every reader of a slot is done with it
+  /// before its iteration issues the next copies (no warpgroup dot, which
+  /// may run asynchronously, and no TMA copy, whose mbarrier would be
+  /// re-armed), else numStages.
+  int64_t numSlots() const {
+    return slotReadersAreSynchronous ? numStages - 1 : numStages;
+  }
+
   scf::ForOp loop;
   int64_t numStages;
+  bool slotReadersAreSynchronous = false;
   const ModuleAxisInfo &axisInfo;
   SmallVector<PipelinedLoad> loads;
   DenseSet<Operation *> stage0;
   DenseSet<Operation *> shared;
   llvm::SetVector<unsigned> carried0;
   SmallVector<Value> rings;
-  Value barriers; ///< [numStages x 1] mbarriers of the TMA copies, if any
+  Value barriers; ///< [numSlots() x 1] mbarriers of the TMA copies, if any
   /// Small loads kept in registers, issued numStages - 1 iterations ahead.
   SmallVector<Operation *> registerLoads;
   DenseMap<Operation *, SmallVector<Value>> prologueValues;

@@ -335,6 +335,11 @@ def TTGPipelinePass : Pass<"ttg-pipeline", "::mlir::ModuleOp"> {
     prologue issues the first numStages - 1 iterations' copies, each commit
     group predicated on its iteration existing; every iteration waits until
     its own group has landed (`ttg.async_wait {num = numStages - 2}`).
+    When no warpgroup dot (which may still read a buffer while the next
+    copies are issued) and no TMA copy use the loop's rings, every reader
+    of a buffer is done with it when its iteration issues the next copies:
+    those then refill the buffer just read, after a barrier, and the ring
+    has numStages - 1 buffers.
 
     ```mlir
     scf.for %i = %lb to %ub step %s iter_args(%acc = %c0, %p = %p0) {
