@@ -32,7 +32,9 @@
 //      LLVM atomics.  `tt.print` is a printf per element, `tt.assert` a
 //      call of the runtime's failure function when the condition has a
 //      false element.  The kernel gains six i32 arguments: the program's
-//      coordinates and the grid's size.
+//      coordinates and the grid's size.  Then chains of element-wise ops on
+//      vectors of many lanes become loops over 16-lane chunks
+//      (StripMineElementwise.cpp).
 //   2. Math functions LLVM would call one element at a time (expf, logf...)
 //      become MLIR's polynomial approximations on whole vectors; then the
 //      standard conversions to the LLVM dialect (scf to cf, then arith,
@@ -227,6 +229,7 @@ struct ConvertTTToHostLLVMPass
     scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns, target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    stripMineElementwise(module);
 
     // 2. to the LLVM dialect; first the math functions LLVM would call one
     //    element at a time (expf, logf, ...) become polynomials on whole

@@ -122,6 +122,10 @@ void populateReduceScanDotToHostPatterns(const mlir::TypeConverter &types, mlir:
 /// Patterns of DebugOpsToHost.cpp: tt.print and tt.assert.
 void populateDebugOpsToHostPatterns(const mlir::TypeConverter &types, mlir::RewritePatternSet &patterns);
 
+/// StripMineElementwise.cpp: chains of element-wise ops on vectors of many
+/// lanes, in every block under `root`, become loops over 16-lane chunks.
+void stripMineElementwise(mlir::Operation *root);
+
 } // namespace tritium::cpu
 
 #endif // TRITIUM_LIB_TARGET_CPU_HOSTLOWERING_H

@@ -355,3 +355,26 @@ def test_random_functions_exported():
     for name in ("rand", "randn", "randint", "randint4x", "philox"):
         assert callable(getattr(tl, name))
     assert math.isclose(4.6566127342e-10 * (2**31 - 1), 1.0, rel_tol=1e-6)
+
+
+# ---- the kernels run on the CPU target against the reference -----------------------------------
+
+@pytest.mark.parametrize("block", [64, 1024])
+def test_kernels_on_the_cpu_match_the_reference(block):
+    # 1024 lanes: the Philox rounds run in a loop over 16-lane chunks
+    # (StripMineElementwise.cpp); 64: on whole vectors
+    programs, seed = 3, 0x5EED1234
+    offsets = np.arange(programs * block, dtype=np.int32)
+    out = np.empty(programs * block, np.uint32)
+    randint_kernel[(programs,)](out, seed, N=block)
+    np.testing.assert_array_equal(out, randint_reference(seed, offsets))
+    words = np.empty(4 * block, np.uint32)
+    randint4x_kernel[(1,)](words, seed, N=block, ROUNDS=10)
+    for i, want in enumerate(randint4x_reference(seed, offsets[:block])):
+        np.testing.assert_array_equal(words[i * block:(i + 1) * block], want)
+    uniform = np.empty(programs * block, np.float32)
+    rand_kernel[(programs,)](uniform, seed, N=block)
+    np.testing.assert_array_equal(uniform, rand_reference(seed, offsets))
+    normal = np.empty(programs * block, np.float32)
+    randn_kernel[(programs,)](normal, seed, N=block)
+    np.testing.assert_allclose(normal, randn_reference(seed, offsets), rtol=2e-5, atol=2e-5)

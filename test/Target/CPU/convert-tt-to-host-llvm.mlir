@@ -413,3 +413,65 @@ tt.func public @rows(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) -> tensor<64
   %x = tt.load %a : tensor<64x64x!tt.ptr<f32>>
   tt.return %x : tensor<64x64xf32>
 }
+
+// -----
+
+// A chain of 16 or more element-wise ops on more than 256 lanes runs in one
+// loop over 16-lane chunks: the vector from outside (the range) goes to the
+// stack and each chunk is loaded, the splat (of %s) and the splat constant
+// are made on 16 lanes, the ops run on vector<16xi32>, and the values used
+// after the chain (%v17 and the comparison, an i1 vector, through bytes) go
+// to stack slots loaded whole after the loop.
+// CHECK-LABEL: llvm.func internal @long_chain(
+// CHECK: llvm.store %{{.*}} : vector<1024xi32>, !llvm.ptr
+// CHECK: ^bb2:
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<16xi32>
+// CHECK-COUNT-16: llvm.{{(add|xor|mul)}} {{.*}} : vector<16xi32>
+// CHECK: llvm.icmp "slt" {{.*}} : vector<16xi32>
+// CHECK: llvm.zext {{.*}} : vector<16xi1> to vector<16xi8>
+// CHECK: ^bb3:
+// CHECK-DAG: llvm.load %{{.*}} : !llvm.ptr -> vector<1024xi32>
+// CHECK-DAG: llvm.load %{{.*}} : !llvm.ptr -> vector<1024xi8>
+// CHECK: llvm.trunc %{{.*}} : vector<1024xi8> to vector<1024xi1>
+// CHECK: llvm.return
+tt.func public @long_chain(%s: i32) -> (tensor<1024xi32>, tensor<1024xi1>) {
+  %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %c = arith.constant dense<3> : tensor<1024xi32>
+  %sp = tt.splat %s : i32 -> tensor<1024xi32>
+  %v1 = arith.addi %r, %sp : tensor<1024xi32>
+  %v2 = arith.muli %v1, %c : tensor<1024xi32>
+  %v3 = arith.xori %v2, %v1 : tensor<1024xi32>
+  %v4 = arith.addi %v3, %sp : tensor<1024xi32>
+  %v5 = arith.muli %v4, %v4 : tensor<1024xi32>
+  %v6 = arith.xori %v5, %c : tensor<1024xi32>
+  %v7 = arith.addi %v6, %v1 : tensor<1024xi32>
+  %v8 = arith.muli %v7, %c : tensor<1024xi32>
+  %v9 = arith.xori %v8, %v7 : tensor<1024xi32>
+  %v10 = arith.addi %v9, %sp : tensor<1024xi32>
+  %v11 = arith.muli %v10, %v10 : tensor<1024xi32>
+  %v12 = arith.xori %v11, %c : tensor<1024xi32>
+  %v13 = arith.addi %v12, %v1 : tensor<1024xi32>
+  %v14 = arith.muli %v13, %c : tensor<1024xi32>
+  %v15 = arith.xori %v14, %v13 : tensor<1024xi32>
+  %v16 = arith.addi %v15, %sp : tensor<1024xi32>
+  %v17 = arith.addi %v16, %v16 : tensor<1024xi32>
+  %lt = arith.cmpi slt, %v16, %r : tensor<1024xi32>
+  tt.return %v17, %lt : tensor<1024xi32>, tensor<1024xi1>
+}
+
+// -----
+
+// A chain of fewer ops stays on whole vectors.
+// CHECK-LABEL: llvm.func internal @short_chain(
+// CHECK-NOT: vector<16xi32>
+// CHECK: llvm.mul %{{.*}} : vector<1024xi32>
+// CHECK-NOT: vector<16xi32>
+// CHECK: llvm.return
+tt.func public @short_chain(%s: i32) -> tensor<1024xi32> {
+  %r = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %sp = tt.splat %s : i32 -> tensor<1024xi32>
+  %v1 = arith.addi %r, %sp : tensor<1024xi32>
+  %v2 = arith.muli %v1, %v1 : tensor<1024xi32>
+  %v3 = arith.xori %v2, %v1 : tensor<1024xi32>
+  tt.return %v3 : tensor<1024xi32>
+}
