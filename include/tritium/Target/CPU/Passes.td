@@ -24,7 +24,10 @@ def ConvertTTToHostLLVMPass : Pass<"convert-tt-to-host-llvm", "::mlir::ModuleOp"
     FMA per (k, i).  Scans take log2(n) shifted combines, `tt.gather` loads
     from a stack copy of its source, `tt.join`, `tt.split` and `tt.cat` are
     shuffles, and atomics are the host's, element by element under their
-    masks.
+    masks.  What would grow with the tile runs in loops over stack copies
+    (docs/architecture.md lists them); among them, a chain of 16 or more
+    element-wise ops on more than 256 lanes runs in one loop over 16-lane
+    chunks.
 
     `tt.func @k(args...)` becomes `func.func @k(args..., x, y, z, nx, ny, nz)`
     (the program's coordinates and the grid, all i32), and
