@@ -20,8 +20,9 @@ using tritium::capi::CompileContext;
 using tritium::capi::store;
 
 extern "C" int tritium_cpu_compile(const char *ttir, size_t len, const char *source_name,
-                                   const char *kernel_name, void **program, char **llvm_ir,
-                                   char **object, size_t *object_size, char **diagnostics) {
+                                   const char *kernel_name, int fast_codegen, void **program,
+                                   char **llvm_ir, char **object, size_t *object_size,
+                                   char **diagnostics) {
   if (program)
     *program = nullptr;
   if (llvm_ir)
@@ -51,7 +52,8 @@ extern "C" int tritium_cpu_compile(const char *ttir, size_t len, const char *sou
     return 1;
   }
   std::string llvmIR, objectFile;
-  auto compiled = tritium::cpu::HostProgram::compile(*module, kernel_name, llvmIR, objectFile);
+  auto compiled = tritium::cpu::HostProgram::compile(*module, kernel_name, llvmIR, objectFile,
+                                                     fast_codegen != 0);
   if (!compiled) {
     store(diagnostics, "error: " + llvm::toString(compiled.takeError()));
     return 1;

@@ -13,7 +13,7 @@ import threading
 from .errors import CompilationError, NativeLibraryError
 
 # Must equal kAbiVersion in capi/ParseAndVerify.cpp.
-ABI_VERSION = 13
+ABI_VERSION = 14
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _lock = threading.Lock()
@@ -94,7 +94,7 @@ class NativeLibrary:
         vp = ctypes.c_void_p
         d.tritium_cpu_compile.restype = ctypes.c_int
         d.tritium_cpu_compile.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p,
-                                          ctypes.POINTER(vp), ctypes.POINTER(vp), ctypes.POINTER(vp),
+                                          ctypes.c_int, ctypes.POINTER(vp), ctypes.POINTER(vp), ctypes.POINTER(vp),
                                           ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(vp)]
         d.tritium_cpu_load.restype = ctypes.c_int
         d.tritium_cpu_load.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(vp),
@@ -217,16 +217,17 @@ class NativeLibrary:
 
 
     # -- the CPU target --
-    def compile_cpu(self, ttir: str, kernel_name: str, source_name: str = "<ir>"):
+    def compile_cpu(self, ttir: str, kernel_name: str, source_name: str = "<ir>", fast_codegen: bool = False):
         """Compiles TTIR for the host CPU: (program handle, optimized LLVM
         IR, the host object file the program was linked from, which
-        load_cpu takes back).  Free the handle with release_cpu.  Raises
-        CompilationError."""
+        load_cpu takes back).  `fast_codegen`: machine code from LLVM's fast
+        path (made sooner, runs slower).  Free the handle with release_cpu.
+        Raises CompilationError."""
         data = ttir.encode("utf-8")
         program, llvm_ir, diagnostics = ctypes.c_void_p(), ctypes.c_void_p(), ctypes.c_void_p()
         obj, obj_size = ctypes.c_void_p(), ctypes.c_size_t()
         rc = self._dll.tritium_cpu_compile(data, len(data), source_name.encode("utf-8"), kernel_name.encode("utf-8"),
-                                           ctypes.byref(program), ctypes.byref(llvm_ir), ctypes.byref(obj),
+                                           int(fast_codegen), ctypes.byref(program), ctypes.byref(llvm_ir), ctypes.byref(obj),
                                            ctypes.byref(obj_size), ctypes.byref(diagnostics))
         image = self._take_bytes(obj, obj_size)
         text, messages = self._take_string(llvm_ir), self._take_string(diagnostics)

@@ -1,7 +1,8 @@
 //===- HostProgram.cpp - a kernel compiled for the host CPU ---------------===//
 //
 // Translation to LLVM IR, LLVM's O3 pipeline for the host's target machine,
-// code generation to an object file, ORC's LLJIT linking it (math functions
+// code generation to an object file (optimizing, or LLVM's fast path when
+// the caller asks: TRITON_INTERPRET=1's compiles), ORC's LLJIT linking it (math functions
 // such as expf resolve to the process's own, the libdevice functions the C
 // library lacks to HostMath.cpp's),
 // and the grid run on the process's pool of host threads (HostThreadPool).
@@ -82,25 +83,26 @@ std::string tritium::cpu::hostDescription() {
 HostProgram::~HostProgram() = default;
 
 namespace {
-llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostMachineBuilder() {
+llvm::Expected<llvm::orc::JITTargetMachineBuilder> hostMachineBuilder(bool fastCodegen = false) {
   auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!machineBuilder)
     return machineBuilder.takeError();
-  machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  machineBuilder->setCodeGenOptLevel(fastCodegen ? llvm::CodeGenOptLevel::None
+                                                 : llvm::CodeGenOptLevel::Aggressive);
   return machineBuilder;
 }
 } // namespace
 
 llvm::Expected<std::unique_ptr<HostProgram>>
 HostProgram::compile(mlir::ModuleOp module, llvm::StringRef kernel, std::string &llvmIR,
-                     std::string &object) {
+                     std::string &object, bool fastCodegen) {
   initializeNativeTarget();
   mlir::DialectRegistry registry;
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
   module->getContext()->appendDialectRegistry(registry);
 
-  auto machineBuilder = hostMachineBuilder();
+  auto machineBuilder = hostMachineBuilder(fastCodegen);
   if (!machineBuilder)
     return machineBuilder.takeError();
   auto machine = machineBuilder->createTargetMachine();

