@@ -365,7 +365,9 @@ def run(args):
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"files": files, "results": {b: list(r.values()) for b, r in by_backend.items()}}, f)
-    report(files, by_backend, record_it=not args.match)
+    # (no record from a subset, nor from a dumping run: its launchers keep
+    # their kernels and each config is disassembled after it compiled)
+    report(files, by_backend, record_it=not args.match and not args.dump)
     return 0
 
 
