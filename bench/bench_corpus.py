@@ -159,6 +159,22 @@ class Item:
         flops = 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
         return "TFLOP/s", flops / 1e12, want, 2e-2, launch, outs
 
+    def _tutorial03_launch(self, a, b, outs):
+        """launch(name): a function that runs tutorial 03's matmul_kernel of
+        compiler `name` on a @ b into outs[name], with the item's config."""
+        M, K = a.shape
+        N = b.shape[1]
+        bm, bn, bk, group, stages, warps = self.config
+
+        def launch(name):
+            kernel, c = self.modules[name]["tutorials"].matmul_kernel, outs[name]
+            grid = (triton_cdiv(M, bm) * triton_cdiv(N, bn),)
+            return lambda: kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                        c.stride(0), c.stride(1), BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
+                                        BLOCK_SIZE_K=bk, GROUP_SIZE_M=group, ACTIVATION="", num_stages=stages,
+                                        num_warps=warps)
+        return launch
+
     def _matmul(self):
         torch = self.torch
         (dtype_name,) = self.case
@@ -175,16 +191,8 @@ class Item:
             out_dtype = dtype
         want = a.float() @ b.float()
         outs = {name: torch.empty(M, N, device="cuda", dtype=out_dtype) for name in self.modules}
-        bm, bn, bk, group, stages, warps = self.config
-
-        def launch(name):
-            kernel, c = self.modules[name]["tutorials"].matmul_kernel, outs[name]
-            grid = (triton_cdiv(M, bm) * triton_cdiv(N, bn),)
-            return lambda: kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                                        c.stride(0), c.stride(1), BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
-                                        BLOCK_SIZE_K=bk, GROUP_SIZE_M=group, ACTIVATION="", num_stages=stages,
-                                        num_warps=warps)
-        return "TFLOP/s", 2.0 * M * N * K / 1e12, want, 0.05 if dtype_name == "fp8" else 0.02, launch, outs
+        return "TFLOP/s", 2.0 * M * N * K / 1e12, want, 0.05 if dtype_name == "fp8" else 0.02, \
+            self._tutorial03_launch(a, b, outs), outs
 
     def _matmul_forms(self):
         torch = self.torch
@@ -234,16 +242,7 @@ class Item:
             b = torch.randn(N, K, device="cuda", dtype=torch.float16).T
         want = a.float() @ b.float()
         outs = {name: torch.empty(M, N, device="cuda", dtype=torch.float16) for name in self.modules}
-        bm, bn, bk, group, stages, warps = self.config
-
-        def launch(name):
-            kernel, c = self.modules[name]["tutorials"].matmul_kernel, outs[name]
-            grid = (triton_cdiv(M, bm) * triton_cdiv(N, bn),)
-            return lambda: kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                                        c.stride(0), c.stride(1), BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn,
-                                        BLOCK_SIZE_K=bk, GROUP_SIZE_M=group, ACTIVATION="", num_stages=stages,
-                                        num_warps=warps)
-        return "TFLOP/s", 2.0 * M * N * K / 1e12, want, 0.02, launch, outs
+        return "TFLOP/s", 2.0 * M * N * K / 1e12, want, 0.02, self._tutorial03_launch(a, b, outs), outs
 
     def _inductor_mm(self):
         torch = self.torch

@@ -273,6 +273,51 @@ void tritium::cpu::storeElements(OpBuilder &b, Location loc, Value value, Value 
   LLVM::StoreOp::create(b, loc, value, elementAddress(b, loc, base, element, index), elementAlignment(element));
 }
 
+SmallVector<Value> tritium::cpu::inChunks(
+    OpBuilder &b, Location loc, ValueRange inputs, TypeRange resultTypes, int64_t n, int64_t chunk,
+    function_ref<SmallVector<Value>(OpBuilder &, ValueRange, TypeRange)> compute) {
+  Type i8 = b.getI8Type();
+  auto isBits = [](Type t) { return getElementTypeOrSelf(t).isInteger(1); };
+  auto memElement = [&](Type t) { return isBits(t) ? i8 : getElementTypeOrSelf(t); };
+  auto lanesOf = [&](Type t, int64_t lanes) -> Type { return VectorType::get({lanes}, getElementTypeOrSelf(t)); };
+  Value zero = i32Constant(b, loc, 0);
+  SmallVector<Value> inputMem, resultMem;
+  for (Value input : inputs) {
+    Value stored = isBits(input.getType()) ? arith::ExtUIOp::create(b, loc, lanesOf(i8, n), input) : input;
+    inputMem.push_back(entryAlloca(b, loc, memElement(input.getType()), n));
+    storeElements(b, loc, stored, inputMem.back(), zero);
+  }
+  for (Type t : resultTypes)
+    resultMem.push_back(entryAlloca(b, loc, memElement(t), n));
+  scf::ForOp::create(b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, chunk), ValueRange{},
+                     [&](OpBuilder &lb, Location, Value first, ValueRange) {
+                       SmallVector<Value> chunks;
+                       for (auto [input, mem] : llvm::zip(inputs, inputMem)) {
+                         Value part = loadElements(lb, loc, mem, memElement(input.getType()), first, chunk);
+                         if (isBits(input.getType()))
+                           part = arith::TruncIOp::create(lb, loc, lanesOf(input.getType(), chunk), part);
+                         chunks.push_back(part);
+                       }
+                       SmallVector<Type> chunkTypes;
+                       for (Type t : resultTypes)
+                         chunkTypes.push_back(lanesOf(t, chunk));
+                       for (auto [result, mem] : llvm::zip(compute(lb, chunks, chunkTypes), resultMem)) {
+                         if (isBits(result.getType()))
+                           result = arith::ExtUIOp::create(lb, loc, lanesOf(i8, chunk), result);
+                         storeElements(lb, loc, result, mem, first);
+                       }
+                       scf::YieldOp::create(lb, loc);
+                     });
+  SmallVector<Value> results;
+  for (auto [mem, t] : llvm::zip(resultMem, resultTypes)) {
+    Value whole = loadElements(b, loc, mem, memElement(t), zero, n);
+    results.push_back(isBits(t) ? arith::TruncIOp::create(b, loc, t, whole).getResult() : whole);
+  }
+  endLifetimes(b, loc, inputMem);
+  endLifetimes(b, loc, resultMem);
+  return results;
+}
+
 ContiguousRows tritium::cpu::findContiguousRows(ModuleOp module) {
   ContiguousRows rows;
   tritium::ModuleAxisInfo axis(module);

@@ -93,6 +93,18 @@ mlir::Value loadElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value bas
 /// aligned to one element.
 void storeElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value, mlir::Value base,
                    mlir::Value index);
+/// Vectors of `resultTypes` (`n` lanes each) computed by `compute` on chunks
+/// of `chunk` lanes in a loop: `inputs` (vectors of `n` lanes) go to stack
+/// slots, each chunk of them is loaded and given to `compute` (with the
+/// chunk types of the results), its results are stored to the results'
+/// slots, which are loaded whole after the loop.  Vectors of i1 go through
+/// memory as bytes.  `n` is a multiple of `chunk`.
+llvm::SmallVector<mlir::Value>
+inChunks(mlir::OpBuilder &b, mlir::Location loc, mlir::ValueRange inputs, mlir::TypeRange resultTypes, int64_t n,
+         int64_t chunk,
+         llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::OpBuilder &, mlir::ValueRange chunks,
+                                                           mlir::TypeRange chunkTypes)>
+             compute);
 
 /// Loads and stores whose pointers address each row (the innermost
 /// dimension) contiguously, by the axis analysis of the Triton IR: the

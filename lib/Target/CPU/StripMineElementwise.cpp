@@ -12,14 +12,13 @@
 //      that is not element-wise, or has another lane count, and uses a
 //      value of the cluster closes it (right before that op), as does the
 //      end of the block.
-//   2. A closed cluster of at least kMinOps ops becomes, where it closed:
-//      its vector inputs (values from outside, but splats and splat
-//      constants) stored to stack slots; scf.for over the chunks, loading
-//      each input's chunk, splatting the splats' scalars and the splat
-//      constants to kChunk lanes, the cluster's ops cloned on kChunk-lane
-//      types, and the chunks of the values used outside stored to their
-//      slots; after the loop those values loaded whole.  Vectors of i1 go
-//      through memory as bytes.  The cluster's ops are then erased.
+//   2. A closed cluster of at least kMinOps ops becomes, where it closed,
+//      a loop over the chunks (inChunks, HostLowering.h): its vector inputs
+//      (values from outside, but splats and splat constants) go through
+//      stack slots, the splats' scalars and the splat constants are splatted
+//      to kChunk lanes in the loop, the cluster's ops are cloned on
+//      kChunk-lane types, and the values used outside come back whole after
+//      the loop.  The cluster's ops are then erased.
 //
 // Scalar operands stay as they are (loop-invariant).  The ops of the
 // cluster keep their order, so every value a clone reads is cloned,
@@ -97,16 +96,11 @@ DenseElementsAttr splatConstant(Value v) {
   return DenseElementsAttr();
 }
 
-bool isBits(Type type) { return getElementTypeOrSelf(type).isInteger(1); }
-
 /// `cluster` (element-wise ops on `n` lanes, in block order) rebuilt as a
-/// loop over chunks right before `before`.
+/// loop over chunks right before `before` (inChunks).
 void stripMine(ArrayRef<Operation *> cluster, int64_t n, Operation *before) {
   llvm::SmallPtrSet<Operation *, 16> members(cluster.begin(), cluster.end());
   Location loc = cluster.front()->getLoc();
-  OpBuilder b(before);
-  Type i8 = b.getI8Type();
-  Value zero = i32Constant(b, loc, 0);
 
   // Inputs from outside the cluster, and values used outside it.
   llvm::SetVector<Value> inputs, outputs;
@@ -118,39 +112,21 @@ void stripMine(ArrayRef<Operation *> cluster, int64_t n, Operation *before) {
         inputs.insert(operand);
     }
     for (Value result : op->getResults())
-      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-            return !members.contains(user);
-          }))
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) { return !members.contains(user); }))
         outputs.insert(result);
   }
-
-  // The inputs to the stack (i1 as bytes), the outputs' slots.
-  auto memElement = [&](Value v) { return isBits(v.getType()) ? i8 : getElementTypeOrSelf(v.getType()); };
-  SmallVector<Value> inputMem, outputMem;
-  for (Value input : inputs) {
-    Value stored = input;
-    if (isBits(input.getType()))
-      stored = arith::ExtUIOp::create(b, loc, VectorType::get({n}, i8), input);
-    inputMem.push_back(entryAlloca(b, loc, memElement(input), n));
-    storeElements(b, loc, stored, inputMem.back(), zero);
-  }
-  for (Value output : outputs)
-    outputMem.push_back(entryAlloca(b, loc, memElement(output), n));
 
   auto chunkOf = [](Type type) -> Type {
     auto vector = dyn_cast<VectorType>(type);
     return vector ? Type(VectorType::get({kChunk}, vector.getElementType())) : type;
   };
-  scf::ForOp::create(
-      b, loc, zero, i32Constant(b, loc, n), i32Constant(b, loc, kChunk), ValueRange{},
-      [&](OpBuilder &lb, Location, Value first, ValueRange) {
+  OpBuilder b(before);
+  SmallVector<Type> outputTypes = llvm::map_to_vector(outputs, [](Value v) { return v.getType(); });
+  SmallVector<Value> wholes = inChunks(
+      b, loc, inputs.getArrayRef(), outputTypes, n, kChunk,
+      [&](OpBuilder &lb, ValueRange inputChunks, TypeRange) {
         IRMapping chunks;
-        for (auto [input, mem] : llvm::zip(inputs, inputMem)) {
-          Value chunk = loadElements(lb, loc, mem, memElement(input), first, kChunk);
-          if (isBits(input.getType()))
-            chunk = arith::TruncIOp::create(lb, loc, chunkOf(input.getType()), chunk);
-          chunks.map(input, chunk);
-        }
+        chunks.map(inputs.getArrayRef(), inputChunks);
         for (Operation *op : cluster) {
           SmallVector<Value> operands;
           for (Value operand : op->getOperands()) {
@@ -168,26 +144,13 @@ void stripMine(ArrayRef<Operation *> cluster, int64_t n, Operation *before) {
           SmallVector<Type> types = llvm::map_to_vector(op->getResultTypes(), chunkOf);
           OperationState state(op->getLoc(), op->getName(), operands, types, op->getAttrs());
           Operation *clone = lb.create(state);
-          for (auto [from, to] : llvm::zip(op->getResults(), clone->getResults()))
-            chunks.map(from, to);
+          chunks.map(op->getResults(), clone->getResults());
         }
-        for (auto [output, mem] : llvm::zip(outputs, outputMem)) {
-          Value chunk = chunks.lookup(output);
-          if (isBits(output.getType()))
-            chunk = arith::ExtUIOp::create(lb, loc, VectorType::get({kChunk}, i8), chunk);
-          storeElements(lb, loc, chunk, mem, first);
-        }
-        scf::YieldOp::create(lb, loc);
+        return llvm::map_to_vector(outputs, [&](Value output) { return chunks.lookup(output); });
       });
 
-  for (auto [output, mem] : llvm::zip(outputs, outputMem)) {
-    Value whole = loadElements(b, loc, mem, memElement(output), zero, n);
-    if (isBits(output.getType()))
-      whole = arith::TruncIOp::create(b, loc, output.getType(), whole);
+  for (auto [output, whole] : llvm::zip(outputs, wholes))
     Value(output).replaceUsesWithIf(whole, [&](OpOperand &use) { return !members.contains(use.getOwner()); });
-  }
-  endLifetimes(b, loc, inputMem);
-  endLifetimes(b, loc, outputMem);
   for (Operation *op : llvm::reverse(cluster))
     op->erase();
 }

@@ -159,40 +159,14 @@ bool isCostlyElementwise(Operation *op) {
              arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op);
 }
 
-/// `op` rebuilt on chunks of kChunk lanes in a loop: its operands (vectors
-/// of `n` lanes) go to the stack, each chunk is loaded, computed and stored
-/// to the stack results, which are loaded whole at the end.
+/// `op` rebuilt on chunks of kChunk lanes in a loop (inChunks).
 SmallVector<Value> elementwiseInChunks(Operation *op, ArrayRef<Value> operands, ArrayRef<Type> types, int64_t n,
                                        ConversionPatternRewriter &rewriter) {
-  Location loc = op->getLoc();
-  Value zero = i32Constant(rewriter, loc, 0);
-  SmallVector<Value> operandMem, resultMem;
-  for (Value v : operands) {
-    operandMem.push_back(entryAlloca(rewriter, loc, getElementTypeOrSelf(v.getType()), n));
-    storeElements(rewriter, loc, v, operandMem.back(), zero);
-  }
-  for (Type t : types)
-    resultMem.push_back(entryAlloca(rewriter, loc, getElementTypeOrSelf(t), n));
-  scf::ForOp::create(rewriter, loc, zero, i32Constant(rewriter, loc, n), i32Constant(rewriter, loc, kChunk),
-                     ValueRange{}, [&](OpBuilder &b, Location, Value first, ValueRange) {
-                       SmallVector<Value> chunks;
-                       for (auto [mem, v] : llvm::zip(operandMem, operands))
-                         chunks.push_back(loadElements(b, loc, mem, getElementTypeOrSelf(v.getType()), first, kChunk));
-                       SmallVector<Type> chunkTypes;
-                       for (Type t : types)
-                         chunkTypes.push_back(VectorType::get({kChunk}, getElementTypeOrSelf(t)));
-                       OperationState state(loc, op->getName(), chunks, chunkTypes, op->getAttrs());
-                       Operation *chunkOp = b.create(state);
-                       for (auto [result, mem] : llvm::zip(chunkOp->getResults(), resultMem))
-                         storeElements(b, loc, result, mem, first);
-                       scf::YieldOp::create(b, loc);
-                     });
-  SmallVector<Value> results;
-  for (auto [mem, t] : llvm::zip(resultMem, types))
-    results.push_back(loadElements(rewriter, loc, mem, getElementTypeOrSelf(t), zero, n));
-  endLifetimes(rewriter, loc, operandMem);
-  endLifetimes(rewriter, loc, resultMem);
-  return results;
+  return inChunks(rewriter, op->getLoc(), operands, types, n, kChunk,
+                  [&](OpBuilder &b, ValueRange chunks, TypeRange chunkTypes) {
+                    OperationState state(op->getLoc(), op->getName(), chunks, chunkTypes, op->getAttrs());
+                    return SmallVector<Value>(b.create(state)->getResults());
+                  });
 }
 
 /// An arith or math op on tensors, rebuilt on the flat vector types (a
