@@ -29,7 +29,10 @@
 //
 // Cache modifiers become .ca/.cg/.cs/.cv (loads) and .wb/.cg/.cs/.wt
 // (stores); eviction policies .L1::evict_first/.L1::evict_last (PTX allows
-// them only without a cache modifier); volatile loads are ld.volatile.
+// them only without a cache modifier), and on loads from sm_80 on also the
+// same priority in L2, through a cache policy made before the load
+// (createpolicy.fractional.L2::evict_*.b64 p, 1.0, .L2::cache_hint), as
+// Triton's loads carry it; volatile loads are ld.volatile.
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -225,6 +228,29 @@ StringRef evictionQualifier(tt::EvictionPolicy policy) {
   }
 }
 
+/// The L2 eviction priority of a load's policy ("L2::evict_last"), or "".
+StringRef l2EvictionPriority(tt::EvictionPolicy policy) {
+  switch (policy) {
+  case tt::EvictionPolicy::EVICT_FIRST:
+    return "L2::evict_first";
+  case tt::EvictionPolicy::EVICT_LAST:
+    return "L2::evict_last";
+  default:
+    return "";
+  }
+}
+
+/// A cache policy giving every line the access touches `priority` in L2
+/// (an operand for .L2::cache_hint).
+Value createL2Policy(ConversionPatternRewriter &rewriter, Location loc,
+                     StringRef priority) {
+  PTXBuilder ptx;
+  PTXBuilder::Operand *policy = ptx.output("=l");
+  ptx.instr(("createpolicy.fractional." + priority + ".b64").str())
+      .args({policy, ptx.literal("1.0")});
+  return ptx.launch(rewriter, loc, rewriter.getI64Type());
+}
+
 /// The splat value of `other` as bits, when it is a constant.
 std::optional<APInt> getConstantBits(Value other) {
   if (!other)
@@ -282,6 +308,11 @@ struct LoadLowering : public ConvertOpToLLVMPattern<tt::LoadOp>,
                           ? ""
                           : evictionQualifier(op.getEvict());
     bool native = masks.empty() && cache.empty() && evict.empty();
+    StringRef l2Priority = evict.empty() ? "" : l2EvictionPriority(op.getEvict());
+    Value l2Policy;
+    if (!l2Priority.empty() &&
+        ttg::getComputeCapability(op->getParentOfType<ModuleOp>()) >= 80)
+      l2Policy = createL2Policy(rewriter, loc, l2Priority);
 
     SmallVector<Value> loaded;
     for (int64_t start = 0, e = ptrs.size(); start < e; start += shape.vec) {
@@ -313,6 +344,7 @@ struct LoadLowering : public ConvertOpToLLVMPattern<tt::LoadOp>,
       PTXBuilder::Operand *pred =
           masks.empty() ? nullptr : ptx.input(masks[start], "b");
       PTXBuilder::Operand *addr = ptx.input(ptrs[start], "l");
+      PTXBuilder::Operand *policy = l2Policy ? ptx.input(l2Policy, "l") : nullptr;
       if (pred) {
         std::string mov =
             "mov.u" + std::to_string(std::max<int64_t>(16, shape.width));
@@ -339,17 +371,21 @@ struct LoadLowering : public ConvertOpToLLVMPattern<tt::LoadOp>,
           instr.args({words[w], value});
         }
       }
-      ptx.instr("ld")
+      PTXBuilder::Instr &load = ptx.instr("ld")
           .q("volatile", op.getIsVolatile())
           .q("global")
           .q(cache)
           .q(evict)
+          .q("L2::cache_hint", policy != nullptr)
           .q("v" + std::to_string(shape.words), shape.words > 1)
           .q("b" + std::to_string(shape.width))
-          .guard(pred)
-          .args({shape.words > 1 ? PTXBuilder::list(words)
-                                 : PTXBuilder::Arg(words[0]),
-                 PTXBuilder::address(addr, 0)});
+          .guard(pred);
+      SmallVector<PTXBuilder::Arg, 3> loadArgs = {
+          shape.words > 1 ? PTXBuilder::list(words) : PTXBuilder::Arg(words[0]),
+          PTXBuilder::address(addr, 0)};
+      if (policy)
+        loadArgs.push_back(policy);
+      load.args(loadArgs);
       Type wordType = rewriter.getIntegerType(shape.width);
       Type asmType =
           shape.words == 1

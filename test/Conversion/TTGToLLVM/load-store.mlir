@@ -36,6 +36,38 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 // -----
 
+#b = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// A load's eviction policy is also its priority in L2 (sm_80 on): a cache
+// policy made once before the load, `createpolicy.fractional.L2::evict_*`
+// with fraction 1.0, passed to ld.global with .L2::cache_hint.  A load
+// with a cache modifier takes neither hint.
+// CHECK-LABEL: llvm.func @eviction_priority_in_l2
+// CHECK: %[[LAST:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;", "=l" : () -> i64
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.u32 $0, 0x0;\0Amov.u32 $1, 0x0;\0Amov.u32 $2, 0x0;\0Amov.u32 $3, 0x0;\0A@$4 ld.global.L1::evict_last.L2::cache_hint.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ], $6;", "=r,=r,=r,=r,b,l,l" %{{.*}}, %{{.*}}, %[[LAST]]
+// CHECK: %[[FIRST:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "createpolicy.fractional.L2::evict_first.b64 $0, 1.0;", "=l" : () -> i64
+// CHECK: ld.global.L1::evict_first.L2::cache_hint.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ], $6;", "=r,=r,=r,=r,b,l,l" %{{.*}}, %{{.*}}, %[[FIRST]]
+// CHECK-NOT: createpolicy
+// CHECK: ld.global.cg.v4.b32
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @eviction_priority_in_l2(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {start = 0 : i32, end = 512 : i32} : tensor<512xi32, #b>
+    %ns = tt.splat %n : i32 -> tensor<512xi32, #b>
+    %m = arith.cmpi slt, %r, %ns : tensor<512xi32, #b>
+    %ps = tt.splat %p : !tt.ptr<f32> -> tensor<512x!tt.ptr<f32>, #b>
+    %pp = tt.addptr %ps, %r : tensor<512x!tt.ptr<f32>, #b>, tensor<512xi32, #b>
+    %x = tt.load %pp, %m evictionPolicy = evict_last : tensor<512x!tt.ptr<f32>, #b>
+    %y = tt.load %pp, %m evictionPolicy = evict_first : tensor<512x!tt.ptr<f32>, #b>
+    %z = tt.load %pp, %m cacheModifier = cg evictionPolicy = evict_last : tensor<512x!tt.ptr<f32>, #b>
+    %s = arith.addf %x, %y : tensor<512xf32, #b>
+    %t = arith.addf %s, %z : tensor<512xf32, #b>
+    tt.store %pp, %t, %m : tensor<512x!tt.ptr<f32>, #b>
+    tt.return
+  }
+}
+
+// -----
+
 #b = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 
 // Eight f16 registers are 128 bits: four 32-bit words, each packing two
