@@ -7,7 +7,7 @@
 // (broadcast, expand_dims), reductions and scans, producers of uniform or
 // index values, structured control flow that merely carries values, and
 // loads and stores of fewer elements than threads (no layout makes those
-// cheaper).
+// cheaper), and device asserts and prints.
 // Transposes and row-major reshapes only relabel coordinates: their results
 // take the operand's layout relabelled the same way (getTransposed,
 // getReshaped), which their lowering turns into a renaming of registers.
@@ -56,6 +56,20 @@ bool isCheapAccess(Operation *op) {
     return false;
   return pointers.getNumElements() < layout.getNumWarps() * layout.getWarpSize();
 }
+
+/// tt.assert, and tt.print of at most one tensor: they check or print each
+/// element where it is, under any layout, so they follow the value they
+/// take.  (Anchored, an assert on the indices of a gather kept that index
+/// computation in the assert's layout, and it was computed twice.)
+bool isLayoutFreeDebugOp(Operation *op) {
+  if (isa<tt::AssertOp>(op))
+    return true;
+  if (!isa<tt::PrintOp>(op))
+    return false;
+  return llvm::count_if(op->getOperands(), [](Value operand) {
+           return getLayoutOf(operand) != nullptr;
+         }) <= 1;
+}
 } // namespace
 
 LayoutRole ttg::detail::getLayoutRole(Operation *op) {
@@ -87,7 +101,7 @@ LayoutRole ttg::detail::getLayoutRole(Operation *op) {
   if (isa<scf::YieldOp>(op) &&
       isa<scf::ForOp, scf::IfOp, scf::WhileOp>(op->getParentOp()))
     return LayoutRole::Yield;
-  if (isElementwise(op) || isCheapAccess(op))
+  if (isElementwise(op) || isCheapAccess(op) || isLayoutFreeDebugOp(op))
     return LayoutRole::SameLayout;
   return LayoutRole::Fixed;
 }

@@ -20,7 +20,8 @@ enum class LayoutRole {
   /// Operands and results keep their layouts (the op anchors them).
   Fixed,
   /// All tensor operands and results share one layout: element-wise ops,
-  /// tt.broadcast, tt.scan, loads and stores of fewer elements than threads.
+  /// tt.broadcast, tt.scan, loads and stores of fewer elements than threads,
+  /// tt.assert and tt.print of one tensor.
   SameLayout,
   /// ttg.convert_layout: operand and result may take any layouts.
   Convert,
