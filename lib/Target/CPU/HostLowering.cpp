@@ -89,11 +89,15 @@ static unsigned elementAlignment(Type element) {
   return std::max(1u, element.getIntOrFloatBitWidth() / 8);
 }
 
-/// Permutations of more than this many lanes (not runs of consecutive
-/// lanes) go through memory in a loop (shuffleThroughMemory): the host's
-/// code generator takes seconds over one shufflevector of 4096 lanes with
-/// an irregular mask.
+/// Shuffles of more than this many result lanes (not runs of consecutive
+/// lanes, nor splats) go through memory in a loop (shuffleThroughMemory)
+/// when they read more than kWholeShuffleSource lanes: the host's code
+/// generator splits a shufflevector into register-sized pieces, each
+/// looking at every register of the source, and takes seconds over one of
+/// 4096 lanes from 2048 (a sort network's broadcasts) or a permutation of
+/// 4096 lanes.  Broadcasts from a few lanes stay one shufflevector.
 static constexpr int64_t kWholeShuffleLimit = 1024;
+static constexpr int64_t kWholeShuffleSource = 64;
 static constexpr int64_t kShuffleChunk = 16;
 
 /// The address of a constant i32 array holding `mask`, a module global
@@ -169,10 +173,8 @@ Value tritium::cpu::shuffle(OpBuilder &b, Location loc, Value src, ArrayRef<int6
   bool consecutive = true;
   for (int64_t i = 1; i < n && consecutive; ++i)
     consecutive = m[i] == m[i - 1] + 1;
-  // (permutations only: a broadcast, from fewer lanes, legalizes cheaply
-  // and runs faster as a shufflevector)
-  bool permutation = cast<VectorType>(src.getType()).getNumElements() == n;
-  if (n > kWholeShuffleLimit && n % kShuffleChunk == 0 && permutation && !splatMask && !consecutive &&
+  bool wideSource = cast<VectorType>(src.getType()).getNumElements() > kWholeShuffleSource;
+  if (n > kWholeShuffleLimit && n % kShuffleChunk == 0 && wideSource && !splatMask && !consecutive &&
       b.getInsertionBlock() && b.getInsertionBlock()->getParentOp())
     return shuffleThroughMemory(b, loc, src, m);
   return LLVM::ShuffleVectorOp::create(b, loc, src, src, m);

@@ -334,6 +334,36 @@ tt.func public @large_transpose(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
 
 // -----
 
+// So does a broadcast to more than 1024 lanes from more than 64 (a sort
+// network's pairs, 2048 lanes to 4096): one shufflevector would make the
+// code generator split it into pieces that each look at all 128 registers
+// of the source.
+// CHECK: llvm.mlir.global internal constant @__tritium_shuffle_{{.*}} : !llvm.array<4096 x i32>
+// CHECK-LABEL: llvm.func internal @wide_broadcast(
+// CHECK: llvm.store %arg0, %{{.*}} : vector<2048xi32>, !llvm.ptr
+// CHECK: llvm.intr.masked.gather
+// CHECK-NOT: llvm.shufflevector {{.*}} : vector<2048xi32>
+// CHECK: llvm.return
+tt.func public @wide_broadcast(%x: tensor<1024x1x2xi32>) -> tensor<1024x2x2xi32> {
+  %b = tt.broadcast %x : tensor<1024x1x2xi32> -> tensor<1024x2x2xi32>
+  tt.return %b : tensor<1024x2x2xi32>
+}
+
+// -----
+
+// A broadcast from a few lanes stays one shufflevector.
+// CHECK-LABEL: llvm.func internal @narrow_broadcast(
+// CHECK-NOT: llvm.intr.masked.gather
+// CHECK: llvm.shufflevector %{{.*}} : vector<64xf32>
+// CHECK-NOT: llvm.intr.masked.gather
+// CHECK: llvm.return
+tt.func public @narrow_broadcast(%x: tensor<1x64xf32>) -> tensor<64x64xf32> {
+  %b = tt.broadcast %x : tensor<1x64xf32> -> tensor<64x64xf32>
+  tt.return %b : tensor<64x64xf32>
+}
+
+// -----
+
 // A math function on more than 256 elements runs in a loop over 16-lane
 // chunks (its polynomial is then expanded on 16 lanes, not on 1024).
 // CHECK-LABEL: llvm.func internal @large_exp(
