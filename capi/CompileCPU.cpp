@@ -46,7 +46,9 @@ extern "C" int tritium_cpu_compile(const char *ttir, size_t len, const char *sou
   tritium::registerAllPasses();
   std::string error;
   mlir::PassManager *pm = context.getPassManager(
-      "builtin.module(tritium-make-ttir,convert-tt-to-host-llvm)", error);
+      fast_codegen ? "builtin.module(tritium-make-ttir,convert-tt-to-host-llvm{fast-compile=1})"
+                   : "builtin.module(tritium-make-ttir,convert-tt-to-host-llvm)",
+      error);
   if (!pm || mlir::failed(pm->run(*module))) {
     store(diagnostics, context.takeDiagnostics(error.empty() ? "error: the CPU lowering failed" : error));
     return 1;

@@ -181,6 +181,7 @@ bool hasHostLowering(Operation *op) {
 
 struct ConvertTTToHostLLVMPass
     : tritium::impl::ConvertTTToHostLLVMPassBase<ConvertTTToHostLLVMPass> {
+  using ConvertTTToHostLLVMPassBase::ConvertTTToHostLLVMPassBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -229,7 +230,7 @@ struct ConvertTTToHostLLVMPass
     scf::populateSCFStructuralTypeConversionsAndLegality(types, patterns, target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
-    stripMineElementwise(module);
+    stripMineElementwise(module, fastCompile);
 
     // 2. to the LLVM dialect; first the math functions LLVM would call one
     //    element at a time (expf, logf, ...) become polynomials on whole

@@ -135,8 +135,9 @@ void populateReduceScanDotToHostPatterns(const mlir::TypeConverter &types, mlir:
 void populateDebugOpsToHostPatterns(const mlir::TypeConverter &types, mlir::RewritePatternSet &patterns);
 
 /// StripMineElementwise.cpp: chains of element-wise ops on vectors of many
-/// lanes, in every block under `root`, become loops over 16-lane chunks.
-void stripMineElementwise(mlir::Operation *root);
+/// lanes, in every block under `root`, become loops over 16-lane chunks;
+/// `fastCompile` also takes short chains on wide vectors.
+void stripMineElementwise(mlir::Operation *root, bool fastCompile);
 
 } // namespace tritium::cpu
 

@@ -27,7 +27,7 @@ def ConvertTTToHostLLVMPass : Pass<"convert-tt-to-host-llvm", "::mlir::ModuleOp"
     masks.  What would grow with the tile runs in loops over stack copies
     (docs/architecture.md lists them); among them, a chain of 16 or more
     element-wise ops on more than 256 lanes runs in one loop over 16-lane
-    chunks.
+    chunks (with fast-compile, a chain of 2 or more on 1024 lanes or more).
 
     `tt.func @k(args...)` becomes `func.func @k(args..., x, y, z, nx, ny, nz)`
     (the program's coordinates and the grid, all i32), and
@@ -37,6 +37,12 @@ def ConvertTTToHostLLVMPass : Pass<"convert-tt-to-host-llvm", "::mlir::ModuleOp"
 
     An op with no host lowering yet fails the pass with an error at the op.
   }];
+  let options = [
+    Option<"fastCompile", "fast-compile", "bool", /*default=*/"false",
+           "code that compiles sooner (TRITON_INTERPRET=1's compiles): chains of "
+           "2 or more element-wise ops on 1024 lanes or more also run in "
+           "16-lane chunk loops">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::func::FuncDialect",
                            "::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
