@@ -334,7 +334,7 @@ tt.func public @large_transpose(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
 
 // -----
 
-// So does a broadcast to more than 1024 lanes from more than 64 (a sort
+// So does a broadcast to more than 1024 lanes from more than 1024 (a sort
 // network's pairs, 2048 lanes to 4096): one shufflevector would make the
 // code generator split it into pieces that each look at all 128 registers
 // of the source.
@@ -351,7 +351,7 @@ tt.func public @wide_broadcast(%x: tensor<1024x1x2xi32>) -> tensor<1024x2x2xi32>
 
 // -----
 
-// A broadcast from a few lanes stays one shufflevector.
+// A broadcast from fewer lanes stays one shufflevector.
 // CHECK-LABEL: llvm.func internal @narrow_broadcast(
 // CHECK-NOT: llvm.intr.masked.gather
 // CHECK: llvm.shufflevector %{{.*}} : vector<64xf32>
