@@ -290,11 +290,18 @@ def _compile_for_host(src: ASTSource, opts: Dict, key: str, debug_on: bool, stop
     arg_values, arg_attrs = src.arg_values()
     text = generate_ttir(fn, arg_values, arg_attrs, debug_on, opts["num_warps"], 0)
     ttir = lib.run_pipeline(text, ttir_pipeline(0), f"<TTIR generated for {name}>")
+    # In debug mode, loads and stores through pointer arguments assert that
+    # they stay in the argument's buffer (whose extent the launch passes);
+    # not for kernels taking tensor descriptors, whose parameters expand.
+    bounds_checks = debug_on and not any(ty.startswith("tensordesc") for _, ty in params)
+    if bounds_checks:
+        ttir = lib.run_pipeline(ttir, "builtin.module(tritium-cpu-bounds-checks)", f"<TTIR of {name}>")
     signature = {p.name: src.signature[p.name] for p in fn.params}
     metadata: Dict[str, Any] = {"name": name, "kernel_name": name, "target": "cpu", "num_warps": opts["num_warps"],
                                 "num_stages": opts["num_stages"], "num_ctas": 1, "signature": signature,
                                 "constexprs": {k: repr(v) for k, v in src.constexprs.items()}, "debug": debug_on,
-                                "shared": 0, "host": host, "cpu_codegen": codegen, "hash": key}
+                                "bounds_checks": bounds_checks, "shared": 0, "host": host, "cpu_codegen": codegen,
+                                "hash": key}
     asm: Dict[str, Any] = {"source": fn.src, "ttir": ttir}
     if stop_after == "ttir":
         return CompiledKernel(name, asm, metadata)

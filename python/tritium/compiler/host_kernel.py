@@ -30,6 +30,41 @@ def _address(value) -> int:
                        f"got {type(value).__name__}")
 
 
+_NO_EXTENT = (0, (1 << 64) - 1)
+
+
+def _extent(value) -> Tuple[int, int]:
+    """[first, past-the-end) of the host memory a pointer argument may
+    reach: a torch tensor's whole storage, a numpy array's whole base
+    array; any address for a plain integer address."""
+    storage = getattr(value, "untyped_storage", None)
+    if storage is not None:
+        storage = storage()
+        return storage.data_ptr(), storage.data_ptr() + storage.nbytes()
+    root = value
+    while getattr(root, "base", None) is not None and hasattr(root.base, "__array_interface__"):
+        root = root.base
+    interface = getattr(root, "__array_interface__", None)
+    if interface is None:
+        return _NO_EXTENT
+    address = interface["data"][0]
+    shape, itemsize = interface["shape"], root.itemsize
+    strides = interface.get("strides") or _contiguous_strides(shape, itemsize)
+    if any(n == 0 for n in shape):
+        return address, address
+    low = address + sum(min(0, (n - 1) * st) for n, st in zip(shape, strides))
+    high = address + sum(max(0, (n - 1) * st) for n, st in zip(shape, strides)) + itemsize
+    return low, high
+
+
+def _contiguous_strides(shape, itemsize: int) -> list:
+    strides, step = [], itemsize
+    for n in reversed(shape):
+        strides.insert(0, step)
+        step *= n
+    return strides
+
+
 def _descriptor_arguments(desc, name: str, rank: int) -> list:
     """A host TensorDescriptor as the kernel takes it (Triton IR's
     parameters of a descriptor): the descriptor itself, unused on the host
@@ -80,6 +115,11 @@ class HostKernel:
                 values.append(_SCALARS[ty](value))
             else:
                 raise TritiumError(f"argument '{name}' of type {ty} has no CPU launch yet")
+        if self.metadata.get("bounds_checks"):  # (tritium-cpu-bounds-checks: two per pointer argument)
+            for (name, ty), value in zip(self.params, args):
+                if ty.startswith("*"):
+                    first, past_end = _extent(value)
+                    values += [ctypes.c_uint64(first), ctypes.c_uint64(past_end)]
         addresses = (ctypes.c_void_p * max(1, len(values)))(*[ctypes.addressof(v) for v in values])
         threads = int(os.environ.get("TRITIUM_CPU_THREADS", "0") or 0)
         self._library.run_cpu(self._program, addresses, grid, threads)

@@ -970,6 +970,8 @@ class JITFunction(KernelInterface):
         entry passes the runtime values (array addresses) to the kernel."""
         if _knobs.runtime.launch_enter_hook or _knobs.runtime.launch_exit_hook or self.pre_run_hooks:
             return
+        if kernel.metadata.get("bounds_checks"):
+            return  # (its launch takes each array's extent; the warm path passes only addresses)
         try:
             key = self._warm_key(*values, **launch_options)
         except (TypeError, AttributeError):

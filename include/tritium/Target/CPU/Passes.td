@@ -49,4 +49,22 @@ def ConvertTTToHostLLVMPass : Pass<"convert-tt-to-host-llvm", "::mlir::ModuleOp"
                            "::mlir::cf::ControlFlowDialect"];
 }
 
+def AddBoundsChecksPass : Pass<"tritium-cpu-bounds-checks", "::mlir::ModuleOp"> {
+  let summary = "assert that every load and store stays inside its pointer argument's buffer";
+  let description = [{
+    For the CPU target in debug mode (`debug=True`, TRITON_DEBUG=1).  Each
+    public `tt.func` takes two more i64 arguments per pointer argument, at
+    the end and in argument order: the first address of the buffer the
+    pointer argument points into and the address one past its last byte.
+    Before each `tt.load`, `tt.store`, `tt.atomic_rmw` and `tt.atomic_cas`
+    whose pointers come from one pointer argument (through `tt.addptr`,
+    splats, broadcasts, reshapes, bitcasts and the values loops carry), a
+    `tt.assert` at the access's location checks that every element the
+    access touches (its mask on) lies in that buffer; its failure names the
+    argument.  Pointers of other origins (loaded from memory, chosen between
+    arguments) are not checked.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
+}
+
 #endif // TRITIUM_TARGET_CPU_PASSES_TD
