@@ -106,3 +106,25 @@ def test_without_debug_the_kernel_takes_no_extents():
     assert "out-of-bounds" not in kernel.asm["ttir"]
     checked = copy_kernel.warmup(x, y, 64, 64, BLOCK=64, debug=True, grid=(1,))
     assert checked.metadata["bounds_checks"]
+
+
+@triton.jit
+def descriptor_copy_kernel(src_desc, dst, BM: tl.constexpr, BN: tl.constexpr):
+    tile = src_desc.load([0, 0])
+    tl.store(dst + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :], tile)
+
+
+def test_tensor_descriptors_are_checked_through_their_base():
+    from tritium.tools.tensor_descriptor import TensorDescriptor
+    src = np.arange(32 * 16, dtype=np.float32).reshape(32, 16)
+    dst = np.zeros((32, 16), np.float32)
+    descriptor_copy_kernel[(1,)](TensorDescriptor(src, [32, 16], [16, 1], [32, 16]), dst, BM=32, BN=16,
+                                 debug=True)
+    assert np.array_equal(dst, src)
+    with pytest.raises(AssertionError, match="out-of-bounds store through argument 'dst'"):
+        descriptor_copy_kernel[(1,)](TensorDescriptor(src, [32, 16], [16, 1], [32, 16]), dst[:31].copy(),
+                                     BM=32, BN=16, debug=True)
+    # a descriptor whose shape runs past its base array
+    with pytest.raises(AssertionError, match="out-of-bounds load through argument 'src_desc.base'"):
+        descriptor_copy_kernel[(1,)](TensorDescriptor(src[:16].copy(), [32, 16], [16, 1], [32, 16]), dst,
+                                     BM=32, BN=16, debug=True)

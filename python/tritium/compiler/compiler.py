@@ -291,9 +291,8 @@ def _compile_for_host(src: ASTSource, opts: Dict, key: str, debug_on: bool, stop
     text = generate_ttir(fn, arg_values, arg_attrs, debug_on, opts["num_warps"], 0)
     ttir = lib.run_pipeline(text, ttir_pipeline(0), f"<TTIR generated for {name}>")
     # In debug mode, loads and stores through pointer arguments assert that
-    # they stay in the argument's buffer (whose extent the launch passes);
-    # not for kernels taking tensor descriptors, whose parameters expand.
-    bounds_checks = debug_on and not any(ty.startswith("tensordesc") for _, ty in params)
+    # they stay in the argument's buffer (whose extent the launch passes).
+    bounds_checks = debug_on
     if bounds_checks:
         ttir = lib.run_pipeline(ttir, "builtin.module(tritium-cpu-bounds-checks)", f"<TTIR of {name}>")
     signature = {p.name: src.signature[p.name] for p in fn.params}

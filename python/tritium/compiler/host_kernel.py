@@ -115,11 +115,14 @@ class HostKernel:
                 values.append(_SCALARS[ty](value))
             else:
                 raise TritiumError(f"argument '{name}' of type {ty} has no CPU launch yet")
-        if self.metadata.get("bounds_checks"):  # (tritium-cpu-bounds-checks: two per pointer argument)
+        if self.metadata.get("bounds_checks"):
+            # tritium-cpu-bounds-checks: two per pointer argument of the
+            # Triton IR, in order (a descriptor's is its base)
             for (name, ty), value in zip(self.params, args):
                 if ty.startswith("*"):
-                    first, past_end = _extent(value)
-                    values += [ctypes.c_uint64(first), ctypes.c_uint64(past_end)]
+                    values += [ctypes.c_uint64(v) for v in _extent(value)]
+                elif ty.startswith("tensordesc<"):
+                    values += [ctypes.c_uint64(v) for v in _extent(value.base)]
         addresses = (ctypes.c_void_p * max(1, len(values)))(*[ctypes.addressof(v) for v in values])
         threads = int(os.environ.get("TRITIUM_CPU_THREADS", "0") or 0)
         self._library.run_cpu(self._program, addresses, grid, threads)
