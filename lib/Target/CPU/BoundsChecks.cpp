@@ -28,6 +28,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace tritium {
@@ -48,6 +49,8 @@ public:
 
   /// The entry-block argument `value` derives from, or null.
   BlockArgument of(Value value) {
+    if (unknown.contains(value))
+      return {};
     auto it = memo.find(value);
     if (it != memo.end())
       return it->second;
@@ -72,7 +75,13 @@ private:
       // being traced, or from the same argument)
       memo[value] = initial;
       BlockArgument next = of(yielded);
-      return next == initial ? initial : BlockArgument();
+      if (next == initial)
+        return initial;
+      // The carried value may hold other pointers: no origin, and the
+      // origins found meanwhile from the guess are forgotten.
+      unknown.insert(value);
+      memo.clear();
+      return {};
     }
     Operation *def = value.getDefiningOp();
     if (auto result = dyn_cast<OpResult>(value)) {
@@ -90,6 +99,7 @@ private:
 
   Block &entry;
   llvm::DenseMap<Value, BlockArgument> memo;
+  llvm::DenseSet<Value> unknown; ///< carried values of no single origin
 };
 
 /// Bytes of one element `pointers` address (i1 is stored as a byte).

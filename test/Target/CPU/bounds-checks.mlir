@@ -63,3 +63,27 @@ tt.func public @walk(%table: !tt.ptr<!tt.ptr<f32>> loc("table")) {
   }
   tt.return
 }
+
+// -----
+
+// A carried pointer that may switch to another argument's buffer has no
+// single origin: neither it nor what is computed from it in the loop is
+// checked (the first load, before the loop, is).
+// CHECK-LABEL: tt.func public @switch
+// CHECK: tt.assert %{{.*}}, "out-of-bounds load through argument 'a'"
+// CHECK: scf.for
+// CHECK-NOT: tt.assert
+// CHECK: scf.yield
+tt.func public @switch(%a: !tt.ptr<f32> loc("a"), %b: !tt.ptr<f32> loc("b"), %c: i1 loc("c")) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %x0 = tt.load %a : !tt.ptr<f32>
+  %last = scf.for %i = %c0 to %c4 step %c1 iter_args(%p = %a) -> (!tt.ptr<f32>) : i32 {
+    %q = tt.addptr %p, %c1 : !tt.ptr<f32>, i32
+    %x = tt.load %q : !tt.ptr<f32>
+    %next = arith.select %c, %q, %b : !tt.ptr<f32>
+    scf.yield %next : !tt.ptr<f32>
+  }
+  tt.return
+}
