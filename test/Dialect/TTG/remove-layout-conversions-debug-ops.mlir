@@ -4,9 +4,9 @@
 // take the layout of the value they are given instead of anchoring the one
 // the op was built with.  The input is coalesced: indices loaded four to a
 // thread (#blocked1), checked by an assert built in the one-per-thread
-// layout (#blocked), and stored.  Anchored, the assert kept the comparison
-// in its own layout and the indices were converted for it; following, the
-// whole function is in the loads' layout.
+// layout (#blocked), and stored.  Were the assert anchored, the comparison
+// would stay in its layout and the indices be converted for it; following
+// its value, the whole function is in the loads' layout.
 // CHECK-LABEL: tt.func public @checked_index
 // CHECK-NOT: ttg.convert_layout
 // CHECK: tt.assert {{.*}} : tensor<1024xi1, #[[VEC:blocked[0-9]*]]>

@@ -59,8 +59,8 @@ bool isCheapAccess(Operation *op) {
 
 /// tt.assert, and tt.print of at most one tensor: they check or print each
 /// element where it is, under any layout, so they follow the value they
-/// take.  (Anchored, an assert on the indices of a gather kept that index
-/// computation in the assert's layout, and it was computed twice.)
+/// take.  (Were it anchored, an assert on a gather's indices would keep the
+/// index computation in the assert's layout as well, computing it twice.)
 bool isLayoutFreeDebugOp(Operation *op) {
   if (isa<tt::AssertOp>(op))
     return true;
