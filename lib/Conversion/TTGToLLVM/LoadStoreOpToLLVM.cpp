@@ -217,24 +217,18 @@ StringRef storeCacheQualifier(tt::CacheModifier modifier) {
   }
 }
 
-StringRef evictionQualifier(tt::EvictionPolicy policy) {
-  switch (policy) {
-  case tt::EvictionPolicy::EVICT_FIRST:
-    return "L1::evict_first";
-  case tt::EvictionPolicy::EVICT_LAST:
-    return "L1::evict_last";
-  default:
-    return "";
-  }
-}
+enum class CacheLevel { L1, L2 };
 
-/// The L2 eviction priority of a load's policy ("L2::evict_last"), or "".
-StringRef l2EvictionPriority(tt::EvictionPolicy policy) {
+/// The priority `policy` gives an access's lines in cache `level`
+/// ("L1::evict_first", "L2::evict_last"), or "" for the default.
+StringRef evictionQualifier(tt::EvictionPolicy policy,
+                            CacheLevel level = CacheLevel::L1) {
+  bool l2 = level == CacheLevel::L2;
   switch (policy) {
   case tt::EvictionPolicy::EVICT_FIRST:
-    return "L2::evict_first";
+    return l2 ? "L2::evict_first" : "L1::evict_first";
   case tt::EvictionPolicy::EVICT_LAST:
-    return "L2::evict_last";
+    return l2 ? "L2::evict_last" : "L1::evict_last";
   default:
     return "";
   }
@@ -308,7 +302,8 @@ struct LoadLowering : public ConvertOpToLLVMPattern<tt::LoadOp>,
                           ? ""
                           : evictionQualifier(op.getEvict());
     bool native = masks.empty() && cache.empty() && evict.empty();
-    StringRef l2Priority = evict.empty() ? "" : l2EvictionPriority(op.getEvict());
+    StringRef l2Priority =
+        evict.empty() ? "" : evictionQualifier(op.getEvict(), CacheLevel::L2);
     Value l2Policy;
     if (!l2Priority.empty() &&
         ttg::getComputeCapability(op->getParentOfType<ModuleOp>()) >= 80)
