@@ -16,14 +16,19 @@
 //      twice).
 //   3. Across warps, when warp bases move along the axis (W = 2^k warps share
 //      a result element): through the op's scratch buffer.  Each thread
-//      stores its partials at [result index * W + its warp's position along
-//      the axis] (threads holding the same value store the same word), a
-//      barrier, then the W partials of each result register are spread over
-//      W lanes that hold that same result (one load each) and folded by
-//      log2(W) butterflies; where the result layout has too few such lanes,
-//      each thread loads all W and folds them in warp order.  The same path serves a
-//      result layout that is not the slice of the operand's (the loads go by
-//      result coordinates), with W = 1.
+//      stores its partials (threads holding the same value store the same
+//      word), a barrier, then the W partials of each result register are
+//      spread over W lanes that hold that same result (one load each) and
+//      folded by log2(W) butterflies; where the result layout has too few
+//      such lanes, each thread loads all W and folds them in warp order.
+//      The scratch is [result][W] when the partials are spread over lanes
+//      (the W lanes of a result read W consecutive words) and [W][result]
+//      otherwise: there a warp's lanes read one partial of their results at
+//      a time, and results that lanes hold next to each other lie next to
+//      each other (in [result][W] they would lie W words apart, and lanes
+//      whose results are 32 / W apart would meet in one bank).  The same
+//      path serves a result layout that is not the slice of the operand's
+//      (the loads go by result coordinates), with W = 1.
 //   Otherwise each result register takes the group with its coordinates.
 // This counts every element once only on the layouts of
 // layout::reductionLayoutProblem (ReductionRule.h); others are refused here
@@ -289,44 +294,6 @@ private:
           elementType);
     };
 
-    // Store: the partial of each group at its result index.
-    SmallVector<SmallVector<Value>> srcCoords =
-        emitIndices(rewriter, loc, plan.src, thread);
-    Value width = emitI32Constant(rewriter, loc, warpsAlongAxis);
-    for (auto [group, reg] : llvm::enumerate(groupFirstRegister)) {
-      Value resultIndex = emitI32Constant(rewriter, loc, 0);
-      if (resultType) {
-        SmallVector<Value> coords;
-        for (int d = 0; d < srcType.getRank(); ++d)
-          if (d != plan.axis)
-            coords.push_back(srcCoords[reg][d]);
-        resultIndex = emitRowMajorOffset(rewriter, loc, coords, resultShape);
-      }
-      Value index = LLVM::AddOp::create(
-          rewriter, loc, LLVM::MulOp::create(rewriter, loc, resultIndex, width),
-          warpPosition);
-      for (unsigned k = 0; k < numOperands; ++k) {
-        auto [pointer, memoryType] = elementPointer(k, index);
-        Value value = partials[group][k];
-        if (value.getType() != memoryType) // i1 lives as i8
-          value = LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
-        LLVM::StoreOp::create(rewriter, loc, value, pointer);
-      }
-    }
-    nvvm::barrier(rewriter, loc);
-
-    // Load and fold the partials of each result register.
-    SmallVector<SmallVector<Value>> resultIndices;
-    if (resultType) {
-      LinearLayout dst = getLinearLayout(resultType);
-      SmallVector<SmallVector<Value>> dstCoords =
-          emitIndices(rewriter, loc, dst, thread);
-      for (SmallVector<Value> &coords : dstCoords)
-        resultIndices.push_back(
-            {emitRowMajorOffset(rewriter, loc, coords, resultShape)});
-    } else {
-      resultIndices.push_back({emitI32Constant(rewriter, loc, 0)});
-    }
     // With W > 1 partials per result, spread them over lanes that hold the
     // same result elements (lane bits whose bases in the result layout are
     // zero; every lane bit for a scalar): the lane whose such bits read j
@@ -355,6 +322,54 @@ private:
         spreadOverLanes
             ? emitPackedBits(rewriter, loc, thread.lane, groupLaneBits)
             : Value();
+    // Where partial `w` of result `r` lies (see the file comment).
+    Value width = emitI32Constant(rewriter, loc, warpsAlongAxis);
+    Value resultCount = emitI32Constant(rewriter, loc, plan.numResults);
+    auto scratchIndex = [&](Value resultIndex, Value w) -> Value {
+      if (spreadOverLanes)
+        return LLVM::AddOp::create(
+            rewriter, loc, LLVM::MulOp::create(rewriter, loc, resultIndex, width),
+            w);
+      return LLVM::AddOp::create(
+          rewriter, loc, LLVM::MulOp::create(rewriter, loc, w, resultCount),
+          resultIndex);
+    };
+
+    // Store: the partial of each group at its result index.
+    SmallVector<SmallVector<Value>> srcCoords =
+        emitIndices(rewriter, loc, plan.src, thread);
+    for (auto [group, reg] : llvm::enumerate(groupFirstRegister)) {
+      Value resultIndex = emitI32Constant(rewriter, loc, 0);
+      if (resultType) {
+        SmallVector<Value> coords;
+        for (int d = 0; d < srcType.getRank(); ++d)
+          if (d != plan.axis)
+            coords.push_back(srcCoords[reg][d]);
+        resultIndex = emitRowMajorOffset(rewriter, loc, coords, resultShape);
+      }
+      Value index = scratchIndex(resultIndex, warpPosition);
+      for (unsigned k = 0; k < numOperands; ++k) {
+        auto [pointer, memoryType] = elementPointer(k, index);
+        Value value = partials[group][k];
+        if (value.getType() != memoryType) // i1 lives as i8
+          value = LLVM::ZExtOp::create(rewriter, loc, memoryType, value);
+        LLVM::StoreOp::create(rewriter, loc, value, pointer);
+      }
+    }
+    nvvm::barrier(rewriter, loc);
+
+    // Load and fold the partials of each result register.
+    SmallVector<SmallVector<Value>> resultIndices;
+    if (resultType) {
+      LinearLayout dst = getLinearLayout(resultType);
+      SmallVector<SmallVector<Value>> dstCoords =
+          emitIndices(rewriter, loc, dst, thread);
+      for (SmallVector<Value> &coords : dstCoords)
+        resultIndices.push_back(
+            {emitRowMajorOffset(rewriter, loc, coords, resultShape)});
+    } else {
+      resultIndices.push_back({emitI32Constant(rewriter, loc, 0)});
+    }
     auto loadPartials = [&](Value index) {
       SmallVector<Value> loaded;
       for (unsigned k = 0; k < numOperands; ++k) {
@@ -368,12 +383,9 @@ private:
       return loaded;
     };
     for (SmallVector<Value> &resultIndex : resultIndices) {
-      Value first =
-          LLVM::MulOp::create(rewriter, loc, resultIndex.front(), width);
       SmallVector<Value> acc;
       if (spreadOverLanes) {
-        acc = loadPartials(
-            LLVM::AddOp::create(rewriter, loc, first, laneInGroup));
+        acc = loadPartials(scratchIndex(resultIndex.front(), laneInGroup));
         for (int bit : groupLaneBits) {
           SmallVector<Value> other;
           for (Value value : acc)
@@ -383,12 +395,8 @@ private:
         }
       } else {
         for (int64_t w = 0; w < warpsAlongAxis; ++w) {
-          Value index = w == 0 ? first
-                               : LLVM::AddOp::create(
-                                     rewriter, loc, first,
-                                     emitI32Constant(rewriter, loc, w))
-                                     .getResult();
-          SmallVector<Value> loaded = loadPartials(index);
+          SmallVector<Value> loaded = loadPartials(scratchIndex(
+              resultIndex.front(), emitI32Constant(rewriter, loc, w)));
           acc = w == 0 ? loaded
                        : emitCombine(rewriter, loc, op.getCombineOp(), acc,
                                      loaded);

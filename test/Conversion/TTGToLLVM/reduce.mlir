@@ -88,3 +88,33 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %m#0, %m#1 : tensor<64xf32, #ttg.slice<{dim = 0, parent = #rows}>>, tensor<64xi32, #ttg.slice<{dim = 0, parent = #rows}>>
   }
 }
+
+// -----
+
+// Rows reduce across 8 warps, and the result layout has only two lane bits
+// that repeat a result (not enough to spread 8 partials over lanes): every
+// thread loads the 8 partials of each of its 4 rows.  The scratch is
+// [warp][row] (32 rows x 8 warps x 4 bytes): a warp's lanes store and load
+// rows next to each other, where [row][warp] would put the 8 lanes that hold
+// rows 4 apart 128 bytes apart, in the same banks.
+#cols = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 8], order = [0, 1]}>
+// CHECK-LABEL: module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32, ttg.shared = 1024 : i32
+// CHECK-LABEL: llvm.func @row_sum_across_warps
+// CHECK-DAG: [[C7:%.*]] = llvm.mlir.constant(7 : i32)
+// CHECK-DAG: [[C32:%.*]] = llvm.mlir.constant(32 : i32)
+// CHECK: [[WARP_ROW:%.*]] = llvm.mul %{{.*}}, [[C32]] : i32
+// CHECK: llvm.add [[WARP_ROW]], [[ROW:%.*]] : i32
+// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: [[LAST_ROW:%.*]] = llvm.mul [[C7]], [[C32]] : i32
+// CHECK: llvm.add [[LAST_ROW]], [[ROW]] : i32
+module attributes {"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32} {
+  tt.func @row_sum_across_warps(%x: tensor<32x64xf32, #cols>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #cols}>> {
+    %s = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      tt.reduce.return %c : f32
+    }) : (tensor<32x64xf32, #cols>) -> tensor<32xf32, #ttg.slice<{dim = 1, parent = #cols}>>
+    tt.return %s : tensor<32xf32, #ttg.slice<{dim = 1, parent = #cols}>>
+  }
+}
