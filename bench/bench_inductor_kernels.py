@@ -27,7 +27,7 @@ Two steps, both on the GPU machine:
       (Triton's time over Tritium's: above 1 is faster), the geomeans and
       the worst items; the record goes to bench/results.
       --dump DIR also writes each config's build under each compiler (TTGIR,
-      PTX and, with cuobjdump on PATH, SASS) into
+      LLVM IR, PTX and, with cuobjdump on PATH, SASS) into
       DIR/<compiler>/<case>/<kernel>/<config>.*
 
 A kernel whose worker process dies (a fault on the GPU) is recorded as
@@ -202,13 +202,13 @@ def worker(args):
 
 
 def dump_builds(kernel, folder):
-    """Each launcher's compiled kernel into folder/<config>.{ttgir,ptx,sass}."""
+    """Each launcher's compiled kernel into folder/<config>.{ttgir,llir,ptx,sass}."""
     os.makedirs(folder, exist_ok=True)
     for launcher in kernel.launchers:
         binary = getattr(launcher, "bin", None)
         asm = getattr(binary, "asm", None) or {}
         stem = os.path.join(folder, re.sub(r"[^A-Za-z0-9_.=-]+", "_", config_label(launcher.config)))
-        for key in ("ttgir", "ptx"):
+        for key in ("ttgir", "llir", "ptx"):
             if asm.get(key):
                 with open(f"{stem}.{key}", "w") as f:
                     f.write(asm[key])
@@ -382,7 +382,7 @@ def main():
     ap.add_argument("--backends", default="tritium,triton")
     ap.add_argument("--timeout", type=float, default=500, help="seconds for each compiler's kernels (or each case)")
     ap.add_argument("--json", default=None, help="run: also write every result to this file")
-    ap.add_argument("--dump", default=None, help="run: write each config's TTGIR, PTX and SASS under this folder")
+    ap.add_argument("--dump", default=None, help="run: write each config's TTGIR, LLVM IR, PTX and SASS under this folder")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--files", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)

@@ -1,15 +1,21 @@
 //===- Optimize.cpp - LLVM's O3 pipeline for a target machine --------------===//
 //
 // The one TU that includes PassBuilder.h (a heavy header).  Analysis managers
-// are built per call: they cache results for one module only.
+// are built per call: they cache results for one module only.  Where the
+// vectorizers start, struct phis (loop-carried tensors) are split into one
+// phi per element and instcombine forwards the elements
+// (ScalarizeStructPhis.h), so that the loop unroller after the vectorizers
+// weighs a loop by its arithmetic rather than by its struct packing.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/Optimize.h"
+#include "tritium/Target/ScalarizeStructPhis.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
 
 void tritium::optimizeModule(llvm::Module &module,
                                      llvm::TargetMachine &machine,
@@ -30,6 +36,11 @@ void tritium::optimizeModule(llvm::Module &module,
   tuning.SLPVectorization = true;
 
   llvm::PassBuilder builder(&machine, tuning);
+  builder.registerVectorizerStartEPCallback(
+      [](llvm::FunctionPassManager &functions, llvm::OptimizationLevel) {
+        functions.addPass(ScalarizeStructPhisPass());
+        functions.addPass(llvm::InstCombinePass());
+      });
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(sccs);
   builder.registerFunctionAnalyses(functions);
