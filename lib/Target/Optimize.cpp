@@ -5,17 +5,59 @@
 // vectorizers start, struct phis (loop-carried tensors) are split into one
 // phi per element and instcombine forwards the elements
 // (ScalarizeStructPhis.h), so that the loop unroller after the vectorizers
-// weighs a loop by its arithmetic rather than by its struct packing.
+// weighs a loop by its arithmetic rather than by its struct packing.  The
+// SLP vectorizer runs only where it can pack something: where some value is
+// at most half as wide as the target's vector registers (on NVPTX, whose
+// vectors are one 32-bit register, 8- and 16-bit values: f16x2 and bf16x2
+// pairs); on a kernel of 32- and 64-bit values it finds nothing to pack and
+// costs a large straight-line kernel a tenth of its optimization time.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/Optimize.h"
 #include "tritium/Target/ScalarizeStructPhis.h"
 
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
+
+/// The width in bits of the narrowest integer, floating-point or pointer
+/// value an instruction of `module` makes (vector elements counted one by
+/// one; i1 predicates left out), or 0 when there is none.
+static unsigned narrowestValueBits(const llvm::Module &module) {
+  const llvm::DataLayout &layout = module.getDataLayout();
+  unsigned narrowest = 0;
+  for (const llvm::Function &function : module)
+    for (const llvm::BasicBlock &block : function)
+      for (const llvm::Instruction &instruction : block) {
+        llvm::Type *type = instruction.getType()->getScalarType();
+        if (!type->isIntegerTy() && !type->isFloatingPointTy() &&
+            !type->isPointerTy())
+          continue;
+        unsigned bits = layout.getTypeSizeInBits(type).getFixedValue();
+        if (bits > 1 && (narrowest == 0 || bits < narrowest))
+          narrowest = bits;
+      }
+  return narrowest;
+}
+
+/// Whether the SLP vectorizer can pack two values of `module` into one of
+/// `machine`'s vector registers.
+static bool slpCanPack(const llvm::Module &module,
+                       llvm::TargetMachine &machine) {
+  for (const llvm::Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    llvm::TypeSize width =
+        machine.getTargetTransformInfo(function).getRegisterBitWidth(
+            llvm::TargetTransformInfo::RGK_FixedWidthVector);
+    unsigned narrowest = narrowestValueBits(module);
+    return narrowest != 0 && 2 * narrowest <= width.getFixedValue();
+  }
+  return false;
+}
 
 void tritium::optimizeModule(llvm::Module &module,
                                      llvm::TargetMachine &machine,
@@ -26,14 +68,13 @@ void tritium::optimizeModule(llvm::Module &module,
   llvm::ModuleAnalysisManager modules;
 
   llvm::PipelineTuningOptions tuning;
-  // Everything on: on NVPTX, SLP packs neighbouring f16/bf16 operations into
-  // their paired forms (f16x2) and adjacent scalar accesses into vector ones,
-  // and its cost model keeps the loop vectorizer from doing harm; on the
-  // host, the vectorizers use its vector widths.
+  // On NVPTX, SLP packs neighbouring f16/bf16 operations into their paired
+  // forms (f16x2), and its cost model keeps the loop vectorizer from doing
+  // harm; on the host, the vectorizers use its vector widths.
   tuning.LoopUnrolling = true;
   tuning.LoopInterleaving = true;
   tuning.LoopVectorization = true;
-  tuning.SLPVectorization = true;
+  tuning.SLPVectorization = slpCanPack(module, machine);
 
   llvm::PassBuilder builder(&machine, tuning);
   builder.registerVectorizerStartEPCallback(
