@@ -347,6 +347,25 @@ static ConvertScratchPlan planRowMajorScratch(const LinearLayout &src,
   return plan;
 }
 
+ConvertScratchPlan planConvertScratchContiguousAlong(const LinearLayout &src,
+                                                     const LinearLayout &dst,
+                                                     int64_t elementBytes,
+                                                     int64_t dim) {
+  assert(src.shape() == dst.shape() && "a conversion keeps the shape");
+  int64_t rank = src.rank();
+  if (dim == rank - 1)
+    return planRowMajorScratch(src, dst, elementBytes);
+  std::vector<int64_t> order;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != dim)
+      order.push_back(d);
+  order.push_back(dim);
+  ConvertScratchPlan plan = planRowMajorScratch(
+      src.permuteOutDims(order), dst.permuteOutDims(order), elementBytes);
+  plan.order = std::move(order);
+  return plan;
+}
+
 ConvertScratchPlan planConvertScratch(const LinearLayout &src,
                                       const LinearLayout &dst,
                                       int64_t elementBytes) {
@@ -368,17 +387,10 @@ ConvertScratchPlan planConvertScratch(const LinearLayout &src,
     // last one can give wider vectors.
     if (widest(static_cast<int>(dim)) <= widest(static_cast<int>(rank - 1)))
       continue;
-    std::vector<int64_t> order;
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != dim)
-        order.push_back(d);
-    order.push_back(dim);
-    ConvertScratchPlan candidate = planRowMajorScratch(
-        src.permuteOutDims(order), dst.permuteOutDims(order), elementBytes);
-    if (key(candidate) < key(best)) {
-      candidate.order = std::move(order);
+    ConvertScratchPlan candidate =
+        planConvertScratchContiguousAlong(src, dst, elementBytes, dim);
+    if (key(candidate) < key(best))
       best = std::move(candidate);
-    }
   }
   return best;
 }

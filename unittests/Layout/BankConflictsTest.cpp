@@ -243,4 +243,26 @@ TEST(BankConflictsTest, ColumnMajorTileForVectorsAlongDimZero) {
     }
 }
 
+TEST(BankConflictsTest, PlanContiguousAlongAGivenDimension) {
+  // The same transpose with the tile held contiguous along each dimension:
+  // along dim 0 it is the plan above (the best overall); along dim 1, the
+  // tensor's own order, it is the best row-major tile, whose loads stay
+  // scalar.
+  const BlockedSpec loaded{{1, 1}, {2, 16}, {4, 1}, {1, 0}};
+  const BlockedSpec stored{{4, 1}, {16, 2}, {1, 4}, {0, 1}};
+  LinearLayout src = blockedToLinear(loaded, {64, 16});
+  LinearLayout dst = blockedToLinear(stored, {64, 16});
+  ConvertScratchPlan best = planConvertScratch(src, dst, 4);
+  ConvertScratchPlan alongRows = planConvertScratchContiguousAlong(src, dst, 4, 0);
+  EXPECT_EQ(alongRows.order, best.order);
+  EXPECT_EQ(alongRows.tile.shape, best.tile.shape);
+  EXPECT_EQ(alongRows.loadVec, best.loadVec);
+  ConvertScratchPlan alongColumns = planConvertScratchContiguousAlong(src, dst, 4, 1);
+  EXPECT_TRUE(alongColumns.order.empty());
+  EXPECT_EQ(alongColumns.tile.shape, (std::vector<int64_t>{64, 16}));
+  EXPECT_EQ(alongColumns.loadVec, 1);
+  EXPECT_GT(alongColumns.store.instructions + alongColumns.load.instructions,
+            best.store.instructions + best.load.instructions);
+}
+
 } // namespace

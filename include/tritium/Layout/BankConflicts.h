@@ -180,6 +180,15 @@ struct ConvertScratchPlan {
 /// along its last dimension.
 int64_t maxVectorWidth(const LinearLayout &layout, int64_t elementBytes);
 
+/// The best tile for the conversion among those contiguous along tensor
+/// dimension `dim` (row-major over the tensor's dimensions with `dim` moved
+/// last): its pad and vector widths, as planConvertScratch chooses them for
+/// one order.
+ConvertScratchPlan planConvertScratchContiguousAlong(const LinearLayout &src,
+                                                     const LinearLayout &dst,
+                                                     int64_t elementBytes,
+                                                     int64_t dim);
+
 /// Chooses the dimension order, pad and vector widths of a conversion's
 /// scratch tile (see the file comment).  `src` and `dst` cover the same
 /// shape.

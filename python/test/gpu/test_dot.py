@@ -251,6 +251,44 @@ def test_matmul_with_masks_the_k_loop_does_not_change(M, N, K, num_warps, num_st
     torch.testing.assert_close(c.to(torch.float64), reference(a, b), rtol=1e-3, atol=1e-2)
 
 
+@triton.jit
+def fma_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+               BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    # fp32 without TF32: the dot runs on FMAs, its operands staged in shared
+    # tiles that the pipeline fills by cp.async
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    offs_m = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    offs_n = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_K, other=0.0)
+        acc = tl.dot(a, b, acc, input_precision="ieee")
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    tl.store(c_ptr + rows[:, None] * N + cols[None, :], acc, mask=(rows[:, None] < M) & (cols[None, :] < N))
+
+
+@pytest.mark.parametrize("col_a,col_b", [(False, False), (True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("BM,BN,BK,num_stages,num_warps", [(32, 64, 32, 5, 8), (64, 64, 16, 2, 4),
+                                                           (64, 128, 32, 4, 8)])
+def test_fma_matmul_pipelined_operands_any_majorness(col_a, col_b, BM, BN, BK, num_stages, num_warps):
+    M, N, K = 200, 330, 232
+    a = random_operand((M, K), "float32", col_a)
+    b = random_operand((K, N), "float32", col_b)
+    c = poisoned((M, N), "float32")
+    fma_matmul[(triton.cdiv(M, BM), triton.cdiv(N, BN))](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
+                                                       b.stride(1), BLOCK_M=BM, BLOCK_N=BN, BLOCK_K=BK,
+                                                       num_warps=num_warps, num_stages=num_stages)
+    torch.testing.assert_close(c.to(torch.float64), reference(a, b), rtol=1e-5, atol=1e-4)
+
+
 @pytest.mark.parametrize("arch", ARCHS)
 @pytest.mark.parametrize("col_a,col_b", [(True, False), (False, True)])
 @pytest.mark.parametrize("epilogue", ["bias_relu", "leaky_relu"])

@@ -17,9 +17,14 @@
 // (through shared scratch or warp shuffles, which would also produce the
 // whole operand before the first FMA) becomes a ttg.local_alloc of the
 // source at the conversion and a ttg.local_load right before the dot.  The
-// tile is #ttg.swizzled_shared, row-major, with the XOR swizzle the
-// conversion's scratch plan found fewest bank conflicts with
-// (layout/BankConflicts.h), unswizzled where that plan pads rows instead.
+// tile is #ttg.swizzled_shared, row-major over the dimension order of the
+// conversion's scratch plan, with the XOR swizzle that plan found fewest
+// bank conflicts with (layout/BankConflicts.h), unswizzled where that plan
+// pads rows instead.  The tile stays contiguous along the source's
+// contiguous dimension (a blocked source's order[0]): ttg-pipeline streams
+// a staged operand through a ring of such tiles by cp.async only then, so a
+// plan contiguous along another dimension (one that reads the operand in
+// wider vectors) gives way to the best plan along the source's.
 // Dots whose two tiles together would take more than half of a block's
 // shared memory on the target keep their conversions, whose scratch is
 // shared.
@@ -30,6 +35,7 @@
 
 #include "tritium/Analysis/Allocation.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Layout/BankConflicts.h"
 
 namespace tritium::ttg {
 #define GEN_PASS_DEF_TTGCUDACOREDOTOPERANDSPASS
@@ -67,23 +73,51 @@ ConvertLayoutOp stageableConversion(tt::DotOp dot, Value operand) {
   return convert;
 }
 
-/// The #ttg.swizzled_shared tile for `convert`'s source: row-major, or
-/// swizzled and in the dimension order of its scratch plan when that plan
-/// swizzles (and is one piece).
-SwizzledSharedEncodingAttr tileLayout(ConvertLayoutOp convert) {
+/// The scratch plan of `convert` contiguous along its blocked source's
+/// contiguous dimension (the plan getConvertScratchPlan chose when it is,
+/// the best one along that dimension otherwise), or nullopt where the
+/// conversion has no one-piece plan.
+std::optional<layout::ConvertScratchPlan>
+sourceContiguousPlan(ConvertLayoutOp convert) {
   auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
   auto dstType = cast<RankedTensorType>(convert.getType());
+  std::optional<layout::ConvertScratchPlan> plan =
+      getConvertScratchPlan(srcType, dstType);
+  if (!plan || plan->parts)
+    return std::nullopt;
+  auto blocked = dyn_cast<BlockedEncodingAttr>(srcType.getEncoding());
+  if (!blocked)
+    return plan;
+  int64_t contiguous = blocked.getOrder()[0];
+  int64_t planContiguous =
+      plan->order.empty() ? srcType.getRank() - 1 : plan->order.back();
+  if (planContiguous == contiguous)
+    return plan;
+  auto dstLayout = cast<DistributedEncodingAttr>(dstType.getEncoding());
+  return layout::planConvertScratchContiguousAlong(
+      blocked.toLinearLayout(srcType.getShape()),
+      dstLayout.toLinearLayout(dstType.getShape()),
+      getElementBytes(srcType.getElementType()), contiguous);
+}
+
+/// The #ttg.swizzled_shared tile for `convert`'s source (see the file
+/// comment): row-major over its plan's dimension order, swizzled when that
+/// plan swizzles.
+SwizzledSharedEncodingAttr tileLayout(ConvertLayoutOp convert) {
+  auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
   SmallVector<unsigned> order;
   for (int64_t d = srcType.getRank() - 1; d >= 0; --d)
     order.push_back(static_cast<unsigned>(d));
   unsigned vec = 1, perPhase = 1, maxPhase = 1;
-  if (auto plan = getConvertScratchPlan(srcType, dstType);
-      plan && !plan->parts && plan->tile.isSwizzled()) {
-    vec = plan->tile.swizzle.chunk;
-    perPhase = plan->tile.swizzle.perPhase;
-    maxPhase = plan->tile.swizzle.maxPhase;
+  if (std::optional<layout::ConvertScratchPlan> plan =
+          sourceContiguousPlan(convert)) {
     if (!plan->order.empty()) // (fastest first: the tile's last dimension)
       order.assign(plan->order.rbegin(), plan->order.rend());
+    if (plan->tile.isSwizzled()) {
+      vec = plan->tile.swizzle.chunk;
+      perPhase = plan->tile.swizzle.perPhase;
+      maxPhase = plan->tile.swizzle.maxPhase;
+    }
   }
   return SwizzledSharedEncodingAttr::get(srcType.getContext(), vec, perPhase,
                                          maxPhase, order);
