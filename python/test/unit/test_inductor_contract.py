@@ -9,7 +9,6 @@ import os
 import pickle
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
