@@ -2,10 +2,11 @@
 //
 // The one TU that includes PassBuilder.h (a heavy header).  Analysis managers
 // are built per call: they cache results for one module only.  Where the
-// vectorizers start, struct phis (loop-carried tensors) are split into one
-// phi per element and instcombine forwards the elements
-// (ScalarizeStructPhis.h), so that the loop unroller after the vectorizers
-// weighs a loop by its arithmetic rather than by its struct packing.  The
+// vectorizers start, the struct phis (loop-carried tensors) of loops of
+// constant trip count are split into one phi per element and instcombine
+// forwards the elements (ScalarizeStructPhis.h), so that the loop unroller
+// after the vectorizers weighs such a loop by its arithmetic rather than by
+// its struct packing.  The
 // SLP vectorizer runs only where it can pack something: where some value is
 // at most half as wide as the target's vector registers (on NVPTX, whose
 // vectors are one 32-bit register, 8- and 16-bit values: f16x2 and bf16x2

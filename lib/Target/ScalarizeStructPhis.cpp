@@ -1,6 +1,12 @@
 //===- ScalarizeStructPhis.cpp - one phi per field of a struct phi --------===//
 //
-// For each phi of struct type S with fields f0..fn-1:
+// Only the struct phis of loop headers whose trip count scalar evolution
+// knows as a constant are split: those are the loops the unroller may unroll
+// whole.  A loop of unknown trip count keeps its struct phis and is weighed
+// as before: split, the K loop of tutorial 09's persistent matmul became
+// small enough for NVPTX's runtime unrolling (three iterations a trip),
+// which Triton's pipeline, built without a target's cost model, never
+// applies.  For each such phi of struct type S with fields f0..fn-1:
 //   1. a new phi per field i, beside the old one, whose incoming value from
 //      each predecessor P is `extractvalue V, i` placed before P's
 //      terminator (V the old phi's value from P; one extract per
@@ -16,6 +22,8 @@
 #include "tritium/Target/ScalarizeStructPhis.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Analysis.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -25,12 +33,16 @@
 
 using namespace llvm;
 
-bool tritium::scalarizeStructPhis(Function &function) {
+bool tritium::scalarizeStructPhis(Function &function, LoopInfo &loops,
+                                  ScalarEvolution &evolution) {
   SmallVector<PHINode *> worklist;
-  for (BasicBlock &block : function)
-    for (PHINode &phi : block.phis())
+  for (Loop *loop : loops.getLoopsInPreorder()) {
+    if (evolution.getSmallConstantTripCount(loop) == 0)
+      continue;
+    for (PHINode &phi : loop->getHeader()->phis())
       if (isa<StructType>(phi.getType()))
         worklist.push_back(&phi);
+  }
   bool changed = !worklist.empty();
   while (!worklist.empty()) {
     PHINode *phi = worklist.pop_back_val();
@@ -66,8 +78,9 @@ bool tritium::scalarizeStructPhis(Function &function) {
 
 PreservedAnalyses
 tritium::ScalarizeStructPhisPass::run(Function &function,
-                                      FunctionAnalysisManager &) {
-  if (!scalarizeStructPhis(function))
+                                      FunctionAnalysisManager &analyses) {
+  if (!scalarizeStructPhis(function, analyses.getResult<LoopAnalysis>(function),
+                           analyses.getResult<ScalarEvolutionAnalysis>(function)))
     return PreservedAnalyses::all();
   PreservedAnalyses kept;
   kept.preserveSet<CFGAnalyses>();
