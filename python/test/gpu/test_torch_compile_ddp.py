@@ -21,7 +21,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "bench"))
 SCRIPT = os.path.join(HERE, "ddp_compiled_training.py")
 STEPS = 6
 
@@ -33,15 +33,9 @@ pytestmark = pytest.mark.skipif(not torch.cuda.is_available() or torch.cuda.devi
 
 
 def _torchrun(backend, cache_root, out_dir):
-    env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=str(cache_root / "inductor"),
-               TRITON_CACHE_DIR=str(cache_root / "triton"), NCCL_NVLS_ENABLE="0",
-               TORCH_SYMM_MEM_DISABLE_MULTICAST="1", PYTHONUNBUFFERED="1")
-    env.pop("TRITIUM_CACHE_DIR", None)
-    env.pop("TRITIUM_AS_TRITON", None)
-    path = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
-    if backend == "tritium":
-        path = [os.path.join(REPO, "scripts", "triton_alias"), os.path.join(REPO, "python")] + path
-    env["PYTHONPATH"] = os.pathsep.join(path)
+    import bench_torch_compile  # (the zoo's environment: caches under cache_root, the alias for Tritium)
+    env = bench_torch_compile.case_env(backend, str(cache_root))
+    env.update(NCCL_NVLS_ENABLE="0", TORCH_SYMM_MEM_DISABLE_MULTICAST="1")
     os.makedirs(out_dir, exist_ok=True)
     cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2", SCRIPT,
            str(out_dir), str(STEPS)]
@@ -73,7 +67,7 @@ def test_ddp_training_on_two_gpus_shares_one_cache(tmp_path):
     cache = tmp_path / "cache"
     cold = _torchrun("tritium", cache, tmp_path / "cold")
     _check_run(cold, "tritium")
-    assert any(name.endswith(".cubin") for _, _, files in os.walk(cache / "triton") for name in files)
+    assert any(name.endswith(".cubin") for _, _, files in os.walk(os.path.join(cache, "triton")) for name in files)
     warm = _torchrun("tritium", cache, tmp_path / "warm")
     _check_run(warm, "tritium")
     for c, w in zip(cold, warm):

@@ -311,47 +311,18 @@ def test_cache_manager_paths(tmp_path):
         assert manager.get_group("k.json") == {"k.bin": path}
 
 
-@triton.jit
-def inductor_mm_template(A, B, C, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr, stride_am: tl.constexpr,
-                         stride_ak: tl.constexpr, stride_bk: tl.constexpr, stride_bn: tl.constexpr,
-                         ALLOW_TF32: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                         BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
-    # max-autotune's mm template: sizes and strides baked in, grouped program
-    # order, loads through index arithmetic, acc += tl.dot(...), masked store
-    pid = tl.program_id(0)
-    grid_m = (M + BLOCK_M - 1) // BLOCK_M
-    grid_n = (N + BLOCK_N - 1) // BLOCK_N
-    width = GROUP_M * grid_n
-    group_id = pid // width
-    group_size = min(grid_m - group_id * GROUP_M, GROUP_M)
-    pid_m = group_id * GROUP_M + (pid % group_size)
-    pid_n = (pid % width) // (group_size)
-    tl.assume(pid_m >= 0)
-    tl.assume(pid_n >= 0)
-    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
-    offs_a_m = tl.max_contiguous(tl.multiple_of(rm % M, BLOCK_M), BLOCK_M)
-    offs_b_n = tl.max_contiguous(tl.multiple_of(rn % N, BLOCK_N), BLOCK_N)
-    offs_k = tl.arange(0, BLOCK_K)
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
-    for k_idx in range(0, tl.cdiv(K, BLOCK_K)):
-        a_k_idx_vals = offs_k[None, :] + (k_idx * BLOCK_K)
-        b_k_idx_vals = offs_k[:, None] + (k_idx * BLOCK_K)
-        xindex = a_k_idx_vals * stride_ak + offs_a_m[:, None] * stride_am
-        a = tl.load(A + xindex)
-        xindex = b_k_idx_vals * stride_bk + offs_b_n[None, :] * stride_bn
-        b = tl.load(B + xindex)
-        acc += tl.dot(a, b, allow_tf32=ALLOW_TF32, out_dtype=tl.float32)
-    idx_m = rm[:, None]
-    idx_n = rn[None, :]
-    mask = (idx_m < M) & (idx_n < N)
-    xindex = idx_n + N * idx_m
-    tl.store(C + tl.broadcast_to(xindex, acc.shape), acc.to(C.dtype.element_ty), mask)
+# max-autotune's mm template as Inductor writes it out (bench/kernels/inductor_mm.py, the
+# source the benches time)
+sys.path.insert(0, os.path.join(REPO, "bench"))
+from kernel_sources import load_kernels  # noqa: E402
+
+inductor_mm_template = load_kernels("inductor_mm.py", triton, tl, "contract").inductor_mm
 
 
 def _mm_template_constants(M, N, K, allow_tf32, block):
     return {"M": M, "N": N, "K": K, "stride_am": K, "stride_ak": 1, "stride_bk": N, "stride_bn": 1,
-            "ALLOW_TF32": allow_tf32, "BLOCK_M": block[0], "BLOCK_N": block[1], "BLOCK_K": block[2], "GROUP_M": 8}
+            "ALLOW_TF32": allow_tf32, "ACC_TYPE": tl.float32, "BLOCK_M": block[0], "BLOCK_N": block[1],
+            "BLOCK_K": block[2], "GROUP_M": 8}
 
 
 @pytest.mark.parametrize("block,num_warps,num_stages", [((32, 64, 32), 8, 5), ((64, 128, 32), 4, 3),
@@ -361,8 +332,8 @@ def test_inductor_mm_template_fma_streams_both_operands(block, num_warps, num_st
     # shared tiles, and both stream through rings of cp.async copies: no
     # load of A or B is left in the K loop.
     signature = {"A": "*fp32", "B": "*fp32", "C": "*fp32", **{k: "constexpr" for k in (
-        "M", "N", "K", "stride_am", "stride_ak", "stride_bk", "stride_bn", "ALLOW_TF32", "BLOCK_M", "BLOCK_N",
-        "BLOCK_K", "GROUP_M")}}
+        "M", "N", "K", "stride_am", "stride_ak", "stride_bk", "stride_bn", "ALLOW_TF32", "ACC_TYPE", "BLOCK_M",
+        "BLOCK_N", "BLOCK_K", "GROUP_M")}}
     src = ASTSource(inductor_mm_template, signature, _mm_template_constants(2048, 2048, 2048, False, block),
                     _attrs(0, 1, 2))
     kernel = triton.compile(src, target=TARGET, options={"num_warps": num_warps, "num_stages": num_stages})
