@@ -2,11 +2,10 @@
 //
 // Only the struct phis of loop headers whose trip count scalar evolution
 // knows as a constant are split: those are the loops the unroller may unroll
-// whole.  A loop of unknown trip count keeps its struct phis and is weighed
-// as before: split, the K loop of tutorial 09's persistent matmul is
-// small enough for NVPTX's runtime unrolling (three iterations a trip),
-// which Triton's pipeline, built without a target's cost model, never
-// applies.  For each such phi of struct type S with fields f0..fn-1:
+// whole.  A loop of unknown trip count keeps its struct phis: split, the K
+// loop of tutorial 09's persistent matmul is small enough for NVPTX's
+// runtime unrolling (three iterations a trip), which Triton's pipeline,
+// built without a target's cost model, never applies.  For each such phi of struct type S with fields f0..fn-1:
 //   1. a new phi per field i, beside the old one, whose incoming value from
 //      each predecessor P is `extractvalue V, i` placed before P's
 //      terminator (V the old phi's value from P; one extract per
