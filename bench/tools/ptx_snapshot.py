@@ -9,9 +9,10 @@ refactor, a pass split) must leave every file byte-identical:
 
 The kernels are bench/kernels/ (tutorial 03's matmul in fp16 and fp8,
 tutorial 09's descriptor matmuls one program per tile, persistent and
-warp-specialized, the attention forward on pointers, block pointers and
-descriptors), at the configs bench_matmul.py, bench_persistent_matmul.py and
-bench_attention.py time.  Set TRITIUM_LIBRARY to pick the build.
+warp-specialized, Inductor's mm template in fp32 with and without TF32 and
+in bf16, the attention forward on pointers, block pointers and
+descriptors), at the configs bench_matmul.py, bench_persistent_matmul.py,
+bench_inductor_mm.py and bench_attention.py time.  Set TRITIUM_LIBRARY to pick the build.
 """
 import argparse
 import os
@@ -28,6 +29,11 @@ MATMUL_CONFIGS = {"fp16": [(128, 256, 64, 8, 3, 8), (64, 256, 32, 8, 4, 4), (128
                            (64, 32, 32, 8, 5, 2)],
                   "fp8e4nv": [(128, 256, 128, 8, 3, 8), (128, 64, 64, 8, 4, 4)]}  # (BM, BN, BK, GROUP, stages, warps)
 ATTENTION_CONFIGS = [(128, 64, 3, 4), (128, 128, 3, 8)]  # (BM, BN, stages, warps)
+# Inductor's mm template (max-autotune): case -> configs (BM, BN, BK, stages, warps), with the
+# case shapes of bench_inductor_mm.py: fp32 without TF32 (FMAs), with TF32, bf16
+INDUCTOR_MM_CONFIGS = {"fp32": [(32, 64, 32, 5, 8), (64, 64, 64, 3, 8), (64, 128, 32, 4, 8)],
+                       "tf32": [(64, 64, 64, 3, 8), (128, 128, 64, 3, 4)],
+                       "bf16": [(128, 128, 64, 3, 4)]}
 
 
 def kernels():
@@ -53,6 +59,17 @@ def kernels():
             consts = {"BLOCK_SIZE_M": bm, "BLOCK_SIZE_N": bn, "BLOCK_SIZE_K": bk, "GROUP_SIZE_M": group,
                       "ACTIVATION": ""}
             yield (f"matmul_{dtype}_{bm}x{bn}x{bk}_s{stages}_w{warps}", tutorials.matmul_kernel, sig, consts,
+                   warps, stages)
+    from inductor_mm_configs import CASE_SHAPES
+    inductor_mm = load_kernels("inductor_mm.py", tritium, tl, "snapshot")
+    for case, configs in INDUCTOR_MM_CONFIGS.items():
+        dtype, allow_tf32, size = CASE_SHAPES[case]
+        for bm, bn, bk, stages, warps in configs:
+            sig = {"A": f"*{dtype}", "B": f"*{dtype}", "C": f"*{dtype}"}
+            consts = {"M": size, "N": size, "K": size, "stride_am": size, "stride_ak": 1, "stride_bk": size,
+                      "stride_bn": 1, "ALLOW_TF32": allow_tf32, "ACC_TYPE": tl.float32, "BLOCK_M": bm,
+                      "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8}
+            yield (f"inductor_mm_{case}_{bm}x{bn}x{bk}_s{stages}_w{warps}", inductor_mm.inductor_mm, sig, consts,
                    warps, stages)
     attention = load_kernels("attention.py", tritium, tl, "snapshot")
     strides = [f"stride_{t}{d}" for t in "qkvo"
