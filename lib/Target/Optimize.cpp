@@ -48,16 +48,16 @@ static unsigned narrowestValueBits(const llvm::Module &module) {
 /// `machine`'s vector registers.
 static bool slpCanPack(const llvm::Module &module,
                        llvm::TargetMachine &machine) {
-  for (const llvm::Function &function : module) {
-    if (function.isDeclaration())
-      continue;
-    llvm::TypeSize width =
-        machine.getTargetTransformInfo(function).getRegisterBitWidth(
-            llvm::TargetTransformInfo::RGK_FixedWidthVector);
-    unsigned narrowest = narrowestValueBits(module);
-    return narrowest != 0 && 2 * narrowest <= width.getFixedValue();
-  }
-  return false;
+  auto defined = llvm::find_if(
+      module, [](const llvm::Function &f) { return !f.isDeclaration(); });
+  unsigned narrowest = narrowestValueBits(module);
+  if (defined == module.end() || narrowest == 0)
+    return false;
+  // (the register width is the target's, the same for every function)
+  llvm::TypeSize width =
+      machine.getTargetTransformInfo(*defined).getRegisterBitWidth(
+          llvm::TargetTransformInfo::RGK_FixedWidthVector);
+  return 2 * narrowest <= width.getFixedValue();
 }
 
 void tritium::optimizeModule(llvm::Module &module,
