@@ -289,6 +289,18 @@ def test_fma_matmul_pipelined_operands_any_majorness(col_a, col_b, BM, BN, BK, n
     torch.testing.assert_close(c.to(torch.float64), reference(a, b), rtol=1e-5, atol=1e-4)
 
 
+@pytest.mark.parametrize("col_a,col_b", [(False, False), (True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("BM,BN,BK,num_stages,num_warps", [(128, 128, 32, 3, 4), (128, 128, 32, 2, 8),
+                                                           (64, 128, 32, 4, 8), (128, 64, 32, 3, 4),
+                                                           (64, 64, 64, 3, 8)])
+def test_tf32_matmul_pipelined_operands_any_majorness(col_a, col_b, BM, BN, BK, num_stages, num_warps):
+    # wgmma reads tf32 operands K-major: an operand loaded along M or N is
+    # transposed on its way to shared memory, by 4-byte copies through the
+    # ring when its tile is 128 wide, by the store in its iteration otherwise
+    c, want = run_matmul(200, 330, 232, BM, BN, BK, num_warps, num_stages, "float32", col_a=col_a, col_b=col_b)
+    torch.testing.assert_close(c.to(torch.float64), want, rtol=1e-2, atol=1e-1)
+
+
 @pytest.mark.parametrize("arch", ARCHS)
 @pytest.mark.parametrize("col_a,col_b", [(True, False), (False, True)])
 @pytest.mark.parametrize("epilogue", ["bias_relu", "leaky_relu"])

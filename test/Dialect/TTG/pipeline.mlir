@@ -689,3 +689,71 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %res#0, %res#1 : tensor<64x256xf32, #lf>, tensor<32x256xf32, #lf>
   }
 }
+
+// -----
+
+// tf32 operands: wgmma reads B K-major (#nvmma_t, order [0, 1]) while B is
+// loaded along N.  A B tile 128 wide along N streams through a ring, one
+// 4-byte copy an element; a tile 64 wide stays loaded and stored in its
+// iteration (only A streams).
+// CHECK-LABEL: tt.func public @tf32_transposed_b
+// CHECK-DAG: ttg.local_alloc : () -> !ttg.memdesc<3x128x32xf32, #nvmma, #smem, mutable>
+// CHECK-DAG: ttg.local_alloc : () -> !ttg.memdesc<3x32x128xf32, #nvmma1, #smem, mutable>
+// CHECK: scf.for
+// CHECK-NOT: tt.load
+// CHECK: ttg.warp_group_dot {{.*}} {isAsync}
+// CHECK: scf.yield
+// CHECK-LABEL: tt.func public @tf32_transposed_b_narrow
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x128x32xf32, #nvmma, #smem, mutable>
+// CHECK-NOT: 3x32x64xf32
+// CHECK: scf.for
+// CHECK: %[[B:.*]] = tt.load
+// CHECK: ttg.local_alloc %[[B]] : (tensor<32x64xf32, #blocked1>) -> !ttg.memdesc<32x64xf32, #nvmma1, #smem>
+// CHECK: ttg.warp_group_dot
+// CHECK: scf.yield
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 8]}>
+#mma64 = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 32, order = [1, 0]}>
+#nvmma_t = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 32, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @tf32_transposed_b(%pa0: tensor<128x32x!tt.ptr<f32>, #blocked>, %pb0: tensor<32x128x!tt.ptr<f32>, #blocked1>, %n: i32) -> tensor<128x128xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+    %sa = arith.constant dense<32> : tensor<128x32xi32, #blocked>
+    %sb = arith.constant dense<4096> : tensor<32x128xi32, #blocked1>
+    %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %pa0, %pb = %pb0) -> (tensor<128x128xf32, #mma>, tensor<128x32x!tt.ptr<f32>, #blocked>, tensor<32x128x!tt.ptr<f32>, #blocked1>) : i32 {
+      %a = tt.load %pa : tensor<128x32x!tt.ptr<f32>, #blocked>
+      %b = tt.load %pb : tensor<32x128x!tt.ptr<f32>, #blocked1>
+      %as = ttg.local_alloc %a : (tensor<128x32xf32, #blocked>) -> !ttg.memdesc<128x32xf32, #nvmma, #smem>
+      %bs = ttg.local_alloc %b : (tensor<32x128xf32, #blocked1>) -> !ttg.memdesc<32x128xf32, #nvmma_t, #smem>
+      %d = ttg.warp_group_dot %as, %bs, %acc, inputPrecision = tf32 : !ttg.memdesc<128x32xf32, #nvmma, #smem> * !ttg.memdesc<32x128xf32, #nvmma_t, #smem> -> tensor<128x128xf32, #mma>
+      %pa2 = tt.addptr %pa, %sa : tensor<128x32x!tt.ptr<f32>, #blocked>, tensor<128x32xi32, #blocked>
+      %pb2 = tt.addptr %pb, %sb : tensor<32x128x!tt.ptr<f32>, #blocked1>, tensor<32x128xi32, #blocked1>
+      scf.yield %d, %pa2, %pb2 : tensor<128x128xf32, #mma>, tensor<128x32x!tt.ptr<f32>, #blocked>, tensor<32x128x!tt.ptr<f32>, #blocked1>
+    }
+    tt.return %res#0 : tensor<128x128xf32, #mma>
+  }
+
+  tt.func public @tf32_transposed_b_narrow(%pa0: tensor<128x32x!tt.ptr<f32>, #blocked>, %pb0: tensor<32x64x!tt.ptr<f32>, #blocked1>, %n: i32) -> tensor<128x64xf32, #mma64> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma64>
+    %sa = arith.constant dense<32> : tensor<128x32xi32, #blocked>
+    %sb = arith.constant dense<4096> : tensor<32x64xi32, #blocked1>
+    %res:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %pa0, %pb = %pb0) -> (tensor<128x64xf32, #mma64>, tensor<128x32x!tt.ptr<f32>, #blocked>, tensor<32x64x!tt.ptr<f32>, #blocked1>) : i32 {
+      %a = tt.load %pa : tensor<128x32x!tt.ptr<f32>, #blocked>
+      %b = tt.load %pb : tensor<32x64x!tt.ptr<f32>, #blocked1>
+      %as = ttg.local_alloc %a : (tensor<128x32xf32, #blocked>) -> !ttg.memdesc<128x32xf32, #nvmma, #smem>
+      %bs = ttg.local_alloc %b : (tensor<32x64xf32, #blocked1>) -> !ttg.memdesc<32x64xf32, #nvmma_t, #smem>
+      %d = ttg.warp_group_dot %as, %bs, %acc, inputPrecision = tf32 : !ttg.memdesc<128x32xf32, #nvmma, #smem> * !ttg.memdesc<32x64xf32, #nvmma_t, #smem> -> tensor<128x64xf32, #mma64>
+      %pa2 = tt.addptr %pa, %sa : tensor<128x32x!tt.ptr<f32>, #blocked>, tensor<128x32xi32, #blocked>
+      %pb2 = tt.addptr %pb, %sb : tensor<32x64x!tt.ptr<f32>, #blocked1>, tensor<32x64xi32, #blocked1>
+      scf.yield %d, %pa2, %pb2 : tensor<128x64xf32, #mma64>, tensor<128x32x!tt.ptr<f32>, #blocked>, tensor<32x64x!tt.ptr<f32>, #blocked1>
+    }
+    tt.return %res#0 : tensor<128x64xf32, #mma64>
+  }
+}

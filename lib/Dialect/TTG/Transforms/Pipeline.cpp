@@ -21,7 +21,10 @@
 //          descriptor from outside the loop (a tensor map made in the body
 //          is rewritten in place every iteration);
 //        * tt.load on a tensor of pointers, the tile contiguous along the
-//          load's contiguous dimension, masked-out values zero (cp.async
+//          load's contiguous dimension (or a wide NVMMA tile of 4-byte
+//          elements contiguous along another one, a transposed tf32
+//          operand, copied an element at a time: streamsTransposedElements),
+//          masked-out values zero (cp.async
 //          zero-fills), vectors of at least 4 bytes a thread (the axis
 //          facts of pointer and mask, as the lowering will vectorize); the
 //          tile an #ttg.nvmma_shared one (a tensor-core operand) or a
@@ -116,6 +119,10 @@ namespace {
 /// The largest converted load (bytes of the tile): numStages of them share
 /// shared memory with the dot operands' rings.
 constexpr int64_t kMaxConvertedLoadBytes = 1024;
+
+/// The smallest extent along the load's contiguous dimension at which a
+/// transposed tile of 4-byte elements streams (streamsTransposedElements).
+constexpr int64_t kMinStreamedTransposedExtent = 128;
 
 /// A load of the loop body streamed through a ring: a tt.load copied by
 /// cp.async, or a tt.descriptor_load copied by TMA (`tma`).
@@ -279,8 +286,9 @@ private:
       // The copies move the load's vectors whole: the tile must be
       // contiguous along the same dimension (an operand that wgmma needs
       // K-major but that is loaded along M or N is transposed by the
-      // synchronous store instead).  The load's other users read the slot
-      // back (ttg.local_load).
+      // synchronous store instead, unless it is a wide tile of 4-byte
+      // elements).  The load's other users read the slot back
+      // (ttg.local_load).
       auto blocked = dyn_cast<BlockedEncodingAttr>(
           cast<RankedTensorType>(load.getType()).getEncoding());
       int64_t copyBytes = vectorBytes(load, axisInfo);
@@ -288,7 +296,8 @@ private:
       for (Operation *user : load->getUsers()) {
         auto candidate = dyn_cast<LocalAllocOp>(user);
         if (candidate && candidate->getBlock() == loop.getBody() && blocked &&
-            slotTakesCopies(candidate.getType(), blocked, copyBytes)) {
+            (slotTakesCopies(candidate.getType(), blocked, copyBytes) ||
+             streamsTransposedElements(candidate.getType(), blocked))) {
           alloc = candidate;
           break;
         }
@@ -329,6 +338,26 @@ private:
                              ? swizzled.getVec() * type.getElementTypeBitWidth() / 8
                              : copyBytes;
     return std::min(copyBytes, chunkBytes) >= 4;
+  }
+
+  /// Whether a wide NVMMA tile of 4-byte elements contiguous along another
+  /// dimension than a load in `blocked` (a tf32 operand that wgmma needs
+  /// K-major, loaded along M or N) streams through a ring of copies, one
+  /// 4-byte cp.async an element (the async-copy lowering places each
+  /// element by the tile's layout), rather than being stored in its
+  /// iteration.  Wide means at least kMinStreamedTransposedExtent elements
+  /// along the load's contiguous dimension (the dot's M or N): the copies
+  /// then cost less than the latency the store leaves exposed; narrower
+  /// tiles keep the store, whose lower shared-memory and register use
+  /// leaves room for more blocks on a multiprocessor (measured config by
+  /// config on Inductor's tf32 mm template, docs/performance.md).
+  static bool streamsTransposedElements(MemDescType type,
+                                        BlockedEncodingAttr blocked) {
+    auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(type.getEncoding());
+    unsigned contiguous = blocked.getOrder()[0];
+    return nvmma && type.getElementTypeBitWidth() == 32 &&
+           nvmma.getOrder()[0] != contiguous &&
+           type.getShape()[contiguous] >= kMinStreamedTransposedExtent;
   }
 
   /// A CUDA-core dot's staged operands were sized for one copy each
