@@ -13,7 +13,8 @@
 //                       wgmma or TMA need is ttg-fence-async-shared's);
 //   ttg.local_store     stores a tensor into a mutable buffer the same way;
 //   ttg.local_load      reads the tile into a distributed layout: the
-//                       16-bit operands of mma.sync with ldmatrix
+//                       operands of mma.sync with ldmatrix (16-bit, and
+//                       tf32 stored contiguous along K)
 //                       (LdMatrix.h), anything else element by element
 //                       at the offsets of the buffer's layout;
 //   ttg.memdesc_index   is the buffer's base plus the index times the bytes
@@ -103,8 +104,8 @@ struct LocalStoreLowering : public ConvertOpToLLVMPattern<ttg::LocalStoreOp> {
   }
 };
 
-/// A tile read into registers: with ldmatrix for the 16-bit operands of
-/// mma.sync, element by element (vectorized where the layouts allow)
+/// A tile read into registers: with ldmatrix for the operands of mma.sync
+/// it covers (LdMatrix.h), element by element (vectorized where the layouts allow)
 /// otherwise.
 struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;

@@ -224,6 +224,34 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// tf32 operands of mma.sync (m16n8k8, kWidth 1): A stored contiguous along
+// K reads with one ldmatrix.x4 of b16 pairs per 16x8 tile; B stored
+// contiguous along N is read element by element (ldmatrix.trans would swap
+// the halves of each element).
+// CHECK-LABEL: llvm.func @ldmatrix_tf32_operands
+// CHECK-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-NOT: ldmatrix
+// CHECK: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+#ld = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#da = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>
+#db = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 64, elementBitWidth = 32, order = [1, 0]}>
+#nvmmab = #ttg.nvmma_shared<{swizzlingByteWidth = 64, elementBitWidth = 32, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:80"} {
+  tt.func @ldmatrix_tf32_operands(%a: tensor<16x16xf32, #ld>, %b: tensor<16x16xf32, #ld>, %c: tensor<16x16xf32, #mma>) -> tensor<16x16xf32, #mma> {
+    %as = ttg.local_alloc %a : (tensor<16x16xf32, #ld>) -> !ttg.memdesc<16x16xf32, #nvmma, #smem>
+    %bs = ttg.local_alloc %b : (tensor<16x16xf32, #ld>) -> !ttg.memdesc<16x16xf32, #nvmmab, #smem>
+    %ar = ttg.local_load %as : !ttg.memdesc<16x16xf32, #nvmma, #smem> -> tensor<16x16xf32, #da>
+    %br = ttg.local_load %bs : !ttg.memdesc<16x16xf32, #nvmmab, #smem> -> tensor<16x16xf32, #db>
+    %d = tt.dot %ar, %br, %c, inputPrecision = tf32 : tensor<16x16xf32, #da> * tensor<16x16xf32, #db> -> tensor<16x16xf32, #mma>
+    tt.return %d : tensor<16x16xf32, #mma>
+  }
+}
+
+// -----
+
 // mma.sync operands read from swizzled shared tiles: A (K contiguous) with
 // one ldmatrix.x4 per 16x16 tile, B (N contiguous) with ldmatrix.x2.trans
 // per 16x8 tile; no async-proxy fence before sm_90.

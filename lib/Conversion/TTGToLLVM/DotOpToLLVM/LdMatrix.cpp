@@ -10,7 +10,13 @@
 //   B (16 x 8):  matrices K 0-7 and K 8-15 (b0b1, b2b3).
 //
 // A tile contiguous along K gives the fragments as stored; one contiguous
-// along M (for A) or N (for B) stores their transposes, so .trans.  Per
+// along M (for A) or N (for B) stores their transposes, so .trans.
+//
+// 32-bit elements (tf32, m16n8k8, kWidth 1) read as pairs of b16: a matrix
+// row of 16 bytes holds 4 elements and lane t receives element (t / 4,
+// t % 4) of each matrix, which is fragment a0..a3 (rows 0-7 | 8-15 by K
+// 0-3 | 4-7) of A and b0, b1 (K 0-3 | 4-7) of B.  Only a tile contiguous
+// along K reads that way (.trans would swap the halves of an element).  Per
 // instruction tile (repetition along M or N, and along K) one x4 (A) or
 // x2 (B); the tile's #ttg.nvmma_shared swizzle is applied to each lane's
 // row address at run time (layout/NvmmaShared.h), and warps start at
@@ -56,9 +62,18 @@ std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
     ArrayRef<int64_t> offsets) {
   auto dot = dyn_cast<ttg::DotOperandEncodingAttr>(dstType.getEncoding());
   auto nvmma = dyn_cast<ttg::NvmmaSharedEncodingAttr>(srcType.getEncoding());
-  if (!dot || !nvmma || dot.getKWidth() != 2 || dstType.getRank() != 2 ||
-      srcType.getRank() != 2 || dstType.getElementTypeBitWidth() != 16)
+  if (!dot || !nvmma || dstType.getRank() != 2 || srcType.getRank() != 2)
     return std::nullopt;
+  // 16-bit elements two a register (kWidth 2) or 32-bit ones one a
+  // register (kWidth 1); a matrix row of 16 bytes holds `rowElements`.
+  int64_t bits = dstType.getElementTypeBitWidth();
+  if (!((bits == 16 && dot.getKWidth() == 2) ||
+        (bits == 32 && dot.getKWidth() == 1)))
+    return std::nullopt;
+  int64_t elementBytes = bits / 8, rowElements = 16 / elementBytes;
+  int64_t kWidth = dot.getKWidth();
+  // K of one instruction: two matrix rows.
+  int64_t instrK = 2 * rowElements;
   auto mma = dyn_cast<ttg::NvidiaMmaEncodingAttr>(dot.getParent());
   if (!mma || !mma.isAmpere())
     return std::nullopt;
@@ -66,30 +81,33 @@ std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
   int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
   ArrayRef<int64_t> shape = dstType.getShape();
   int kDim = opIdx == 0 ? 1 : 0, otherDim = 1 - kDim;
-  // The whole tile, or a K slice of it at a multiple of 16.
+  // The whole tile, or a K slice of it at a multiple of instrK.
   int64_t kOffset = offsets.empty() ? 0 : offsets[kDim];
   if ((!offsets.empty() && offsets[otherDim] != 0) ||
-      shape[otherDim] != srcType.getDimSize(otherDim) || kOffset % 16 != 0 ||
+      shape[otherDim] != srcType.getDimSize(otherDim) ||
+      kOffset % instrK != 0 ||
       kOffset + shape[kDim] > srcType.getDimSize(kDim) ||
       (offsets.empty() && shape[kDim] != srcType.getDimSize(kDim)))
     return std::nullopt;
   int64_t k = shape[kDim], other = shape[otherDim];
   int64_t perWarp = opIdx == 0 ? 16 : 8;
   int64_t warpsAlong = opIdx == 0 ? wm : wn;
-  if (k % 16 != 0 || other % perWarp != 0)
+  if (k % instrK != 0 || other % perWarp != 0)
     return std::nullopt;
   layout::MmaV2Repetitions reps;
-  reps.k = k / 16;
+  reps.k = k / instrK;
   int64_t repsOther = std::max<int64_t>(1, other / (perWarp * warpsAlong));
   (opIdx == 0 ? reps.m : reps.n) = repsOther;
-  int64_t count = (opIdx == 0 ? 8 : 4) * reps.k * repsOther;
+  int64_t count = (opIdx == 0 ? 4 : 2) * kWidth * reps.k * repsOther;
   if (count != cast<ttg::DistributedEncodingAttr>(dstType.getEncoding())
                    .getElemsPerThread(shape))
     return std::nullopt;
 
   layout::NvmmaSharedSpec spec = nvmma.toSpec();
   bool kContiguous = spec.order[0] == kDim;
-  int64_t perSlab = spec.swizzleBytes / 2,
+  if (!kContiguous && bits != 16)
+    return std::nullopt;
+  int64_t perSlab = spec.swizzleBytes / elementBytes,
           rows = srcType.getDimSize(spec.order[1]);
   I32Ops ops{builder, loc};
   // The warp's first row (A) or column (B), wrapped to the tile.
@@ -103,16 +121,17 @@ std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
                                                builder.getI32Type(), base);
 
   // The byte address of element (r, c) (r along order[1], c along order[0],
-  // c a multiple of 8) of the swizzled tile.
+  // c a multiple of rowElements) of the swizzled tile.
+  int64_t rowShift = llvm::Log2_64(rowElements);
   auto address = [&](Value r, Value c) {
     Value slab = ops.shr(c, llvm::Log2_64(perSlab));
-    Value chunk = ops.shr(ops.andc(c, perSlab - 1), 3);
+    Value chunk = ops.shr(ops.andc(c, perSlab - 1), rowShift);
     Value phase = ops.andc(ops.shr(r, llvm::Log2_64(128 / spec.swizzleBytes)),
                            spec.swizzleBytes / 16 - 1);
     Value elements = ops.add(ops.add(ops.mul(slab, rows * perSlab),
                                      ops.mul(r, perSlab)),
-                             ops.shl(ops.xorv(chunk, phase), 3));
-    return ops.add(baseAddress, ops.mul(elements, 2));
+                             ops.shl(ops.xorv(chunk, phase), rowShift));
+    return ops.add(baseAddress, ops.mul(elements, elementBytes));
   };
 
   SmallVector<Value> values(count);
@@ -125,9 +144,9 @@ std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
     for (int64_t kRep = 0; kRep < reps.k; ++kRep) {
       // Matrix j covers [otherOff, +8) x [kOff, +8) of the instruction tile.
       Value otherOff = opIdx == 0 ? ops.shl(ops.andc(matrix, 1), 3) : ops.c(0);
-      Value kOff = ops.add(
-          ops.c(kOffset + kRep * 16),
-          opIdx == 0 ? ops.shl(ops.shr(matrix, 1), 3) : ops.shl(matrix, 3));
+      Value kOff = ops.add(ops.c(kOffset + kRep * instrK),
+                           opIdx == 0 ? ops.shl(ops.shr(matrix, 1), rowShift)
+                                      : ops.shl(matrix, rowShift));
       Value otherCoord = ops.add(start, otherOff);
       // K-contiguous: lane rows run along M/N; otherwise (stored
       // transposed) along K.
@@ -147,12 +166,12 @@ std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
           LLVM::LLVMStructType::getLiteral(builder.getContext(), types),
           /*hasSideEffects=*/true);
       for (int j = 0; j < numMatrices; ++j) {
-        SmallVector<Value> pair = unpackFromI32(
+        SmallVector<Value> elements = unpackFromI32(
             builder, loc, LLVM::ExtractValueOp::create(builder, loc, result, j),
-            elementType, 2);
-        for (int e = 0; e < 2; ++e)
-          values[layout::mmaV2OperandRegister(reps, opIdx, 2, rep, kRep,
-                                              2 * j + e)] = pair[e];
+            elementType, kWidth);
+        for (int64_t e = 0; e < kWidth; ++e)
+          values[layout::mmaV2OperandRegister(reps, opIdx, kWidth, rep, kRep,
+                                              kWidth * j + e)] = elements[e];
       }
     }
   }
