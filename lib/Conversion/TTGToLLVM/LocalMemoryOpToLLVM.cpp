@@ -14,9 +14,9 @@
 //   ttg.local_store     stores a tensor into a mutable buffer the same way;
 //   ttg.local_load      reads the tile into a distributed layout: the
 //                       operands of mma.sync with ldmatrix (16-bit, and
-//                       tf32 stored contiguous along K)
-//                       (LdMatrix.h), anything else element by element
-//                       at the offsets of the buffer's layout;
+//                       tf32 stored contiguous along K; LdMatrix.h),
+//                       anything else element by element at the offsets
+//                       of the buffer's layout;
 //   ttg.memdesc_index   is the buffer's base plus the index times the bytes
 //                       of one slot;
 //   ttg.memdesc_subslice is the base of the tile it views; its readers
@@ -105,8 +105,8 @@ struct LocalStoreLowering : public ConvertOpToLLVMPattern<ttg::LocalStoreOp> {
 };
 
 /// A tile read into registers: with ldmatrix for the operands of mma.sync
-/// it covers (LdMatrix.h), element by element (vectorized where the layouts allow)
-/// otherwise.
+/// it covers (LdMatrix.h), element by element (vectorized where the layouts
+/// allow) otherwise.
 struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 

@@ -24,10 +24,10 @@
 //          load's contiguous dimension (or a wide NVMMA tile of 4-byte
 //          elements contiguous along another one, a transposed tf32
 //          operand, copied an element at a time: streamsTransposedElements),
-//          masked-out values zero (cp.async
-//          zero-fills), vectors of at least 4 bytes a thread (the axis
-//          facts of pointer and mask, as the lowering will vectorize); the
-//          tile an #ttg.nvmma_shared one (a tensor-core operand) or a
+//          masked-out values zero (cp.async zero-fills), vectors of at
+//          least 4 bytes a thread (the axis facts of pointer and mask, as
+//          the lowering will vectorize); the tile an #ttg.nvmma_shared
+//          one (a tensor-core operand) or a
 //          #ttg.swizzled_shared one whose swizzle chunk holds 4 bytes (a
 //          CUDA-core dot's operand, staged by ttg-cuda-core-dot-operands;
 //          a loop with such tiles takes fewer stages where numStages slots
