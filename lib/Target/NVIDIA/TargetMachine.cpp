@@ -61,9 +61,13 @@ tritium::nvidia::createTargetMachine(const CudaTarget &target,
       options.fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
   std::string chip = target.chip();
   std::string features = target.ptxFeature();
+  // The default code-generation level: NVPTX's IR passes then clean up with
+  // EarlyCSE, where the aggressive level runs GVN twice, at a cost that
+  // grows with a kernel's shared-memory accesses and, on Inductor's kernels
+  // and templates, for the same PTX (docs/performance.md).
   std::unique_ptr<llvm::TargetMachine> machine(nvptx->createTargetMachine(
       triple, chip, features, targetOptions, llvm::Reloc::PIC_, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
+      llvm::CodeGenOptLevel::Default));
   if (!machine)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "cannot create the NVPTX target machine "
