@@ -12,7 +12,9 @@ tutorial 09's descriptor matmuls one program per tile, persistent and
 warp-specialized, Inductor's mm template in fp32 with and without TF32 and
 in bf16, the attention forward on pointers, block pointers and
 descriptors), at the configs bench_matmul.py, bench_persistent_matmul.py,
-bench_inductor_mm.py and bench_attention.py time.  Set TRITIUM_LIBRARY to pick the build.
+bench_inductor_mm.py and bench_attention.py time, with 16-byte-aligned pointers as a
+launch specializes them (integer arguments unspecialized).  Set TRITIUM_LIBRARY to pick the
+build.
 """
 import argparse
 import os
@@ -98,7 +100,11 @@ def write(out_dir):
     count = 0
     for name, fn, sig, consts, warps, stages in kernels():
         try:
-            text = tritium.compile(fn, signature=sig, constexprs=consts, target="cuda:90",
+            # Pointers 16-byte aligned, as torch allocates them and a launch
+            # specializes them (without it a kernel's loads go element by
+            # element and its dots take no cp.async rings).
+            attrs = {arg: [["tt.divisibility", 16]] for arg, ty in sig.items() if ty.startswith("*")}
+            text = tritium.compile(fn, signature=sig, constexprs=consts, attrs=attrs, target="cuda:90",
                                    options={"num_warps": warps, "num_stages": stages}).asm["ptx"]
         except Exception as e:  # a failure is part of the snapshot
             text = f"ERROR {type(e).__name__}: {e}\n"
