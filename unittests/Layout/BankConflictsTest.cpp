@@ -20,6 +20,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 using namespace tritium::layout;
 
 namespace {
@@ -212,16 +214,20 @@ TEST(BankConflictsTest, VectorWidthsFollowTheLayout) {
   EXPECT_EQ(maxVectorWidth(blockedToLinear(kCols, {64, 64}), 4), 1);
 }
 
-TEST(BankConflictsTest, ColumnMajorTileForVectorsAlongDimZero) {
-  // Inductor's 2-D pointwise transpose of a [64, 16] f32 tile (4 warps):
-  // loaded one element a thread along dim 1, stored four consecutive
-  // elements a thread along dim 0.  A row-major tile leaves both phases
-  // scalar (16 accesses a thread); with dim 0 contiguous the loads read
-  // 16-byte vectors (8 + 2).
+/// Inductor's 2-D pointwise transpose of a [64, 16] f32 tile (4 warps):
+/// loaded one element a thread along dim 1 (first), stored four consecutive
+/// elements a thread along dim 0 (second).
+std::pair<LinearLayout, LinearLayout> pointwiseTranspose64x16() {
   const BlockedSpec loaded{{1, 1}, {2, 16}, {4, 1}, {1, 0}};
   const BlockedSpec stored{{4, 1}, {16, 2}, {1, 4}, {0, 1}};
-  LinearLayout src = blockedToLinear(loaded, {64, 16});
-  LinearLayout dst = blockedToLinear(stored, {64, 16});
+  return {blockedToLinear(loaded, {64, 16}), blockedToLinear(stored, {64, 16})};
+}
+
+TEST(BankConflictsTest, ColumnMajorTileForVectorsAlongDimZero) {
+  // The pointwise transpose: a row-major tile leaves both phases scalar
+  // (16 accesses a thread); with dim 0 contiguous the loads read 16-byte
+  // vectors (8 + 2).
+  auto [src, dst] = pointwiseTranspose64x16();
   ConvertScratchPlan plan = planConvertScratch(src, dst, 4);
   EXPECT_EQ(plan.order, (std::vector<int64_t>{1, 0}));
   EXPECT_EQ(plan.tile.shape, (std::vector<int64_t>{16, 64}));
@@ -248,10 +254,7 @@ TEST(BankConflictsTest, PlanContiguousAlongAGivenDimension) {
   // along dim 0 it is the plan above (the best overall); along dim 1, the
   // tensor's own order, it is the best row-major tile, whose loads stay
   // scalar.
-  const BlockedSpec loaded{{1, 1}, {2, 16}, {4, 1}, {1, 0}};
-  const BlockedSpec stored{{4, 1}, {16, 2}, {1, 4}, {0, 1}};
-  LinearLayout src = blockedToLinear(loaded, {64, 16});
-  LinearLayout dst = blockedToLinear(stored, {64, 16});
+  auto [src, dst] = pointwiseTranspose64x16();
   ConvertScratchPlan best = planConvertScratch(src, dst, 4);
   ConvertScratchPlan alongRows = planConvertScratchContiguousAlong(src, dst, 4, 0);
   EXPECT_EQ(alongRows.order, best.order);
