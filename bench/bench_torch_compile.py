@@ -69,12 +69,16 @@ def case_env(backend, root):
     return env
 
 
-def run_case(backend, case, timeout, profile=False):
+def run_case(backend, case, timeout, profile=False, profile_cold=False):
     model, task, precision, mode, dynamic = case
     root = tempfile.mkdtemp(prefix=f"zoo-{backend}-")
     env = case_env(backend, root)
     if profile:
         env["ZOO_PROFILE"] = "1"
+    if profile_cold:
+        env["ZOO_PROFILE_COLD"] = "1"
+        if backend == "tritium":
+            env["TRITIUM_COMPILE_LOG"] = os.path.join(root, "compiles.jsonl")
     cmd = [sys.executable, os.path.join(HERE, "torch_zoo.py"), model, task, precision, mode] + (
         ["dynamic"] if dynamic else [])
     t0 = time.perf_counter()
@@ -122,6 +126,27 @@ def print_profiles(results):
             print(f"  host time of five warm calls under {b}, by function (calls, own s, cumulative s):")
             for name, calls, own, cum in p.get("host_top", [])[:15]:
                 print(f"    {name[:80]:80s} {calls:7d} {own:8.4f} {cum:8.4f}")
+
+
+def print_cold_profiles(results):
+    """Each cold-profiled case: the compiles done in the case's own process
+    and the functions that took the most of its cold call."""
+    for r in results:
+        p = r.get("cold_profile")
+        if not p:
+            continue
+        print(f"\ncold call of {label(r)} under {r['backend']} (cProfile), compiles in this process: "
+              + ", ".join(f"{k} {calls}x {cum:.2f} s" for k, (calls, cum) in p["compiles"].items()))
+        log = p.get("compile_log")
+        if log:
+            print(f"  Tritium's compiles: {log['compiles']} ({log['in_case_process']} in the case's process), "
+                  f"native ms summed: " + ", ".join(f"{k} {v:.0f}" for k, v in log["native_ms"].items()))
+            print("  per process (pid, compiles, s, first start s, last end s, cache hits): "
+                  + "; ".join(" ".join(str(x) for x in row) for row in log["per_process"]))
+        for title, rows in (("cumulative", p["cumulative_top"]), ("own", p["own_top"])):
+            print(f"  by {title} time (calls, own s, cumulative s):")
+            for name, calls, own, cum in rows[:25]:
+                print(f"    {name[:80]:80s} {calls:7d} {own:8.3f} {cum:8.3f}")
 
 
 def kernel_compile_s(result):
@@ -233,6 +258,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=600)
     ap.add_argument("--profile", action="store_true", help="profile one warm call of each case and compare "
                     "its kernels (ZOO_PROFILE in bench/torch_zoo.py)")
+    ap.add_argument("--profile-cold", action="store_true", help="profile each case's cold call in its "
+                    "process (ZOO_PROFILE_COLD in bench/torch_zoo.py; its cold times are then not comparable)")
     ap.add_argument("--json", default=None, help="also write every result to this file")
     ap.add_argument("--merge", nargs="+", help="report the results of these --json files together (runs of "
                     "parts of the bench set) instead of running cases")
@@ -250,7 +277,8 @@ def main():
     jobs = [(b, c) for c in dict.fromkeys(cases) for b in backends]
     results = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(run_case, b, c, args.timeout, args.profile) for b, c in jobs]
+        futures = [pool.submit(run_case, b, c, args.timeout, args.profile, args.profile_cold)
+                   for b, c in jobs]
         for future in concurrent.futures.as_completed(futures):
             r = future.result()
             results.append(r)
@@ -264,7 +292,8 @@ def main():
                 print("    " + "\n    ".join(r.get("stderr", "").strip().splitlines()[-25:]), flush=True)
 
     print_profiles(results)
-    report(results, args.jobs == 1 and set(backends) == {"tritium", "triton"} and args.cases == "bench"
+    print_cold_profiles(results)
+    report(results, not args.profile_cold and args.jobs == 1 and set(backends) == {"tritium", "triton"} and args.cases == "bench"
            and not (args.models or args.dynamic))
     return 0 if all("error" not in r for r in results if r["backend"] == "tritium") else 1
 

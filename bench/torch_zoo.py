@@ -31,6 +31,17 @@ compiled, from the same weights and inputs, and prints one JSON line:
               host-bound call from a device-bound one; host_top: the Python
               functions taking the most of five warm calls' host time
               (cProfile: function, calls, own seconds, cumulative seconds)
+  cold_profile with ZOO_PROFILE_COLD=1: the cold call under cProfile (which
+              slows Python code, so cold_s is then not comparable): the
+              functions with the largest cumulative time (cumulative_top),
+              those with the largest own time (own_top), and the kernel
+              compiles done in this process rather than in Inductor's
+              workers (compiles: calls and cumulative seconds of the
+              compiler's compile(), and of the ptxas processes it waited on);
+              with TRITIUM_COMPILE_LOG set as well, Tritium's compiles in
+              every process (compile_log: per process its compiles, their
+              seconds, first start and last end after the cold call began,
+              cache hits; the native stages summed)
 
   python3 bench/torch_zoo.py MODEL TASK PRECISION MODE [dynamic]
   python3 bench/torch_zoo.py --list
@@ -260,10 +271,21 @@ def run_case(name, task, precision, mode, dynamic=False, warm_iters=20, warm_rou
     want = results[0]()
     torch.cuda.synchronize()
     phases["eager"] = time.perf_counter() - t_phase
+    cold_profiler = None
+    if os.environ.get("ZOO_PROFILE_COLD") == "1":
+        import cProfile
+        cold_profiler = cProfile.Profile()
+        cold_profiler.enable()
+    cold_wall_start = time.time()
     t0 = time.perf_counter()
     got = results[1]()
     torch.cuda.synchronize()
     cold = time.perf_counter() - t0
+    if cold_profiler is not None:
+        cold_profiler.disable()
+        cold_profile = _cold_profile(cold_profiler)
+        if os.environ.get("TRITIUM_COMPILE_LOG"):
+            cold_profile["compile_log"] = _compile_log(os.environ["TRITIUM_COMPILE_LOG"], cold_wall_start)
     kernels = getattr(metrics, "generated_kernel_count", None)
     errors = {"err": _rel_err(torch, got[:1], want[:1])}
     if params:
@@ -293,7 +315,58 @@ def run_case(name, task, precision, mode, dynamic=False, warm_iters=20, warm_rou
             "warm_rounds_ms": [round(r, 4) for r in rounds], **errors,
             "kernels": kernels, "compile": _timers(torch), "triton": triton.__name__,
             "phases_s": {k: round(v, 3) for k, v in phases.items()},
-            **({"profile": profile} if profile else {})}
+            **({"profile": profile} if profile else {}),
+            **({"cold_profile": cold_profile} if cold_profiler else {})}
+
+
+def _stat_rows(items, top):
+    return [[f"{os.path.basename(f)}:{line}:{fn}"[:90], calls, round(own, 4), round(cum, 4)]
+            for (f, line, fn), (calls, _, own, cum, _) in items[:top]]
+
+
+def _compile_log(path, since):
+    """Tritium's compiles of the cold call, from every process that made
+    them (TRITIUM_COMPILE_LOG): per process its compiles, their seconds,
+    and when its first began and last ended (s after the cold call began);
+    and the native stages summed over all of them (ms)."""
+    try:
+        with open(path) as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+    except OSError:
+        return None
+    rows = [r for r in rows if r["start"] >= since]
+    per, stages = {}, {}
+    for r in rows:
+        p = per.setdefault(r["pid"], [0, 0.0, float("inf"), 0.0, 0])
+        p[0] += 1
+        p[1] += r["s"]
+        p[2] = min(p[2], r["start"] - since)
+        p[3] = max(p[3], r["start"] + r["s"] - since)
+        p[4] += r["native_ms"] is None
+        for stage, ms in (r["native_ms"] or {}).items():
+            stages[stage] = stages.get(stage, 0.0) + ms
+    return {"compiles": len(rows), "in_case_process": per.get(os.getpid(), [0])[0],
+            "native_ms": {k: round(v, 1) for k, v in stages.items()},
+            "per_process": [[pid, n, round(s, 3), round(first, 3), round(last, 3), hits]
+                            for pid, (n, s, first, last, hits) in sorted(per.items(), key=lambda kv: kv[1][2])]}
+
+
+def _cold_profile(profiler, top=40):
+    """Where the cold call's time went in this process (cProfile rows:
+    function, calls, own s, cumulative s)."""
+    import pstats
+    stats = pstats.Stats(profiler).stats
+    compiles = {}
+    for (f, line, fn), (calls, _, own, cum, _) in stats.items():
+        path = f.replace(os.sep, "/")
+        if fn == "compile" and path.endswith("/compiler/compiler.py"):
+            key = "tritium" if "/tritium/" in path else "triton"
+            compiles[f"{key}.compile"] = [calls, round(cum, 4)]
+        elif fn == "run" and path.endswith("/subprocess.py"):
+            compiles["subprocess.run"] = [calls, round(cum, 4)]
+    return {"cumulative_top": _stat_rows(sorted(stats.items(), key=lambda kv: -kv[1][3]), top),
+            "own_top": _stat_rows(sorted(stats.items(), key=lambda kv: -kv[1][2]), top),
+            "compiles": compiles}
 
 
 def _profile(torch, step, top=25):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import time
 from typing import Any, Dict, Optional
 
 from .. import knobs as _knobs
@@ -230,10 +231,12 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     name = fn.__name__
     if target.backend == "cpu":
         return _compile_for_host(src, opts, key, debug_on, stop_after, lib)
+    started = time.time()
     files = cache.load(key, name)
     if files is not None:
         kernel = from_cache(files, name)
         kernel.src = src
+        _log_compile(name, started, None)
         return kernel
 
     arg_values, arg_attrs = src.arg_values()
@@ -262,7 +265,24 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     cache.store(key, name, files, metadata)
     kernel = CompiledKernel(name, asm, metadata)
     kernel.src = src
+    _log_compile(name, started, metadata.get("compile_times_ms", {}))
     return kernel
+
+
+def _log_compile(name: str, started: float, native_ms: Optional[Dict]) -> None:
+    """With TRITIUM_COMPILE_LOG=path: one JSON line a GPU compile, appended
+    to the file by whichever process compiled (Inductor's compile workers
+    included): the process, the kernel, when it started (Unix time), how
+    long it took, and its native stages in ms (null when the cache served
+    it).  A line is one write on a file opened for appending, so processes
+    do not interleave within lines."""
+    path = os.environ.get("TRITIUM_COMPILE_LOG")
+    if not path:
+        return
+    line = json.dumps({"pid": os.getpid(), "name": name, "start": round(started, 6),
+                       "s": round(time.time() - started, 6), "native_ms": native_ms}) + "\n"
+    with open(path, "a") as f:
+        f.write(line)
 
 
 def _compile_for_host(src: ASTSource, opts: Dict, key: str, debug_on: bool, stop_after, lib):
