@@ -9,7 +9,7 @@
 // CHECK-LABEL: module attributes {
 // CHECK-SAME: ttg.shared = 0 : i32
 // CHECK: llvm.func @add_kernel(%{{.*}}: !llvm.ptr<1> {llvm.align = 16 : i64}, %{{.*}}: !llvm.ptr<1> {llvm.align = 16 : i64}, %{{.*}}: !llvm.ptr<1> {llvm.align = 16 : i64}, %{{.*}}: i32)
-// CHECK-SAME: attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>}
+// CHECK-SAME: attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>}
 // CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK: nvvm.read.ptx.sreg.tid.x
 // CHECK-COUNT-4: "mov.u32 $0, 0x0;\0Amov.u32 $1, 0x0;\0Amov.u32 $2, 0x0;\0Amov.u32 $3, 0x0;\0A@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];"
@@ -27,7 +27,7 @@
 // LLVMIR: call range(i32 0, 128) i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 // LLVMIR: asm sideeffect "mov.u32 $0, 0x0;\0Amov.u32 $1, 0x0;\0Amov.u32 $2, 0x0;\0Amov.u32 $3, 0x0;\0A@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];", "=r,=r,=r,=r,b,l"
 // LLVMIR: asm sideeffect "@$0 st.global.v4.b32 [ $1 + 0 ], { $2, $3, $4, $5 };", "b,l,r,r,r,r"
-// LLVMIR: attributes #0 = { "nvvm.maxntid"="128,1,1" }
+// LLVMIR: attributes #0 = { "nvvm.reqntid"="128,1,1" }
 
 #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.num-ctas" = 1 : i32, ttg.target = "cuda:90"} {

@@ -1,10 +1,13 @@
 //===- FuncOpToLLVM.cpp - tt.func, tt.return, tt.call to LLVM -------------===//
 //
 // A public tt.func with a body is a kernel: an llvm.func with `nvvm.kernel`
-// (the ptx_kernel calling convention once translated) and `nvvm.maxntid`
+// (the ptx_kernel calling convention once translated) and `nvvm.reqntid`
 // = [warps * threads_per_warp, 1, 1] (warps: num_warps, plus a warp-
-// specialized partition's), which lets ptxas budget registers
-// for exactly the block size the launcher uses, and `nvvm.maxnreg` when the
+// specialized partition's): the block size the launcher uses, stated as
+// exact (PTX .reqntid, as Triton's kernels state it), so ptxas budgets
+// registers and schedules for that block and no smaller one (on Inductor's
+// fp32 mm template at (64, 32, 128), 5 stages, 4 warps, .maxntid's schedule
+// ran 12% slower; see docs/performance.md); and `nvvm.maxnreg` when the
 // module caps registers (`ttg.maxnreg`, the maxnreg launch option; PTX
 // .maxnreg, which ptxas honours by spilling).  Private functions stay
 // device functions (internal linkage); bodiless ones are external
@@ -82,7 +85,7 @@ struct FuncOpLowering : public ConvertOpToLLVMPattern<tt::FuncOp> {
       auto module = func->getParentOfType<ModuleOp>();
       int threads = ttg::getTotalNumWarps(module) * ttg::getThreadsPerWarp(module);
       llvmFunc->setAttr(nvvm::kKernelAttrName, rewriter.getUnitAttr());
-      llvmFunc->setAttr(nvvm::kMaxNTidAttrName,
+      llvmFunc->setAttr(nvvm::kReqNTidAttrName,
                         rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
       if (auto maxnreg = module->getAttrOfType<IntegerAttr>(
               ttg::TTGDialect::kMaxNRegAttrName))

@@ -211,7 +211,7 @@ int tritium::nvidia::declaredThreads(llvm::StringRef ptx) {
   ptx.split(lines, '\n');
   for (llvm::StringRef line : lines) {
     line = line.trim();
-    if (!line.consume_front(".maxntid"))
+    if (!line.consume_front(".maxntid") && !line.consume_front(".reqntid"))
       continue;
     llvm::SmallVector<llvm::StringRef> dims;
     line.split(dims, ',');
@@ -245,7 +245,8 @@ tritium::nvidia::withOneBlockPerSM(llvm::StringRef ptx) {
     out += line.str();
     if (!rest.empty() || ptx.back() == '\n')
       out += '\n';
-    if (line.trim().starts_with(".maxntid")) {
+    if (line.trim().starts_with(".maxntid") ||
+        line.trim().starts_with(".reqntid")) {
       out += ".minnctapersm 1\n";
       added = true;
     }

@@ -2,7 +2,7 @@
 warp_specialize=True)` over a TMA matmul on cuda:90 gives the kernel one
 more warp (the producer) that issues the copies, the kernel's warps waiting
 on full mbarriers and releasing slots on empty ones; the block grows by a
-warp (metadata total_num_warps, PTX .maxntid); CTA barriers of the consumers
+warp (metadata total_num_warps, PTX .reqntid); CTA barriers of the consumers
 become named barriers of their warps.  Maps made in the kernel are acquired
 by the producer.  Loops the compiler cannot specialize compile as before;
 before Hopper the hint is an error at the user's line."""
@@ -69,7 +69,7 @@ def test_persistent_loop_gets_a_producer_warp():
     # outside Tritium's read it)
     assert k.metadata["total_num_warps"] == 5 and k.metadata["num_warps"] == 5
     ptx = k.asm["ptx"]
-    assert ".maxntid 160, 1, 1" in ptx
+    assert ".reqntid 160, 1, 1" in ptx
     # The branch on the thread index (warps 0-3 consume), the consumers' releases.
     split = re.search(r"setp\.lt\.u32\s+%p\d+, %r\d+, 128;", ptx)
     assert split
@@ -86,7 +86,7 @@ def test_eight_consumer_warps_get_nine():
                                                  "c_desc": "tensordesc<fp16[128,256]>"},
                        constexprs={**DESC_CONSTS, "BN": 256}, target="cuda:90", options={"num_warps": 8})
     assert k.metadata["total_num_warps"] == 9
-    assert ".maxntid 288, 1, 1" in k.asm["ptx"]
+    assert ".reqntid 288, 1, 1" in k.asm["ptx"]
     assert re.search(r"bar\.sync\s+1, 256;", k.asm["ptx"])
 
 
@@ -108,7 +108,7 @@ def test_tensor_loads_before_the_loop_keep_it_unspecialized():
                        constexprs={"BM": 128, "BN": 128, "BK": 64}, target="cuda:90")
     assert "ttg.warp_specialize" not in k.asm["ttgir"]
     assert k.metadata["total_num_warps"] == k.metadata["num_warps"] == 4
-    assert ".maxntid 128, 1, 1" in k.asm["ptx"]
+    assert ".reqntid 128, 1, 1" in k.asm["ptx"]
 
 
 @triton.jit

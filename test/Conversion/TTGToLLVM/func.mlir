@@ -1,11 +1,11 @@
 // RUN: tritium-opt %s -split-input-file -convert-ttg-to-llvm | FileCheck %s
 
-// A public function is a kernel: nvvm.kernel, nvvm.maxntid from the module's
+// A public function is a kernel: nvvm.kernel, nvvm.reqntid from the module's
 // warps and lanes, llvm.align from tt.divisibility on pointers only (never
 // noalias), and pointers keep their address space.
 // CHECK-LABEL: llvm.func @kernel
 // CHECK-SAME: (%{{.*}}: !llvm.ptr<1> {llvm.align = 16 : i64}, %{{.*}}: !llvm.ptr<3>, %{{.*}}: i32)
-// CHECK-SAME: attributes {nvvm.kernel, nvvm.maxntid = array<i32: 64, 1, 1>}
+// CHECK-SAME: attributes {nvvm.kernel, nvvm.reqntid = array<i32: 64, 1, 1>}
 // CHECK-NOT: noalias
 // CHECK: llvm.return
 module attributes {"ttg.num-warps" = 2 : i32} {
@@ -20,7 +20,7 @@ module attributes {"ttg.num-warps" = 2 : i32} {
 // nvvm.maxnreg on the kernel, nothing on a device function.
 // CHECK-LABEL: llvm.func internal @capped_helper() {
 // CHECK-LABEL: llvm.func @capped_kernel()
-// CHECK-SAME: attributes {nvvm.kernel, nvvm.maxnreg = 40 : i32, nvvm.maxntid = array<i32: 128, 1, 1>}
+// CHECK-SAME: attributes {nvvm.kernel, nvvm.maxnreg = 40 : i32, nvvm.reqntid = array<i32: 128, 1, 1>}
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.maxnreg" = 40 : i32} {
   tt.func private @capped_helper() {
     tt.return

@@ -10,7 +10,7 @@
 // polls the empty barrier.  Both regions branch to the return.  The kernel
 // is launched with 160 threads.
 // CHECK-LABEL: llvm.func @specialized
-// CHECK-SAME: nvvm.maxntid = array<i32: 160, 1, 1>
+// CHECK-SAME: nvvm.reqntid = array<i32: 160, 1, 1>
 // CHECK: %[[ELECTED:.*]] = nvvm.elect.sync -> i1
 // CHECK-NOT: nvvm.elect.sync
 // CHECK: mbarrier.init.shared::cta.b64 [ $1 + 0 ], 4;

@@ -20,7 +20,7 @@ namespace tritium::nvvm {
 
 /// The attribute names the NVVM-to-LLVM-IR translation reads on llvm.func.
 inline constexpr llvm::StringLiteral kKernelAttrName = "nvvm.kernel";
-inline constexpr llvm::StringLiteral kMaxNTidAttrName = "nvvm.maxntid";
+inline constexpr llvm::StringLiteral kReqNTidAttrName = "nvvm.reqntid";
 inline constexpr llvm::StringLiteral kMaxNRegAttrName = "nvvm.maxnreg";
 
 /// Adds the NVVM dialect to `registry` (for getDependentDialects).

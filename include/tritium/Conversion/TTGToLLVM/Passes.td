@@ -72,7 +72,7 @@ def ConvertTTGToLLVMPass : Pass<"convert-ttg-to-llvm", "::mlir::ModuleOp"> {
     an LLVM struct of the elements one thread holds (in register order), a
     `!tt.ptr<T, as>` an `!llvm.ptr<as>`, and a memdesc a shared-memory
     pointer.  Kernels become `llvm.func` with `nvvm.kernel` and
-    `nvvm.maxntid`; element-wise ops are applied per element and lowered by
+    `nvvm.reqntid`; element-wise ops are applied per element and lowered by
     the upstream arith/math patterns in the same conversion (math functions
     the NVPTX backend cannot expand become calls to libdevice's `__nv_*`);
     global loads and stores become vectorized, predicated PTX; layout

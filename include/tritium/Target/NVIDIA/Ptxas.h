@@ -90,13 +90,13 @@ llvm::Expected<PtxasResult> runPtxas(llvm::StringRef ptxasPath,
                                      const CudaTarget &target,
                                      const PtxasOptions &options);
 
-/// The most registers a thread of a kernel whose PTX declares `.maxntid`
+/// The most registers a thread of a kernel whose PTX declares `.reqntid`
 /// for `threads` threads can have: 65536 per SM over the block, in steps of
 /// 8, at most 255.
 int registerCeiling(int threads);
 
-/// The threads of the kernel in `ptx`, the product of its `.maxntid`
-/// dimensions; 0 when it declares none.
+/// The threads of the kernel in `ptx`, the product of its `.reqntid` (or
+/// `.maxntid`) dimensions; 0 when it declares neither.
 int declaredThreads(llvm::StringRef ptx);
 
 /// Whether ptxas spilled a kernel of `threads` threads while registers were
@@ -105,10 +105,11 @@ int declaredThreads(llvm::StringRef ptx);
 /// for 128 threads) and keep kilobytes of values in local memory.
 bool spilledWithRegistersToSpare(const KernelResources &kernel, int threads);
 
-/// `ptx` with `.minnctapersm 1` after its `.maxntid` directives: one block
-/// per SM is enough, so ptxas may use every register the block size allows.
+/// `ptx` with `.minnctapersm 1` after its `.reqntid` (or `.maxntid`)
+/// directives: one block per SM is enough, so ptxas may use every register
+/// the block size allows.
 /// nullopt when the PTX already states an occupancy or a register cap
-/// (.minnctapersm, .maxnreg) or declares no .maxntid.
+/// (.minnctapersm, .maxnreg) or declares neither.
 std::optional<std::string> withOneBlockPerSM(llvm::StringRef ptx);
 
 } // namespace tritium::nvidia
