@@ -100,8 +100,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // A batched (3-D) dot runs on mma.sync on sm_90 too (wgmma is 2-D): the
 // warps go to the batch first (2 of them for a batch of 2), the other 2
-// over M x N; the operands are converted (NVMMA tiles are 2-D).
-// CHECK-DAG: #[[MMA3:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2, 1], instrShape = [16, 8]}>
+// over M x N, here along N (32 columns are 4 steps of 8, 32 rows 2 of 16);
+// the operands are converted (NVMMA tiles are 2-D).
+// CHECK-DAG: #[[MMA3:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 1, 2], instrShape = [16, 8]}>
 // CHECK-DAG: #[[DA3:dot_op[0-9]*]] = #ttg.dot_op<{opIdx = 0, parent = #[[MMA3]], kWidth = 2}>
 // CHECK-LABEL: tt.func @batched
 // CHECK: ttg.convert_layout %arg0 : tensor<2x32x32xf16, #{{.*}}> -> tensor<2x32x32xf16, #[[DA3]]>
@@ -116,5 +117,29 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %b1 = ttg.convert_layout %b : tensor<2x32x32xf16, #ld> -> tensor<2x32x32xf16, #dotb>
     %d = tt.dot %a1, %b1, %c : tensor<2x32x32xf16, #dota> * tensor<2x32x32xf16, #dotb> -> tensor<2x32x32xf32, #acc>
     tt.return %d : tensor<2x32x32xf32, #acc>
+  }
+}
+
+// -----
+
+// Two chained mma.sync dots (attention's S = Q K and O = P V, P computed
+// from S) take every warp along M, so that P reaches the second dot as
+// its A operand in registers; counted alone, each 128x64 tile would spread
+// its 4 warps as 2 x 2 (64 columns are 8 steps of 8, 128 rows 8 of 16).
+// CHECK-DAG: #[[MMAC:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func @chained_dots
+// CHECK: tt.dot {{.*}} -> tensor<128x64xf32, #[[MMAC]]>
+// CHECK: tt.dot {{.*}} -> tensor<128x64xf32, #[[MMAC]]>
+// CHECK-NOT: warpsPerCTA = [2, 2]
+#acc = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#dota = #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>
+#dotb = #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:80"} {
+  tt.func @chained_dots(%q: tensor<128x64xf16, #dota>, %k: tensor<64x64xf16, #dotb>, %v: tensor<64x64xf16, #dotb>, %c: tensor<128x64xf32, #acc>) -> tensor<128x64xf32, #acc> {
+    %s = tt.dot %q, %k, %c : tensor<128x64xf16, #dota> * tensor<64x64xf16, #dotb> -> tensor<128x64xf32, #acc>
+    %p = arith.truncf %s : tensor<128x64xf32, #acc> to tensor<128x64xf16, #acc>
+    %pa = ttg.convert_layout %p : tensor<128x64xf16, #acc> -> tensor<128x64xf16, #dota>
+    %o = tt.dot %pa, %v, %c : tensor<128x64xf16, #dota> * tensor<64x64xf16, #dotb> -> tensor<128x64xf32, #acc>
+    tt.return %o : tensor<128x64xf32, #acc>
   }
 }

@@ -30,8 +30,16 @@
 //      8 * kWidth.
 //   2. Spread the warps over the tile (warpsPerTileV2): double the warps
 //      along the dimension with more instruction tiles left per warp, M
-//      counted in 16-row and N in 16-column steps, while the tile still
-//      holds the doubled warp grid.
+//      counted in 16-row and N in 8-column steps (the instruction's tile;
+//      ties go to M), while the tile still holds the doubled warp grid.
+//      This is Triton's grid: a 32x32 tile over 2 warps is 1 x 2, so a warp
+//      reads all of A's 32 rows (ldmatrix) and half of B's columns, the
+//      operand a tf32 mma.sync reads element by element when it is stored
+//      contiguous along N (Inductor's tf32 template at (32, 32, 16), 1
+//      stage, 2 warps: 44.9 TFLOP/s with 2 x 1, 49.4 with 1 x 2, H200).
+//      A dot chained with another (attention's two dots) takes every warp
+//      along its longer dimension, or the other's grid once that is an mma
+//      (chainedDotWarps), so that P reaches the second dot in registers.
 //   3. Rebuild the dot in #ttg.nvidia_mma (version 2): A and B converted
 //      to #ttg.dot_op of it (ttg-reduce-data-duplication, after the next
 //      ttg-remove-layout-conversions, routes those conversions through swizzled shared tiles read with
@@ -53,6 +61,7 @@
 #include "tritium/Dialect/TTG/Transforms/Passes.h"
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 
@@ -129,7 +138,7 @@ SmallVector<unsigned> warpsPerTileV2(int64_t m, int64_t n, int numWarps) {
   while (int64_t(wm) * wn < numWarps) {
     bool roomM = m >= 16 * 2 * int64_t(wm);
     bool roomN = n >= 8 * 2 * int64_t(wn);
-    bool moreAlongM = m / (16 * int64_t(wm)) >= n / (16 * int64_t(wn));
+    bool moreAlongM = m / (16 * int64_t(wm)) >= n / (8 * int64_t(wn));
     if (roomM && (moreAlongM || !roomN))
       wm *= 2;
     else if (roomN)
@@ -138,6 +147,47 @@ SmallVector<unsigned> warpsPerTileV2(int64_t m, int64_t n, int numWarps) {
       wm *= 2; // the tile is too small for the warps: they duplicate
   }
   return {wm, wn};
+}
+
+/// The warp grid of a 2-D dot chained with another (one feeds the other
+/// through ops of their region, not through a tt.trans: attention's two
+/// dots): the other's grid when it is an mma already, else every warp
+/// along the longer of M and N, so that the first dot's result reaches the
+/// second as its A operand in registers (Triton's rule).  nullopt for a
+/// dot that is not chained.
+std::optional<SmallVector<unsigned>> chainedDotWarps(tt::DotOp dot,
+                                                     int numWarps) {
+  Region *region = dot->getParentRegion();
+  auto inRegion = [&](Operation *op) {
+    return op->getParentRegion() == region && !isa<tt::TransOp>(op);
+  };
+  SetVector<Operation *> slice;
+  ForwardSliceOptions forward;
+  forward.filter = inRegion;
+  getForwardSlice(dot.getResult(), &slice, forward);
+  BackwardSliceOptions backward;
+  backward.filter = inRegion;
+  backward.omitBlockArguments = true;
+  for (Value operand : {dot.getA(), dot.getB()})
+    (void)getBackwardSlice(operand, &slice, backward);
+  bool chained = false;
+  for (Operation *op : slice) {
+    auto other = dyn_cast<tt::DotOp>(op);
+    if (!other || other == dot)
+      continue;
+    auto type = cast<RankedTensorType>(other.getType());
+    if (type.getRank() != 2)
+      continue;
+    if (auto mma = dyn_cast<NvidiaMmaEncodingAttr>(type.getEncoding()))
+      return SmallVector<unsigned>(mma.getWarpsPerCTA());
+    chained = true;
+  }
+  if (!chained)
+    return std::nullopt;
+  auto shape = cast<RankedTensorType>(dot.getType()).getShape();
+  if (shape[0] >= shape[1])
+    return SmallVector<unsigned>{unsigned(numWarps), 1};
+  return SmallVector<unsigned>{1, unsigned(numWarps)};
 }
 
 /// `value` without the ttg.convert_layout that produced it, if any.
@@ -199,9 +249,14 @@ void rewriteToMmaV2(tt::DotOp dot, const MmaV2Choice &choice, int numWarps) {
     while (int64_t(batchWarps) * 2 <= std::min<int64_t>(cType.getDimSize(0),
                                                         numWarps))
       batchWarps *= 2;
+  std::optional<SmallVector<unsigned>> chained;
+  if (rank == 2)
+    chained = chainedDotWarps(dot, numWarps);
   SmallVector<unsigned> warps =
-      warpsPerTileV2(cType.getDimSize(rank - 2), cType.getDimSize(rank - 1),
-                     numWarps / batchWarps);
+      chained ? *chained
+              : warpsPerTileV2(cType.getDimSize(rank - 2),
+                               cType.getDimSize(rank - 1),
+                               numWarps / batchWarps);
   if (rank == 3)
     warps.insert(warps.begin(), batchWarps);
   auto mma = NvidiaMmaEncodingAttr::get(context, 2, 0, warps,
