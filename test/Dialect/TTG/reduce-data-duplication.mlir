@@ -62,3 +62,32 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %a : tensor<64x32xf16, #dota>
   }
 }
+
+// -----
+
+// tf32 operands: A (32 fp32 along K) goes to an NVMMA tile that ldmatrix
+// reads as pairs of b16; B, contiguous along N, is read element by element,
+// from groups of 8 elements swizzled by the row (k) mod 4, so that a warp's
+// 4 rows of k fall on 4 different quarters of the banks; a B only 16 wide
+// along N (64 bytes a row, 2 groups) keeps an NVMMA tile.
+// CHECK-DAG: #[[TA:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 32, order = [1, 0]}>
+// CHECK-DAG: #[[TB:.*]] = #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 4, order = [1, 0]}>
+// CHECK-DAG: #[[TN:.*]] = #ttg.nvmma_shared<{swizzlingByteWidth = 64, elementBitWidth = 32, order = [1, 0]}>
+// CHECK-LABEL: tt.func @tf32_operands
+// CHECK: ttg.local_alloc %arg0 : (tensor<32x32xf32, #{{.*}}>) -> !ttg.memdesc<32x32xf32, #[[TA]], #smem>
+// CHECK: ttg.local_alloc %arg1 : (tensor<32x64xf32, #{{.*}}>) -> !ttg.memdesc<32x64xf32, #[[TB]], #smem>
+// CHECK: ttg.local_alloc %arg2 : (tensor<32x16xf32, #{{.*}}>) -> !ttg.memdesc<32x16xf32, #[[TN]], #smem>
+#ld = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#mman = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#dota = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>
+#dotb = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 1}>
+#dotn = #ttg.dot_op<{opIdx = 1, parent = #mman, kWidth = 1}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @tf32_operands(%a: tensor<32x32xf32, #ld>, %b: tensor<32x64xf32, #ld>, %n: tensor<32x16xf32, #ld>) -> (tensor<32x32xf32, #dota>, tensor<32x64xf32, #dotb>, tensor<32x16xf32, #dotn>) {
+    %a1 = ttg.convert_layout %a : tensor<32x32xf32, #ld> -> tensor<32x32xf32, #dota>
+    %b1 = ttg.convert_layout %b : tensor<32x64xf32, #ld> -> tensor<32x64xf32, #dotb>
+    %n1 = ttg.convert_layout %n : tensor<32x16xf32, #ld> -> tensor<32x16xf32, #dotn>
+    tt.return %a1, %b1, %n1 : tensor<32x32xf32, #dota>, tensor<32x64xf32, #dotb>, tensor<32x16xf32, #dotn>
+  }
+}

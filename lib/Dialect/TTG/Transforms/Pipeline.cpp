@@ -324,8 +324,9 @@ private:
   /// Whether cp.async vectors of `copyBytes` from a load in `blocked` land
   /// whole, at least 4 bytes at a time, in a shared tile of `type`: an NVMMA
   /// tile (a tensor-core operand) or a #ttg.swizzled_shared one (a CUDA-core
-  /// dot's operand staged by ttg-cuda-core-dot-operands) contiguous along
-  /// the load's contiguous dimension, whose swizzle chunk holds 4 bytes.
+  /// dot's operand staged by ttg-cuda-core-dot-operands, or an mma.sync
+  /// operand read element by element) contiguous along the load's
+  /// contiguous dimension, whose swizzle chunk holds 4 bytes.
   static bool slotTakesCopies(MemDescType type, BlockedEncodingAttr blocked,
                               int64_t copyBytes) {
     unsigned contiguous = blocked.getOrder()[0];
@@ -368,8 +369,17 @@ private:
   /// the other rings are made.
   void dropStagedOperandsOverBudget() {
     auto isStaged = [](PipelinedLoad &p) {
-      return p.alloc &&
-             isa<SwizzledSharedEncodingAttr>(p.alloc.getType().getEncoding());
+      if (!p.alloc ||
+          !isa<SwizzledSharedEncodingAttr>(p.alloc.getType().getEncoding()))
+        return false;
+      // (an mma.sync operand's tile is not staged)
+      return llvm::none_of(p.alloc->getUsers(), [](Operation *user) {
+        auto read = dyn_cast<LocalLoadOp>(user);
+        auto dot = read ? dyn_cast<DotOperandEncodingAttr>(
+                              read.getType().getEncoding())
+                        : nullptr;
+        return dot && isa<NvidiaMmaEncodingAttr>(dot.getParent());
+      });
     };
     if (llvm::none_of(loads, isStaged))
       return;

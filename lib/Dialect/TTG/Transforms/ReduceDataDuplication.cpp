@@ -13,11 +13,15 @@
 // Algorithm: for every ttg.convert_layout from a distributed layout other
 // than dot_op to a #ttg.dot_op of a version-2 #ttg.nvidia_mma that would
 // go through shared memory anyway (not one that stays in registers or warp
-// shuffles, such as an mma result reused as an A operand), pick the
-// NVMMA tile for the operand (chooseDotOperandSharedLayout: the widest
-// swizzle the contiguous dimension allows, keeping the source's contiguous
-// dimension); when one fits, replace the conversion by local_alloc +
-// local_load.  Conversions into other layouts, operands of CUDA-core dots
+// shuffles, such as an mma result reused as an A operand), pick the tile
+// for the operand and, when one fits, replace the conversion by
+// local_alloc + local_load.  The tile keeps the source's contiguous
+// dimension.  An operand of 32-bit elements contiguous along M or N, which
+// ldmatrix cannot read (it reads 32-bit operands contiguous along K, as
+// pairs of b16), is read element by element from a #ttg.swizzled_shared
+// tile (elementwiseOperandTile, Triton's tile for these operands); every
+// other operand from the NVMMA tile with the widest swizzle its contiguous
+// dimension allows (chooseDotOperandSharedLayout).  Conversions into other layouts, operands of CUDA-core dots
 // (dot_op of a blocked parent) and tiles no swizzle fits stay conversions.
 //
 // Also here: the shared-tile choice for dot operands that ttg-accelerate-
@@ -60,8 +64,36 @@ NvmmaSharedEncodingAttr ttg::chooseDotOperandSharedLayout(Value source,
   return NvmmaSharedEncodingAttr::get(type.getContext(), swizzle, bits, order);
 }
 
+namespace {
+/// The tile of a version-2 mma operand read element by element: 32-bit
+/// elements stored contiguous along M or N (`source`'s contiguous
+/// dimension is not K).  One read of a fragment by a warp takes 4
+/// consecutive k (rows of the tile) at 8 consecutive m or n (the
+/// instruction's thread groups); groups of 8 elements XOR-swizzled by the
+/// row index mod 4 place those 4 rows' 32-byte runs in 4 different quarters
+/// of the banks, where a 128-byte NVMMA swizzle (16-byte chunks) puts rows
+/// 0 and 1, and 2 and 3, on the same banks.  Null unless a row holds 4
+/// such groups (128 bytes) or more.
+SwizzledSharedEncodingAttr elementwiseOperandTile(Value source,
+                                                  RankedTensorType dotType,
+                                                  int opIdx) {
+  auto type = cast<RankedTensorType>(source.getType());
+  auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding());
+  if (type.getRank() != 2 || !blocked || type.getElementTypeBitWidth() != 32 ||
+      dotType.getElementTypeBitWidth() != 32)
+    return {};
+  unsigned kDim = opIdx == 0 ? 1 : 0;
+  unsigned contiguous = blocked.getOrder()[0];
+  constexpr int64_t kGroup = 8, kPhases = 4;
+  if (contiguous == kDim || type.getDimSize(contiguous) < kGroup * kPhases)
+    return {};
+  return SwizzledSharedEncodingAttr::get(type.getContext(), kGroup, 1, kPhases,
+                                         {contiguous, 1 - contiguous});
+}
+} // namespace
+
 Value ttg::storeToSharedTile(OpBuilder &builder, Location loc, Value source,
-                             NvmmaSharedEncodingAttr layout) {
+                             Attribute layout) {
   auto type = cast<RankedTensorType>(source.getType());
   auto memType = MemDescType::get(type.getShape(), type.getElementType(),
                                   layout,
@@ -86,10 +118,13 @@ void ttg::reduceDataDuplication(ModuleOp module) {
       conversions.push_back(convert);
   });
   for (ConvertLayoutOp convert : conversions) {
-    auto dot = cast<DotOperandEncodingAttr>(
-        cast<RankedTensorType>(convert.getType()).getEncoding());
-    NvmmaSharedEncodingAttr shared = chooseDotOperandSharedLayout(
-        convert.getSrc(), dot.getOpIdx(), /*anyMajor=*/true);
+    auto dotType = cast<RankedTensorType>(convert.getType());
+    auto dot = cast<DotOperandEncodingAttr>(dotType.getEncoding());
+    Attribute shared =
+        elementwiseOperandTile(convert.getSrc(), dotType, dot.getOpIdx());
+    if (!shared)
+      shared = chooseDotOperandSharedLayout(convert.getSrc(), dot.getOpIdx(),
+                                            /*anyMajor=*/true);
     if (!shared)
       continue;
     OpBuilder builder(convert);

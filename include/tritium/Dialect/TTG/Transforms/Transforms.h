@@ -103,11 +103,10 @@ void cleanupConversions(mlir::Operation *funcOp);
 NvmmaSharedEncodingAttr chooseDotOperandSharedLayout(mlir::Value source,
                                                      int opIdx, bool anyMajor);
 
-/// `source` stored to an immutable shared tile of `layout`
-/// (ttg.local_alloc); returns the !ttg.memdesc.
+/// `source` stored to an immutable shared tile of `layout` (a shared
+/// encoding; ttg.local_alloc); returns the !ttg.memdesc.
 mlir::Value storeToSharedTile(mlir::OpBuilder &builder, mlir::Location loc,
-                              mlir::Value source,
-                              NvmmaSharedEncodingAttr layout);
+                              mlir::Value source, mlir::Attribute layout);
 
 /// ttg-reduce-data-duplication: every conversion of `module` into a
 /// #ttg.dot_op of a version-2 mma becomes a store to a swizzled shared tile
