@@ -11,6 +11,7 @@ PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools libzstd-dev   # MLIR/LLVM 22, lit, FileCheck
   clang-22 lld-22 cmake ninja-build ccache               # the toolchain
   libgtest-dev python3 python3-pytest python3-numpy binutils git  # tests
+  python3-mpmath                                         # the CPU target's math against mpmath
   libclang-rt-22-dev                                     # sanitizer runtimes (scripts/sanitize.sh)
   python3-pip python3-setuptools python3-wheel python3-venv  # pip install . (test_packaging.py)
 )

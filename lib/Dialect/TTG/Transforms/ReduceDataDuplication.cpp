@@ -19,10 +19,11 @@
 // dimension.  An operand of 32-bit elements contiguous along M or N, which
 // ldmatrix cannot read (it reads 32-bit operands contiguous along K, as
 // pairs of b16), is read element by element from a #ttg.swizzled_shared
-// tile (elementwiseOperandTile, Triton's tile for these operands); every
-// other operand from the NVMMA tile with the widest swizzle its contiguous
-// dimension allows (chooseDotOperandSharedLayout).  Conversions into other layouts, operands of CUDA-core dots
-// (dot_op of a blocked parent) and tiles no swizzle fits stay conversions.
+// tile (elementwiseOperandTile; the tile Triton gives such an operand 32
+// elements wide); every other operand from the NVMMA tile with the widest
+// swizzle its contiguous dimension allows (chooseDotOperandSharedLayout).
+// Conversions into other layouts, operands of CUDA-core dots (dot_op of a
+// blocked parent) and tiles no swizzle fits stay conversions.
 //
 // Also here: the shared-tile choice for dot operands that ttg-accelerate-
 // matmul uses for wgmma operands.
