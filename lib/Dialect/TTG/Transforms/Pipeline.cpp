@@ -28,11 +28,12 @@
 //          least 4 bytes a thread (the axis facts of pointer and mask, as
 //          the lowering will vectorize); the tile an #ttg.nvmma_shared
 //          one (a tensor-core operand) or a
-//          #ttg.swizzled_shared one whose swizzle chunk holds 4 bytes (a
-//          CUDA-core dot's operand, staged by ttg-cuda-core-dot-operands;
-//          a loop with such tiles takes fewer stages where numStages slots
-//          of its rings would not fit in a block's shared memory, and none
-//          of them below 2);
+//          #ttg.swizzled_shared one whose swizzle chunk holds 4 bytes (an
+//          mma.sync operand read element by element, or a CUDA-core dot's
+//          operand, staged by ttg-cuda-core-dot-operands; a loop with
+//          staged tiles takes fewer stages where numStages slots of its
+//          rings would not fit in a block's shared memory, and none of
+//          them below 2);
 //        * such a tt.load of a small tile (at most 1 KiB) without a
 //          shared-tile user, when every user is a ttg.convert_layout that
 //          would go through shared memory (a row statistic read in a slice
@@ -368,11 +369,13 @@ private:
   /// their slots fit; below 2 stages, those loads stay synchronous and only
   /// the other rings are made.
   void dropStagedOperandsOverBudget() {
+    // Staged: a #ttg.swizzled_shared tile that no mma.sync reads (an
+    // mma.sync operand's swizzled tile is a tensor-core operand, like an
+    // NVMMA one, and keeps its stages).
     auto isStaged = [](PipelinedLoad &p) {
       if (!p.alloc ||
           !isa<SwizzledSharedEncodingAttr>(p.alloc.getType().getEncoding()))
         return false;
-      // (an mma.sync operand's tile is not staged)
       return llvm::none_of(p.alloc->getUsers(), [](Operation *user) {
         auto read = dyn_cast<LocalLoadOp>(user);
         auto dot = read ? dyn_cast<DotOperandEncodingAttr>(
