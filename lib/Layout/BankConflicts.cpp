@@ -36,28 +36,35 @@ int64_t countWavefronts(const std::vector<int64_t> &laneByteOffsets,
   int64_t groupSize = lanesPerGroup(accessBytes);
   int64_t total = 0;
   int64_t numLanes = static_cast<int64_t>(laneByteOffsets.size());
-  // The distinct words each group touches (at most 32 lanes x 4 words),
-  // then the most distinct words any one bank holds: no maps on this path,
-  // which the conversion planner runs for every candidate tile.
-  std::vector<int64_t> words;
-  words.reserve(static_cast<size_t>(groupSize) * 4);
+  // Per group, the distinct words it touches (at most 32 lanes x 4 words)
+  // counted per bank as they are first seen, through a small open-address
+  // set: the conversion planner runs this for every access of every
+  // candidate tile, so no maps and no sorting.
+  constexpr uint64_t kSlots = 256; // > 2 x the most words a group touches
+  int64_t slotWord[kSlots];
+  bool slotUsed[kSlots];
   for (int64_t first = 0; first < numLanes; first += groupSize) {
-    words.clear();
+    std::fill(std::begin(slotUsed), std::end(slotUsed), false);
+    int64_t perBank[kNumBanks] = {};
+    int64_t worst = 0;
     for (int64_t lane = first; lane < std::min(numLanes, first + groupSize);
          ++lane) {
       int64_t start = laneByteOffsets[lane];
       if (start < 0)
         continue;
       for (int64_t word = start / kBankBytes;
-           word <= (start + accessBytes - 1) / kBankBytes; ++word)
-        words.push_back(word);
+           word <= (start + accessBytes - 1) / kBankBytes; ++word) {
+        uint64_t slot =
+            (static_cast<uint64_t>(word) * 0x9E3779B97F4A7C15ull) >> 56;
+        while (slotUsed[slot] && slotWord[slot] != word)
+          slot = (slot + 1) % kSlots;
+        if (slotUsed[slot])
+          continue; // a word already counted: lanes share it
+        slotUsed[slot] = true;
+        slotWord[slot] = word;
+        worst = std::max(worst, ++perBank[word % kNumBanks]);
+      }
     }
-    std::sort(words.begin(), words.end());
-    words.erase(std::unique(words.begin(), words.end()), words.end());
-    int64_t perBank[kNumBanks] = {};
-    int64_t worst = 0;
-    for (int64_t word : words)
-      worst = std::max(worst, ++perBank[word % kNumBanks]);
     total += worst;
   }
   return total;
@@ -195,15 +202,45 @@ static AccessCost costOf(const AccessPattern &pattern,
                          std::optional<int64_t> limit = std::nullopt) {
   AccessCost cost;
   std::vector<int64_t> stride = PaddedTile{tile.shape, tile.pad}.strides();
+  // A swizzled tile (row-major, a power-of-two row: planRowMajorScratch's
+  // candidates) with its chunk, phase and row arithmetic as shifts and
+  // masks; swizzledOffset computes the same offsets with divisions.
   std::optional<SwizzleSpec> spec;
-  if (tile.isSwizzled())
+  bool shiftSwizzle = false;
+  int64_t rank = static_cast<int64_t>(tile.shape.size());
+  int64_t chunkShift = 0, phaseShift = 0, phaseMask = 0, rowShift = 0;
+  if (tile.isSwizzled()) {
     spec = tile.swizzleSpec();
+    int64_t rowLength = tile.shape.back();
+    int64_t groupsPerRow = rowLength / tile.swizzle.chunk;
+    shiftSwizzle = rank >= 2 && isPowerOf2(rowLength) &&
+                   isPowerOf2(tile.swizzle.chunk) &&
+                   isPowerOf2(tile.swizzle.perPhase) &&
+                   isPowerOf2(tile.swizzle.maxPhase) && groupsPerRow > 1;
+    if (shiftSwizzle) {
+      chunkShift = log2Exact(tile.swizzle.chunk);
+      phaseShift = log2Exact(tile.swizzle.perPhase);
+      phaseMask = std::min(tile.swizzle.maxPhase, groupsPerRow) - 1;
+      rowShift = log2Exact(rowLength);
+    }
+  }
   std::vector<int64_t> offsets;
   for (const auto &lanes : pattern) {
     offsets.clear();
     for (const std::vector<int64_t> &coord : lanes) {
       int64_t offset = 0;
-      if (spec) {
+      if (shiftSwizzle) {
+        // The phase follows the row within its 2-D tile; outer dimensions
+        // lay whole tiles one after another.
+        int64_t row = 0;
+        for (int64_t d = 0; d + 1 < rank; ++d)
+          row = row * tile.shape[d] + coord[d];
+        int64_t col = coord[rank - 1];
+        int64_t phase = (coord[rank - 2] >> phaseShift) & phaseMask;
+        int64_t chunk = (col >> chunkShift) ^ phase;
+        offset = (row << rowShift) + (chunk << chunkShift) +
+                 (col & ((int64_t(1) << chunkShift) - 1));
+      } else if (spec) {
         offset = swizzledOffset(*spec, tile.shape, coord);
       } else {
         for (size_t d = 0; d < coord.size(); ++d)
