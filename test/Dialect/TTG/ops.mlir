@@ -357,3 +357,22 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.total-num-warps" = 5 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// A ring of 2-D tiles (what ttg-pipeline allocates for staged operands) may
+// carry the tiles' own 2-D shared layout, swizzled or NVMMA: the tiles are
+// stacked along the leading dimension.
+// CHECK-LABEL: tt.func @ring_of_two_dimensional_tiles
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<4x64x128xf32, #shared, #smem, mutable>
+// CHECK: ttg.memdesc_index %{{.*}}[%{{.*}}] : !ttg.memdesc<4x64x128xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x128xf32, #shared, #smem, mutable, 4x64x128>
+#shared = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @ring_of_two_dimensional_tiles(%slot: i32) {
+    %ring = ttg.local_alloc : () -> !ttg.memdesc<4x64x128xf32, #shared, #smem, mutable>
+    %tile = ttg.memdesc_index %ring[%slot] : !ttg.memdesc<4x64x128xf32, #shared, #smem, mutable> -> !ttg.memdesc<64x128xf32, #shared, #smem, mutable, 4x64x128>
+    ttg.local_dealloc %ring : !ttg.memdesc<4x64x128xf32, #shared, #smem, mutable>
+    tt.return
+  }
+}

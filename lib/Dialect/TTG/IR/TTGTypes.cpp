@@ -96,10 +96,12 @@ MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!shared)
     return emitError() << "memdesc encoding must be a shared layout, got "
                        << encoding;
-  // An #ttg.nvmma_shared layout describes 2-D tiles; a buffer of several
-  // (a pipelining ring) stacks them along leading dimensions.
-  bool stackedTiles = isa<NvmmaSharedEncodingAttr>(encoding) &&
-                      shared.getOrder().size() == 2 && shape.size() >= 2;
+  // A shared layout of 2-D tiles also describes a buffer of several such
+  // tiles (a pipelining ring) stacked along leading dimensions.
+  bool stackedTiles =
+      shared.getOrder().size() == 2 &&
+      (shape.size() > 2 ||
+       (isa<NvmmaSharedEncodingAttr>(encoding) && shape.size() == 2));
   // A view (ttg.memdesc_index of one slot) keeps the layout of the
   // allocation it indexes: a ring of barriers [n x 1] has views [1].
   bool viewOfAllocation = allocShape.size() > shape.size() &&
