@@ -1,4 +1,4 @@
-//===- ApproxMathOpToLLVM.cpp - fast f32 exp and division -----------------===//
+//===- ApproxMathOpToLLVM.cpp - fast f32 exp, sqrt and division -----------===//
 //
 // Scalar f32 math that Triton compiles to PTX's approximate instructions,
 // compiled the same way so that kernels get Triton's speed and Triton's
@@ -8,10 +8,12 @@
 //             without ftz ptxas wraps every ex2 in a range test and two
 //             multiplies)
 //   x / y   = div.full.f32 (at most 2 ulp; tl.math.div_rn is exact)
+//   sqrt(x) = sqrt.approx.ftz.f32 (tl.sqrt is Triton's fast square root;
+//             tl.sqrt_rn is the correctly rounded one)
 // log stays with libdevice's accurate __nv_logf: an approximate lg2 moves
 // tl.randn's Box-Muller results away from Triton's (measured on the H100).
-// f64 math stays with libdevice (LibdeviceOpToLLVM.cpp) and f64 division
-// with LLVM.  These patterns run above the libdevice one.
+// f64 math stays with libdevice (LibdeviceOpToLLVM.cpp), f64 division and
+// square root with LLVM.  These patterns run above the libdevice one.
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -97,6 +99,14 @@ struct Exp2Lowering : public ApproxF32Lowering<math::Exp2Op> {
   }
 };
 
+struct SqrtLowering : public ApproxF32Lowering<math::SqrtOp> {
+  using ApproxF32Lowering::ApproxF32Lowering;
+  Value compute(OpBuilder &builder, Location loc,
+                ValueRange operands) const override {
+    return emitF32PTX(builder, loc, "sqrt.approx.ftz.f32", operands);
+  }
+};
+
 struct DivFLowering : public ApproxF32Lowering<arith::DivFOp> {
   using ApproxF32Lowering::ApproxF32Lowering;
   Value compute(OpBuilder &builder, Location loc,
@@ -109,5 +119,5 @@ struct DivFLowering : public ApproxF32Lowering<arith::DivFOp> {
 
 void tritium::populateApproxMathOpToLLVMPatterns(
     TTGToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ExpLowering, Exp2Lowering, DivFLowering>(converter, kTritiumPatternBenefit + 1);
+  patterns.add<ExpLowering, Exp2Lowering, SqrtLowering, DivFLowering>(converter, kTritiumPatternBenefit + 1);
 }

@@ -33,8 +33,8 @@ module attributes {"ttg.num-warps" = 1 : i32} {
 #b = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 
 // math.sin has no NVPTX instruction: it calls libdevice's __nv_sinf,
-// declared external; f16 computes in f32, f64 calls __nv_sin.  sqrt is an
-// LLVM intrinsic NVPTX selects itself.
+// declared external; f16 computes in f32, f64 calls __nv_sin.  f64 sqrt is
+// an LLVM intrinsic NVPTX selects itself.
 // CHECK-DAG: llvm.func @__nv_sinf(f32) -> f32
 // CHECK-DAG: llvm.func @__nv_sin(f64) -> f64
 // CHECK-LABEL: llvm.func @libdevice
@@ -44,14 +44,14 @@ module attributes {"ttg.num-warps" = 1 : i32} {
 // CHECK: %[[EH:.*]] = llvm.call @__nv_sinf(%[[W]]) : (f32) -> f32
 // CHECK: llvm.fptrunc %[[EH]] : f32 to f16
 // CHECK: llvm.call @__nv_sin(%{{.*}}) : (f64) -> f64
-// CHECK: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
+// CHECK: llvm.intr.sqrt(%{{.*}}) : (f64) -> f64
 module attributes {"ttg.num-warps" = 1 : i32} {
   tt.func @libdevice(%a: tensor<64xf32, #b>, %h: tensor<64xf16, #b>, %d: f64) -> (tensor<64xf32, #b>, tensor<64xf16, #b>, f64) {
     %0 = math.sin %a : tensor<64xf32, #b>
     %1 = math.sin %h : tensor<64xf16, #b>
     %2 = math.sin %d : f64
-    %3 = math.sqrt %0 : tensor<64xf32, #b>
-    tt.return %3, %1, %2 : tensor<64xf32, #b>, tensor<64xf16, #b>, f64
+    %3 = math.sqrt %2 : f64
+    tt.return %0, %1, %3 : tensor<64xf32, #b>, tensor<64xf16, #b>, f64
   }
 }
 
@@ -59,10 +59,10 @@ module attributes {"ttg.num-warps" = 1 : i32} {
 
 #b = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 
-// f32 exp, exp2 and division compile to PTX's approximate instructions, as
-// Triton compiles them: exp(x) = ex2.approx(x * log2 e), x / y =
-// div.full.f32; f16 computes in f32; log stays with libdevice (accurate),
-// f64 exp too, and f64 division with LLVM.
+// f32 exp, exp2, sqrt and division compile to PTX's approximate
+// instructions, as Triton compiles them: exp(x) = ex2.approx(x * log2 e),
+// sqrt(x) = sqrt.approx.ftz, x / y = div.full.f32; f16 computes in f32; log
+// stays with libdevice (accurate), f64 exp too, and f64 division with LLVM.
 // CHECK-LABEL: llvm.func @approx_math
 // CHECK-DAG: %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
 // CHECK: %[[T:.*]] = llvm.fmul %{{.*}}, %[[LOG2E]] : f32
@@ -72,6 +72,9 @@ module attributes {"ttg.num-warps" = 1 : i32} {
 // CHECK: llvm.fptrunc %{{.*}} : f32 to f16
 // CHECK: llvm.call @__nv_logf(%{{.*}}) : (f32) -> f32
 // CHECK: llvm.inline_asm asm_dialect = att "div.full.f32 $0, $1, $2;", "=f,f,f" %{{.*}}, %{{.*}} : (f32, f32) -> f32
+// CHECK: llvm.fpext %{{.*}} : f16 to f32
+// CHECK: llvm.inline_asm asm_dialect = att "sqrt.approx.ftz.f32 $0, $1;", "=f,f" %{{.*}} : (f32) -> f32
+// CHECK: llvm.fptrunc %{{.*}} : f32 to f16
 // CHECK: llvm.call @__nv_exp(%{{.*}}) : (f64) -> f64
 // CHECK: llvm.fdiv %{{.*}}, %{{.*}} : f64
 module attributes {"ttg.num-warps" = 1 : i32} {
@@ -80,9 +83,10 @@ module attributes {"ttg.num-warps" = 1 : i32} {
     %1 = math.exp %h : tensor<32xf16, #b>
     %2 = math.log %0 : tensor<32xf32, #b>
     %3 = arith.divf %2, %a : tensor<32xf32, #b>
+    %s = math.sqrt %1 : tensor<32xf16, #b>
     %4 = math.exp %d : f64
     %5 = arith.divf %4, %d : f64
-    tt.return %3, %1, %5 : tensor<32xf32, #b>, tensor<32xf16, #b>, f64
+    tt.return %3, %s, %5 : tensor<32xf32, #b>, tensor<32xf16, #b>, f64
   }
 }
 
