@@ -728,6 +728,18 @@ tt.func @memdesc_order_rank(%arg0: !ttg.memdesc<16xf16, #shared, #ttg.shared_mem
 
 // -----
 
+// A ring of 2-D tiles is read one slot at a time.
+
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 1, 32], warpsPerCTA = [1, 1, 4], order = [2, 1, 0]}>
+tt.func @local_load_of_a_whole_ring(%ring: !ttg.memdesc<2x16x32xf16, #shared, #ttg.shared_memory>) {
+  // expected-error@+1 {{accesses a ring of 2-D tiles as a whole: index one slot (ttg.memdesc_index) first}}
+  %t = ttg.local_load %ring : !ttg.memdesc<2x16x32xf16, #shared, #ttg.shared_memory> -> tensor<2x16x32xf16, #blocked>
+  tt.return
+}
+
+// -----
+
 // Buffers live in #ttg.shared_memory.
 
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>

@@ -20,11 +20,25 @@ using namespace tritium::ttg;
 #include "tritium/Dialect/TTG/IR/TTGOps.cpp.inc"
 
 namespace {
+/// Registers and shared memory exchange whole tiles: a ring whose shared
+/// layout describes its tiles (fewer dimensions than the ring) is read and
+/// written one slot at a time, through ttg.memdesc_index.
+LogicalResult verifyWholeTiles(Operation *op, MemDescType buffer) {
+  auto shared = dyn_cast<SharedEncodingAttr>(buffer.getEncoding());
+  if (shared && shared.getOrder().size() < buffer.getShape().size())
+    return op->emitOpError()
+           << "accesses a ring of " << shared.getOrder().size()
+           << "-D tiles as a whole: index one slot (ttg.memdesc_index) first";
+  return success();
+}
+
 /// A tensor and a buffer agree on shape and element type.
 LogicalResult verifyTensorMatchesBuffer(Operation *op, RankedTensorType tensor,
                                         MemDescType buffer) {
   if (tensor.getShape() != buffer.getShape())
     return op->emitOpError("tensor and shared buffer shapes differ");
+  if (failed(verifyWholeTiles(op, buffer)))
+    return failure();
   if (tensor.getElementType() != buffer.getElementType())
     return op->emitOpError() << "tensor element type " << tensor.getElementType()
                              << " differs from the buffer's "
@@ -238,6 +252,8 @@ LogicalResult AsyncCopyGlobalToLocalOp::verify() {
     return emitOpError("cannot copy into an immutable buffer");
   if (src.getShape() != dst.getShape())
     return emitOpError("pointer tensor and buffer shapes differ");
+  if (failed(verifyWholeTiles(*this, dst)))
+    return failure();
   Type pointee = tritium::tt::getPointeeType(src);
   if (cast<RankedTensorType>(pointee).getElementType() != dst.getElementType())
     return emitOpError("pointers must point to the buffer's element type");

@@ -98,10 +98,9 @@ MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << encoding;
   // A shared layout of 2-D tiles also describes a buffer of several such
   // tiles (a pipelining ring) stacked along leading dimensions.
-  bool stackedTiles =
-      shared.getOrder().size() == 2 &&
-      (shape.size() > 2 ||
-       (isa<NvmmaSharedEncodingAttr>(encoding) && shape.size() == 2));
+  // (ops that move data between registers and shared memory take one slot
+  // of such a ring, TTGOps.cpp's verifyWholeTiles)
+  bool stackedTiles = shared.getOrder().size() == 2 && shape.size() > 2;
   // A view (ttg.memdesc_index of one slot) keeps the layout of the
   // allocation it indexes: a ring of barriers [n x 1] has views [1].
   bool viewOfAllocation = allocShape.size() > shape.size() &&
