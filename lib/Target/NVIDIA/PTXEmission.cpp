@@ -28,14 +28,22 @@
 #include "llvm/Target/TargetMachine.h"
 
 namespace {
-/// Lets every codegen pass run but straight-line strength reduction.
+/// Lets every codegen pass run but straight-line strength reduction, and
+/// defers to the gate it replaces (-opt-bisect-limit, -opt-disable) for the
+/// others.
 class SkipStrengthReduction : public llvm::OptPassGate {
 public:
+  explicit SkipStrengthReduction(const llvm::OptPassGate &previous)
+      : previous(previous) {}
   bool shouldRunPass(llvm::StringRef passName,
-                     llvm::StringRef) const override {
-    return passName != "slsr";
+                     llvm::StringRef ir) const override {
+    return passName != "slsr" &&
+           (!previous.isEnabled() || previous.shouldRunPass(passName, ir));
   }
   bool isEnabled() const override { return true; }
+
+private:
+  const llvm::OptPassGate &previous;
 };
 } // namespace
 
@@ -46,11 +54,11 @@ tritium::nvidia::emitPTX(llvm::Module &module, llvm::TargetMachine &machine) {
         llvm::inconvertibleErrorCode(),
         "the module's data layout is not NVPTX's (a compiler bug)");
   llvm::SmallString<0> ptx;
-  SkipStrengthReduction gate;
   llvm::LLVMContext &context = module.getContext();
   llvm::OptPassGate &previous = context.getOptPassGate();
+  SkipStrengthReduction gate(previous);
   context.setOptPassGate(gate);
-  auto restore = llvm::make_scope_exit([&] { context.setOptPassGate(previous); });
+  llvm::scope_exit restore([&] { context.setOptPassGate(previous); });
   {
     llvm::raw_svector_ostream stream(ptx);
     llvm::legacy::PassManager codegen;
