@@ -8,8 +8,9 @@
 //             without ftz ptxas wraps every ex2 in a range test and two
 //             multiplies)
 //   x / y   = div.full.f32 (at most 2 ulp; tl.math.div_rn is exact)
-//   sqrt(x) = sqrt.approx.ftz.f32 (tl.sqrt is Triton's fast square root;
-//             tl.sqrt_rn is the correctly rounded one)
+//   sqrt(x) = sqrt.approx.ftz.f32 for f32 (tl.sqrt is Triton's fast square
+//             root; tl.sqrt_rn the correctly rounded one); f16 and bf16
+//             square roots stay LLVM's, as in Triton
 // log stays with libdevice's accurate __nv_logf: an approximate lg2 moves
 // tl.randn's Box-Muller results away from Triton's (measured on the H100).
 // f64 math stays with libdevice (LibdeviceOpToLLVM.cpp), f64 division and
@@ -58,12 +59,17 @@ struct ApproxF32Lowering : public ConvertOpToLLVMPattern<Op> {
   virtual Value compute(OpBuilder &builder, Location loc,
                         ValueRange operands) const = 0;
 
+  /// Whether f16 and bf16 also compute through the f32 instruction.
+  virtual bool widensHalfTypes() const { return true; }
+
   LogicalResult
   matchAndRewrite(Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = dyn_cast<FloatType>(op.getType());
     if (!type || !(type.isF32() || type.isF16() || type.isBF16()))
       return failure(); // tensors go per element first; f64 elsewhere
+    if (!type.isF32() && !widensHalfTypes())
+      return failure();
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
     SmallVector<Value> operands;
@@ -101,6 +107,7 @@ struct Exp2Lowering : public ApproxF32Lowering<math::Exp2Op> {
 
 struct SqrtLowering : public ApproxF32Lowering<math::SqrtOp> {
   using ApproxF32Lowering::ApproxF32Lowering;
+  bool widensHalfTypes() const override { return false; }
   Value compute(OpBuilder &builder, Location loc,
                 ValueRange operands) const override {
     return emitF32PTX(builder, loc, "sqrt.approx.ftz.f32", operands);

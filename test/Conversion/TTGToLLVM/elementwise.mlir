@@ -61,8 +61,9 @@ module attributes {"ttg.num-warps" = 1 : i32} {
 
 // f32 exp, exp2, sqrt and division compile to PTX's approximate
 // instructions, as Triton compiles them: exp(x) = ex2.approx(x * log2 e),
-// sqrt(x) = sqrt.approx.ftz, x / y = div.full.f32; f16 computes in f32; log
-// stays with libdevice (accurate), f64 exp too, and f64 division with LLVM.
+// sqrt(x) = sqrt.approx.ftz, x / y = div.full.f32; f16 exp computes in f32
+// (f16 sqrt stays LLVM's); log stays with libdevice (accurate), f64 exp too,
+// and f64 division with LLVM.
 // CHECK-LABEL: llvm.func @approx_math
 // CHECK-DAG: %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
 // CHECK: %[[T:.*]] = llvm.fmul %{{.*}}, %[[LOG2E]] : f32
@@ -72,9 +73,8 @@ module attributes {"ttg.num-warps" = 1 : i32} {
 // CHECK: llvm.fptrunc %{{.*}} : f32 to f16
 // CHECK: llvm.call @__nv_logf(%{{.*}}) : (f32) -> f32
 // CHECK: llvm.inline_asm asm_dialect = att "div.full.f32 $0, $1, $2;", "=f,f,f" %{{.*}}, %{{.*}} : (f32, f32) -> f32
-// CHECK: llvm.fpext %{{.*}} : f16 to f32
 // CHECK: llvm.inline_asm asm_dialect = att "sqrt.approx.ftz.f32 $0, $1;", "=f,f" %{{.*}} : (f32) -> f32
-// CHECK: llvm.fptrunc %{{.*}} : f32 to f16
+// CHECK: llvm.intr.sqrt(%{{.*}}) : (f16) -> f16
 // CHECK: llvm.call @__nv_exp(%{{.*}}) : (f64) -> f64
 // CHECK: llvm.fdiv %{{.*}}, %{{.*}} : f64
 module attributes {"ttg.num-warps" = 1 : i32} {
@@ -83,10 +83,11 @@ module attributes {"ttg.num-warps" = 1 : i32} {
     %1 = math.exp %h : tensor<32xf16, #b>
     %2 = math.log %0 : tensor<32xf32, #b>
     %3 = arith.divf %2, %a : tensor<32xf32, #b>
+    %r = math.sqrt %3 : tensor<32xf32, #b>
     %s = math.sqrt %1 : tensor<32xf16, #b>
     %4 = math.exp %d : f64
     %5 = arith.divf %4, %d : f64
-    tt.return %3, %s, %5 : tensor<32xf32, #b>, tensor<32xf16, #b>, f64
+    tt.return %r, %s, %5 : tensor<32xf32, #b>, tensor<32xf16, #b>, f64
   }
 }
 
