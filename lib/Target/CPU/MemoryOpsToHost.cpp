@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 
 using namespace mlir;
@@ -68,13 +69,6 @@ Value maskOf(OpBuilder &b, Location loc, const LaneCopies &copies, Value first, 
 std::pair<Value, Value> chunkOf(OpBuilder &b, Location loc, const LaneCopies &copies, Value first) {
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
   return {loadElements(b, loc, copies.ptrs, ptr, first, kGatherChunk), maskOf(b, loc, copies, first, kGatherChunk)};
-}
-
-/// The row of `length` lanes from lane `first` of the copies: its first
-/// lane's pointer and its mask.
-std::pair<Value, Value> rowOf(OpBuilder &b, Location loc, const LaneCopies &copies, Value first, int64_t length) {
-  auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  return {loadElements(b, loc, copies.ptrs, ptr, first, 1), maskOf(b, loc, copies, first, length)};
 }
 
 /// A masked load of `type`'s lanes in a loop over groups of `step` lanes,
@@ -148,18 +142,94 @@ void chunkedScatter(OpBuilder &b, Location loc, Value value, Value ptrs, Value m
 /// one block followed by the concatenation of the rows.
 constexpr int64_t kWholeRowAccessLimit = 1024;
 
+/// The first pointer of each row of `length` lanes of `ptrs` (`n` lanes):
+/// one strided shufflevector, which LLVM narrows to the pointer arithmetic
+/// of those lanes alone where `ptrs` is computed in the kernel.
+Value rowBases(OpBuilder &b, Location loc, Value ptrs, int64_t n, int64_t length) {
+  SmallVector<int32_t> firsts;
+  for (int64_t first = 0; first < n; first += length)
+    firsts.push_back(static_cast<int32_t>(first));
+  return LLVM::ShuffleVectorOp::create(b, loc, ptrs, ptrs, firsts);
+}
+
+/// What an access by rows in a loop reads of its operands in each row:
+/// the rows' first pointers (stack copy), and the mask and `other` lanes
+/// from stack copies, or as constants when the whole mask is true and
+/// `other` is zero (an access without mask or `other`), so that no copy of
+/// `n` lanes is made of those.
+struct RowOperands {
+  Value bases, masks, others; // (masks, others: null when constant)
+  SmallVector<Value> copies;
+
+  RowOperands(OpBuilder &b, Location loc, Value ptrs, Value mask, Value other, int64_t n, int64_t length) {
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext());
+    Value zero = i32Constant(b, loc, 0);
+    bases = entryAlloca(b, loc, ptr, n / length);
+    storeElements(b, loc, rowBases(b, loc, ptrs, n, length), bases, zero);
+    copies.push_back(bases);
+    if (!matchPattern(mask, m_One())) {
+      masks = entryAlloca(b, loc, b.getI8Type(), n);
+      storeElements(b, loc, arith::ExtUIOp::create(b, loc, VectorType::get({n}, b.getI8Type()), mask), masks, zero);
+      copies.push_back(masks);
+    }
+    if (other && !matchPattern(other, m_Zero()) && !matchPattern(other, m_AnyZeroFloat())) {
+      Type element = getElementTypeOrSelf(other.getType());
+      others = entryAlloca(b, loc, element, n);
+      storeElements(b, loc, other, others, zero);
+      copies.push_back(others);
+    }
+  }
+
+  /// Row `row`'s first pointer, its lanes from `first`: mask and `other`.
+  Value base(OpBuilder &b, Location loc, Value row) const {
+    return loadElements(b, loc, bases, LLVM::LLVMPointerType::get(b.getContext()), row, 1);
+  }
+  Value mask(OpBuilder &b, Location loc, Value first, int64_t length) const {
+    if (!masks)
+      return allTrue(b, loc, length);
+    Value bytes = asVector(b, loc, loadElements(b, loc, masks, b.getI8Type(), first, length));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bytes, zeroOf(b, loc, bytes.getType()));
+  }
+  Value other(OpBuilder &b, Location loc, VectorType rowType, Value first) const {
+    if (!others)
+      return zeroOf(b, loc, rowType);
+    return asVector(b, loc, loadElements(b, loc, others, rowType.getElementType(), first, rowType.getNumElements()));
+  }
+};
+
+/// A loop over the rows of an access of `n` lanes by rows of `length`:
+/// `body` gets the row's index and its first lane (i32 values).
+void forEachRow(OpBuilder &b, Location loc, int64_t n, int64_t length,
+                llvm::function_ref<void(OpBuilder &, Value row, Value first)> body) {
+  Value lengthValue = i32Constant(b, loc, length);
+  scf::ForOp::create(b, loc, i32Constant(b, loc, 0), i32Constant(b, loc, n / length), i32Constant(b, loc, 1),
+                     ValueRange{}, [&](OpBuilder &lb, Location, Value row, ValueRange) {
+                       body(lb, row, arith::MulIOp::create(lb, loc, row, lengthValue));
+                       scf::YieldOp::create(lb, loc);
+                     });
+}
+
 /// A load of `n` lanes as rows of `length` contiguous elements, in a loop
 /// over the rows: each row one masked vector load from its first lane's
 /// pointer.
 Value rowLoadsInLoop(OpBuilder &b, Location loc, VectorType type, int64_t length, Value ptrs, Value mask,
                      Value other, unsigned align) {
-  auto rowType = VectorType::get({length}, type.getElementType());
-  return loadInGroups(b, loc, type, length, ptrs, mask, other,
-                      [&](OpBuilder &lb, const LaneCopies &copies, Value first, Value rowOther) -> Value {
-                        auto [address, rowMask] = rowOf(lb, loc, copies, first, length);
-                        return LLVM::MaskedLoadOp::create(lb, loc, rowType, address, rowMask, rowOther,
-                                                          lb.getI32IntegerAttr(align));
-                      });
+  int64_t n = type.getNumElements();
+  Type element = type.getElementType();
+  auto rowType = VectorType::get({length}, element);
+  RowOperands rows(b, loc, ptrs, mask, other, n, length);
+  Value result = entryAlloca(b, loc, element, n);
+  forEachRow(b, loc, n, length, [&](OpBuilder &lb, Value row, Value first) {
+    Value loaded = LLVM::MaskedLoadOp::create(lb, loc, rowType, rows.base(lb, loc, row),
+                                              rows.mask(lb, loc, first, length), rows.other(lb, loc, rowType, first),
+                                              lb.getI32IntegerAttr(align));
+    storeElements(lb, loc, loaded, result, first);
+  });
+  Value loaded = loadElements(b, loc, result, element, i32Constant(b, loc, 0), n);
+  SmallVector<Value> copies = rows.copies;
+  copies.push_back(result);
+  endLifetimes(b, loc, copies);
+  return loaded;
 }
 
 /// A store of `value` as rows of `length` contiguous elements, in a loop
@@ -167,11 +237,20 @@ Value rowLoadsInLoop(OpBuilder &b, Location loc, VectorType type, int64_t length
 /// pointer.
 void rowStoresInLoop(OpBuilder &b, Location loc, Value value, int64_t length, Value ptrs, Value mask,
                      unsigned align) {
-  storeInGroups(b, loc, value, length, ptrs, mask,
-                [&](OpBuilder &lb, const LaneCopies &copies, Value first, Value row) {
-                  auto [address, rowMask] = rowOf(lb, loc, copies, first, length);
-                  LLVM::MaskedStoreOp::create(lb, loc, row, address, rowMask, lb.getI32IntegerAttr(align));
-                });
+  auto type = cast<VectorType>(value.getType());
+  int64_t n = type.getNumElements();
+  Type element = type.getElementType();
+  RowOperands rows(b, loc, ptrs, mask, Value(), n, length);
+  Value values = entryAlloca(b, loc, element, n);
+  storeElements(b, loc, value, values, i32Constant(b, loc, 0));
+  forEachRow(b, loc, n, length, [&](OpBuilder &lb, Value row, Value first) {
+    Value part = asVector(lb, loc, loadElements(lb, loc, values, element, first, length));
+    LLVM::MaskedStoreOp::create(lb, loc, part, rows.base(lb, loc, row), rows.mask(lb, loc, first, length),
+                                lb.getI32IntegerAttr(align));
+  });
+  SmallVector<Value> copies = rows.copies;
+  copies.push_back(values);
+  endLifetimes(b, loc, copies);
 }
 
 /// Whether an access of `n` lanes gathers or scatters in a loop over chunks.

@@ -424,9 +424,15 @@ tt.func public @barrier_and_outside_scalar(%x: tensor<4xf32>) -> f32 {
 
 // A load of more than 1024 lanes by contiguous rows (64 rows of 64) runs in a
 // loop over the rows: each one masked vector load from its first pointer.
+// Only the rows' first pointers go to the stack (one strided shuffle); a
+// load without mask or `other` copies neither, its rows' mask is constant.
 // CHECK-LABEL: llvm.func internal @rows(
+// CHECK: %[[TRUE:.*]] = llvm.mlir.constant(dense<true> : vector<64xi1>) : vector<64xi1>
+// CHECK: %[[BASES:.*]] = llvm.shufflevector %{{.*}}, %{{.*}} [0, 64, 128, 192,
+// CHECK: llvm.store %[[BASES]], %{{.*}} : vector<64x!llvm.ptr>, !llvm.ptr
+// CHECK-NOT: vector<4096xi8>
 // CHECK: ^bb2:
-// CHECK: llvm.intr.masked.load %{{.*}} : (!llvm.ptr, vector<64xi1>, vector<64xf32>) -> vector<64xf32>
+// CHECK: llvm.intr.masked.load %{{.*}}, %[[TRUE]], %{{.*}} : (!llvm.ptr, vector<64xi1>, vector<64xf32>) -> vector<64xf32>
 // CHECK: ^bb3:
 // CHECK: llvm.load %{{.*}} : !llvm.ptr -> vector<4096xf32>
 tt.func public @rows(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}) -> tensor<64x64xf32> {
