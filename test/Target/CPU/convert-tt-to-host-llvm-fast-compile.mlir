@@ -34,3 +34,29 @@ tt.func public @short_chain_512(%s: i32) -> tensor<512xi32> {
   %v3 = arith.xori %v2, %v1 : tensor<512xi32>
   tt.return %v3 : tensor<512xi32>
 }
+
+// -----
+
+// From 4096 lanes on, a single element-wise op runs in chunks too; on 1024
+// lanes it stays whole.
+// CHECK-LABEL: llvm.func internal @single_op_4096(
+// CHECK: llvm.fmul %{{.*}} : vector<16xf32>
+// CHECK-NOT: llvm.fmul %{{.*}} : vector<4096xf32>
+// CHECK: llvm.return
+tt.func public @single_op_4096(%x: tensor<4096xf32>) -> tensor<4096xf32> {
+  %c = arith.constant dense<2.0> : tensor<4096xf32>
+  %y = arith.mulf %x, %c : tensor<4096xf32>
+  tt.return %y : tensor<4096xf32>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func internal @single_op_1024(
+// CHECK-NOT: vector<16xf32>
+// CHECK: llvm.fmul %{{.*}} : vector<1024xf32>
+// CHECK: llvm.return
+tt.func public @single_op_1024(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %c = arith.constant dense<2.0> : tensor<1024xf32>
+  %y = arith.mulf %x, %c : tensor<1024xf32>
+  tt.return %y : tensor<1024xf32>
+}
