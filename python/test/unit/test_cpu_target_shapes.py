@@ -75,3 +75,38 @@ def test_many_ops_at_shapes_around_the_loop_sizes(BM, BN, M, N):
     np.testing.assert_array_equal(v[BN + BM:2 * BN + BM], p.argmin(axis=0))
     np.testing.assert_allclose(v[2 * BN + BM:2 * BN + 2 * BM], (p * p).sum(axis=1), **close)
     np.testing.assert_allclose(v[2 * BN + 2 * BM:].reshape(BM, BM), p @ p.T, rtol=1e-4, atol=1e-3)
+
+
+@triton.jit
+def _row_accesses(x_ptr, out_ptr, M, N, fill, BM: tl.constexpr, BN: tl.constexpr):
+    rows = tl.arange(0, BM)[:, None]
+    cols = tl.arange(0, BN)[None, :]
+    inside = (rows < M) & (cols < N)
+    tile = BM * BN
+    whole = tl.load(x_ptr + rows * BN + cols)  # no mask, no other: constants in the row loop
+    tl.store(out_ptr + rows * BN + cols, whole * 3.0)
+    masked = tl.load(x_ptr + rows * BN + cols, mask=inside, other=fill)  # mask and other copied
+    tl.store(out_ptr + tile + rows * BN + cols, masked + 1.0)
+    zeroed = tl.load(x_ptr + rows * BN + cols, mask=inside)  # a mask, zero other
+    tl.store(out_ptr + 2 * tile + rows * BN + cols, zeroed, mask=cols < N)
+
+
+@pytest.mark.parametrize("interpret", [False, True])
+def test_row_accesses_beyond_the_loop_size(interpret, monkeypatch):
+    # 128x128 tiles: loads and stores by rows in a loop (more than 1024
+    # lanes), each row from its first pointer; with and without a mask and
+    # `other`, and under fast-compile (TRITON_INTERPRET=1's code generator).
+    if interpret:
+        monkeypatch.setenv("TRITON_INTERPRET", "1")
+    BM = BN = 128
+    M, N = 100, 120
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((BM, BN)).astype(np.float32)
+    out = np.full(3 * BM * BN, -7.0, np.float32)
+    _row_accesses[(1,)](x, out, M, N, 2.5, BM=BM, BN=BN)
+    t = out.reshape(3, BM, BN)
+    inside = (np.arange(BM)[:, None] < M) & (np.arange(BN)[None, :] < N)
+    np.testing.assert_array_equal(t[0], x * np.float32(3))
+    np.testing.assert_array_equal(t[1], np.where(inside, x + np.float32(1), np.float32(3.5)))
+    np.testing.assert_array_equal(t[2], np.where(inside, x, np.where(np.arange(BN)[None, :] < N, np.float32(0),
+                                                                    np.float32(-7))))
