@@ -7,6 +7,7 @@
 #include "HostLowering.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringExtras.h"
@@ -271,9 +272,24 @@ Value tritium::cpu::loadElements(OpBuilder &b, Location loc, Value base, Type el
                               elementAlignment(element));
 }
 
+/// Stores of zero vectors of this many lanes or more are memsets: a store of
+/// a 16384-lane zero vector (a 128x128 dot's accumulator) is otherwise
+/// 2048 vector stores for the host's code generator to legalize.
+static constexpr int64_t kMemsetLanes = 1024;
+
 void tritium::cpu::storeElements(OpBuilder &b, Location loc, Value value, Value base, Value index) {
   Type element = getElementTypeOrSelf(value.getType());
-  LLVM::StoreOp::create(b, loc, value, elementAddress(b, loc, base, element, index), elementAlignment(element));
+  Value address = elementAddress(b, loc, base, element, index);
+  auto vector = dyn_cast<VectorType>(value.getType());
+  if (vector && vector.getNumElements() >= kMemsetLanes && element.isIntOrFloat() &&
+      element.getIntOrFloatBitWidth() % 8 == 0 &&
+      (matchPattern(value, m_Zero()) || matchPattern(value, m_PosZeroFloat()))) {
+    int64_t bytes = vector.getNumElements() * (element.getIntOrFloatBitWidth() / 8);
+    LLVM::MemsetOp::create(b, loc, address, LLVM::ConstantOp::create(b, loc, b.getI8Type(), 0),
+                           LLVM::ConstantOp::create(b, loc, b.getI64Type(), bytes), /*isVolatile=*/false);
+    return;
+  }
+  LLVM::StoreOp::create(b, loc, value, address, elementAlignment(element));
 }
 
 SmallVector<Value> tritium::cpu::inChunks(

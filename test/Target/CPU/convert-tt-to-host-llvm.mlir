@@ -511,3 +511,17 @@ tt.func public @short_chain(%s: i32) -> tensor<1024xi32> {
   %v3 = arith.xori %v2, %v1 : tensor<1024xi32>
   tt.return %v3 : tensor<1024xi32>
 }
+
+// -----
+
+// A dot's zero accumulator of 1024 lanes or more goes to its stack slot as
+// a memset, not as a 1024-lane vector store.
+// CHECK-LABEL: llvm.func internal @zero_accumulator(
+// CHECK: "llvm.intr.memset"(%{{.*}}, %{{.*}}, %{{.*}}) <{isVolatile = false}> : (!llvm.ptr, i8, i64) -> ()
+// CHECK-NOT: llvm.store %{{.*}} : vector<1024xf32>
+// CHECK: llvm.return
+tt.func public @zero_accumulator(%a: tensor<32x32xf32>, %b: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %c = arith.constant dense<0.0> : tensor<32x32xf32>
+  %d = tt.dot %a, %b, %c : tensor<32x32xf32> * tensor<32x32xf32> -> tensor<32x32xf32>
+  tt.return %d : tensor<32x32xf32>
+}
