@@ -155,8 +155,8 @@ Value rowBases(OpBuilder &b, Location loc, Value ptrs, int64_t n, int64_t length
 /// What an access by rows in a loop reads of its operands in each row:
 /// the rows' first pointers (stack copy), and the mask and `other` lanes
 /// from stack copies, or as constants when the whole mask is true and
-/// `other` is zero (an access without mask or `other`), so that no copy of
-/// `n` lanes is made of those.
+/// `other` is zero (+0.0 for floats: an access without mask or `other`), so
+/// that no copy of `n` lanes is made of those.
 struct RowOperands {
   Value bases, masks, others; // (masks, others: null when constant)
   SmallVector<Value> copies;
@@ -172,7 +172,7 @@ struct RowOperands {
       storeElements(b, loc, arith::ExtUIOp::create(b, loc, VectorType::get({n}, b.getI8Type()), mask), masks, zero);
       copies.push_back(masks);
     }
-    if (other && !matchPattern(other, m_Zero()) && !matchPattern(other, m_AnyZeroFloat())) {
+    if (other && !matchPattern(other, m_Zero()) && !matchPattern(other, m_PosZeroFloat())) {
       Type element = getElementTypeOrSelf(other.getType());
       others = entryAlloca(b, loc, element, n);
       storeElements(b, loc, other, others, zero);

@@ -89,6 +89,8 @@ def _row_accesses(x_ptr, out_ptr, M, N, fill, BM: tl.constexpr, BN: tl.constexpr
     tl.store(out_ptr + tile + rows * BN + cols, masked + 1.0)
     zeroed = tl.load(x_ptr + rows * BN + cols, mask=inside)  # a mask, zero other
     tl.store(out_ptr + 2 * tile + rows * BN + cols, zeroed, mask=cols < N)
+    negative_zero = tl.load(x_ptr + rows * BN + cols, mask=inside, other=-0.0)  # kept as given
+    tl.store(out_ptr + 3 * tile + rows * BN + cols, negative_zero)
 
 
 @pytest.mark.parametrize("interpret", [False, True])
@@ -102,11 +104,14 @@ def test_row_accesses_beyond_the_loop_size(interpret, monkeypatch):
     M, N = 100, 120
     rng = np.random.default_rng(7)
     x = rng.standard_normal((BM, BN)).astype(np.float32)
-    out = np.full(3 * BM * BN, -7.0, np.float32)
+    out = np.full(4 * BM * BN, -7.0, np.float32)
     _row_accesses[(1,)](x, out, M, N, 2.5, BM=BM, BN=BN)
-    t = out.reshape(3, BM, BN)
+    t = out.reshape(4, BM, BN)
     inside = (np.arange(BM)[:, None] < M) & (np.arange(BN)[None, :] < N)
     np.testing.assert_array_equal(t[0], x * np.float32(3))
     np.testing.assert_array_equal(t[1], np.where(inside, x + np.float32(1), np.float32(3.5)))
     np.testing.assert_array_equal(t[2], np.where(inside, x, np.where(np.arange(BN)[None, :] < N, np.float32(0),
                                                                     np.float32(-7))))
+    outside = ~inside
+    assert (t[3][outside] == 0).all() and np.signbit(t[3][outside]).all()
+    np.testing.assert_array_equal(t[3][inside], x[inside])
