@@ -202,46 +202,16 @@ static AccessCost costOf(const AccessPattern &pattern,
                          std::optional<int64_t> limit = std::nullopt) {
   AccessCost cost;
   std::vector<int64_t> stride = PaddedTile{tile.shape, tile.pad}.strides();
-  // A swizzled tile (row-major, a power-of-two row: planRowMajorScratch's
-  // candidates) with its chunk, phase and row arithmetic as shifts and
-  // masks; swizzledOffset computes the same offsets with divisions.
-  std::optional<SwizzleSpec> spec;
-  bool shiftSwizzle = false;
-  int64_t rank = static_cast<int64_t>(tile.shape.size());
-  int64_t chunkShift = 0, phaseShift = 0, phaseMask = 0, rowShift = 0;
-  if (tile.isSwizzled()) {
-    spec = tile.swizzleSpec();
-    int64_t rowLength = tile.shape.back();
-    int64_t groupsPerRow = rowLength / tile.swizzle.chunk;
-    shiftSwizzle = rank >= 2 && isPowerOf2(rowLength) &&
-                   isPowerOf2(tile.swizzle.chunk) &&
-                   isPowerOf2(tile.swizzle.perPhase) &&
-                   isPowerOf2(tile.swizzle.maxPhase) && groupsPerRow > 1;
-    if (shiftSwizzle) {
-      chunkShift = log2Exact(tile.swizzle.chunk);
-      phaseShift = log2Exact(tile.swizzle.perPhase);
-      phaseMask = std::min(tile.swizzle.maxPhase, groupsPerRow) - 1;
-      rowShift = log2Exact(rowLength);
-    }
-  }
+  std::optional<SwizzledTile> swizzled;
+  if (tile.isSwizzled())
+    swizzled.emplace(tile.swizzleSpec(), tile.shape);
   std::vector<int64_t> offsets;
   for (const auto &lanes : pattern) {
     offsets.clear();
     for (const std::vector<int64_t> &coord : lanes) {
       int64_t offset = 0;
-      if (shiftSwizzle) {
-        // The phase follows the row within its 2-D tile; outer dimensions
-        // lay whole tiles one after another.
-        int64_t row = 0;
-        for (int64_t d = 0; d + 1 < rank; ++d)
-          row = row * tile.shape[d] + coord[d];
-        int64_t col = coord[rank - 1];
-        int64_t phase = (coord[rank - 2] >> phaseShift) & phaseMask;
-        int64_t chunk = (col >> chunkShift) ^ phase;
-        offset = (row << rowShift) + (chunk << chunkShift) +
-                 (col & ((int64_t(1) << chunkShift) - 1));
-      } else if (spec) {
-        offset = swizzledOffset(*spec, tile.shape, coord);
+      if (swizzled) {
+        offset = swizzled->offset(coord);
       } else {
         for (size_t d = 0; d < coord.size(); ++d)
           offset += coord[d] * stride[d];

@@ -12,6 +12,7 @@
 
 #include "tritium/Layout/LinearLayout.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace tritium {
@@ -32,42 +33,65 @@ std::optional<std::string> verifySwizzle(const SwizzleSpec &spec) {
   return checkPermutation("order", spec.order);
 }
 
+namespace {
+int log2Of(int64_t powerOfTwo) {
+  return __builtin_ctzll(static_cast<unsigned long long>(powerOfTwo));
+}
+} // namespace
+
+SwizzledTile::SwizzledTile(const SwizzleSpec &spec,
+                           const std::vector<int64_t> &shape)
+    : colDim(spec.order[0]), rowLength(shape[spec.order[0]]),
+      vecShift(log2Of(spec.vec)), phaseShift(log2Of(spec.perPhase)) {
+  assert(!verifySwizzle(spec) && "invalid swizzle spec");
+  assert(shape.size() == spec.order.size() && "rank mismatch");
+  assert(isPowerOf2(rowLength) && "row length must be a power of two");
+  // (row / perPhase) % maxPhase % groupsPerRow, the divisions by powers of
+  // two: a shift and one mask.
+  int64_t groupsPerRow = rowLength >> vecShift;
+  phaseMask = groupsPerRow <= 1 ? -1 : std::min(spec.maxPhase, groupsPerRow) - 1;
+  if (shape.size() < 2)
+    return;
+  rowDim = spec.order[1];
+  // Outer dimensions: whole tiles laid out one after another.
+  int64_t stride = shape[rowDim] * rowLength;
+  for (size_t i = 2; i < shape.size(); ++i) {
+    outer.push_back({spec.order[i], stride});
+    stride *= shape[spec.order[i]];
+  }
+}
+
+int64_t SwizzledTile::column(int64_t row, int64_t col) const {
+  assert(row >= 0 && col >= 0 && col < rowLength && "coordinate out of range");
+  if (phaseMask < 0)
+    return col; // A single vec-group per row: nothing to permute.
+  int64_t phase = (row >> phaseShift) & phaseMask;
+  int64_t vecMask = (int64_t(1) << vecShift) - 1;
+  return (((col >> vecShift) ^ phase) << vecShift) | (col & vecMask);
+}
+
+int64_t SwizzledTile::offset(const std::vector<int64_t> &coord) const {
+  if (rowDim < 0)
+    return column(/*row=*/0, coord[colDim]);
+  int64_t row = coord[rowDim];
+  int64_t result = row * rowLength + column(row, coord[colDim]);
+  for (auto [dim, stride] : outer)
+    result += coord[dim] * stride;
+  return result;
+}
+
 int64_t swizzledColumn(const SwizzleSpec &spec, int64_t row, int64_t col,
                        int64_t rowLength) {
-  assert(!verifySwizzle(spec) && "invalid swizzle spec");
-  assert(isPowerOf2(rowLength) && "row length must be a power of two");
-  assert(row >= 0 && col >= 0 && col < rowLength && "coordinate out of range");
-  int64_t groupsPerRow = rowLength / spec.vec;
-  if (groupsPerRow <= 1)
-    return col; // A single vec-group per row: nothing to permute.
-  int64_t phase = (row / spec.perPhase) % spec.maxPhase % groupsPerRow;
-  return ((col / spec.vec) ^ phase) * spec.vec + col % spec.vec;
+  SwizzleSpec rowSpec = spec;
+  rowSpec.order = {0};
+  return SwizzledTile(rowSpec, {rowLength}).column(row, col);
 }
 
 int64_t swizzledOffset(const SwizzleSpec &spec,
                        const std::vector<int64_t> &shape,
                        const std::vector<int64_t> &coord) {
-  assert(!verifySwizzle(spec) && "invalid swizzle spec");
-  assert(shape.size() == spec.order.size() && coord.size() == shape.size() &&
-         "rank mismatch");
-  const size_t rank = shape.size();
-  const int64_t colDim = spec.order[0];
-  const int64_t rowLength = shape[colDim];
-  if (rank == 1)
-    return swizzledColumn(spec, /*row=*/0, coord[colDim], rowLength);
-
-  const int64_t rowDim = spec.order[1];
-  const int64_t row = coord[rowDim];
-  int64_t offset = row * rowLength +
-                   swizzledColumn(spec, row, coord[colDim], rowLength);
-  // Outer dimensions: whole tiles laid out one after another.
-  int64_t stride = shape[rowDim] * rowLength;
-  for (size_t i = 2; i < rank; ++i) {
-    int64_t d = spec.order[i];
-    offset += coord[d] * stride;
-    stride *= shape[d];
-  }
-  return offset;
+  assert(coord.size() == shape.size() && "rank mismatch");
+  return SwizzledTile(spec, shape).offset(coord);
 }
 
 std::vector<std::vector<int64_t>> swizzleTable(const SwizzleSpec &spec,

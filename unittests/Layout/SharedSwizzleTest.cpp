@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 using namespace tritium::layout;
@@ -99,6 +100,32 @@ TEST(SharedSwizzleTest, BatchedOffsets) {
         offsets.insert(swizzledOffset(spec, {2, 4, 4}, {b, r, c}));
   EXPECT_EQ(offsets.size(), 32u);
   EXPECT_EQ(*offsets.rbegin(), 31);
+}
+
+TEST(SharedSwizzleTest, SwizzledTileFollowsTheFormula) {
+  // Every spec of vec, perPhase, maxPhase up to 8 and rows of 1 to 32
+  // elements (narrow rows reduce the phase), in 3-D tiles whose order puts
+  // dimension 1 innermost: SwizzledTile's shifts and masks give the
+  // header's formula, written with divisions.
+  for (int64_t vec : {1, 2, 4, 8})
+    for (int64_t perPhase : {1, 2, 4})
+      for (int64_t maxPhase : {1, 2, 4, 8})
+        for (int64_t rowLength : {1, 2, 8, 32}) {
+          SwizzleSpec spec{vec, perPhase, maxPhase, {1, 2, 0}};
+          const std::vector<int64_t> shape = {3, rowLength, 6};
+          SwizzledTile tile(spec, shape);
+          int64_t groups = std::max<int64_t>(1, rowLength / vec);
+          for (int64_t b = 0; b < 3; ++b)
+            for (int64_t row = 0; row < 6; ++row)
+              for (int64_t col = 0; col < rowLength; ++col) {
+                int64_t phase = groups <= 1 ? 0 : (row / perPhase) % maxPhase % groups;
+                int64_t column = groups <= 1 ? col : ((col / vec) ^ phase) * vec + col % vec;
+                int64_t want = b * 6 * rowLength + row * rowLength + column;
+                ASSERT_EQ(tile.offset({b, col, row}), want)
+                    << "vec " << vec << " perPhase " << perPhase << " maxPhase " << maxPhase
+                    << " row length " << rowLength << " at " << b << ", " << row << ", " << col;
+              }
+        }
 }
 
 TEST(SharedSwizzleTest, Verifier) {

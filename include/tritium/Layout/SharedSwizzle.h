@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tritium {
@@ -55,6 +56,25 @@ int64_t swizzledColumn(const SwizzleSpec &spec, int64_t row, int64_t col,
 int64_t swizzledOffset(const SwizzleSpec &spec,
                        const std::vector<int64_t> &shape,
                        const std::vector<int64_t> &coord);
+
+/// swizzledOffset for many coordinates of one tile: the spec's divisions
+/// and remainders (all by powers of two) turned into shifts and masks once.
+/// The bank-conflict search (BankConflicts.h) takes every access of every
+/// candidate tile through it.
+class SwizzledTile {
+public:
+  SwizzledTile(const SwizzleSpec &spec, const std::vector<int64_t> &shape);
+  /// The element offset of `coord`, as swizzledOffset gives it.
+  int64_t offset(const std::vector<int64_t> &coord) const;
+  /// The swizzled position of column `col` in row `row`.
+  int64_t column(int64_t row, int64_t col) const;
+
+private:
+  int64_t colDim, rowDim = -1, rowLength;
+  int vecShift, phaseShift;
+  int64_t phaseMask; // -1: a single vec-group a row, nothing permuted
+  std::vector<std::pair<int64_t, int64_t>> outer; // (dimension, stride)
+};
 
 /// For each (row, col) of a rows x cols tile, the swizzled column.
 std::vector<std::vector<int64_t>> swizzleTable(const SwizzleSpec &spec,
