@@ -59,16 +59,17 @@ LaneCopies copyLanes(OpBuilder &b, Location loc, Value ptrs, Value mask, int64_t
   return copies;
 }
 
-/// The mask of lanes [first, first + lanes) of the copies (i1 lanes).
-Value maskOf(OpBuilder &b, Location loc, const LaneCopies &copies, Value first, int64_t lanes) {
-  Value bytes = asVector(b, loc, loadElements(b, loc, copies.mask, b.getI8Type(), first, lanes));
+/// Lanes [first, first + lanes) of a stack copy of a mask (bytes), as i1
+/// lanes.
+Value maskOf(OpBuilder &b, Location loc, Value maskCopy, Value first, int64_t lanes) {
+  Value bytes = asVector(b, loc, loadElements(b, loc, maskCopy, b.getI8Type(), first, lanes));
   return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bytes, zeroOf(b, loc, bytes.getType()));
 }
 
 /// Lanes [first, first + kGatherChunk) of the copies: pointers and mask.
 std::pair<Value, Value> chunkOf(OpBuilder &b, Location loc, const LaneCopies &copies, Value first) {
   auto ptr = LLVM::LLVMPointerType::get(b.getContext());
-  return {loadElements(b, loc, copies.ptrs, ptr, first, kGatherChunk), maskOf(b, loc, copies, first, kGatherChunk)};
+  return {loadElements(b, loc, copies.ptrs, ptr, first, kGatherChunk), maskOf(b, loc, copies.mask, first, kGatherChunk)};
 }
 
 /// A masked load of `type`'s lanes in a loop over groups of `step` lanes,
@@ -185,10 +186,7 @@ struct RowOperands {
     return loadElements(b, loc, bases, LLVM::LLVMPointerType::get(b.getContext()), row, 1);
   }
   Value mask(OpBuilder &b, Location loc, Value first, int64_t length) const {
-    if (!masks)
-      return allTrue(b, loc, length);
-    Value bytes = asVector(b, loc, loadElements(b, loc, masks, b.getI8Type(), first, length));
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, bytes, zeroOf(b, loc, bytes.getType()));
+    return masks ? maskOf(b, loc, masks, first, length) : allTrue(b, loc, length);
   }
   Value other(OpBuilder &b, Location loc, VectorType rowType, Value first) const {
     if (!others)

@@ -60,7 +60,8 @@ constexpr int64_t kFastMinOps = 2;
 /// With fast-compile, a single op on kFastSingleOpLanes or more runs in
 /// chunks too: a 128x128 tile loaded, doubled and stored (one fmul on 16384
 /// lanes between the row loops' stack copies) compiles in 197-212 ms
-/// instead of 427-499 (interleaved runs, 2-core host, 2026-11-30).
+/// against 427-499 as one vector op (interleaved runs, 2-core host,
+/// 2026-11-30).
 constexpr int64_t kFastSingleOpLanes = 4096;
 
 /// The lane count of `type` when it is a 1-D vector, else 0.
