@@ -28,10 +28,12 @@ import json
 import math
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -69,6 +71,39 @@ def case_env(backend, root):
     return env
 
 
+def run_until_result(cmd, env, timeout):
+    """Runs a case's process in a session of its own until it prints its
+    result line (or exits, or `timeout` s pass), then ends the session: the
+    process and Inductor's compile workers, whose shutdown at exit takes
+    seconds and measures nothing.  Returns (stdout, the tail of stderr)."""
+    with tempfile.TemporaryFile(mode="w+") as err:
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=err, text=True,
+                                start_new_session=True)
+
+        def end_session():
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        timer = threading.Timer(timeout, end_session)
+        timer.start()
+        lines = []
+        try:
+            for line in proc.stdout:
+                lines.append(line)
+                if line.startswith("ZOO "):
+                    break
+        finally:
+            timer.cancel()
+            end_session()
+            proc.wait()
+            proc.stdout.close()
+        timed_out = not any(line.startswith("ZOO ") for line in lines) and proc.returncode == -signal.SIGKILL
+        err.seek(0)
+        tail = "timeout" if timed_out else err.read()[-4000:]
+    return "".join(lines), tail
+
+
 def run_case(backend, case, timeout, profile=False, profile_cold=False):
     model, task, precision, mode, dynamic = case
     root = tempfile.mkdtemp(prefix=f"zoo-{backend}-")
@@ -83,10 +118,7 @@ def run_case(backend, case, timeout, profile=False, profile_cold=False):
         ["dynamic"] if dynamic else [])
     t0 = time.perf_counter()
     try:
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
-        out, tail = proc.stdout, proc.stderr[-4000:]
-    except subprocess.TimeoutExpired as e:
-        out, tail = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""), "timeout"
+        out, tail = run_until_result(cmd, env, timeout)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     result = None
@@ -100,7 +132,20 @@ def run_case(backend, case, timeout, profile=False, profile_cold=False):
         result["stderr"] = tail[-3000:]
     result["backend"] = backend
     result["process_s"] = round(time.perf_counter() - t0, 2)
+    result.update(WHERE)
     return result
+
+
+def where():
+    """What a record says of the run beyond the zoo's own fields: the date,
+    the host's CPU, and the commit of this checkout (results_page)."""
+    import datetime
+    from results_page import _commit, _cpu
+    commit, modified = _commit()
+    return {"date": datetime.date.today().isoformat(), "cpu": _cpu(), "commit": commit, "modified": modified}
+
+
+WHERE = {}
 
 
 def print_profiles(results):
@@ -196,13 +241,42 @@ def report(results, full):
               f"{errors(t) if ok(t) else '-':>27s} {errors(r) if ok(r) else '-':>27s}")
     notes = totals(rows)
     print("\n".join(notes))
+    measured, differing = measured_on(results)
+    if differing:
+        notes.append(f"the cases' records differ in: {', '.join(differing)} (the other fields as stated)")
     try:
         from results_page import record
-        record("bench_torch_compile", rows, headers={"tritium": "Tritium cold s", "triton": "Triton cold s"},
-               digits={"warm_ratio": 3}, notes=notes,
-               partial=None if full else "a subset of the zoo, or cases run in parallel")
+        record("bench_torch_compile", rows, headers={"tritium": "Tritium cold s", "triton": "Triton cold s",
+                                                     "ratio": "cold: Triton / Tritium",
+                                                     "tritium_compile_s": "Tritium compile s",
+                                                     "triton_compile_s": "Triton compile s",
+                                                     "tritium_warm_ms": "Tritium warm ms",
+                                                     "triton_warm_ms": "Triton warm ms",
+                                                     "warm_ratio": "warm: Triton / Tritium",
+                                                     "tritium_err": "Tritium err", "triton_err": "Triton err"},
+               digits={"warm_ratio": 3, "ratio": 3, "tritium_compile_s": 2, "triton_compile_s": 2,
+                       "tritium_warm_ms": 3, "triton_warm_ms": 3}, notes=notes, measured=measured,
+               partial=None if full and not {"gpu", "commit"} & set(differing) else
+               "a subset of the zoo, cases run in parallel, or parts run on different GPUs or commits")
     except Exception as e:  # noqa: BLE001
         print(f"no record: {e}", file=sys.stderr)
+
+
+def measured_on(results):
+    """Where and when the cases ran, as the record states it (the date of
+    the first, the GPU, the host's CPU, the commit and torch's version the
+    cases record), and which of these differ between cases."""
+    measured, differing = {}, []
+    for key in ("date", "gpu", "cpu", "commit", "modified", "torch"):
+        values = {json.dumps(r.get(key)) for r in results if key in r}
+        if not values:
+            continue
+        if len(values) > 1 and key != "date":
+            differing.append(key)
+        measured[key] = min(json.loads(v) for v in values) if key == "date" else json.loads(sorted(values)[0])
+    if "torch" in measured:
+        measured["versions"] = {"torch": measured.pop("torch")}
+    return measured, differing
 
 
 def totals(rows):
@@ -268,6 +342,7 @@ def main():
         results, whole = merge(args.merge)
         report(results, whole)
         return 0
+    WHERE.update(where())
     split = lambda s: [x for x in s.split(",") if x]  # noqa: E731
     cases = [] if args.cases == "none" else torch_zoo.cases(args.cases)
     cases += [(m, t, p, mode, False) for m in split(args.models) for t in split(args.tasks)

@@ -118,6 +118,15 @@ BENCHES = [
      "kernel (every config compiled, launchers built).  Time: Inductor's benchmark_all_configs, config by "
      "config, on the same seeded inputs, the lowest of three rounds on inputs allocated anew; ratio = "
      "Triton's time / Tritium's.  Configs: the block sizes, warps (w) and stages (s)."),
+    ("bench_torch_compile", "torch.compile on the model zoo",
+     "`torch.compile` of `bench/torch_zoo.py`'s bench set (every model's inference in fp32, and a training "
+     "step of mlp, gpt2 and resnet18) under each compiler, each case in a fresh process with fresh caches "
+     "and Inductor's default settings, one case at a time.  Cold s: the first compiled call (or step), "
+     "compile included; ratio = Triton's cold time / Tritium's.  compile s: Inductor's timers of Triton-kernel "
+     "compilation (`async_compile.precompile` + `async_compile.wait`).  warm ms: a compiled call once warm, "
+     "the lowest of the medians of five rounds of 20 (host-bound on these models: rounds of one case can "
+     "differ by 1.5x); warm_ratio = Triton's / Tritium's.  err: max |compiled - eager| / max |eager| "
+     "(training: loss / gradients / weights after the optimizer step)."),
     ("bench_cpu", "The CPU target",
      "Tritium's CPU target (`target=\"cpu\"`: kernels launched with numpy arrays run compiled on the host's "
      "threads) against Triton's interpreter (`TRITON_INTERPRET=1`, the same kernel sources, on torch CPU "

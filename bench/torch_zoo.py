@@ -25,6 +25,7 @@ compiled, from the same weights and inputs, and prints one JSON line:
               the gradients, and over all the weights after the Adam step
   kernels     Triton kernels Inductor generated (torch._inductor.metrics)
   triton      the module that answered `import triton` (tritium or triton)
+  gpu, torch  the GPU's name and torch's version (for the record)
   profile     with ZOO_PROFILE=1: one warm call under torch.profiler, the GPU
               time its kernels took (device_ms) and the kernels taking the most
               of it (name, calls, microseconds); warm_ms over device_ms tells a
@@ -287,6 +288,7 @@ def run_case(name, task, precision, mode, dynamic=False, warm_iters=20, warm_rou
         if os.environ.get("TRITIUM_COMPILE_LOG"):
             cold_profile["compile_log"] = _compile_log(os.environ["TRITIUM_COMPILE_LOG"], cold_wall_start)
     kernels = getattr(metrics, "generated_kernel_count", None)
+    t_phase = time.perf_counter()
     errors = {"err": _rel_err(torch, got[:1], want[:1])}
     if params:
         errors["grad_err"] = _rel_err(torch, got[1:], want[1:])
@@ -294,6 +296,7 @@ def run_case(name, task, precision, mode, dynamic=False, warm_iters=20, warm_rou
         errors["param_err"] = _rel_err(torch, [p for (_, p), _ in named], [w for _, w in named])
         if errors["param_err"] > 1e-2:  # which weight, for the report
             errors["param_worst"] = max(named, key=lambda nw: (nw[0][1] - nw[1]).abs().max().item())[0][0]
+    phases["check"] = time.perf_counter() - t_phase
     t_phase = time.perf_counter()
     for _ in range(3):
         results[1]()
@@ -314,6 +317,7 @@ def run_case(name, task, precision, mode, dynamic=False, warm_iters=20, warm_rou
             "cold_s": round(cold, 3), "warm_ms": round(min(rounds), 4),
             "warm_rounds_ms": [round(r, 4) for r in rounds], **errors,
             "kernels": kernels, "compile": _timers(torch), "triton": triton.__name__,
+            "gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
             "phases_s": {k: round(v, 3) for k, v in phases.items()},
             **({"profile": profile} if profile else {}),
             **({"cold_profile": cold_profile} if cold_profiler else {})}
@@ -412,8 +416,8 @@ def main(argv):
         traceback.print_exc()
         result = {"model": name, "task": task, "precision": precision, "mode": mode, "dynamic": dynamic,
                   "error": f"{type(e).__name__}: {str(e)[:2000]}"}
-    # (the driver's process_s minus this is the interpreter's start and exit,
-    # Inductor's compile workers' shutdown included)
+    # (the driver's process_s minus this is the interpreter's start and the
+    # time the driver takes to end the process after this line)
     result["until_result_s"] = round(time.perf_counter() - PROCESS_START, 3)
     print("ZOO " + json.dumps(result), flush=True)
     return 0
