@@ -72,20 +72,21 @@ def case_env(backend, root):
 
 
 def run_until_result(cmd, env, timeout):
-    """Runs a case's process in a session of its own until it prints its
-    result line (or exits, or `timeout` s pass), then ends the session: the
-    process and Inductor's compile workers, whose shutdown at exit takes
-    seconds and measures nothing.  Returns (stdout, the tail of stderr)."""
+    """Runs a case's process as the leader of a new process group until it
+    prints its result line (or exits, or `timeout` s pass), then kills the
+    group: the process and Inductor's compile workers, whose shutdown at
+    exit takes seconds and measures nothing.  Returns (stdout, the tail of
+    stderr)."""
     with tempfile.TemporaryFile(mode="w+") as err:
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=err, text=True,
                                 start_new_session=True)
 
-        def end_session():
+        def kill_group():
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        timer = threading.Timer(timeout, end_session)
+        timer = threading.Timer(timeout, kill_group)
         timer.start()
         lines = []
         try:
@@ -95,7 +96,7 @@ def run_until_result(cmd, env, timeout):
                     break
         finally:
             timer.cancel()
-            end_session()
+            kill_group()
             proc.wait()
             proc.stdout.close()
         timed_out = not any(line.startswith("ZOO ") for line in lines) and proc.returncode == -signal.SIGKILL

@@ -1,7 +1,9 @@
 //===- CompileContext.cpp - what every C API call sets up -----------------===//
 //
-// The shared dialect registry (built once per process), the per-call context
-// with its diagnostic capture, and copying strings out to the caller.
+// The shared dialect registry (built once per process), the pool of compiler
+// slots (an MLIRContext and its pass managers each) that concurrent compiles
+// take one of, the per-call context with its diagnostic capture, and copying
+// strings out to the caller.
 //
 //===----------------------------------------------------------------------===//
 #include "CompileContext.h"
@@ -14,10 +16,15 @@
 #include "tritium/InitAll.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <algorithm>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 using namespace tritium::capi;
 
@@ -30,17 +37,18 @@ const mlir::DialectRegistry &getRegistry() {
   }();
   return *registry;
 }
-/// The state compiles share.  Types and attributes stay uniqued in a
-/// context for its whole life, so it is replaced every kCompilesPerContext
-/// compiles to bound memory in long-running processes.
-struct SharedCompiler {
+} // namespace
+
+/// One MLIRContext and the pass managers built on it, used by one compile
+/// at a time.  Types and attributes stay uniqued in a context for its whole
+/// life, so it is replaced every kCompilesPerContext compiles to bound
+/// memory in long-running processes.
+struct tritium::capi::CompilerSlot {
   static constexpr unsigned kCompilesPerContext = 256;
-  std::mutex mutex;
   std::unique_ptr<mlir::MLIRContext> context;
   std::map<std::string, std::unique_ptr<mlir::PassManager>> passManagers;
   unsigned compiles = 0;
 
-  /// Called with the mutex held.
   mlir::MLIRContext *acquire() {
     if (!context || ++compiles > kCompilesPerContext) {
       passManagers.clear();
@@ -53,9 +61,46 @@ struct SharedCompiler {
   }
 };
 
-SharedCompiler &shared() {
-  static SharedCompiler *compiler = new SharedCompiler();
-  return *compiler;
+namespace {
+/// The slots of the process: compiles on several threads at once each take
+/// an idle slot, or a new one while there are fewer than the machine has
+/// hardware threads; past that they wait for one to be given back.
+class CompilerPool {
+public:
+  CompilerSlot *take() {
+    std::unique_lock<std::mutex> lock(mutex);
+    given.wait(lock, [&] { return !idle.empty() || slots.size() < limit(); });
+    if (!idle.empty()) {
+      CompilerSlot *slot = idle.back();
+      idle.pop_back();
+      return slot;
+    }
+    slots.push_back(std::make_unique<CompilerSlot>());
+    return slots.back().get();
+  }
+
+  void giveBack(CompilerSlot *slot) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      idle.push_back(slot);
+    }
+    given.notify_one();
+  }
+
+private:
+  static size_t limit() {
+    return std::max(1u, std::thread::hardware_concurrency());
+  }
+
+  std::mutex mutex;
+  std::condition_variable given;
+  std::vector<std::unique_ptr<CompilerSlot>> slots;
+  std::vector<CompilerSlot *> idle; ///< most recently used last
+};
+
+CompilerPool &pool() {
+  static CompilerPool *compilers = new CompilerPool();
+  return *compilers;
 }
 } // namespace
 
@@ -70,7 +115,7 @@ void tritium::capi::store(char **slot, const std::string &s) {
 
 CompileContext::CompileContext(const char *text, size_t len,
                                const char *sourceName)
-    : lock(shared().mutex), context(shared().acquire()),
+    : context(lease.slot->acquire()),
       messageStream(messages), handler(sourceMgr, context, messageStream) {
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text, len),
@@ -80,9 +125,13 @@ CompileContext::CompileContext(const char *text, size_t len,
 
 CompileContext::~CompileContext() = default;
 
+CompilerLease::CompilerLease() : slot(pool().take()) {}
+
+CompilerLease::~CompilerLease() { pool().giveBack(slot); }
+
 mlir::PassManager *CompileContext::getPassManager(const std::string &pipeline,
                                                   std::string &error) {
-  auto &cache = shared().passManagers;
+  auto &cache = lease.slot->passManagers;
   auto it = cache.find(pipeline);
   if (it != cache.end())
     return it->second.get();

@@ -1,10 +1,11 @@
 //===- CompileContext.h - what every C API call sets up ---------*- C++ -*-===//
 //
 // Internal to libtritium.so (not part of the C ABI).  Each entry point that
-// compiles builds one CompileContext: a fresh MLIRContext over the shared
-// dialect registry (threading disabled: no thread pool per compile) and a
-// SourceMgr diagnostic handler that renders every diagnostic, with the
-// offending source line and a caret, into a string instead of stderr.
+// compiles builds one CompileContext: an MLIRContext over the shared dialect
+// registry that no other compile uses meanwhile (threading disabled: no
+// thread pool per compile) and a SourceMgr diagnostic handler that renders
+// every diagnostic, with the offending source line and a caret, into a
+// string instead of stderr.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_CAPI_COMPILECONTEXT_H
@@ -18,7 +19,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstddef>
-#include <mutex>
 #include <string>
 
 namespace mlir {
@@ -31,14 +31,28 @@ namespace tritium::capi {
 /// is not null.
 void store(char **slot, const std::string &s);
 
+struct CompilerSlot;
+
+/// A compiler slot (a long-lived MLIRContext and its pass managers) taken
+/// from the process's pool for the life of one compile and given back at
+/// its end.
+struct CompilerLease {
+  CompilerLease();
+  ~CompilerLease();
+  CompilerLease(const CompilerLease &) = delete;
+  CompilerLease &operator=(const CompilerLease &) = delete;
+  CompilerSlot *slot;
+};
+
 /// One compile: context, source buffer and captured diagnostics.
 class CompileContext {
 public:
   /// Holds a copy of `len` bytes of `text`; diagnostics name `sourceName`
-  /// (or "<ir>" when null).  Compiles share one long-lived MLIRContext and
+  /// (or "<ir>" when null).  Compiles reuse long-lived MLIRContexts and
   /// their pass managers (building a context and the canonicalizer's pattern
-  /// sets costs more than compiling a kernel); a CompileContext holds the
-  /// lock on them for its lifetime, so compiles run one at a time.
+  /// sets costs more than compiling a kernel): a CompileContext holds one
+  /// of the pool's for its lifetime, so compiles on several threads run at
+  /// once, each in a context of its own.
   CompileContext(const char *text, size_t len, const char *sourceName);
   ~CompileContext();
 
@@ -62,7 +76,9 @@ public:
   void addMessage(const std::string &message);
 
 private:
-  std::unique_lock<std::mutex> lock;
+  // Declared first, so given back last: the handler below unregisters from
+  // the context before another compile can take it.
+  CompilerLease lease;
   mlir::MLIRContext *context;
   llvm::SourceMgr sourceMgr;
   std::string messages;
