@@ -391,6 +391,19 @@ bool CudaCompile::run() {
     return fail("error: " + llvm::toString(made.takeError()));
   target = *made;
 
+  // ptxas starts now and waits for the PTX while the pipelines below make
+  // it (its start is most of its time on a small kernel).
+  backendOptions.target = target;
+  backendOptions.codegen.fpFusion = options.fpFusion;
+  backendOptions.lineInfo = options.lineInfo || options.debug;
+  backendOptions.ptxasOptimize = options.ptxasOpt;
+  std::unique_ptr<nvidia::StartedPtxas> startedPtxas;
+  if (!backendOptions.ptxasPath.empty())
+    startedPtxas = nvidia::StartedPtxas::start(
+        backendOptions.ptxasPath, target,
+        nvidia::ptxasOptionsFor(backendOptions));
+  backendOptions.startedPtxas = startedPtxas.get();
+
   if (!options.dumpDir.empty()) {
     if (std::error_code ec =
             llvm::sys::fs::create_directories(options.dumpDir))
@@ -455,11 +468,7 @@ bool CudaCompile::run() {
       tritium::ttg::TTGDialect::kGlobalScratchInternalAttrName);
   totalNumWarps = tritium::ttg::getTotalNumWarps(*module);
 
-  backendOptions.target = target;
-  backendOptions.codegen.fpFusion = options.fpFusion;
   backendOptions.flushDenormals = options.flushDenormals;
-  backendOptions.lineInfo = options.lineInfo || options.debug;
-  backendOptions.ptxasOptimize = options.ptxasOpt;
   if (!options.dumpDir.empty())
     backendOptions.dump = [this](llvm::StringRef name, llvm::StringRef text) {
       dump(name, text);

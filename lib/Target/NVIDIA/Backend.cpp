@@ -89,6 +89,14 @@ llvm::Error makeError(const llvm::Twine &message) {
 }
 } // namespace
 
+PtxasOptions tritium::nvidia::ptxasOptionsFor(const BackendOptions &options) {
+  PtxasOptions ptxasOptions;
+  ptxasOptions.fpFusion = options.codegen.fpFusion;
+  ptxasOptions.lineInfo = options.lineInfo;
+  ptxasOptions.optimize = options.ptxasOptimize;
+  return ptxasOptions;
+}
+
 llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
                                             const BackendOptions &options,
                                             BackendResult &result) {
@@ -179,13 +187,11 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
         "is the final artifact and the CUDA driver will JIT-compile it");
     return finish(llvm::Error::success());
   }
-  PtxasOptions ptxasOptions;
-  ptxasOptions.fpFusion = options.codegen.fpFusion;
-  ptxasOptions.lineInfo = options.lineInfo;
-  ptxasOptions.optimize = options.ptxasOptimize;
+  PtxasOptions ptxasOptions = ptxasOptionsFor(options);
   clock.lap();
   llvm::Expected<PtxasResult> assembled =
-      runPtxas(result.ptxasPath, result.ptx, options.target, ptxasOptions);
+      runPtxas(result.ptxasPath, result.ptx, options.target, ptxasOptions,
+               options.startedPtxas);
   if (!assembled)
     return finish(assembled.takeError());
   result.ptxas = std::move(*assembled);

@@ -29,9 +29,23 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
+#include <ctime>
 #include <map>
 #include <mutex>
+
+#include <chrono>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+extern char **environ;
 
 using namespace tritium::nvidia;
 
@@ -70,6 +84,98 @@ llvm::StringRef nameAfter(llvm::StringRef line, llvm::StringRef marker) {
   if (rest.consume_front("'"))
     return rest.take_until([](char c) { return c == '\''; });
   return rest;
+}
+
+/// ptxas's command line: -v (the resource report), the chip, the
+/// optimization level and the switches of `options`, then the input and
+/// the cubin's path.
+std::vector<std::string> ptxasArguments(llvm::StringRef ptxasPath,
+                                        const CudaTarget &target,
+                                        const PtxasOptions &options,
+                                        llvm::StringRef input,
+                                        llvm::StringRef cubin) {
+  std::vector<std::string> args = {ptxasPath.str(), "-v",
+                                   "--gpu-name=" + target.chip(),
+                                   options.optimize ? "-O3" : "-O0"};
+  if (!options.fpFusion)
+    args.push_back("--fmad=false");
+  if (options.lineInfo)
+    args.push_back("-lineinfo");
+  args.insert(args.end(), {input.str(), "-o", cubin.str()});
+  return args;
+}
+
+/// The result of a ptxas run that exited with `status`: its log (the input
+/// named as users know it, kernel.ptx) with the kernels' resources, and
+/// the cubin when it succeeded.
+llvm::Expected<PtxasResult> collectOutputs(int status, llvm::StringRef input,
+                                           llvm::StringRef logPath,
+                                           llvm::StringRef cubinPath,
+                                           std::string command) {
+  PtxasResult result;
+  result.command = std::move(command);
+  if (auto log = llvm::MemoryBuffer::getFile(logPath))
+    result.log = (*log)->getBuffer().str();
+  for (size_t at; (at = result.log.find(input.str())) != std::string::npos;)
+    result.log.replace(at, input.size(), "kernel.ptx");
+  result.kernels = parsePtxasLog(result.log);
+  if (status != 0)
+    return result;
+  auto cubin = llvm::MemoryBuffer::getFile(cubinPath, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+  if (!cubin)
+    return makeError("ptxas succeeded but wrote no cubin: " +
+                     cubin.getError().message());
+  result.cubin = (*cubin)->getBuffer().str();
+  result.succeeded = true;
+  return result;
+}
+
+/// Writes all of `data` to the pipe `fd` until the reader goes: every byte
+/// written, true; the reader gone (EPIPE) or `seconds` passed (0: no
+/// limit), false.  SIGPIPE is held back for this thread and discarded, so
+/// that a reader that is gone cannot end the process.
+bool writeToPipe(int fd, llvm::StringRef data, unsigned seconds) {
+  sigset_t pipeSignal, previous;
+  sigemptyset(&pipeSignal);
+  sigaddset(&pipeSignal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  bool ok = true, broken = false;
+  while (!data.empty()) {
+    ssize_t written = ::write(fd, data.data(), data.size());
+    if (written > 0) {
+      data = data.drop_front(written);
+      continue;
+    }
+    if (written < 0 && errno == EINTR)
+      continue;
+    if (written < 0 && errno == EAGAIN) {
+      int waitMs = 100;
+      if (seconds) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) {
+          ok = false;
+          break;
+        }
+        waitMs = std::min<int>(waitMs, left.count());
+      }
+      struct pollfd writable = {fd, POLLOUT, 0};
+      ::poll(&writable, 1, waitMs);
+      continue;
+    }
+    broken = written < 0 && errno == EPIPE;
+    ok = false;
+    break;
+  }
+  if (broken && !sigismember(&previous, SIGPIPE)) {
+    struct timespec none = {0, 0};
+    while (sigtimedwait(&pipeSignal, nullptr, &none) == SIGPIPE) {
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  return ok;
 }
 
 /// Runs `program` with `args`, stdin closed and stdout + stderr in `logPath`.
@@ -257,10 +363,142 @@ tritium::nvidia::withOneBlockPerSM(llvm::StringRef ptx) {
   return out;
 }
 
+std::unique_ptr<StartedPtxas>
+StartedPtxas::start(llvm::StringRef ptxasPath, const CudaTarget &target,
+                    const PtxasOptions &options) {
+  if (!llvm::sys::fs::can_execute(ptxasPath))
+    return nullptr;
+  if (options.inProcess) { // runPtxas compiles with nvJitLink where it loads
+    llvm::Expected<const NvJitLink *> library = nvJitLinkFor(ptxasPath);
+    if (!library) {
+      llvm::consumeError(library.takeError());
+      return nullptr;
+    }
+    if (*library)
+      return nullptr;
+  }
+  std::unique_ptr<StartedPtxas> started(new StartedPtxas());
+  llvm::SmallString<128> dir;
+  if (llvm::sys::fs::createUniqueDirectory("tritium-ptxas", dir))
+    return nullptr;
+  started->directory = std::string(dir);
+  started->ptxasPath = ptxasPath.str();
+  started->chip = target.chip();
+  started->options = options;
+  started->ptxPath = (dir + "/kernel.ptx").str();
+  started->cubinPath = (dir + "/kernel.cubin").str();
+  started->logPath = (dir + "/ptxas.log").str();
+  // ptxas reads its input twice (the second time to embed the PTX text in
+  // the cubin's .nv_debug_ptx_txt).  kernel.ptx is first a link to ptxas's
+  // standard input, a pipe; finish() puts the PTX in its place as a file
+  // before it writes the PTX into the pipe, so that an open of kernel.ptx
+  // before then waits on the pipe and one after reads the file.
+  if (llvm::sys::fs::create_link("/dev/stdin", started->ptxPath))
+    return nullptr;
+  started->arguments = ptxasArguments(ptxasPath, target, options,
+                                      started->ptxPath, started->cubinPath);
+
+  // Both ends close on exec: ptxas gets the read end as its standard input
+  // through dup2, and no ptxas (this one, or one another thread starts
+  // meanwhile) holds the write end, which would keep it waiting for ever.
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0)
+    return nullptr;
+  started->input = fds[1];
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[0], 0);
+  posix_spawn_file_actions_addopen(&actions, 1, started->logPath.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  std::vector<char *> argv;
+  for (std::string &arg : started->arguments)
+    argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  int failed = posix_spawn(&pid, started->ptxasPath.c_str(), &actions, nullptr,
+                           argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[0]);
+  if (failed != 0)
+    return nullptr; // the destructor closes the pipe and removes the directory
+  started->pid = pid;
+  return started;
+}
+
+bool StartedPtxas::serves(llvm::StringRef path, const CudaTarget &target,
+                          const PtxasOptions &asked) const {
+  return pid > 0 && input >= 0 && path == ptxasPath && target.chip() == chip &&
+         asked.fpFusion == options.fpFusion &&
+         asked.lineInfo == options.lineInfo &&
+         asked.optimize == options.optimize;
+}
+
+llvm::Expected<PtxasResult> StartedPtxas::finish(llvm::StringRef ptx) {
+  {
+    std::string written = ptxPath + ".tmp";
+    std::error_code ec;
+    llvm::raw_fd_ostream out(written, ec);
+    if (ec)
+      return makeError("cannot write " + written + ": " + ec.message());
+    out << ptx;
+    out.close();
+    if (out.has_error()) {
+      out.clear_error();
+      return makeError("cannot write " + written);
+    }
+    if (std::error_code renamed = llvm::sys::fs::rename(written, ptxPath))
+      return makeError("cannot write " + ptxPath + ": " + renamed.message());
+  }
+  // A ptxas that opened kernel.ptx as the file never reads the pipe: the
+  // write then ends when it exits (EPIPE).
+  fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK);
+  writeToPipe(input, ptx, options.timeoutSeconds);
+  ::close(input);
+  input = -1;
+  llvm::sys::ProcessInfo process;
+  process.Pid = pid;
+  std::string message;
+  llvm::sys::ProcessInfo done = llvm::sys::Wait(
+      process, options.timeoutSeconds
+                   ? std::optional<unsigned>(options.timeoutSeconds)
+                   : std::nullopt,
+      &message);
+  pid = -1;
+  if (done.ReturnCode < 0)
+    return makeError(ptxasPath + " did not finish: " +
+                     (message.empty() ? std::string("killed") : message));
+  llvm::Expected<PtxasResult> result =
+      collectOutputs(done.ReturnCode, ptxPath, logPath, cubinPath,
+                     llvm::join(arguments, " "));
+  end();
+  return result;
+}
+
+void StartedPtxas::end() {
+  if (input >= 0) {
+    ::close(input); // ptxas reads an empty input and exits
+    input = -1;
+  }
+  if (pid > 0) {
+    ::kill(pid, SIGKILL);
+    llvm::sys::ProcessInfo process;
+    process.Pid = pid;
+    llvm::sys::Wait(process, std::nullopt);
+    pid = -1;
+  }
+  if (!directory.empty()) {
+    llvm::sys::fs::remove_directories(directory);
+    directory.clear();
+  }
+}
+
+StartedPtxas::~StartedPtxas() { end(); }
+
 llvm::Expected<PtxasResult>
 tritium::nvidia::runPtxas(llvm::StringRef ptxasPath, llvm::StringRef ptx,
                           const CudaTarget &target,
-                          const PtxasOptions &options) {
+                          const PtxasOptions &options, StartedPtxas *started) {
   if (!llvm::sys::fs::can_execute(ptxasPath))
     return makeError("ptxas at '" + ptxasPath +
                      "' does not exist or is not executable");
@@ -277,6 +515,8 @@ tritium::nvidia::runPtxas(llvm::StringRef ptxasPath, llvm::StringRef ptx,
         return compiled;
     }
   }
+  if (started && started->serves(ptxasPath, target, options))
+    return started->finish(ptx);
 
   llvm::SmallString<128> dir;
   if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("tritium-ptxas",
@@ -310,36 +550,13 @@ tritium::nvidia::runPtxas(llvm::StringRef ptxasPath, llvm::StringRef ptx,
     }
   }
 
-  std::string gpuName = "--gpu-name=" + target.chip();
-  llvm::SmallVector<llvm::StringRef> args = {ptxasPath, "-v", gpuName,
-                                             options.optimize ? "-O3" : "-O0"};
-  if (!options.fpFusion)
-    args.push_back("--fmad=false");
-  if (options.lineInfo)
-    args.push_back("-lineinfo");
-  args.append({ptxPath, "-o", cubinPath});
-
-  PtxasResult result;
-  result.command = llvm::join(args, " ");
+  std::vector<std::string> arguments =
+      ptxasArguments(ptxasPath, target, options, ptxPath, cubinPath);
+  llvm::SmallVector<llvm::StringRef> args(arguments.begin(), arguments.end());
   llvm::Expected<int> status =
       execute(ptxasPath, args, logPath, options.timeoutSeconds);
   if (!status)
     return status.takeError();
-  if (auto log = llvm::MemoryBuffer::getFile(logPath))
-    result.log = (*log)->getBuffer().str();
-  // The log names the temporary files; name the PTX as users know it.
-  for (size_t at; (at = result.log.find(ptxPath)) != std::string::npos;)
-    result.log.replace(at, ptxPath.size(), "kernel.ptx");
-  result.kernels = parsePtxasLog(result.log);
-  if (*status != 0)
-    return result;
-
-  auto cubin = llvm::MemoryBuffer::getFile(cubinPath, /*IsText=*/false,
-                                           /*RequiresNullTerminator=*/false);
-  if (!cubin)
-    return makeError("ptxas succeeded but wrote no cubin: " +
-                     cubin.getError().message());
-  result.cubin = (*cubin)->getBuffer().str();
-  result.succeeded = true;
-  return result;
+  return collectOutputs(*status, ptxPath, logPath, cubinPath,
+                        llvm::join(args, " "));
 }

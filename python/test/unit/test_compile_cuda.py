@@ -197,6 +197,52 @@ def test_ptxas_makes_a_cubin_and_reports_registers():
     assert "Compiling entry function 'add'" in stages["ptxas_log"]
 
 
+def _ptxas_children():
+    """The ptxas processes this process started that are still there."""
+    own = str(os.getpid())
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{pid}/comm") as f:
+                name = f.read().strip()
+        except OSError:
+            continue
+        if fields[1] == own and name == "ptxas":
+            found.append(pid)
+    return found
+
+
+@needs_ptxas
+def test_ptxas_started_before_its_ptx_makes_the_cubin_ptxas_makes_of_the_file(tmp_path):
+    # ptxas starts with the compile and reads the PTX through a pipe; its
+    # cubin is the one ptxas makes from the PTX as a file, byte for byte (the
+    # embedded PTX text of .nv_debug_ptx_txt included).
+    import subprocess
+    stages, cubin = compile_llir(LLVM_ADD)
+    ptx = tmp_path / "kernel.ptx"
+    ptx.write_text(stages["ptx"])
+    command = stages["ptxas_command"].split()
+    assert command[-3].endswith("/kernel.ptx") and command[-2] == "-o"
+    command[-3], command[-1] = str(ptx), str(tmp_path / "kernel.cubin")
+    subprocess.run(command, check=True, capture_output=True)
+    assert (tmp_path / "kernel.cubin").read_bytes() == cubin
+    assert b".nv_debug_ptx_txt" in cubin
+
+
+@needs_ptxas
+def test_a_compile_that_fails_before_its_ptx_leaves_no_ptxas_behind(tmp_path, monkeypatch):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    for _ in range(3):
+        with pytest.raises(tritium.CompilationError):
+            native_library().compile_cuda("module {\n  this is not IR\n}\n", {}, "junk.ttir")
+        with pytest.raises(tritium.CompilationError):
+            compile_llir(LLVM_BAD_ASM)
+    assert _ptxas_children() == []
+    assert os.listdir(tmp_path) == []
+
+
 def test_libdevice_calls_are_linked():
     stages, _ = compile_llir(LLVM_EXP)
     assert ".extern" not in stages["ptx"]

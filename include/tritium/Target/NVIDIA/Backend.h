@@ -43,6 +43,9 @@ struct BackendOptions {
   bool ptxasOptimize = true;
   /// The ptxas to run; empty means findPtxas().
   std::string ptxasPath;
+  /// A ptxas started for this compile (StartedPtxas), used where it serves
+  /// the assembly asked for; null: ptxas starts once the PTX exists.
+  StartedPtxas *startedPtxas = nullptr;
   /// Called with each intermediate text ("llvm-ir.ll", "llvm-ir-linked.ll",
   /// "llvm-ir-optimized.ll", "kernel.ptx", "ptxas.log") when set.
   std::function<void(llvm::StringRef name, llvm::StringRef text)> dump;
@@ -68,6 +71,9 @@ struct BackendResult {
   std::vector<std::string> warnings;
   BackendTimes times;
 };
+
+/// How compileToCubin runs ptxas for `options`.
+PtxasOptions ptxasOptionsFor(const BackendOptions &options);
 
 /// Compiles `module` (builtin + llvm + nvvm dialects only, one or more
 /// nvvm.kernel functions) for `options.target`.  Steps fill `result` as they

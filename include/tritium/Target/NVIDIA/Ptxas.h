@@ -1,9 +1,11 @@
 //===- Ptxas.h - PTX to cubin with NVIDIA's ptxas ---------------*- C++ -*-===//
 //
 // The last compile step runs NVIDIA's ptxas as a subprocess (never through a
-// shell), or its relocatable twin inside this process where
-// $TRITIUM_NVJITLINK asks for it (NvJitLink.h), and reads its `-v` report: registers, spills, stack frame and static
-// shared memory per kernel.  When no ptxas exists the PTX is the final
+// shell; started at the beginning of the compile and handed the PTX through
+// a pipe, or started once the PTX is written to a file), or its relocatable
+// twin inside this process where $TRITIUM_NVJITLINK asks for it
+// (NvJitLink.h), and reads its `-v` report: registers, spills, stack frame
+// and static shared memory per kernel.  When no ptxas exists the PTX is the final
 // artifact and the CUDA driver JIT-compiles it at load time.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -80,15 +83,57 @@ struct PtxasResult {
   std::string command;
 };
 
+/// A ptxas process started before the PTX it is to assemble exists: it
+/// waits for the PTX on its standard input (a pipe, through a link in
+/// place of its input file) while the compile that makes the PTX goes on,
+/// so that ptxas's own start (about 10 ms, most of its time on a small
+/// kernel) overlaps that compile.  It writes the cubin and its log into a
+/// temporary directory of its own, as a ptxas started on a file does, and
+/// makes the same cubin.  Destroyed without
+/// finish(), it is ended (its input closed, then killed) and its directory
+/// removed.
+class StartedPtxas {
+public:
+  /// ptxas at `ptxasPath` started for `target` and `options`; null when it
+  /// cannot be started (runPtxas then starts one the usual way and reports
+  /// why).
+  static std::unique_ptr<StartedPtxas> start(llvm::StringRef ptxasPath,
+                                             const CudaTarget &target,
+                                             const PtxasOptions &options);
+  ~StartedPtxas();
+  StartedPtxas(const StartedPtxas &) = delete;
+  StartedPtxas &operator=(const StartedPtxas &) = delete;
+
+  /// Whether this process assembles as runPtxas(ptxasPath, _, target,
+  /// options) would, and has not been given its PTX yet.
+  bool serves(llvm::StringRef ptxasPath, const CudaTarget &target,
+              const PtxasOptions &options) const;
+
+  /// Gives ptxas `ptx` and waits for it (runPtxas's result and errors).
+  llvm::Expected<PtxasResult> finish(llvm::StringRef ptx);
+
+private:
+  StartedPtxas() = default;
+  void end();
+
+  std::string ptxasPath, chip, directory, ptxPath, cubinPath, logPath;
+  PtxasOptions options;
+  std::vector<std::string> arguments;
+  int pid = -1;
+  int input = -1; ///< the write end of ptxas's standard input
+};
+
 /// Assembles `ptx` for `target` with the ptxas at `ptxasPath` in a fresh
-/// temporary directory, removed afterwards.  An error means ptxas could not be
-/// run at all (missing, not executable, killed, no temporary directory);
-/// PTX that ptxas rejects is a result with `succeeded` false and the reason in
+/// temporary directory, removed afterwards, or with `started` where it
+/// serves these arguments.  An error means ptxas could not be run at all
+/// (missing, not executable, killed, no temporary directory); PTX that
+/// ptxas rejects is a result with `succeeded` false and the reason in
 /// `log`.
 llvm::Expected<PtxasResult> runPtxas(llvm::StringRef ptxasPath,
                                      llvm::StringRef ptx,
                                      const CudaTarget &target,
-                                     const PtxasOptions &options);
+                                     const PtxasOptions &options,
+                                     StartedPtxas *started = nullptr);
 
 /// The most registers a thread of a kernel whose PTX declares `.reqntid`
 /// for `threads` threads can have: 65536 per SM over the block, in steps of
