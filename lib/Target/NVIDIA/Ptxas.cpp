@@ -2,9 +2,11 @@
 //
 // Where $TRITIUM_NVJITLINK asks for nvJitLink (NvJitLink.h) and it is found,
 // the PTX is compiled by that library inside this process instead.
-// Otherwise ptxas is started
-// with llvm::sys::ExecuteAndWait: an argument vector, no
-// shell, stdin from /dev/null, stdout and stderr into one log file.  The -v
+// Otherwise ptxas is started with posix_spawn: an argument vector, no
+// shell, stdout and stderr into one log file, and stdin /dev/null or, for a
+// ptxas started before its PTX exists (StartedPtxas), a pipe.  Its end is
+// waited for without signals (pidfd, else polling), so that compiles on
+// several threads can each wait with a time limit.  The -v
 // report it writes looks like
 //
 //   ptxas info    : Compiling entry function 'add' for 'sm_90a'
@@ -30,6 +32,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <ctime>
@@ -38,11 +41,15 @@
 
 #include <chrono>
 
+#include <thread>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -178,25 +185,93 @@ bool writeToPipe(int fd, llvm::StringRef data, unsigned seconds) {
   return ok;
 }
 
-/// Runs `program` with `args`, stdin closed and stdout + stderr in `logPath`.
-/// Returns the exit status, or an error when the program could not run or
-/// did not finish.
-llvm::Expected<int> execute(llvm::StringRef program,
-                            llvm::ArrayRef<llvm::StringRef> args,
-                            llvm::StringRef logPath, unsigned timeout) {
-  std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), logPath,
-                                                logPath};
-  std::string message;
-  bool failedToStart = false;
-  int status = llvm::sys::ExecuteAndWait(program, args, std::nullopt,
-                                         redirects, timeout, 0, &message,
-                                         &failedToStart);
-  if (failedToStart)
-    return makeError("cannot run " + program + ": " + message);
-  if (status < 0)
-    return makeError(program + " did not finish: " +
-                     (message.empty() ? std::string("killed") : message));
-  return status;
+/// Starts `args` (args[0] the program), its standard input the pipe end
+/// `input` (or /dev/null when negative), stdout and stderr into `logPath`.
+llvm::Expected<pid_t> spawn(const std::vector<std::string> &args, int input,
+                            const std::string &logPath) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (input >= 0)
+    posix_spawn_file_actions_adddup2(&actions, input, 0);
+  else
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, logPath.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  std::vector<char *> argv;
+  for (const std::string &arg : args)
+    argv.push_back(const_cast<char *>(arg.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid;
+  int failed = posix_spawn(&pid, args[0].c_str(), &actions, nullptr,
+                           argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (failed != 0)
+    return makeError("cannot run " + args[0] + ": " +
+                     std::error_code(failed, std::generic_category()).message());
+  return pid;
+}
+
+/// Waits for the process `pid` to end and returns its exit status; after
+/// `seconds` (0: no limit) it is killed and the wait is an error.  No
+/// signals: compiles on several threads wait at once, and SIGALRM (what
+/// llvm::sys::Wait times out with) is one per process.
+llvm::Expected<int> waitForExit(pid_t pid, unsigned seconds,
+                                llvm::StringRef program) {
+  auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  int handle = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  int status = 0;
+  for (int pause = 1;; pause = std::min(pause * 2, 50)) {
+    pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid)
+      break;
+    if (done < 0 && errno != EINTR) {
+      if (handle >= 0)
+        ::close(handle);
+      return makeError("cannot wait for " + program + ": " +
+                       std::error_code(errno, std::generic_category()).message());
+    }
+    long left = -1; // milliseconds to the deadline; -1: none
+    if (seconds) {
+      left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                 deadline - std::chrono::steady_clock::now())
+                 .count();
+      if (left <= 0) {
+        ::kill(pid, SIGKILL);
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        if (handle >= 0)
+          ::close(handle);
+        return makeError(program + " did not finish within " +
+                         llvm::Twine(seconds) + " s (killed)");
+      }
+    }
+    if (handle >= 0) { // readable once the process has ended
+      struct pollfd ended = {handle, POLLIN, 0};
+      ::poll(&ended, 1, static_cast<int>(std::min<long>(left, INT_MAX)));
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(
+          left < 0 ? pause : std::min<long>(pause, left)));
+    }
+  }
+  if (handle >= 0)
+    ::close(handle);
+  if (WIFSIGNALED(status))
+    return makeError(program + " did not finish: killed by signal " +
+                     llvm::Twine(WTERMSIG(status)));
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// Runs `args` (args[0] the program), stdin /dev/null and stdout + stderr
+/// in `logPath`.  Returns the exit status, or an error when the program
+/// could not run or did not finish.
+llvm::Expected<int> execute(const std::vector<std::string> &args,
+                            const std::string &logPath, unsigned timeout) {
+  llvm::Expected<pid_t> pid = spawn(args, -1, logPath);
+  if (!pid)
+    return pid.takeError();
+  return waitForExit(*pid, timeout, args[0]);
 }
 } // namespace
 
@@ -231,8 +306,8 @@ tritium::nvidia::ptxasCudaRelease(llvm::StringRef path) {
   if (!llvm::sys::fs::createTemporaryFile("tritium-ptxas-version", "txt", fd,
                                           logPath)) {
     llvm::sys::Process::SafelyCloseFileDescriptor(fd);
-    llvm::StringRef args[] = {path, "--version"};
-    llvm::Expected<int> status = execute(path, args, logPath, 60);
+    llvm::Expected<int> status =
+        execute({path.str(), "--version"}, std::string(logPath), 60);
     if (!status)
       llvm::consumeError(status.takeError());
     else if (*status == 0)
@@ -405,24 +480,13 @@ StartedPtxas::start(llvm::StringRef ptxasPath, const CudaTarget &target,
   if (pipe2(fds, O_CLOEXEC) != 0)
     return nullptr;
   started->input = fds[1];
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fds[0], 0);
-  posix_spawn_file_actions_addopen(&actions, 1, started->logPath.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  std::vector<char *> argv;
-  for (std::string &arg : started->arguments)
-    argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  pid_t pid;
-  int failed = posix_spawn(&pid, started->ptxasPath.c_str(), &actions, nullptr,
-                           argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
+  llvm::Expected<pid_t> pid = spawn(started->arguments, fds[0], started->logPath);
   ::close(fds[0]);
-  if (failed != 0)
+  if (!pid) {
+    llvm::consumeError(pid.takeError());
     return nullptr; // the destructor closes the pipe and removes the directory
-  started->pid = pid;
+  }
+  started->pid = *pid;
   return started;
 }
 
@@ -456,21 +520,13 @@ llvm::Expected<PtxasResult> StartedPtxas::finish(llvm::StringRef ptx) {
   writeToPipe(input, ptx, options.timeoutSeconds);
   ::close(input);
   input = -1;
-  llvm::sys::ProcessInfo process;
-  process.Pid = pid;
-  std::string message;
-  llvm::sys::ProcessInfo done = llvm::sys::Wait(
-      process, options.timeoutSeconds
-                   ? std::optional<unsigned>(options.timeoutSeconds)
-                   : std::nullopt,
-      &message);
+  llvm::Expected<int> status =
+      waitForExit(pid, options.timeoutSeconds, ptxasPath);
   pid = -1;
-  if (done.ReturnCode < 0)
-    return makeError(ptxasPath + " did not finish: " +
-                     (message.empty() ? std::string("killed") : message));
-  llvm::Expected<PtxasResult> result =
-      collectOutputs(done.ReturnCode, ptxPath, logPath, cubinPath,
-                     llvm::join(arguments, " "));
+  if (!status)
+    return status.takeError();
+  llvm::Expected<PtxasResult> result = collectOutputs(
+      *status, ptxPath, logPath, cubinPath, llvm::join(arguments, " "));
   end();
   return result;
 }
@@ -482,9 +538,9 @@ void StartedPtxas::end() {
   }
   if (pid > 0) {
     ::kill(pid, SIGKILL);
-    llvm::sys::ProcessInfo process;
-    process.Pid = pid;
-    llvm::sys::Wait(process, std::nullopt);
+    int status;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
     pid = -1;
   }
   if (!directory.empty()) {
@@ -552,11 +608,10 @@ tritium::nvidia::runPtxas(llvm::StringRef ptxasPath, llvm::StringRef ptx,
 
   std::vector<std::string> arguments =
       ptxasArguments(ptxasPath, target, options, ptxPath, cubinPath);
-  llvm::SmallVector<llvm::StringRef> args(arguments.begin(), arguments.end());
   llvm::Expected<int> status =
-      execute(ptxasPath, args, logPath, options.timeoutSeconds);
+      execute(arguments, logPath, options.timeoutSeconds);
   if (!status)
     return status.takeError();
   return collectOutputs(*status, ptxPath, logPath, cubinPath,
-                        llvm::join(args, " "));
+                        llvm::join(arguments, " "));
 }
