@@ -16,6 +16,8 @@
 #include <thread>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace tritium::nvidia;
 
@@ -166,4 +168,30 @@ TEST(PtxasProcess, NeverGivenItsPtxItEnds) {
        it.increment(ec))
     ++entries;
   EXPECT_EQ(entries, 2);
+}
+
+TEST(PtxasProcess, AForkedChildDoesNotHoldItsInputOpen) {
+  // A child forked while ptxas waits for its PTX gets copies of the pipe's
+  // write end; ptxas sees the end of its input only once every copy is
+  // closed, so the child must close its copies at once.
+  FakePtxas fake(std::string("cat \"$input\" > \"$output\"\n") + kReport);
+  std::unique_ptr<StartedPtxas> started =
+      StartedPtxas::start(fake.path, hopper(), outOfProcess(20));
+  ASSERT_TRUE(started);
+  pid_t child = fork();
+  if (child == 0) {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    _exit(0);
+  }
+  ASSERT_GT(child, 0);
+  // ptxas (the script's cat) is reading the pipe by now.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  auto begin = std::chrono::steady_clock::now();
+  llvm::Expected<PtxasResult> result = started->finish("ptx text");
+  auto took = std::chrono::steady_clock::now() - begin;
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  EXPECT_EQ(result->cubin, "ptx text");
+  EXPECT_LT(took, std::chrono::seconds(2));
 }

@@ -31,6 +31,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <csignal>
@@ -183,6 +184,58 @@ bool writeToPipe(int fd, llvm::StringRef data, unsigned seconds) {
   }
   pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   return ok;
+}
+
+/// The write ends of the pipes of started ptxas processes that have not
+/// been given their PTX yet, each as fd + 1 (0: a free slot).  A child this
+/// process forks (not execs) meanwhile holds copies of them, and a ptxas
+/// waits for the end of its input until every copy is closed: the child
+/// closes its copies as it starts.  A pipe is made and entered here under
+/// pipeMaking, which fork takes first (pthread_atfork), so that no child is
+/// made between the two.
+constexpr int kPipeSlots = 256;
+std::atomic<int> startedPipeEnds[kPipeSlots];
+pthread_mutex_t pipeMaking = PTHREAD_MUTEX_INITIALIZER;
+
+void takePipeMaking() { pthread_mutex_lock(&pipeMaking); }
+void givePipeMaking() { pthread_mutex_unlock(&pipeMaking); }
+void closeStartedPipesInChild() {
+  for (std::atomic<int> &slot : startedPipeEnds)
+    if (int end = slot.exchange(0, std::memory_order_relaxed))
+      ::close(end - 1); // the child's copy; the StartedPtxas is the parent's
+  pthread_mutex_unlock(&pipeMaking);
+}
+
+/// A pipe for a started ptxas, both ends close-on-exec, its write end
+/// entered in startedPipeEnds; false when none can be made.
+bool makeStartedPipe(int fds[2]) {
+  static std::once_flag installed;
+  std::call_once(installed, [] {
+    pthread_atfork(takePipeMaking, givePipeMaking, closeStartedPipesInChild);
+  });
+  pthread_mutex_lock(&pipeMaking);
+  bool made = pipe2(fds, O_CLOEXEC) == 0;
+  bool entered = false;
+  for (int i = 0; made && !entered && i < kPipeSlots; ++i) {
+    int free = 0;
+    entered = startedPipeEnds[i].compare_exchange_strong(free, fds[1] + 1);
+  }
+  pthread_mutex_unlock(&pipeMaking);
+  if (made && !entered) { // every slot taken: no pipe rather than one a child keeps open
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return false;
+  }
+  return made;
+}
+
+/// Forgets the write end `fd` (before it is closed).
+void forgetPipeEnd(int fd) {
+  for (std::atomic<int> &slot : startedPipeEnds) {
+    int held = fd + 1;
+    if (slot.compare_exchange_strong(held, 0))
+      return;
+  }
 }
 
 /// Starts `args` (args[0] the program), its standard input the pipe end
@@ -477,7 +530,7 @@ StartedPtxas::start(llvm::StringRef ptxasPath, const CudaTarget &target,
   // through dup2, and no ptxas (this one, or one another thread starts
   // meanwhile) holds the write end, which would keep it waiting for ever.
   int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0)
+  if (!makeStartedPipe(fds))
     return nullptr;
   started->input = fds[1];
   llvm::Expected<pid_t> pid = spawn(started->arguments, fds[0], started->logPath);
@@ -518,6 +571,7 @@ llvm::Expected<PtxasResult> StartedPtxas::finish(llvm::StringRef ptx) {
   // write then ends when it exits (EPIPE).
   fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK);
   writeToPipe(input, ptx, options.timeoutSeconds);
+  forgetPipeEnd(input);
   ::close(input);
   input = -1;
   llvm::Expected<int> status =
@@ -533,6 +587,7 @@ llvm::Expected<PtxasResult> StartedPtxas::finish(llvm::StringRef ptx) {
 
 void StartedPtxas::end() {
   if (input >= 0) {
+    forgetPipeEnd(input);
     ::close(input); // ptxas reads an empty input and exits
     input = -1;
   }
