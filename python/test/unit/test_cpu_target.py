@@ -267,6 +267,42 @@ def test_fused_attention_forward_tutorial_06(stage):
     np.testing.assert_allclose(out.astype(np.float64), want, atol=2e-3, rtol=1e-2)
 
 
+attention_bwd = load_kernels("attention_bwd.py", triton, tl, "cpu_test")
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_flash_attention_backward_on_the_cpu(causal):
+    # the backward of bench/kernels/attention_bwd.py (tutorial 06's form):
+    # fp16 dots with transposed operands, exp2 on pre-scaled K, the masked
+    # diagonal blocks in slices; its forward stores O and the log-sum-exp
+    Z, H, N, D = 1, 2, 64, 16
+    q, k, v, do = (rng.standard_normal((Z, H, N, D)).astype(np.float16) for _ in range(4))
+    scale = D ** -0.5
+    o, m = np.empty_like(q), np.empty((Z, H, N), np.float32)
+    strides = [s // 2 for s in q.strides[:3]]
+    attention_bwd.attn_fwd_lse[(N // 32, Z * H)](q, k, v, scale, m, o, *strides, H, N_CTX=N, HEAD_DIM=D,
+                                                 BLOCK_M=32, BLOCK_N=16, CAUSAL=causal)
+    delta = np.empty_like(m)
+    dq, dk, dv = (np.zeros_like(q) for _ in range(3))
+    attention_bwd.bwd_preprocess[(1, Z * H)](o, do, delta, N, BLOCK_M=N, HEAD_DIM=D)
+    prescaled_k = (k.astype(np.float32) * (scale / np.log(2))).astype(np.float16)
+    attention_bwd.attn_bwd[(N // 32, 1, Z * H)](q, prescaled_k, v, scale, do, dq, dk, dv, m, delta, *strides, H, N,
+                                                BLOCK_M1=16, BLOCK_N1=32, BLOCK_M2=32, BLOCK_N2=16,
+                                                BLK_SLICE_FACTOR=2, HEAD_DIM=D, CAUSAL=causal)
+    q64, k64, v64, do64 = (a.astype(np.float64) for a in (q, k, v, do))
+    s = q64 @ np.swapaxes(k64, -1, -2) * scale
+    if causal:
+        s = np.where(np.tril(np.ones((N, N), bool)), s, -np.inf)
+    p = np.exp(s - s.max(axis=-1, keepdims=True))
+    p /= p.sum(axis=-1, keepdims=True)
+    dp = do64 @ np.swapaxes(v64, -1, -2)
+    ds = p * (dp - (dp * p).sum(axis=-1, keepdims=True))
+    np.testing.assert_allclose(o.astype(np.float64), p @ v64, atol=2e-3, rtol=1e-2)
+    for got, want in ((dq, ds @ k64 * scale), (dk, np.swapaxes(ds, -1, -2) @ q64 * scale),
+                      (dv, np.swapaxes(p, -1, -2) @ do64)):
+        np.testing.assert_allclose(got.astype(np.float64), want, atol=5e-3, rtol=1e-2)
+
+
 class _HostTensor:
     """Plays a torch CPU tensor over a numpy array (data_ptr, device, dtype)."""
 
