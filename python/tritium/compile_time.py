@@ -18,6 +18,7 @@ import textwrap
 from typing import Any, Callable, List, Optional
 
 from .dtypes import dtype
+from .source_parse import parse_source
 
 # The Python builtins a kernel may call on compile-time values (the code
 # generator evaluates such calls in Python; a @jit function's dependency
@@ -213,7 +214,7 @@ class ConstexprFunction:
 
     def parse(self) -> ast.Module:
         if self._ast is None:
-            self._ast = ast.parse(self.src)
+            self._ast = parse_source(self.src)
         return self._ast
 
     @property

@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from .. import dtypes as _dtypes
 from .. import knobs as _knobs
 from ..compile_time import ConstexprFunction, const, constexpr, constexpr_function  # noqa: F401 (re-exported)
+from ..source_parse import parse_source
 from ..dtypes import dtype, pointer_type
 from ..errors import ArgumentOverflowError, CompilationError, TritiumError
 from . import async_compile as _async_compile
@@ -727,7 +728,7 @@ class JITFunction(KernelInterface):
     def parse(self) -> ast.Module:
         """The function's AST (parsed once; the code generator never mutates it)."""
         if self._ast is None:
-            tree = ast.parse(self.src)
+            tree = parse_source(self.src)
             assert isinstance(tree, ast.Module) and len(tree.body) == 1 and isinstance(tree.body[0], ast.FunctionDef)
             self._ast = tree
         return self._ast
