@@ -12,15 +12,18 @@ time Inductor's timers give to compiling and loading Triton kernels, the
 warm time per call or training step (ms), the error against eager, and the
 kernel count.  Ratio: Triton's cold time over Tritium's.
 
-  python3 bench/bench_torch_compile.py [--cases bench|sweep|matrix|none]
+  python3 bench/bench_torch_compile.py [--cases bench|autotune|sweep|matrix|none]
       [--models a,b [--tasks infer,train] [--precisions fp32,bf16] [--modes default,...]]
       [--dynamic MODEL] [--backends tritium,triton] [--jobs N] [--timeout S] [--json FILE]
 
 --jobs runs that many cases at once (for a correctness sweep: the times are
 then not comparable).  The bench set takes longer than one GPU call: run it
-in parts (--cases none --models ...) with --json, then --merge the files.  The record goes to bench/results/bench_torch_compile.json
-(or $TRITIUM_RESULTS_DIR) when the `bench` case set ran under both compilers
-with one job at a time; otherwise it is a partial record.
+in parts (--cases none --models ...) with --json, then --merge the files.
+The record goes to bench/results/bench_torch_compile.json (or
+$TRITIUM_RESULTS_DIR) when the `bench` case set ran under both compilers
+with one job at a time, and to bench_torch_compile_autotune.json for the
+`autotune` set (inference under max-autotune-no-cudagraphs); otherwise it
+is a partial record.
 """
 import argparse
 import concurrent.futures
@@ -209,10 +212,17 @@ def label(r):
     return " ".join([r["model"], r["task"], r["precision"], r["mode"]] + (["dynamic"] if r["dynamic"] else []))
 
 
-def report(results, full):
+# The case sets of torch_zoo.cases that have a record of their own, by the
+# record's script name.
+RECORDS = {"bench": "bench_torch_compile", "autotune": "bench_torch_compile_autotune"}
+
+
+def report(results, case_set):
     """Prints the side-by-side table of `results` and the totals the issue's
-    targets are stated in, and writes the record (a whole one when `full`:
-    the bench set, both compilers, one case at a time)."""
+    targets are stated in, and writes the record: a whole one of `case_set`
+    when it names one of RECORDS (the set's cases, both compilers, one case
+    at a time), else a partial one of the bench set's."""
+    full = case_set in RECORDS
     by = {(label(r), r["backend"]): r for r in results}
     rows = []
     print(f"\n{'case':55s} {'cold s':>15s} {'kernel compile s':>17s} {'warm ms':>17s} {'err':>19s}")
@@ -247,7 +257,7 @@ def report(results, full):
         notes.append(f"the cases' records differ in: {', '.join(differing)} (the other fields as stated)")
     try:
         from results_page import record
-        record("bench_torch_compile", rows, headers={"tritium": "Tritium cold s", "triton": "Triton cold s",
+        record(RECORDS.get(case_set, RECORDS["bench"]), rows, headers={"tritium": "Tritium cold s", "triton": "Triton cold s",
                                                      "ratio": "cold: Triton / Tritium",
                                                      "tritium_compile_s": "Tritium compile s",
                                                      "triton_compile_s": "Triton compile s",
@@ -311,17 +321,24 @@ def merge(paths):
                 continue  # a case already taken, or one compiler only: not a side-by-side figure
             seen[case] = path
             merged += pair.values()
-    bench = {label({"model": m, "task": t, "precision": p, "mode": mode, "dynamic": d})
-             for m, t, p, mode, d in torch_zoo.cases("bench")}
-    missing = sorted(bench - set(seen))
-    if missing:
-        print(f"not covered by both compilers: {', '.join(missing)}")
-    return merged, not missing
+    for case_set in RECORDS:
+        wanted = {label({"model": m, "task": t, "precision": p, "mode": mode, "dynamic": d})
+                  for m, t, p, mode, d in torch_zoo.cases(case_set)}
+        if wanted == set(seen):
+            return merged, case_set
+    closest = max(RECORDS, key=lambda name: len(set(seen) & {label(
+        {"model": m, "task": t, "precision": p, "mode": mode, "dynamic": d})
+        for m, t, p, mode, d in torch_zoo.cases(name)}))
+    wanted = {label({"model": m, "task": t, "precision": p, "mode": mode, "dynamic": d})
+              for m, t, p, mode, d in torch_zoo.cases(closest)}
+    print(f"not the {closest} set: missing {', '.join(sorted(wanted - set(seen))) or 'nothing'}; "
+          f"beyond it {', '.join(sorted(set(seen) - wanted)) or 'nothing'}")
+    return merged, None
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--cases", default="bench", help="a case set of torch_zoo.cases (bench, sweep, matrix), "
+    ap.add_argument("--cases", default="bench", help="a case set of torch_zoo.cases (bench, autotune, sweep, matrix), "
                     "or none to take only --models x --tasks x --precisions x --modes")
     ap.add_argument("--models", default="")
     ap.add_argument("--tasks", default="infer,train")
@@ -340,8 +357,8 @@ def main():
                     "parts of the bench set) instead of running cases")
     args = ap.parse_args()
     if args.merge:
-        results, whole = merge(args.merge)
-        report(results, whole)
+        results, case_set = merge(args.merge)
+        report(results, case_set)
         return 0
     WHERE.update(where())
     split = lambda s: [x for x in s.split(",") if x]  # noqa: E731
@@ -369,8 +386,9 @@ def main():
 
     print_profiles(results)
     print_cold_profiles(results)
-    report(results, not args.profile_cold and args.jobs == 1 and set(backends) == {"tritium", "triton"} and args.cases == "bench"
-           and not (args.models or args.dynamic))
+    whole = (not args.profile_cold and args.jobs == 1 and set(backends) == {"tritium", "triton"}
+             and args.cases in RECORDS and not (args.models or args.dynamic))
+    report(results, args.cases if whole else None)
     return 0 if all("error" not in r for r in results if r["backend"] == "tritium") else 1
 
 

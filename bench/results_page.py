@@ -127,6 +127,12 @@ BENCHES = [
      "the lowest of the medians of five rounds of 20 (host-bound on these models: rounds of one case can "
      "differ by 1.5x); warm_ratio = Triton's / Tritium's.  err: max |compiled - eager| / max |eager| "
      "(training: loss / gradients / weights after the optimizer step)."),
+    ("bench_torch_compile_autotune", "torch.compile under max-autotune",
+     "`torch.compile(mode=\"max-autotune-no-cudagraphs\")` of `bench/torch_zoo.py`'s autotune set (the "
+     "inference of mlp, gpt2 and resnet18 in fp32) under each compiler, as `bench_torch_compile` runs its "
+     "bench set: a fresh process with fresh caches per case, Inductor's default settings otherwise, one case "
+     "at a time.  Inductor compiles and times its matmul templates' configs (on a pool of threads) and tunes "
+     "the other kernels' configs by coordinate descent in the first call.  Columns as in that bench."),
     ("bench_cpu", "The CPU target",
      "Tritium's CPU target (`target=\"cpu\"`: kernels launched with numpy arrays run compiled on the host's "
      "threads) against Triton's interpreter (`TRITON_INTERPRET=1`, the same kernel sources, on torch CPU "

@@ -95,9 +95,11 @@ def cases(which):
             (m, "train", "fp32", "default", False) for m in ("mlp", "gpt2", "resnet18")]
     if which == "sweep":
         return [(m, t, "fp32", "default", False) for m in MODELS for t in TASKS] + _DIAGONAL
+    if which == "autotune":
+        return [(m, "infer", "fp32", "max-autotune-no-cudagraphs", False) for m in ("mlp", "gpt2", "resnet18")]
     if which == "matrix":
         return [(m, t, p, mode, False) for m in MODELS for t in TASKS for p in PRECISIONS for mode in MODES]
-    raise ValueError(f"no case set {which!r}: bench, sweep or matrix")
+    raise ValueError(f"no case set {which!r}: bench, autotune, sweep or matrix")
 
 
 def _hand_models(torch, name):
