@@ -195,3 +195,22 @@ TEST(PtxasProcess, AForkedChildDoesNotHoldItsInputOpen) {
   EXPECT_EQ(result->cubin, "ptx text");
   EXPECT_LT(took, std::chrono::seconds(2));
 }
+
+TEST(PtxasProcess, AStartedPtxasThatFailsRunsAgainOnTheFile) {
+  // This script refuses its input when it is a pipe (a ptxas that wants to
+  // know its input's size first, say): the second run, on the file, makes
+  // the cubin.
+  FakePtxas fake(std::string("if [ -p \"$input\" ]; then echo \"pipe\"; exit 1; fi\n"
+                             "cat \"$input\" > \"$output\"\n") +
+                 kReport);
+  std::unique_ptr<StartedPtxas> started =
+      StartedPtxas::start(fake.path, hopper(), outOfProcess());
+  ASSERT_TRUE(started);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50)); // it has seen the pipe
+  llvm::Expected<PtxasResult> result =
+      runPtxas(fake.path, "ptx text", hopper(), outOfProcess(), started.get());
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  EXPECT_TRUE(result->succeeded);
+  EXPECT_EQ(result->cubin, "ptx text");
+  EXPECT_EQ(result->log.find("pipe"), std::string::npos) << result->log;
+}

@@ -626,8 +626,17 @@ tritium::nvidia::runPtxas(llvm::StringRef ptxasPath, llvm::StringRef ptx,
         return compiled;
     }
   }
-  if (started && started->serves(ptxasPath, target, options))
-    return started->finish(ptx);
+  // A started ptxas's result stands where it made a cubin.  Where it did
+  // not, ptxas runs again on the PTX as a file, and that run's result (its
+  // log says why) stands: a ptxas that reads its input otherwise than this
+  // one (CUDA 13.0: a stream, then a second read for the embedded PTX text)
+  // costs a second run, never a kernel.  An error (ptxas killed at its time
+  // limit, say) is not retried.
+  if (started && started->serves(ptxasPath, target, options)) {
+    llvm::Expected<PtxasResult> piped = started->finish(ptx);
+    if (!piped || piped->succeeded)
+      return piped;
+  }
 
   llvm::SmallString<128> dir;
   if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("tritium-ptxas",
