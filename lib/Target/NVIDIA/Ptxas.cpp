@@ -2,12 +2,10 @@
 //
 // Where $TRITIUM_NVJITLINK asks for nvJitLink (NvJitLink.h) and it is found,
 // the PTX is compiled by that library inside this process instead.
-// Otherwise ptxas is started with posix_spawn: an argument vector, no
-// shell, stdout and stderr into one log file, and stdin /dev/null or, for a
-// ptxas started before its PTX exists (StartedPtxas), a pipe.  Its end is
-// waited for without signals (pidfd, else polling), so that compiles on
-// several threads can each wait with a time limit.  The -v
-// report it writes looks like
+// Otherwise ptxas runs as a child process (ChildProcess.h: an argument
+// vector, no shell, stdout and stderr into one log file, a time limit),
+// stdin /dev/null or, for a ptxas started before its PTX exists
+// (StartedPtxas), a pipe.  The -v report it writes looks like
 //
 //   ptxas info    : Compiling entry function 'add' for 'sm_90a'
 //   ptxas info    : Function properties for add
@@ -19,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/NVIDIA/Ptxas.h"
+#include "tritium/Target/NVIDIA/ChildProcess.h"
 #include "tritium/Target/NVIDIA/NvJitLink.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -31,29 +30,12 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <atomic>
-#include <cerrno>
-#include <climits>
-#include <csignal>
 #include <cstdlib>
-#include <ctime>
 #include <map>
 #include <mutex>
 
-#include <chrono>
-
-#include <thread>
-
 #include <fcntl.h>
-#include <poll.h>
-#include <pthread.h>
-#include <spawn.h>
-#include <sys/syscall.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 using namespace tritium::nvidia;
 
@@ -92,6 +74,21 @@ llvm::StringRef nameAfter(llvm::StringRef line, llvm::StringRef marker) {
   if (rest.consume_front("'"))
     return rest.take_until([](char c) { return c == '\''; });
   return rest;
+}
+
+/// Writes `text` to the file at `path`.
+llvm::Error writeFile(const std::string &path, llvm::StringRef text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec);
+  if (ec)
+    return makeError("cannot write " + path + ": " + ec.message());
+  out << text;
+  out.close();
+  if (out.has_error()) {
+    out.clear_error();
+    return makeError("cannot write " + path);
+  }
+  return llvm::Error::success();
 }
 
 /// ptxas's command line: -v (the resource report), the chip, the
@@ -139,193 +136,6 @@ llvm::Expected<PtxasResult> collectOutputs(int status, llvm::StringRef input,
   return result;
 }
 
-/// Writes all of `data` to the pipe `fd` until the reader goes: every byte
-/// written, true; the reader gone (EPIPE) or `seconds` passed (0: no
-/// limit), false.  SIGPIPE is held back for this thread and discarded, so
-/// that a reader that is gone cannot end the process.
-bool writeToPipe(int fd, llvm::StringRef data, unsigned seconds) {
-  sigset_t pipeSignal, previous;
-  sigemptyset(&pipeSignal);
-  sigaddset(&pipeSignal, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous);
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  bool ok = true, broken = false;
-  while (!data.empty()) {
-    ssize_t written = ::write(fd, data.data(), data.size());
-    if (written > 0) {
-      data = data.drop_front(written);
-      continue;
-    }
-    if (written < 0 && errno == EINTR)
-      continue;
-    if (written < 0 && errno == EAGAIN) {
-      int waitMs = 100;
-      if (seconds) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-            deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) {
-          ok = false;
-          break;
-        }
-        waitMs = std::min<int>(waitMs, left.count());
-      }
-      struct pollfd writable = {fd, POLLOUT, 0};
-      ::poll(&writable, 1, waitMs);
-      continue;
-    }
-    broken = written < 0 && errno == EPIPE;
-    ok = false;
-    break;
-  }
-  if (broken && !sigismember(&previous, SIGPIPE)) {
-    struct timespec none = {0, 0};
-    while (sigtimedwait(&pipeSignal, nullptr, &none) == SIGPIPE) {
-    }
-  }
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  return ok;
-}
-
-/// The write ends of the pipes of started ptxas processes that have not
-/// been given their PTX yet, each as fd + 1 (0: a free slot).  A child this
-/// process forks (not execs) meanwhile holds copies of them, and a ptxas
-/// waits for the end of its input until every copy is closed: the child
-/// closes its copies as it starts.  A pipe is made and entered here under
-/// pipeMaking, which fork takes first (pthread_atfork), so that no child is
-/// made between the two.
-constexpr int kPipeSlots = 256;
-std::atomic<int> startedPipeEnds[kPipeSlots];
-pthread_mutex_t pipeMaking = PTHREAD_MUTEX_INITIALIZER;
-
-void takePipeMaking() { pthread_mutex_lock(&pipeMaking); }
-void givePipeMaking() { pthread_mutex_unlock(&pipeMaking); }
-void closeStartedPipesInChild() {
-  for (std::atomic<int> &slot : startedPipeEnds)
-    if (int end = slot.exchange(0, std::memory_order_relaxed))
-      ::close(end - 1); // the child's copy; the StartedPtxas is the parent's
-  pthread_mutex_unlock(&pipeMaking);
-}
-
-/// A pipe for a started ptxas, both ends close-on-exec, its write end
-/// entered in startedPipeEnds; false when none can be made.
-bool makeStartedPipe(int fds[2]) {
-  static std::once_flag installed;
-  std::call_once(installed, [] {
-    pthread_atfork(takePipeMaking, givePipeMaking, closeStartedPipesInChild);
-  });
-  pthread_mutex_lock(&pipeMaking);
-  bool made = pipe2(fds, O_CLOEXEC) == 0;
-  bool entered = false;
-  for (int i = 0; made && !entered && i < kPipeSlots; ++i) {
-    int free = 0;
-    entered = startedPipeEnds[i].compare_exchange_strong(free, fds[1] + 1);
-  }
-  pthread_mutex_unlock(&pipeMaking);
-  if (made && !entered) { // every slot taken: no pipe rather than one a child keeps open
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return false;
-  }
-  return made;
-}
-
-/// Forgets the write end `fd` (before it is closed).
-void forgetPipeEnd(int fd) {
-  for (std::atomic<int> &slot : startedPipeEnds) {
-    int held = fd + 1;
-    if (slot.compare_exchange_strong(held, 0))
-      return;
-  }
-}
-
-/// Starts `args` (args[0] the program), its standard input the pipe end
-/// `input` (or /dev/null when negative), stdout and stderr into `logPath`.
-llvm::Expected<pid_t> spawn(const std::vector<std::string> &args, int input,
-                            const std::string &logPath) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (input >= 0)
-    posix_spawn_file_actions_adddup2(&actions, input, 0);
-  else
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, logPath.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  std::vector<char *> argv;
-  for (const std::string &arg : args)
-    argv.push_back(const_cast<char *>(arg.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid;
-  int failed = posix_spawn(&pid, args[0].c_str(), &actions, nullptr,
-                           argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (failed != 0)
-    return makeError("cannot run " + args[0] + ": " +
-                     std::error_code(failed, std::generic_category()).message());
-  return pid;
-}
-
-/// Waits for the process `pid` to end and returns its exit status; after
-/// `seconds` (0: no limit) it is killed and the wait is an error.  No
-/// signals: compiles on several threads wait at once, and SIGALRM (what
-/// llvm::sys::Wait times out with) is one per process.
-llvm::Expected<int> waitForExit(pid_t pid, unsigned seconds,
-                                llvm::StringRef program) {
-  auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  int handle = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
-  int status = 0;
-  for (int pause = 1;; pause = std::min(pause * 2, 50)) {
-    pid_t done = ::waitpid(pid, &status, WNOHANG);
-    if (done == pid)
-      break;
-    if (done < 0 && errno != EINTR) {
-      if (handle >= 0)
-        ::close(handle);
-      return makeError("cannot wait for " + program + ": " +
-                       std::error_code(errno, std::generic_category()).message());
-    }
-    long left = -1; // milliseconds to the deadline; -1: none
-    if (seconds) {
-      left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                 deadline - std::chrono::steady_clock::now())
-                 .count();
-      if (left <= 0) {
-        ::kill(pid, SIGKILL);
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        if (handle >= 0)
-          ::close(handle);
-        return makeError(program + " did not finish within " +
-                         llvm::Twine(seconds) + " s (killed)");
-      }
-    }
-    if (handle >= 0) { // readable once the process has ended
-      struct pollfd ended = {handle, POLLIN, 0};
-      ::poll(&ended, 1, static_cast<int>(std::min<long>(left, INT_MAX)));
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(
-          left < 0 ? pause : std::min<long>(pause, left)));
-    }
-  }
-  if (handle >= 0)
-    ::close(handle);
-  if (WIFSIGNALED(status))
-    return makeError(program + " did not finish: killed by signal " +
-                     llvm::Twine(WTERMSIG(status)));
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/// Runs `args` (args[0] the program), stdin /dev/null and stdout + stderr
-/// in `logPath`.  Returns the exit status, or an error when the program
-/// could not run or did not finish.
-llvm::Expected<int> execute(const std::vector<std::string> &args,
-                            const std::string &logPath, unsigned timeout) {
-  llvm::Expected<pid_t> pid = spawn(args, -1, logPath);
-  if (!pid)
-    return pid.takeError();
-  return waitForExit(*pid, timeout, args[0]);
-}
 } // namespace
 
 std::string tritium::nvidia::findPtxas() {
@@ -360,7 +170,7 @@ tritium::nvidia::ptxasCudaRelease(llvm::StringRef path) {
                                           logPath)) {
     llvm::sys::Process::SafelyCloseFileDescriptor(fd);
     llvm::Expected<int> status =
-        execute({path.str(), "--version"}, std::string(logPath), 60);
+        runProcess({path.str(), "--version"}, std::string(logPath), 60);
     if (!status)
       llvm::consumeError(status.takeError());
     else if (*status == 0)
@@ -530,10 +340,10 @@ StartedPtxas::start(llvm::StringRef ptxasPath, const CudaTarget &target,
   // through dup2, and no ptxas (this one, or one another thread starts
   // meanwhile) holds the write end, which would keep it waiting for ever.
   int fds[2];
-  if (!makeStartedPipe(fds))
+  if (!makeChildInputPipe(fds))
     return nullptr;
   started->input = fds[1];
-  llvm::Expected<pid_t> pid = spawn(started->arguments, fds[0], started->logPath);
+  llvm::Expected<pid_t> pid = spawnProcess(started->arguments, fds[0], started->logPath);
   ::close(fds[0]);
   if (!pid) {
     llvm::consumeError(pid.takeError());
@@ -552,26 +362,16 @@ bool StartedPtxas::serves(llvm::StringRef path, const CudaTarget &target,
 }
 
 llvm::Expected<PtxasResult> StartedPtxas::finish(llvm::StringRef ptx) {
-  {
-    std::string written = ptxPath + ".tmp";
-    std::error_code ec;
-    llvm::raw_fd_ostream out(written, ec);
-    if (ec)
-      return makeError("cannot write " + written + ": " + ec.message());
-    out << ptx;
-    out.close();
-    if (out.has_error()) {
-      out.clear_error();
-      return makeError("cannot write " + written);
-    }
-    if (std::error_code renamed = llvm::sys::fs::rename(written, ptxPath))
-      return makeError("cannot write " + ptxPath + ": " + renamed.message());
-  }
+  std::string written = ptxPath + ".tmp";
+  if (llvm::Error failed = writeFile(written, ptx))
+    return std::move(failed);
+  if (std::error_code renamed = llvm::sys::fs::rename(written, ptxPath))
+    return makeError("cannot write " + ptxPath + ": " + renamed.message());
   // A ptxas that opened kernel.ptx as the file never reads the pipe: the
   // write then ends when it exits (EPIPE).
   fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK);
   writeToPipe(input, ptx, options.timeoutSeconds);
-  forgetPipeEnd(input);
+  forgetChildInputPipe(input);
   ::close(input);
   input = -1;
   llvm::Expected<int> status =
@@ -587,15 +387,12 @@ llvm::Expected<PtxasResult> StartedPtxas::finish(llvm::StringRef ptx) {
 
 void StartedPtxas::end() {
   if (input >= 0) {
-    forgetPipeEnd(input);
+    forgetChildInputPipe(input);
     ::close(input); // ptxas reads an empty input and exits
     input = -1;
   }
   if (pid > 0) {
-    ::kill(pid, SIGKILL);
-    int status;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    killProcess(pid);
     pid = -1;
   }
   if (!directory.empty()) {
@@ -657,23 +454,13 @@ tritium::nvidia::runPtxas(llvm::StringRef ptxasPath, llvm::StringRef ptx,
   std::string ptxPath = inDir("kernel.ptx");
   std::string cubinPath = inDir("kernel.cubin");
   std::string logPath = inDir("ptxas.log");
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream out(ptxPath, ec);
-    if (ec)
-      return makeError("cannot write " + ptxPath + ": " + ec.message());
-    out << ptx;
-    out.close();
-    if (out.has_error()) {
-      out.clear_error();
-      return makeError("cannot write " + ptxPath);
-    }
-  }
+  if (llvm::Error failed = writeFile(ptxPath, ptx))
+    return std::move(failed);
 
   std::vector<std::string> arguments =
       ptxasArguments(ptxasPath, target, options, ptxPath, cubinPath);
   llvm::Expected<int> status =
-      execute(arguments, logPath, options.timeoutSeconds);
+      runProcess(arguments, logPath, options.timeoutSeconds);
   if (!status)
     return status.takeError();
   return collectOutputs(*status, ptxPath, logPath, cubinPath,
