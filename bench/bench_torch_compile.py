@@ -142,11 +142,13 @@ def run_case(backend, case, timeout, profile=False, profile_cold=False):
 
 def where():
     """What a record says of the run beyond the zoo's own fields: the date,
-    the host's CPU, and the commit of this checkout (results_page)."""
+    the host's CPU, the commit of this checkout and the command line
+    (results_page)."""
     import datetime
-    from results_page import _commit, _cpu
+    from results_page import _command, _commit, _cpu
     commit, modified = _commit()
-    return {"date": datetime.date.today().isoformat(), "cpu": _cpu(), "commit": commit, "modified": modified}
+    return {"date": datetime.date.today().isoformat(), "cpu": _cpu(), "commit": commit, "modified": modified,
+            "command": _command(sys.argv)}
 
 
 WHERE = {}
@@ -250,7 +252,9 @@ def report(results, case_set):
               f"{kernel_compile_s(t) if ok(t) else '-':>8} {kernel_compile_s(r) if ok(r) else '-':>8} "
               f"{fmt(t, 'warm_ms', '8.3f'):>8s} {fmt(r, 'warm_ms', '8.3f'):>8s} "
               f"{errors(t) if ok(t) else '-':>27s} {errors(r) if ok(r) else '-':>27s}")
-    notes = totals(rows)
+    notes = totals(rows) + [failure_note(case, x) for case in dict.fromkeys(label(r) for r in results)
+                            for x in (by.get((case, "tritium")), by.get((case, "triton")))
+                            if x is not None and "error" in x]
     print("\n".join(notes))
     measured, differing = measured_on(results)
     if differing:
@@ -273,6 +277,13 @@ def report(results, case_set):
         print(f"no record: {e}", file=sys.stderr)
 
 
+def failure_note(case, result):
+    """One line for a case a compiler did not finish: its error, and the
+    seconds its process ran (a timeout's lower bound on the first call)."""
+    ran = f" after {result['process_s']:.0f} s" if "process_s" in result else ""
+    return f"{case}: no figure under {result['backend']}: {result['error'].splitlines()[0][:200]}{ran}"
+
+
 def measured_on(results):
     """Where and when the cases ran, as the record states it (the date of
     the first, the GPU, the host's CPU, the commit and torch's version the
@@ -287,6 +298,9 @@ def measured_on(results):
         measured[key] = min(json.loads(v) for v in values) if key == "date" else json.loads(sorted(values)[0])
     if "torch" in measured:
         measured["versions"] = {"torch": measured.pop("torch")}
+    commands = list(dict.fromkeys(r["command"] for r in results if r.get("command")))
+    if commands:  # the runs whose results the record joins (each part's --json, say)
+        measured["command"] = commands[0] if len(commands) == 1 else "; ".join(commands)
     return measured, differing
 
 

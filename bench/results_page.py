@@ -146,6 +146,8 @@ BENCHES = [
      "pipeline) split the median; `cached`: a compile served from the disk cache."),
 ]
 TITLES = {script: title for script, title, _ in BENCHES}
+# Records named other than the bench file that writes them.
+SOURCES = {"bench_torch_compile_autotune": "bench_torch_compile.py --cases autotune"}
 ABOUT = {script: about for script, _, about in BENCHES}
 ORDER = [script for script, _, _ in BENCHES]
 
@@ -478,7 +480,7 @@ def section(data):
     meta = {"script": script, "digest": digest(data), "date": data.get("date"), "where": _where(data),
             "title": data.get("title") or TITLES.get(script, script)}
     lines = [f"<!-- results-section {json.dumps(meta, sort_keys=True)} -->",
-             f"## {meta['title']}, `bench/{script}.py`", ""]
+             f"## {meta['title']}, `bench/{SOURCES.get(script, script + '.py')}`", ""]
     if ABOUT.get(script):
         lines += textwrap.wrap(ABOUT[script], 110, break_on_hyphens=False, break_long_words=False) + [""]
     lines += [f"Measured {data.get('date')} on {_where(data)}.", ""]
