@@ -1,11 +1,14 @@
 """torch.compile's model zoo on Tritium (bench/torch_zoo.py, the `sweep`
-case set): each model, task, precision and Inductor mode compiled with
-`triton` answered by Tritium in a fresh process with fresh caches, and its
-output, gradients and updated weights compared with eager PyTorch no less
-closely than the same case compiled with Triton is (when Triton is
-installed), or than a fixed tolerance.
+case set, or the set TRITIUM_ZOO_CASES names, such as `matrix`): each
+model, task, precision and Inductor mode compiled with `triton` answered by
+Tritium in a fresh process with fresh caches, and its output, gradients
+and updated weights compared with eager PyTorch: within a fixed tolerance,
+or, where an error is above it, no less closely than the same case
+compiled with Triton (when Triton is installed; only those cases run
+under Triton).
 
-Marked full_scale: 34 cases of 5-60 s each, twice.  Run it alone:
+Marked full_scale: 38 cases of 5-60 s each (the matrix: 132 of 5-400 s).
+Run it alone:
   python3 -m pytest python/test/gpu/test_torch_compile_zoo.py -n 4 -m full_scale
 """
 import importlib.util
@@ -34,16 +37,14 @@ def _id(case):
 
 
 @pytest.mark.full_scale
-@pytest.mark.parametrize("case", torch_zoo.cases("sweep"), ids=_id)
+@pytest.mark.parametrize("case", torch_zoo.cases(os.environ.get("TRITIUM_ZOO_CASES", "sweep")), ids=_id)
 def test_zoo_case_agrees_with_eager_as_triton_does(case):
     got = bench_torch_compile.run_case("tritium", case, timeout=900)
     assert "error" not in got, got["error"] + "\n" + got.get("stderr", "")
     assert got["triton"] == "tritium"
-    want = bench_torch_compile.run_case("triton", case, timeout=900) if HAVE_TRITON else {}
-    for key in ("err", "grad_err", "param_err"):
-        if key not in got:
-            continue
-        bound = FLOOR[case[2]]
-        if key in want:
-            bound = max(bound, 2 * want[key])
+    keys = [key for key in ("err", "grad_err", "param_err") if key in got]
+    above = [key for key in keys if got[key] > FLOOR[case[2]]]
+    want = bench_torch_compile.run_case("triton", case, timeout=900) if above and HAVE_TRITON else {}
+    for key in above:
+        bound = max(FLOOR[case[2]], 2 * want[key]) if key in want else FLOOR[case[2]]
         assert got[key] <= bound, f"{key} {got[key]:.3e} above {bound:.3e} (Triton: {want.get(key)})"
