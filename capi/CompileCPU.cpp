@@ -93,12 +93,12 @@ extern "C" int tritium_cpu_run(void *program, void **args, int nx, int ny, int n
                                char **diagnostics) {
   if (diagnostics)
     *diagnostics = nullptr;
-  std::optional<std::string> failure =
+  std::optional<tritium::cpu::HostProgram::Failure> failure =
       static_cast<tritium::cpu::HostProgram *>(program)->run(args, nx, ny, nz, threads);
   if (!failure)
     return 0;
-  store(diagnostics, *failure);
-  return 1;
+  store(diagnostics, failure->message);
+  return failure->kind == tritium::cpu::HostProgram::Failure::Assertion ? 1 : 2;
 }
 
 extern "C" void tritium_cpu_release(void *program) {

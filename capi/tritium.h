@@ -230,9 +230,11 @@ TRITIUM_API int tritium_cpu_load(const char *object, size_t size, const char *ke
 /* Runs every program of the grid (nx, ny, nz) of `program` on up to
  * `threads` threads (0: one per hardware thread); `args` holds the address
  * of each kernel argument's value, in order (pointers as 8-byte addresses,
- * integers and floats in the kernel's types).  Returns 0, or 1 when a
+ * integers and floats in the kernel's types).  Returns 0; 1 when a
  * tt.assert failed, with the first failure's message in *diagnostics (no
- * program starts after it).  Since ABI revision 12. */
+ * program starts after it); 2 when the grid could not run (no thread with
+ * a stack large enough for the program's frame could start), with the
+ * reason.  Since ABI revision 12; 2 since revision 15. */
 TRITIUM_API int tritium_cpu_run(void *program, void **args, int nx, int ny, int nz, unsigned threads,
                                 char **diagnostics);
 

@@ -13,7 +13,7 @@ import threading
 from .errors import CompilationError, NativeLibraryError
 
 # Must equal kAbiVersion in capi/ParseAndVerify.cpp.
-ABI_VERSION = 14
+ABI_VERSION = 15
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _lock = threading.Lock()
@@ -249,10 +249,13 @@ class NativeLibrary:
     def run_cpu(self, program: int, args, grid, threads: int = 0):
         """Runs `program`'s grid; `args` is a ctypes array of argument
         addresses.  Raises AssertionError when a tl.device_assert failed
-        (the first failure's message; no program started after it)."""
+        (the first failure's message; no program started after it), and
+        RuntimeError when the grid could not run (its reason)."""
         diagnostics = ctypes.c_void_p()
         rc = self._dll.tritium_cpu_run(program, args, grid[0], grid[1], grid[2], threads, ctypes.byref(diagnostics))
         message = self._take_string(diagnostics)
+        if rc == 2:
+            raise RuntimeError(message or "the grid could not run")
         if rc != 0:
             raise AssertionError(message or "a device assertion failed")
 

@@ -5,7 +5,9 @@
 // the caller asks: TRITON_INTERPRET=1's compiles), ORC's LLJIT linking it (math functions
 // such as expf resolve to the process's own, the libdevice functions the C
 // library lacks to HostMath.cpp's),
-// and the grid run on the process's pool of host threads (HostThreadPool).
+// and the grid run on the process's pool of host threads (HostThreadPool),
+// or on threads of their own for a program whose stack frame (from the
+// object's .stack_sizes section) a pool thread's stack might not hold.
 // A failed tt.assert calls tritium_cpu_assert_fail (defined for the JIT
 // here), which records the first failure of the grid and jumps out of the
 // program (longjmp to where the runner called it; the JIT's frames hold
@@ -27,6 +29,8 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/LEB128.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -123,12 +127,59 @@ HostProgram::compile(mlir::ModuleOp module, llvm::StringRef kernel, std::string 
   llvm::SmallVector<char, 0> buffer;
   llvm::raw_svector_ostream stream(buffer);
   llvm::legacy::PassManager codegen;
+  // The object records each function's stack frame (ELF hosts), which load()
+  // reads: the threads that run the grid need stacks that hold them.
+  (*machine)->Options.EmitStackSizeSection = true;
   if ((*machine)->addPassesToEmitFile(codegen, stream, nullptr, llvm::CodeGenFileType::ObjectFile))
     return llvm::createStringError("the host target cannot emit object files");
   codegen.run(*llvmModule);
   object.assign(buffer.begin(), buffer.end());
   return load(object, kernel);
 }
+
+namespace {
+/// The stack the functions of `object` take together (the sum of the
+/// frames its .stack_sizes section records: each function at most once on
+/// any call chain, as the programs do not recurse); 0 when the object has
+/// no such section (not ELF, or made without it).
+uint64_t stackBytesOf(llvm::StringRef object) {
+  auto file = llvm::object::ObjectFile::createObjectFile(
+      llvm::MemoryBufferRef(object, "kernel.o"));
+  if (!file) {
+    llvm::consumeError(file.takeError());
+    return 0;
+  }
+  uint64_t total = 0;
+  for (const llvm::object::SectionRef &section : (*file)->sections()) {
+    llvm::Expected<llvm::StringRef> name = section.getName();
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if (*name != ".stack_sizes")
+      continue;
+    llvm::Expected<llvm::StringRef> contents = section.getContents();
+    if (!contents) {
+      llvm::consumeError(contents.takeError());
+      continue;
+    }
+    // Entries: a function's address (relocated; its width), then its
+    // frame's size in ULEB128.
+    const auto *at = contents->bytes_begin(), *end = contents->bytes_end();
+    unsigned addressBytes = (*file)->getBytesInAddress();
+    while (end - at > addressBytes) {
+      at += addressBytes;
+      unsigned length = 0;
+      const char *error = nullptr;
+      total += llvm::decodeULEB128(at, &length, end, &error);
+      if (error)
+        break;
+      at += length;
+    }
+  }
+  return total;
+}
+} // namespace
 
 llvm::Expected<std::unique_ptr<HostProgram>>
 HostProgram::load(llvm::StringRef object, llvm::StringRef kernel) {
@@ -161,14 +212,15 @@ HostProgram::load(llvm::StringRef object, llvm::StringRef kernel) {
   std::unique_ptr<HostProgram> program(new HostProgram());
   program->jit = std::move(*jit);
   program->entry = address->toPtr<Entry>();
+  program->stackBytes = stackBytesOf(object);
   return program;
 }
 
-std::optional<std::string> HostProgram::run(void **args, int32_t nx, int32_t ny, int32_t nz,
-                                            unsigned threads) const {
+std::optional<HostProgram::Failure> HostProgram::run(void **args, int32_t nx, int32_t ny, int32_t nz,
+                                                     unsigned threads) const {
   int64_t total = static_cast<int64_t>(nx) * ny * nz;
   GridRun state;
-  runOnHostThreads(total, threads, [&](int64_t p) {
+  std::optional<std::string> refused = runOnHostThreads(total, threads, stackBytes, [&](int64_t p) {
     if (state.failed.load(std::memory_order_relaxed))
       return; // an assertion failed: the programs left do not run
     auto x = static_cast<int32_t>(p % nx);
@@ -182,7 +234,9 @@ std::optional<std::string> HostProgram::run(void **args, int32_t nx, int32_t ny,
     currentProgram = nullptr;
     currentRun = nullptr;
   });
+  if (refused)
+    return Failure{Failure::CannotRun, *refused};
   if (state.failed.load())
-    return state.message;
+    return Failure{Failure::Assertion, state.message};
   return std::nullopt;
 }

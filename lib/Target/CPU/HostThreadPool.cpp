@@ -21,7 +21,10 @@
 #include <thread>
 #include <vector>
 
+#include <cstring>
+
 #include <pthread.h>
+#include <unistd.h>
 
 using namespace tritium::cpu;
 
@@ -112,17 +115,70 @@ HostThreadPool &pool() {
 
 } // namespace
 
-void tritium::cpu::runOnHostThreads(int64_t count, unsigned threads,
-                                    llvm::function_ref<void(int64_t)> task) {
+namespace {
+/// One call's threads for tasks with large frames.
+struct LargeStackRun {
+  llvm::function_ref<void(int64_t)> task;
+  int64_t count;
+  std::atomic<int64_t> next{0};
+
+  static void *work(void *self) {
+    auto *run = static_cast<LargeStackRun *>(self);
+    for (int64_t i = run->next.fetch_add(1); i < run->count; i = run->next.fetch_add(1))
+      run->task(i);
+    return nullptr;
+  }
+};
+
+/// runOnHostThreads for a task of `stackBytes`: up to `threads` threads
+/// with stacks of stackBytes plus 1 MiB (for what the task calls), the
+/// caller waiting for them.
+std::optional<std::string> runWithLargeStacks(int64_t count, unsigned threads, uint64_t stackBytes,
+                                              llvm::function_ref<void(int64_t)> task) {
+  unsigned wanted = threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : threads;
+  wanted = static_cast<unsigned>(std::min<int64_t>(wanted, count));
+  uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+  uint64_t size = (stackBytes + (1u << 20) + page - 1) / page * page;
+  LargeStackRun run{task, count};
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  int status = pthread_attr_setstacksize(&attributes, size);
+  std::vector<pthread_t> started;
+  for (unsigned i = 0; status == 0 && i < wanted; ++i) {
+    pthread_t thread;
+    int created = pthread_create(&thread, &attributes, &LargeStackRun::work, &run);
+    if (created != 0) {
+      if (started.empty())
+        status = created;
+      break; // the threads started share the work
+    }
+    started.push_back(thread);
+  }
+  pthread_attr_destroy(&attributes);
+  for (pthread_t thread : started)
+    pthread_join(thread, nullptr);
+  if (started.empty())
+    return "the kernel's stack frame takes " + std::to_string(stackBytes >> 10) +
+           " KiB, and no thread with a stack that large could start (" + std::strerror(status) +
+           "): a smaller block shape needs less";
+  return std::nullopt;
+}
+} // namespace
+
+std::optional<std::string> tritium::cpu::runOnHostThreads(int64_t count, unsigned threads, uint64_t stackBytes,
+                                                          llvm::function_ref<void(int64_t)> task) {
   if (count <= 0)
-    return;
+    return std::nullopt;
+  if (stackBytes > kPoolStackBytes)
+    return runWithLargeStacks(count, threads, stackBytes, task);
   if (threads == 1 || count == 1) {
     for (int64_t i = 0; i < count; ++i)
       task(i);
-    return;
+    return std::nullopt;
   }
   HostThreadPool &p = pool();
   unsigned helpers = threads == 0 ? p.workers() : std::min(threads - 1, p.workers());
   helpers = static_cast<unsigned>(std::min<int64_t>(helpers, count - 1));
   p.run(count, helpers, task);
+  return std::nullopt;
 }

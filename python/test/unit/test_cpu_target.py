@@ -486,6 +486,44 @@ def test_a_cpu_kernel_is_linked_from_the_cache_in_a_later_process(tmp_path):
     assert any(name.endswith(".o") for _, _, names in os.walk(tmp_path / "cache") for name in names)
 
 
+_LARGE_FRAME_SORT = """
+import sys
+sys.path.insert(0, {python!r})
+import numpy as np
+import tritium as triton
+import tritium.language as tl
+
+
+@triton.jit
+def sort_rows(X, Z, N: tl.constexpr, M: tl.constexpr):
+    offs = tl.arange(0, N)[:, None] * M + tl.arange(0, M)[None, :]
+    tl.store(Z + offs, tl.sort(tl.load(X + offs)))
+
+
+x = np.random.default_rng(0).standard_normal((8, 512)).astype(np.float32)
+z = np.zeros_like(x)
+sort_rows[(1,)](x, z, 8, 512)
+assert np.array_equal(z, np.sort(x, axis=1))
+"""
+
+
+def test_a_program_whose_frame_outgrows_a_thread_stack_runs(tmp_path):
+    # Under TRITON_INTERPRET=1 (LLVM's fast code generator, which keeps the
+    # sort network's 4096-lane vectors on the stack) this program's frame is
+    # larger than the 8 MiB of a default thread stack: it runs on threads
+    # with stacks that hold it, sized from the object's .stack_sizes, also
+    # when a later process links the object from the cache.  A process
+    # each: a stack overflow is a crash.
+    import subprocess
+    script = tmp_path / "sort.py"
+    script.write_text(_LARGE_FRAME_SORT.format(python=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                   "..", "..")))
+    env = dict(os.environ, TRITIUM_CACHE_DIR=str(tmp_path / "cache"), TRITON_INTERPRET="1")
+    for run_from in ("compile", "cache"):
+        run = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True)
+        assert run.returncode == 0, (run_from, run.returncode, run.stderr[-2000:])
+
+
 @triton.jit
 def _store_annotated(X, i: tl.int32):
     tl.store(X, i)

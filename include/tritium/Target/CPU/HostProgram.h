@@ -53,11 +53,22 @@ public:
   load(llvm::StringRef object, llvm::StringRef kernel);
   ~HostProgram();
 
+  /// Why a grid did not complete.
+  struct Failure {
+    enum Kind { Assertion, CannotRun } kind;
+    std::string message;
+  };
+
   /// Runs every program of the grid (nx, ny, nz), x fastest, on up to
   /// `threads` threads (0: one per hardware thread).  Returns the message
-  /// of the first failed tt.assert, after which no further program starts.
-  std::optional<std::string> run(void **args, int32_t nx, int32_t ny, int32_t nz,
-                                 unsigned threads) const;
+  /// of the first failed tt.assert, after which no further program starts,
+  /// or why the grid could not run (no threads with stacks large enough
+  /// for the program's frame).
+  std::optional<Failure> run(void **args, int32_t nx, int32_t ny, int32_t nz,
+                             unsigned threads) const;
+
+  /// The stack the program's frames take (0: not known).
+  uint64_t stackBytes = 0;
 
 private:
   HostProgram() = default;
