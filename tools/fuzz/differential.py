@@ -7,11 +7,18 @@ lose absolute, not relative, precision).  A program that one compiler gets
 right and the other wrong is a bug in the latter; one both get wrong points
 at the generator's reference.
 
+With --target cpu, no GPU or torch is needed: the kernels run on Tritium's
+CPU target on numpy arrays (LLVM's optimizing code generator, or with
+--codegen fast its fast one, as under TRITON_INTERPRET=1), checked against
+the same reference; programs with bfloat16 arrays (numpy has no such type)
+or tensor descriptors are skipped and counted.
+
 Integer programs must match the reference, and so each other, bit for bit;
 the summary also counts the programs whose outputs are bit-identical between
 the two compilers.
 
 Usage: python tools/fuzz/differential.py [--count N] [--first SEED] [--jobs J]
+           [--target cpu [--codegen fast|optimized]]
 Exit status 1 when Tritium disagrees with the reference on any program, or
 when a pooled run stalls (no seed finished for STALL_SECONDS: a worker died
 in native code or hangs); the unfinished seeds are then listed.
@@ -35,12 +42,12 @@ os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="triton-diff-"
 import importlib.util  # noqa: E402
 
 import numpy as np  # noqa: E402
-import torch  # noqa: E402
 
 from kernel_generator import generate, poison  # noqa: E402
 
-TORCH = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16, "float64": torch.float64,
-         "int32": torch.int32, "int8": torch.int8, "int16": torch.int16, "uint8": torch.uint8, "int64": torch.int64}
+def torch_dtype(name):
+    import torch
+    return getattr(torch, name)
 
 
 def load(program, compiler: str, workdir: str):
@@ -85,14 +92,35 @@ def descriptor_class(compiler):
     return TensorDescriptor
 
 
+def runs_on_cpu(program) -> bool:
+    """Whether the CPU run can hold the program's arrays (numpy has no
+    bfloat16) and pass its arguments (no tensor descriptors)."""
+    dtypes = [d for _, _, d in program.inputs] + [d for _, _, d in program.outputs]
+    return "bfloat16" not in dtypes and not program.descriptors
+
+
+def run_on_cpu(program, kernel, arrays):
+    """The program on Tritium's CPU target, on numpy arrays."""
+    outs = {}
+    for name, shape, dtype in program.outputs:
+        fill = 0 if name in program.zero_outputs else poison(dtype)
+        outs[name] = np.full(shape, fill, dtype=np.dtype(dtype))
+    args = [arrays.get(p, outs.get(p, program.scalars.get(p))) for p in program.arguments()]
+    kernel[program.grid](*args, **program.constexprs, num_warps=program.num_warps, num_stages=program.num_stages)
+    return outs
+
+
 def run(program, kernel, arrays, compiler="tritium"):
+    if compiler == "tritium-cpu":
+        return run_on_cpu(program, kernel, arrays)
+    import torch
     dtypes = {n: d for n, _, d in program.inputs}
-    tensors = {n: torch.from_numpy(a).cuda().to(TORCH[dtypes[n]]) if dtypes.get(n) == "bfloat16"
+    tensors = {n: torch.from_numpy(a).cuda().to(torch_dtype(dtypes[n])) if dtypes.get(n) == "bfloat16"
                else torch.from_numpy(a).cuda() for n, a in arrays.items()}
     outs = {}
     for name, shape, dtype in program.outputs:
         fill = 0 if name in program.zero_outputs else poison(dtype)
-        outs[name] = torch.full(shape, fill, dtype=TORCH[dtype], device="cuda")
+        outs[name] = torch.full(shape, fill, dtype=torch_dtype(dtype), device="cuda")
     args = [tensors.get(p, outs.get(p, program.scalars.get(p))) for p in program.arguments()]
     if program.descriptors:  # host tensor descriptors over those arrays
         desc = descriptor_class(compiler)
@@ -142,6 +170,9 @@ def check_seed(seed: int, compilers, workdir: str) -> dict:
     the reference, the text of an error either raised, and whether Tritium
     and Triton wrote identical bits."""
     program = generate(seed)
+    if compilers == ["tritium-cpu"] and not runs_on_cpu(program):
+        return {"seed": seed, "skipped": True, "right": {}, "error": None, "triton_error": None, "identical": None,
+                "seconds": {}}
     namespace = {}
     exec(compile(program.reference, f"<reference {seed}>", "exec"), namespace)
     arrays = inputs_for(program, np.random.default_rng(seed))
@@ -157,7 +188,7 @@ def check_seed(seed: int, compilers, workdir: str) -> dict:
         except Exception as e:  # noqa: BLE001 - an error is a disagreement, reported with its text
             record["right"][compiler] = False
             text = f"{type(e).__name__}: {str(e)[:300]}"
-            if compiler == "tritium":
+            if compiler.startswith("tritium"):
                 record["error"] = text
             elif compiler == "triton":  # e.g. a form Triton's release does not accept yet
                 record["triton_error"] = text.splitlines()[0] if text else text
@@ -192,12 +223,21 @@ def main(argv=None):
     parser.add_argument("--count", type=int, default=500)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes sharing the GPU")
+    parser.add_argument("--target", choices=("gpu", "cpu"), default="gpu")
+    parser.add_argument("--codegen", choices=("optimized", "fast"), default="optimized",
+                        help="with --target cpu: LLVM's code generator (fast: as under TRITON_INTERPRET=1)")
     args = parser.parse_args(argv)
-    try:
-        import triton  # noqa: F401
-        compilers = ["tritium", "triton"]
-    except ImportError:
-        compilers = ["tritium"]
+    if args.target == "cpu":
+        compilers = ["tritium-cpu"]
+        if args.codegen == "fast":
+            os.environ["TRITON_INTERPRET"] = "1"  # (the workers inherit it)
+    else:
+        try:
+            import triton  # noqa: F401
+            compilers = ["tritium", "triton"]
+        except ImportError:
+            compilers = ["tritium"]
+    ours = compilers[0]
     t0 = time.monotonic()
     seeds = list(range(args.first, args.first + args.count))
     records = []
@@ -235,11 +275,13 @@ def main(argv=None):
                     pool.terminate()
                     break
     records.sort(key=lambda r: r["seed"])
+    skipped = [r for r in records if r.get("skipped")]
+    records = [r for r in records if not r.get("skipped")]
     ours_wrong = []
     for r in records:
         if r["error"]:
             print(f"seed {r['seed']}: tritium raised {r['error']}")
-        if not r["right"]["tritium"]:
+        if not r["right"][ours]:
             ours_wrong.append(r["seed"])
             other = f", Triton {'right' if r['right'].get('triton') else 'wrong too'}" if "triton" in r["right"] else ""
             print(f"seed {r['seed']}: Tritium disagrees with the reference{other}")
@@ -252,6 +294,8 @@ def main(argv=None):
         raised = sum(bool(r.get("triton_error")) for r in records)
         summary += f" (Triton raised on {raised})"
         summary += f"; bit-identical outputs on {sum(bool(r['identical']) for r in records)}"
+    if skipped:
+        summary += f"; {len(skipped)} skipped (bfloat16 arrays or tensor descriptors)"
     print(f"{len(records)} of {args.count} generated kernels in {time.monotonic() - t0:.0f} s: {summary}")
     slowest = sorted(records, key=lambda r: -max(r["seconds"].values(), default=0))[:3]
     print("slowest seeds: " + ", ".join(

@@ -4,7 +4,8 @@
 // code generation to an object file (optimizing, or LLVM's fast path when
 // the caller asks: TRITON_INTERPRET=1's compiles), ORC's LLJIT linking it (math functions
 // such as expf resolve to the process's own, the libdevice functions the C
-// library lacks to HostMath.cpp's),
+// library lacks to HostMath.cpp's, the half and bfloat16 conversions LLVM
+// calls to HostConversions.cpp's),
 // and the grid run on the process's pool of host threads (HostThreadPool),
 // or on threads of their own for a program whose stack frame (from the
 // object's .stack_sizes section) a pool thread's stack might not hold.
@@ -16,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/CPU/HostProgram.h"
+#include "tritium/Target/CPU/HostConversions.h"
 #include "tritium/Target/CPU/HostMath.h"
 #include "tritium/Target/CPU/HostThreadPool.h"
 
@@ -201,6 +203,9 @@ HostProgram::load(llvm::StringRef object, llvm::StringRef kernel) {
   for (const HostMathFunction &function : hostMathFunctions())
     runtime[(*jit)->mangleAndIntern(function.symbol)] = {llvm::orc::ExecutorAddr::fromPtr(function.address),
                                                          llvm::JITSymbolFlags::Exported};
+  for (const HostConversion &conversion : hostConversions())
+    runtime[(*jit)->mangleAndIntern(conversion.symbol)] = {llvm::orc::ExecutorAddr::fromPtr(conversion.address),
+                                                           llvm::JITSymbolFlags::Exported};
   if (llvm::Error e = (*jit)->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(runtime))))
     return std::move(e);
   if (llvm::Error e = (*jit)->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(object, "kernel.o")))

@@ -743,6 +743,58 @@ def _libdevice_conversions(x_ptr, d_ptr, i_ptr, u_ptr, l_ptr, h_ptr, N: tl.const
              + 2 * libdevice.isinf(d).to(tl.float64) + 4 * libdevice.signbit(d).to(tl.float64))
 
 
+@triton.jit
+def _narrow_doubles(X, H, B, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(X + offs, mask=offs < n)
+    tl.store(H + offs, x.to(tl.float16), mask=offs < n)
+    tl.store(B + offs, x.to(tl.bfloat16).to(tl.float32), mask=offs < n)
+
+
+@pytest.mark.parametrize("interpret", ["0", "1"])
+def test_doubles_round_once_to_half_and_bfloat16(monkeypatch, interpret):
+    # f64 -> f16 and f64 -> bf16 are library calls on hosts without such
+    # instructions (HostConversions.cpp); each rounds once, to nearest even:
+    # 1 + 2^-11 + 2^-40 is above the midpoint between two halves (through a
+    # float first it would be the midpoint, and round to even, down)
+    monkeypatch.setenv("TRITON_INTERPRET", interpret)
+    kernel = triton.jit(_narrow_doubles.fn)
+    x = np.array([1 + 2.0**-11 + 2.0**-40, 1 + 2.0**-8 + 2.0**-40, 1 + 2.0**-11, 1 + 3 * 2.0**-11, -2.0**-25,
+                  65520.0, 3.0e38, -np.inf, np.nan, 1e-300, 2.0**-134 * 1.5, 0.1], np.float64)
+    h = np.zeros(x.size, np.float16)
+    b = np.zeros(x.size, np.float32)
+    kernel[(1,)](x, h, b, x.size, BLOCK=16)
+    with np.errstate(over="ignore"):  # (3e38 and 65520 overflow to infinity, as they should)
+        assert np.array_equal(h, x.astype(np.float16), equal_nan=True)
+    want = np.array([_round_to_bfloat16(v) for v in x], np.float32)
+    assert np.array_equal(b, want, equal_nan=True), (b, want)
+
+
+def _round_to_bfloat16(v):
+    """`v` rounded to bfloat16 (8 significant bits, 8 exponent bits), to
+    nearest even, by exact rational arithmetic."""
+    import fractions
+    import math
+    if math.isnan(v) or math.isinf(v) or v == 0:
+        return v
+    x = fractions.Fraction(v)
+    sign = -1 if x < 0 else 1
+    x = abs(x)
+    e = max(math.floor(math.log2(x)), -126)  # subnormals keep the smallest normal exponent's spacing
+    while fractions.Fraction(2) ** e > x and e > -126:
+        e -= 1
+    while fractions.Fraction(2) ** (e + 1) <= x:
+        e += 1
+    unit = fractions.Fraction(2) ** (e - 7)
+    q, r = divmod(x, unit)
+    if r > unit / 2 or (r == unit / 2 and q % 2 == 1):
+        q += 1
+    y = q * unit
+    if y >= fractions.Fraction(2) ** 128:
+        return sign * math.inf
+    return sign * float(y)
+
+
 def test_libdevice_conversions_with_each_rounding():
     x = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -1.2, 1.7, 0.0, -0.0, 3.49, -3.51, 7.0, -7.0, 0.49, 9.5],
                  np.float32)
