@@ -11,6 +11,11 @@
 // workers sleep through process exit); a child process made by fork()
 // starts a pool of its own, since it inherits none of the threads.
 //
+// A task whose stack frame is larger than kPoolStackBytes runs on threads
+// started for its call instead, with stacks of the frame plus 1 MiB, as
+// many as asked but no more than a quarter of the physical memory holds;
+// they take indices from a counter of their own and the caller joins them.
+//
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/CPU/HostThreadPool.h"
 
@@ -18,10 +23,9 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <cstring>
 #include <thread>
 #include <vector>
-
-#include <cstring>
 
 #include <pthread.h>
 #include <unistd.h>
@@ -139,6 +143,11 @@ std::optional<std::string> runWithLargeStacks(int64_t count, unsigned threads, u
   wanted = static_cast<unsigned>(std::min<int64_t>(wanted, count));
   uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
   uint64_t size = (stackBytes + (1u << 20) + page - 1) / page * page;
+  // The frames are written as the programs run: their stacks become memory.
+  long pages = sysconf(_SC_PHYS_PAGES);
+  if (pages > 0)
+    wanted = static_cast<unsigned>(
+        std::max<uint64_t>(1, std::min<uint64_t>(wanted, static_cast<uint64_t>(pages) * page / 4 / size)));
   LargeStackRun run{task, count};
   pthread_attr_t attributes;
   pthread_attr_init(&attributes);
