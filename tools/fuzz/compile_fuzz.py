@@ -1,7 +1,8 @@
 """Compile fuzzing: generated kernels (kernel_generator.py), valid and
 invalid, compiled to cubins through the public API (`tritium.compile`,
-target cuda:90, no GPU needed) in child processes, every pass's output
-verified (the native pipelines always run MLIR's verifier).
+target cuda:90, no GPU needed; or with --target cpu to host code, linked)
+in child processes, every pass's output verified (the native pipelines
+always run MLIR's verifier).
 
 A failure is any of:
   crash     the child process died (a signal, an abort in native code);
@@ -14,8 +15,8 @@ Each failure prints its seed, kind and program, so that
 `python tools/fuzz/compile_fuzz.py --show SEED [--invalid]` reproduces it.
 
 Usage:
-  python tools/fuzz/compile_fuzz.py [--count N] [--first SEED] [--jobs J] [--timeout S]
-  python tools/fuzz/compile_fuzz.py --show SEED [--invalid]
+  python tools/fuzz/compile_fuzz.py [--count N] [--first SEED] [--jobs J] [--timeout S] [--target T]
+  python tools/fuzz/compile_fuzz.py --show SEED [--invalid] [--target T]
 Seeds first .. first + count - 1 each give one valid and one invalid
 program (2 x count kernels).  Exit status 1 when anything failed.
 """
@@ -71,8 +72,9 @@ def _compile_one(seed: int, invalid: bool, workdir: str) -> dict:
             elif value % 16 == 0:
                 attrs[name] = [["tt.divisibility", 16]]
         attrs.update(program.attrs)
+        target = os.environ.get("TRITIUM_FUZZ_TARGET", "cuda:90")
         kernel = tritium.compile(module.kernel, signature=signature, constexprs=constexprs,
-                                 attrs=attrs, target="cuda:90", num_warps=program.num_warps,
+                                 attrs=attrs, target=target, num_warps=program.num_warps,
                                  num_stages=program.num_stages)
         result.update(status="ok", cubin="cubin" in kernel.asm)
     except tritium.CompilationError as e:
@@ -116,15 +118,16 @@ def _classify(result: dict) -> str:
     return ""
 
 
-def run(first: int, count: int, jobs: int, timeout: float, inject=None) -> list:
-    """Fuzzes seeds first .. first + count - 1 (valid and invalid); returns
-    the failures as dicts (seed, kind, failure, details).  `inject` (seed ->
-    "abort" | "hang" | "reject") plants faults, for testing the harness."""
+def run(first: int, count: int, jobs: int, timeout: float, inject=None, target: str = "cuda:90") -> list:
+    """Fuzzes seeds first .. first + count - 1 (valid and invalid) for
+    `target`; returns the failures as dicts (seed, kind, failure,
+    details).  `inject` (seed -> "abort" | "hang" | "reject") plants
+    faults, for testing the harness."""
     work = [(s, inv) for s in range(first, first + count) for inv in (False, True)]
     chunks = [work[i::jobs] for i in range(jobs)]
     workdir = tempfile.mkdtemp(prefix="tritium-fuzz-")
     env = dict(os.environ, TRITIUM_CACHE_DIR=tempfile.mkdtemp(prefix="tritium-fuzz-cache-"),
-               TRITIUM_FUZZ_INJECT=json.dumps(inject or {}))
+               TRITIUM_FUZZ_INJECT=json.dumps(inject or {}), TRITIUM_FUZZ_TARGET=target)
     failures, done = [], 0
     running = []  # per child: process, remaining items, in-flight item, last activity, output buffer
 
@@ -208,7 +211,9 @@ def main(argv=None):
     parser.add_argument("--timeout", type=float, default=120.0)
     parser.add_argument("--show", type=int, default=None)
     parser.add_argument("--invalid", action="store_true")
+    parser.add_argument("--target", default="cuda:90", help="cuda:90 (cubins), or cpu (host code, linked)")
     args = parser.parse_args(argv)
+    os.environ["TRITIUM_FUZZ_TARGET"] = args.target
     if args.show is not None:
         program = _program(args.show, args.invalid)
         print(program.source)
@@ -217,12 +222,13 @@ def main(argv=None):
         print(json.dumps(_compile_one(args.show, args.invalid, tempfile.mkdtemp()), indent=1))
         return 0
     t0 = time.monotonic()
-    failures = run(args.first, args.count, args.jobs, args.timeout)
+    failures = run(args.first, args.count, args.jobs, args.timeout, target=args.target)
     for f in failures:
         print(f"FAIL {f['failure']}: seed {f['seed']} ({f['kind']}): {f.get('message', '')}")
         if f.get("trace"):
             print(f["trace"])
-    print(f"{2 * args.count} kernels (seeds {args.first}..{args.first + args.count - 1}, valid and invalid) in "
+    print(f"{2 * args.count} kernels (seeds {args.first}..{args.first + args.count - 1}, valid and invalid, "
+          f"for {args.target}) in "
           f"{time.monotonic() - t0:.0f} s: {len(failures)} failures")
     return 1 if failures else 0
 

@@ -2,8 +2,9 @@
 compiled to cubins for cuda:90 in child processes.  No crash, no hang, every
 valid program compiles, every invalid one fails with a CompilationError at
 the line its mistake was planted on.  CI (CI=true) runs seeds 0-999, 2,000
-kernels; a local run takes seeds 0-149.  A longer run is
-`python tools/fuzz/compile_fuzz.py --count 5000` (10,000 kernels)."""
+kernels; a local run takes seeds 0-149.  The same for the CPU target (host
+code, linked), on seeds 0-199 in CI, 0-29 locally.  A longer run is
+`python tools/fuzz/compile_fuzz.py --count 5000 [--target cpu]` (10,000 kernels)."""
 import os
 import sys
 
@@ -19,6 +20,15 @@ def test_generated_kernels_compile_or_fail_at_their_line():
     report = "\n".join(f"{f['failure']}: seed {f['seed']} ({f['kind']}): {f.get('message', '')}" for f in failures)
     assert not failures, f"{len(failures)} of {2 * count} generated kernels failed " \
                          f"(python tools/fuzz/compile_fuzz.py --show SEED [--invalid]):\n{report}"
+
+
+def test_generated_kernels_compile_for_the_cpu_or_fail_at_their_line():
+    count = 200 if os.environ.get("CI") else 30
+    failures = compile_fuzz.run(first=0, count=count, jobs=max(1, min(4, os.cpu_count() or 1)), timeout=300,
+                                target="cpu")
+    report = "\n".join(f"{f['failure']}: seed {f['seed']} ({f['kind']}): {f.get('message', '')}" for f in failures)
+    assert not failures, f"{len(failures)} of {2 * count} generated kernels failed on the CPU target " \
+                         f"(python tools/fuzz/compile_fuzz.py --show SEED [--invalid] --target cpu):\n{report}"
 
 
 def test_the_harness_reports_crashes_hangs_and_rejections():
