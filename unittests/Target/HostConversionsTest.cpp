@@ -72,7 +72,8 @@ TEST(HostConversions, ZerosInfinitiesAndNaNs) {
   EXPECT_EQ(roundToNarrowFloat(0.0, 5, 10), 0x0000);
   EXPECT_EQ(roundToNarrowFloat(-0.0, 5, 10), 0x8000);
   EXPECT_EQ(roundToNarrowFloat(1e-30, 5, 10), 0x0000);   // far below the smallest subnormal
-  EXPECT_EQ(roundToNarrowFloat(-1e-300, 8, 7), 0x8000);  // a double subnormal's range
+  EXPECT_EQ(roundToNarrowFloat(-1e-310, 8, 7), 0x8000);  // a subnormal double
+  EXPECT_EQ(roundToNarrowFloat(5e-324, 5, 10), 0x0000);  // the smallest double
   EXPECT_EQ(roundToNarrowFloat(1e300, 5, 10), 0x7c00);
   EXPECT_EQ(roundToNarrowFloat(-INFINITY, 8, 7), 0xff80);
   EXPECT_EQ(roundToNarrowFloat(65504.0, 5, 10), 0x7bff);  // the largest binary16

@@ -67,13 +67,11 @@ public:
   std::optional<Failure> run(void **args, int32_t nx, int32_t ny, int32_t nz,
                              unsigned threads) const;
 
-  /// The stack the program's frames take (0: not known).
-  uint64_t stackBytes = 0;
-
 private:
   HostProgram() = default;
   std::unique_ptr<llvm::orc::LLJIT> jit;
   Entry entry = nullptr;
+  uint64_t stackBytes = 0; ///< what the program's frames take (0: not known)
 };
 
 } // namespace tritium::cpu
