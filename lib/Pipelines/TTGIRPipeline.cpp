@@ -54,6 +54,10 @@
 //                                  their operands one 16-wide K slice
 //                                  ahead, the next iteration's first slice
 //                                  carried in registers;
+//   ttg-slice-cuda-core-dots       CUDA-core dots with large operands (512
+//                                  registers a thread or more) read them
+//                                  from shared tiles four steps of K at a
+//                                  time, each slice right before its FMAs;
 //   ttg-lower-tensor-descriptors   the descriptor loads and stores left
 //                                  become TMA copies through shared tiles
 //                                  (Hopper);
@@ -113,6 +117,7 @@ void tritium::buildTTGIRPipeline(mlir::OpPassManager &pm,
   pipelineOptions.numStages = options.numStages;
   pm.addPass(ttg::createTTGPipelinePass(pipelineOptions));
   pm.addPass(ttg::createTTGPrefetchPass());
+  pm.addPass(ttg::createTTGSliceCudaCoreDotsPass());
   pm.addPass(ttg::createTTGLowerTensorDescriptorsPass());
   pm.addPass(ttg::createTTGSubtileTMAStorePass());
   pm.addPass(ttg::createTTGPrefetchNextTilePass());
@@ -135,6 +140,7 @@ void tritium::registerTTGIRPipeline() {
       "ttg-remove-layout-conversions, ttg-reduce-data-duplication, "
       "ttg-cuda-core-dot-operands, ttg-optimize-dot-operands, ttg-reorder-instructions, "
       "loop-invariant-code-motion, ttg-warp-specialize, ttg-pipeline, ttg-prefetch, "
+      "ttg-slice-cuda-core-dots, "
       "ttg-lower-tensor-descriptors, ttg-subtile-tma-store, "
       "ttg-prefetch-next-tile, ttg-defer-tma-store-wait, "
       "ttg-continue-ring-across-tiles, ttg-defer-tile-store, "

@@ -20,8 +20,9 @@
 //   ttg.memdesc_index   is the buffer's base plus the index times the bytes
 //                       of one slot;
 //   ttg.memdesc_subslice is the base of the tile it views; its readers
-//                       (local_load, K slices of mma.sync operands) apply
-//                       the offsets inside the tile's swizzle;
+//                       (local_load: K slices of mma.sync operands with
+//                       ldmatrix, others element by element) apply the
+//                       offsets inside the tile's swizzle;
 //   ttg.memdesc_trans   is its source (the view's type swaps the order);
 //   ttg.local_dealloc   is nothing (the allocation is static).
 //
@@ -128,13 +129,25 @@ struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
     if (auto subslice = op.getSrc().getDefiningOp<ttg::MemDescSubsliceOp>()) {
       SmallVector<int64_t> offsets(subslice.getOffsets().begin(),
                                    subslice.getOffsets().end());
-      auto values = loadDotOperandWithLdMatrix(
-          rewriter, loc, adaptor.getSrc(), subslice.getSrc().getType(), dstType,
-          thread, registerType, offsets);
-      if (!values)
-        return op.emitError("a sub-tile is read only as a K slice of an "
-                            "mma.sync operand tile (ldmatrix)");
-      rewriter.replaceOp(op, packElements(rewriter, loc, resultType, *values));
+      ttg::MemDescType tileType = subslice.getSrc().getType();
+      if (auto values = loadDotOperandWithLdMatrix(
+              rewriter, loc, adaptor.getSrc(), tileType, dstType, thread,
+              registerType, offsets)) {
+        rewriter.replaceOp(op, packElements(rewriter, loc, resultType, *values));
+        return success();
+      }
+      XorLinearOffset offset =
+          getSharedTileOffset(tileType.getEncoding(), tileType.getShape());
+      if (!offset || !ttg::getDistributedEncoding(dstType) ||
+          !subTileOriginIsAligned(dstType.getShape(), offsets))
+        return op.emitError("a sub-tile is read as a K slice of an mma.sync "
+                            "operand (ldmatrix), or from a swizzled or NVMMA "
+                            "tile at an origin aligned to its extent");
+      SmallVector<Value> values =
+          loadXorLinearTile(rewriter, loc, adaptor.getSrc(),
+                            getLinearLayout(dstType), thread, memoryType,
+                            registerType, offset, offsets);
+      rewriter.replaceOp(op, packElements(rewriter, loc, resultType, values));
       return success();
     }
     if (auto values = loadDotOperandWithLdMatrix(rewriter, loc, adaptor.getSrc(),

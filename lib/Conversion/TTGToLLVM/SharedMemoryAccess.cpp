@@ -305,11 +305,17 @@ XorLinearTilePointers::XorLinearTilePointers(OpBuilder &builder, Location loc,
                                              const LinearLayout &layout,
                                              ThreadIndex thread,
                                              Type memoryType,
-                                             const XorLinearOffset &offset)
+                                             const XorLinearOffset &offset,
+                                             ArrayRef<int64_t> origin)
     : builder(builder), loc(loc), base(base), memoryType(memoryType) {
-  // offset(reg, lane, warp) = R[reg] ^ T(lane, warp), as for ScratchTile.
-  for (int64_t reg = 0; reg < layout.elemsPerThread(); ++reg)
-    registerOffsets.push_back(offset(layout.apply(reg, 0, 0)));
+  // offset(reg, lane, warp) = R[reg] ^ T(lane, warp), as for ScratchTile;
+  // a sub-tile's origin is part of every R.
+  for (int64_t reg = 0; reg < layout.elemsPerThread(); ++reg) {
+    std::vector<int64_t> coord = layout.apply(reg, 0, 0);
+    for (size_t d = 0; d < origin.size() && d < coord.size(); ++d)
+      coord[d] += origin[d];
+    registerOffsets.push_back(offset(coord));
+  }
   threadOffset = emitI32Constant(builder, loc, 0);
   for (auto [hw, index] : {std::pair{layout::HwDim::Lane, thread.lane},
                            std::pair{layout::HwDim::Warp, thread.warp}}) {
@@ -393,9 +399,10 @@ SmallVector<Value> tritium::loadXorLinearTile(OpBuilder &builder, Location loc,
                                               ThreadIndex thread,
                                               Type memoryType,
                                               Type registerType,
-                                              const XorLinearOffset &offset) {
+                                              const XorLinearOffset &offset,
+                                              ArrayRef<int64_t> origin) {
   XorLinearTilePointers pointers(builder, loc, base, layout, thread,
-                                 memoryType, offset);
+                                 memoryType, offset, origin);
   int64_t bytes = elementBytes(memoryType);
   int64_t vec = pointers.vectorWidth(16 / bytes);
   SmallVector<int64_t> representative = getRepresentativeRegisters(layout);
@@ -411,6 +418,17 @@ SmallVector<Value> tritium::loadXorLinearTile(OpBuilder &builder, Location loc,
                registerType, MutableArrayRef<Value>(values).slice(reg, vec));
   }
   return values;
+}
+
+bool tritium::subTileOriginIsAligned(ArrayRef<int64_t> shape,
+                                     ArrayRef<int64_t> origin) {
+  if (shape.size() != origin.size())
+    return false;
+  for (auto [extent, start] : llvm::zip(shape, origin))
+    if (extent <= 0 || start < 0 ||
+        start % static_cast<int64_t>(llvm::PowerOf2Ceil(extent)) != 0)
+      return false;
+  return true;
 }
 
 XorLinearOffset tritium::getSharedTileOffset(Attribute encoding,

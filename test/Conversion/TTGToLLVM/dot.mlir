@@ -113,6 +113,37 @@ module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// A K slice of a CUDA-core dot's A tile (ttg-slice-cuda-core-dots): row r
+// of the swizzled tile (16 floats, chunks of 4 permuted by r % 4) holds
+// the slice's 4 values at columns 8-11 in chunk 2 ^ (r % 4), so a lane
+// (row lane / 4) reads one vector at r * 16 + 4 * (r % 4) ^ 8: its row
+// bits weigh 20, 40 and 64, and the origin XORs 8.
+// CHECK-LABEL: llvm.func @fma_k_slice
+// CHECK-DAG: %[[C8:.*]] = llvm.mlir.constant(8 : i32)
+// CHECK-DAG: llvm.mlir.constant(20 : i32)
+// CHECK-DAG: llvm.mlir.constant(40 : i32)
+// CHECK-DAG: llvm.mlir.constant(64 : i32)
+// CHECK: llvm.store {{.*}} : vector<4xf32>, !llvm.ptr<3>
+// CHECK: %[[X:.*]] = llvm.xor %{{.*}}, %[[C8]] : i32
+// CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %{{.*}}[%[[X]]]
+// CHECK-NEXT: llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NOT: llvm.load
+#ld = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
+#da = #ttg.dot_op<{opIdx = 0, parent = #acc, kWidth = 1}>
+#sw = #ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 4, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @fma_k_slice(%a: tensor<8x16xf32, #ld>) -> tensor<8x4xf32, #da> {
+    %as = ttg.local_alloc %a : (tensor<8x16xf32, #ld>) -> !ttg.memdesc<8x16xf32, #sw, #smem>
+    %s = ttg.memdesc_subslice %as [0, 8] : !ttg.memdesc<8x16xf32, #sw, #smem> -> !ttg.memdesc<8x4xf32, #sw, #smem, 8x16>
+    %ar = ttg.local_load %s : !ttg.memdesc<8x4xf32, #sw, #smem, 8x16> -> tensor<8x4xf32, #da>
+    tt.return %ar : tensor<8x4xf32, #da>
+  }
+}
+
+// -----
+
 // An mma v2 dot: per 16x8 accumulator tile and 16 of K, one mma.sync on
 // four A registers, two B registers and four accumulators.
 // CHECK-LABEL: llvm.func @mma_sync_fp16

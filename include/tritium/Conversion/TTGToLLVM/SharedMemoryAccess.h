@@ -75,12 +75,18 @@ XorLinearOffset getSharedTileOffset(mlir::Attribute encoding,
 /// register and T computed once; R ^ T = (T ^ (R & B)) + (R & ~B) with B
 /// the bits T may have, so registers share one XOR per distinct R & B and
 /// the rest folds into the access's immediate offset.
+///
+/// With an `origin`, `layout` covers a sub-tile of the tile `offset`
+/// describes, whose element x is the tile's element origin + x.  The origin
+/// must be aligned (subTileOriginIsAligned): then origin + x = origin | x,
+/// whose offset is offset(origin | reg's part) ^ T, and R takes the origin.
 class XorLinearTilePointers {
 public:
   XorLinearTilePointers(mlir::OpBuilder &builder, mlir::Location loc,
                         mlir::Value base, const layout::LinearLayout &layout,
                         ThreadIndex thread, mlir::Type memoryType,
-                        const XorLinearOffset &offset);
+                        const XorLinearOffset &offset,
+                        llvm::ArrayRef<int64_t> origin = {});
   /// The most registers (a power of two, at most `maxElements`) that lie at
   /// consecutive, aligned offsets in every thread.
   int64_t vectorWidth(int64_t maxElements) const;
@@ -109,12 +115,21 @@ void storeXorLinearTile(mlir::OpBuilder &builder, mlir::Location loc,
 
 /// Loads the registers of `layout` in this thread from the tile at `base`
 /// laid out by `offset` (the inverse of storeXorLinearTile), as values of
-/// `registerType`.
+/// `registerType`; with an `origin`, from the sub-tile there (as
+/// XorLinearTilePointers takes it).
 llvm::SmallVector<mlir::Value>
 loadXorLinearTile(mlir::OpBuilder &builder, mlir::Location loc,
                   mlir::Value base, const layout::LinearLayout &layout,
                   ThreadIndex thread, mlir::Type memoryType,
-                  mlir::Type registerType, const XorLinearOffset &offset);
+                  mlir::Type registerType, const XorLinearOffset &offset,
+                  llvm::ArrayRef<int64_t> origin = {});
+
+/// Whether a sub-tile of `shape` at `origin` is read correctly through its
+/// tile's XOR-linear offsets: in every dimension the origin is a multiple
+/// of the sub-tile's extent rounded up to a power of two, so that origin +
+/// x = origin | x for every coordinate x of the sub-tile.
+bool subTileOriginIsAligned(llvm::ArrayRef<int64_t> shape,
+                            llvm::ArrayRef<int64_t> origin);
 
 } // namespace tritium
 

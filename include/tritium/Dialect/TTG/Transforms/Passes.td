@@ -714,6 +714,40 @@ def TTGPrefetchPass : Pass<"ttg-prefetch", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TTGSliceCudaCoreDotsPass : Pass<"ttg-slice-cuda-core-dots", "::mlir::ModuleOp"> {
+  let summary = "read a CUDA-core dot's operands a few steps of K at a time";
+  let description = [{
+    A `tt.dot` with a blocked accumulator whose A and B are `ttg.local_load`s
+    of swizzled or NVMMA-shared tiles (possibly followed by element-wise
+    casts), used by the dot only, in its block, becomes a chain of dots over
+    slices of 4 along K, each slice read (`ttg.memdesc_subslice` +
+    `ttg.local_load`) right before its FMAs.  A thread then holds one slice
+    of its rows of A and columns of B at a time instead of its whole K
+    slice; the FMAs and their order are unchanged.  Only dots whose whole-K
+    operands take a thread at least `min-operand-registers` 32-bit registers
+    are rewritten: below that ptxas keeps the loads next to their FMAs
+    without help.
+
+    ```mlir
+    %a = ttg.local_load %ta : !ttg.memdesc<64x8xf32, #shared, ...> -> tensor<64x8xf32, #dot_a>
+    %b = ttg.local_load %tb : ... -> tensor<8x64xf32, #dot_b>
+    %d = tt.dot %a, %b, %c : ... -> tensor<64x64xf32, #blocked>
+    // becomes
+    %a0 = ttg.local_load (ttg.memdesc_subslice %ta [0, 0]) -> tensor<64x4xf32, #dot_a>
+    %b0 = ttg.local_load (ttg.memdesc_subslice %tb [0, 0]) -> tensor<4x64xf32, #dot_b>
+    %d0 = tt.dot %a0, %b0, %c
+    %a1 = ttg.local_load (ttg.memdesc_subslice %ta [0, 4]) ...
+    %b1 = ttg.local_load (ttg.memdesc_subslice %tb [4, 0]) ...
+    %d = tt.dot %a1, %b1, %d0
+    ```
+  }];
+  let options = [
+    Option<"minOperandRegisters", "min-operand-registers", "int64_t", "512",
+           "rewrite a dot only if its A and B, whole K, take a thread this many 32-bit registers">
+  ];
+  let dependentDialects = ["::tritium::ttg::TTGDialect"];
+}
+
 def TTGLoopAwareCSEPass : Pass<"ttg-loop-aware-cse", "::mlir::ModuleOp"> {
   let summary = "merge loop-carried values that are equal in every iteration";
   let description = [{

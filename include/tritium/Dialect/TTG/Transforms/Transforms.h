@@ -136,6 +136,12 @@ void optimizeDotOperands(mlir::ModuleOp module);
 /// end of the current one (carried in registers).
 void prefetchDotOperands(mlir::ModuleOp module);
 
+/// ttg-slice-cuda-core-dots: rewrites every CUDA-core dot in `module` whose
+/// operands are loaded from shared tiles as a chain of dots over slices of
+/// K, each slice's operands loaded right before its FMAs, if those operands
+/// take a thread at least `minOperandRegisters` 32-bit registers.
+void sliceCudaCoreDots(mlir::ModuleOp module, int64_t minOperandRegisters);
+
 /// ttg-reorder-instructions: hoists every ttg.local_alloc of a tensor in
 /// `module` to right after the tensor's definition, and sinks every
 /// ttg.convert_layout and ttg.local_load to right before its first user in
