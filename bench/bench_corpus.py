@@ -8,6 +8,12 @@ Families (item = kernel, shape and config):
               64 and 128, causal and not, Z=4 H=32 N=4096, over CONFIGS_ATTN
               (BLOCK_M, BLOCK_N, stages, warps); TFLOP/s = 4 Z H N^2 D, halved
               for causal
+  attention_forms the flash-attention forward of tutorial 06
+              (bench/kernels/attention.py: causal split into an unmasked loop
+              over the blocks left of the diagonal and a masked one over the
+              diagonal's) in the three forms people write it: plain
+              pointers, block pointers and tensor descriptors; fp16, head dim
+              64 and 128, causal at 128, same shapes, over CONFIGS_ATTN
   matmul      tutorial 03 (bench/kernels/tutorials.py) over its config lists,
               fp16 and bf16 at 4096^3, fp8 e4m3 at 4096^3 (B column-major);
               TFLOP/s = 2 M N K
@@ -62,7 +68,9 @@ CONFIGS_MM_FP8 = [(128, 256, 128, 8, 3, 8), (256, 128, 128, 8, 3, 8), (256, 64, 
 # split-K: (BLOCK_M, BLOCK_N, BLOCK_K, SPLIT_K, stages, warps)
 CONFIGS_SPLIT_K = [(128, 128, 64, 4, 3, 8), (128, 64, 64, 4, 4, 4), (64, 128, 64, 4, 4, 4), (64, 64, 64, 8, 4, 4),
                    (128, 128, 32, 8, 4, 8), (64, 64, 32, 8, 5, 2)]
-FAMILIES = ("attention", "matmul", "matmul_forms", "inductor_mm", "tutorials")
+FAMILIES = ("attention", "attention_forms", "matmul", "matmul_forms", "inductor_mm", "tutorials")
+# attention_forms: the form's kernel in bench/kernels/attention.py
+ATTENTION_FORMS = {"pointers": "attn_fwd", "block_pointers": "attn_fwd_block_ptr", "descriptors": "attn_fwd_tma"}
 HEADERS = {"config": "config"}  # one config per item, the same for both compilers
 
 
@@ -75,6 +83,11 @@ def items(families, quick):
                 for causal in (False, True):
                     for config in (CONFIGS_ATTN[::3] if quick else CONFIGS_ATTN):
                         out.append(("attention", (dtype, d, causal), config))
+    if "attention_forms" in families:
+        for form in ATTENTION_FORMS:
+            for d, causal in ((64, False), (128, False), (128, True)):
+                for config in (CONFIGS_ATTN[::3] if quick else CONFIGS_ATTN):
+                    out.append(("attention_forms", (form, d, causal), config))
     if "matmul" in families:
         for dtype in ("fp16", "bf16", "fp8"):
             for config in (CONFIGS_MM_FP8 if dtype == "fp8" else CONFIGS_MM)[::4 if quick else 1]:
@@ -119,6 +132,8 @@ class Item:
             kernel = {"vector_add": "add_kernel", "softmax": "softmax_kernel",
                       "layer_norm": "_layer_norm_fwd_fused"}[self.case[0]]
             module = self.modules[name]["tutorials"]
+        elif self.family == "attention_forms":
+            module, kernel = self.modules[name]["attention_forms"], ATTENTION_FORMS[self.case[0]]
         elif self.family == "matmul_forms":
             key, kernel = {"batched": ("matmul_forms", "batched_matmul"),
                            "split_k": ("matmul_forms", "split_k_matmul")}.get(self.case[1],
@@ -155,6 +170,35 @@ class Item:
             grid = (triton_cdiv(N, bm), Z * H)
             return lambda: kernel[grid](q, k, v, o, sm_scale, *q.stride(), *k.stride(), *v.stride(), *o.stride(),
                                         H, N, HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, CAUSAL=causal,
+                                        num_stages=stages, num_warps=warps)
+        flops = 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
+        return "TFLOP/s", flops / 1e12, want, 2e-2, launch, outs
+
+    def _attention_forms(self):
+        torch = self.torch
+        form, d, causal = self.case
+        Z, H, N = 4, 32, 4096
+        torch.manual_seed(0)
+        q, k, v = (torch.randn(Z, H, N, d, device="cuda", dtype=torch.float16) for _ in range(3))
+        sm_scale = d ** -0.5
+        want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
+        outs = {name: torch.empty_like(q) for name in self.modules}
+        bm, bn, stages, warps = self.config
+        grid = (triton_cdiv(N, bm), Z * H)
+        stage = 3 if causal else 1
+
+        def launch(name):
+            module, o = self.modules[name]["attention_forms"], outs[name]
+            if form == "descriptors":  # Q, K, V and O as (Z H N, D) row blocks
+                descriptor = self.modules[name]["TensorDescriptor"]
+                dq, dk, dv, do = (descriptor(t, [Z * H * N, d], [d, 1], [block, d])
+                                  for t, block in ((q, bm), (k, bn), (v, bn), (o, bm)))
+                return lambda: module.attn_fwd_tma[grid](sm_scale, H, dq, dk, dv, do, N_CTX=N, HEAD_DIM=d,
+                                                         BLOCK_M=bm, BLOCK_N=bn, STAGE=stage,
+                                                         num_stages=stages, num_warps=warps)
+            kernel = getattr(module, ATTENTION_FORMS[form])
+            return lambda: kernel[grid](q, k, v, sm_scale, o, *q.stride(), *k.stride(), *v.stride(), *o.stride(), H,
+                                        N_CTX=N, HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, STAGE=stage,
                                         num_stages=stages, num_warps=warps)
         flops = 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
         return "TFLOP/s", flops / 1e12, want, 2e-2, launch, outs
@@ -311,8 +355,8 @@ def measure(item, quick, median_ms):
     row = {"work": item.label(), "config": str(item.config), "unit": item.unit}
     fns = {}
     for name in item.modules:
-        fn = item.launch(name)
         try:
+            fn = item.launch(name)  # (tensor descriptors are made here)
             t0 = time.perf_counter()
             fn()
             torch.cuda.synchronize()
@@ -456,20 +500,23 @@ def main():
         print(len(chosen), "items")
         return
 
-    from bench_setup import HAVE_TRITON, tl, triton  # the path, fresh caches
+    from bench_setup import HAVE_TRITON, TritonDescriptor, tl, triton  # the path, fresh caches
     import torch
     import tritium
     import tritium.language as ttl
     from bench_timing import median_ms
     from kernel_sources import load_kernels
 
-    files = {"attention": "attention_one_loop.py", "matmul": "tutorials.py", "tutorials": "tutorials.py",
-             "inductor_mm": "inductor_mm.py", "matmul_forms": "matmul_forms.py"}
-    compilers = {"tritium": (tritium, ttl)}
+    from tritium.tools.tensor_descriptor import TensorDescriptor as TritiumDescriptor
+
+    files = {"attention": "attention_one_loop.py", "attention_forms": "attention.py", "matmul": "tutorials.py",
+             "tutorials": "tutorials.py", "inductor_mm": "inductor_mm.py", "matmul_forms": "matmul_forms.py"}
+    compilers = {"tritium": (tritium, ttl, TritiumDescriptor)}
     if HAVE_TRITON:
-        compilers["triton"] = (triton, tl)
-    modules = {name: {key: load_kernels(files[key], mod, lang, name) for key in files}
-               for name, (mod, lang) in compilers.items()}
+        compilers["triton"] = (triton, tl, TritonDescriptor)
+    modules = {name: dict({key: load_kernels(files[key], mod, lang, name) for key in files},
+                          TensorDescriptor=descriptor)
+               for name, (mod, lang, descriptor) in compilers.items()}
     rows = []
     started = time.perf_counter()
     left = []

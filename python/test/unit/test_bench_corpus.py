@@ -26,8 +26,18 @@ def test_the_corpus_has_every_family_and_enough_items():
     assert len(items) >= 150
     assert {line.split()[0] for line in items} == set(bench_corpus.FAMILIES)
     # every 8-warp attention config is an item in both dtypes, head dims and masks
-    eight = [line for line in items if line.startswith("attention") and line.endswith(", 8)")]
+    eight = [line for line in items if line.split()[0] == "attention" and line.endswith(", 8)")]
     assert len(eight) == 2 * 2 * 2 * sum(1 for c in bench_corpus.CONFIGS_ATTN if c[3] == 8)
+
+
+def test_tutorial_06_attention_is_timed_in_each_form_at_every_config():
+    items = [line for line in listed("--families", "attention_forms")]
+    assert len(items) == 3 * 3 * len(bench_corpus.CONFIGS_ATTN)
+    assert {line.split("'")[1] for line in items} == {"pointers", "block_pointers", "descriptors"}
+    with open(os.path.join(BENCH, "kernels", "attention.py")) as f:
+        source = f.read()
+    for kernel in bench_corpus.ATTENTION_FORMS.values():
+        assert f"def {kernel}(" in source
 
 
 @pytest.mark.parametrize("n", [2, 3])
