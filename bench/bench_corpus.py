@@ -14,6 +14,13 @@ Families (item = kernel, shape and config):
               diagonal's) in the three forms people write it: plain
               pointers, block pointers and tensor descriptors; fp16, head dim
               64 and 128, causal at 128, same shapes, over CONFIGS_ATTN
+  attention_bwd tutorial 06's backward (bench/kernels/attention_bwd.py:
+              its preprocess, then dK and dV and dQ in one kernel) on plain
+              pointers, block pointers and tensor descriptors made in the
+              kernel; fp16, head dim 64 and 128, causal and not, Z=4 H=32
+              N=4096, over CONFIGS_ATTN_BWD (bench_attention_bwd.py's list);
+              O and the log-sum-exp from one forward for both compilers;
+              TFLOP/s = 2.5 * 4 Z H N^2 D, halved for causal
   matmul      tutorial 03 (bench/kernels/tutorials.py) over its config lists,
               fp16 and bf16 at 4096^3, fp8 e4m3 at 4096^3 (B column-major);
               TFLOP/s = 2 M N K
@@ -68,9 +75,13 @@ CONFIGS_MM_FP8 = [(128, 256, 128, 8, 3, 8), (256, 128, 128, 8, 3, 8), (256, 64, 
 # split-K: (BLOCK_M, BLOCK_N, BLOCK_K, SPLIT_K, stages, warps)
 CONFIGS_SPLIT_K = [(128, 128, 64, 4, 3, 8), (128, 64, 64, 4, 4, 4), (64, 128, 64, 4, 4, 4), (64, 64, 64, 8, 4, 4),
                    (128, 128, 32, 8, 4, 8), (64, 64, 32, 8, 5, 2)]
-FAMILIES = ("attention", "attention_forms", "matmul", "matmul_forms", "inductor_mm", "tutorials")
-# attention_forms: the form's kernel in bench/kernels/attention.py
+# attention backward: (BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2, stages, warps)
+CONFIGS_ATTN_BWD = [(32, 128, 128, 32, 5, 4), (32, 128, 128, 32, 3, 4), (64, 128, 128, 64, 3, 8),
+                    (32, 128, 128, 32, 3, 8), (64, 64, 64, 64, 3, 4), (64, 64, 64, 64, 3, 8)]
+FAMILIES = ("attention", "attention_forms", "attention_bwd", "matmul", "matmul_forms", "inductor_mm", "tutorials")
+# attention_forms and attention_bwd: the form's kernel in bench/kernels/attention.py and attention_bwd.py
 ATTENTION_FORMS = {"pointers": "attn_fwd", "block_pointers": "attn_fwd_block_ptr", "descriptors": "attn_fwd_tma"}
+ATTENTION_BWD_FORMS = {"pointers": "attn_bwd", "block_pointers": "attn_bwd_block_ptr", "descriptors": "attn_bwd_tma"}
 HEADERS = {"config": "config"}  # one config per item, the same for both compilers
 
 
@@ -88,6 +99,12 @@ def items(families, quick):
             for d, causal in ((64, False), (128, False), (128, True)):
                 for config in (CONFIGS_ATTN[::3] if quick else CONFIGS_ATTN):
                     out.append(("attention_forms", (form, d, causal), config))
+    if "attention_bwd" in families:
+        for form in ATTENTION_BWD_FORMS:
+            for d in (64, 128):
+                for causal in (False, True):
+                    for config in (CONFIGS_ATTN_BWD[::3] if quick else CONFIGS_ATTN_BWD):
+                        out.append(("attention_bwd", (form, d, causal), config))
     if "matmul" in families:
         for dtype in ("fp16", "bf16", "fp8"):
             for config in (CONFIGS_MM_FP8 if dtype == "fp8" else CONFIGS_MM)[::4 if quick else 1]:
@@ -134,6 +151,8 @@ class Item:
             module = self.modules[name]["tutorials"]
         elif self.family == "attention_forms":
             module, kernel = self.modules[name]["attention_forms"], ATTENTION_FORMS[self.case[0]]
+        elif self.family == "attention_bwd":
+            module, kernel = self.modules[name]["attention_bwd"], ATTENTION_BWD_FORMS[self.case[0]]
         elif self.family == "matmul_forms":
             key, kernel = {"batched": ("matmul_forms", "batched_matmul"),
                            "split_k": ("matmul_forms", "split_k_matmul")}.get(self.case[1],
@@ -202,6 +221,42 @@ class Item:
                                         num_stages=stages, num_warps=warps)
         flops = 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
         return "TFLOP/s", flops / 1e12, want, 2e-2, launch, outs
+
+    def _attention_bwd(self):
+        torch = self.torch
+        form, d, causal = self.case
+        Z, H, N = 4, 32, 4096
+        torch.manual_seed(0)
+        q, k, v, do = (torch.randn(Z, H, N, d, device="cuda", dtype=torch.float16) for _ in range(4))
+        sm_scale = d ** -0.5
+        # O and the log-sum-exp M from one forward (Tritium's, as bench_attention_bwd.py), the
+        # backward's inputs under both compilers
+        o = torch.empty_like(q)
+        m = torch.empty(Z, H, N, device="cuda", dtype=torch.float32)
+        self.modules["tritium"]["attention_bwd"].attn_fwd_lse[(N // 128, Z * H)](
+            q, k, v, sm_scale, m, o, q.stride(0), q.stride(1), q.stride(2), H, N_CTX=N, HEAD_DIM=d, BLOCK_M=128,
+            BLOCK_N=64, CAUSAL=causal, num_warps=8, num_stages=3)
+        qr, kr, vr = (t.detach().clone().requires_grad_() for t in (q, k, v))
+        torch.nn.functional.scaled_dot_product_attention(qr, kr, vr, is_causal=causal, scale=sm_scale).backward(do)
+        want = torch.stack((qr.grad, kr.grad, vr.grad))
+        arg_k = k * (sm_scale / math.log(2))
+        outs = {name: torch.empty(3, Z, H, N, d, device="cuda", dtype=torch.float16) for name in self.modules}
+        bm1, bn1, bm2, bn2, stages, warps = self.config
+
+        def launch(name):
+            module, (dq, dk, dv) = self.modules[name]["attention_bwd"], outs[name]
+            kernel = getattr(module, ATTENTION_BWD_FORMS[form])
+            delta = torch.empty_like(m)
+
+            def run():
+                module.bwd_preprocess[(N // 128, Z * H)](o, do, delta, N, BLOCK_M=128, HEAD_DIM=d)
+                kernel[(N // bn1, 1, Z * H)](q, arg_k, v, sm_scale, do, dq, dk, dv, m, delta, q.stride(0),
+                                             q.stride(1), q.stride(2), H, N, BLOCK_M1=bm1, BLOCK_N1=bn1,
+                                             BLOCK_M2=bm2, BLOCK_N2=bn2, BLK_SLICE_FACTOR=2, HEAD_DIM=d,
+                                             CAUSAL=causal, num_warps=warps, num_stages=stages)
+            return run
+        flops = 2.5 * 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
+        return "TFLOP/s", flops / 1e12, want, 5e-2, launch, outs
 
     def _tutorial03_launch(self, a, b, outs):
         """launch(name): a function that runs tutorial 03's matmul_kernel of
@@ -509,8 +564,15 @@ def main():
 
     from tritium.tools.tensor_descriptor import TensorDescriptor as TritiumDescriptor
 
-    files = {"attention": "attention_one_loop.py", "attention_forms": "attention.py", "matmul": "tutorials.py",
-             "tutorials": "tutorials.py", "inductor_mm": "inductor_mm.py", "matmul_forms": "matmul_forms.py"}
+    files = {"attention": "attention_one_loop.py", "attention_forms": "attention.py",
+             "attention_bwd": "attention_bwd.py", "matmul": "tutorials.py", "tutorials": "tutorials.py",
+             "inductor_mm": "inductor_mm.py", "matmul_forms": "matmul_forms.py"}
+
+    def scratch(size, alignment, stream):  # global memory for tensor maps made in a kernel (attn_bwd_tma)
+        return torch.empty(size, device="cuda", dtype=torch.int8)
+    tritium.set_allocator(scratch)
+    if HAVE_TRITON:
+        triton.set_allocator(scratch)
     compilers = {"tritium": (tritium, ttl, TritiumDescriptor)}
     if HAVE_TRITON:
         compilers["triton"] = (triton, tl, TritonDescriptor)
@@ -525,7 +587,14 @@ def main():
             left.append((family, case, config))
             continue
         torch.backends.cuda.matmul.allow_tf32 = family == "inductor_mm" and case == ("tf32",)
-        item = Item(family, case, config, modules, torch)
+        try:
+            item = Item(family, case, config, modules, torch)
+        except Exception as e:  # noqa: BLE001 - an item whose inputs cannot be made is a row, not the end
+            row = {"work": f"{family} {' '.join(str(c) for c in case)}", "config": str(config),
+                   "error": f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+            continue
         row = measure(item, args.quick, median_ms)
         if args.dump:
             dump(item, args.dump)

@@ -40,6 +40,16 @@ def test_tutorial_06_attention_is_timed_in_each_form_at_every_config():
         assert f"def {kernel}(" in source
 
 
+def test_tutorial_06_backward_is_timed_in_each_form_at_every_config():
+    items = [line for line in listed("--families", "attention_bwd")]
+    assert len(items) == 3 * 4 * len(bench_corpus.CONFIGS_ATTN_BWD)
+    assert {line.split("'")[1] for line in items} == {"pointers", "block_pointers", "descriptors"}
+    with open(os.path.join(BENCH, "kernels", "attention_bwd.py")) as f:
+        source = f.read()
+    for kernel in list(bench_corpus.ATTENTION_BWD_FORMS.values()) + ["bwd_preprocess", "attn_fwd_lse"]:
+        assert f"def {kernel}(" in source
+
+
 @pytest.mark.parametrize("n", [2, 3])
 def test_shards_partition_the_items(n):
     whole = listed()
