@@ -32,6 +32,11 @@ Families (item = kernel, shape and config):
   inductor_mm Inductor's mm template over Inductor's 20 configs
               (bench_inductor_mm.py): fp32 without TF32 at 2048^3, fp32 with
               TF32 and bf16 at 4096^3
+  persistent_matmul tutorial 09's matmuls on tensor descriptors
+              (bench/kernels/persistent_matmul.py: a program per tile, a
+              persistent tile loop, the same loop warp-specialized), fp16 at
+              4096^3 and 8192^3 (B stored N x K), over bench_persistent_matmul's
+              configs (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps)
   tutorials   vector add (tutorial 01) at 2^20-2^27 elements, softmax
               (tutorial 02) and layer norm forward (tutorial 05) over rows of
               512-16384, 4096 rows (the tutorials' launches); GB/s
@@ -78,7 +83,11 @@ CONFIGS_SPLIT_K = [(128, 128, 64, 4, 3, 8), (128, 64, 64, 4, 4, 4), (64, 128, 64
 # attention backward: (BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2, stages, warps)
 CONFIGS_ATTN_BWD = [(32, 128, 128, 32, 5, 4), (32, 128, 128, 32, 3, 4), (64, 128, 128, 64, 3, 8),
                     (32, 128, 128, 32, 3, 8), (64, 64, 64, 64, 3, 4), (64, 64, 64, 64, 3, 8)]
-FAMILIES = ("attention", "attention_forms", "attention_bwd", "matmul", "matmul_forms", "inductor_mm", "tutorials")
+CONFIGS_PERSISTENT = [(128, 256, 64, 3, 8), (128, 128, 64, 4, 8), (128, 128, 64, 4, 4), (64, 256, 64, 4, 4),
+                      (128, 256, 64, 4, 8)]
+PERSISTENT_KERNELS = ("matmul_tma", "matmul_tma_persistent", "matmul_tma_persistent_ws")
+FAMILIES = ("attention", "attention_forms", "attention_bwd", "matmul", "matmul_forms", "inductor_mm",
+            "persistent_matmul", "tutorials")
 # attention_forms and attention_bwd: the form's kernel in bench/kernels/attention.py and attention_bwd.py
 ATTENTION_FORMS = {"pointers": "attn_fwd", "block_pointers": "attn_fwd_block_ptr", "descriptors": "attn_fwd_tma"}
 ATTENTION_BWD_FORMS = {"pointers": "attn_bwd", "block_pointers": "attn_bwd_block_ptr", "descriptors": "attn_bwd_tma"}
@@ -120,6 +129,11 @@ def items(families, quick):
         for case in ("fp32", "tf32", "bf16"):
             for config in MM_CONFIGS[::5 if quick else 1]:
                 out.append(("inductor_mm", (case,), config))
+    if "persistent_matmul" in families:
+        for kernel in PERSISTENT_KERNELS:
+            for size in (4096, 8192):
+                for config in (CONFIGS_PERSISTENT[::2] if quick else CONFIGS_PERSISTENT):
+                    out.append(("persistent_matmul", (kernel, size), config))
     if "tutorials" in families:
         for log2n in ((20, 26) if quick else (20, 22, 24, 26, 27)):
             out.append(("tutorials", ("vector_add", 1 << log2n), None))
@@ -153,6 +167,8 @@ class Item:
             module, kernel = self.modules[name]["attention_forms"], ATTENTION_FORMS[self.case[0]]
         elif self.family == "attention_bwd":
             module, kernel = self.modules[name]["attention_bwd"], ATTENTION_BWD_FORMS[self.case[0]]
+        elif self.family == "persistent_matmul":
+            module, kernel = self.modules[name]["persistent_matmul"], self.case[0]
         elif self.family == "matmul_forms":
             key, kernel = {"batched": ("matmul_forms", "batched_matmul"),
                            "split_k": ("matmul_forms", "split_k_matmul")}.get(self.case[1],
@@ -257,6 +273,33 @@ class Item:
             return run
         flops = 2.5 * 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
         return "TFLOP/s", flops / 1e12, want, 5e-2, launch, outs
+
+    def _persistent_matmul(self):
+        torch = self.torch
+        kernel_name, size = self.case
+        M = N = K = size
+        torch.manual_seed(0)
+        a = torch.randn(M, K, device="cuda", dtype=torch.float16)
+        b = torch.randn(N, K, device="cuda", dtype=torch.float16)
+        want = a.float() @ b.float().T
+        outs = {name: torch.empty(M, N, device="cuda", dtype=torch.float16) for name in self.modules}
+        bm, bn, bk, stages, warps = self.config
+        num_sms = torch.cuda.get_device_properties(0).multi_processor_count
+
+        def launch(name):
+            module, descriptor, c = self.modules[name]["persistent_matmul"], self.modules[name]["TensorDescriptor"], \
+                outs[name]
+            a_desc, b_desc = descriptor.from_tensor(a, [bm, bk]), descriptor.from_tensor(b, [bn, bk])
+            c_desc = descriptor.from_tensor(c, [bm, bn])
+            kernel = getattr(module, kernel_name)
+            sizes = dict(BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8, num_stages=stages,
+                         num_warps=warps)
+            if kernel_name.startswith("matmul_tma_persistent"):
+                grid = (min(num_sms, triton_cdiv(M, bm) * triton_cdiv(N, bn)),)
+                return lambda: kernel[grid](a_desc, b_desc, c_desc, M, N, K, NUM_SMS=num_sms, **sizes)
+            grid = (triton_cdiv(M, bm) * triton_cdiv(N, bn),)
+            return lambda: kernel[grid](a_desc, b_desc, c_desc, M, N, K, **sizes)
+        return "TFLOP/s", 2.0 * M * N * K / 1e12, want, 2e-2, launch, outs
 
     def _tutorial03_launch(self, a, b, outs):
         """launch(name): a function that runs tutorial 03's matmul_kernel of
@@ -566,7 +609,8 @@ def main():
 
     files = {"attention": "attention_one_loop.py", "attention_forms": "attention.py",
              "attention_bwd": "attention_bwd.py", "matmul": "tutorials.py", "tutorials": "tutorials.py",
-             "inductor_mm": "inductor_mm.py", "matmul_forms": "matmul_forms.py"}
+             "inductor_mm": "inductor_mm.py", "matmul_forms": "matmul_forms.py",
+             "persistent_matmul": "persistent_matmul.py"}
 
     def scratch(size, alignment, stream):  # global memory for tensor maps made in a kernel (attn_bwd_tma)
         return torch.empty(size, device="cuda", dtype=torch.int8)

@@ -73,3 +73,12 @@ def test_summary_counts_only_items_both_compilers_ran():
     worst = lines.index("worst 15:")
     assert lines[worst + 1].startswith("  0.750  attention fp16 128 False (128, 64, 3, 8)")
     assert lines[-1].startswith("failed: inductor_mm fp32 (128, 128, 128, 4, 8): triton error: OutOfResources")
+
+
+def test_tutorial_09_matmuls_are_timed_at_every_config():
+    items = listed("--families", "persistent_matmul")
+    assert len(items) == len(bench_corpus.PERSISTENT_KERNELS) * 2 * len(bench_corpus.CONFIGS_PERSISTENT)
+    with open(os.path.join(BENCH, "kernels", "persistent_matmul.py")) as f:
+        source = f.read()
+    for kernel in bench_corpus.PERSISTENT_KERNELS:
+        assert f"def {kernel}(" in source
