@@ -28,7 +28,10 @@ Families (item = kernel, shape and config):
               config list: tutorial 03 with A or B column-major (4096^3),
               a batched matmul (16 x 1024^3, bench/kernels/matmul_forms.py)
               and split-K into fp32 by tl.atomic_add (1024 x 1024 x 16384,
-              over CONFIGS_SPLIT_K; C zeroed in each timed call)
+              over CONFIGS_SPLIT_K; C zeroed in each timed call), and a
+              grouped matmul in the form of tutorial 08 (8 groups of 256-1536
+              rows, N = K = 2048, pointers loaded from device arrays; over
+              CONFIGS_GROUPED)
   inductor_mm Inductor's mm template over Inductor's 20 configs
               (bench_inductor_mm.py): fp32 without TF32 at 2048^3, fp32 with
               TF32 and bf16 at 4096^3
@@ -86,6 +89,10 @@ CONFIGS_ATTN_BWD = [(32, 128, 128, 32, 5, 4), (32, 128, 128, 32, 3, 4), (64, 128
 CONFIGS_PERSISTENT = [(128, 256, 64, 3, 8), (128, 128, 64, 4, 8), (128, 128, 64, 4, 4), (64, 256, 64, 4, 4),
                       (128, 256, 64, 4, 8)]
 PERSISTENT_KERNELS = ("matmul_tma", "matmul_tma_persistent", "matmul_tma_persistent_ws")
+# grouped: (BLOCK_M, BLOCK_N, BLOCK_K, programs per SM, stages, warps)
+CONFIGS_GROUPED = [(128, 128, 32, 1, 3, 4), (128, 128, 32, 2, 3, 4), (64, 64, 32, 1, 3, 4), (64, 64, 32, 2, 3, 4),
+                   (128, 128, 64, 1, 3, 8), (128, 64, 32, 1, 4, 4)]
+GROUP_ROWS = (256, 512, 1024, 768, 256, 1280, 512, 1536)  # M of each group; N = K = 2048
 FAMILIES = ("attention", "attention_forms", "attention_bwd", "matmul", "matmul_forms", "inductor_mm",
             "persistent_matmul", "tutorials")
 # attention_forms and attention_bwd: the form's kernel in bench/kernels/attention.py and attention_bwd.py
@@ -124,6 +131,8 @@ def items(families, quick):
                 out.append(("matmul_forms", ("fp16", form), config))
         for config in CONFIGS_SPLIT_K[::3 if quick else 1]:
             out.append(("matmul_forms", ("fp16", "split_k"), config))
+        for config in CONFIGS_GROUPED[::3 if quick else 1]:
+            out.append(("matmul_forms", ("fp16", "grouped"), config))
     if "inductor_mm" in families:
         from inductor_mm_configs import CONFIGS as MM_CONFIGS
         for case in ("fp32", "tf32", "bf16"):
@@ -171,7 +180,8 @@ class Item:
             module, kernel = self.modules[name]["persistent_matmul"], self.case[0]
         elif self.family == "matmul_forms":
             key, kernel = {"batched": ("matmul_forms", "batched_matmul"),
-                           "split_k": ("matmul_forms", "split_k_matmul")}.get(self.case[1],
+                           "split_k": ("matmul_forms", "split_k_matmul"),
+                           "grouped": ("matmul_forms", "grouped_matmul")}.get(self.case[1],
                                                                             ("tutorials", "matmul_kernel"))
             module = self.modules[name][key]
         else:
@@ -355,6 +365,32 @@ class Item:
                                             BLOCK_N=bn, BLOCK_K=bk, GROUP_M=group, num_stages=stages,
                                             num_warps=warps)
             return "TFLOP/s", 2.0 * batch * M * N * K / 1e12, want, 0.02, launch, outs
+        if form == "grouped":
+            N = K = 2048
+            starts = [sum(GROUP_ROWS[:g]) for g in range(len(GROUP_ROWS))]
+            a = torch.randn(sum(GROUP_ROWS), K, device="cuda", dtype=torch.float16)
+            b = torch.randn(len(GROUP_ROWS), K, N, device="cuda", dtype=torch.float16)
+            want = torch.cat([a[s:s + m].float() @ b[g].float()
+                              for g, (s, m) in enumerate(zip(starts, GROUP_ROWS))])
+            outs = {name: torch.empty(sum(GROUP_ROWS), N, device="cuda", dtype=torch.float16)
+                    for name in self.modules}
+
+            def device_array(values, dtype):
+                return torch.tensor(values, device="cuda", dtype=dtype)
+            a_addrs = device_array([a[s].data_ptr() for s in starts], torch.int64)
+            b_addrs = device_array([b[g].data_ptr() for g in range(len(GROUP_ROWS))], torch.int64)
+            sizes = device_array([x for m in GROUP_ROWS for x in (m, N, K)], torch.int32)
+            row_strides = device_array([x for _ in GROUP_ROWS for x in (K, N, N)], torch.int32)
+            bm, bn, bk, per_sm, stages, warps = self.config
+            programs = per_sm * torch.cuda.get_device_properties(0).multi_processor_count
+
+            def launch(name):
+                kernel, c = self.modules[name]["matmul_forms"].grouped_matmul, outs[name]
+                c_addrs = device_array([c[s].data_ptr() for s in starts], torch.int64)
+                return lambda: kernel[(programs,)](a_addrs, b_addrs, c_addrs, sizes, row_strides, len(GROUP_ROWS),
+                                                   NUM_PROGRAMS=programs, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+                                                   num_stages=stages, num_warps=warps)
+            return "TFLOP/s", 2.0 * sum(GROUP_ROWS) * N * K / 1e12, want, 0.02, launch, outs
         if form == "split_k":
             M, N, K = 1024, 1024, 16384
             a = torch.randn(M, K, device="cuda", dtype=torch.float16)

@@ -6,7 +6,13 @@
 #   split_k_matmul  C += A @ B over one of SPLIT_K slices of K per program
 #                   (program_id(1)), accumulated in fp32 with tl.atomic_add
 #                   into a zeroed C, as split-K kernels do for small M, N and
-#                   a long K.
+#                   a long K;
+#   grouped_matmul  C[g] = A[g] @ B[g] for groups of different sizes in one
+#                   launch (a mixture-of-experts layer's expert matmuls):
+#                   NUM_PROGRAMS programs walk the tiles of every group in
+#                   turn, each group's matrices reached through pointers
+#                   loaded from device arrays (int64 addresses), its sizes
+#                   and row strides loaded too; sizes multiples of the blocks.
 
 
 @triton.jit
@@ -67,3 +73,37 @@ def split_k_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk
     offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
     c_ptrs = c_ptr + offs_cm[:, None] * stride_cm + offs_cn[None, :] * stride_cn
     tl.atomic_add(c_ptrs, acc, mask=(offs_cm[:, None] < M) & (offs_cn[None, :] < N))
+
+
+@triton.jit
+def grouped_matmul(a_addrs, b_addrs, c_addrs, sizes, row_strides, groups, NUM_PROGRAMS: tl.constexpr,
+                   BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    tile = tl.program_id(0)
+    group_start = 0  # index of the group's first tile among all groups' tiles
+    for g in range(groups):
+        m = tl.load(sizes + 3 * g)
+        n = tl.load(sizes + 3 * g + 1)
+        k = tl.load(sizes + 3 * g + 2)
+        tiles_n = tl.cdiv(n, BLOCK_N)
+        group_tiles = tl.cdiv(m, BLOCK_M) * tiles_n
+        while tile >= group_start and tile < group_start + group_tiles:
+            a = tl.load(a_addrs + g).to(tl.pointer_type(tl.float16))
+            b = tl.load(b_addrs + g).to(tl.pointer_type(tl.float16))
+            c = tl.load(c_addrs + g).to(tl.pointer_type(tl.float16))
+            lda = tl.load(row_strides + 3 * g)
+            ldb = tl.load(row_strides + 3 * g + 1)
+            ldc = tl.load(row_strides + 3 * g + 2)
+            within = tile - group_start
+            rows = (within // tiles_n) * BLOCK_M + tl.arange(0, BLOCK_M)
+            cols = (within % tiles_n) * BLOCK_N + tl.arange(0, BLOCK_N)
+            steps = tl.arange(0, BLOCK_K)
+            a_ptrs = a + rows[:, None] * lda + steps[None, :]
+            b_ptrs = b + steps[:, None] * ldb + cols[None, :]
+            acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+            for _ in range(0, tl.cdiv(k, BLOCK_K)):
+                acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
+                a_ptrs += BLOCK_K
+                b_ptrs += BLOCK_K * ldb
+            tl.store(c + rows[:, None] * ldc + cols[None, :], acc.to(tl.float16))
+            tile += NUM_PROGRAMS
+        group_start += group_tiles

@@ -82,3 +82,11 @@ def test_tutorial_09_matmuls_are_timed_at_every_config():
         source = f.read()
     for kernel in bench_corpus.PERSISTENT_KERNELS:
         assert f"def {kernel}(" in source
+
+
+def test_tutorial_08_grouped_matmul_is_a_matmul_form():
+    items = [line for line in listed("--families", "matmul_forms") if "'grouped'" in line]
+    assert len(items) == len(bench_corpus.CONFIGS_GROUPED)
+    with open(os.path.join(BENCH, "kernels", "matmul_forms.py")) as f:
+        assert "def grouped_matmul(" in f.read()
+    assert all(m % 128 == 0 for m in bench_corpus.GROUP_ROWS)  # the kernel takes sizes multiple of its blocks
