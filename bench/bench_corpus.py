@@ -198,16 +198,26 @@ class Item:
 
     # -- families --
 
-    def _attention(self):
+    ATTENTION_SHAPE = (4, 32, 4096)  # Z, H, N of every attention family
+
+    def _attention_forward_inputs(self, dtype, d, causal):
+        """q, k, v of an attention forward item (Z x H x N x d), its scale,
+        SDPA's output on them, and an output tensor per compiler."""
         torch = self.torch
-        dtype_name, d, causal = self.case
-        dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[dtype_name]
-        Z, H, N = 4, 32, 4096
+        Z, H, N = self.ATTENTION_SHAPE
         torch.manual_seed(0)
         q, k, v = (torch.randn(Z, H, N, d, device="cuda", dtype=dtype) for _ in range(3))
         sm_scale = d ** -0.5
         want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
         outs = {name: torch.empty_like(q) for name in self.modules}
+        return q, k, v, sm_scale, want, outs
+
+    def _attention(self):
+        torch = self.torch
+        dtype_name, d, causal = self.case
+        dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[dtype_name]
+        Z, H, N = self.ATTENTION_SHAPE
+        q, k, v, sm_scale, want, outs = self._attention_forward_inputs(dtype, d, causal)
         bm, bn, stages, warps = self.config
 
         def launch(name):
@@ -220,14 +230,9 @@ class Item:
         return "TFLOP/s", flops / 1e12, want, 2e-2, launch, outs
 
     def _attention_forms(self):
-        torch = self.torch
         form, d, causal = self.case
-        Z, H, N = 4, 32, 4096
-        torch.manual_seed(0)
-        q, k, v = (torch.randn(Z, H, N, d, device="cuda", dtype=torch.float16) for _ in range(3))
-        sm_scale = d ** -0.5
-        want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
-        outs = {name: torch.empty_like(q) for name in self.modules}
+        Z, H, N = self.ATTENTION_SHAPE
+        q, k, v, sm_scale, want, outs = self._attention_forward_inputs(self.torch.float16, d, causal)
         bm, bn, stages, warps = self.config
         grid = (triton_cdiv(N, bm), Z * H)
         stage = 3 if causal else 1
@@ -251,7 +256,7 @@ class Item:
     def _attention_bwd(self):
         torch = self.torch
         form, d, causal = self.case
-        Z, H, N = 4, 32, 4096
+        Z, H, N = self.ATTENTION_SHAPE
         torch.manual_seed(0)
         q, k, v, do = (torch.randn(Z, H, N, d, device="cuda", dtype=torch.float16) for _ in range(4))
         sm_scale = d ** -0.5

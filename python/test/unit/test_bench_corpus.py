@@ -30,24 +30,25 @@ def test_the_corpus_has_every_family_and_enough_items():
     assert len(eight) == 2 * 2 * 2 * sum(1 for c in bench_corpus.CONFIGS_ATTN if c[3] == 8)
 
 
+def defines(kernel_file, names):
+    """Whether bench/kernels/<kernel_file> defines every function of `names`."""
+    with open(os.path.join(BENCH, "kernels", kernel_file)) as f:
+        source = f.read()
+    return all(f"def {name}(" in source for name in names)
+
+
 def test_tutorial_06_attention_is_timed_in_each_form_at_every_config():
-    items = [line for line in listed("--families", "attention_forms")]
+    items = listed("--families", "attention_forms")
     assert len(items) == 3 * 3 * len(bench_corpus.CONFIGS_ATTN)
     assert {line.split("'")[1] for line in items} == {"pointers", "block_pointers", "descriptors"}
-    with open(os.path.join(BENCH, "kernels", "attention.py")) as f:
-        source = f.read()
-    for kernel in bench_corpus.ATTENTION_FORMS.values():
-        assert f"def {kernel}(" in source
+    assert defines("attention.py", bench_corpus.ATTENTION_FORMS.values())
 
 
 def test_tutorial_06_backward_is_timed_in_each_form_at_every_config():
-    items = [line for line in listed("--families", "attention_bwd")]
+    items = listed("--families", "attention_bwd")
     assert len(items) == 3 * 4 * len(bench_corpus.CONFIGS_ATTN_BWD)
     assert {line.split("'")[1] for line in items} == {"pointers", "block_pointers", "descriptors"}
-    with open(os.path.join(BENCH, "kernels", "attention_bwd.py")) as f:
-        source = f.read()
-    for kernel in list(bench_corpus.ATTENTION_BWD_FORMS.values()) + ["bwd_preprocess", "attn_fwd_lse"]:
-        assert f"def {kernel}(" in source
+    assert defines("attention_bwd.py", [*bench_corpus.ATTENTION_BWD_FORMS.values(), "bwd_preprocess", "attn_fwd_lse"])
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -78,15 +79,11 @@ def test_summary_counts_only_items_both_compilers_ran():
 def test_tutorial_09_matmuls_are_timed_at_every_config():
     items = listed("--families", "persistent_matmul")
     assert len(items) == len(bench_corpus.PERSISTENT_KERNELS) * 2 * len(bench_corpus.CONFIGS_PERSISTENT)
-    with open(os.path.join(BENCH, "kernels", "persistent_matmul.py")) as f:
-        source = f.read()
-    for kernel in bench_corpus.PERSISTENT_KERNELS:
-        assert f"def {kernel}(" in source
+    assert defines("persistent_matmul.py", bench_corpus.PERSISTENT_KERNELS)
 
 
 def test_tutorial_08_grouped_matmul_is_a_matmul_form():
     items = [line for line in listed("--families", "matmul_forms") if "'grouped'" in line]
     assert len(items) == len(bench_corpus.CONFIGS_GROUPED)
-    with open(os.path.join(BENCH, "kernels", "matmul_forms.py")) as f:
-        assert "def grouped_matmul(" in f.read()
+    assert defines("matmul_forms.py", ["grouped_matmul"])
     assert all(m % 128 == 0 for m in bench_corpus.GROUP_ROWS)  # the kernel takes sizes multiple of its blocks
