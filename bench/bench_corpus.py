@@ -392,9 +392,12 @@ class Item:
             def launch(name):
                 kernel, c = self.modules[name]["matmul_forms"].grouped_matmul, outs[name]
                 c_addrs = device_array([c[s].data_ptr() for s in starts], torch.int64)
-                return lambda: kernel[(programs,)](a_addrs, b_addrs, c_addrs, sizes, row_strides, len(GROUP_ROWS),
-                                                   NUM_PROGRAMS=programs, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
-                                                   num_stages=stages, num_warps=warps)
+
+                def call(operands=(a, b)):  # (the address arrays do not keep the operands alive; this does)
+                    kernel[(programs,)](a_addrs, b_addrs, c_addrs, sizes, row_strides, len(GROUP_ROWS),
+                                        NUM_PROGRAMS=programs, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+                                        num_stages=stages, num_warps=warps)
+                return call
             return "TFLOP/s", 2.0 * sum(GROUP_ROWS) * N * K / 1e12, want, 0.02, launch, outs
         if form == "split_k":
             M, N, K = 1024, 1024, 16384
