@@ -376,3 +376,21 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// A ring of 1-D vectors (what ttg-pipeline allocates for a loop's loads of
+// per-row statistics) carries the vectors' 1-D shared layout.
+// CHECK-LABEL: tt.func @ring_of_vectors
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x32xf32, #shared, #smem, mutable>
+// CHECK: ttg.memdesc_index %{{.*}}[%{{.*}}] : !ttg.memdesc<3x32xf32, #shared, #smem, mutable> -> !ttg.memdesc<32xf32, #shared, #smem, mutable, 3x32>
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @ring_of_vectors(%slot: i32) {
+    %ring = ttg.local_alloc : () -> !ttg.memdesc<3x32xf32, #shared, #smem, mutable>
+    %vector = ttg.memdesc_index %ring[%slot] : !ttg.memdesc<3x32xf32, #shared, #smem, mutable> -> !ttg.memdesc<32xf32, #shared, #smem, mutable, 3x32>
+    ttg.local_dealloc %ring : !ttg.memdesc<3x32xf32, #shared, #smem, mutable>
+    tt.return
+  }
+}

@@ -96,11 +96,12 @@ MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!shared)
     return emitError() << "memdesc encoding must be a shared layout, got "
                        << encoding;
-  // A shared layout of 2-D tiles also describes a buffer of several such
-  // tiles (a pipelining ring) stacked along leading dimensions.
+  // A shared layout of tiles also describes a buffer of several such tiles
+  // (a pipelining ring: of 2-D operand tiles, or of the 1-D vectors a loop
+  // loads, as per-row statistics) stacked along leading dimensions.
   // (ops that move data between registers and shared memory take one slot
   // of such a ring, TTGOps.cpp's verifyWholeTiles)
-  bool stackedTiles = shared.getOrder().size() == 2 && shape.size() > 2;
+  bool stackedTiles = shared.getOrder().size() < shape.size();
   // A view (ttg.memdesc_index of one slot) keeps the layout of the
   // allocation it indexes: a ring of barriers [n x 1] has views [1].
   bool viewOfAllocation = allocShape.size() > shape.size() &&
