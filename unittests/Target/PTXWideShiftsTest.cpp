@@ -1,8 +1,10 @@
-// Tests of splitWideningShifts: which PTX lines it rewrites and into what.
+// Tests of splitWideningShifts (which PTX lines it rewrites and into what)
+// and of copiesWithPerThreadAsyncCopies (which kernels it is for).
 #include "tritium/Target/NVIDIA/PTXWideShifts.h"
 
 #include <gtest/gtest.h>
 
+using tritium::nvidia::copiesWithPerThreadAsyncCopies;
 using tritium::nvidia::splitWideningShifts;
 
 TEST(PTXWideShifts, SignedAndUnsignedPowersOfTwo) {
@@ -38,4 +40,16 @@ TEST(PTXWideShifts, LeavesEverythingElse) {
   std::string ptx = original;
   EXPECT_EQ(splitWideningShifts(ptx), 0u);
   EXPECT_EQ(ptx, original);
+}
+
+TEST(PTXWideShifts, OnlyKernelsWithPerThreadAsyncCopies) {
+  EXPECT_TRUE(copiesWithPerThreadAsyncCopies(
+      "\tcp.async.cg.shared.global [ %r1 + 0 ], [ %rd2 + 0 ], 0x10, %r3;\n"));
+  EXPECT_TRUE(copiesWithPerThreadAsyncCopies(
+      "\tcp.async.ca.shared.global [ %r1 + 0 ], [ %rd2 + 0 ], 0x4, %r3;\n"));
+  EXPECT_FALSE(copiesWithPerThreadAsyncCopies(
+      "\tcp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%r1], [%rd1, {%r2, %r3}], [%r4];\n\tcp.async.bulk.commit_group;\n"));
+  EXPECT_FALSE(copiesWithPerThreadAsyncCopies(
+      "\tld.global.b16 \t%rs1, [%rd159];\n\tmul.wide.s32 \t%rd2, %r1, 2;\n"));
 }

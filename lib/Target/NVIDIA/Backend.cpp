@@ -7,10 +7,13 @@
 //               is called; then all but the kernels become internal so O3
 //               may inline and drop them
 //   optimize    the O3 module pipeline with NVPTX's passes
-//   ptx         NVPTX code generation
+//   ptx         NVPTX code generation; widening multiplies by 2^k become
+//               sign-extend + shift (PTXWideShifts.h)
 //   ptxas       PTX -> cubin, with its -v resource report; a kernel that
-//               spilled with registers to spare is assembled once more
-//               with `.minnctapersm 1` (Ptxas.h, withOneBlockPerSM) and the
+//               spilled is assembled once more with the multiplies as
+//               NVPTX emitted them, unless it copies with per-thread
+//               cp.async; one that spilled with registers to spare, with
+//               `.minnctapersm 1` (Ptxas.h, withOneBlockPerSM); each time the
 //               result that spills less is kept
 // Each compile has its own LLVMContext whose diagnostic handler collects
 // LLVM's warnings and errors instead of printing them (and, for errors,
@@ -174,7 +177,10 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   if (!diagnostics.errors.empty())
     return finish(makeError("NVPTX code generation failed"));
   result.ptx = std::move(*ptx);
-  splitWideningShifts(result.ptx);
+  // The widening multiplies split into sign-extend + shift, and the PTX as
+  // NVPTX emitted it for when that costs spills (below).
+  std::string unsplit = result.ptx;
+  bool split = splitWideningShifts(result.ptx) > 0;
   dump("kernel.ptx", result.ptx);
 
   // ptxas
@@ -195,6 +201,27 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   if (!assembled)
     return finish(assembled.takeError());
   result.ptxas = std::move(*assembled);
+  auto spilled = [](const PtxasResult &r) {
+    const KernelResources &k = r.kernels.front();
+    return k.spillStoreBytes + k.spillLoadBytes;
+  };
+  // Split offsets take two registers where the multiply's source took one.
+  // Outside a loop of per-thread cp.async (where the split is for the
+  // copies' sake, PTXWideShifts.h), a kernel that spilled with them split
+  // is assembled as emitted too, and the form that spills less is kept.
+  if (split && result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
+      spilled(*result.ptxas) > 0 && !copiesWithPerThreadAsyncCopies(unsplit)) {
+    llvm::Expected<PtxasResult> asEmitted =
+        runPtxas(result.ptxasPath, unsplit, options.target, ptxasOptions);
+    if (!asEmitted)
+      return finish(asEmitted.takeError());
+    if (asEmitted->succeeded && asEmitted->kernels.size() == 1 &&
+        spilled(*asEmitted) < spilled(*result.ptxas)) {
+      result.ptx = std::move(unsplit);
+      result.ptxas = std::move(*asEmitted);
+      dump("kernel.ptx", result.ptx);
+    }
+  }
   // ptxas may answer a kernel that cannot keep its values in registers by
   // taking few registers (for the most blocks per SM) and spilling
   // kilobytes; told that one block per SM will do, it uses the registers the
@@ -208,10 +235,6 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
           runPtxas(result.ptxasPath, *hinted, options.target, ptxasOptions);
       if (!retried)
         return finish(retried.takeError());
-      auto spilled = [](const PtxasResult &r) {
-        const KernelResources &k = r.kernels.front();
-        return k.spillStoreBytes + k.spillLoadBytes;
-      };
       if (retried->succeeded && retried->kernels.size() == 1 &&
           spilled(*retried) < spilled(*result.ptxas)) {
         result.ptx = std::move(*hinted);

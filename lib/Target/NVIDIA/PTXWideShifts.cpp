@@ -91,6 +91,11 @@ std::string rewriteLine(std::string_view line) {
 
 } // namespace
 
+bool tritium::nvidia::copiesWithPerThreadAsyncCopies(std::string_view ptx) {
+  return ptx.find("cp.async.ca.") != std::string_view::npos ||
+         ptx.find("cp.async.cg.") != std::string_view::npos;
+}
+
 unsigned tritium::nvidia::splitWideningShifts(std::string &ptx) {
   std::string out;
   out.reserve(ptx.size() + ptx.size() / 16);

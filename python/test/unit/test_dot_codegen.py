@@ -78,6 +78,34 @@ def test_pointer_offsets_are_widened_once_not_by_wide_multiplies():
     assert "cubin" in k.asm  # ptxas accepts it
 
 
+def compile_grouped_matmul(block, num_warps, num_stages):
+    # Tutorial 08's form: each group's pointers and row strides are loaded
+    # from device arrays, so nothing about their alignment is known and the
+    # loop's loads are plain per-element loads (no cp.async).
+    grouped = load_kernels("matmul_forms.py", triton, tl, "tritium").grouped_matmul
+    signature = {"a_addrs": "*i64", "b_addrs": "*i64", "c_addrs": "*i64", "sizes": "*i32",
+                 "row_strides": "*i32", "groups": "i32"}
+    return triton.compile(grouped, signature=signature, target="cuda:90", num_warps=num_warps,
+                          num_stages=num_stages,
+                          constexprs={"NUM_PROGRAMS": 132, "BLOCK_M": block[0], "BLOCK_N": block[1],
+                                      "BLOCK_K": block[2]},
+                          attrs={n: [["tt.divisibility", 16]] for n in signature if n != "groups"})
+
+
+def test_offsets_stay_wide_multiplies_where_splitting_them_spills():
+    # Without cp.async the split offsets are kept only if they cost no
+    # spills: at 128x128x32, 4 warps, the split form spills 644 bytes and
+    # NVPTX's mul.wide form 196 (ptxas of CUDA 13.0), so the latter is kept.
+    k = compile_grouped_matmul((128, 128, 32), 4, 3)
+    ptx = k.asm["ptx"]
+    assert "cp.async.c" not in ptx
+    assert re.search(r"mul\.wide\.s32\s+%rd\d+, %r\d+, 2;", ptx)
+    # A tile that fits keeps the split form (faster there: H200, 2026-11-30).
+    k = compile_grouped_matmul((64, 64, 32), 4, 3)
+    assert k.n_spills == 0
+    assert not re.search(r"mul\.wide\.[su]32\s+%rd\d+, %r\d+, (2|4|8|16);", k.asm["ptx"])
+
+
 @pytest.mark.parametrize("dtype,instr", [("bf16", "m64n128k16.f32.bf16.bf16"), ("fp8e4nv", "m64n128k32.f32.e4m3.e4m3"),
                                          ("fp8e5", "m64n128k32.f32.e5m2.e5m2")])
 def test_hopper_matmul_dtypes(dtype, instr):

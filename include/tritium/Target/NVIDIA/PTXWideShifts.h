@@ -9,13 +9,27 @@
 // the same loop), it keeps 64-bit offsets and adds a uniform base: tutorial
 // 03's 128x128x32 4-warp matmul runs 6-12% faster (H200, 2026-11-29).
 //
+// The 64-bit offsets take two registers each where the 32-bit ones took
+// one.  A kernel without per-thread cp.async that spills with them split is
+// therefore also assembled as NVPTX emitted it, and the form that spills
+// less is kept (Backend.cpp): a tutorial-08 grouped matmul (pointers loaded
+// from memory, plain loads) at 128x128x32, 4 warps, spills 644 bytes split
+// and 196 as emitted, and runs 1.45-1.57x faster as emitted; its configs
+// that do not spill run 7% faster split (H200, 2026-11-30).
+//
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_TARGET_NVIDIA_PTXWIDESHIFTS_H
 #define TRITIUM_TARGET_NVIDIA_PTXWIDESHIFTS_H
 
 #include <string>
+#include <string_view>
 
 namespace tritium::nvidia {
+
+/// Whether `ptx` copies global to shared memory with per-thread cp.async
+/// (`cp.async.ca` or `cp.async.cg`; the bulk and tensor copies of TMA take
+/// no per-thread offsets).
+bool copiesWithPerThreadAsyncCopies(std::string_view ptx);
 
 /// Rewrites every unpredicated `mul.wide.{s,u}32 %rdD, %rS, 2^k;` of `ptx`
 /// into `cvt.{s64.s32,u64.u32} %rdD, %rS;` and `shl.b64 %rdD, %rdD, k;`.
