@@ -549,6 +549,11 @@ std::string CudaCompile::json() const {
 }
 } // namespace
 
+extern "C" void tritium_ptxas_path(char **path) {
+  if (path)
+    store(path, nvidia::findPtxas());
+}
+
 extern "C" void tritium_prepare_ptx_compiler(void) {
   std::string ptxas = nvidia::findPtxas();
   if (!ptxas.empty())

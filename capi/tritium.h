@@ -112,6 +112,11 @@ TRITIUM_API int tritium_compile_cuda(const char *ttir, size_t len,
  * revision 13. */
 TRITIUM_API void tritium_prepare_ptx_compiler(void);
 
+/* The ptxas that tritium_compile_cuda runs now (its path, as the
+ * environment names it; see findPtxas in Ptxas.h), or "" when there is none.
+ * *path is freed with tritium_free().  Since ABI revision 16. */
+TRITIUM_API void tritium_ptxas_path(char **path);
+
 /* Frees a string returned by this library. */
 TRITIUM_API void tritium_free(char *p);
 

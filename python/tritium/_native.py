@@ -13,7 +13,7 @@ import threading
 from .errors import CompilationError, NativeLibraryError
 
 # Must equal kAbiVersion in capi/ParseAndVerify.cpp.
-ABI_VERSION = 15
+ABI_VERSION = 16
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _lock = threading.Lock()
@@ -91,6 +91,8 @@ class NativeLibrary:
         d.tritium_free.argtypes = [ctypes.c_void_p]
         d.tritium_prepare_ptx_compiler.restype = None
         d.tritium_prepare_ptx_compiler.argtypes = []
+        d.tritium_ptxas_path.restype = None
+        d.tritium_ptxas_path.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
         vp = ctypes.c_void_p
         d.tritium_cpu_compile.restype = ctypes.c_int
         d.tritium_cpu_compile.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p,
@@ -118,6 +120,26 @@ class NativeLibrary:
             st = os.stat(os.path.realpath(self.path))
             self._build_id = f"{self.version()}:{st.st_size}:{st.st_mtime_ns}"
         return self._build_id
+
+    def ptxas_path(self) -> str:
+        """The ptxas a compile runs now (the environment decides: see
+        findPtxas in Ptxas.h), or "" when there is none."""
+        path = ctypes.c_void_p()
+        self._dll.tritium_ptxas_path(ctypes.byref(path))
+        return self._take_string(path)
+
+    def ptx_compiler_id(self) -> str:
+        """Identifies what turns PTX into cubins for the kernel cache: the
+        ptxas (path, size and modification time: a CUDA upgrade or another
+        TRITIUM_PTXAS_PATH / TRITON_PTXAS_PATH must not be answered by
+        cubins another ptxas built) and TRITIUM_NVJITLINK.  One stat."""
+        path = self.ptxas_path()
+        try:
+            st = os.stat(os.path.realpath(path)) if path else None
+        except OSError:
+            st = None
+        ptxas = f"{path}:{st.st_size}:{st.st_mtime_ns}" if st else (path or "no ptxas")
+        return f"{ptxas}|nvjitlink={os.environ.get('TRITIUM_NVJITLINK', 'none')}"
 
     def _take_bytes(self, pointer: ctypes.c_void_p, size: ctypes.c_size_t) -> bytes:
         """The `size` bytes at `pointer` (b"" for NULL), freed."""

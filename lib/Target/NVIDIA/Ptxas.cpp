@@ -145,6 +145,9 @@ std::string tritium::nvidia::findPtxas() {
       return ""; // asked to stop at PTX
     return explicitPath; // running it says what is wrong with it
   }
+  if (const char *tritonPath = std::getenv("TRITON_PTXAS_PATH");
+      tritonPath && *tritonPath)
+    return tritonPath;
   for (const char *variable : {"CUDA_HOME", "CUDA_PATH"})
     if (std::string path = ptxasUnder(std::getenv(variable)); !path.empty())
       return path;

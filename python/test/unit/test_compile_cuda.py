@@ -332,6 +332,40 @@ def test_a_missing_explicit_ptxas_is_an_error(monkeypatch):
     assert "ptxas at '/nonexistent/ptxas' does not exist" in str(info.value)
 
 
+def test_tritons_ptxas_setting_names_the_ptxas(monkeypatch):
+    monkeypatch.delenv("TRITIUM_PTXAS_PATH", raising=False)
+    monkeypatch.setenv("TRITON_PTXAS_PATH", "/nonexistent/triton/ptxas")
+    assert native_library().ptxas_path() == "/nonexistent/triton/ptxas"
+    with pytest.raises(tritium.CompilationError) as info:
+        compile_llir(LLVM_ADD)
+    assert "ptxas at '/nonexistent/triton/ptxas' does not exist" in str(info.value)
+    monkeypatch.setenv("TRITIUM_PTXAS_PATH", "none")  # Tritium's own setting comes first
+    assert native_library().ptxas_path() == ""
+
+
+@tritium.jit
+def _scaled(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, 2.0 * tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+@needs_ptxas
+def test_the_kernel_cache_keeps_apart_what_different_ptxas_built(monkeypatch, tmp_path):
+    # A cached kernel is not answered for another ptxas: here the first
+    # compile had none (PTX only), the second must still get its cubin.
+    monkeypatch.setenv("TRITIUM_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("TRITON_PTXAS_PATH", raising=False)
+
+    def compile_it():
+        return tritium.compile(_scaled, signature={"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"},
+                               constexprs={"BLOCK": 128}, target="cuda:90")
+    monkeypatch.setenv("TRITIUM_PTXAS_PATH", "none")
+    assert "cubin" not in compile_it().asm
+    monkeypatch.delenv("TRITIUM_PTXAS_PATH")
+    assert "cubin" in compile_it().asm
+    assert len(os.listdir(tmp_path)) >= 2
+
+
 def test_dump_dir_receives_each_back_end_step(tmp_path):
     dump = tmp_path / "dump"
     compile_llir(LLVM_EXP, dump_dir=str(dump))

@@ -223,7 +223,10 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
                                          lambda chosen: _backend_options(opts, chosen, debug_on, maxnreg))
     fn = src.fn
     lib = native_library()
-    key = cache.make_key(__tritium_version__, lib.build_id(), frontend_hash(), fn.cache_key, fn.global_constexprs(),
+    # (what makes the cubins is part of the key: another ptxas builds other ones)
+    ptx_compiler = lib.ptx_compiler_id() if target.backend != "cpu" else None
+    key = cache.make_key(__tritium_version__, lib.build_id(), ptx_compiler, frontend_hash(), fn.cache_key,
+                         fn.global_constexprs(),
                          sorted(src.signature.items()),
                          sorted((k, repr(v)) for k, v in src.constexprs.items()),
                          sorted((k, repr(v)) for k, v in src.attrs.items()),

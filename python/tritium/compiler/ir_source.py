@@ -117,7 +117,7 @@ def compile_ir_file(path, target, opts: Dict[str, Any], backend_options_for):
         named = re.search(r'ttg\.target"?\s*=\s*"(cuda:\d+)"', printed)
         target = GPUTarget.parse(named[1] if named else "cuda:90")
     options = dict(backend_options_for(target), input=stage, num_warps=num_warps)
-    key = cache.make_key(__tritium_version__, lib.build_id(), "ir-file", stage, text,
+    key = cache.make_key(__tritium_version__, lib.build_id(), lib.ptx_compiler_id(), "ir-file", stage, text,
                          sorted((k, repr(v)) for k, v in options.items()), str(target))
     files = cache.load(key, name)
     if files is not None:

@@ -25,7 +25,7 @@
 namespace tritium::nvidia {
 
 /// The ptxas to run, looked for in order at $TRITIUM_PTXAS_PATH,
-/// $CUDA_HOME/bin/ptxas, $CUDA_PATH/bin/ptxas, /usr/local/cuda/bin/ptxas and
+/// $TRITON_PTXAS_PATH (Triton's setting), $CUDA_HOME/bin/ptxas, $CUDA_PATH/bin/ptxas, /usr/local/cuda/bin/ptxas and
 /// on $PATH; empty when there is none, or when $TRITIUM_PTXAS_PATH is
 /// "none" (stop at PTX, e.g. to test the driver's JIT path).
 std::string findPtxas();

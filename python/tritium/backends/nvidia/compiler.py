@@ -63,9 +63,11 @@ class CUDABackend(BaseBackend):
         self.capability = self.target.arch
 
     def hash(self) -> str:
-        """Tritium's version, the native library's build and the compute
-        capability (Triton's is the ptxas version and the capability)."""
-        return f"tritium-{__tritium_version__}-{native_library().build_id()}-{self.capability}"
+        """Tritium's version, the native library's build, the ptxas it runs
+        and the compute capability (Triton's is the ptxas version and the
+        capability)."""
+        library = native_library()
+        return f"tritium-{__tritium_version__}-{library.build_id()}-{library.ptx_compiler_id()}-{self.capability}"
 
     def parse_options(self, opts: Dict[str, Any]) -> CUDAOptions:
         """The options `opts` names (None values ignored, unknown names
