@@ -547,8 +547,8 @@ class JITFunction(KernelInterface):
         self.constexpr_indices = [p.num for p in self.params if p.is_constexpr]
         self.constexprs = self.constexpr_indices  # (Triton's name: indices of the constexpr parameters)
         try:
-            source = inspect.getsource(fn)
-            self.starting_line = inspect.getsourcelines(fn)[1]
+            source_lines, self.starting_line = inspect.getsourcelines(fn)  # (one pass of the tokenizer)
+            source = "".join(source_lines)
             self.file_name = inspect.getsourcefile(fn) or "<unknown>"
         except (OSError, TypeError) as e:
             raise TritiumError(f"cannot read the source of {fn.__name__}: {e}") from e
@@ -573,7 +573,16 @@ class JITFunction(KernelInterface):
         # of them changed raises, as in Triton (the kernels compiled would
         # be stale).  Filled in place: the dispatcher holds this list.
         self.used_reads: List[_dependencies.Read] = []
-        self._dispatch, self._warm_key = self._make_dispatcher()
+        # The dispatcher (_dispatch, _warm_key) is made on first use
+        # (__getattr__): most @jit functions, the language's own included,
+        # are never launched, and making one compiles Python code.
+
+    def __getattr__(self, name):
+        # Only for attributes not set yet: the dispatcher, made on first use.
+        if name in ("_dispatch", "_warm_key", "_dispatch_namespace") and self.__dict__.get("fn") is not None:
+            self._dispatch, self._warm_key = self._make_dispatcher(self.__dict__.get("_single_device", False))
+            return self.__dict__[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def add_pre_run_hook(self, hook: Callable):
         """Calls `hook(*arguments)` before every launch (Triton's name); such
@@ -676,7 +685,8 @@ class JITFunction(KernelInterface):
         self._ast = None
         self._dispatch = self._warm_key = self._dispatch_namespace = None
         if self.__dict__.get("fn") is not None:
-            self._dispatch, self._warm_key = self._make_dispatcher(self._single_device)
+            for name in ("_dispatch", "_warm_key", "_dispatch_namespace"):
+                del self.__dict__[name]  # made on first use (__getattr__)
 
     def global_constexprs(self) -> tuple:
         """The current values of the global (or closure) constexprs, dtypes and plain numbers (those
