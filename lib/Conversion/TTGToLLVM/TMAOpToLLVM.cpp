@@ -34,7 +34,10 @@
 //                          its slot of the kernel's global scratch (zeroes,
 //                          then tensormap.replace.tile.* .global per field),
 //                          fence.proxy.tensormap::generic release and
-//                          acquire; the result is the slot's address;
+//                          acquire (neither for a map marked
+//                          ttg.tensormap_fences_deferred: a later map's
+//                          release covers it, TensorMapFences.h); the
+//                          result is the slot's address;
 //   ttg.fence_async_shared    fence.proxy.async.shared::cta;
 //   ttg.fence_tensormap_acquire  the issuing thread:
 //                          fence.proxy.tensormap::generic.acquire.gpu [map],
@@ -53,6 +56,7 @@
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
+#include "tritium/Dialect/TTG/TensorMapFences.h"
 #include "tritium/Layout/TmaTile.h"
 #include "tritium/Target/NVIDIA/PTXBuilder.h"
 
@@ -463,10 +467,13 @@ struct MakeTensorDescLowering
     int64_t swizzleMode = swizzle == 128 ? 3 : swizzle == 64 ? 2 : swizzle == 32 ? 1 : 0;
     replace("swizzle_mode", "b32", std::nullopt, constant(swizzleMode));
     replace("fill_mode", "b32", std::nullopt, constant(op.getPadding() == 2 ? 1 : 0));
-    ptx.verbatim("@%0 fence.proxy.tensormap::generic.release.gpu;", {pred});
-    ptx.verbatim("@%0 fence.proxy.tensormap::generic.acquire.gpu [%1], 128;", {pred, map});
-    ptx.verbatim("@%0 cp.async.bulk.commit_group;", {pred});
-    ptx.verbatim("@%0 cp.async.bulk.wait_group.read 0;", {pred});
+    if (!op->hasAttr(ttg::kTensorMapFencesDeferredAttrName)) {
+      // (releases this map and those made just before it, TensorMapFences.h)
+      ptx.verbatim("@%0 fence.proxy.tensormap::generic.release.gpu;", {pred});
+      ptx.verbatim("@%0 fence.proxy.tensormap::generic.acquire.gpu [%1], 128;", {pred, map});
+      ptx.verbatim("@%0 cp.async.bulk.commit_group;", {pred});
+      ptx.verbatim("@%0 cp.async.bulk.wait_group.read 0;", {pred});
+    }
     ptx.launch(rewriter, loc, Type());
     rewriter.replaceOp(op, LLVM::AddrSpaceCastOp::create(
                                rewriter, loc, LLVM::LLVMPointerType::get(op.getContext()), slot));

@@ -55,7 +55,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // first: box 32 then 16, the shape, the outer stride in bytes; element type
 // 7 = f32; 128-byte rows: swizzle mode 3; fill 0 = zeros), releases and
 // acquires it for the tensor-map proxy, and the copy reads the map at the
-// slot's generic address.
+// slot's generic address.  The two maps are made one after the other: the
+// first is written without fences, the second's release covers both, and
+// the first is acquired after it (ttg.tensormap_fences_deferred).
 // CHECK-LABEL: llvm.func @made_in_kernel
 // CHECK-SAME: %arg3: !llvm.ptr<1>)
 // CHECK-DAG: %[[PROGRAM_BYTES:.*]] = llvm.mlir.constant(256 : i64) : i64
@@ -67,6 +69,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK: llvm.mul %[[PROGRAM]], %[[PROGRAM_BYTES]] : i64
 // CHECK: %[[SLOT:.*]] = llvm.getelementptr %arg3[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
 // CHECK: %[[STRIDE_BYTES:.*]] = llvm.mul %arg2, %[[FOUR]] : i64
+// The first map is made right before the second: written without fences.
+// CHECK: "cp.async.bulk.wait_group.read 0;\0A@$0 st.global.v4.b32 [$1+0], {$2, $2, $2, $2};
+// CHECK-SAME: @$0 tensormap.replace.tile.fill_mode.global.b1024.b32 [$1], 0;", "b,l,r,l,r,r,l" %{{.*}}, %[[SLOT]],
+// CHECK: %[[OTHER:.*]] = llvm.addrspacecast %[[SLOT]] : !llvm.ptr<1> to !llvm.ptr
+// CHECK: %[[SLOT2:.*]] = llvm.getelementptr %arg3[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
 // CHECK: "cp.async.bulk.wait_group.read 0;\0A@$0 st.global.v4.b32 [$1+0], {$2, $2, $2, $2};
 // CHECK-SAME: @$0 st.global.v4.b32 [$1+112], {$2, $2, $2, $2};
 // CHECK-SAME: @$0 tensormap.replace.tile.global_address.global.b1024.b64 [$1], $3;
@@ -84,8 +91,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK-SAME: @$0 fence.proxy.tensormap::generic.acquire.gpu [$1], 128;
 // CHECK-SAME: @$0 cp.async.bulk.commit_group;
 // CHECK-SAME: @$0 cp.async.bulk.wait_group.read 0;
-// CHECK-SAME: "b,l,r,l,r,r,l" %{{.*}}, %[[SLOT]], %{{.*}}, %{{.*}}, %arg1, %arg1, %[[STRIDE_BYTES]]
-// CHECK: %[[MAP:.*]] = llvm.addrspacecast %[[SLOT]] : !llvm.ptr<1> to !llvm.ptr
+// CHECK-SAME: "b,l,r,l,r,r,l" %{{.*}}, %[[SLOT2]], %{{.*}}, %{{.*}}, %arg1, %arg1, %[[STRIDE_BYTES]]
+// CHECK: %[[MAP:.*]] = llvm.addrspacecast %[[SLOT2]] : !llvm.ptr<1> to !llvm.ptr
+// The second's release covered the first, which is acquired after it.
+// CHECK: "@$0 fence.proxy.tensormap::generic.acquire.gpu [$1], 128;\0A@$0 cp.async.bulk.commit_group;\0A@$0 cp.async.bulk.wait_group.read 0;", "b,l" %{{.*}}, %[[OTHER]]
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes {{.*}} %[[MAP]]
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {

@@ -131,15 +131,18 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // scratch size; their loads and stores go through TMA like a kernel
 // argument's, with no plan recorded (the map is encoded from the same one).
 // The base and the stride are known multiples of 16 bytes: no check.  The
-// maps are the user's: the scratch is not the runtime's.
+// maps are the user's: the scratch is not the runtime's.  The two are made
+// one after the other: the first's fences are the second's (it is marked,
+// and acquired right after the second).
 // CHECK-NOT: ttg.global_scratch_internal
 // CHECK: ttg.global_scratch_size = 256 : i32
 // CHECK-LABEL: tt.func public @made_in_kernel
 // CHECK-NOT: tt.assert
 // CHECK-SAME: %arg3: !tt.ptr<i8> {tt.global_scratch}
-// CHECK: %[[A:.*]] = tt.make_tensor_descriptor %arg0, [%arg1, %arg1], [%arg2, %c1_i64] scratch %arg3 : !tt.ptr<i8> {padding = 1 : i32, scratch_offset = 0 : i32}
+// CHECK: %[[A:.*]] = tt.make_tensor_descriptor %arg0, [%arg1, %arg1], [%arg2, %c1_i64] scratch %arg3 : !tt.ptr<i8> {padding = 1 : i32, scratch_offset = 0 : i32, ttg.tensormap_fences_deferred}
 // CHECK-NOT: tt.make_tensor_descriptor
 // CHECK: %[[B:.*]] = tt.make_tensor_descriptor %arg0, [%arg1, %arg1], [%arg2, %c1_i64] scratch %arg3 : !tt.ptr<i8> {padding = 2 : i32, scratch_offset = 128 : i32}
+// CHECK-NEXT: ttg.fence_tensormap_acquire %[[A]]
 // CHECK: ttg.async_tma_copy_global_to_local %[[A]][%arg1, %arg1]
 // CHECK: ttg.async_tma_copy_local_to_global %[[B]][%arg1, %arg1]
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -220,5 +223,32 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %a = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
     %x = tt.descriptor_load %a[%n, %n] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
     tt.return %x : tensor<64x64xf16, #blocked>
+  }
+}
+
+// -----
+
+// Maps made in a row share fences only while no op between them reads one
+// or holds a region: %b is read before %c is made, so %a and %b share
+// theirs (the acquire of %a right after %b) and %c keeps its own.
+// CHECK-LABEL: tt.func public @rows_of_maps
+// CHECK: %[[A:.*]] = tt.make_tensor_descriptor {{.*}}ttg.tensormap_fences_deferred}
+// CHECK-NEXT: %[[B:.*]] = tt.make_tensor_descriptor {{.*}}scratch_offset = 128 : i32}
+// CHECK-NEXT: ttg.fence_tensormap_acquire %[[A]]
+// CHECK-NOT: ttg.fence_tensormap_acquire
+// CHECK: %[[C:.*]] = tt.make_tensor_descriptor {{.*}}scratch_offset = 256 : i32}
+// CHECK-NOT: ttg.fence_tensormap_acquire
+// CHECK: tt.return
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @rows_of_maps(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32, %s: i64 {tt.divisibility = 16 : i32}) {
+    %c1 = arith.constant 1 : i64
+    %a = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+    %b = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+    %x = tt.descriptor_load %b[%n, %n] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    %c = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+    tt.descriptor_store %c[%n, %n], %x : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    tt.descriptor_store %a[%n, %n], %x : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    tt.return
   }
 }

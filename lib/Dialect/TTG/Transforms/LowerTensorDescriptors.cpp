@@ -41,6 +41,11 @@
 //      A base address or a stride of all but the innermost dimension that
 //      the axis information does not prove a multiple of 16 bytes gets a
 //      tt.assert before the op (the copy engine would fault on it).
+//      Maps made one after another in a block (no op between them reads
+//      one or holds a region) share their fences (TensorMapFences.h): each
+//      but the last is marked ttg.tensormap_fences_deferred and acquired
+//      (ttg.fence_tensormap_acquire) right after the last, whose release
+//      covers them all.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/Transforms/Passes.h"
@@ -50,6 +55,7 @@
 #include "tritium/Analysis/AxisInfo.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Dialect/TT/Transforms/Transforms.h"
+#include "tritium/Dialect/TTG/TensorMapFences.h"
 #include "tritium/Layout/TmaTile.h"
 
 namespace tritium::ttg {
@@ -171,6 +177,48 @@ void guardTensorMapAlignment(ModuleOp module, ArrayRef<tt::MakeTensorDescOp> mak
   }
 }
 
+/// Whether `op`, between two maps made in a row, ends the row: it holds a
+/// region or reads one of the row's maps.
+bool endsRow(Operation *op, ArrayRef<tt::MakeTensorDescOp> row) {
+  if (op->getNumRegions() != 0)
+    return true;
+  return llvm::any_of(op->getOperands(), [&](Value operand) {
+    return llvm::any_of(row, [&](tt::MakeTensorDescOp make) {
+      return operand == make.getResult();
+    });
+  });
+}
+
+/// Gives maps made in a row one release (TensorMapFences.h).  `makes` is in
+/// program order.
+void shareTensorMapFences(ArrayRef<tt::MakeTensorDescOp> makes) {
+  SmallVector<tt::MakeTensorDescOp> row;
+  auto close = [&] {
+    if (row.size() >= 2) {
+      OpBuilder builder(row.back());
+      builder.setInsertionPointAfter(row.back());
+      for (tt::MakeTensorDescOp make : ArrayRef(row).drop_back()) {
+        make->setAttr(ttg::kTensorMapFencesDeferredAttrName, builder.getUnitAttr());
+        ttg::FenceTensorMapAcquireOp::create(builder, make.getLoc(), make.getResult());
+      }
+    }
+    row.clear();
+  };
+  for (tt::MakeTensorDescOp make : makes) {
+    if (!row.empty()) {
+      bool inRow = make->getBlock() == row.back()->getBlock() &&
+                   row.back()->isBeforeInBlock(make);
+      for (Operation *op = row.back()->getNextNode(); inRow && op != make;
+           op = op->getNextNode())
+        inRow = !endsRow(op, row);
+      if (!inRow)
+        close();
+    }
+    row.push_back(make);
+  }
+  close();
+}
+
 } // namespace
 
 LogicalResult ttg::assignTensorMapScratch(ModuleOp module) {
@@ -207,6 +255,7 @@ LogicalResult ttg::assignTensorMapScratch(ModuleOp module) {
     offset += TTGDialect::kTensorMapBytes;
   }
   module->setAttr(TTGDialect::kGlobalScratchSizeAttrName, builder.getI32IntegerAttr(offset));
+  shareTensorMapFences(makes);
   if (llvm::all_of(makes, [](tt::MakeTensorDescOp make) {
         return make->hasAttr(tt::kFromBlockPointerAttrName);
       }))
