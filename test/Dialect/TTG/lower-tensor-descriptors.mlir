@@ -228,26 +228,35 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
-// Maps made in a row share fences only while no op between them reads one
-// or holds a region: %b is read before %c is made, so %a and %b share
-// theirs (the acquire of %a right after %b) and %c keeps its own.
+// Maps made in a block whose operands are ready at its first map move up to
+// it (%d, made last, joins %a and %b; %c's base is computed after %a, so it
+// stays); then maps made in a row share fences while no op between them
+// reads one or holds a region: %a, %b and %d share theirs (%a and %b are
+// acquired right after %d) and %c, after a load through %b, keeps its own.
 // CHECK-LABEL: tt.func public @rows_of_maps
-// CHECK: %[[A:.*]] = tt.make_tensor_descriptor {{.*}}ttg.tensormap_fences_deferred}
-// CHECK-NEXT: %[[B:.*]] = tt.make_tensor_descriptor {{.*}}scratch_offset = 128 : i32}
+// CHECK: %[[A:.*]] = tt.make_tensor_descriptor {{.*}}scratch_offset = 0 : i32, ttg.tensormap_fences_deferred}
+// CHECK-NEXT: %[[B:.*]] = tt.make_tensor_descriptor {{.*}}scratch_offset = 128 : i32, ttg.tensormap_fences_deferred}
+// CHECK-NEXT: %[[D:.*]] = tt.make_tensor_descriptor {{.*}}scratch_offset = 384 : i32}
 // CHECK-NEXT: ttg.fence_tensormap_acquire %[[A]]
+// CHECK-NEXT: ttg.fence_tensormap_acquire %[[B]]
 // CHECK-NOT: ttg.fence_tensormap_acquire
-// CHECK: %[[C:.*]] = tt.make_tensor_descriptor {{.*}}scratch_offset = 256 : i32}
+// CHECK: %[[Q:.*]] = tt.addptr
+// CHECK-NEXT: %[[C:.*]] = tt.make_tensor_descriptor %[[Q]], {{.*}}scratch_offset = 256 : i32}
 // CHECK-NOT: ttg.fence_tensormap_acquire
 // CHECK: tt.return
 #blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
   tt.func public @rows_of_maps(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32, %s: i64 {tt.divisibility = 16 : i32}) {
     %c1 = arith.constant 1 : i64
+    %c64 = arith.constant 64 : i32
     %a = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
     %b = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
     %x = tt.descriptor_load %b[%n, %n] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
-    %c = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+    %q = tt.addptr %p, %c64 : !tt.ptr<f16>, i32
+    %c = tt.make_tensor_descriptor %q, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
     tt.descriptor_store %c[%n, %n], %x : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    %d = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+    tt.descriptor_store %d[%n, %n], %x : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
     tt.descriptor_store %a[%n, %n], %x : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
     tt.return
   }

@@ -41,9 +41,11 @@
 //      A base address or a stride of all but the innermost dimension that
 //      the axis information does not prove a multiple of 16 bytes gets a
 //      tt.assert before the op (the copy engine would fault on it).
-//      Maps made one after another in a block (no op between them reads
-//      one or holds a region) share their fences (TensorMapFences.h): each
-//      but the last is marked ttg.tensormap_fences_deferred and acquired
+//      Maps made in a block whose operands are ready at its first map move
+//      up to it; then maps made one after another in a block (no op
+//      between them reads one or holds a region) share their fences
+//      (TensorMapFences.h): each but the last is marked
+//      ttg.tensormap_fences_deferred and acquired
 //      (ttg.fence_tensormap_acquire) right after the last, whose release
 //      covers them all.
 //
@@ -189,9 +191,46 @@ bool endsRow(Operation *op, ArrayRef<tt::MakeTensorDescOp> row) {
   });
 }
 
-/// Gives maps made in a row one release (TensorMapFences.h).  `makes` is in
-/// program order.
-void shareTensorMapFences(ArrayRef<tt::MakeTensorDescOp> makes) {
+/// Whether `value` is available right after `point` (an op of `block`).
+bool availableAfter(Value value, Operation *point) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return true; // a block argument of this block or of an enclosing one
+  if (def->getBlock() != point->getBlock())
+    return true; // defined in an enclosing block (it dominates the make)
+  return def == point || def->isBeforeInBlock(point);
+}
+
+/// Moves every map made in a block whose operands are ready by then up to
+/// the block's first map: the maps a kernel makes between its loops (a
+/// block pointer made again for a loop of other tiles) join the ones made
+/// at its start, and all share one release.
+void gatherTensorMaps(ModuleOp module) {
+  DenseMap<Block *, Operation *> rowEnd; // the last map gathered, per block
+  module.walk([&](tt::MakeTensorDescOp make) {
+    if (!make.getScratch())
+      return;
+    auto [it, first] = rowEnd.try_emplace(make->getBlock(), make);
+    if (first)
+      return;
+    if (llvm::all_of(make->getOperands(), [&](Value operand) {
+          return availableAfter(operand, it->second);
+        })) {
+      make->moveAfter(it->second);
+      it->second = make;
+    }
+  });
+}
+
+/// Gives maps made in a row one release (TensorMapFences.h), after moving
+/// the maps of a block that can be made earlier up to its first one.
+void shareTensorMapFences(ModuleOp module) {
+  gatherTensorMaps(module);
+  SmallVector<tt::MakeTensorDescOp> makes; // in program order
+  module.walk([&](tt::MakeTensorDescOp make) {
+    if (make.getScratch())
+      makes.push_back(make);
+  });
   SmallVector<tt::MakeTensorDescOp> row;
   auto close = [&] {
     if (row.size() >= 2) {
@@ -255,7 +294,7 @@ LogicalResult ttg::assignTensorMapScratch(ModuleOp module) {
     offset += TTGDialect::kTensorMapBytes;
   }
   module->setAttr(TTGDialect::kGlobalScratchSizeAttrName, builder.getI32IntegerAttr(offset));
-  shareTensorMapFences(makes);
+  shareTensorMapFences(module);
   if (llvm::all_of(makes, [](tt::MakeTensorDescOp make) {
         return make->hasAttr(tt::kFromBlockPointerAttrName);
       }))
