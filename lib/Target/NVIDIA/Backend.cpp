@@ -11,8 +11,10 @@
 //               sign-extend + shift (PTXWideShifts.h)
 //   ptxas       PTX -> cubin, with its -v resource report; a kernel that
 //               spilled is assembled once more with the multiplies as
-//               NVPTX emitted them, unless it copies with per-thread
-//               cp.async; one that spilled with registers to spare, with
+//               NVPTX emitted them and, still spilling, once more from PTX
+//               emitted with straight-line strength reduction, unless it
+//               copies with per-thread cp.async; one that spilled with
+//               registers to spare, with
 //               `.minnctapersm 1` (Ptxas.h, withOneBlockPerSM); each time the
 //               result that spills less is kept
 // Each compile has its own LLVMContext whose diagnostic handler collects
@@ -33,6 +35,8 @@
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -209,17 +213,45 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // Outside a loop of per-thread cp.async (where the split is for the
   // copies' sake, PTXWideShifts.h), a kernel that spilled with them split
   // is assembled as emitted too, and the form that spills less is kept.
-  if (split && result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
-      spilled(*result.ptxas) > 0 && !copiesWithPerThreadAsyncCopies(unsplit)) {
-    llvm::Expected<PtxasResult> asEmitted =
-        runPtxas(result.ptxasPath, unsplit, options.target, ptxasOptions);
-    if (!asEmitted)
-      return finish(asEmitted.takeError());
-    if (asEmitted->succeeded && asEmitted->kernels.size() == 1 &&
-        spilled(*asEmitted) < spilled(*result.ptxas)) {
-      result.ptx = std::move(unsplit);
-      result.ptxas = std::move(*asEmitted);
+  // Assembles `candidate` and keeps it if it spills less.
+  auto keepIfSpillsLess = [&](std::string candidate) -> llvm::Error {
+    llvm::Expected<PtxasResult> assembled =
+        runPtxas(result.ptxasPath, candidate, options.target, ptxasOptions);
+    if (!assembled)
+      return assembled.takeError();
+    if (assembled->succeeded && assembled->kernels.size() == 1 &&
+        spilled(*assembled) < spilled(*result.ptxas)) {
+      result.ptx = std::move(candidate);
+      result.ptxas = std::move(*assembled);
       dump("kernel.ptx", result.ptx);
+    }
+    return llvm::Error::success();
+  };
+  bool spills = result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
+                spilled(*result.ptxas) > 0;
+  if (spills && !copiesWithPerThreadAsyncCopies(unsplit)) {
+    if (split)
+      if (llvm::Error error = keepIfSpillsLess(std::move(unsplit)))
+        return finish(std::move(error));
+    // Then with straight-line strength reduction, which rewrites B + i*S as
+    // a bump of an earlier B + j*S and so keeps fewer addresses live: the
+    // optimized module is read back from its text (codegen changed the
+    // module) and emitted again, its multiplies as emitted.
+    if (spilled(*result.ptxas) > 0) {
+      llvm::SMDiagnostic parseError;
+      std::unique_ptr<llvm::Module> again = llvm::parseIR(
+          llvm::MemoryBufferRef(result.llvmIR, "optimized"), parseError,
+          llvmContext);
+      if (!again)
+        return finish(makeError("reading back the optimized LLVM IR failed "
+                                "(a compiler bug): " +
+                                parseError.getMessage().str()));
+      llvm::Expected<std::string> reduced =
+          emitPTX(*again, **machine, /*strengthReduce=*/true);
+      if (!reduced)
+        return finish(reduced.takeError());
+      if (llvm::Error error = keepIfSpillsLess(std::move(*reduced)))
+        return finish(std::move(error));
     }
   }
   // ptxas may answer a kernel that cannot keep its values in registers by

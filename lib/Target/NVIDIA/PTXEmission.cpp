@@ -15,7 +15,9 @@
 // same, the others within ptxas's scheduling spread either way
 // (docs/performance.md).  The pass is
 // skipped through the context's pass gate, which legacy passes consult
-// before they run (FunctionPass::skipFunction).
+// before they run (FunctionPass::skipFunction).  A kernel that spills
+// without it may be emitted again with it (Backend.cpp): its rewrites
+// keep fewer address values live.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/NVIDIA/PTXEmission.h"
@@ -50,7 +52,8 @@ private:
 } // namespace
 
 llvm::Expected<std::string>
-tritium::nvidia::emitPTX(llvm::Module &module, llvm::TargetMachine &machine) {
+tritium::nvidia::emitPTX(llvm::Module &module, llvm::TargetMachine &machine,
+                         bool strengthReduce) {
   if (module.getDataLayout() != machine.createDataLayout())
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -59,7 +62,8 @@ tritium::nvidia::emitPTX(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::LLVMContext &context = module.getContext();
   llvm::OptPassGate &previous = context.getOptPassGate();
   SkipStrengthReduction gate(previous);
-  context.setOptPassGate(gate);
+  if (!strengthReduce)
+    context.setOptPassGate(gate);
   llvm::scope_exit restore([&] { context.setOptPassGate(previous); });
   {
     llvm::raw_svector_ostream stream(ptx);

@@ -100,6 +100,9 @@ def test_offsets_stay_wide_multiplies_where_splitting_them_spills():
     ptx = k.asm["ptx"]
     assert "cp.async.c" not in ptx
     assert re.search(r"mul\.wide\.s32\s+%rd\d+, %r\d+, 2;", ptx)
+    # Still spilling as emitted, it is emitted again with straight-line
+    # strength reduction, which spills 12 bytes.
+    assert k.n_spills < 196, k.n_spills
     # A tile that fits keeps the split form (faster there: H200, 2026-11-30).
     k = compile_grouped_matmul((64, 64, 32), 4, 3)
     assert k.n_spills == 0

@@ -19,9 +19,12 @@ class TargetMachine;
 
 namespace tritium::nvidia {
 
-/// Emits `module` (retargeted to `machine` already) as PTX.
+/// Emits `module` (retargeted to `machine` already) as PTX; with
+/// `strengthReduce`, NVPTX's straight-line strength reduction runs too
+/// (PTXEmission.cpp says why it does not by default).
 llvm::Expected<std::string> emitPTX(llvm::Module &module,
-                                    llvm::TargetMachine &machine);
+                                    llvm::TargetMachine &machine,
+                                    bool strengthReduce = false);
 
 } // namespace tritium::nvidia
 
