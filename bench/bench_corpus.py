@@ -42,7 +42,11 @@ Families (item = kernel, shape and config):
               configs (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps)
   tutorials   vector add (tutorial 01) at 2^20-2^27 elements, softmax
               (tutorial 02) and layer norm forward (tutorial 05) over rows of
-              512-16384, 4096 rows (the tutorials' launches); GB/s
+              512-16384, 4096 rows (the tutorials' launches); layer norm
+              backward (tutorial 05: dX with dW and dB partials added under
+              spin locks, then summed; fp16, 4096 rows of 1024-8192, the
+              locks zeroed in each timed call); asin through libdevice
+              (tutorial 07) at 98432 and 2^24 elements; GB/s
 
 Per item and compiler: the cold compile (the first call of the item in a
 warm process), the throughput (the better of two interleaved do_bench
@@ -149,6 +153,10 @@ def items(families, quick):
         for n_cols in ((1024, 8192) if quick else (512, 1024, 2048, 4096, 8192, 16384)):
             out.append(("tutorials", ("softmax", n_cols), None))
             out.append(("tutorials", ("layer_norm", n_cols), None))
+        for n_cols in ((1024, 8192) if quick else (1024, 2048, 4096, 8192)):
+            out.append(("tutorials", ("layer_norm_bwd", n_cols), None))
+        for n in ((98432,) if quick else (98432, 1 << 24)):
+            out.append(("tutorials", ("asin", n), None))
     return out
 
 
@@ -170,7 +178,8 @@ class Item:
         compilers), or None."""
         if self.family == "tutorials":
             kernel = {"vector_add": "add_kernel", "softmax": "softmax_kernel",
-                      "layer_norm": "_layer_norm_fwd_fused"}[self.case[0]]
+                      "layer_norm": "_layer_norm_fwd_fused", "layer_norm_bwd": "_layer_norm_bwd_dx_fused",
+                      "asin": "asin_kernel"}[self.case[0]]
             module = self.modules[name]["tutorials"]
         elif self.family == "attention_forms":
             module, kernel = self.modules[name]["attention_forms"], ATTENTION_FORMS[self.case[0]]
@@ -459,6 +468,16 @@ class Item:
                 kernel, o = self.modules[name]["tutorials"].add_kernel, outs[name]
                 return lambda: kernel[(triton_cdiv(n, 1024),)](x, y, o, n, BLOCK_SIZE=1024)
             return "GB/s", 3 * 4 * n / 1e9, x + y, 1e-6, launch, outs
+        if kind == "asin":
+            x = torch.rand(n, device="cuda") * 2 - 1
+            outs = {name: torch.empty_like(x) for name in self.modules}
+
+            def launch(name):
+                kernel, o = self.modules[name]["tutorials"].asin_kernel, outs[name]
+                return lambda: kernel[(triton_cdiv(n, 1024),)](x, o, n, BLOCK_SIZE=1024)
+            return "GB/s", 2 * 4 * n / 1e9, torch.asin(x.double()).float(), 1e-6, launch, outs
+        if kind == "layer_norm_bwd":
+            return self._layer_norm_bwd(n)
         rows = 4096
         x = torch.randn(rows, n, device="cuda")
         block = 1 << (n - 1).bit_length()
@@ -484,6 +503,49 @@ class Item:
                                            num_warps=warps)
         want = torch.nn.functional.layer_norm(x, (n,), w, bias, 1e-5)
         return "GB/s", 2 * 4 * rows * n / 1e9, want, 1e-4, launch, outs
+
+
+    def _layer_norm_bwd(self, n):
+        """Tutorial 05's backward at its benchmark's shapes: the two kernels
+        in one timed call, the locks zeroed first (as the tutorial allocates
+        them).  One flat fp16 output per compiler: dX, then dW and dB."""
+        torch = self.torch
+        rows = 4096
+        x = -2.3 + 0.5 * torch.randn(rows, n, device="cuda", dtype=torch.float16)
+        w = torch.rand(n, device="cuda", dtype=torch.float16)
+        dy = 0.1 * torch.randn(rows, n, device="cuda", dtype=torch.float16)
+        x32 = x.float()
+        mean = x32.mean(1)
+        rstd = 1 / torch.sqrt(x32.var(1, unbiased=False) + 1e-5)
+        xhat = (x32 - mean[:, None]) * rstd[:, None]
+        wdy = w.float() * dy.float()
+        c1 = (xhat * wdy).sum(1, keepdim=True) / n
+        c2 = wdy.sum(1, keepdim=True) / n
+        want = torch.cat([((wdy - (xhat * c1 + c2)) * rstd[:, None]).flatten(),
+                          (dy.float() * xhat).sum(0), dy.float().sum(0)])
+        group = 256 if n <= 1024 else 128 if n <= 4096 else 96 if n <= 8192 else 64
+        block = 1 << (n - 1).bit_length()
+        warps = min(max(block // 256, 1), 8)
+        outs = {name: torch.empty(rows * n + 2 * n, device="cuda", dtype=torch.float16) for name in self.modules}
+        scratch = {name: (torch.zeros(2 * group, device="cuda", dtype=torch.int32),
+                          torch.empty(group, n, device="cuda", dtype=torch.float16),
+                          torch.empty(group, n, device="cuda", dtype=torch.float16)) for name in self.modules}
+
+        def launch(name):
+            module, out = self.modules[name]["tutorials"], outs[name]
+            locks, partial_dw, partial_db = scratch[name]
+            dx, dw, db = out[:rows * n].view(rows, n), out[rows * n:rows * n + n], out[rows * n + n:]
+
+            def run():
+                locks.zero_()
+                module._layer_norm_bwd_dx_fused[(rows,)](dx, dy, partial_dw, partial_db, x, w, mean, rstd, locks,
+                                                         x.stride(0), n, GROUP_SIZE_M=group, BLOCK_SIZE_N=block,
+                                                         num_warps=warps)
+                module._layer_norm_bwd_dwdb[(triton_cdiv(n, 128),)](partial_dw, partial_db, dw, db, group, n,
+                                                                   BLOCK_SIZE_M=32, BLOCK_SIZE_N=128)
+            return run
+        # (dW and dB are sums of 4096 rows kept in fp16 partials)
+        return "GB/s", 3 * 2 * rows * n / 1e9, want, 2e-2, launch, outs
 
 
 def triton_cdiv(a, b):

@@ -1,6 +1,7 @@
 """Triton's tutorials 01 (vector add), 02 (fused softmax), 03 (matrix
 multiplication, autotuned over the tutorial's configs, fp16 and fp8), 04
-(low-memory dropout) and 05 (layer norm, forward) on the GPU: their
+(low-memory dropout), 05 (layer norm, forward and backward) and 07 (a
+libdevice function) on the GPU: their
 kernels as the tutorials write them (bench/kernels/tutorials.py; 03
 stores C in C's dtype, fp16 here as in the tutorial), their host code as
 the tutorials write it, their sizes, and their checks against torch (tightened where the
@@ -264,3 +265,56 @@ def test_05_layer_norm(M, N, dtype=torch.float16, eps=1e-5):
     torch.testing.assert_close(rstd.double(), rstd_ref, rtol=1e-5, atol=0)
     # fp32 math, one rounding to fp16: within one fp16 ulp
     torch.testing.assert_close(y_tri.detach().double(), y_exact.to(dtype).double(), rtol=2.0**-10, atol=1e-5)
+
+
+def layer_norm_backward(dy, x, weight, mean, rstd):
+    # tutorial 05's LayerNorm.backward: dX with the dW and dB partials added
+    # under spin locks into GROUP_SIZE_M buffers, then those summed
+    x_arg = x.reshape(-1, x.shape[-1])
+    M, N = x_arg.shape
+    GROUP_SIZE_M = 64
+    if N <= 8192:
+        GROUP_SIZE_M = 96
+    if N <= 4096:
+        GROUP_SIZE_M = 128
+    if N <= 1024:
+        GROUP_SIZE_M = 256
+    locks = torch.zeros(2 * GROUP_SIZE_M, dtype=torch.int32, device=x.device)
+    _dw = torch.zeros((GROUP_SIZE_M, N), dtype=x.dtype, device=weight.device)
+    _db = torch.zeros((GROUP_SIZE_M, N), dtype=x.dtype, device=weight.device)
+    dw = torch.empty((N, ), dtype=weight.dtype, device=weight.device)
+    db = torch.empty((N, ), dtype=weight.dtype, device=weight.device)
+    dx = torch.empty_like(dy)
+    BLOCK_SIZE = min(65536 // x.element_size(), triton.next_power_of_2(N))
+    num_warps = min(max(BLOCK_SIZE // 256, 1), 8)
+    T._layer_norm_bwd_dx_fused[(M, )](dx, dy, _dw, _db, x, weight, mean, rstd, locks, x_arg.stride(0), N,
+                                      BLOCK_SIZE_N=BLOCK_SIZE, GROUP_SIZE_M=GROUP_SIZE_M, num_warps=num_warps)
+    grid = lambda meta: (triton.cdiv(N, meta["BLOCK_SIZE_N"]), )  # noqa: E731
+    T._layer_norm_bwd_dwdb[grid](_dw, _db, dw, db, min(GROUP_SIZE_M, M), N, BLOCK_SIZE_M=32, BLOCK_SIZE_N=128,
+                                 num_ctas=1)
+    return dx, dw, db
+
+
+@pytest.mark.parametrize("M, N", [(1151, 8192), (1151, 1000), (4096, 2048)])
+def test_05_layer_norm_backward(M, N, dtype=torch.float16, eps=1e-5):
+    weight = torch.rand((N, ), dtype=dtype, device=DEVICE, requires_grad=True)
+    bias = torch.rand((N, ), dtype=dtype, device=DEVICE, requires_grad=True)
+    x = (-2.3 + 0.5 * torch.randn((M, N), dtype=dtype, device=DEVICE)).requires_grad_(True)
+    dy = 0.1 * torch.randn_like(x)
+    _, mean, rstd = layer_norm(x, (N, ), weight, bias, eps)
+    dx, dw, db = layer_norm_backward(dy, x, weight, mean, rstd)
+    y_ref = torch.nn.functional.layer_norm(x, (N, ), weight, bias, eps).to(dtype)
+    y_ref.backward(dy, retain_graph=True)
+    # the tutorial's checks
+    torch.testing.assert_close(dx, x.grad, atol=1e-2, rtol=0)
+    torch.testing.assert_close(db, bias.grad, atol=1e-2 * max(1, M / 1000), rtol=0)
+    torch.testing.assert_close(dw, weight.grad, atol=1e-2 * max(1, M / 1000), rtol=0)
+
+
+def test_07_libdevice_asin():
+    torch.manual_seed(0)
+    size = 98432
+    x = torch.rand(size, device=DEVICE)
+    output = torch.empty_like(x)
+    T.asin_kernel[(triton.cdiv(size, 1024), )](x, output, size, BLOCK_SIZE=1024)
+    torch.testing.assert_close(output, torch.asin(x), rtol=0, atol=1e-6)

@@ -56,6 +56,41 @@ def test_layer_norm_forward_tutorial_05():
     np.testing.assert_allclose(y, (x64 - want_mean[:, None]) * want_rstd[:, None] * w + b, rtol=1e-4, atol=1e-4)
 
 
+def test_layer_norm_backward_tutorial_05():
+    # dX per row, dW and dB partials added under spin locks by programs that
+    # run at once on the host's threads, then the partials summed.
+    M, N, G = 300, 700, 16
+    x = rng.standard_normal((M, N), dtype=np.float32)
+    w = rng.random(N, dtype=np.float32)
+    dy = rng.standard_normal((M, N), dtype=np.float32)
+    x64 = x.astype(np.float64)
+    mean, rstd = x64.mean(axis=1), 1 / np.sqrt(x64.var(axis=1) + 1e-5)
+    locks = np.zeros(2 * G, np.int32)
+    partial_dw, partial_db = np.zeros((G, N), np.float32), np.zeros((G, N), np.float32)
+    dx, dw, db = np.empty_like(x), np.empty(N, np.float32), np.empty(N, np.float32)
+    tutorials._layer_norm_bwd_dx_fused[(M,)](dx, dy, partial_dw, partial_db, x, w, mean.astype(np.float32),
+                                             rstd.astype(np.float32), locks, N, N, GROUP_SIZE_M=G,
+                                             BLOCK_SIZE_N=1024)
+    tutorials._layer_norm_bwd_dwdb[(triton.cdiv(N, 128),)](partial_dw, partial_db, dw, db, G, N,
+                                                           BLOCK_SIZE_M=32, BLOCK_SIZE_N=128)
+    xhat = (x64 - mean[:, None]) * rstd[:, None]
+    wdy = w * dy.astype(np.float64)
+    c1 = (xhat * wdy).sum(axis=1, keepdims=True) / N
+    c2 = wdy.sum(axis=1, keepdims=True) / N
+    np.testing.assert_allclose(dx, (wdy - (xhat * c1 + c2)) * rstd[:, None], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(dw, (dy * xhat).sum(axis=0), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(db, dy.astype(np.float64).sum(axis=0), rtol=1e-4, atol=1e-4)
+    assert not locks[:G].any() and locks[G:].all()  # locks released; every group's count set
+
+
+def test_libdevice_asin_tutorial_07():
+    n = 5000
+    x = rng.uniform(-1, 1, n).astype(np.float32)
+    y = np.empty_like(x)
+    tutorials.asin_kernel[(triton.cdiv(n, 1024),)](x, y, n, BLOCK_SIZE=1024)
+    np.testing.assert_allclose(y, np.arcsin(x.astype(np.float64)), rtol=1e-6, atol=1e-6)
+
+
 @pytest.mark.parametrize("dtype", [np.float16, np.float32])
 def test_matmul_tutorial_03(dtype):
     M, N, K = 96, 80, 72
