@@ -10,13 +10,14 @@
 //   ptx         NVPTX code generation; widening multiplies by 2^k become
 //               sign-extend + shift (PTXWideShifts.h)
 //   ptxas       PTX -> cubin, with its -v resource report; a kernel that
-//               spilled is assembled once more with the multiplies as
-//               NVPTX emitted them and, still spilling, once more from PTX
-//               emitted with straight-line strength reduction, unless it
-//               copies with per-thread cp.async; one that spilled with
-//               registers to spare, with
-//               `.minnctapersm 1` (Ptxas.h, withOneBlockPerSM); each time the
-//               result that spills less is kept
+//               spilled with registers to spare is assembled once more with
+//               `.minnctapersm 1` (Ptxas.h, withOneBlockPerSM), and the
+//               forms below get that hint when it was kept; a kernel still
+//               spilling is assembled with the multiplies as NVPTX emitted
+//               them and, still spilling, from PTX emitted with
+//               straight-line strength reduction, unless it copies with
+//               per-thread cp.async; each time the result that spills less
+//               is kept
 // Each compile has its own LLVMContext whose diagnostic handler collects
 // LLVM's warnings and errors instead of printing them (and, for errors,
 // exiting the process, which an LLVMContext without a handler does).
@@ -227,11 +228,36 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     }
     return llvm::Error::success();
   };
+  // ptxas may answer a kernel that cannot keep its values in registers by
+  // taking few registers (for the most blocks per SM) and spilling
+  // kilobytes; told that one block per SM will do, it uses the registers the
+  // block size allows.  The retry happens only for a kernel that spilled
+  // with registers to spare; the result that spills fewer bytes is kept.
+  // It comes first, as ptxas answers the other forms below the same way,
+  // and they are then assembled with the same hint.
+  auto oneBlockIfRegistersToSpare = [&]() -> llvm::Error {
+    if (!result.ptxas->succeeded || result.ptxas->kernels.size() != 1 ||
+        !spilledWithRegistersToSpare(result.ptxas->kernels.front(),
+                                     declaredThreads(result.ptx)))
+      return llvm::Error::success();
+    if (std::optional<std::string> hinted = withOneBlockPerSM(result.ptx))
+      return keepIfSpillsLess(std::move(*hinted));
+    return llvm::Error::success();
+  };
+  if (llvm::Error error = oneBlockIfRegistersToSpare())
+    return finish(std::move(error));
+  bool oneBlock = result.ptx.find(".minnctapersm 1") != std::string::npos;
+  auto hintedLikeKept = [&](std::string candidate) {
+    if (oneBlock)
+      if (std::optional<std::string> hinted = withOneBlockPerSM(candidate))
+        return std::move(*hinted);
+    return candidate;
+  };
   bool spills = result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
                 spilled(*result.ptxas) > 0;
   if (spills && !copiesWithPerThreadAsyncCopies(unsplit)) {
     if (split)
-      if (llvm::Error error = keepIfSpillsLess(std::move(unsplit)))
+      if (llvm::Error error = keepIfSpillsLess(hintedLikeKept(std::move(unsplit))))
         return finish(std::move(error));
     // Then with straight-line strength reduction, which rewrites B + i*S as
     // a bump of an earlier B + j*S and so keeps fewer addresses live: the
@@ -250,30 +276,13 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
           emitPTX(*again, **machine, /*strengthReduce=*/true);
       if (!reduced)
         return finish(reduced.takeError());
-      if (llvm::Error error = keepIfSpillsLess(std::move(*reduced)))
+      if (llvm::Error error = keepIfSpillsLess(hintedLikeKept(std::move(*reduced))))
         return finish(std::move(error));
     }
   }
-  // ptxas may answer a kernel that cannot keep its values in registers by
-  // taking few registers (for the most blocks per SM) and spilling
-  // kilobytes; told that one block per SM will do, it uses the registers the
-  // block size allows.  The retry happens only for a kernel that spilled
-  // with registers to spare; the result that spills fewer bytes is kept.
-  if (result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
-      spilledWithRegistersToSpare(result.ptxas->kernels.front(),
-                                  declaredThreads(result.ptx)))
-    if (std::optional<std::string> hinted = withOneBlockPerSM(result.ptx)) {
-      llvm::Expected<PtxasResult> retried =
-          runPtxas(result.ptxasPath, *hinted, options.target, ptxasOptions);
-      if (!retried)
-        return finish(retried.takeError());
-      if (retried->succeeded && retried->kernels.size() == 1 &&
-          spilled(*retried) < spilled(*result.ptxas)) {
-        result.ptx = std::move(*hinted);
-        result.ptxas = std::move(*retried);
-        dump("kernel.ptx", result.ptx);
-      }
-    }
+  // A form kept above without the hint may spill with registers to spare.
+  if (llvm::Error error = oneBlockIfRegistersToSpare())
+    return finish(std::move(error));
   result.times.ptxas = clock.lap();
   dump("ptxas.log", result.ptxas->log);
   if (!result.ptxas->succeeded)
