@@ -576,6 +576,9 @@ def measure(item, quick, median_ms):
             if shared is None and hasattr(kernel.metadata, "get"):
                 shared = kernel.metadata.get("shared")
             row[f"{name} smem"] = int(shared or 0)
+            notes = kernel.metadata.get("ptxas_notes") if hasattr(kernel.metadata, "get") else None
+            if notes:  # (Tritium's: ptxas's performance notes, C7512 = wgmma serialized)
+                row[f"{name} ptxas notes"] = " ".join(notes)
         got = item.out[name].float()
         want = item.want.float()
         err = ((got - want).abs().max() / want.abs().max().clamp_min(1e-30)).item()

@@ -553,3 +553,26 @@ def test_maxnreg_above_the_hardware_limit_caps_nothing(value):
 def test_the_active_driver_is_importable_without_a_gpu():
     from tritium.runtime import driver
     assert hasattr(driver.active, "utils") and callable(driver.active.utils.get_device_properties)
+
+
+@needs_ptxas
+def test_ptxas_performance_notes_reach_the_metadata():
+    # Tutorial 06's backward at head dim 128, 4 warps, BLOCK_M1 32: dK and dV
+    # take 128 registers a thread each, and ptxas (CUDA 13.0) serializes the
+    # kernel's wgmma for lack of registers (note C7512).  At head dim 64 it
+    # notes nothing.
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench"))
+    from kernel_sources import load_kernels
+    bwd = load_kernels("attention_bwd.py", tritium, tl, "tritium").attn_bwd
+    signature = {n: "*fp16" for n in ("Q", "K", "V", "DO", "DQ", "DK", "DV")}
+    signature.update({"sm_scale": "fp32", "M": "*fp32", "D": "*fp32", "stride_z": "i32", "stride_h": "i32",
+                      "stride_tok": "i32", "H": "i32", "N_CTX": "i32"})
+    attrs = {n: [["tt.divisibility", 16]] for n in signature if n not in ("sm_scale", "H")}
+    notes = {}
+    for head_dim in (128, 64):
+        k = tritium.compile(bwd, signature=signature, attrs=attrs, target="cuda:90", num_warps=4, num_stages=3,
+                            constexprs={"BLOCK_M1": 32, "BLOCK_N1": 128, "BLOCK_M2": 128, "BLOCK_N2": 32,
+                                        "BLK_SLICE_FACTOR": 2, "HEAD_DIM": head_dim, "CAUSAL": False})
+        notes[head_dim] = k.metadata.get("ptxas_notes")
+    assert notes == {128: ["C7512"], 64: None}

@@ -5,6 +5,7 @@ variant read back from the on-disk cache."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from typing import Any, Dict, Optional, Sequence
 
@@ -279,6 +280,11 @@ def take_native_metadata(metadata: Dict[str, Any], stages: Dict[str, Any]) -> No
         if field in stages:
             metadata["kernel_name" if field == "name" else field] = stages[field]
     metadata["maxnreg"] = stages.get("maxnreg") or None
+    # ptxas's performance notes, by code (C7512: wgmma serialized for lack of
+    # registers), for whoever explains a kernel's speed.
+    notes = sorted(set(re.findall(r"\((C7\d{3})\)", stages.get("ptxas_log") or "")))
+    if notes:
+        metadata["ptxas_notes"] = notes
     # As in Triton, num_warps is the block the kernel is launched with: a
     # warp-specialized kernel's producer warp included (launchers outside
     # Tritium's, such as PyTorch's static CUDA launcher, start
