@@ -504,7 +504,6 @@ class Item:
         want = torch.nn.functional.layer_norm(x, (n,), w, bias, 1e-5)
         return "GB/s", 2 * 4 * rows * n / 1e9, want, 1e-4, launch, outs
 
-
     def _layer_norm_bwd(self, n):
         """Tutorial 05's backward at its benchmark's shapes: the two kernels
         in one timed call, the locks zeroed first (as the tutorial allocates
