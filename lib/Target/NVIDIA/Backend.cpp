@@ -210,23 +210,20 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     const KernelResources &k = r.kernels.front();
     return k.spillStoreBytes + k.spillLoadBytes;
   };
-  // Split offsets take two registers where the multiply's source took one.
-  // Outside a loop of per-thread cp.async (where the split is for the
-  // copies' sake, PTXWideShifts.h), a kernel that spilled with them split
-  // is assembled as emitted too, and the form that spills less is kept.
-  // Assembles `candidate` and keeps it if it spills less.
-  auto keepIfSpillsLess = [&](std::string candidate) -> llvm::Error {
+  // Assembles `candidate` and keeps it if it spills less; says whether it
+  // was kept.
+  auto keepIfSpillsLess = [&](std::string candidate) -> llvm::Expected<bool> {
     llvm::Expected<PtxasResult> assembled =
         runPtxas(result.ptxasPath, candidate, options.target, ptxasOptions);
     if (!assembled)
       return assembled.takeError();
-    if (assembled->succeeded && assembled->kernels.size() == 1 &&
-        spilled(*assembled) < spilled(*result.ptxas)) {
-      result.ptx = std::move(candidate);
-      result.ptxas = std::move(*assembled);
-      dump("kernel.ptx", result.ptx);
-    }
-    return llvm::Error::success();
+    if (!assembled->succeeded || assembled->kernels.size() != 1 ||
+        spilled(*assembled) >= spilled(*result.ptxas))
+      return false;
+    result.ptx = std::move(candidate);
+    result.ptxas = std::move(*assembled);
+    dump("kernel.ptx", result.ptx);
+    return true;
   };
   // ptxas may answer a kernel that cannot keep its values in registers by
   // taking few registers (for the most blocks per SM) and spilling
@@ -235,30 +232,34 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // with registers to spare; the result that spills fewer bytes is kept.
   // It comes first, as ptxas answers the other forms below the same way,
   // and they are then assembled with the same hint.
-  auto oneBlockIfRegistersToSpare = [&]() -> llvm::Error {
+  auto oneBlockIfRegistersToSpare = [&]() -> llvm::Expected<bool> {
     if (!result.ptxas->succeeded || result.ptxas->kernels.size() != 1 ||
         !spilledWithRegistersToSpare(result.ptxas->kernels.front(),
                                      declaredThreads(result.ptx)))
-      return llvm::Error::success();
+      return false;
     if (std::optional<std::string> hinted = withOneBlockPerSM(result.ptx))
       return keepIfSpillsLess(std::move(*hinted));
-    return llvm::Error::success();
+    return false;
   };
-  if (llvm::Error error = oneBlockIfRegistersToSpare())
-    return finish(std::move(error));
-  bool oneBlock = result.ptx.find(".minnctapersm 1") != std::string::npos;
+  llvm::Expected<bool> oneBlock = oneBlockIfRegistersToSpare();
+  if (!oneBlock)
+    return finish(oneBlock.takeError());
   auto hintedLikeKept = [&](std::string candidate) {
-    if (oneBlock)
+    if (*oneBlock)
       if (std::optional<std::string> hinted = withOneBlockPerSM(candidate))
         return std::move(*hinted);
     return candidate;
   };
+  // Split offsets take two registers where the multiply's source took one.
+  // Outside a loop of per-thread cp.async (where the split is for the
+  // copies' sake, PTXWideShifts.h), a kernel that spilled with them split
+  // is assembled as emitted too, and the form that spills less is kept.
   bool spills = result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
                 spilled(*result.ptxas) > 0;
   if (spills && !copiesWithPerThreadAsyncCopies(unsplit)) {
     if (split)
-      if (llvm::Error error = keepIfSpillsLess(hintedLikeKept(std::move(unsplit))))
-        return finish(std::move(error));
+      if (llvm::Expected<bool> kept = keepIfSpillsLess(hintedLikeKept(std::move(unsplit))); !kept)
+        return finish(kept.takeError());
     // Then with straight-line strength reduction, which rewrites B + i*S as
     // a bump of an earlier B + j*S and so keeps fewer addresses live: the
     // optimized module is read back from its text (codegen changed the
@@ -276,13 +277,13 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
           emitPTX(*again, **machine, /*strengthReduce=*/true);
       if (!reduced)
         return finish(reduced.takeError());
-      if (llvm::Error error = keepIfSpillsLess(hintedLikeKept(std::move(*reduced))))
-        return finish(std::move(error));
+      if (llvm::Expected<bool> kept = keepIfSpillsLess(hintedLikeKept(std::move(*reduced))); !kept)
+        return finish(kept.takeError());
     }
   }
   // A form kept above without the hint may spill with registers to spare.
-  if (llvm::Error error = oneBlockIfRegistersToSpare())
-    return finish(std::move(error));
+  if (llvm::Expected<bool> kept = oneBlockIfRegistersToSpare(); !kept)
+    return finish(kept.takeError());
   result.times.ptxas = clock.lap();
   dump("ptxas.log", result.ptxas->log);
   if (!result.ptxas->succeeded)
