@@ -11,13 +11,16 @@
 //               sign-extend + shift (PTXWideShifts.h)
 //   ptxas       PTX -> cubin, with its -v resource report; a kernel that
 //               spilled with registers to spare is assembled once more with
-//               `.minnctapersm 1` (Ptxas.h, withOneBlockPerSM), and the
+//               `.minnctapersm 1` (Ptxas.h, withMinBlocksPerSM), and the
 //               forms below get that hint when it was kept; a kernel still
 //               spilling is assembled with the multiplies as NVPTX emitted
 //               them and, still spilling, from PTX emitted with
 //               straight-line strength reduction, unless it copies with
 //               per-thread cp.async; each time the result that spills less
-//               is kept
+//               is kept; one that does not spill and whose registers are a
+//               few above a step of occupancy, with `.minnctapersm` one
+//               block more (Occupancy.h), kept if it reaches the step
+//               without spilling
 // Each compile has its own LLVMContext whose diagnostic handler collects
 // LLVM's warnings and errors instead of printing them (and, for errors,
 // exiting the process, which an LLVMContext without a handler does).
@@ -27,6 +30,7 @@
 
 #include "tritium/Target/NVIDIA/LLVMIRTranslation.h"
 #include "tritium/Target/NVIDIA/LibdeviceLinker.h"
+#include "tritium/Target/NVIDIA/Occupancy.h"
 #include "tritium/Target/NVIDIA/SinCosCombine.h"
 #include "tritium/Target/Optimize.h"
 #include "tritium/Target/NVIDIA/PTXEmission.h"
@@ -94,6 +98,14 @@ private:
 
 llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// The dynamic shared memory a block of the kernel in `module` takes (the
+/// `ttg.shared` the allocation recorded; 0 when absent).
+int sharedMemoryBytes(mlir::ModuleOp module) {
+  if (auto bytes = module->getAttrOfType<mlir::IntegerAttr>("ttg.shared"))
+    return static_cast<int>(bytes.getInt());
+  return 0;
 }
 } // namespace
 
@@ -237,7 +249,7 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
         !spilledWithRegistersToSpare(result.ptxas->kernels.front(),
                                      declaredThreads(result.ptx)))
       return false;
-    if (std::optional<std::string> hinted = withOneBlockPerSM(result.ptx))
+    if (std::optional<std::string> hinted = withMinBlocksPerSM(result.ptx, 1))
       return keepIfSpillsLess(std::move(*hinted));
     return false;
   };
@@ -246,7 +258,7 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     return finish(oneBlock.takeError());
   auto hintedLikeKept = [&](std::string candidate) {
     if (*oneBlock)
-      if (std::optional<std::string> hinted = withOneBlockPerSM(candidate))
+      if (std::optional<std::string> hinted = withMinBlocksPerSM(candidate, 1))
         return std::move(*hinted);
     return candidate;
   };
@@ -284,6 +296,34 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // A form kept above without the hint may spill with registers to spare.
   if (llvm::Expected<bool> kept = oneBlockIfRegistersToSpare(); !kept)
     return finish(kept.takeError());
+  // A kernel that does not spill and has a few registers more than one
+  // more block per SM allows is assembled asking for that block; kept when
+  // ptxas reached it without spilling.
+  if (result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
+      spilled(*result.ptxas) == 0)
+    if (std::optional<SMLimits> limits = smLimits(options.target.capability)) {
+      const KernelResources &kernel = result.ptxas->kernels.front();
+      int threads = declaredThreads(result.ptx);
+      int shared = kernel.sharedBytes + sharedMemoryBytes(module);
+      std::optional<int> blocks =
+          oneMoreBlockPerSM(*limits, kernel.registers, threads, shared);
+      std::optional<std::string> hinted =
+          blocks ? withMinBlocksPerSM(result.ptx, *blocks) : std::nullopt;
+      if (hinted) {
+        llvm::Expected<PtxasResult> retried =
+            runPtxas(result.ptxasPath, *hinted, options.target, ptxasOptions);
+        if (!retried)
+          return finish(retried.takeError());
+        if (retried->succeeded && retried->kernels.size() == 1 &&
+            spilled(*retried) == 0 &&
+            blocksPerSM(*limits, retried->kernels.front().registers, threads,
+                        shared) >= *blocks) {
+          result.ptx = std::move(*hinted);
+          result.ptxas = std::move(*retried);
+          dump("kernel.ptx", result.ptx);
+        }
+      }
+    }
   result.times.ptxas = clock.lap();
   dump("ptxas.log", result.ptxas->log);
   if (!result.ptxas->succeeded)

@@ -281,7 +281,7 @@ bool tritium::nvidia::spilledWithRegistersToSpare(const KernelResources &kernel,
 }
 
 std::optional<std::string>
-tritium::nvidia::withOneBlockPerSM(llvm::StringRef ptx) {
+tritium::nvidia::withMinBlocksPerSM(llvm::StringRef ptx, int blocks) {
   if (ptx.contains(".minnctapersm") || ptx.contains(".maxnreg"))
     return std::nullopt;
   std::string out;
@@ -294,7 +294,7 @@ tritium::nvidia::withOneBlockPerSM(llvm::StringRef ptx) {
       out += '\n';
     if (line.trim().starts_with(".maxntid") ||
         line.trim().starts_with(".reqntid")) {
-      out += ".minnctapersm 1\n";
+      out += ".minnctapersm " + std::to_string(blocks) + "\n";
       added = true;
     }
     ptx = rest;

@@ -150,12 +150,13 @@ int declaredThreads(llvm::StringRef ptx);
 /// for 128 threads) and keep kilobytes of values in local memory.
 bool spilledWithRegistersToSpare(const KernelResources &kernel, int threads);
 
-/// `ptx` with `.minnctapersm 1` after its `.reqntid` (or `.maxntid`)
-/// directives: one block per SM is enough, so ptxas may use every register
-/// the block size allows.
+/// `ptx` with `.minnctapersm blocks` after its `.reqntid` (or `.maxntid`)
+/// directives: ptxas keeps to the registers that many blocks per SM allow.
+/// With 1, one block per SM is enough, so ptxas may use every register the
+/// block size allows.
 /// nullopt when the PTX already states an occupancy or a register cap
 /// (.minnctapersm, .maxnreg) or declares neither.
-std::optional<std::string> withOneBlockPerSM(llvm::StringRef ptx);
+std::optional<std::string> withMinBlocksPerSM(llvm::StringRef ptx, int blocks);
 
 } // namespace tritium::nvidia
 

@@ -1,0 +1,58 @@
+//===- Occupancy.h - blocks an SM holds, and the register step to one more -*- C++ -*-===//
+//
+// How many blocks of a kernel one SM runs at once: the least of what its
+// registers, its shared memory, its warps and the SM's block slots allow.
+// ptxas picks a kernel's register count without looking at the other
+// limits, so a kernel a few registers above a step (130 registers a thread
+// in blocks of 8 warps: one block per SM; 128: two) runs half as many
+// warps as the same code a few registers leaner.  Where registers are the
+// limit and the next block fits in shared memory, the count that step
+// needs is within an eighth of the kernel's, and the kernel does not
+// spill, Backend.cpp assembles it once more with `.minnctapersm` set to
+// one block more (Ptxas.h, withMinBlocksPerSM) and keeps that result when
+// ptxas reached the step without spilling.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TRITIUM_TARGET_NVIDIA_OCCUPANCY_H
+#define TRITIUM_TARGET_NVIDIA_OCCUPANCY_H
+
+#include <optional>
+
+namespace tritium::nvidia {
+
+/// One SM's resources for blocks, by compute capability.
+struct SMLimits {
+  int registers = 65536;
+  /// Registers are allocated per warp in units of this many.
+  int registerUnit = 256;
+  int maxRegistersPerThread = 255;
+  int warps = 64;
+  int blocks = 32;
+  /// Shared memory blocks may take in all, and what the system reserves
+  /// for each block on top of its own.
+  int sharedBytes = 0;
+  int reservedSharedPerBlock = 1024;
+};
+
+/// The limits of compute capability `capability` (times ten plus minor);
+/// nullopt for one this table does not know.
+std::optional<SMLimits> smLimits(unsigned capability);
+
+/// Blocks of `threads` threads that `limits` allow at once when each thread
+/// takes `registers` registers and each block `sharedBytes` of shared
+/// memory (static and dynamic); 0 when one block does not fit.
+int blocksPerSM(const SMLimits &limits, int registers, int threads,
+                int sharedBytes);
+
+/// The block count to ask ptxas for (`.minnctapersm`) so that a kernel of
+/// `registers` registers a thread, `threads` threads and `sharedBytes` of
+/// shared memory a block runs one block more per SM: when registers are
+/// what limits it, shared memory, warps and block slots allow one more,
+/// and the register count that needs is at least 7/8 of `registers`.
+/// nullopt otherwise.
+std::optional<int> oneMoreBlockPerSM(const SMLimits &limits, int registers,
+                                     int threads, int sharedBytes);
+
+} // namespace tritium::nvidia
+
+#endif // TRITIUM_TARGET_NVIDIA_OCCUPANCY_H

@@ -1,0 +1,84 @@
+//===- Occupancy.cpp - blocks an SM holds, and the register step to one more ===//
+//
+// The arithmetic of Occupancy.h: a warp's registers are its threads'
+// registers rounded up to the allocation unit; an SM holds as many warps as
+// its register file has room for, and as many blocks as whole blocks of
+// those warps, its warp and block slots and its shared memory (each block's
+// own plus the system's reserve) allow.
+//
+//===----------------------------------------------------------------------===//
+#include "tritium/Target/NVIDIA/Occupancy.h"
+
+#include <algorithm>
+
+using namespace tritium::nvidia;
+
+std::optional<SMLimits> tritium::nvidia::smLimits(unsigned capability) {
+  SMLimits limits;
+  switch (capability) {
+  case 80:
+    limits.sharedBytes = 164 * 1024;
+    return limits;
+  case 86:
+  case 89:
+    limits.warps = 48;
+    limits.blocks = capability == 86 ? 16 : 24;
+    limits.sharedBytes = 100 * 1024;
+    return limits;
+  case 90:
+    limits.sharedBytes = 228 * 1024;
+    return limits;
+  default:
+    return std::nullopt;
+  }
+}
+
+namespace {
+int ceilDiv(int a, int b) { return (a + b - 1) / b; }
+
+/// Blocks the register file holds.
+int blocksByRegisters(const SMLimits &limits, int registers, int warpsPerBlock) {
+  int perWarp = ceilDiv(registers * 32, limits.registerUnit) * limits.registerUnit;
+  if (perWarp <= 0)
+    return limits.blocks;
+  return (limits.registers / perWarp) / warpsPerBlock;
+}
+
+/// Blocks everything but the registers allows.
+int blocksByOtherLimits(const SMLimits &limits, int warpsPerBlock, int sharedBytes) {
+  int blocks = std::min(limits.blocks, limits.warps / warpsPerBlock);
+  if (sharedBytes > 0)
+    blocks = std::min(blocks, limits.sharedBytes /
+                                  (sharedBytes + limits.reservedSharedPerBlock));
+  return blocks;
+}
+} // namespace
+
+int tritium::nvidia::blocksPerSM(const SMLimits &limits, int registers,
+                                 int threads, int sharedBytes) {
+  if (threads <= 0 || registers < 0)
+    return 0;
+  int warpsPerBlock = ceilDiv(threads, 32);
+  return std::max(0, std::min(blocksByRegisters(limits, registers, warpsPerBlock),
+                              blocksByOtherLimits(limits, warpsPerBlock, sharedBytes)));
+}
+
+std::optional<int> tritium::nvidia::oneMoreBlockPerSM(const SMLimits &limits,
+                                                      int registers, int threads,
+                                                      int sharedBytes) {
+  if (threads <= 0 || registers <= 0)
+    return std::nullopt;
+  int warpsPerBlock = ceilDiv(threads, 32);
+  int now = blocksByRegisters(limits, registers, warpsPerBlock);
+  int target = now + 1;
+  if (now < 1 || target > blocksByOtherLimits(limits, warpsPerBlock, sharedBytes))
+    return std::nullopt;
+  // The most registers a thread may have for `target` blocks: whole
+  // allocation units per warp, rounded down to a multiple of 8.
+  int perWarp = limits.registers / (target * warpsPerBlock);
+  perWarp = perWarp / limits.registerUnit * limits.registerUnit;
+  int needed = std::min(limits.maxRegistersPerThread, perWarp / 32 / 8 * 8);
+  if (needed <= 0 || needed * 8 < registers * 7)
+    return std::nullopt;
+  return target;
+}

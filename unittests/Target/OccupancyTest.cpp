@@ -1,0 +1,54 @@
+//===- OccupancyTest.cpp - blocks per SM and the step to one more ---------===//
+#include "tritium/Target/NVIDIA/Occupancy.h"
+
+#include <gtest/gtest.h>
+
+using namespace tritium::nvidia;
+
+namespace {
+SMLimits hopper() { return *smLimits(90); }
+} // namespace
+
+TEST(Occupancy, RegistersLimitBlocksOfEightWarps) {
+  // 130 registers: 136 a thread allocated, 4352 a warp, 15 warps -> 1 block
+  // of 8 warps; 128: 16 warps -> 2 (the attention backward's 8-warp tiles).
+  EXPECT_EQ(blocksPerSM(hopper(), 130, 256, 58144), 1);
+  EXPECT_EQ(blocksPerSM(hopper(), 128, 256, 58144), 2);
+  EXPECT_EQ(blocksPerSM(hopper(), 64, 256, 0), 4);
+}
+
+TEST(Occupancy, SharedMemoryAndSlotsLimitToo) {
+  // 3 blocks of 58 KB (plus 1 KB each) fit in 228 KB; 4 do not.
+  EXPECT_EQ(blocksPerSM(hopper(), 32, 256, 58144), 3);
+  // 32 warps of 1 thread each would be 32 blocks: the block slots.
+  EXPECT_EQ(blocksPerSM(hopper(), 16, 32, 0), 32);
+  // 64 warps at most: blocks of 1024 threads, 2.
+  EXPECT_EQ(blocksPerSM(hopper(), 32, 1024, 0), 2);
+  EXPECT_EQ(blocksPerSM(hopper(), 32, 256, 240 * 1024), 0);
+}
+
+TEST(Occupancy, OneMoreBlockWhenRegistersAreJustAboveAStep) {
+  EXPECT_EQ(oneMoreBlockPerSM(hopper(), 130, 256, 58144), 2);
+  EXPECT_EQ(oneMoreBlockPerSM(hopper(), 134, 256, 58144), 2);
+  // 4 warps of 170 registers: 2 blocks; 3 need 168.
+  EXPECT_EQ(oneMoreBlockPerSM(hopper(), 170, 128, 0), 3);
+}
+
+TEST(Occupancy, NoRetryFarFromAStepOrLimitedElsewhere) {
+  // At a step already: 3 blocks would need 80 registers.
+  EXPECT_EQ(oneMoreBlockPerSM(hopper(), 128, 256, 58144), std::nullopt);
+  // Two blocks of 8 warps need 128: far below 186.
+  EXPECT_EQ(oneMoreBlockPerSM(hopper(), 186, 256, 0), std::nullopt);
+  // Shared memory holds one block of 120 KB whatever the registers (two of
+  // 112 KB fit in 228 KB with their reserves).
+  EXPECT_EQ(oneMoreBlockPerSM(hopper(), 130, 256, 120 * 1024), std::nullopt);
+  EXPECT_EQ(oneMoreBlockPerSM(hopper(), 130, 256, 112 * 1024), 2);
+  // Warp slots: 2 blocks of 1024 threads at most.
+  EXPECT_EQ(oneMoreBlockPerSM(hopper(), 32, 1024, 0), std::nullopt);
+}
+
+TEST(Occupancy, KnownTargetsOnly) {
+  EXPECT_TRUE(smLimits(80).has_value());
+  EXPECT_EQ(smLimits(86)->warps, 48);
+  EXPECT_FALSE(smLimits(75).has_value());
+}
