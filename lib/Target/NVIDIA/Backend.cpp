@@ -222,20 +222,25 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     const KernelResources &k = r.kernels.front();
     return k.spillStoreBytes + k.spillLoadBytes;
   };
-  // Assembles `candidate` and keeps it if it spills less; says whether it
-  // was kept.
-  auto keepIfSpillsLess = [&](std::string candidate) -> llvm::Expected<bool> {
+  // Assembles `candidate` and keeps it when ptxas took it (one kernel) and
+  // `better` holds of its resources; says whether it was kept.
+  auto keepIf = [&](std::string candidate,
+                    llvm::function_ref<bool(const PtxasResult &)> better) -> llvm::Expected<bool> {
     llvm::Expected<PtxasResult> assembled =
         runPtxas(result.ptxasPath, candidate, options.target, ptxasOptions);
     if (!assembled)
       return assembled.takeError();
-    if (!assembled->succeeded || assembled->kernels.size() != 1 ||
-        spilled(*assembled) >= spilled(*result.ptxas))
+    if (!assembled->succeeded || assembled->kernels.size() != 1 || !better(*assembled))
       return false;
     result.ptx = std::move(candidate);
     result.ptxas = std::move(*assembled);
     dump("kernel.ptx", result.ptx);
     return true;
+  };
+  auto keepIfSpillsLess = [&](std::string candidate) {
+    return keepIf(std::move(candidate), [&](const PtxasResult &r) {
+      return spilled(r) < spilled(*result.ptxas);
+    });
   };
   // ptxas may answer a kernel that cannot keep its values in registers by
   // taking few registers (for the most blocks per SM) and spilling
@@ -309,20 +314,13 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
           oneMoreBlockPerSM(*limits, kernel.registers, threads, shared);
       std::optional<std::string> hinted =
           blocks ? withMinBlocksPerSM(result.ptx, *blocks) : std::nullopt;
-      if (hinted) {
-        llvm::Expected<PtxasResult> retried =
-            runPtxas(result.ptxasPath, *hinted, options.target, ptxasOptions);
-        if (!retried)
-          return finish(retried.takeError());
-        if (retried->succeeded && retried->kernels.size() == 1 &&
-            spilled(*retried) == 0 &&
-            blocksPerSM(*limits, retried->kernels.front().registers, threads,
-                        shared) >= *blocks) {
-          result.ptx = std::move(*hinted);
-          result.ptxas = std::move(*retried);
-          dump("kernel.ptx", result.ptx);
-        }
-      }
+      if (hinted)
+        if (llvm::Expected<bool> kept = keepIf(std::move(*hinted), [&](const PtxasResult &r) {
+              return spilled(r) == 0 &&
+                     blocksPerSM(*limits, r.kernels.front().registers, threads, shared) >= *blocks;
+            });
+            !kept)
+          return finish(kept.takeError());
     }
   result.times.ptxas = clock.lap();
   dump("ptxas.log", result.ptxas->log);
