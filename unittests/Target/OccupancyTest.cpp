@@ -43,6 +43,13 @@ TEST(Occupancy, NoRetryFarFromAStepOrLimitedElsewhere) {
   // 112 KB fit in 228 KB with their reserves).
   EXPECT_EQ(oneMoreBlockPerSM(hopper(), 130, 256, 120 * 1024), std::nullopt);
   EXPECT_EQ(oneMoreBlockPerSM(hopper(), 130, 256, 112 * 1024), 2);
+  // 4 warps of 82 registers: 5 blocks, 20 warps, enough to hide latency;
+  // 6 blocks would need 80 registers, but the step is not asked for.
+  EXPECT_EQ(blocksPerSM(hopper(), 82, 128, 32768), 5);
+  EXPECT_EQ(blocksPerSM(hopper(), 80, 128, 32768), 6);
+  EXPECT_EQ(oneMoreBlockPerSM(hopper(), 82, 128, 32768), std::nullopt);
+  // 4 warps of 140 registers: 3 blocks, 12 warps; 4 need 128.
+  EXPECT_EQ(oneMoreBlockPerSM(hopper(), 140, 128, 32768), 4);
   // Warp slots: 2 blocks of 1024 threads at most.
   EXPECT_EQ(oneMoreBlockPerSM(hopper(), 32, 1024, 0), std::nullopt);
 }

@@ -17,10 +17,10 @@
 //               them and, still spilling, from PTX emitted with
 //               straight-line strength reduction, unless it copies with
 //               per-thread cp.async; each time the result that spills less
-//               is kept; one that does not spill and whose registers are a
-//               few above a step of occupancy, with `.minnctapersm` one
-//               block more (Occupancy.h), kept if it reaches the step
-//               without spilling
+//               is kept; one that does not spill, runs fewer warps per SM
+//               than hide latency and whose registers are a few above a
+//               step of occupancy, with `.minnctapersm` one block more
+//               (Occupancy.h), kept if it reaches the step without spilling
 // Each compile has its own LLVMContext whose diagnostic handler collects
 // LLVM's warnings and errors instead of printing them (and, for errors,
 // exiting the process, which an LLVMContext without a handler does).
@@ -301,9 +301,10 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // A form kept above without the hint may spill with registers to spare.
   if (llvm::Expected<bool> kept = oneBlockIfRegistersToSpare(); !kept)
     return finish(kept.takeError());
-  // A kernel that does not spill and has a few registers more than one
-  // more block per SM allows is assembled asking for that block; kept when
-  // ptxas reached it without spilling.
+  // A kernel that does not spill, runs too few warps per SM to hide
+  // latency, and has a few registers more than one more block per SM
+  // allows is assembled asking for that block; kept when ptxas reached it
+  // without spilling.
   if (result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
       spilled(*result.ptxas) == 0)
     if (std::optional<SMLimits> limits = smLimits(options.target.capability)) {

@@ -73,6 +73,9 @@ std::optional<int> tritium::nvidia::oneMoreBlockPerSM(const SMLimits &limits,
   int target = now + 1;
   if (now < 1 || target > blocksByOtherLimits(limits, warpsPerBlock, sharedBytes))
     return std::nullopt;
+  if (now * warpsPerBlock >=
+      limits.schedulers * limits.warpsPerSchedulerToHideLatency)
+    return std::nullopt;
   // The most registers a thread may have for `target` blocks: whole
   // allocation units per warp, rounded down to a multiple of 8.
   int perWarp = limits.registers / (target * warpsPerBlock);

@@ -317,3 +317,31 @@ def test_one_loop_attention_runs_on_pipelined_wgmma_at_8_warps(head_dim, causal)
     assert len(re.findall(r"= ttg\.warp_group_dot ", ttgir)) == 2
     assert "cp.async.cg.shared.global" in ptx and "cp.async.wait_group" in ptx
     assert "cubin" in k.asm
+
+
+def compile_attention_bwd_block_ptr(head_dim, causal, config):
+    # Tutorial 06's backward on block pointers (bench/kernels/attention_bwd.py).
+    bwd = load_kernels("attention_bwd.py", triton, tl, "tritium").attn_bwd_block_ptr
+    m1, n1, m2, n2, stages, warps = config
+    signature = {n: "*fp16" for n in ("Q", "K", "V", "DO", "DQ", "DK", "DV")}
+    signature.update({"sm_scale": "fp32", "M": "*fp32", "D": "*fp32", "stride_z": "i32", "stride_h": "i32",
+                      "stride_tok": "i32", "H": "i32", "N_CTX": "i32"})
+    attrs = {n: [["tt.divisibility", 16]] for n in signature if n not in ("sm_scale", "H")}
+    constexprs = {"BLOCK_M1": m1, "BLOCK_N1": n1, "BLOCK_M2": m2, "BLOCK_N2": n2, "BLK_SLICE_FACTOR": 2,
+                  "HEAD_DIM": head_dim, "CAUSAL": causal}
+    return triton.compile(bwd, signature=signature, constexprs=constexprs, attrs=attrs, target="cuda:90",
+                          num_warps=warps, num_stages=stages)
+
+
+def test_registers_just_above_an_occupancy_step_take_the_step():
+    # At head dim 64, causal, (32, 128, 128, 32), 3 stages, 8 warps, ptxas
+    # (CUDA 13.0) gives the kernel 134 registers: one block of 256 threads
+    # per SM (8 warps), where its shared memory allows three.  Asked for two
+    # blocks (.minnctapersm 2) it takes at most 128 without spilling, and
+    # that is kept.
+    k = compile_attention_bwd_block_ptr(64, True, (32, 128, 128, 32, 3, 8))
+    assert ".minnctapersm 2" in k.asm["ptx"]
+    assert k.n_regs <= 128 and k.n_spills == 0
+    # A kernel far from a step is left as ptxas made it.
+    k = compile_attention_bwd_block_ptr(128, False, (32, 128, 128, 32, 3, 8))
+    assert ".minnctapersm" not in k.asm["ptx"] and k.n_regs > 128

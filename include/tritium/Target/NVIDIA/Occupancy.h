@@ -27,6 +27,12 @@ struct SMLimits {
   int registerUnit = 256;
   int maxRegistersPerThread = 255;
   int warps = 64;
+  /// Warp schedulers, and the warps each needs resident to hide latency:
+  /// past that, a block more is worth less than the registers ptxas gives
+  /// up for it (4-warp kernels at 5 -> 6 and 7 -> 8 blocks ran 2-3.5%
+  /// slower on the H200, 8-warp ones at 1 -> 2 blocks up to 40% faster).
+  int schedulers = 4;
+  int warpsPerSchedulerToHideLatency = 4;
   int blocks = 32;
   /// Shared memory blocks may take in all, and what the system reserves
   /// for each block on top of its own.
@@ -47,8 +53,9 @@ int blocksPerSM(const SMLimits &limits, int registers, int threads,
 /// The block count to ask ptxas for (`.minnctapersm`) so that a kernel of
 /// `registers` registers a thread, `threads` threads and `sharedBytes` of
 /// shared memory a block runs one block more per SM: when registers are
-/// what limits it, shared memory, warps and block slots allow one more,
-/// and the register count that needs is at least 7/8 of `registers`.
+/// what limits it, the blocks it runs hold fewer warps than the schedulers
+/// need to hide latency, shared memory, warps and block slots allow one
+/// more, and the register count that needs is at least 7/8 of `registers`.
 /// nullopt otherwise.
 std::optional<int> oneMoreBlockPerSM(const SMLimits &limits, int registers,
                                      int threads, int sharedBytes);
