@@ -52,7 +52,9 @@ Per item and compiler: the cold compile (the first call of the item in a
 warm process), the throughput (the better of two interleaved do_bench
 medians, L2 flushed), each result checked against torch first.  Ratio:
 Tritium / Triton.  The summary gives the geomean of the ratios, the worst 15
-items and the compile-time ratio.
+items and the compile-time ratio.  Registers and spills are each compiler's
+`n_regs` and `n_spills` (local memory a thread uses, in 32-bit words, as
+Triton counts it).
 
   python3 bench/bench_corpus.py [--families a,b] [--shard K/N] [--quick]
   python3 bench/bench_corpus.py --merge SHARD.json ...   (one record of the shards)

@@ -108,7 +108,15 @@ class CompiledKernel(metaclass=_LaunchHooksOfTheClass):
 
     @property
     def n_spills(self) -> int:
-        return int(self.metadata.get("spills") or 0)
+        """Triton's measure: the local memory a thread uses, in 32-bit words
+        (Triton divides the driver's CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES by 4;
+        ptxas's stack frame is that size).  Inductor drops autotune configs
+        above its spill threshold by it.  ptxas's bytes of spill stores are
+        metadata["spills"]."""
+        frame = self.metadata.get("stack_frame")
+        if frame is None:
+            frame = self.metadata.get("spills") or 0
+        return int(frame) // 4
 
     def _init_handles(self):
         """Loads the kernel on the current device now (the first launch
@@ -275,7 +283,7 @@ def take_native_metadata(metadata: Dict[str, Any], stages: Dict[str, Any]) -> No
     """Copies what the native compile reports (its `stages` dict) into a
     kernel's metadata: the entry's name, shared memory, registers, scratch
     and the launcher's other inputs."""
-    for field in ("shared", "registers", "spills", "name", "tensor_descriptors", "global_scratch_size", "global_scratch_align", "global_scratch_internal",
+    for field in ("shared", "registers", "spills", "stack_frame", "name", "tensor_descriptors", "global_scratch_size", "global_scratch_align", "global_scratch_internal",
                   "nonnegative_args", "total_num_warps"):
         if field in stages:
             metadata["kernel_name" if field == "name" else field] = stages[field]
