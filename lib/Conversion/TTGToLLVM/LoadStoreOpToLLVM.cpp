@@ -138,11 +138,40 @@ protected:
     return element;
   }
 
+  /// Whether elements of `memoryType` travel in a word of `wordBits` bits as
+  /// the lanes of a vector (`<2 x half>` in an i32): sub-word numbers,
+  /// whose packing and unpacking LLVM then selects as vector conversions
+  /// (two fptruncs into one `cvt.rn.f16x2.f32`, an i32 read as two halves
+  /// by one `mov.b32 {%rs, %rs}`) where shifts and masks would keep each
+  /// lane in a register of its own.
+  static bool packsAsVector(Type memoryType, int64_t wordBits) {
+    if (isa<LLVM::LLVMPointerType>(memoryType))
+      return false;
+    int64_t bits = TTGToLLVMTypeConverter::getMemoryBits(memoryType);
+    return bits < wordBits && wordBits % bits == 0;
+  }
+
   /// Packs `elements` (wordElems of them) into one word of `width` bits.
   static Value packWord(OpBuilder &b, Location loc, ArrayRef<Value> elements,
                         Type memoryType, int64_t width) {
     Type wordType = b.getIntegerType(width);
     int64_t bits = TTGToLLVMTypeConverter::getMemoryBits(memoryType);
+    if (packsAsVector(memoryType, width)) {
+      auto lanes = VectorType::get({width / bits}, memoryType);
+      Value word = static_cast<int64_t>(elements.size()) * bits == width
+                       ? LLVM::PoisonOp::create(b, loc, lanes).getResult()
+                       : LLVM::ZeroOp::create(b, loc, lanes).getResult();
+      for (auto [i, element] : llvm::enumerate(elements)) {
+        Value lane = element;
+        if (lane.getType() != memoryType) // i1 -> i8
+          lane = LLVM::ZExtOp::create(b, loc, memoryType, lane);
+        word = LLVM::InsertElementOp::create(
+            b, loc, word, lane,
+            LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                     static_cast<int32_t>(i)));
+      }
+      return LLVM::BitcastOp::create(b, loc, wordType, word);
+    }
     Value word;
     for (auto [i, element] : llvm::enumerate(elements)) {
       Value part = toBits(b, loc, element, memoryType);
@@ -165,6 +194,22 @@ protected:
                          SmallVectorImpl<Value> &out) {
     int64_t bits = TTGToLLVMTypeConverter::getMemoryBits(memoryType);
     Type wordType = word.getType();
+    int64_t wordBits = TTGToLLVMTypeConverter::getMemoryBits(wordType);
+    if (packsAsVector(memoryType, wordBits) &&
+        !isa<LLVM::LLVMPointerType>(registerType)) {
+      auto lanes = VectorType::get({wordBits / bits}, memoryType);
+      Value vector = LLVM::BitcastOp::create(b, loc, lanes, word);
+      for (int64_t i = 0; i < wordElems; ++i) {
+        Value element = LLVM::ExtractElementOp::create(
+            b, loc, vector,
+            LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                     static_cast<int32_t>(i)));
+        if (registerType != memoryType) // i8 -> i1
+          element = LLVM::TruncOp::create(b, loc, registerType, element);
+        out.push_back(element);
+      }
+      return;
+    }
     Type bitsType = b.getIntegerType(bits);
     for (int64_t i = 0; i < wordElems; ++i) {
       Value part = word;
@@ -173,7 +218,7 @@ protected:
             b, loc, part,
             LLVM::ConstantOp::create(b, loc, wordType,
                                      b.getIntegerAttr(wordType, i * bits)));
-      if (bits < TTGToLLVMTypeConverter::getMemoryBits(wordType))
+      if (bits < wordBits)
         part = LLVM::TruncOp::create(b, loc, bitsType, part);
       out.push_back(fromBits(b, loc, part, memoryType, registerType));
     }

@@ -70,17 +70,20 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.target" = "cuda:90"} {
 
 #b = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 
-// Eight f16 registers are 128 bits: four 32-bit words, each packing two
-// halves (the f16 <-> i16 bitcasts between load and store fold away).  A
+// Eight f16 registers are 128 bits: four 32-bit words, each the two lanes
+// of a vector<2xf16> (so that LLVM packs two fptruncs into one
+// cvt.rn.f16x2.f32 and reads a word as two halves without shifts).  A
 // masked load without `other` first zeroes its words unconditionally, so
 // that ptxas sees each output defined on every path.
 // CHECK-LABEL: llvm.func @f16_v8
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.u32 $0, 0x0;\0Amov.u32 $1, 0x0;\0Amov.u32 $2, 0x0;\0Amov.u32 $3, 0x0;\0A@$4 ld.global.v4.b32 { $0, $1, $2, $3 }, [ $5 + 0 ];"
-// CHECK: llvm.lshr %{{.*}}, %{{.*}} : i32
-// CHECK: llvm.trunc %{{.*}} : i32 to i16
-// CHECK: llvm.zext %{{.*}} : i16 to i32
-// CHECK: llvm.shl %{{.*}}, %{{.*}} : i32
-// CHECK: llvm.or %{{.*}}, %{{.*}} : i32
+// CHECK: %[[LANES:.*]] = llvm.bitcast %{{.*}} : i32 to vector<2xf16>
+// CHECK: llvm.extractelement %[[LANES]][%{{.*}} : i32] : vector<2xf16>
+// CHECK-NOT: llvm.lshr
+// CHECK: %[[LOW:.*]] = llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<2xf16>
+// CHECK: %[[BOTH:.*]] = llvm.insertelement %{{.*}}, %[[LOW]][%{{.*}} : i32] : vector<2xf16>
+// CHECK: llvm.bitcast %[[BOTH]] : vector<2xf16> to i32
+// CHECK-NOT: llvm.shl
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "@$0 st.global.v4.b32 [ $1 + 0 ], { $2, $3, $4, $5 };"
 module attributes {"ttg.num-warps" = 1 : i32} {
   tt.func public @f16_v8(%p: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
