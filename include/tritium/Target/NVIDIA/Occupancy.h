@@ -6,9 +6,10 @@
 // limits, so a kernel a few registers above a step (130 registers a thread
 // in blocks of 8 warps: one block per SM; 128: two) runs half as many
 // warps as the same code a few registers leaner.  Where registers are the
-// limit and the next block fits in shared memory, the count that step
-// needs is within an eighth of the kernel's, and the kernel does not
-// spill, Backend.cpp assembles it once more with `.minnctapersm` set to
+// limit, the SM runs fewer warps than its schedulers need to hide latency,
+// the next block fits in shared memory, the count that step needs is
+// within an eighth of the kernel's, and the kernel does not spill,
+// Backend.cpp assembles it once more with `.minnctapersm` set to
 // one block more (Ptxas.h, withMinBlocksPerSM) and keeps that result when
 // ptxas reached the step without spilling.
 //
