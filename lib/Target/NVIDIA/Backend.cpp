@@ -17,7 +17,8 @@
 //               them and, still spilling, from PTX emitted with
 //               straight-line strength reduction, unless it copies with
 //               per-thread cp.async; each time the result that spills less
-//               is kept; one that does not spill, runs fewer warps per SM
+//               is kept (the forms of a spilling kernel are assembled at
+//               once, on threads of their own, and then chosen in order); one that does not spill, runs fewer warps per SM
 //               than hide latency and whose registers are a few above a
 //               step of occupancy, with `.minnctapersm` one block more
 //               (Occupancy.h), kept if it reaches the step without spilling
@@ -46,6 +47,9 @@
 #include "llvm/Target/TargetMachine.h"
 
 #include <chrono>
+#include <optional>
+#include <thread>
+#include <vector>
 
 using namespace tritium::nvidia;
 
@@ -222,25 +226,67 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     const KernelResources &k = r.kernels.front();
     return k.spillStoreBytes + k.spillLoadBytes;
   };
-  // Assembles `candidate` and keeps it when ptxas took it (one kernel) and
-  // `better` holds of its resources; says whether it was kept.
-  auto keepIf = [&](std::string candidate,
-                    llvm::function_ref<bool(const PtxasResult &)> better) -> llvm::Expected<bool> {
-    llvm::Expected<PtxasResult> assembled =
-        runPtxas(result.ptxasPath, candidate, options.target, ptxasOptions);
-    if (!assembled)
-      return assembled.takeError();
-    if (!assembled->succeeded || assembled->kernels.size() != 1 || !better(*assembled))
+  // A form of the PTX and what ptxas made of it, or why it could not be
+  // made (a failure to emit it or to run ptxas: an error once the form is
+  // needed).
+  struct Assembled {
+    std::string ptx;
+    std::optional<PtxasResult> ptxas;
+    std::string error;
+  };
+  // Assembles `forms`, each on a thread of its own when there are several:
+  // ptxas takes seconds on the large kernels that get retried, and the
+  // forms do not depend on each other.
+  auto assembleAtOnce = [&](std::vector<Assembled> forms) {
+    auto assemble = [&](Assembled &form) {
+      if (!form.error.empty())
+        return;
+      llvm::Expected<PtxasResult> assembled =
+          runPtxas(result.ptxasPath, form.ptx, options.target, ptxasOptions);
+      if (assembled)
+        form.ptxas = std::move(*assembled);
+      else
+        form.error = llvm::toString(assembled.takeError());
+    };
+    if (forms.size() == 1) {
+      assemble(forms.front());
+      return forms;
+    }
+    std::vector<std::thread> threads;
+    for (Assembled &form : forms)
+      threads.emplace_back([&assemble, &form] { assemble(form); });
+    for (std::thread &thread : threads)
+      thread.join();
+    return forms;
+  };
+  // Keeps an assembled form when ptxas took it (one kernel) and `better`
+  // holds of its resources; says whether it was kept.
+  auto keepAssembledIf =
+      [&](Assembled &form,
+          llvm::function_ref<bool(const PtxasResult &)> better) -> llvm::Expected<bool> {
+    if (!form.error.empty())
+      return makeError(form.error);
+    if (!form.ptxas->succeeded || form.ptxas->kernels.size() != 1 ||
+        !better(*form.ptxas))
       return false;
-    result.ptx = std::move(candidate);
-    result.ptxas = std::move(*assembled);
+    result.ptx = std::move(form.ptx);
+    result.ptxas = std::move(*form.ptxas);
     dump("kernel.ptx", result.ptx);
     return true;
   };
+  auto spillsLess = [&](const PtxasResult &r) {
+    return spilled(r) < spilled(*result.ptxas);
+  };
+  // Assembles `candidate` and keeps it as keepAssembledIf does.
+  auto keepIf = [&](std::string candidate,
+                    llvm::function_ref<bool(const PtxasResult &)> better) -> llvm::Expected<bool> {
+    std::vector<Assembled> forms(1);
+    forms.front().ptx = std::move(candidate);
+    forms = assembleAtOnce(std::move(forms));
+    return keepAssembledIf(forms.front(), better);
+  };
   auto keepIfSpillsLess = [&](std::string candidate) {
-    return keepIf(std::move(candidate), [&](const PtxasResult &r) {
-      return spilled(r) < spilled(*result.ptxas);
-    });
+    return keepIf(std::move(candidate), spillsLess);
   };
   // ptxas may answer a kernel that cannot keep its values in registers by
   // taking few registers (for the most blocks per SM) and spilling
@@ -258,45 +304,81 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
       return keepIfSpillsLess(std::move(*hinted));
     return false;
   };
-  llvm::Expected<bool> oneBlock = oneBlockIfRegistersToSpare();
-  if (!oneBlock)
-    return finish(oneBlock.takeError());
-  auto hintedLikeKept = [&](std::string candidate) {
-    if (*oneBlock)
-      if (std::optional<std::string> hinted = withMinBlocksPerSM(candidate, 1))
-        return std::move(*hinted);
-    return candidate;
-  };
   // Split offsets take two registers where the multiply's source took one.
   // Outside a loop of per-thread cp.async (where the split is for the
   // copies' sake, PTXWideShifts.h), a kernel that spilled with them split
-  // is assembled as emitted too, and the form that spills less is kept.
+  // is assembled as emitted too, and the form that spills less is kept;
+  // still spilling, with straight-line strength reduction, which rewrites
+  // B + i*S as a bump of an earlier B + j*S and so keeps fewer addresses
+  // live (the optimized module read back from its text, as codegen changed
+  // the module, and emitted again, its multiplies as emitted).
   bool spills = result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
                 spilled(*result.ptxas) > 0;
-  if (spills && !copiesWithPerThreadAsyncCopies(unsplit)) {
-    if (split)
-      if (llvm::Expected<bool> kept = keepIfSpillsLess(hintedLikeKept(std::move(unsplit))); !kept)
-        return finish(kept.takeError());
-    // Then with straight-line strength reduction, which rewrites B + i*S as
-    // a bump of an earlier B + j*S and so keeps fewer addresses live: the
-    // optimized module is read back from its text (codegen changed the
-    // module) and emitted again, its multiplies as emitted.
-    if (spilled(*result.ptxas) > 0) {
+  if (!spills || copiesWithPerThreadAsyncCopies(unsplit)) {
+    if (llvm::Expected<bool> kept = oneBlockIfRegistersToSpare(); !kept)
+      return finish(kept.takeError());
+  } else {
+    // The forms these retries may keep are assembled at once, the other
+    // forms hinted as the first: the hint is kept where the kernel spilled
+    // with registers to spare, nearly always.  The choice among them is
+    // the one made one form at a time: the hinted kernel if it spills
+    // less, then the multiplies as emitted if they spill less, then, still
+    // spilling, the strength-reduced form if it spills less.  Where the
+    // hint was not kept, the other two forms are assembled again without it.
+    std::optional<std::string> hinted;
+    if (spilledWithRegistersToSpare(result.ptxas->kernels.front(),
+                                    declaredThreads(result.ptx)))
+      hinted = withMinBlocksPerSM(result.ptx, 1);
+    auto hintedIf = [](bool hint, std::string candidate) {
+      if (hint)
+        if (std::optional<std::string> with = withMinBlocksPerSM(candidate, 1))
+          return std::move(*with);
+      return candidate;
+    };
+    Assembled reduced;
+    {
       llvm::SMDiagnostic parseError;
       std::unique_ptr<llvm::Module> again = llvm::parseIR(
           llvm::MemoryBufferRef(result.llvmIR, "optimized"), parseError,
           llvmContext);
-      if (!again)
-        return finish(makeError("reading back the optimized LLVM IR failed "
-                                "(a compiler bug): " +
-                                parseError.getMessage().str()));
-      llvm::Expected<std::string> reduced =
-          emitPTX(*again, **machine, /*strengthReduce=*/true);
-      if (!reduced)
-        return finish(reduced.takeError());
-      if (llvm::Expected<bool> kept = keepIfSpillsLess(hintedLikeKept(std::move(*reduced))); !kept)
-        return finish(kept.takeError());
+      if (!again) {
+        reduced.error = "reading back the optimized LLVM IR failed (a compiler "
+                        "bug): " + parseError.getMessage().str();
+      } else if (llvm::Expected<std::string> ptx =
+                     emitPTX(*again, **machine, /*strengthReduce=*/true)) {
+        reduced.ptx = std::move(*ptx);
+      } else {
+        reduced.error = llvm::toString(ptx.takeError());
+      }
     }
+    auto otherForms = [&](bool hint) {
+      std::vector<Assembled> forms;
+      if (split)
+        forms.push_back({hintedIf(hint, unsplit), std::nullopt, ""});
+      forms.push_back(reduced);
+      if (reduced.error.empty())
+        forms.back().ptx = hintedIf(hint, reduced.ptx);
+      return forms;
+    };
+    bool hint = hinted.has_value();
+    std::vector<Assembled> forms = otherForms(hint);
+    if (hint)
+      forms.push_back({std::move(*hinted), std::nullopt, ""});
+    forms = assembleAtOnce(std::move(forms));
+    if (hint) {
+      llvm::Expected<bool> kept = keepAssembledIf(forms.back(), spillsLess);
+      if (!kept)
+        return finish(kept.takeError());
+      forms.pop_back();
+      if (!*kept)
+        forms = assembleAtOnce(otherForms(false));
+    }
+    if (split)
+      if (llvm::Expected<bool> kept = keepAssembledIf(forms.front(), spillsLess); !kept)
+        return finish(kept.takeError());
+    if (spilled(*result.ptxas) > 0)
+      if (llvm::Expected<bool> kept = keepAssembledIf(forms.back(), spillsLess); !kept)
+        return finish(kept.takeError());
   }
   // A form kept above without the hint may spill with registers to spare.
   if (llvm::Expected<bool> kept = oneBlockIfRegistersToSpare(); !kept)
