@@ -75,3 +75,33 @@ def test_metadata_from_ptxas():
     assert 0 < kernel.metadata["registers"] <= 64
     assert kernel.metadata["spills"] == 0
     assert kernel.metadata["num_warps"] == 4
+
+
+@triton.jit
+def masked_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(out_ptr + offsets, tl.load(x_ptr + offsets, mask=mask) + tl.load(y_ptr + offsets, mask=mask), mask=mask)
+
+
+def compile_masked_add(dtype):
+    signature = {"x_ptr": f"*{dtype}", "y_ptr": f"*{dtype}", "out_ptr": f"*{dtype}", "n": "i32"}
+    return triton.compile(masked_add, signature=signature, constexprs={"BLOCK": 2048},
+                          attrs={name: [["tt.divisibility", 16]] for name in signature}, target="cuda:90", num_warps=4)
+
+
+@pytest.mark.parametrize("dtype, pair_add", [("fp16", "add.f16x2"), ("bf16", "add.bf16x2")])
+def test_16_bit_floats_move_and_add_in_pairs(dtype, pair_add):
+    # A word of a masked load is two lanes of one vector: its halves are
+    # added pairwise and stored as they are, with no shifts or masks.
+    ptx = compile_masked_add(dtype).asm["ptx"]
+    assert ptx.count("ld.global.v4.b32") == 4 and ptx.count("st.global.v4.b32") == 2
+    assert ptx.count(pair_add) == 8  # 16 elements a thread
+    assert "cvt.u32.u16" not in ptx and "shl.b32" not in ptx.split("ld.global")[-1]
+
+
+def test_8_bit_integers_add_in_32_bit_words():
+    # int8 lanes stay packed by shifts and masks, which LLVM folds into
+    # 32-bit arithmetic, not byte permutes.
+    ptx = compile_masked_add("i8").asm["ptx"]
+    assert ptx.count("ld.global.v4.b32") == 2 and "prmt.b32" not in ptx
