@@ -1,6 +1,12 @@
 //===- ConvertTTGToLLVM.cpp - convert-ttg-to-llvm -------------------------===//
 //
 // Algorithm overview:
+//   0. Arithmetic on fp8 values is refused at its op's location (the user's
+//      line): fp8 has no arithmetic instructions, and Triton computes
+//      fp8 (op) fp8 of one type in that type, which no lowering takes
+//      (Triton's fails inside LLVM's verifier).  Dead arithmetic was
+//      removed by then, as in Triton, so only arithmetic whose result is
+//      used is refused.
 //   1. Before anything is rewritten, analyse the pointers and masks of every
 //      global load and store (LoweringAxisInfo): how many consecutive
 //      elements one vector access may cover.
@@ -31,6 +37,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "tritium/Conversion/TTGToLLVM/LoweringAxisInfo.h"
 #include "tritium/Conversion/TTGToLLVM/NVVMHelpers.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
@@ -46,9 +54,63 @@ namespace tritium {
 using namespace mlir;
 using namespace tritium;
 
+namespace {
+/// Triton's name of an fp8 type (tl.float8e4nv is f8E4M3FN), or "" for
+/// other types.
+StringRef tritonFp8Name(Type type) {
+  return llvm::TypeSwitch<Type, StringRef>(type)
+      .Case<Float8E4M3FNType>([](auto) { return "fp8e4nv"; })
+      .Case<Float8E5M2Type>([](auto) { return "fp8e5"; })
+      .Case<Float8E4M3FNUZType>([](auto) { return "fp8e4b8"; })
+      .Case<Float8E5M2FNUZType>([](auto) { return "fp8e5b16"; })
+      .Case<Float8E4M3B11FNUZType>([](auto) { return "fp8e4b15"; })
+      .Default([](auto) { return ""; });
+}
+
+/// What the user wrote for an arithmetic op, for the message.
+std::string arithmeticName(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::string>(op)
+      .Case<arith::AddFOp>([](auto) { return "+"; })
+      .Case<arith::SubFOp>([](auto) { return "-"; })
+      .Case<arith::MulFOp>([](auto) { return "*"; })
+      .Case<arith::DivFOp>([](auto) { return "/"; })
+      .Case<arith::RemFOp>([](auto) { return "%"; })
+      .Case<arith::NegFOp>([](auto) { return "unary -"; })
+      .Case<arith::CmpFOp>([](auto) { return "a comparison"; })
+      .Default([](Operation *op) { return op->getName().getStringRef().str(); });
+}
+
+/// Step 0 of the overview: every arith or math op other than a conversion,
+/// a constant or a select whose operands are fp8 is an error at its
+/// location.
+LogicalResult refuseFp8Arithmetic(ModuleOp module) {
+  bool refused = false;
+  module.walk([&](Operation *op) {
+    StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    if ((dialect != "arith" && dialect != "math") ||
+        isa<CastOpInterface, arith::ConstantOp, arith::SelectOp>(op))
+      return;
+    for (Value operand : op->getOperands()) {
+      StringRef name = tritonFp8Name(getElementTypeOrSelf(operand.getType()));
+      if (name.empty())
+        continue;
+      op->emitError() << name << " values have no arithmetic ("
+                      << arithmeticName(op)
+                      << "): convert them first, for example x.to(tl.float16) "
+                         "or x.to(tl.float32)";
+      refused = true;
+      return;
+    }
+  });
+  return failure(refused);
+}
+} // namespace
+
 LogicalResult tritium::convertTTGToLLVM(ModuleOp module,
                                         const TargetConfig &target) {
   MLIRContext *context = module.getContext();
+  if (failed(refuseFp8Arithmetic(module)))
+    return failure();
   LoweringAxisInfo access(module);
   TTGToLLVMTypeConverter converter(context);
 
