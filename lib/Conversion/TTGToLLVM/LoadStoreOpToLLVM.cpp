@@ -165,15 +165,11 @@ protected:
       Value word = static_cast<int64_t>(elements.size()) * bits == width
                        ? LLVM::PoisonOp::create(b, loc, lanes).getResult()
                        : LLVM::ZeroOp::create(b, loc, lanes).getResult();
-      for (auto [i, element] : llvm::enumerate(elements)) {
-        Value lane = element;
-        if (lane.getType() != memoryType) // i1 -> i8
-          lane = LLVM::ZExtOp::create(b, loc, memoryType, lane);
+      for (auto [i, element] : llvm::enumerate(elements))
         word = LLVM::InsertElementOp::create(
-            b, loc, word, lane,
+            b, loc, word, element,
             LLVM::ConstantOp::create(b, loc, b.getI32Type(),
                                      static_cast<int32_t>(i)));
-      }
       return LLVM::BitcastOp::create(b, loc, wordType, word);
     }
     Value word;
@@ -199,19 +195,14 @@ protected:
     int64_t bits = TTGToLLVMTypeConverter::getMemoryBits(memoryType);
     Type wordType = word.getType();
     int64_t wordBits = TTGToLLVMTypeConverter::getMemoryBits(wordType);
-    if (packsAsVector(memoryType, wordBits) &&
-        !isa<LLVM::LLVMPointerType>(registerType)) {
+    if (packsAsVector(memoryType, wordBits)) {
       auto lanes = VectorType::get({wordBits / bits}, memoryType);
       Value vector = LLVM::BitcastOp::create(b, loc, lanes, word);
-      for (int64_t i = 0; i < wordElems; ++i) {
-        Value element = LLVM::ExtractElementOp::create(
+      for (int64_t i = 0; i < wordElems; ++i)
+        out.push_back(LLVM::ExtractElementOp::create(
             b, loc, vector,
             LLVM::ConstantOp::create(b, loc, b.getI32Type(),
-                                     static_cast<int32_t>(i)));
-        if (registerType != memoryType) // i8 -> i1
-          element = LLVM::TruncOp::create(b, loc, registerType, element);
-        out.push_back(element);
-      }
+                                     static_cast<int32_t>(i))));
       return;
     }
     Type bitsType = b.getIntegerType(bits);

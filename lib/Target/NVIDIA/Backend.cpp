@@ -18,9 +18,10 @@
 //               straight-line strength reduction, unless it copies with
 //               per-thread cp.async; each time the result that spills less
 //               is kept (the forms of a spilling kernel are assembled at
-//               once, on threads of their own, and then chosen in order); one that does not spill, runs fewer warps per SM
-//               than hide latency and whose registers are a few above a
-//               step of occupancy, with `.minnctapersm` one block more
+//               once, on threads of their own, and then chosen in order);
+//               one that does not spill, runs fewer warps per SM than hide
+//               latency and whose registers are a few above a step of
+//               occupancy, with `.minnctapersm` one block more
 //               (Occupancy.h), kept if it reaches the step without spilling
 // Each compile has its own LLVMContext whose diagnostic handler collects
 // LLVM's warnings and errors instead of printing them (and, for errors,
