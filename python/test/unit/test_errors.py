@@ -165,28 +165,6 @@ def e_fp8_negation(x_ptr):
     tl.store(x_ptr + tl.arange(0, 16), -x)
 
 
-def test_arithmetic_on_fp8_values():
-    # Triton computes fp8 (op) fp8 of one type in that type and its lowering
-    # then fails inside LLVM's verifier; here the user's line says so.
-    e = compile_error(e_fp8_arithmetic, {"x_ptr": "*fp8e4nv"})
-    assert_located(e, *where_in(e_fp8_arithmetic, "x * x"), r"fp8e4nv values have no arithmetic \(\*\).*to\(tl.float16\)")
-    e = compile_error(e_fp8_negation, {"x_ptr": "*fp8e5"})
-    assert_located(e, *where_in(e_fp8_negation, "-x"), r"fp8e5 values have no arithmetic \(unary -\)")
-
-
-@triton.jit
-def e_fp8_arithmetic(x_ptr):
-    x = tl.load(x_ptr + tl.arange(0, 16))
-    y = x * x
-    tl.store(x_ptr + tl.arange(0, 16), y)
-
-
-@triton.jit
-def e_fp8_negation(x_ptr):
-    x = tl.load(x_ptr + tl.arange(0, 16))
-    tl.store(x_ptr + tl.arange(0, 16), -x)
-
-
 @triton.jit
 def fp8_arithmetic_unused(x_ptr):
     x = tl.load(x_ptr + tl.arange(0, 16))

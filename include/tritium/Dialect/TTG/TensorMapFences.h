@@ -5,9 +5,10 @@
 // there, both at GPU scope.  Maps made one after another need one release
 // for all of them: ttg-lower-tensor-descriptors first moves the maps of a
 // block whose operands are ready earlier up to the block's first map, then
-// marks each map of such a run but the last with this attribute and acquires it after the last
-// (ttg.fence_tensormap_acquire); the lowering writes a marked map without
-// fences, and the last map's release covers the writes of the whole run.
+// marks each map of such a run but the last with this attribute and
+// acquires it after the last (ttg.fence_tensormap_acquire); the lowering
+// writes a marked map without fences, and the last map's release covers
+// the writes of the whole run.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_DIALECT_TTG_TENSORMAPFENCES_H
