@@ -12,6 +12,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
@@ -27,6 +28,21 @@ void LLVMInitializeNVPTXAsmPrinter();
 
 using namespace tritium::nvidia;
 
+namespace {
+/// Sets an LLVM option that has no API through its own parser, as
+/// `-name=value` on a command line would.  An option LLVM no longer
+/// registers (renamed in an upgrade) stops the process with its name rather
+/// than changing the code every kernel gets without a word.
+void setBackendFlag(llvm::StringRef name, llvm::StringRef value) {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find(name);
+  if (it == options.end() || it->second->addOccurrence(0, name, value))
+    llvm::report_fatal_error(llvm::Twine("LLVM option '") + name + "=" +
+                             value + "' is not accepted; the NVPTX back "
+                             "end's settings need updating");
+}
+} // namespace
+
 void tritium::nvidia::initializeNVPTXTarget() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -36,12 +52,9 @@ void tritium::nvidia::initializeNVPTXTarget() {
     LLVMInitializeNVPTXAsmPrinter();
     // 32-bit pointers for shared, const and local memory (what ptxas
     // addresses them with anyway): shared-memory address arithmetic stays
-    // in 32 bits instead of converting to and from 64.  A back-end flag
-    // with no API, set once, before any data layout is made.
-    auto &options = llvm::cl::getRegisteredOptions();
-    if (auto it = options.find("nvptx-short-ptr"); it != options.end())
-      if (auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second))
-        flag->setValue(true);
+    // in 32 bits instead of converting to and from 64.  Set once, before
+    // any data layout is made.
+    setBackendFlag("nvptx-short-ptr", "true");
   });
 }
 
