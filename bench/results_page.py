@@ -102,14 +102,20 @@ BENCHES = [
      "warps)."),
     ("bench_corpus", "Performance corpus, item by item",
      "Kernels the compiler was not tuned on, every config timed under both compilers in one run "
-     "(`bench/bench_corpus.py`): a flash-attention forward written as users write it "
-     "(`bench/kernels/attention_one_loop.py`: plain pointers, one loop, causal by `tl.where`, fp16 and bf16, "
-     "head dims 64 and 128, Z=4 H=32 N=4096), tutorial 03 over its config lists (fp16, bf16, fp8 at 4096^3), "
-     "Inductor's mm template over Inductor's configs (fp32, TF32, bf16), tutorials 01, 02 and 05 over sizes.  "
-     "Per item the better of two interleaved do_bench medians; ratio Tritium / Triton per item; compile: the "
-     "item's first call in a warm process.  Configs: attention (BLOCK_M, BLOCK_N, stages, warps); tutorial 03 "
-     "(BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, stages, warps); mm template (BLOCK_M, BLOCK_N, BLOCK_K, stages, "
-     "warps)."),
+     "(`bench/bench_corpus.py`; attention at Z=4 H=32 N=4096): a flash-attention forward written as users "
+     "write it (`attention`: `bench/kernels/attention_one_loop.py`, plain pointers, one loop, causal by "
+     "`tl.where`, fp16 and bf16, head dims 64 and 128); tutorial 06's forward and backward on plain pointers, "
+     "block pointers and tensor descriptors (`attention_forms`, `attention_bwd`); tutorial 03 over its config "
+     "lists (fp16, bf16, fp8 at 4096^3); its column-major, batched, split-K and grouped (MoE-style) forms "
+     "(`matmul_forms`); Inductor's mm template over Inductor's configs (fp32, TF32, bf16); tutorial 09's "
+     "TMA matmuls (`persistent_matmul`); tutorials 01, 02, 05's forward and backward and the libdevice asin "
+     "over sizes.  Per item the better of two interleaved do_bench medians; ratio Tritium / Triton per item; "
+     "compile: the item's first call in a warm process.  Configs: attention forward (BLOCK_M, BLOCK_N, "
+     "stages, warps); backward (BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2, stages, warps); tutorial 03 "
+     "(BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, stages, warps), split-K with SPLIT_K and grouped with programs "
+     "per SM in GROUP_M's place; mm template and TMA matmuls (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps).  "
+     "`tritium spills` is ptxas's bytes of spill stores and `triton spills` Triton's `n_spills` (32-bit "
+     "words): the two columns are not comparable."),
     ("bench_inductor_kernels", "Kernels torch.compile generates, kernel by kernel",
      "The Triton kernels Inductor generates for the model zoo (`bench/bench_inductor_kernels.py collect`: "
      "`bench/torch_zoo.py`'s bench cases under Triton with `TORCHINDUCTOR_BENCHMARK_KERNEL=1`; pointwise, "
