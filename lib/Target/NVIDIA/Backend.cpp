@@ -20,8 +20,9 @@
 //               is kept (the forms of a spilling kernel are assembled at
 //               once, on threads of their own, and then chosen in order);
 //               one that does not spill, runs fewer warps per SM than hide
-//               latency and whose registers are a few above a step of
-//               occupancy, with `.minnctapersm` one block more
+//               latency and whose registers are within an eighth above a
+//               step of occupancy (three eighths for a block alone on its
+//               SM), with `.minnctapersm` one block more
 //               (Occupancy.h), kept if it reaches the step without spilling
 // Each compile has its own LLVMContext whose diagnostic handler collects
 // LLVM's warnings and errors instead of printing them (and, for errors,
@@ -385,9 +386,9 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   if (llvm::Expected<bool> kept = oneBlockIfRegistersToSpare(); !kept)
     return finish(kept.takeError());
   // A kernel that does not spill, runs too few warps per SM to hide
-  // latency, and has a few registers more than one more block per SM
-  // allows is assembled asking for that block; kept when ptxas reached it
-  // without spilling.
+  // latency, and has somewhat more registers than one more block per SM
+  // allows (oneMoreBlockPerSM says how many more) is assembled asking for
+  // that block; kept when ptxas reached it without spilling.
   if (result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
       spilled(*result.ptxas) == 0)
     if (std::optional<SMLimits> limits = smLimits(options.target.capability)) {

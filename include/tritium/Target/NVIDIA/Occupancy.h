@@ -8,8 +8,8 @@
 // warps as the same code a few registers leaner.  Where registers are the
 // limit, the SM runs fewer warps than its schedulers need to hide latency,
 // the next block fits in shared memory, the count that step needs is
-// within an eighth of the kernel's (three eighths from one block a SM to
-// two), and the kernel does not spill,
+// within an eighth of the kernel's (three eighths from one block per SM
+// to two), and the kernel does not spill,
 // Backend.cpp assembles it once more with `.minnctapersm` set to
 // one block more (Ptxas.h, withMinBlocksPerSM) and keeps that result when
 // ptxas reached the step without spilling.
