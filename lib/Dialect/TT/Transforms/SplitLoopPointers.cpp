@@ -12,10 +12,18 @@
 //
 // Algorithm, per scf.for (innermost first), per iteration argument `p` of
 // a tensor-of-pointers type:
-//   1. The initial value must be `tt.addptr(tt.splat(s), off)`, s a scalar
-//      pointer and `off` an integer tensor, both defined above the loop.
+//   1. The initial value must come from one scalar pointer `s` through
+//      tt.splat, tt.addptr (its pointer operand), tt.broadcast and
+//      tt.expand_dims only, as the frontend builds `s + a[None, :] +
+//      b[:, None]`.  Its offsets are gathered into one integer tensor `off`
+//      of the tile's shape, made before the loop: broadcast and expanded as
+//      the pointers were, added where two meet (in their type when they
+//      agree, as tt-combine adds the offsets of two tt.addptr in a row;
+//      else both sign-extended to i64).
 //   2. The value yielded for `p` must be `tt.addptr(p, step)`, where step
-//      is `tt.splat(x)` or a splat constant, with x defined above the loop.
+//      is `tt.splat(x)` or a splat constant, with x loop-invariant: defined
+//      above the loop, or computed in the body from such values by pure ops
+//      (as `ptrs += BLOCK * stride` writes it), which move before the loop.
 //   3. Then the argument, its initial value and the loop result become
 //      scalars: init `s`, yield `tt.addptr(b, x)` (b: the new argument);
 //      at the top of the body `tt.addptr(tt.splat(b), off)` replaces every
@@ -33,6 +41,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <optional>
 
 namespace tritium::tt {
 #define GEN_PASS_DEF_TTSPLITLOOPPOINTERSPASS
@@ -48,6 +59,22 @@ namespace {
 /// or of its body defined there dominates the loop).
 bool isAboveLoop(Value value, scf::ForOp loop) {
   return !loop.getRegion().isAncestor(value.getParentRegion());
+}
+
+/// Whether `value` is loop-invariant: defined above `loop`, or by a pure op
+/// in its body whose operands are; such ops move before the loop.
+bool hoistIfInvariant(Value value, scf::ForOp loop) {
+  if (isAboveLoop(value, loop))
+    return true;
+  Operation *op = value.getDefiningOp();
+  if (!op || op->getBlock() != loop.getBody() || op->getNumRegions() != 0 ||
+      !isMemoryEffectFree(op))
+    return false;
+  for (Value operand : op->getOperands())
+    if (!hoistIfInvariant(operand, loop))
+      return false;
+  op->moveBefore(loop);
+  return true;
 }
 
 /// The scalar every element of `tensor` equals, when it is a tt.splat or a
@@ -67,6 +94,98 @@ Value splatScalar(Value tensor, scf::ForOp loop, OpBuilder &builder) {
   return arith::ConstantOp::create(builder, tensor.getLoc(), element);
 }
 
+/// A tensor of pointers as one scalar pointer plus integer offsets of the
+/// tensor's shape (null offsets: all zero).
+struct BaseAndOffsets {
+  Value base;
+  Value offsets;
+};
+
+/// The sum of two offset tensors of one shape: in their element type when
+/// they agree, else both sign-extended to i64.
+Value addOffsets(OpBuilder &builder, Location loc, Value a, Value b) {
+  auto aType = cast<RankedTensorType>(a.getType());
+  auto bType = cast<RankedTensorType>(b.getType());
+  if (aType.getElementType() != bType.getElementType()) {
+    auto wide = RankedTensorType::get(aType.getShape(), builder.getI64Type());
+    if (!aType.getElementType().isInteger(64))
+      a = arith::ExtSIOp::create(builder, loc, wide, a);
+    if (!bType.getElementType().isInteger(64))
+      b = arith::ExtSIOp::create(builder, loc, wide, b);
+  }
+  return arith::AddIOp::create(builder, loc, a, b);
+}
+
+/// `pointers` as a scalar base plus offsets, when it is built from one
+/// scalar pointer by tt.splat, tt.addptr, tt.broadcast and tt.expand_dims;
+/// the offsets are made at the builder's insertion point.
+std::optional<BaseAndOffsets> decompose(Value pointers, OpBuilder &builder) {
+  Operation *op = pointers.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  Location loc = op->getLoc();
+  if (auto splat = dyn_cast<SplatOp>(op)) {
+    if (isa<RankedTensorType>(splat.getSrc().getType()))
+      return std::nullopt;
+    return BaseAndOffsets{splat.getSrc(), Value()};
+  }
+  if (auto add = dyn_cast<AddPtrOp>(op)) {
+    if (!isa<RankedTensorType>(add.getOffset().getType()))
+      return std::nullopt;
+    std::optional<BaseAndOffsets> inner = decompose(add.getPtr(), builder);
+    if (!inner)
+      return std::nullopt;
+    Value offsets = inner->offsets
+                        ? addOffsets(builder, loc, inner->offsets,
+                                     add.getOffset())
+                        : add.getOffset();
+    return BaseAndOffsets{inner->base, offsets};
+  }
+  if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+    std::optional<BaseAndOffsets> inner =
+        decompose(broadcast.getSrc(), builder);
+    if (!inner || !inner->offsets)
+      return inner;
+    auto type = cast<RankedTensorType>(inner->offsets.getType());
+    auto shape = cast<RankedTensorType>(broadcast.getType()).getShape();
+    inner->offsets = BroadcastOp::create(
+        builder, loc, RankedTensorType::get(shape, type.getElementType()),
+        inner->offsets);
+    return inner;
+  }
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    std::optional<BaseAndOffsets> inner = decompose(expand.getSrc(), builder);
+    if (!inner || !inner->offsets)
+      return inner;
+    auto type = cast<RankedTensorType>(inner->offsets.getType());
+    auto shape = cast<RankedTensorType>(expand.getType()).getShape();
+    inner->offsets = ExpandDimsOp::create(
+        builder, loc, RankedTensorType::get(shape, type.getElementType()),
+        inner->offsets, expand.getAxis());
+    return inner;
+  }
+  return std::nullopt;
+}
+
+/// `tt.addptr(tt.splat(base), offsets)` of `type` at the insertion point
+/// (the splat alone when there are no offsets).
+Value rebuild(OpBuilder &builder, Location loc, RankedTensorType type,
+              Value base, Value offsets) {
+  Value splat = SplatOp::create(builder, loc, type, base);
+  if (!offsets)
+    return splat;
+  return AddPtrOp::create(builder, loc, type, splat, offsets);
+}
+
+/// The tt.splat of `base` that `rebuild` made for `rebuilt` (it uses
+/// `base` itself and must keep it).
+Operation *firstRebuildOp(Value rebuilt, Value base) {
+  Operation *op = rebuilt.getDefiningOp();
+  if (auto add = dyn_cast<AddPtrOp>(op))
+    op = add.getPtr().getDefiningOp();
+  return op;
+}
+
 /// Rewrites iteration argument `index` of `loop` as described above, if it
 /// matches; returns whether it did.
 bool splitArgument(scf::ForOp loop, unsigned index, OpBuilder &builder) {
@@ -75,27 +194,21 @@ bool splitArgument(scf::ForOp loop, unsigned index, OpBuilder &builder) {
   if (!tensorType || !isa<PointerType>(tensorType.getElementType()))
     return false;
 
-  // 1. init = addptr(splat(s), off), both from above the loop.
-  auto init = loop.getInitArgs()[index].getDefiningOp<AddPtrOp>();
-  if (!init)
-    return false;
-  auto initSplat = init.getPtr().getDefiningOp<SplatOp>();
-  if (!initSplat)
-    return false;
-  Value base = initSplat.getSrc();
-  Value offsets = init.getOffset();
-  if (base.getType() != tensorType.getElementType() ||
-      !isAboveLoop(base, loop) || !isAboveLoop(offsets, loop))
-    return false;
-
-  // 2. yield = addptr(arg, step), step a splat of a loop-invariant scalar.
+  // 1. init = s + off, from above the loop.
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   auto advance = yield.getOperand(index).getDefiningOp<AddPtrOp>();
   if (!advance || advance.getPtr() != arg)
     return false;
   Value step = splatScalar(advance.getOffset(), loop, builder);
-  if (!step || !isAboveLoop(step, loop))
+  if (!step || !hoistIfInvariant(step, loop))
     return false;
+  builder.setInsertionPoint(loop);
+  std::optional<BaseAndOffsets> init =
+      decompose(loop.getInitArgs()[index], builder);
+  if (!init || init->base.getType() != tensorType.getElementType())
+    return false;
+  Value base = init->base;
+  Value offsets = init->offsets;
 
   // 3. Carry the scalar base.
   Type scalarType = base.getType();
@@ -104,11 +217,8 @@ bool splitArgument(scf::ForOp loop, unsigned index, OpBuilder &builder) {
   arg.setType(scalarType);
 
   builder.setInsertionPointToStart(loop.getBody());
-  Value splatInBody = SplatOp::create(builder, loc, tensorType, arg);
-  auto rebuilt = AddPtrOp::create(builder, loc, tensorType, splatInBody,
-                                  offsets);
-  arg.replaceAllUsesExcept(rebuilt.getResult(),
-                           splatInBody.getDefiningOp());
+  Value rebuilt = rebuild(builder, loc, tensorType, arg, offsets);
+  arg.replaceAllUsesExcept(rebuilt, firstRebuildOp(rebuilt, arg));
 
   builder.setInsertionPoint(yield);
   Value next = AddPtrOp::create(builder, advance.getLoc(), scalarType,
@@ -121,11 +231,8 @@ bool splitArgument(scf::ForOp loop, unsigned index, OpBuilder &builder) {
   result.setType(scalarType);
   if (!result.use_empty()) {
     builder.setInsertionPointAfter(loop);
-    Value splatAfter = SplatOp::create(builder, loc, tensorType, result);
-    auto after = AddPtrOp::create(builder, loc, tensorType, splatAfter,
-                                  offsets);
-    result.replaceAllUsesExcept(after.getResult(),
-                                splatAfter.getDefiningOp());
+    Value after = rebuild(builder, loc, tensorType, result, offsets);
+    result.replaceAllUsesExcept(after, firstRebuildOp(after, result));
   }
   return true;
 }
