@@ -88,3 +88,41 @@ tt.func @not_split(%p: !tt.ptr<f32>, %ptrs: tensor<64x!tt.ptr<f32>>, %off: tenso
   }
   tt.return
 }
+
+// -----
+
+// Pointers built as the frontend builds `k + a[None, :] + b[:, None]`
+// (an addptr, a broadcast, an addptr) gather their offsets into one tensor
+// before the loop: broadcast as the pointers were, then added, here
+// sign-extended to i64 since the two offsets' types differ.  A step
+// computed in the body from loop-invariant values moves before the loop.
+// CHECK-LABEL: tt.func @offsets_through_broadcast
+// CHECK-SAME: (%[[K:.*]]: !tt.ptr<f16>, %[[A:.*]]: tensor<1x32xi32>, %[[B:.*]]: tensor<64x32xi64>, %[[S:.*]]: i32, %[[N:.*]]: i32)
+// CHECK: %[[X:.*]] = arith.muli %[[S]], %{{.*}} : i32
+// CHECK: %[[AB:.*]] = tt.broadcast %[[A]] : tensor<1x32xi32> -> tensor<64x32xi32>
+// CHECK: %[[AW:.*]] = arith.extsi %[[AB]] : tensor<64x32xi32> to tensor<64x32xi64>
+// CHECK: %[[OFF:.*]] = arith.addi %[[AW]], %[[B]] : tensor<64x32xi64>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[BK:[^ ]*]] = %[[K]]) -> (tensor<64x32xf16>, !tt.ptr<f16>)
+// CHECK: %[[SK:.*]] = tt.splat %[[BK]] : !tt.ptr<f16> -> tensor<64x32x!tt.ptr<f16>>
+// CHECK: %[[PK:.*]] = tt.addptr %[[SK]], %[[OFF]] : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi64>
+// CHECK: tt.load %[[PK]]
+// CHECK: tt.addptr %[[BK]], %[[X]] : !tt.ptr<f16>, i32
+tt.func @offsets_through_broadcast(%k: !tt.ptr<f16>, %a: tensor<1x32xi32>, %b: tensor<64x32xi64>, %s: i32, %n: i32) -> tensor<64x32xf16> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x32xf16>
+  %ks = tt.splat %k : !tt.ptr<f16> -> tensor<1x32x!tt.ptr<f16>>
+  %k1 = tt.addptr %ks, %a : tensor<1x32x!tt.ptr<f16>>, tensor<1x32xi32>
+  %kb = tt.broadcast %k1 : tensor<1x32x!tt.ptr<f16>> -> tensor<64x32x!tt.ptr<f16>>
+  %k0 = tt.addptr %kb, %b : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi64>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %p = %k0) -> (tensor<64x32xf16>, tensor<64x32x!tt.ptr<f16>>) : i32 {
+    %v = tt.load %p : tensor<64x32x!tt.ptr<f16>>
+    %t = arith.addf %acc, %v : tensor<64x32xf16>
+    %c32 = arith.constant 32 : i32
+    %x = arith.muli %s, %c32 : i32
+    %xs = tt.splat %x : i32 -> tensor<64x32xi32>
+    %pn = tt.addptr %p, %xs : tensor<64x32x!tt.ptr<f16>>, tensor<64x32xi32>
+    scf.yield %t, %pn : tensor<64x32xf16>, tensor<64x32x!tt.ptr<f16>>
+  }
+  tt.return %r#0 : tensor<64x32xf16>
+}
