@@ -55,8 +55,8 @@ using namespace tritium::tt;
 
 namespace {
 
-/// Whether `value` is defined outside `loop`'s body (an operand of the loop
-/// or of its body defined there dominates the loop).
+/// Whether `value` is defined outside `loop`'s region (where the loop or its
+/// body uses such a value, it dominates the loop).
 bool isAboveLoop(Value value, scf::ForOp loop) {
   return !loop.getRegion().isAncestor(value.getParentRegion());
 }
@@ -167,23 +167,16 @@ std::optional<BaseAndOffsets> decompose(Value pointers, OpBuilder &builder) {
   return std::nullopt;
 }
 
-/// `tt.addptr(tt.splat(base), offsets)` of `type` at the insertion point
-/// (the splat alone when there are no offsets).
-Value rebuild(OpBuilder &builder, Location loc, RankedTensorType type,
-              Value base, Value offsets) {
-  Value splat = SplatOp::create(builder, loc, type, base);
-  if (!offsets)
-    return splat;
-  return AddPtrOp::create(builder, loc, type, splat, offsets);
-}
-
-/// The tt.splat of `base` that `rebuild` made for `rebuilt` (it uses
-/// `base` itself and must keep it).
-Operation *firstRebuildOp(Value rebuilt, Value base) {
-  Operation *op = rebuilt.getDefiningOp();
-  if (auto add = dyn_cast<AddPtrOp>(op))
-    op = add.getPtr().getDefiningOp();
-  return op;
+/// Replaces every use of the scalar pointer `base`, whose type was the
+/// tensor `type`, with `tt.addptr(tt.splat(base), offsets)` (the splat alone
+/// when there are no offsets) made at the insertion point.
+void rebuildUses(OpBuilder &builder, Location loc, RankedTensorType type,
+                 Value base, Value offsets) {
+  auto splat = SplatOp::create(builder, loc, type, base);
+  Value rebuilt = splat;
+  if (offsets)
+    rebuilt = AddPtrOp::create(builder, loc, type, splat, offsets);
+  base.replaceAllUsesExcept(rebuilt, splat);
 }
 
 /// Rewrites iteration argument `index` of `loop` as described above, if it
@@ -194,7 +187,7 @@ bool splitArgument(scf::ForOp loop, unsigned index, OpBuilder &builder) {
   if (!tensorType || !isa<PointerType>(tensorType.getElementType()))
     return false;
 
-  // 1. init = s + off, from above the loop.
+  // The yield advances the argument by a loop-invariant step.
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   auto advance = yield.getOperand(index).getDefiningOp<AddPtrOp>();
   if (!advance || advance.getPtr() != arg)
@@ -202,6 +195,7 @@ bool splitArgument(scf::ForOp loop, unsigned index, OpBuilder &builder) {
   Value step = splatScalar(advance.getOffset(), loop, builder);
   if (!step || !hoistIfInvariant(step, loop))
     return false;
+  // The initial value is s + off.
   builder.setInsertionPoint(loop);
   std::optional<BaseAndOffsets> init =
       decompose(loop.getInitArgs()[index], builder);
@@ -210,15 +204,14 @@ bool splitArgument(scf::ForOp loop, unsigned index, OpBuilder &builder) {
   Value base = init->base;
   Value offsets = init->offsets;
 
-  // 3. Carry the scalar base.
+  // Carry the scalar base.
   Type scalarType = base.getType();
   Location loc = arg.getLoc();
   loop.getInitArgsMutable()[index].assign(base);
   arg.setType(scalarType);
 
   builder.setInsertionPointToStart(loop.getBody());
-  Value rebuilt = rebuild(builder, loc, tensorType, arg, offsets);
-  arg.replaceAllUsesExcept(rebuilt, firstRebuildOp(rebuilt, arg));
+  rebuildUses(builder, loc, tensorType, arg, offsets);
 
   builder.setInsertionPoint(yield);
   Value next = AddPtrOp::create(builder, advance.getLoc(), scalarType,
@@ -231,8 +224,7 @@ bool splitArgument(scf::ForOp loop, unsigned index, OpBuilder &builder) {
   result.setType(scalarType);
   if (!result.use_empty()) {
     builder.setInsertionPointAfter(loop);
-    Value after = rebuild(builder, loc, tensorType, result, offsets);
-    result.replaceAllUsesExcept(after, firstRebuildOp(after, result));
+    rebuildUses(builder, loc, tensorType, result, offsets);
   }
   return true;
 }
