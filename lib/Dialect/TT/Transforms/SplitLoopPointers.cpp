@@ -10,7 +10,7 @@
 // from the base and the offsets, which are loop-invariant and, where two
 // tiles share them, one value.
 //
-// Algorithm, per scf.for (innermost first), per iteration argument `p` of
+// Algorithm, per scf.for (outermost first), per iteration argument `p` of
 // a tensor-of-pointers type:
 //   1. The initial value must come from one scalar pointer `s` through
 //      tt.splat, tt.addptr (its pointer operand), tt.broadcast and
@@ -233,7 +233,9 @@ bool splitArgument(scf::ForOp loop, unsigned index, OpBuilder &builder) {
 
 void tritium::tt::splitLoopPointers(Operation *root) {
   SmallVector<scf::ForOp> loops;
-  root->walk<WalkOrder::PostOrder>(
+  // Outer loops first: an inner loop's pointers are often built from the
+  // outer loop's, which must be a scalar base plus offsets by then.
+  root->walk<WalkOrder::PreOrder>(
       [&](scf::ForOp loop) { loops.push_back(loop); });
   OpBuilder builder(root->getContext());
   for (scf::ForOp loop : loops)
