@@ -126,3 +126,27 @@ tt.func @offsets_through_broadcast(%k: !tt.ptr<f16>, %a: tensor<1x32xi32>, %b: t
   }
   tt.return %r#0 : tensor<64x32xf16>
 }
+
+// -----
+
+// A step computed in the body by a division that may trap (its divisor is
+// not a known non-zero constant) does not move before the loop, which may
+// run no turn: the pointers stay a tensor.
+// CHECK-LABEL: tt.func @step_by_division
+// CHECK: scf.for {{.*}} -> (tensor<64x!tt.ptr<f32>>)
+// CHECK: arith.divsi
+tt.func @step_by_division(%p: !tt.ptr<f32>, %off: tensor<64xi32>, %s: i32, %d: i32, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %one = arith.constant dense<1.0> : tensor<64xf32>
+  %ps = tt.splat %p : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+  %p0 = tt.addptr %ps, %off : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%q = %p0) -> (tensor<64x!tt.ptr<f32>>) : i32 {
+    tt.store %q, %one : tensor<64x!tt.ptr<f32>>
+    %x = arith.divsi %s, %d : i32
+    %xs = tt.splat %x : i32 -> tensor<64xi32>
+    %qn = tt.addptr %q, %xs : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    scf.yield %qn : tensor<64x!tt.ptr<f32>>
+  }
+  tt.return
+}

@@ -22,8 +22,9 @@
 //      else both sign-extended to i64).
 //   2. The value yielded for `p` must be `tt.addptr(p, step)`, where step
 //      is `tt.splat(x)` or a splat constant, with x loop-invariant: defined
-//      above the loop, or computed in the body from such values by pure ops
-//      (as `ptrs += BLOCK * stride` writes it), which move before the loop.
+//      above the loop, or computed in the body from such values by pure,
+//      speculatable ops (as `ptrs += BLOCK * stride` writes it), which move
+//      before the loop.
 //   3. Then the argument, its initial value and the loop result become
 //      scalars: init `s`, yield `tt.addptr(b, x)` (b: the new argument);
 //      at the top of the body `tt.addptr(tt.splat(b), off)` replaces every
@@ -61,14 +62,16 @@ bool isAboveLoop(Value value, scf::ForOp loop) {
   return !loop.getRegion().isAncestor(value.getParentRegion());
 }
 
-/// Whether `value` is loop-invariant: defined above `loop`, or by a pure op
-/// in its body whose operands are; such ops move before the loop.
+/// Whether `value` is loop-invariant: defined above `loop`, or by a pure
+/// (memory-effect free and speculatable: no division that may trap) op in
+/// its body whose operands are; such ops move before the loop, where they
+/// also run when the loop runs no turn.
 bool hoistIfInvariant(Value value, scf::ForOp loop) {
   if (isAboveLoop(value, loop))
     return true;
   Operation *op = value.getDefiningOp();
   if (!op || op->getBlock() != loop.getBody() || op->getNumRegions() != 0 ||
-      !isMemoryEffectFree(op))
+      !isPure(op))
     return false;
   for (Value operand : op->getOperands())
     if (!hoistIfInvariant(operand, loop))
