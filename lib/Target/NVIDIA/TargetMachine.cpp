@@ -17,6 +17,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <mutex>
+#include <utility>
 
 extern "C" {
 void LLVMInitializeNVPTXTargetInfo();
@@ -34,14 +35,22 @@ void tritium::nvidia::initializeNVPTXTarget() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
-    // 32-bit pointers for shared, const and local memory (what ptxas
-    // addresses them with anyway): shared-memory address arithmetic stays
-    // in 32 bits instead of converting to and from 64.  A back-end flag
-    // with no API, set once, before any data layout is made.
+    // Back-end flags with no API, set once, before any data layout is made
+    // or any loop is reduced (each parsed by its own option's parser):
+    // - nvptx-short-ptr: 32-bit pointers for shared, const and local memory
+    //   (what ptxas addresses them with anyway): shared-memory address
+    //   arithmetic stays in 32 bits instead of converting to and from 64.
+    // - lsr-drop-solution: loop strength reduction keeps its rewrite only
+    //   where its cost model rates it cheaper than the loop as it was.
+    //   Without it, LSR makes the address of each element of a tile that a
+    //   loop advances by one step an induction variable of its own, a
+    //   64-bit register per element live across the loop, which spills in
+    //   kernels near the register limit (tutorial 06's backward).
     auto &options = llvm::cl::getRegisteredOptions();
-    if (auto it = options.find("nvptx-short-ptr"); it != options.end())
-      if (auto *flag = static_cast<llvm::cl::opt<bool> *>(it->second))
-        flag->setValue(true);
+    for (auto [name, value] : {std::pair{"nvptx-short-ptr", "true"},
+                               std::pair{"lsr-drop-solution", "true"}})
+      if (auto it = options.find(name); it != options.end())
+        (void)it->second->addOccurrence(0, name, value);
   });
 }
 
