@@ -12,6 +12,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
@@ -46,11 +47,17 @@ void tritium::nvidia::initializeNVPTXTarget() {
     //   loop advances by one step an induction variable of its own, a
     //   64-bit register per element live across the loop, which spills in
     //   kernels near the register limit (tutorial 06's backward).
+    // An option LLVM no longer registers (renamed in an upgrade) stops here
+    // rather than changing the code every kernel gets without a word.
     auto &options = llvm::cl::getRegisteredOptions();
     for (auto [name, value] : {std::pair{"nvptx-short-ptr", "true"},
-                               std::pair{"lsr-drop-solution", "true"}})
-      if (auto it = options.find(name); it != options.end())
-        (void)it->second->addOccurrence(0, name, value);
+                               std::pair{"lsr-drop-solution", "true"}}) {
+      auto it = options.find(name);
+      if (it == options.end() || it->second->addOccurrence(0, name, value))
+        llvm::report_fatal_error(llvm::Twine("LLVM option '") + name +
+                                 "' is not registered as a flag; the NVPTX "
+                                 "back end's settings need updating");
+    }
   });
 }
 

@@ -97,3 +97,24 @@ def test_pointers_advanced_by_a_varying_step_stay_tensors():
     np.testing.assert_allclose(out, want)
     (loop,) = _scf_for_signatures(compiled.asm["ttir"])
     assert "tensor<8x!tt.ptr<f32>>" in loop, loop
+
+
+def test_ptx_loop_advances_one_address_not_one_per_element():
+    # Compiled for the H100/H200 (PTX, no GPU needed): the loop reads K and V
+    # at 8 addresses a thread; carried as tensors, or strength-reduced by
+    # LLVM into an induction variable per element, each address is a 64-bit
+    # register the loop advances every turn.  With the scalar bases and LSR
+    # kept to its cost model, the loop advances at most the two bases.
+    compiled = triton.compile(
+        two_tiles_one_offset,
+        signature={"K": "*fp16", "V": "*fp16", "Out": "*fp32", "stride": "i32", "n_steps": "i32",
+                   "BLOCK_N": "constexpr", "D": "constexpr"},
+        constexprs={"BLOCK_N": 64, "D": 64},
+        attrs={name: [["tt.divisibility", 16]] for name in ("K", "V", "stride")},
+        target="cuda:90", num_warps=4)
+    ptx = compiled.asm["ptx"]
+    (body,) = re.findall(r"\$L__BB0_\d+:\n(.*?)\bbra", ptx, re.S)[-1:]
+    loads = re.findall(r"ld\.global\.v4\.b32", body)
+    advanced = re.findall(r"add\.s64\s+(%rd\d+), \1, %rd\d+;", body)
+    assert len(loads) == 8, body
+    assert 1 <= len(advanced) <= 2, advanced
