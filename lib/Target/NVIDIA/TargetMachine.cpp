@@ -18,7 +18,6 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <mutex>
-#include <utility>
 
 extern "C" {
 void LLVMInitializeNVPTXTargetInfo();
@@ -29,6 +28,21 @@ void LLVMInitializeNVPTXAsmPrinter();
 
 using namespace tritium::nvidia;
 
+namespace {
+/// Sets an LLVM option that has no API through its own parser, as
+/// `-name=value` on a command line would.  An option LLVM no longer
+/// registers (renamed in an upgrade) stops the process with its name rather
+/// than changing the code every kernel gets without a word.
+void setBackendFlag(llvm::StringRef name, llvm::StringRef value) {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find(name);
+  if (it == options.end() || it->second->addOccurrence(0, name, value))
+    llvm::report_fatal_error(llvm::Twine("LLVM option '") + name + "=" +
+                             value + "' is not accepted; the NVPTX back "
+                             "end's settings need updating");
+}
+} // namespace
+
 void tritium::nvidia::initializeNVPTXTarget() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -36,28 +50,18 @@ void tritium::nvidia::initializeNVPTXTarget() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
-    // Back-end flags with no API, set once, before any data layout is made
-    // or any loop is reduced (each parsed by its own option's parser):
-    // - nvptx-short-ptr: 32-bit pointers for shared, const and local memory
-    //   (what ptxas addresses them with anyway): shared-memory address
-    //   arithmetic stays in 32 bits instead of converting to and from 64.
-    // - lsr-drop-solution: loop strength reduction keeps its rewrite only
-    //   where its cost model rates it cheaper than the loop as it was.
-    //   Without it, LSR makes the address of each element of a tile that a
-    //   loop advances by one step an induction variable of its own, a
-    //   64-bit register per element live across the loop, which spills in
-    //   kernels near the register limit (tutorial 06's backward).
-    // An option LLVM no longer registers (renamed in an upgrade) stops here
-    // rather than changing the code every kernel gets without a word.
-    auto &options = llvm::cl::getRegisteredOptions();
-    for (auto [name, value] : {std::pair{"nvptx-short-ptr", "true"},
-                               std::pair{"lsr-drop-solution", "true"}}) {
-      auto it = options.find(name);
-      if (it == options.end() || it->second->addOccurrence(0, name, value))
-        llvm::report_fatal_error(llvm::Twine("LLVM option '") + name +
-                                 "' is not registered as a flag; the NVPTX "
-                                 "back end's settings need updating");
-    }
+    // Set once, before any data layout is made or any loop is reduced:
+    // - 32-bit pointers for shared, const and local memory (what ptxas
+    //   addresses them with anyway): shared-memory address arithmetic stays
+    //   in 32 bits instead of converting to and from 64.
+    // - Loop strength reduction keeps its rewrite only where its cost model
+    //   rates it cheaper than the loop as it was.  Without it, LSR makes the
+    //   address of each element of a tile that a loop advances by one step
+    //   an induction variable of its own, a 64-bit register per element
+    //   live across the loop, which spills in kernels near the register
+    //   limit (tutorial 06's backward).
+    setBackendFlag("nvptx-short-ptr", "true");
+    setBackendFlag("lsr-drop-solution", "true");
   });
 }
 
