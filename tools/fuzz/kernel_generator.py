@@ -37,6 +37,9 @@ What a valid kernel may contain:
     statement or whole, from a stream of its own), an `if` on a
     constexpr flag, an `if` on a runtime scalar, an early `return` of one
     program along axis 0 (its tile keeps the runner's poison, `poison()`);
+  * a walk (from a stream of its own): the first input read again through
+    a tensor of pointers a loop advances by a constexpr or runtime step,
+    reads past the end masked;
   * a nested @jit helper holding a subexpression;
   * the tile reshaped to 1-4 power-of-two dimensions, permuted (tl.permute,
     tl.trans, .T), doubled, permuted back and reshaped back;
@@ -452,6 +455,30 @@ def generate(seed: int) -> Program:
         taken = scalars[scalar] > threshold
         ref.append(f"    u = ({value_np}) * {np_compute}(2)" if taken else f"    u = ({value_np}) - {np_compute}(3)")
         value_tl, value_np = "u", "u"
+    # (a stream of its own) a walk: the first input read again through a
+    # tensor of pointers that a loop advances by one step a turn (a
+    # constexpr, or the runtime row length), the reads past the array's end
+    # masked; their sum is added to the value
+    walk = random.Random(seed * 15485863 + 18)
+    if walk.random() < 0.25:
+        x = names[0]
+        numel = {1: "n", 2: "M * N", 3: "L * M * N"}[rank]
+        steps = walk.randint(1, 4)
+        if rank > 1 and walk.random() < 0.5:
+            step, step_np = "N", "N"
+        else:
+            step = step_np = str(walk.randint(1, 64))
+        lines += [f"    wp = {x}_ptr + offs",
+                  "    wsum = tl.zeros_like(offs_f)",
+                  f"    for j in range({steps}):",
+                  f"        wsum += tl.load(wp, mask=mask & (offs + j * {step} < {numel}), other={other}).to({compute})",
+                  f"        wp += {step}"]
+        ref += [f"    xf = {x}.reshape(-1)",
+                "    wsum = np.zeros_like(offs_f)",
+                f"    for j in range({steps}):",
+                f"        idx = offs + j * {step_np}",
+                f"        wsum = wsum + np.where(idx < {numel}, xf[np.minimum(idx, {numel} - 1)], 0).astype(offs_f.dtype)"]
+        value_tl, value_np = f"({value_tl}) + wsum", f"({value_np}) + wsum"
     # (a stream of its own) the tile through a reshape and a permutation
     # and back, doubled on the way: layouts through tt.reshape and tt.trans
     shuffle = random.Random(seed * 15485863 + 17)
