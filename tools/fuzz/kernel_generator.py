@@ -535,7 +535,10 @@ def generate(seed: int) -> Program:
             else:
                 lines.append(f"    tl.store(out_ptr + cols, r.to({store_dtype}), mask=cols < N)")
                 outputs = [("out_ptr", (scalars["N"],), dtype)]
-            ref.append(f"    r = np.{reduce_op}({full_np}, axis={axis}).astype({np_compute})")
+            # tl.max / tl.min drop a NaN against a number (max.f32, arith.maxnumf),
+            # as np.fmax / np.fmin do; np.max would carry it
+            np_reduce = {"sum": "np.sum", "max": "np.fmax.reduce", "min": "np.fmin.reduce"}[reduce_op]
+            ref.append(f"    r = {np_reduce}({full_np}, axis={axis}).astype({np_compute})")
         ref.append(f"    return {{'out_ptr': {np_cast('r', dtype)}{extra}}}")
     if atomic:
         outputs.append(("hist_ptr", (7,), "int32"))
