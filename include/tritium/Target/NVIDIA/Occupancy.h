@@ -8,7 +8,8 @@
 // warps as the same code a few registers leaner.  Where registers are the
 // limit, the SM runs fewer warps than its schedulers need to hide latency,
 // the next block fits in shared memory, the count that step needs is
-// within an eighth of the kernel's, and the kernel does not spill,
+// within an eighth of the kernel's (three eighths from one block a SM to
+// two), and the kernel does not spill,
 // Backend.cpp assembles it once more with `.minnctapersm` set to
 // one block more (Ptxas.h, withMinBlocksPerSM) and keeps that result when
 // ptxas reached the step without spilling.
@@ -56,7 +57,8 @@ int blocksPerSM(const SMLimits &limits, int registers, int threads,
 /// shared memory a block runs one block more per SM: when registers are
 /// what limits it, the blocks it runs hold fewer warps than the schedulers
 /// need to hide latency, shared memory, warps and block slots allow one
-/// more, and the register count that needs is at least 7/8 of `registers`.
+/// more, and the register count that needs is at least 7/8 of `registers`
+/// (5/8 when one block runs now: 180 registers in blocks of 8 warps -> 128).
 /// nullopt otherwise.
 std::optional<int> oneMoreBlockPerSM(const SMLimits &limits, int registers,
                                      int threads, int sharedBytes);
