@@ -11,6 +11,9 @@
 //   tt-combine                  dot accumulation, addptr chains, masked loads;
 //   tt-reorder-broadcast        arithmetic before splat/broadcast;
 //   cse                         shares the index arithmetic of the rewrites;
+//   tt-split-loop-pointers      a loop's tensors of pointers advanced by one
+//                               step become scalar bases (after cse, so that
+//                               tiles at equal offsets share them);
 //   symbol-dce                  removes the inlined private functions (public
 //                               kernels are always kept);
 //   tt-loop-unroll              last, so that it copies cleaned-up bodies;
@@ -34,6 +37,7 @@ void tritium::buildTTIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(tt::createTTCombinePass());
   pm.addPass(tt::createTTReorderBroadcastPass());
   pm.addPass(mlir::createCSEPass());
+  pm.addPass(tt::createTTSplitLoopPointersPass());
   pm.addPass(mlir::createSymbolDCEPass());
   pm.addPass(tt::createTTLoopUnrollPass());
   pm.addPass(mlir::createCanonicalizerPass());
@@ -43,7 +47,8 @@ void tritium::registerTTIRPipeline() {
   mlir::PassPipelineRegistration<TTIRPipelineOptions>(
       "tritium-make-ttir",
       "Frontend IR to clean Triton IR: inline, rewrite block pointers, "
-      "canonicalize, combine, reorder broadcasts, cse, symbol-dce, unroll "
+      "canonicalize, combine, reorder broadcasts, cse, split loop pointers, "
+      "symbol-dce, unroll "
       "annotated loops, canonicalize",
       buildTTIRPipeline);
 }

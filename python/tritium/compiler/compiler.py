@@ -4,7 +4,7 @@ Stages (each one's text is kept in `CompiledKernel.asm`):
   source  the kernel's Python source
   ttir    Triton IR after the C++ `tritium-make-ttir` pipeline (inline,
           rewrite-tensor-pointer, canonicalize, combine, reorder-broadcast,
-          cse, symbol-dce, loop-unroll)
+          cse, split-loop-pointers, symbol-dce, loop-unroll)
 Later stages (ttgir, llir, ptx, cubin) come from the NVIDIA backend.
 No GPU is needed: the target is named (`cuda:90`, or GPUTarget("cuda", 90, 32)).
 """

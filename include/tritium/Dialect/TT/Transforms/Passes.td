@@ -107,6 +107,38 @@ def TTLoopUnrollPass : Pass<"tt-loop-unroll", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TTSplitLoopPointersPass : Pass<"tt-split-loop-pointers", "::mlir::ModuleOp"> {
+  let summary = "carry a loop's tensors of pointers as scalar bases";
+  let description = [{
+    A tensor of pointers made before a loop as `tt.addptr(tt.splat(s), off)`
+    and advanced at the end of every turn by a splat of a loop-invariant
+    scalar is carried as the scalar pointer instead: the loop advances the
+    scalar, and the tensor is rebuilt from it and the loop-invariant
+    offsets where it is used.  Every element's address then stops being a
+    value that lives across the loop, and tiles at the same offsets from
+    different bases share their offsets.
+
+    ```mlir
+    %p0 = tt.addptr (tt.splat %s), %off
+    scf.for ... iter_args(%p = %p0) {
+      %v = tt.load %p
+      %n = tt.addptr %p, (tt.splat %x)
+      scf.yield %n
+    }
+    // becomes
+    scf.for ... iter_args(%b = %s) {
+      %p = tt.addptr (tt.splat %b), %off
+      %v = tt.load %p
+      %n = tt.addptr %b, %x : !tt.ptr<f16>, i32
+      scf.yield %n
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::tritium::tt::TTDialect"];
+}
+
 def TTRewriteTensorPointerPass
     : Pass<"tt-rewrite-tensor-pointer", "::mlir::ModuleOp"> {
   let summary = "replace block pointers with tensors of pointers and masks";

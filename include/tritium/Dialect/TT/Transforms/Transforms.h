@@ -54,6 +54,12 @@ void populateSplatThroughShapeOpPatterns(mlir::RewritePatternSet &patterns);
 /// Fails (after emitting an error) only on a malformed attribute.
 mlir::LogicalResult unrollAnnotatedLoops(mlir::Operation *root);
 
+/// tt-split-loop-pointers: every scf.for under `root` that carries a tensor
+/// of pointers made as `base + offsets` before it and advanced by one
+/// loop-invariant step a turn carries the scalar base instead; the tensor
+/// is rebuilt from the base and the offsets in the body and after the loop.
+void splitLoopPointers(mlir::Operation *root);
+
 /// tt-rewrite-tensor-pointer: replaces every block pointer in `module` with
 /// tensors of pointers and masks, or, from `computeCapability` 90 on, with
 /// tensor descriptors where the copy engine can move the tile (see the
