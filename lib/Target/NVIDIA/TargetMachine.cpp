@@ -50,18 +50,11 @@ void tritium::nvidia::initializeNVPTXTarget() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
-    // Set once, before any data layout is made or any loop is reduced:
-    // - 32-bit pointers for shared, const and local memory (what ptxas
-    //   addresses them with anyway): shared-memory address arithmetic stays
-    //   in 32 bits instead of converting to and from 64.
-    // - Loop strength reduction keeps its rewrite only where its cost model
-    //   rates it cheaper than the loop as it was.  Without it, LSR makes the
-    //   address of each element of a tile that a loop advances by one step
-    //   an induction variable of its own, a 64-bit register per element
-    //   live across the loop, which spills in kernels near the register
-    //   limit (tutorial 06's backward).
+    // 32-bit pointers for shared, const and local memory (what ptxas
+    // addresses them with anyway): shared-memory address arithmetic stays
+    // in 32 bits instead of converting to and from 64.  Set once, before
+    // any data layout is made.
     setBackendFlag("nvptx-short-ptr", "true");
-    setBackendFlag("lsr-drop-solution", "true");
   });
 }
 
