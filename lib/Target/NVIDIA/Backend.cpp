@@ -236,6 +236,24 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     std::optional<PtxasResult> ptxas;
     std::string error;
   };
+  // The optimized module emitted once more with other strength reductions
+  // (read back from its text, as code generation changed the module), its
+  // multiplies as NVPTX emitted them.
+  auto emitAgain = [&](StrengthReduction reductions) {
+    Assembled form;
+    llvm::SMDiagnostic parseError;
+    std::unique_ptr<llvm::Module> again = llvm::parseIR(
+        llvm::MemoryBufferRef(result.llvmIR, "optimized"), parseError,
+        llvmContext);
+    if (!again)
+      form.error = "reading back the optimized LLVM IR failed (a compiler "
+                   "bug): " + parseError.getMessage().str();
+    else if (llvm::Expected<std::string> ptx = emitPTX(*again, **machine, reductions))
+      form.ptx = std::move(*ptx);
+    else
+      form.error = llvm::toString(ptx.takeError());
+    return form;
+  };
   // Assembles `forms`, each on a thread of its own when there are several:
   // ptxas takes seconds on the large kernels that get retried, and the
   // forms do not depend on each other.
@@ -337,22 +355,9 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
           return std::move(*with);
       return candidate;
     };
-    Assembled reduced;
-    {
-      llvm::SMDiagnostic parseError;
-      std::unique_ptr<llvm::Module> again = llvm::parseIR(
-          llvm::MemoryBufferRef(result.llvmIR, "optimized"), parseError,
-          llvmContext);
-      if (!again) {
-        reduced.error = "reading back the optimized LLVM IR failed (a compiler "
-                        "bug): " + parseError.getMessage().str();
-      } else if (llvm::Expected<std::string> ptx =
-                     emitPTX(*again, **machine, /*strengthReduce=*/true)) {
-        reduced.ptx = std::move(*ptx);
-      } else {
-        reduced.error = llvm::toString(ptx.takeError());
-      }
-    }
+    StrengthReduction straightLine;
+    straightLine.straightLine = true;
+    Assembled reduced = emitAgain(straightLine);
     auto otherForms = [&](bool hint) {
       std::vector<Assembled> forms;
       if (split)
@@ -385,6 +390,28 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // A form kept above without the hint may spill with registers to spare.
   if (llvm::Expected<bool> kept = oneBlockIfRegistersToSpare(); !kept)
     return finish(kept.takeError());
+  // Still spilling: emitted without loop strength reduction, which keeps a
+  // tile's addresses as the loop computes them instead of an induction
+  // variable per element; its multiplies split as the first form's were,
+  // with `.minnctapersm 1` where the form kept has it.  Kept if it spills
+  // less.
+  if (result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
+      spilled(*result.ptxas) > 0) {
+    StrengthReduction noLoops;
+    noLoops.loops = false;
+    std::vector<Assembled> forms{emitAgain(noLoops)};
+    Assembled &form = forms.front();
+    if (form.error.empty()) {
+      if (split)
+        splitWideningShifts(form.ptx);
+      if (llvm::StringRef(result.ptx).contains(".minnctapersm 1"))
+        if (std::optional<std::string> with = withMinBlocksPerSM(form.ptx, 1))
+          form.ptx = std::move(*with);
+    }
+    forms = assembleAtOnce(std::move(forms));
+    if (llvm::Expected<bool> kept = keepAssembledIf(forms.front(), spillsLess); !kept)
+      return finish(kept.takeError());
+  }
   // A kernel that does not spill, runs too few warps per SM to hide
   // latency, and has somewhat more registers than one more block per SM
   // allows (oneMoreBlockPerSM says how many more) is assembled asking for

@@ -19,12 +19,22 @@ class TargetMachine;
 
 namespace tritium::nvidia {
 
-/// Emits `module` (retargeted to `machine` already) as PTX; with
-/// `strengthReduce`, NVPTX's straight-line strength reduction runs too
-/// (PTXEmission.cpp says why it does not by default).
+/// Which of NVPTX's strength reductions code generation runs
+/// (PTXEmission.cpp says why the defaults are what they are).
+struct StrengthReduction {
+  /// Straight-line strength reduction (`slsr`): B + i*S rewritten as a bump
+  /// of an earlier B + j*S.
+  bool straightLine = false;
+  /// Loop strength reduction (LSR): addresses a loop advances become
+  /// induction variables of their own.
+  bool loops = true;
+};
+
+/// Emits `module` (retargeted to `machine` already) as PTX, running the
+/// strength reductions `reductions` asks for.
 llvm::Expected<std::string> emitPTX(llvm::Module &module,
                                     llvm::TargetMachine &machine,
-                                    bool strengthReduce = false);
+                                    StrengthReduction reductions = {});
 
 } // namespace tritium::nvidia
 
