@@ -16,9 +16,11 @@
 //               spilling is assembled with the multiplies as NVPTX emitted
 //               them and, still spilling, from PTX emitted with
 //               straight-line strength reduction, unless it copies with
-//               per-thread cp.async; each time the result that spills less
-//               is kept (the forms of a spilling kernel are assembled at
-//               once, on threads of their own, and then chosen in order);
+//               per-thread cp.async, and, still spilling, from PTX emitted
+//               without loop strength reduction; each time the result that
+//               spills less is kept (the forms of a spilling kernel are
+//               assembled at once, on threads of their own, and then
+//               chosen in order);
 //               one that does not spill, runs fewer warps per SM than hide
 //               latency and whose registers are within an eighth above a
 //               step of occupancy (three eighths for a block alone on its
@@ -37,6 +39,7 @@
 #include "tritium/Target/NVIDIA/SinCosCombine.h"
 #include "tritium/Target/Optimize.h"
 #include "tritium/Target/NVIDIA/PTXEmission.h"
+#include "tritium/Target/NVIDIA/PTXLoops.h"
 #include "tritium/Target/NVIDIA/PTXWideShifts.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -324,27 +327,31 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
       return keepIfSpillsLess(std::move(*hinted));
     return false;
   };
-  // Split offsets take two registers where the multiply's source took one.
-  // Outside a loop of per-thread cp.async (where the split is for the
-  // copies' sake, PTXWideShifts.h), a kernel that spilled with them split
-  // is assembled as emitted too, and the form that spills less is kept;
-  // still spilling, with straight-line strength reduction, which rewrites
-  // B + i*S as a bump of an earlier B + j*S and so keeps fewer addresses
-  // live (the optimized module read back from its text, as codegen changed
-  // the module, and emitted again, its multiplies as emitted).
+  // A kernel that spilled is assembled in other forms, each kept if it
+  // spills less, in this order:
+  //   1. with `.minnctapersm 1`, where it spilled with registers to spare
+  //      (oneBlockIfRegistersToSpare);
+  //   2. outside a loop of per-thread cp.async (where the split is for the
+  //      copies' sake, PTXWideShifts.h), with its widening multiplies as
+  //      NVPTX emitted them: split offsets take two registers where the
+  //      multiply's source took one;
+  //   3. outside such a loop and still spilling, emitted with straight-line
+  //      strength reduction, which rewrites B + i*S as a bump of an earlier
+  //      B + j*S and so keeps fewer addresses live;
+  //   4. still spilling, emitted without loop strength reduction, which
+  //      leaves a tile's addresses as the loop computes them instead of
+  //      making each element's an induction variable of its own; made only
+  //      where its loops advance fewer addresses (PTXLoops.h) than the
+  //      first form's.
+  // Forms 3 and 4 are the optimized module emitted again (emitAgain), form
+  // 4's multiplies split as the first form's were.  The forms are
+  // assembled at once, 2-4 hinted as 1 is (the hint is kept where the
+  // kernel spilled with registers to spare, nearly always); where the hint
+  // is not kept, 2-4 are assembled again without it.
   bool spills = result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
                 spilled(*result.ptxas) > 0;
-  if (!spills || copiesWithPerThreadAsyncCopies(unsplit)) {
-    if (llvm::Expected<bool> kept = oneBlockIfRegistersToSpare(); !kept)
-      return finish(kept.takeError());
-  } else {
-    // The forms these retries may keep are assembled at once, the other
-    // forms hinted as the first: the hint is kept where the kernel spilled
-    // with registers to spare, nearly always.  The choice among them is
-    // the one made one form at a time: the hinted kernel if it spills
-    // less, then the multiplies as emitted if they spill less, then, still
-    // spilling, the strength-reduced form if it spills less.  Where the
-    // hint was not kept, the other two forms are assembled again without it.
+  if (spills) {
+    bool asyncCopies = copiesWithPerThreadAsyncCopies(unsplit);
     std::optional<std::string> hinted;
     if (spilledWithRegistersToSpare(result.ptxas->kernels.front(),
                                     declaredThreads(result.ptx)))
@@ -355,16 +362,36 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
           return std::move(*with);
       return candidate;
     };
-    StrengthReduction straightLine;
-    straightLine.straightLine = true;
-    Assembled reduced = emitAgain(straightLine);
+    bool asEmitted = split && !asyncCopies;
+    Assembled reduced;
+    if (!asyncCopies) {
+      StrengthReduction straightLine;
+      straightLine.straightLine = true;
+      reduced = emitAgain(straightLine);
+    }
+    // Form 4 only where loop strength reduction made the loops advance
+    // more addresses than they do without it.
+    StrengthReduction noLoops;
+    noLoops.loops = false;
+    Assembled loopsAsWritten = emitAgain(noLoops);
+    bool withoutLoopReduction =
+        !loopsAsWritten.error.empty() ||
+        addressesLoopsAdvance(loopsAsWritten.ptx) < addressesLoopsAdvance(unsplit);
+    if (loopsAsWritten.error.empty() && split)
+      splitWideningShifts(loopsAsWritten.ptx);
+    // Forms 2-4 in order, hinted or not.
     auto otherForms = [&](bool hint) {
       std::vector<Assembled> forms;
-      if (split)
+      if (asEmitted)
         forms.push_back({hintedIf(hint, unsplit), std::nullopt, ""});
-      forms.push_back(reduced);
-      if (reduced.error.empty())
-        forms.back().ptx = hintedIf(hint, reduced.ptx);
+      for (const Assembled *emitted : {&reduced, &loopsAsWritten}) {
+        if ((emitted == &reduced && asyncCopies) ||
+            (emitted == &loopsAsWritten && !withoutLoopReduction))
+          continue;
+        forms.push_back(*emitted);
+        if (emitted->error.empty())
+          forms.back().ptx = hintedIf(hint, emitted->ptx);
+      }
       return forms;
     };
     bool hint = hinted.has_value();
@@ -380,38 +407,18 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
       if (!*kept)
         forms = assembleAtOnce(otherForms(false));
     }
-    if (split)
-      if (llvm::Expected<bool> kept = keepAssembledIf(forms.front(), spillsLess); !kept)
+    for (size_t i = 0; i < forms.size(); ++i) {
+      // Form 2 is tried whenever it was made; 3 and 4 only while spilling.
+      if (i > 0 || !asEmitted)
+        if (spilled(*result.ptxas) == 0)
+          break;
+      if (llvm::Expected<bool> kept = keepAssembledIf(forms[i], spillsLess); !kept)
         return finish(kept.takeError());
-    if (spilled(*result.ptxas) > 0)
-      if (llvm::Expected<bool> kept = keepAssembledIf(forms.back(), spillsLess); !kept)
-        return finish(kept.takeError());
+    }
   }
   // A form kept above without the hint may spill with registers to spare.
   if (llvm::Expected<bool> kept = oneBlockIfRegistersToSpare(); !kept)
     return finish(kept.takeError());
-  // Still spilling: emitted without loop strength reduction, which keeps a
-  // tile's addresses as the loop computes them instead of an induction
-  // variable per element; its multiplies split as the first form's were,
-  // with `.minnctapersm 1` where the form kept has it.  Kept if it spills
-  // less.
-  if (result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
-      spilled(*result.ptxas) > 0) {
-    StrengthReduction noLoops;
-    noLoops.loops = false;
-    std::vector<Assembled> forms{emitAgain(noLoops)};
-    Assembled &form = forms.front();
-    if (form.error.empty()) {
-      if (split)
-        splitWideningShifts(form.ptx);
-      if (llvm::StringRef(result.ptx).contains(".minnctapersm 1"))
-        if (std::optional<std::string> with = withMinBlocksPerSM(form.ptx, 1))
-          form.ptx = std::move(*with);
-    }
-    forms = assembleAtOnce(std::move(forms));
-    if (llvm::Expected<bool> kept = keepAssembledIf(forms.front(), spillsLess); !kept)
-      return finish(kept.takeError());
-  }
   // A kernel that does not spill, runs too few warps per SM to hide
   // latency, and has somewhat more registers than one more block per SM
   // allows (oneMoreBlockPerSM says how many more) is assembled asking for
