@@ -103,8 +103,8 @@ def test_ptx_loop_advances_one_address_not_one_per_element():
     # Compiled for the H100/H200 (PTX, no GPU needed): the loop reads K and V
     # at 8 addresses a thread; carried as tensors, or strength-reduced by
     # LLVM into an induction variable per element, each address is a 64-bit
-    # register the loop advances every turn.  With the scalar bases and LSR
-    # kept to its cost model, the loop advances at most the two bases.
+    # register the loop advances every turn.  With the scalar bases the
+    # loop advances at most the two bases.
     compiled = triton.compile(
         two_tiles_one_offset,
         signature={"K": "*fp16", "V": "*fp16", "Out": "*fp32", "stride": "i32", "n_steps": "i32",
