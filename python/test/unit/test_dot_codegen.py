@@ -114,6 +114,25 @@ def test_offsets_stay_wide_multiplies_where_splitting_them_spills():
     assert not re.search(r"mul\.wide\.[su]32\s+%rd\d+, %r\d+, (2|4|8|16);", k.asm["ptx"])
 
 
+def test_wgmma_descriptors_are_one_add_from_the_address_field():
+    # In a CTA of one warpgroup, every wgmma descriptor is the tile's address
+    # field (a zero-extended 32-bit value) plus one constant; a descriptor
+    # made by adding to another one ptxas keeps in vector registers and
+    # moves with R2UR before each wgmma, where one add from the field it
+    # rebuilds in uniform ones.
+    ptx = compile_matmul("fp16", "cuda:90", num_warps=4).asm["ptx"]
+    assert "shfl.sync" not in ptx  # no warp index: no warpgroup offsets
+    widened = set(re.findall(r"cvt\.u64\.u32\s+(%rd\d+), %r\d+;", ptx))
+    descriptors = re.findall(r"add\.s64 (%rd\d+), (%rd\d+), (\d{12,});", ptx)
+    assert descriptors
+    for descriptor, source, _ in descriptors:
+        assert source in widened, (descriptor, source)
+    # each wgmma names two of them
+    names = set(d for d, _, _ in descriptors)
+    for a, b in re.findall(r"wgmma\.mma_async[^}]*\}, (%rd\d+), (%rd\d+)", ptx):
+        assert a in names and b in names, (a, b)
+
+
 def test_spilling_kernel_keeps_the_form_without_loop_strength_reduction():
     # Tutorial 06's backward on plain pointers at head dim 128, 4 warps:
     # ptxas spills it whatever the form.  LLVM's loop strength reduction

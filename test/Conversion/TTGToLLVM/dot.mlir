@@ -4,24 +4,25 @@
 // with 16-byte vectors, then fenced for the async proxy; the dot fences
 // the accumulator, issues one wgmma per 16 of K with shared-memory
 // descriptors (A K-major, B N-major: transpose flag 1), commits and waits.
-// The warp index that places the warpgroup comes from lane 0 by a shfl at
-// the function's entry (warp-uniform for ptxas); each descriptor is its
-// address field plus the LBO/SBO/swizzle bits, the next K slab's is the
-// previous one plus 2 (A: 32 bytes along a 128-byte row) or plus 128
-// (B: 16 rows of 128 bytes), all as PTX add.s64 (not or-ed constants).
+// A CTA of one warpgroup has no warpgroup offsets (no warp index is read);
+// each descriptor is the tile's address field plus one constant (flat), the
+// LBO/SBO/swizzle bits and the K slab's offset together: 2 more a slab for
+// A (32 bytes along a 128-byte row), 128 more for B (16 rows of 128
+// bytes), all as PTX add.s64 (not or-ed constants) from the same field,
+// never from another descriptor.
 // CHECK-LABEL: llvm.func @wgmma_fp16
-// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
-// CHECK-NEXT: %[[WARP:.*]] = llvm.lshr %[[TID]], %{{.*}} : i32
-// CHECK-NEXT: nvvm.shfl.sync  idx %{{.*}}, %[[WARP]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK-NOT: nvvm.shfl.sync
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
 // CHECK: fence.proxy.async.shared::cta
-// CHECK: %[[DA:.*]] = llvm.inline_asm asm_dialect = att "add.s64 $0, $1, 4611686293305360384;", "=l,l"
-// CHECK: %[[DB:.*]] = llvm.inline_asm asm_dialect = att "add.s64 $0, $1, 4611686293338849280;", "=l,l"
+// CHECK: %[[FA:.*]] = llvm.zext %{{.*}} : i32 to i64
+// CHECK: %[[FB:.*]] = llvm.zext %{{.*}} : i32 to i64
 // CHECK: wgmma.fence.sync.aligned
+// CHECK-DAG: %[[DA:.*]] = llvm.inline_asm asm_dialect = att "add.s64 $0, $1, 4611686293305360384;", "=l,l" %[[FA]]
+// CHECK-DAG: %[[DB:.*]] = llvm.inline_asm asm_dialect = att "add.s64 $0, $1, 4611686293338849280;", "=l,l" %[[FB]]
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} p, 1, 1, 0, 1;
 // CHECK-SAME: %[[DA]], %[[DB]],
-// CHECK: "add.s64 $0, $1, 128;", "=l,l" %[[DB]]
-// CHECK-NEXT: "add.s64 $0, $1, 2;", "=l,l" %[[DA]]
+// CHECK: "add.s64 $0, $1, 4611686293338849408;", "=l,l" %[[FB]]
+// CHECK-NEXT: "add.s64 $0, $1, 4611686293305360386;", "=l,l" %[[FA]]
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
@@ -38,6 +39,39 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %bs = ttg.local_alloc %b : (tensor<64x64xf16, #ld>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
     %d = ttg.warp_group_dot %as, %bs, %c : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
     tt.return %d : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// Two warpgroups split M: the warp index that places each comes from lane
+// 0 by a shfl at the function's entry (warp-uniform for ptxas); the rows'
+// warpgroup is (w % 8) / 4.  Each operand's base descriptor (its moved
+// address field plus the fixed bits) is made once, and each later K slab's
+// descriptor is an add to it (chained): 128 more a slab for B, 2 for A.
+// CHECK-LABEL: llvm.func @wgmma_two_warpgroups
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+// CHECK-NEXT: %[[WARP:.*]] = llvm.lshr %[[TID]], %{{.*}} : i32
+// CHECK-NEXT: %[[UNIFORM:.*]] = nvvm.shfl.sync  idx %{{.*}}, %[[WARP]], %{{.*}}, %{{.*}} : i32 -> i32
+// CHECK: llvm.urem %[[UNIFORM]], %{{.*}} : i32
+// CHECK: %[[BA:.*]] = llvm.inline_asm asm_dialect = att "add.s64 $0, $1, 4611686293305360384;"
+// CHECK: %[[BB:.*]] = llvm.inline_asm asm_dialect = att "add.s64 $0, $1, 4611686293338849280;"
+// CHECK: wgmma.fence.sync.aligned
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} %[[BA]], %[[BB]],
+// CHECK: "add.s64 $0, $1, 128;", "=l,l" %[[BB]]
+// CHECK-NEXT: "add.s64 $0, $1, 2;", "=l,l" %[[BA]]
+// CHECK-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// CHECK-NOT: wgmma.mma_async
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @wgmma_two_warpgroups(%a: tensor<128x64xf16, #ld>, %b: tensor<64x64xf16, #ld>, %c: tensor<128x64xf32, #mma>) -> tensor<128x64xf32, #mma> {
+    %as = ttg.local_alloc %a : (tensor<128x64xf16, #ld>) -> !ttg.memdesc<128x64xf16, #nvmma, #smem>
+    %bs = ttg.local_alloc %b : (tensor<64x64xf16, #ld>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+    %d = ttg.warp_group_dot %as, %bs, %c : !ttg.memdesc<128x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<128x64xf32, #mma>
+    tt.return %d : tensor<128x64xf32, #mma>
   }
 }
 

@@ -76,11 +76,12 @@ struct OperandTile {
     fixedFields = ((lbo >> 4) << 16) | ((sbo >> 4) << 32) | (mode << 62);
   }
 
-  /// The descriptor of element (0, 0) moved by `dynamic` elements along
-  /// dimension `dynamicDim` (a warpgroup's offset), computed once per dot;
-  /// descriptorAt() derives every sub-tile's descriptor from it.
-  Value baseDescriptor(OpBuilder &builder, Location loc, int dynamicDim,
-                       Value dynamic) const {
+  /// The address field (bits 0-13, the shared address / 16) of element
+  /// (0, 0) moved by `dynamic` elements along dimension `dynamicDim` (a
+  /// warpgroup's offset), as an i64, computed once per dot; descriptorAt()
+  /// makes every sub-tile's descriptor from it (through descriptorOrigin).
+  Value baseAddressField(OpBuilder &builder, Location loc, int dynamicDim,
+                         Value dynamic) const {
     // The unswizzled offset is r * perSlab + (c / perSlab) * rows * perSlab
     // + c % perSlab; every warpgroup offset is a multiple of 64 rows or of
     // instrN columns, so split it into the same terms at run time.
@@ -111,28 +112,59 @@ struct OperandTile {
         LLVM::AndOp::create(builder, loc, address,
                             emitI32Constant(builder, loc, 0x3ffff)),
         emitI32Constant(builder, loc, 4));
-    return addToDescriptor(
-        builder, loc,
-        LLVM::ZExtOp::create(builder, loc, builder.getI64Type(), field),
-        fixedFields);
+    return LLVM::ZExtOp::create(builder, loc, builder.getI64Type(), field);
+  }
+
+  /// What a dot's descriptors of this tile are added to: the base address
+  /// field itself (flat), or the base descriptor, field plus fixed fields,
+  /// made once per dot (chained).
+  struct Origin {
+    Value value;
+    bool flat;
+  };
+
+  /// The origin of a dot's descriptors from its base address field.  Flat,
+  /// every descriptor is one add from the field, never from another
+  /// descriptor: ptxas rebuilds such adds in uniform registers where it
+  /// needs them, while a chain (base descriptor, then a sub-tile's add to
+  /// it) it keeps live in vector registers and moves with R2UR before each
+  /// wgmma (tutorial 06's backward at head dim 128, causal, 4 warps: 188
+  /// R2UR against 20, 1,816 bytes of spill stores against 1,524; ptxas of
+  /// CUDA 13.0).  `flat` is for CTAs of one warpgroup, whose base field is
+  /// the tile's address alone: there it times 1.15-1.24x on that backward
+  /// and 1.07-1.08x on tutorial 03's (64, 256, 32, 4 warps).  With the
+  /// base field moved by a warpgroup's offset (two warpgroups or more) the
+  /// flat form times 0.92x on tutorial 06's forward on tensor descriptors
+  /// (head dim 128, (128, 128), 3 stages, 8 warps) and, with the warp
+  /// index masked to give LLVM its range, 0.95x on its causal form; the
+  /// chain is kept there.  (H200, 2026-11-30, against the chained form.)
+  Origin descriptorOrigin(OpBuilder &builder, Location loc, Value baseField,
+                          bool flat) const {
+    if (flat)
+      return {baseField, true};
+    return {addToDescriptor(builder, loc, baseField, fixedFields), false};
   }
 
   /// The descriptor of the sub-tile at `coord` (plus the base's warpgroup
-  /// offset): the base descriptor plus the sub-tile's byte offset / 16, one
-  /// 64-bit add of a constant per wgmma.  Adding to the address field
-  /// directly is exact: static and dynamic parts never carry into each
-  /// other's terms (the static coordinate along the dynamic dimension is a
-  /// multiple of the whole warp grid's extent there, a multiple of a slab),
-  /// sub-tiles start on 16-byte boundaries, and shared addresses stay below
-  /// 2^18, so the 14-bit field never overflows.
-  Value descriptorAt(OpBuilder &builder, Location loc, Value baseDesc,
+  /// offset): the origin plus one constant, the sub-tile's byte offset / 16
+  /// (with the fixed fields when the origin is flat), one 64-bit add per
+  /// wgmma.  Adding to the address field directly is exact: static and
+  /// dynamic parts never carry into each other's terms (the static
+  /// coordinate along the dynamic dimension is a multiple of the whole warp
+  /// grid's extent there, a multiple of a slab), sub-tiles start on 16-byte
+  /// boundaries, and shared addresses stay below 2^18, so the 14-bit field
+  /// never overflows.
+  Value descriptorAt(OpBuilder &builder, Location loc, const Origin &origin,
                      std::vector<int64_t> coord) const {
     int64_t bytes = layout::nvmmaUnswizzledOffset(spec, shape, coord) *
                     elementBytes;
     assert(bytes % 16 == 0 && "wgmma sub-tiles start on 16-byte boundaries");
+    if (origin.flat)
+      return addToDescriptor(builder, loc, origin.value,
+                             fixedFields + (bytes >> 4));
     if (bytes == 0)
-      return baseDesc;
-    return addToDescriptor(builder, loc, baseDesc, bytes >> 4);
+      return origin.value;
+    return addToDescriptor(builder, loc, origin.value, bytes >> 4);
   }
 
   /// `descriptor + constant` as a PTX add.s64 that LLVM cannot see into.
@@ -270,24 +302,36 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     // instructions are clock.
     // (Read once at the function's entry: a shfl in the K loop is redone
     // every iteration.)
-    Value warp;
-    {
-      OpBuilder::InsertionGuard atEntry(rewriter);
-      nvvm::setInsertionPointToFunctionEntry(rewriter, op);
-      warp = nvvm::shuffleIdx(rewriter, loc, emitThreadIndex(rewriter, loc, module).warp,
-                              emitI32Constant(rewriter, loc, 0));
+    // A CTA of one warpgroup (not warp-specialized) has no warpgroup
+    // offsets and reads no warp index: its descriptors are the tile's
+    // address plus constants, as Triton's are, made flat (descriptorOrigin).
+    nvvm::RunningWarps running = nvvm::runningWarps(op->getBlock());
+    bool oneWarpgroup = !running.specialized && running.count == 4;
+    Value rowBlock, colBlock;
+    if (oneWarpgroup) {
+      rowBlock = emitI32Constant(rewriter, loc, 0);
+      colBlock = rowBlock;
+    } else {
+      Value warp;
+      {
+        OpBuilder::InsertionGuard atEntry(rewriter);
+        nvvm::setInsertionPointToFunctionEntry(rewriter, op);
+        warp = nvvm::shuffleIdx(rewriter, loc,
+                                emitThreadIndex(rewriter, loc, module).warp,
+                                emitI32Constant(rewriter, loc, 0));
+      }
+      // Warpgroup offsets: rows 64 * ((w % wm) / 4), columns instrN * (w / wm).
+      Value wmValue = emitI32Constant(rewriter, loc, wm);
+      rowBlock = LLVM::MulOp::create(
+          rewriter, loc,
+          LLVM::UDivOp::create(
+              rewriter, loc, LLVM::URemOp::create(rewriter, loc, warp, wmValue),
+              emitI32Constant(rewriter, loc, 4)),
+          emitI32Constant(rewriter, loc, 64));
+      colBlock = LLVM::MulOp::create(
+          rewriter, loc, LLVM::UDivOp::create(rewriter, loc, warp, wmValue),
+          emitI32Constant(rewriter, loc, instrN));
     }
-    // Warpgroup offsets: rows 64 * ((w % wm) / 4), columns instrN * (w / wm).
-    Value wmValue = emitI32Constant(rewriter, loc, wm);
-    Value rowBlock = LLVM::MulOp::create(
-        rewriter, loc,
-        LLVM::UDivOp::create(
-            rewriter, loc, LLVM::URemOp::create(rewriter, loc, warp, wmValue),
-            emitI32Constant(rewriter, loc, 4)),
-        emitI32Constant(rewriter, loc, 64));
-    Value colBlock = LLVM::MulOp::create(
-        rewriter, loc, LLVM::UDivOp::create(rewriter, loc, warp, wmValue),
-        emitI32Constant(rewriter, loc, instrN));
 
     SmallVector<Value> d = unpackElements(rewriter, loc, adaptor.getC());
     if (int64_t(d.size()) != (instrN / 2) * repM * repN)
@@ -329,10 +373,16 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
       ptx.instr(text);
       ptx.launch(rewriter, loc, Type());
     };
-    Value baseDescA =
-        a ? a->baseDescriptor(rewriter, loc, /*dynamicDim=*/0, rowBlock)
-          : Value();
-    Value baseDescB = b.baseDescriptor(rewriter, loc, /*dynamicDim=*/1, colBlock);
+    OperandTile::Origin originA;
+    if (a)
+      originA = a->descriptorOrigin(
+          rewriter, loc,
+          a->baseAddressField(rewriter, loc, /*dynamicDim=*/0, rowBlock),
+          oneWarpgroup);
+    OperandTile::Origin originB = b.descriptorOrigin(
+        rewriter, loc,
+        b.baseAddressField(rewriter, loc, /*dynamicDim=*/1, colBlock),
+        oneWarpgroup);
     // The A registers of instruction tile (mr, kr): its 16 x 16 slab of
     // this warp's rows, as mma.sync's m16n8k16 A fragment (a0..a7, two per
     // register; layout/MmaLayout.h: mmaV2OperandRegister).
@@ -376,7 +426,7 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     // One wgmma on `regs`: D = A * B + D, or D = A * B when !accumulate.
     auto emitWgmma = [&](SmallVector<Value> &regs, int64_t mr, int64_t nr,
                          int64_t kr, bool accumulate) {
-      Value descB = b.descriptorAt(rewriter, loc, baseDescB,
+      Value descB = b.descriptorAt(rewriter, loc, originB,
                                    {kr * instrK, nr * instrN * wn});
       nvidia::PTXBuilder ptx;
       auto outs = ptx.outputs(accRegs, ("=" + accConstraint).str());
@@ -394,7 +444,7 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
         }
         aText += "}";
       } else {
-        Value descA = a->descriptorAt(rewriter, loc, baseDescA,
+        Value descA = a->descriptorAt(rewriter, loc, originA,
                                       {mr * 16 * wm, kr * instrK});
         refs.push_back(ptx.input(descA, "l"));
         aText = "%" + std::to_string(next++);
