@@ -133,6 +133,27 @@ def test_wgmma_descriptors_are_one_add_from_the_address_field():
         assert a in names and b in names, (a, b)
 
 
+def test_two_warpgroups_read_the_warp_index_in_loops_over_fixed_tiles():
+    # Tutorial 06's backward on block pointers at head dim 128, 8 warps: its
+    # dK/dV and dQ loops multiply tiles loaded before them (K and V, Q and
+    # dO).  The warp index that places each warpgroup is read by a shfl in
+    # those loops, next to their dots, so that their descriptors are rebuilt
+    # there (in uniform registers) instead of hoisted out of the loops into
+    # vector ones; a descriptor add is then made where its wgmma is.
+    ptx = compile_attention_bwd_block_ptr(128, False, (32, 128, 128, 32, 3, 8)).asm["ptx"]
+    lines = ptx.splitlines()
+    labels = {l.rstrip(":"): i for i, l in enumerate(lines) if re.match(r"\$L__BB\d+_\d+:$", l)}
+    loops = []
+    for i, l in enumerate(lines):
+        m = re.search(r"bra(?:\.uni)?\s+(\$L__BB\d+_\d+);", l)
+        if m and m.group(1) in labels and labels[m.group(1)] < i:
+            loops.append((labels[m.group(1)], i))
+    with_dots = [(a, b) for a, b in loops if any("wgmma.mma_async" in x for x in lines[a:b])]
+    assert len(with_dots) == 2
+    for a, b in with_dots:
+        assert any("shfl.sync.idx" in x for x in lines[a:b])
+
+
 def test_spilling_kernel_keeps_the_form_without_loop_strength_reduction():
     # Tutorial 06's backward on plain pointers at head dim 128, 4 warps:
     # ptxas spills it whatever the form.  LLVM's loop strength reduction
@@ -363,9 +384,10 @@ def test_one_loop_attention_runs_on_pipelined_wgmma_at_8_warps(head_dim, causal)
     assert "cubin" in k.asm
 
 
-def compile_attention_bwd_block_ptr(head_dim, causal, config):
-    # Tutorial 06's backward on block pointers (bench/kernels/attention_bwd.py).
-    bwd = load_kernels("attention_bwd.py", triton, tl, "tritium").attn_bwd_block_ptr
+def compile_attention_bwd_block_ptr(head_dim, causal, config, kernel="attn_bwd_block_ptr"):
+    # Tutorial 06's backward on block pointers (bench/kernels/attention_bwd.py),
+    # or on plain pointers (kernel="attn_bwd").
+    bwd = getattr(load_kernels("attention_bwd.py", triton, tl, "tritium"), kernel)
     m1, n1, m2, n2, stages, warps = config
     signature = {n: "*fp16" for n in ("Q", "K", "V", "DO", "DQ", "DK", "DV")}
     signature.update({"sm_scale": "fp32", "M": "*fp32", "D": "*fp32", "stride_z": "i32", "stride_h": "i32",
@@ -378,12 +400,12 @@ def compile_attention_bwd_block_ptr(head_dim, causal, config):
 
 
 def test_registers_just_above_an_occupancy_step_take_the_step():
-    # At head dim 64, causal, (32, 128, 128, 32), 3 stages, 8 warps, ptxas
-    # (CUDA 13.0) gives the kernel 134 registers: one block of 256 threads
-    # per SM (8 warps), where its shared memory allows three.  Asked for two
-    # blocks (.minnctapersm 2) it takes at most 128 without spilling, and
-    # that is kept.
-    k = compile_attention_bwd_block_ptr(64, True, (32, 128, 128, 32, 3, 8))
+    # On plain pointers at head dim 64, causal, (32, 128, 128, 32), 3
+    # stages, 8 warps, ptxas (CUDA 13.0) gives the kernel 153 registers: one
+    # block of 256 threads per SM (8 warps), where its shared memory allows
+    # more.  Asked for two blocks (.minnctapersm 2) it takes at most 128
+    # without spilling, and that is kept.
+    k = compile_attention_bwd_block_ptr(64, True, (32, 128, 128, 32, 3, 8), kernel="attn_bwd")
     assert ".minnctapersm 2" in k.asm["ptx"]
     assert k.n_regs <= 128 and k.n_spills == 0
     # A kernel far from a step is left as ptxas made it.

@@ -48,14 +48,15 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // 0 by a shfl at the function's entry (warp-uniform for ptxas); the rows'
 // warpgroup is (w % 8) / 4.  Each operand's base descriptor (its moved
 // address field plus the fixed bits) is made once, and each later K slab's
-// descriptor is an add to it (chained): 128 more a slab for B, 2 for A.
+// descriptor is an add to it (chained): 128 more a slab for B, 2 for A;
+// every add pinned (has_side_effects) at the dot.
 // CHECK-LABEL: llvm.func @wgmma_two_warpgroups
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
 // CHECK-NEXT: %[[WARP:.*]] = llvm.lshr %[[TID]], %{{.*}} : i32
 // CHECK-NEXT: %[[UNIFORM:.*]] = nvvm.shfl.sync  idx %{{.*}}, %[[WARP]], %{{.*}}, %{{.*}} : i32 -> i32
 // CHECK: llvm.urem %[[UNIFORM]], %{{.*}} : i32
-// CHECK: %[[BA:.*]] = llvm.inline_asm asm_dialect = att "add.s64 $0, $1, 4611686293305360384;"
-// CHECK: %[[BB:.*]] = llvm.inline_asm asm_dialect = att "add.s64 $0, $1, 4611686293338849280;"
+// CHECK: %[[BA:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "add.s64 $0, $1, 4611686293305360384;"
+// CHECK: %[[BB:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "add.s64 $0, $1, 4611686293338849280;"
 // CHECK: wgmma.fence.sync.aligned
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}} %[[BA]], %[[BB]],
 // CHECK: "add.s64 $0, $1, 128;", "=l,l" %[[BB]]
@@ -72,6 +73,36 @@ module attributes {"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32,
     %bs = ttg.local_alloc %b : (tensor<64x64xf16, #ld>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
     %d = ttg.warp_group_dot %as, %bs, %c : !ttg.memdesc<128x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<128x64xf32, #mma>
     tt.return %d : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
+// A dot of two warpgroups in a loop, reading tiles defined above it: the
+// warp index is read by a shfl at the dot, in the loop body, not at the
+// function's entry, so that the loop-invariant descriptors are rebuilt in
+// the loop rather than hoisted out of it.
+// CHECK-LABEL: llvm.func @wgmma_invariant_tiles_in_loop
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK: scf.for
+// CHECK: nvvm.shfl.sync  idx
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// CHECK: scf.yield
+#ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @wgmma_invariant_tiles_in_loop(%a: tensor<128x64xf16, #ld>, %b: tensor<64x64xf16, #ld>, %c: tensor<128x64xf32, #mma>, %n: i32) -> tensor<128x64xf32, #mma> {
+    %as = ttg.local_alloc %a : (tensor<128x64xf16, #ld>) -> !ttg.memdesc<128x64xf16, #nvmma, #smem>
+    %bs = ttg.local_alloc %b : (tensor<64x64xf16, #ld>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<128x64xf32, #mma>) : i32 {
+      %d = ttg.warp_group_dot %as, %bs, %acc : !ttg.memdesc<128x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<128x64xf32, #mma>
+      scf.yield %d : tensor<128x64xf32, #mma>
+    }
+    tt.return %r : tensor<128x64xf32, #mma>
   }
 }
 

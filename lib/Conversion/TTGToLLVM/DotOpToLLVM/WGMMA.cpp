@@ -39,6 +39,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "tritium/Conversion/TTGToLLVM/ElementPacking.h"
 #include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
 #include "tritium/Conversion/TTGToLLVM/NVVMHelpers.h"
@@ -117,10 +118,12 @@ struct OperandTile {
 
   /// What a dot's descriptors of this tile are added to: the base address
   /// field itself (flat), or the base descriptor, field plus fixed fields,
-  /// made once per dot (chained).
+  /// made once per dot (chained); and whether the adds stay at the dot
+  /// (pinned: LLVM neither hoists nor merges them).
   struct Origin {
     Value value;
     bool flat;
+    bool pinned;
   };
 
   /// The origin of a dot's descriptors from its base address field.  Flat,
@@ -138,11 +141,21 @@ struct OperandTile {
   /// (head dim 128, (128, 128), 3 stages, 8 warps) and, with the warp
   /// index masked to give LLVM its range, 0.95x on its causal form; the
   /// chain is kept there.  (H200, 2026-11-30, against the chained form.)
+  /// There the adds are pinned: a tile that does not change in a loop has
+  /// loop-invariant descriptors, which LLVM would hoist out of the loop and
+  /// merge across loops, each 64-bit value then live in vector registers
+  /// and moved into uniform ones (R2UR) before each wgmma; pinned, only the
+  /// base field lives across the loop (tutorial 06's backward at head dim
+  /// 128, (32, 128, 128, 32, 3, 8) on block pointers: 82 R2UR -> 1, loops
+  /// of 348 and 242 SASS instructions -> 274 and 216, Triton's 248 and
+  /// 207; its forward on block pointers at (128, 128, 2, 8): 501 -> 493,
+  /// Triton's 492; ptxas of CUDA 13.0).
   Origin descriptorOrigin(OpBuilder &builder, Location loc, Value baseField,
-                          bool flat) const {
-    if (flat)
-      return {baseField, true};
-    return {addToDescriptor(builder, loc, baseField, fixedFields), false};
+                          bool oneWarpgroup) const {
+    if (oneWarpgroup)
+      return {baseField, /*flat=*/true, /*pinned=*/false};
+    return {addToDescriptor(builder, loc, baseField, fixedFields, /*pinned=*/true),
+            /*flat=*/false, /*pinned=*/true};
   }
 
   /// The descriptor of the sub-tile at `coord` (plus the base's warpgroup
@@ -161,10 +174,11 @@ struct OperandTile {
     assert(bytes % 16 == 0 && "wgmma sub-tiles start on 16-byte boundaries");
     if (origin.flat)
       return addToDescriptor(builder, loc, origin.value,
-                             fixedFields + (bytes >> 4));
+                             fixedFields + (bytes >> 4), origin.pinned);
     if (bytes == 0)
       return origin.value;
-    return addToDescriptor(builder, loc, origin.value, bytes >> 4);
+    return addToDescriptor(builder, loc, origin.value, bytes >> 4,
+                           origin.pinned);
   }
 
   /// `descriptor + constant` as a PTX add.s64 that LLVM cannot see into.
@@ -173,16 +187,16 @@ struct OperandTile {
   /// word apart (a ULOP3 each) and moves both words into place (two UMOVs
   /// a wgmma), where from adds it derives them with 64-bit uniform adds:
   /// tutorial 09's K step is 97 SASS instructions a warp with the adds and
-  /// 103 with the ors (4 stages; measured 2026-11-28 on the H200).  Pure:
-  /// LLVM may still hoist and merge it.
+  /// 103 with the ors (4 stages; measured 2026-11-28 on the H200).  Pure
+  /// unless `pinned`: LLVM may then hoist and merge it.
   static Value addToDescriptor(OpBuilder &builder, Location loc,
-                               Value descriptor, int64_t constant) {
+                               Value descriptor, int64_t constant, bool pinned) {
     nvidia::PTXBuilder ptx;
     auto *out = ptx.outputs(1, "=l").front();
     auto *in = ptx.input(descriptor, "l");
     ptx.verbatim("add.s64 %0, %1, " + std::to_string(constant) + ";", {out, in});
     return ptx.launch(builder, loc, builder.getI64Type(),
-                      /*hasSideEffects=*/false);
+                      /*hasSideEffects=*/pinned);
   }
 };
 
@@ -225,6 +239,19 @@ SmallVector<Value> emitTiedWgmmaSync(OpBuilder &builder, Location loc,
   for (size_t i = 0; i < values.size(); ++i)
     outputs.push_back(LLVM::ExtractValueOp::create(builder, loc, result, i));
   return outputs;
+}
+
+/// Whether `dot` is in a loop and reads a shared-memory operand defined
+/// above that loop (innermost), whose descriptors are then loop-invariant.
+bool readsTileDefinedAboveItsLoop(ttg::WarpGroupDotOp dot) {
+  auto loop = dot->getParentOfType<LoopLikeOpInterface>();
+  if (!loop)
+    return false;
+  for (Value operand : {Value(dot.getA()), Value(dot.getB())})
+    if (isa<ttg::MemDescType>(operand.getType()) &&
+        !loop->isAncestor(operand.getParentRegion()->getParentOp()))
+      return true;
+  return false;
 }
 
 struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
@@ -300,8 +327,25 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     // 8192^3 (ncu), and times 0.4-1.0% behind the uniform build under one
     // launcher (measured 2026-11-28 on the H200): under the power cap,
     // instructions are clock.
-    // (Read once at the function's entry: a shfl in the K loop is redone
-    // every iteration.)
+    // Where it is read matters for a dot in a loop that reads a tile which
+    // does not change in the loop (one defined above it: K and V in
+    // tutorial 06's dK/dV loop), whose base field is then loop-invariant:
+    //  - read once at the function's entry, that field lives across the
+    //    loop in vector registers, and each descriptor is built from it
+    //    there and moved with R2UR: the backward on plain pointers at head
+    //    dim 64, causal, (32, 128, 128, 32, 3, 8) 120 R2UR and 178
+    //    registers; at head dim 128, (64, 128, 128, 64, 3, 8), 166 R2UR and
+    //    76 bytes of spills (ptxas of CUDA 13.0, descriptors pinned);
+    //  - read at the dot, the shfl stays in the loop (convergent, LLVM does
+    //    not hoist it) and so does the field; ptxas rebuilds both in
+    //    uniform registers each turn, as Triton's, which reads it there
+    //    too: 4 R2UR and 128 registers; 4 R2UR, 253 registers, no spills.
+    //    But where the dot's tiles are the loop's ring slots, nothing is
+    //    saved and the index's uniform arithmetic is redone each turn
+    //    (tutorial 03 at (128, 256, 64, 3, 8): a K step of 114 SASS
+    //    instructions against 109).
+    // So the index is read at the dot where the dot reads a tile defined
+    // above its loop, at the function's entry otherwise.
     // A CTA of one warpgroup (not warp-specialized) has no warpgroup
     // offsets and reads no warp index: its descriptors are the tile's
     // address plus constants, as Triton's are, made flat (descriptorOrigin).
@@ -315,7 +359,8 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
       Value warp;
       {
         OpBuilder::InsertionGuard atEntry(rewriter);
-        nvvm::setInsertionPointToFunctionEntry(rewriter, op);
+        if (!readsTileDefinedAboveItsLoop(op))
+          nvvm::setInsertionPointToFunctionEntry(rewriter, op);
         warp = nvvm::shuffleIdx(rewriter, loc,
                                 emitThreadIndex(rewriter, loc, module).warp,
                                 emitI32Constant(rewriter, loc, 0));
