@@ -147,9 +147,11 @@ struct OperandTile {
   /// and moved into uniform ones (R2UR) before each wgmma; pinned, only the
   /// base field lives across the loop (tutorial 06's backward at head dim
   /// 128, (32, 128, 128, 32, 3, 8) on block pointers: 82 R2UR -> 1, loops
-  /// of 348 and 242 SASS instructions -> 274 and 216, Triton's 248 and
-  /// 207; its forward on block pointers at (128, 128, 2, 8): 501 -> 493,
-  /// Triton's 492; ptxas of CUDA 13.0).
+  /// of 348 and 242 SASS instructions -> 263 and 206, Triton's 248 and
+  /// 207; its forward on block pointers at (128, 128, 2, 8): 501 -> 487,
+  /// Triton's 492; ptxas of CUDA 13.0; with the warp index read in the loop
+  /// as well, as the lowering below does for these kernels: 274 and 216,
+  /// 493).
   Origin descriptorOrigin(OpBuilder &builder, Location loc, Value baseField,
                           bool oneWarpgroup) const {
     if (oneWarpgroup)
