@@ -139,7 +139,7 @@ def test_two_warpgroups_read_the_warp_index_in_loops_over_fixed_tiles():
     # dO).  The warp index that places each warpgroup is read by a shfl in
     # those loops, next to their dots, so that their descriptors are rebuilt
     # there (in uniform registers) instead of hoisted out of the loops into
-    # vector ones; a descriptor add is then made where its wgmma is.
+    # vector ones.
     ptx = compile_attention_bwd_block_ptr(128, False, (32, 128, 128, 32, 3, 8)).asm["ptx"]
     lines = ptx.splitlines()
     labels = {l.rstrip(":"): i for i, l in enumerate(lines) if re.match(r"\$L__BB\d+_\d+:$", l)}
