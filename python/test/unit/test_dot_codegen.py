@@ -174,6 +174,36 @@ def test_spilling_kernel_keeps_the_form_without_loop_strength_reduction():
     assert 0 < k.metadata["spills"] < 2200, k.metadata["spills"]
 
 
+def test_kernels_that_will_spill_have_their_forms_assembled_with_the_first(tmp_path, monkeypatch):
+    # The values of tutorial 06's backward at head dim 128, 4 warps, hold
+    # more words at once than a thread's 255 registers (RegisterPressure.h):
+    # its other forms are assembled while ptxas assembles the first, and
+    # the form kept is the one kept without that (the spills of
+    # test_spilling_kernel_keeps_the_form_without_loop_strength_reduction).
+    # At 8 warps the kernel fits and ptxas assembles one form.
+    attn_bwd = load_kernels("attention_bwd.py", triton, tl, "tritium").attn_bwd
+    signature = {p: "*fp16" for p in ("Q", "K", "V", "DO", "DQ", "DK", "DV")}
+    signature.update({"M": "*fp32", "D": "*fp32", "sm_scale": "fp32"})
+    signature.update({p: "i32" for p in ("stride_z", "stride_h", "stride_tok", "H", "N_CTX")})
+    attrs = {p: [["tt.divisibility", 16]] for p in signature if signature[p] in ("*fp16", "*fp32", "i32")}
+    monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
+    when = {}
+    for warps in (4, 8):
+        dump = tmp_path / str(warps)
+        monkeypatch.setenv("TRITIUM_DUMP_DIR", str(dump))
+        constexprs = {"BLOCK_M1": 32, "BLOCK_N1": 128, "BLOCK_M2": 128, "BLOCK_N2": 32, "BLK_SLICE_FACTOR": 2,
+                      "HEAD_DIM": 128 if warps == 4 else 64, "CAUSAL": False}
+        k = triton.compile(attn_bwd, signature=dict(signature, **{p: "constexpr" for p in constexprs}),
+                           constexprs=constexprs, attrs=attrs, target="cuda:90", num_warps=warps, num_stages=3)
+        (forms,) = [n for n in os.listdir(dump) if n.endswith("ptxas-forms.txt")]
+        when[warps] = (dump / forms).read_text().split(" (")[0]
+        if warps == 4:
+            assert 0 < k.metadata["spills"] < 2200, k.metadata["spills"]
+        else:
+            assert k.metadata["spills"] == 0
+    assert when == {4: "assembled with the first", 8: "after the first"}
+
+
 @pytest.mark.parametrize("dtype,instr", [("bf16", "m64n128k16.f32.bf16.bf16"), ("fp8e4nv", "m64n128k32.f32.e4m3.e4m3"),
                                          ("fp8e5", "m64n128k32.f32.e5m2.e5m2")])
 def test_hopper_matmul_dtypes(dtype, instr):
