@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <thread>
@@ -141,6 +142,32 @@ TEST(PtxasProcess, TimeLimitKillsIt) {
   EXPECT_NE(llvm::toString(piped.takeError()).find("did not finish within 1 s"),
             std::string::npos);
   EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(10));
+}
+
+TEST(PtxasProcess, AStopAskedForKillsItSoon) {
+  // A form assembled on speculation: its ptxas is killed soon after the
+  // flag is raised from another thread, and the result is an error; a
+  // flag never raised changes nothing.
+  FakePtxas slow("sleep 30");
+  std::atomic<bool> stop{false};
+  std::thread raise([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    stop.store(true);
+  });
+  auto begin = std::chrono::steady_clock::now();
+  llvm::Expected<PtxasResult> stopped =
+      runPtxas(slow.path, "ptx", hopper(), outOfProcess(), nullptr, &stop);
+  raise.join();
+  ASSERT_FALSE(bool(stopped));
+  EXPECT_NE(llvm::toString(stopped.takeError()).find("was stopped"), std::string::npos);
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(5));
+
+  FakePtxas quick(std::string(kReport) + "cat \"$input\" > \"$output\"");
+  std::atomic<bool> never{false};
+  llvm::Expected<PtxasResult> done =
+      runPtxas(quick.path, "ptx", hopper(), outOfProcess(), nullptr, &never);
+  ASSERT_TRUE(bool(done)) << llvm::toString(done.takeError());
+  EXPECT_TRUE(done->succeeded);
 }
 
 TEST(PtxasProcess, NeverGivenItsPtxItEnds) {

@@ -74,27 +74,11 @@ TEST(RegisterPressure, LoopCarriedValuesStayLiveAcrossTheLoop) {
   EXPECT_EQ(wordsOf(ir), 16u);
 }
 
-TEST(RegisterPressure, SharedMemoryLoadsCountFromTheirFirstUse) {
-  // Four loads from shared memory at the top of the block, each used once
-  // in a chain: ptxas issues each next to its use, so at most one is live
-  // at a time with the running sum; the same loads from global memory all
-  // count from where they are.
-  const char *shared = R"(
-    define float @f(ptr addrspace(3) %p) {
-      %a = load float, ptr addrspace(3) %p
-      %p1 = getelementptr float, ptr addrspace(3) %p, i32 1
-      %b = load float, ptr addrspace(3) %p1
-      %p2 = getelementptr float, ptr addrspace(3) %p, i32 2
-      %c = load float, ptr addrspace(3) %p2
-      %p3 = getelementptr float, ptr addrspace(3) %p, i32 3
-      %d = load float, ptr addrspace(3) %p3
-      %s1 = fadd float %a, %b
-      %s2 = fadd float %s1, %c
-      %s3 = fadd float %s2, %d
-      ret float %s3
-    }
-  )";
-  const char *global = R"(
+TEST(RegisterPressure, ConstantOffsetsFromAnAddressAreThatAddress) {
+  // Four loads at constant offsets from %p: ptxas reads them as [%p+4k],
+  // so the addresses take no register of their own; an offset the kernel
+  // computes (%q) takes two.
+  const char *constant = R"(
     define float @f(ptr addrspace(1) %p) {
       %a = load float, ptr addrspace(1) %p
       %p1 = getelementptr float, ptr addrspace(1) %p, i32 1
@@ -109,10 +93,19 @@ TEST(RegisterPressure, SharedMemoryLoadsCountFromTheirFirstUse) {
       ret float %s3
     }
   )";
-  // Global: at %c's load, a and b (2) with p2 and p (2 each): 6.  Shared:
-  // the loads take no word before their first use (their addresses are
-  // read where the loads stand), so no more than two pointers are live at
-  // once: 4.
-  EXPECT_EQ(wordsOf(global), 6u);
-  EXPECT_EQ(wordsOf(shared), 4u);
+  const char *computed = R"(
+    define float @f(ptr addrspace(1) %p, i32 %i) {
+      %a = load float, ptr addrspace(1) %p
+      %q = getelementptr float, ptr addrspace(1) %p, i32 %i
+      %b = load float, ptr addrspace(1) %q
+      %c = load float, ptr addrspace(1) %p
+      %s1 = fadd float %a, %b
+      %s2 = fadd float %s1, %c
+      ret float %s2
+    }
+  )";
+  // At %d's load: a, b and c with p (2): 5.  With %q: before its load,
+  // a, p and q (1 + 2 + 2).
+  EXPECT_EQ(wordsOf(constant), 5u);
+  EXPECT_EQ(wordsOf(computed), 5u);
 }

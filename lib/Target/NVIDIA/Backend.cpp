@@ -20,9 +20,10 @@
 //               without loop strength reduction; each time the result that
 //               spills less is kept (the forms of a spilling kernel are
 //               assembled at once, on threads of their own, and then
-//               chosen in order; a kernel whose values hold more words
-//               at once than spilling kernels do (RegisterPressure.h) has
-//               them assembled alongside the first);
+//               chosen in order; a kernel whose values hold as many words
+//               at once as spilling kernels do (RegisterPressure.h) has
+//               them assembled alongside the first, stopped where the
+//               first does not spill);
 //               one that does not spill, runs fewer warps per SM than hide
 //               latency and whose registers are within an eighth above a
 //               step of occupancy (three eighths for a block alone on its
@@ -54,6 +55,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <optional>
@@ -110,13 +112,14 @@ private:
 };
 
 /// Words of values live at once (maxLiveWords) above which a kernel is
-/// taken to spill.  Measured with ptxas of CUDA 13.0 on sm_90a: tutorial 06's
-/// backward at 4 warps spills from 401 words (head dim 64, causal) to 679
-/// (head dim 128); the attention kernels that do not spill reach 396 (253
-/// registers).  CUDA-core dots are estimated worst (their operands come
-/// from shared memory in a block LLVM does not schedule): 460 and 747 words
-/// at 108 and 171 registers, 198-230 words where they spill.
-constexpr unsigned kWordsLikelyToSpill = 400;
+/// taken to be likely to spill.  Measured with ptxas of CUDA 13.0 on
+/// sm_90a, on 21 kernels: all that spill estimate 310 words or more
+/// (Inductor's fp32 template at 128x128 tiles, 4 warps: 310 and 326;
+/// tutorial 06's backward at 4 warps: 387-649); of those that do not, six
+/// estimate 300 or more (CUDA-core dots at 106-108 registers: 445 and
+/// 449; attention kernels at 250-254 registers: 355-382), and their forms
+/// are stopped when the first is known.
+constexpr unsigned kWordsLikelyToSpill = 300;
 
 llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -271,12 +274,14 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // Assembles `forms`, each on a thread of its own when there are several:
   // ptxas takes seconds on the large kernels that get retried, and the
   // forms do not depend on each other.
-  auto assembleAtOnce = [&](std::vector<Assembled> forms) {
+  auto assembleAtOnce = [&](std::vector<Assembled> forms,
+                            const std::atomic<bool> *stop = nullptr) {
     auto assemble = [&](Assembled &form) {
       if (!form.error.empty())
         return;
       llvm::Expected<PtxasResult> assembled =
-          runPtxas(result.ptxasPath, form.ptx, options.target, ptxasOptions);
+          runPtxas(result.ptxasPath, form.ptx, options.target, ptxasOptions,
+                   /*started=*/nullptr, stop);
       if (assembled)
         form.ptxas = std::move(*assembled);
       else
@@ -408,35 +413,61 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   };
 
   // The first form.  A kernel whose values hold more words at once than
-  // kWordsLikelyToSpill has its forms 2-4 (without the hint) emitted and
-  // assembled while ptxas assembles the first, on threads of their own:
-  // such a kernel nearly always spills, and its forms then cost no time
-  // after the first (pointer backward d128, 4 warps: 2.5 -> 1.6 s on 2
-  // cores).  Where it does not spill they are dropped; where the hint
-  // applies they serve as the unhinted forms, assembled only when the hint
-  // is not kept.  Either way the form kept is the one the order below
-  // keeps.
+  // kWordsLikelyToSpill has its forms 2-4 (without the hint) emitted while
+  // ptxas assembles the first, and assembled on threads of their own
+  // meanwhile: such a kernel mostly spills, and its forms then cost no
+  // time after the first (pointer backward d128, 4 warps: 2.5 -> 1.6 s on
+  // 2 cores).  Where the first does not spill, the forms' ptxas runs are
+  // stopped (killed) as soon as it is known and they are dropped; where
+  // the hint applies they serve as the unhinted forms, assembled only
+  // when the hint is not kept.  Either way the form kept is the one the
+  // order below keeps.
   std::optional<std::vector<Assembled>> unhintedForms;
   std::optional<llvm::Expected<PtxasResult>> assembled;
+  std::atomic<bool> firstDone{false};
   auto assembleFirst = [&] {
     assembled.emplace(runPtxas(result.ptxasPath, result.ptx, options.target,
                                ptxasOptions, options.startedPtxas));
+    firstDone.store(true, std::memory_order_release);
   };
+  // Whether the first form (assembled) spilled.
+  auto firstSpills = [&] {
+    if (!*assembled)
+      return false;
+    const PtxasResult &first = **assembled;
+    return first.succeeded && first.kernels.size() == 1 && spilled(first) > 0;
+  };
+  const char *formsWhen = "after the first";
   if (liveWords > kWordsLikelyToSpill) {
     std::thread first(assembleFirst);
     std::vector<Assembled> forms = otherForms(false);
-    if (!forms.empty())
-      unhintedForms = assembleAtOnce(std::move(forms));
+    std::atomic<bool> stop{false};
+    std::optional<std::vector<Assembled>> speculated;
+    std::thread rest;
+    if (!forms.empty() &&
+        !(firstDone.load(std::memory_order_acquire) && !firstSpills()))
+      rest = std::thread([&, forms = std::move(forms)]() mutable {
+        speculated = assembleAtOnce(std::move(forms), &stop);
+      });
     first.join();
+    if (rest.joinable()) {
+      bool spilling = firstSpills();
+      if (!spilling)
+        stop.store(true, std::memory_order_release);
+      rest.join();
+      if (spilling)
+        unhintedForms = std::move(speculated);
+      formsWhen = spilling ? "assembled with the first"
+                           : "started with the first, stopped as it did not spill";
+    }
   } else {
     assembleFirst();
   }
   if (!*assembled)
     return finish(assembled->takeError());
   result.ptxas = std::move(**assembled);
-  dump("ptxas-forms.txt",
-       std::string(unhintedForms ? "assembled with the first" : "after the first") +
-           " (" + std::to_string(liveWords) + " live words)\n");
+  dump("ptxas-forms.txt", std::string(formsWhen) + " (" +
+                              std::to_string(liveWords) + " live words)\n");
 
   bool spills = result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
                 spilled(*result.ptxas) > 0;

@@ -35,6 +35,9 @@
 extern char **environ;
 
 namespace {
+/// How often a wait that may be stopped looks at its flag.
+constexpr long kStopPollMs = 5;
+
 llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
@@ -161,7 +164,8 @@ tritium::nvidia::spawnProcess(const std::vector<std::string> &args, int input,
 }
 
 llvm::Expected<int> tritium::nvidia::waitForExit(pid_t pid, unsigned seconds,
-                                                llvm::StringRef program) {
+                                                llvm::StringRef program,
+                                                const std::atomic<bool> *stop) {
   auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
   int handle = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)); // -1: poll by sleeping
@@ -176,6 +180,12 @@ llvm::Expected<int> tritium::nvidia::waitForExit(pid_t pid, unsigned seconds,
       return makeError("cannot wait for " + program + ": " +
                        std::error_code(errno, std::generic_category()).message());
     }
+    if (stop && stop->load(std::memory_order_acquire)) {
+      killProcess(pid);
+      if (handle >= 0)
+        ::close(handle);
+      return makeError(program + " was stopped (killed)");
+    }
     long left = -1; // milliseconds to the deadline; -1: none
     if (seconds) {
       left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -189,6 +199,9 @@ llvm::Expected<int> tritium::nvidia::waitForExit(pid_t pid, unsigned seconds,
                          llvm::Twine(seconds) + " s (killed)");
       }
     }
+    // A wait that may be stopped looks at `stop` every few milliseconds.
+    if (stop)
+      left = left < 0 ? kStopPollMs : std::min<long>(left, kStopPollMs);
     if (handle >= 0) { // readable once the process has ended
       struct pollfd ended = {handle, POLLIN, 0};
       ::poll(&ended, 1, static_cast<int>(std::min<long>(left, INT_MAX)));
@@ -207,11 +220,12 @@ llvm::Expected<int> tritium::nvidia::waitForExit(pid_t pid, unsigned seconds,
 
 llvm::Expected<int>
 tritium::nvidia::runProcess(const std::vector<std::string> &args,
-                            const std::string &logPath, unsigned timeout) {
+                            const std::string &logPath, unsigned timeout,
+                            const std::atomic<bool> *stop) {
   llvm::Expected<pid_t> pid = spawnProcess(args, -1, logPath);
   if (!pid)
     return pid.takeError();
-  return waitForExit(*pid, timeout, args[0]);
+  return waitForExit(*pid, timeout, args[0], stop);
 }
 
 void tritium::nvidia::killProcess(pid_t pid) {

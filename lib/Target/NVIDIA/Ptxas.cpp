@@ -409,7 +409,8 @@ StartedPtxas::~StartedPtxas() { end(); }
 llvm::Expected<PtxasResult>
 tritium::nvidia::runPtxas(llvm::StringRef ptxasPath, llvm::StringRef ptx,
                           const CudaTarget &target,
-                          const PtxasOptions &options, StartedPtxas *started) {
+                          const PtxasOptions &options, StartedPtxas *started,
+                          const std::atomic<bool> *stop) {
   if (!llvm::sys::fs::can_execute(ptxasPath))
     return makeError("ptxas at '" + ptxasPath +
                      "' does not exist or is not executable");
@@ -463,7 +464,7 @@ tritium::nvidia::runPtxas(llvm::StringRef ptxasPath, llvm::StringRef ptx,
   std::vector<std::string> arguments =
       ptxasArguments(ptxasPath, target, options, ptxPath, cubinPath);
   llvm::Expected<int> status =
-      runProcess(arguments, logPath, options.timeoutSeconds);
+      runProcess(arguments, logPath, options.timeoutSeconds, stop);
   if (!status)
     return status.takeError();
   return collectOutputs(*status, ptxPath, logPath, cubinPath,

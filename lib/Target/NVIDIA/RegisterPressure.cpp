@@ -14,7 +14,6 @@
 
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -64,9 +63,20 @@ unsigned tritium::nvidia::maxLiveWords(const Function &function) {
   // The counted values: arguments and instructions that take registers.
   DenseMap<const Value *, unsigned> index;
   std::vector<unsigned> weight;
+  // An address a constant offset from another is that one's register
+  // (ptxas folds the offset into the access, `[%r+16]`): such a
+  // getelementptr counts nothing, and a use of it uses its base.
+  auto folded = [](const Value *value) {
+    while (const auto *gep = dyn_cast<GetElementPtrInst>(value)) {
+      if (!gep->hasAllConstantIndices())
+        break;
+      value = gep->getPointerOperand();
+    }
+    return value;
+  };
   auto add = [&](const Value *value) {
     unsigned w = words(value->getType(), layout);
-    if (w == 0)
+    if (w == 0 || folded(value) != value)
       return;
     index.try_emplace(value, weight.size());
     weight.push_back(w);
@@ -77,7 +87,12 @@ unsigned tritium::nvidia::maxLiveWords(const Function &function) {
     for (const Instruction &instruction : block)
       add(&instruction);
   auto indexOf = [&](const Value *value) -> int {
-    auto it = index.find(value);
+    auto it = index.find(folded(value));
+    return it == index.end() ? -1 : static_cast<int>(it->second);
+  };
+  // The value an instruction defines (none for a folded address).
+  auto defined = [&](const Instruction *instruction) -> int {
+    auto it = index.find(instruction);
     return it == index.end() ? -1 : static_cast<int>(it->second);
   };
 
@@ -101,7 +116,7 @@ unsigned tritium::nvidia::maxLiveWords(const Function &function) {
           if (i >= 0 && !defs[b].test(i))
             uses[b].set(i);
         }
-      int d = indexOf(&instruction);
+      int d = defined(&instruction);
       if (d >= 0)
         defs[b].set(d);
     }
@@ -140,34 +155,6 @@ unsigned tritium::nvidia::maxLiveWords(const Function &function) {
       }
     }
   }
-  // Loads from shared memory used only in their own block: ptxas issues
-  // them next to their first use (their latency is short and nothing
-  // orders them), so each counts from that use on, not from where LLVM
-  // put it (a CUDA-core dot's operand loads, all at the top of the block).
-  DenseMap<const Instruction *, SmallVector<int, 4>> sunkTo;
-  for (const BasicBlock &block : function)
-    for (const Instruction &instruction : block) {
-      const auto *load = dyn_cast<LoadInst>(&instruction);
-      int i = indexOf(&instruction);
-      if (!load || i < 0 || load->isVolatile() ||
-          load->getPointerAddressSpace() != 3 || load->use_empty())
-        continue;
-      const Instruction *first = nullptr;
-      bool local = true;
-      for (const User *user : load->users()) {
-        const auto *userInstruction = dyn_cast<Instruction>(user);
-        if (!userInstruction || userInstruction->getParent() != &block ||
-            isa<PHINode>(userInstruction)) {
-          local = false;
-          break;
-        }
-        if (!first || userInstruction->comesBefore(first))
-          first = userInstruction;
-      }
-      if (local)
-        sunkTo[first].push_back(i);
-    }
-
   // The most words live inside each block, walking it backwards.
   unsigned most = 0;
   for (unsigned b = 0; b < blocks.size(); ++b) {
@@ -177,7 +164,7 @@ unsigned tritium::nvidia::maxLiveWords(const Function &function) {
       now += weight[i];
     most = std::max(most, now);
     for (const Instruction &instruction : llvm::reverse(*blocks[b])) {
-      int d = indexOf(&instruction);
+      int d = defined(&instruction);
       if (d >= 0 && live.test(d)) {
         live.reset(d);
         now -= weight[d];
@@ -192,13 +179,6 @@ unsigned tritium::nvidia::maxLiveWords(const Function &function) {
         }
       }
       most = std::max(most, now);
-      auto sunk = sunkTo.find(&instruction);
-      if (sunk != sunkTo.end())
-        for (int i : sunk->second)
-          if (live.test(i)) {
-            live.reset(i);
-            now -= weight[i];
-          }
     }
   }
   return most;

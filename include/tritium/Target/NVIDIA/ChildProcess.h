@@ -15,6 +15,8 @@
 
 #include <sys/types.h>
 
+#include <atomic>
+
 namespace tritium::nvidia {
 
 /// Starts `args` (args[0] the program's path; no shell), its standard input
@@ -25,16 +27,20 @@ llvm::Expected<pid_t> spawnProcess(const std::vector<std::string> &args,
 
 /// Waits for the process `pid` to end and returns its exit status; after
 /// `seconds` (0: no limit) it is killed and the wait is an error naming
-/// `program`, as is its death by a signal.
+/// `program`, as is its death by a signal.  Where `stop` is given, the
+/// process is also killed (by this wait, which owns it) within a few
+/// milliseconds of `*stop` becoming true, and the wait is an error.
 llvm::Expected<int> waitForExit(pid_t pid, unsigned seconds,
-                                llvm::StringRef program);
+                                llvm::StringRef program,
+                                const std::atomic<bool> *stop = nullptr);
 
 /// Kills the process `pid` and waits for it to end.
 void killProcess(pid_t pid);
 
 /// spawnProcess with stdin /dev/null, then waitForExit.
 llvm::Expected<int> runProcess(const std::vector<std::string> &args,
-                               const std::string &logPath, unsigned timeout);
+                               const std::string &logPath, unsigned timeout,
+                               const std::atomic<bool> *stop = nullptr);
 
 /// A pipe for a child's standard input, both ends close-on-exec; its write
 /// end is closed in any child this process forks until

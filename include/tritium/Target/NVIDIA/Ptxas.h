@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -128,12 +129,14 @@ private:
 /// serves these arguments.  An error means ptxas could not be run at all
 /// (missing, not executable, killed, no temporary directory); PTX that
 /// ptxas rejects is a result with `succeeded` false and the reason in
-/// `log`.
+/// `log`.  A ptxas run as a process of its own is killed soon after
+/// `*stop` becomes true (the result is then an error).
 llvm::Expected<PtxasResult> runPtxas(llvm::StringRef ptxasPath,
                                      llvm::StringRef ptx,
                                      const CudaTarget &target,
                                      const PtxasOptions &options,
-                                     StartedPtxas *started = nullptr);
+                                     StartedPtxas *started = nullptr,
+                                     const std::atomic<bool> *stop = nullptr);
 
 /// The most registers a thread of a kernel whose PTX declares `.reqntid`
 /// for `threads` threads can have: 65536 per SM over the block, in steps of

@@ -5,8 +5,9 @@
 // the optimized LLVM IR (Backend.cpp asks it whether a kernel will spill).
 // Each value counts the registers NVPTX gives it: 64-bit values two, a
 // vector or struct (an inline asm's outputs) the sum of its elements, 16-bit
-// pairs (<2 x half>) one, predicates (i1) none; constants and globals none.
-// It knows nothing of ptxas's scheduling and rematerialization, so it is
+// pairs (<2 x half>) one, predicates (i1) none; constants and globals none;
+// an address a constant offset from another none (ptxas folds the offset
+// into the access).  It knows nothing of ptxas's scheduling and rematerialization, so it is
 // a bound to compare with a margin, not a register count.
 //
 //===----------------------------------------------------------------------===//
