@@ -111,7 +111,7 @@ private:
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
 };
 
-/// Words of values live at once (maxLiveWords) above which a kernel is
+/// Words of values live at once (maxLiveWords) from which a kernel is
 /// taken to be likely to spill.  Measured with ptxas of CUDA 13.0 on
 /// sm_90a, on 21 kernels: all that spill estimate 310 words or more
 /// (Inductor's fp32 template at 128x128 tiles, 4 warps: 310 and 326;
@@ -412,8 +412,8 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     return forms;
   };
 
-  // The first form.  A kernel whose values hold more words at once than
-  // kWordsLikelyToSpill has its forms 2-4 (without the hint) emitted while
+  // The first form.  A kernel whose values hold at least
+  // kWordsLikelyToSpill words at once has its forms 2-4 (without the hint) emitted while
   // ptxas assembles the first, and assembled on threads of their own
   // meanwhile: such a kernel mostly spills, and its forms then cost no
   // time after the first (pointer backward d128, 4 warps: 2.5 -> 1.6 s on
@@ -438,7 +438,7 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     return first.succeeded && first.kernels.size() == 1 && spilled(first) > 0;
   };
   const char *formsWhen = "after the first";
-  if (liveWords > kWordsLikelyToSpill) {
+  if (liveWords >= kWordsLikelyToSpill) {
     std::thread first(assembleFirst);
     std::vector<Assembled> forms = otherForms(false);
     std::atomic<bool> stop{false};
