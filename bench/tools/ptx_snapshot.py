@@ -11,17 +11,23 @@ The kernels are bench/kernels/ (tutorial 03's matmul in fp16 and fp8,
 tutorial 09's descriptor matmuls one program per tile, persistent and
 warp-specialized, Inductor's mm template in fp32 with and without TF32 and
 in bf16, the attention forward on pointers, block pointers and
-descriptors), at the configs bench_matmul.py, bench_persistent_matmul.py,
-bench_inductor_mm.py and bench_attention.py time, with 16-byte-aligned pointers as a
+descriptors, tutorial 06's backward in the same three forms), at the configs
+bench_matmul.py, bench_persistent_matmul.py, bench_inductor_mm.py and
+bench_attention.py time, three of bench_attention_bwd.py's (4 warps, where
+ptxas spills at head dim 128, and 8) and the fp32 template at 128x128 tiles,
+4 warps (where it spills), with 16-byte-aligned pointers as a
 launch specializes them (integer arguments unspecialized).  Set TRITIUM_LIBRARY to pick the
-build.
+build.  `write` also records each kernel's compile time in the snapshot's
+times.tsv; `compare` prints both snapshots' totals.
 """
 import argparse
 import os
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+TIMES = "times.tsv"  # each kernel's compile seconds, written beside its PTX
 sys.path.insert(0, os.path.dirname(HERE))                             # bench/
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "python"))
 
@@ -31,9 +37,12 @@ MATMUL_CONFIGS = {"fp16": [(128, 256, 64, 8, 3, 8), (64, 256, 32, 8, 4, 4), (128
                            (64, 32, 32, 8, 5, 2)],
                   "fp8e4nv": [(128, 256, 128, 8, 3, 8), (128, 64, 64, 8, 4, 4)]}  # (BM, BN, BK, GROUP, stages, warps)
 ATTENTION_CONFIGS = [(128, 64, 3, 4), (128, 128, 3, 8)]  # (BM, BN, stages, warps)
+# tutorial 06's backward: (BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2, stages, warps)
+ATTENTION_BWD_CONFIGS = [(32, 128, 128, 32, 5, 4), (32, 128, 128, 32, 3, 4), (64, 128, 128, 64, 3, 8)]
 # Inductor's mm template (max-autotune): case -> configs (BM, BN, BK, stages, warps), with the
 # case shapes of bench_inductor_mm.py: fp32 without TF32 (FMAs), with TF32, bf16
-INDUCTOR_MM_CONFIGS = {"fp32": [(32, 64, 32, 5, 8), (64, 64, 64, 3, 8), (64, 128, 32, 4, 8)],
+INDUCTOR_MM_CONFIGS = {"fp32": [(32, 64, 32, 5, 8), (64, 64, 64, 3, 8), (64, 128, 32, 4, 8), (128, 128, 32, 3, 4),
+                                (128, 128, 64, 3, 4)],
                        "tf32": [(64, 64, 64, 3, 8), (128, 128, 64, 3, 4)],
                        "bf16": [(128, 128, 64, 3, 4)]}
 
@@ -90,6 +99,18 @@ def kernels():
                        "desc_v": f"tensordesc<fp16[{bn},{head_dim}]>",
                        "desc_o": f"tensordesc<fp16[{bm},{head_dim}]>"}
                 yield f"attn_fwd_tma_{name}", attention.attn_fwd_tma, sig, consts, warps, stages
+    backward = load_kernels("attention_bwd.py", tritium, tl, "snapshot")
+    sig = {**{t: "*fp16" for t in ("Q", "K", "V")}, "sm_scale": "fp32",
+           **{t: "*fp16" for t in ("DO", "DQ", "DK", "DV")}, "M": "*fp32", "D": "*fp32",
+           **{s: "i32" for s in ("stride_z", "stride_h", "stride_tok", "H", "N_CTX")}}
+    for head_dim in (64, 128):
+        for causal in (False, True):
+            for m1, n1, m2, n2, stages, warps in ATTENTION_BWD_CONFIGS:
+                consts = {"BLOCK_M1": m1, "BLOCK_N1": n1, "BLOCK_M2": m2, "BLOCK_N2": n2, "BLK_SLICE_FACTOR": 2,
+                          "HEAD_DIM": head_dim, "CAUSAL": causal}
+                name = f"d{head_dim}{'_causal' if causal else ''}_{m1}x{n1}_{m2}x{n2}_s{stages}_w{warps}"
+                for form in ("attn_bwd", "attn_bwd_block_ptr", "attn_bwd_tma"):
+                    yield f"{form}_{name}", getattr(backward, form), sig, consts, warps, stages
 
 
 def write(out_dir):
@@ -98,7 +119,9 @@ def write(out_dir):
     os.environ["TRITIUM_CACHE_DIR"] = tempfile.mkdtemp(prefix="ptx_snapshot_cache_")
     import tritium
     count = 0
+    times = []
     for name, fn, sig, consts, warps, stages in kernels():
+        started = time.perf_counter()
         try:
             # Pointers 16-byte aligned, as torch allocates them and a launch
             # specializes them (without it a kernel's loads go element by
@@ -108,14 +131,25 @@ def write(out_dir):
                                    options={"num_warps": warps, "num_stages": stages}).asm["ptx"]
         except Exception as e:  # a failure is part of the snapshot
             text = f"ERROR {type(e).__name__}: {e}\n"
+        times.append(f"{name}\t{time.perf_counter() - started:.3f}\n")
         with open(os.path.join(out_dir, name + ".ptx"), "w") as f:
             f.write(text)
         count += 1
+    with open(os.path.join(out_dir, TIMES), "w") as f:
+        f.writelines(times)
     print(f"{count} kernels written to {out_dir}")
 
 
+def total_seconds(snapshot):
+    path = os.path.join(snapshot, TIMES)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return sum(float(line.split("\t")[1]) for line in f if line.strip())
+
+
 def compare(before, after):
-    names = sorted(set(os.listdir(before)) | set(os.listdir(after)))
+    names = sorted((set(os.listdir(before)) | set(os.listdir(after))) - {TIMES})
     differ = []
     for name in names:
         a, b = os.path.join(before, name), os.path.join(after, name)
@@ -124,6 +158,9 @@ def compare(before, after):
         elif open(a, "rb").read() != open(b, "rb").read():
             differ.append(f"{name}: differs")
     print("\n".join(differ) if differ else f"all {len(names)} identical")
+    seconds = [total_seconds(snapshot) for snapshot in (before, after)]
+    if None not in seconds:
+        print(f"compile time in all: {seconds[0]:.1f} s before, {seconds[1]:.1f} s after")
     return 1 if differ else 0
 
 
