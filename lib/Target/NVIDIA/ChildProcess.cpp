@@ -4,7 +4,9 @@
 // argument vector, stdout and stderr into a log file, stdin /dev/null or a
 // pipe the parent writes; waited for through a pidfd (polling where the
 // kernel has none) with a deadline, never SIGALRM, which is one per process
-// and would be shared by compiles waiting on several threads.  A pipe for a
+// and would be shared by compiles waiting on several threads, and killed by
+// its own wait where another thread raises the wait's stop flag (so that no
+// other thread signals a pid the wait may already have reaped).  A pipe for a
 // child's input is made under a lock that fork takes (pthread_atfork), and a
 // child forked (not exec'd) meanwhile closes its copies of the write ends.
 //
