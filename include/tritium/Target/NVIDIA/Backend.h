@@ -47,7 +47,8 @@ struct BackendOptions {
   /// the assembly asked for; null: ptxas starts once the PTX exists.
   StartedPtxas *startedPtxas = nullptr;
   /// Called with each intermediate text ("llvm-ir.ll", "llvm-ir-linked.ll",
-  /// "llvm-ir-optimized.ll", "kernel.ptx", "ptxas.log") when set.
+  /// "llvm-ir-optimized.ll", "kernel.ptx", "ptxas-forms.txt": when the other
+  /// forms of a kernel likely to spill were assembled, "ptxas.log") when set.
   std::function<void(llvm::StringRef name, llvm::StringRef text)> dump;
 };
 
