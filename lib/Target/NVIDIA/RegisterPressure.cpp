@@ -103,8 +103,8 @@ unsigned tritium::nvidia::maxLiveWords(const Function &function) {
     blockIndex[&block] = blocks.size();
     blocks.push_back(&block);
   }
-  // Per block: its defs and upward-exposed uses (phis' operands excluded),
-  // and what its phis take from each predecessor.
+  // Per block: its defs and upward-exposed uses (phis' operands excluded:
+  // they are live out of the predecessor they come from, phiUsesFrom).
   std::vector<BitVector> defs(blocks.size(), BitVector(n)),
       uses(blocks.size(), BitVector(n)), liveIn(blocks.size(), BitVector(n)),
       liveOut(blocks.size(), BitVector(n));
