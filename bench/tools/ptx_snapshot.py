@@ -13,7 +13,8 @@ warp-specialized, Inductor's mm template in fp32 with and without TF32 and
 in bf16, the attention forward on pointers, block pointers and
 descriptors, tutorial 06's backward in the same three forms), at the configs
 bench_matmul.py, bench_persistent_matmul.py, bench_inductor_mm.py and
-bench_attention.py time, three of bench_attention_bwd.py's (4 warps, where
+bench_attention.py time and the forward at 2 stages as well (128x64 on 4
+warps, 128x128 on 8), three of bench_attention_bwd.py's (4 warps, where
 ptxas spills at head dim 128, and 8) and the fp32 template at 128x128 tiles,
 4 warps (where it spills), with 16-byte-aligned pointers as a
 launch specializes them (integer arguments unspecialized).  Set TRITIUM_LIBRARY to pick the
@@ -36,7 +37,7 @@ PERSISTENT_CONFIGS = [(128, 256, 64, 3, 8), (128, 128, 64, 4, 8), (128, 128, 64,
 MATMUL_CONFIGS = {"fp16": [(128, 256, 64, 8, 3, 8), (64, 256, 32, 8, 4, 4), (128, 128, 32, 8, 4, 4),
                            (64, 32, 32, 8, 5, 2)],
                   "fp8e4nv": [(128, 256, 128, 8, 3, 8), (128, 64, 64, 8, 4, 4)]}  # (BM, BN, BK, GROUP, stages, warps)
-ATTENTION_CONFIGS = [(128, 64, 3, 4), (128, 128, 3, 8)]  # (BM, BN, stages, warps)
+ATTENTION_CONFIGS = [(128, 64, 3, 4), (128, 128, 3, 8), (128, 64, 2, 4), (128, 128, 2, 8)]  # (BM, BN, stages, warps)
 # tutorial 06's backward: (BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2, stages, warps)
 ATTENTION_BWD_CONFIGS = [(32, 128, 128, 32, 5, 4), (32, 128, 128, 32, 3, 4), (64, 128, 128, 64, 3, 8)]
 # Inductor's mm template (max-autotune): case -> configs (BM, BN, BK, stages, warps), with the

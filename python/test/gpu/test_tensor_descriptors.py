@@ -278,7 +278,8 @@ def test_attention_forward_matches_sdpa(dtype, causal, head_dim, n):
 
 def test_attention_benchmark_kernel_matches_sdpa():
     """bench/kernels/attention.py's attn_fwd_tma (2-D descriptors, TMA rings
-    for K and V, asynchronous P V) in the configurations the benchmark picks."""
+    for K and V, asynchronous P V) in the configurations the benchmark picks,
+    and at 2 stages, where K and V land on barriers of their own."""
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "bench"))
@@ -286,7 +287,8 @@ def test_attention_benchmark_kernel_matches_sdpa():
     kernels = load_kernels("attention.py", triton, tl, "tritium")
     Z, H, N = 1, 4, 1024
     for dtype in (torch.float16, torch.bfloat16):
-        for D, (bm, bn, stages, warps) in [(128, (128, 128, 3, 8)), (64, (128, 64, 3, 4)), (128, (128, 64, 2, 4))]:
+        for D, (bm, bn, stages, warps) in [(128, (128, 128, 3, 8)), (64, (128, 64, 3, 4)), (128, (128, 64, 2, 4)),
+                                           (128, (128, 128, 2, 8))]:
             for causal in (False, True):
                 q, k, v = (torch.randn(Z, H, N, D, device="cuda", dtype=dtype) for _ in range(3))
                 o = torch.full_like(q, float("nan"))

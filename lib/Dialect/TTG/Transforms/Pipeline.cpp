@@ -68,19 +68,32 @@
 //      value is used after the loop or by stage 1).
 //   3. Rewrite, with S ring slots (numStages, or numStages - 1 as above):
 //        ring_j = local_alloc [S x shape_j] (mutable); with TMA
-//          loads also S mbarriers, each initialized for one
-//          arrival (the expect that precedes a stage's copies);
+//          loads also S mbarriers for each group of TMA loads, each
+//          initialized for one arrival (the expect that precedes a
+//          stage's copies).  With 2 stages (copies issued one iteration
+//          ahead), TMA loads whose tiles the body first reads at the same
+//          op form one group, and a loop whose loads are read at different
+//          points (attention: K by the first dot, V by the second) gets one
+//          barrier ring per group, so the first dot waits only for its own
+//          tiles while the later ones land (H200, 2026-12-01: tutorial 06's
+//          descriptor forward, head dim 128, (128, 128), 2 stages, 8 warps,
+//          445 -> 474 TFLOP/s).  With more stages the copies were issued
+//          two or more iterations ahead and have landed by the top of the
+//          body: there one group (a second wait and expect per iteration
+//          cost 1-5% on the same kernels at 3 stages);
 //        prologue, s = 0 .. numStages-2: stage 0 at iv = lb + s * step,
 //          each load as an async copy into ring_j[s] masked by its mask
-//          and iv < ub (TMA loads: one expect of the stage's bytes on
-//          barrier s and a TMA copy each, predicated on iv < ub); one
-//          commit group; carried stage-0 values advance;
+//          and iv < ub (TMA loads: one expect of the group's bytes on the
+//          group's barrier s and a TMA copy each, predicated on iv < ub);
+//          one commit group; carried stage-0 values advance;
 //        loop over the same range, carrying the stage-1 values, the
 //          stage-0 values of iteration i + numStages - 1, and the ring
 //          slots to fill (insert) and to read (extract):
 //          async_wait {num = numStages - 2}: iteration i's group is done
-//          (TMA: wait on barrier[extract] for the phase carried with the
-//          slots, which flips each time extract wraps);
+//          (TMA: wait on the first group's barrier[extract] for the phase
+//          carried with the slots, which flips each time extract wraps;
+//          each later group's wait goes right before the first op that
+//          reads one of its slots);
 //          stage 1 with each local_alloc replaced by ring_j[extract];
 //          stage 0 of iteration i + numStages - 1 into ring_j[insert],
 //          masked by iv + (numStages - 1) * step < ub; one commit group
@@ -102,6 +115,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tritium/Analysis/Allocation.h"
 #include "tritium/Analysis/AxisInfo.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
@@ -835,14 +849,16 @@ private:
   void emitStage0(OpBuilder &builder, IRMapping &mapping, Value slot,
                   Value valid) {
     Location loc = loop.getLoc();
-    // One arrival per stage on its barrier, expecting the bytes of all of
-    // the stage's TMA copies.
-    int64_t tmaBytes = 0;
-    for (const PipelinedLoad &p : loads)
-      tmaBytes += p.tma ? p.tmaBytes : 0;
-    Value barrier = tmaBytes ? barrierOf(builder, slot) : Value();
-    if (barrier)
-      BarrierExpectOp::create(builder, loc, barrier, tmaBytes, valid);
+    // One arrival per stage on each group's barrier, expecting the bytes
+    // of the group's TMA copies.
+    SmallVector<Value> groupBarriers;
+    for (size_t g = 0; g < barriers.size(); ++g) {
+      int64_t tmaBytes = 0;
+      for (auto [j, p] : llvm::enumerate(loads))
+        tmaBytes += tmaGroup[j] == static_cast<int>(g) ? p.tmaBytes : 0;
+      groupBarriers.push_back(barrierOf(builder, g, slot));
+      BarrierExpectOp::create(builder, loc, groupBarriers.back(), tmaBytes, valid);
+    }
     for (Operation &op : *loop.getBody()) {
       if (!stage0.contains(&op))
         continue;
@@ -869,7 +885,7 @@ private:
           indices.push_back(mapping.lookupOrDefault(index));
         AsyncTMACopyGlobalToLocalOp::create(
             builder, loc, mapping.lookupOrDefault(descLoad.getDesc()), indices,
-            viewOf(builder, j, slot), barrier, valid);
+            viewOf(builder, j, slot), groupBarriers[tmaGroup[j]], valid);
         continue;
       }
       auto load = cast<tt::LoadOp>(&op);
@@ -886,14 +902,15 @@ private:
       AsyncCommitGroupOp::create(builder, loc, tokenType(), ValueRange{});
   }
 
-  /// The mbarrier of ring slot `slot`.
-  Value barrierOf(OpBuilder &builder, Value slot) {
-    auto ringType = cast<MemDescType>(barriers.getType());
+  /// The mbarrier of ring slot `slot` for TMA group `group`.
+  Value barrierOf(OpBuilder &builder, size_t group, Value slot) {
+    Value ring = barriers[group];
+    auto ringType = cast<MemDescType>(ring.getType());
     auto viewType = MemDescType::get(
         builder.getContext(), {1}, ringType.getElementType(),
         ringType.getEncoding(), ringType.getMemorySpace(),
         /*mutableMemory=*/true, ringType.getShape());
-    return MemDescIndexOp::create(builder, loop.getLoc(), viewType, barriers,
+    return MemDescIndexOp::create(builder, loop.getLoc(), viewType, ring,
                                   slot);
   }
 
@@ -952,12 +969,14 @@ private:
                                        /*mutableMemory=*/true, shape);
       rings.push_back(LocalAllocOp::create(builder, loc, ringType, Value()));
     }
-    // The TMA copies' barriers, one per slot, each expecting one arrival.
-    if (hasTmaLoads()) {
-      barriers = LocalAllocOp::create(
-          builder, loc, barrierArrayType(context, {numSlots(), 1}), Value());
+    // The TMA copies' barriers, one per slot and group, each expecting one
+    // arrival.
+    int numGroups = groupTmaLoads();
+    for (int g = 0; g < numGroups; ++g) {
+      barriers.push_back(LocalAllocOp::create(
+          builder, loc, barrierArrayType(context, {numSlots(), 1}), Value()));
       for (int64_t s = 0; s < numSlots(); ++s)
-        InitBarrierOp::create(builder, loc, barrierOf(builder, constI32(builder, s)), 1);
+        InitBarrierOp::create(builder, loc, barrierOf(builder, g, constI32(builder, s)), 1);
     }
 
     // Prologue: iterations 0 .. numStages - 2, into slots 0 .. numStages - 2
@@ -1001,7 +1020,7 @@ private:
 
     emitWait(inner, numStages - 2);
     if (hasTmaLoads())
-      WaitBarrierOp::create(inner, loc, barrierOf(inner, extract), phase);
+      WaitBarrierOp::create(inner, loc, barrierOf(inner, 0, extract), phase);
     IRMapping current;
     current.map(loop.getInductionVar(), newLoop.getInductionVar());
     for (unsigned i = 0; i < numCarried; ++i)
@@ -1010,8 +1029,10 @@ private:
     for (auto [j, load] : llvm::enumerate(registerLoads))
       current.map(load->getResult(0), registerValue(j, 0));
     SmallVector<Operation *> readBacks;
+    SmallVector<Value> extractSlots;
     for (auto [j, p] : llvm::enumerate(loads)) {
       Value slot = viewOf(inner, j, extract);
+      extractSlots.push_back(slot);
       Value view = slot;
       if (p.trans)
         view = MemDescTransOp::create(
@@ -1065,6 +1086,18 @@ private:
       if (first)
         readBack->moveBefore(first);
     }
+    // Each later TMA group waits right before the first op that reads one
+    // of its slots (through views), or at the end of the body if none does.
+    for (int g = 1; g < numGroups; ++g) {
+      Operation *first = nullptr;
+      for (auto [j, slot] : llvm::enumerate(extractSlots))
+        if (tmaGroup[j] == g)
+          if (Operation *reader = firstReaderIn(newBody, slot))
+            if (!first || reader->isBeforeInBlock(first))
+              first = reader;
+      OpBuilder at = first ? OpBuilder(first) : OpBuilder::atBlockEnd(newBody);
+      WaitBarrierOp::create(at, loc, barrierOf(at, g, extract), phase);
+    }
 
     IRMapping next;
     for (unsigned index : carried0)
@@ -1107,15 +1140,95 @@ private:
 
     builder.setInsertionPointAfter(newLoop);
     emitWait(builder, 0);
-    if (hasTmaLoads())
+    for (int g = 0; g < numGroups; ++g)
       for (int64_t s = 0; s < numSlots(); ++s)
-        InvalBarrierOp::create(builder, loc, barrierOf(builder, constI32(builder, s)));
+        InvalBarrierOp::create(builder, loc, barrierOf(builder, g, constI32(builder, s)));
     for (unsigned i = 0; i < numCarried; ++i)
       loop.getResult(i).replaceAllUsesWith(newLoop.getResult(i));
     loop.erase();
     // After the uses moved to the new loop: its results are then read
     // through the final waits.
     makeDotsAsync(newLoop);
+  }
+
+  /// Groups the TMA loads by the op of the original body that first reads
+  /// their tiles (through the ops that become the slot: the tile's
+  /// local_alloc, a tt.trans, the folded register-layout changes, and
+  /// shared-memory views); loads without a reader join the first group,
+  /// and with more than 2 stages every load does (see the overview).
+  /// Groups are numbered in the order of their readers; returns how many
+  /// (0 without TMA loads).
+  int groupTmaLoads() {
+    Block *body = loop.getBody();
+    SmallVector<Operation *> readers; // per load, null when none
+    for (PipelinedLoad &p : loads) {
+      if (!p.tma || numStages > 2) {
+        readers.push_back(nullptr);
+        continue;
+      }
+      Operation *first = nullptr;
+      SmallVector<Value> work(p.load->getResults());
+      DenseSet<Value> seen;
+      while (!work.empty()) {
+        Value value = work.pop_back_val();
+        if (!seen.insert(value).second)
+          continue;
+        for (Operation *user : value.getUsers()) {
+          bool becomesSlot = user == p.alloc.getOperation() || user == p.trans ||
+                             p.folded.contains(user) || isSharedView(user);
+          if (becomesSlot) {
+            work.append(user->result_begin(), user->result_end());
+            continue;
+          }
+          Operation *inBody = body->findAncestorOpInBlock(*user);
+          if (inBody && (!first || inBody->isBeforeInBlock(first)))
+            first = inBody;
+        }
+      }
+      readers.push_back(first);
+    }
+    SmallVector<Operation *> order; // distinct readers, in body order
+    for (Operation *reader : readers)
+      if (reader && !llvm::is_contained(order, reader))
+        order.push_back(reader);
+    llvm::sort(order, [](Operation *a, Operation *b) {
+      return a != b && a->isBeforeInBlock(b);
+    });
+    tmaGroup.clear();
+    for (auto [j, p] : llvm::enumerate(loads))
+      tmaGroup.push_back(!p.tma ? -1
+                         : readers[j] ? llvm::find(order, readers[j]) - order.begin()
+                                      : 0);
+    if (!hasTmaLoads())
+      return 0;
+    return std::max<int>(1, order.size());
+  }
+
+  /// Whether `op` only makes a view of shared memory (a memdesc of its
+  /// operand, no memory access).
+  static bool isSharedView(Operation *op) {
+    return op->getNumResults() == 1 &&
+           isa<MemDescType>(op->getResult(0).getType()) &&
+           isMemoryEffectFree(op);
+  }
+
+  /// The op of `block` that first reads `slot`, through shared views.
+  static Operation *firstReaderIn(Block *block, Value slot) {
+    Operation *first = nullptr;
+    SmallVector<Value> work = {slot};
+    while (!work.empty()) {
+      Value value = work.pop_back_val();
+      for (Operation *user : value.getUsers()) {
+        if (isSharedView(user)) {
+          work.push_back(user->getResult(0));
+          continue;
+        }
+        Operation *inBlock = block->findAncestorOpInBlock(*user);
+        if (inBlock && (!first || inBlock->isBeforeInBlock(first)))
+          first = inBlock;
+      }
+    }
+    return first;
   }
 
   /// Maps each carried stage-0 value to what the just-emitted stage 0
@@ -1146,7 +1259,10 @@ private:
   DenseSet<Operation *> shared;
   llvm::SetVector<unsigned> carried0;
   SmallVector<Value> rings;
-  Value barriers; ///< [numSlots() x 1] mbarriers of the TMA copies, if any
+  /// [numSlots() x 1] mbarriers of each group of TMA copies, if any.
+  SmallVector<Value> barriers;
+  /// Each load's TMA group (groupTmaLoads), -1 for a cp.async load.
+  SmallVector<int> tmaGroup;
   /// Small loads kept in registers, issued numStages - 1 iterations ahead.
   SmallVector<Operation *> registerLoads;
   DenseMap<Operation *, SmallVector<Value>> prologueValues;
