@@ -466,8 +466,9 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   if (!*assembled)
     return finish(assembled->takeError());
   result.ptxas = std::move(**assembled);
-  dump("ptxas-forms.txt", std::string(formsWhen) + " (" +
-                              std::to_string(liveWords) + " live words)\n");
+  // What the forms and the occupancy step did (the dump ptxas-forms.txt).
+  std::string formsLog = std::string(formsWhen) + " (" +
+                         std::to_string(liveWords) + " live words)\n";
 
   bool spills = result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
                 spilled(*result.ptxas) > 0;
@@ -521,14 +522,24 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
           oneMoreBlockPerSM(*limits, kernel.registers, threads, shared);
       std::optional<std::string> hinted =
           blocks ? withMinBlocksPerSM(result.ptx, *blocks) : std::nullopt;
-      if (hinted)
-        if (llvm::Expected<bool> kept = keepIf(std::move(*hinted), [&](const PtxasResult &r) {
-              return spilled(r) == 0 &&
-                     blocksPerSM(*limits, r.kernels.front().registers, threads, shared) >= *blocks;
-            });
-            !kept)
+      if (hinted) {
+        int registers = kernel.registers;
+        std::string retried;
+        llvm::Expected<bool> kept = keepIf(std::move(*hinted), [&](const PtxasResult &r) {
+          retried = std::to_string(r.kernels.front().registers) + " registers, " +
+                    std::to_string(spilled(r)) + " bytes spilled";
+          return spilled(r) == 0 &&
+                 blocksPerSM(*limits, r.kernels.front().registers, threads, shared) >= *blocks;
+        });
+        if (!kept)
           return finish(kept.takeError());
+        formsLog += "occupancy step: " + std::to_string(registers) +
+                    " registers, asked for " + std::to_string(*blocks) +
+                    " blocks per SM: " + (*kept ? "kept" : "not kept") + " (" +
+                    retried + ")\n";
+      }
     }
+  dump("ptxas-forms.txt", formsLog);
   result.times.ptxas = clock.lap();
   dump("ptxas.log", result.ptxas->log);
   if (!result.ptxas->succeeded)

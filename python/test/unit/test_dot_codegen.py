@@ -420,15 +420,17 @@ def test_one_loop_attention_runs_on_pipelined_wgmma_at_8_warps(head_dim, causal)
     assert "cubin" in k.asm
 
 
-def compile_attention_bwd_block_ptr(head_dim, causal, config, kernel="attn_bwd_block_ptr"):
+def compile_attention_bwd_block_ptr(head_dim, causal, config, kernel="attn_bwd_block_ptr", aligned_ints=True):
     # Tutorial 06's backward on block pointers (bench/kernels/attention_bwd.py),
-    # or on plain pointers (kernel="attn_bwd").
+    # or on plain pointers (kernel="attn_bwd"); the integer arguments are
+    # specialized as multiples of 16 unless `aligned_ints` is false.
     bwd = getattr(load_kernels("attention_bwd.py", triton, tl, "tritium"), kernel)
     m1, n1, m2, n2, stages, warps = config
     signature = {n: "*fp16" for n in ("Q", "K", "V", "DO", "DQ", "DK", "DV")}
     signature.update({"sm_scale": "fp32", "M": "*fp32", "D": "*fp32", "stride_z": "i32", "stride_h": "i32",
                       "stride_tok": "i32", "H": "i32", "N_CTX": "i32"})
-    attrs = {n: [["tt.divisibility", 16]] for n in signature if n not in ("sm_scale", "H")}
+    attrs = {n: [["tt.divisibility", 16]] for n in signature
+             if n not in ("sm_scale", "H") and (aligned_ints or signature[n] != "i32")}
     constexprs = {"BLOCK_M1": m1, "BLOCK_N1": n1, "BLOCK_M2": m2, "BLOCK_N2": n2, "BLK_SLICE_FACTOR": 2,
                   "HEAD_DIM": head_dim, "CAUSAL": causal}
     return triton.compile(bwd, signature=signature, constexprs=constexprs, attrs=attrs, target="cuda:90",
@@ -447,3 +449,20 @@ def test_registers_just_above_an_occupancy_step_take_the_step():
     # A kernel far from a step is left as ptxas made it.
     k = compile_attention_bwd_block_ptr(128, False, (32, 128, 128, 32, 3, 8))
     assert ".minnctapersm" not in k.asm["ptx"] and k.n_regs > 128
+
+
+def test_an_occupancy_step_that_spills_is_not_taken(tmp_path, monkeypatch):
+    # On tensor descriptors at head dim 64, (32, 128, 128, 32), 3 stages,
+    # 8 warps, integer arguments not known to be multiples of 16, ptxas
+    # (CUDA 13.0) gives the kernel 142 registers; asked for
+    # two blocks per SM it spills at 128, so the first result is kept.  The
+    # dump ptxas-forms.txt says the step was tried and not taken.
+    monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
+    monkeypatch.setenv("TRITIUM_DUMP_DIR", str(tmp_path))
+    k = compile_attention_bwd_block_ptr(64, False, (32, 128, 128, 32, 3, 8), kernel="attn_bwd_tma",
+                                        aligned_ints=False)
+    assert ".minnctapersm" not in k.asm["ptx"] and k.n_regs > 128 and k.n_spills == 0
+    (forms,) = [n for n in os.listdir(tmp_path) if n.endswith("ptxas-forms.txt")]
+    step = (tmp_path / forms).read_text().splitlines()[1]
+    assert re.fullmatch(r"occupancy step: \d+ registers, asked for 2 blocks per SM: not kept "
+                        r"\(\d+ registers, [1-9]\d* bytes spilled\)", step), step

@@ -48,7 +48,8 @@ struct BackendOptions {
   StartedPtxas *startedPtxas = nullptr;
   /// Called with each intermediate text ("llvm-ir.ll", "llvm-ir-linked.ll",
   /// "llvm-ir-optimized.ll", "kernel.ptx", "ptxas-forms.txt": when the other
-  /// forms of a kernel likely to spill were assembled, "ptxas.log") when set.
+  /// forms of a kernel likely to spill were assembled, and the occupancy
+  /// step's retry with its result when there was one, "ptxas.log") when set.
   std::function<void(llvm::StringRef name, llvm::StringRef text)> dump;
 };
 
