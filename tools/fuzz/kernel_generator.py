@@ -796,7 +796,8 @@ def _generate_attention(seed: int, rng: random.Random) -> Program:
     pointers, block pointers (K read through its transposed view, order
     (0, 1)) or host tensor descriptors (K transposed after its load; in
     half of those V read transposed and transposed back at the dot, as
-    tutorial 06's backward reads q).  Four in ten are the backward's dK/dV
+    tutorial 06's backward reads q); 2 or 3 stages (with 2, TMA copies of K
+    and V land on barriers of their own).  Four in ten are the backward's dK/dV
     tile instead (_generate_attention_backward).  Both choices are drawn
     from streams of their own, so that the other programs stay as they
     were."""
@@ -891,7 +892,7 @@ def _generate_attention(seed: int, rng: random.Random) -> Program:
     rtol = {"float16": 5e-3, "bfloat16": 3e-2}[dtype]
     return Program(seed=seed, source="\n".join(lines), signature=signature,
                    constexprs={"BM": bm, "BN": bn, "D": d}, num_warps=rng.choice([4, 8]),
-                   grid=((m + bm - 1) // bm,),
+                   num_stages=rng.choice([2, 3]), grid=((m + bm - 1) // bm,),
                    inputs=[(names[0], (m, d), dtype), (names[1], (n, d), dtype), (names[2], (n, d), dtype)],
                    outputs=[(names[3], (m, d), dtype)], scalars={"M": m, "N": n},
                    reference="\n".join(ref), rtol=rtol, atol=rtol, descriptors=blocks, attrs=attrs)
