@@ -1076,23 +1076,17 @@ private:
 
     // Each read-back goes right before its first reader, so the tile is
     // not held in registers across the iteration.
-    for (Operation *readBack : readBacks) {
-      Operation *first = nullptr;
-      for (Operation *user : readBack->getUsers()) {
-        Operation *inBody = newBody->findAncestorOpInBlock(*user);
-        if (inBody && (!first || inBody->isBeforeInBlock(first)))
-          first = inBody;
-      }
-      if (first)
+    for (Operation *readBack : readBacks)
+      if (Operation *first = firstUserIn(newBody, readBack->getResults(),
+                                         [](Operation *) { return false; }))
         readBack->moveBefore(first);
-    }
     // Each later TMA group waits right before the first op that reads one
     // of its slots (through views), or at the end of the body if none does.
     for (int g = 1; g < numGroups; ++g) {
       Operation *first = nullptr;
       for (auto [j, slot] : llvm::enumerate(extractSlots))
         if (tmaGroup[j] == g)
-          if (Operation *reader = firstReaderIn(newBody, slot))
+          if (Operation *reader = firstUserIn(newBody, slot, isSharedView))
             if (!first || reader->isBeforeInBlock(first))
               first = reader;
       OpBuilder at = first ? OpBuilder(first) : OpBuilder::atBlockEnd(newBody);
@@ -1166,26 +1160,10 @@ private:
         readers.push_back(nullptr);
         continue;
       }
-      Operation *first = nullptr;
-      SmallVector<Value> work(p.load->getResults());
-      DenseSet<Value> seen;
-      while (!work.empty()) {
-        Value value = work.pop_back_val();
-        if (!seen.insert(value).second)
-          continue;
-        for (Operation *user : value.getUsers()) {
-          bool becomesSlot = user == p.alloc.getOperation() || user == p.trans ||
-                             p.folded.contains(user) || isSharedView(user);
-          if (becomesSlot) {
-            work.append(user->result_begin(), user->result_end());
-            continue;
-          }
-          Operation *inBody = body->findAncestorOpInBlock(*user);
-          if (inBody && (!first || inBody->isBeforeInBlock(first)))
-            first = inBody;
-        }
-      }
-      readers.push_back(first);
+      readers.push_back(firstUserIn(body, p.load->getResults(), [&](Operation *op) {
+        return op == p.alloc.getOperation() || op == p.trans ||
+               p.folded.contains(op) || isSharedView(op);
+      }));
     }
     SmallVector<Operation *> order; // distinct readers, in body order
     for (Operation *reader : readers)
@@ -1212,15 +1190,21 @@ private:
            isMemoryEffectFree(op);
   }
 
-  /// The op of `block` that first reads `slot`, through shared views.
-  static Operation *firstReaderIn(Block *block, Value slot) {
+  /// The op of `block` (or holding one, for users nested in it) that first
+  /// uses one of `roots`, looking through the users `passesOn` accepts to
+  /// the users of their results; null when none does.
+  static Operation *firstUserIn(Block *block, ValueRange roots,
+                                llvm::function_ref<bool(Operation *)> passesOn) {
     Operation *first = nullptr;
-    SmallVector<Value> work = {slot};
+    SmallVector<Value> work(roots.begin(), roots.end());
+    DenseSet<Value> seen;
     while (!work.empty()) {
       Value value = work.pop_back_val();
+      if (!seen.insert(value).second)
+        continue;
       for (Operation *user : value.getUsers()) {
-        if (isSharedView(user)) {
-          work.push_back(user->getResult(0));
+        if (passesOn(user)) {
+          work.append(user->result_begin(), user->result_end());
           continue;
         }
         Operation *inBlock = block->findAncestorOpInBlock(*user);
