@@ -77,7 +77,17 @@ void tritium::optimizeModule(llvm::Module &module,
   tuning.LoopVectorization = true;
   tuning.SLPVectorization = slpCanPack(module, machine);
 
-  llvm::PassBuilder builder(&machine, tuning);
+  // On NVPTX, VectorCombine is left out.  What it does to our kernels is
+  // split vector loads whose uses are all extracts into scalar loads (a
+  // CUDA-core dot operand's shared loads, 608 -> 2,304 on a 128x128x64 fp32
+  // tile), which codegen's load-store vectorizer then searches its way back
+  // to (0.23 s of its 0.38 s on that kernel).  See
+  // test/Target/NVIDIA/no-vector-combine.mlir.
+  llvm::PassInstrumentationCallbacks instrumentation;
+  if (machine.getTargetTriple().isNVPTX())
+    instrumentation.registerShouldRunOptionalPassCallback(
+        [](llvm::StringRef pass, llvm::Any) { return pass != "VectorCombinePass"; });
+  llvm::PassBuilder builder(&machine, tuning, std::nullopt, &instrumentation);
   builder.registerVectorizerStartEPCallback(
       [](llvm::FunctionPassManager &functions, llvm::OptimizationLevel) {
         functions.addPass(ScalarizeStructPhisPass());

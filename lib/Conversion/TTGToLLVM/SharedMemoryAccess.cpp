@@ -357,6 +357,42 @@ int64_t XorLinearTilePointers::vectorWidth(int64_t maxElements) const {
   return vec;
 }
 
+SmallVector<SmallVector<int64_t, 4>>
+XorLinearTilePointers::groupsByOffset(ArrayRef<int64_t> registers,
+                                      int64_t maxElements) const {
+  llvm::DenseMap<int64_t, int64_t> registerAt; // offset -> first register
+  for (int64_t reg : registers)
+    registerAt.try_emplace(registerOffsets[reg], reg);
+  llvm::DenseMap<int64_t, int64_t> groupOf; // register -> group index
+  SmallVector<SmallVector<int64_t, 4>> groups;
+  for (int64_t reg : registers) {
+    if (groupOf.count(reg))
+      continue;
+    int64_t at = registerOffsets[reg];
+    SmallVector<int64_t, 4> group = {reg};
+    for (int64_t width = maxElements; width >= 2; width /= 2) {
+      if ((threadBits & (width - 1)) != 0)
+        continue;
+      int64_t head = at & ~(width - 1);
+      SmallVector<int64_t, 4> members;
+      for (int64_t i = 0; i < width; ++i) {
+        auto found = registerAt.find(head + i);
+        if (found == registerAt.end() || groupOf.count(found->second))
+          break;
+        members.push_back(found->second);
+      }
+      if (static_cast<int64_t>(members.size()) == width) {
+        group = std::move(members);
+        break;
+      }
+    }
+    for (int64_t member : group)
+      groupOf[member] = groups.size();
+    groups.push_back(std::move(group));
+  }
+  return groups;
+}
+
 Value XorLinearTilePointers::pointer(int64_t reg) {
   int64_t overlap = registerOffsets[reg] & threadBits;
   Value &shared = pointersByOverlap[overlap];
@@ -404,10 +440,33 @@ SmallVector<Value> tritium::loadXorLinearTile(OpBuilder &builder, Location loc,
   XorLinearTilePointers pointers(builder, loc, base, layout, thread,
                                  memoryType, offset, origin);
   int64_t bytes = elementBytes(memoryType);
-  int64_t vec = pointers.vectorWidth(16 / bytes);
+  int64_t maxVec = 16 / bytes;
+  int64_t vec = pointers.vectorWidth(maxVec);
   SmallVector<int64_t> representative = getRepresentativeRegisters(layout);
   int64_t count = layout.elemsPerThread();
   SmallVector<Value> values(count);
+  if (vec < maxVec) {
+    // Consecutive elements that are not consecutive registers (a CUDA-core
+    // dot operand's K values): one vector load for each group of registers
+    // at consecutive aligned offsets, where its first register's load would
+    // be: the loads NVPTX's load-store vectorizer would form from
+    // per-register ones, without its search (Optimize.cpp).
+    SmallVector<int64_t> registers;
+    for (int64_t reg = 0; reg < count; ++reg)
+      if (representative[reg] == reg)
+        registers.push_back(reg);
+    for (ArrayRef<int64_t> group : pointers.groupsByOffset(registers, maxVec)) {
+      SmallVector<Value> loaded(group.size());
+      loadVector(builder, loc, pointers.pointer(group.front()), group.size(),
+                 memoryType, registerType, loaded);
+      for (auto [reg, value] : llvm::zip(group, loaded))
+        values[reg] = value;
+    }
+    for (int64_t reg = 0; reg < count; ++reg)
+      if (representative[reg] != reg)
+        values[reg] = values[representative[reg]];
+    return values;
+  }
   for (int64_t reg = 0; reg < count; reg += vec) {
     if (representative[reg] != reg) {
       for (int64_t i = 0; i < vec; ++i)

@@ -209,6 +209,35 @@ module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// A K slice of a CUDA-core dot's B tile, as a 4x4 accumulator per thread
+// gives it: a thread's registers run along K first, so the 4 N values at
+// consecutive addresses are registers r, r+4, r+8, r+12.  One 16-byte load
+// per K row, its elements placed in those registers, not 16 scalar loads.
+// CHECK-LABEL: llvm.func @fma_b_k_slice
+// CHECK: %[[L0:.*]] = llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NEXT: %[[K0:.*]] = llvm.extractelement %[[L0]]
+// CHECK: %[[L1:.*]] = llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NEXT: %[[K1:.*]] = llvm.extractelement %[[L1]]
+// CHECK-COUNT-2: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NOT: llvm.load
+// CHECK: %[[R0:.*]] = llvm.insertvalue %[[K0]], %{{.*}}[0]
+// CHECK-NEXT: llvm.insertvalue %[[K1]], %[[R0]][1]
+#ld = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>
+#acc = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>
+#db = #ttg.dot_op<{opIdx = 1, parent = #acc, kWidth = 1}>
+#sh = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @fma_b_k_slice(%b: tensor<8x64xf32, #ld>) -> tensor<4x64xf32, #db> {
+    %bs = ttg.local_alloc %b : (tensor<8x64xf32, #ld>) -> !ttg.memdesc<8x64xf32, #sh, #smem>
+    %s = ttg.memdesc_subslice %bs [4, 0] : !ttg.memdesc<8x64xf32, #sh, #smem> -> !ttg.memdesc<4x64xf32, #sh, #smem, 8x64>
+    %br = ttg.local_load %s : !ttg.memdesc<4x64xf32, #sh, #smem, 8x64> -> tensor<4x64xf32, #db>
+    tt.return %br : tensor<4x64xf32, #db>
+  }
+}
+
+// -----
+
 // An mma v2 dot: per 16x8 accumulator tile and 16 of K, one mma.sync on
 // four A registers, two B registers and four accumulators.
 // CHECK-LABEL: llvm.func @mma_sync_fp16
