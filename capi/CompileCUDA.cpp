@@ -293,6 +293,21 @@ private:
         if (function.getArgAttr(i, tritium::tt::kNonNegativeArgAttrName))
           nonNegativeArgs.push_back(static_cast<int64_t>(i));
     });
+    // Integer arguments a tensor map made in the kernel takes as a stride:
+    // the launcher refuses values that are not multiples of so many elements.
+    module.walk([&](mlir::FunctionOpInterface function) {
+      for (unsigned i = 0, e = function.getNumArguments(); i < e; ++i) {
+        auto multiple = function.getArgAttrOfType<mlir::IntegerAttr>(
+            i, tritium::tt::kMultipleAtLaunchArgAttrName);
+        auto why = function.getArgAttrOfType<mlir::StringAttr>(
+            i, tritium::tt::kMultipleAtLaunchWhyArgAttrName);
+        if (multiple && why)
+          multipleAtLaunchArgs.push_back(llvm::json::Object{
+              {"arg", static_cast<int64_t>(i)},
+              {"multiple_of", multiple.getInt()},
+              {"why", why.getValue().str()}});
+      }
+    });
   }
 
   CompileContext context;
@@ -312,6 +327,7 @@ private:
   llvm::json::Array tensorDescriptors;
   /// Argument indices the launcher checks are not negative.
   llvm::json::Array nonNegativeArgs;
+  llvm::json::Array multipleAtLaunchArgs;
   nvidia::CudaTarget target;
   nvidia::BackendResult backend;
   double ttgirMs = 0, llirMs = 0, totalMs = 0;
@@ -498,6 +514,7 @@ std::string CudaCompile::json() const {
   out["shared"] = sharedBytes;
   out["tensor_descriptors"] = llvm::json::Array(tensorDescriptors);
   out["nonnegative_args"] = llvm::json::Array(nonNegativeArgs);
+  out["multiple_at_launch_args"] = llvm::json::Array(multipleAtLaunchArgs);
   out["global_scratch_size"] = globalScratchBytes;
   // True when only block pointers' tensor maps use the scratch: the runtime
   // allocates it (no triton.set_allocator needed).

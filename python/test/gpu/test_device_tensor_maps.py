@@ -156,18 +156,42 @@ def test_made_descriptors_without_an_allocator_are_refused():
         add_one_1d[(4,)](x, x, 1000, 256)
 
 
-MISALIGNED_STRIDE_SCRIPT = """
+@triton.jit
+def made_with_a_stride(x_ptr, y_ptr, n0, n1, s0):
+    x = tl.make_tensor_descriptor(x_ptr, [n0, n1], [s0, 1], [16, 32])
+    y = tl.make_tensor_descriptor(y_ptr, [n0, n1], [s0, 1], [16, 32])
+    y.store([0, 0], x.load([0, 0]))
+
+
+def test_misaligned_stride_is_refused_at_launch():
+    """A row stride of 200 bytes (the copy engine needs multiples of 16): the
+    kernel, specialized without divisibility for it, has the launcher check
+    it (a multiple of 8 fp16 elements), which refuses the launch with the
+    rule and the kernel's line; a stride of 104 elements (208 bytes) runs."""
+    x = torch.zeros((64, 100), device="cuda", dtype=torch.float16)  # rows of 200 bytes
+    with pytest.raises(triton.TritiumError, match=r"argument 's0' of 'made_with_a_stride' is 100, not a multiple "
+                                                  r"of 8: tensor descriptor made in the kernel at .*"
+                                                  r"test_device_tensor_maps.py:\d+: its stride 0 \(2-byte elements\) "
+                                                  r"must be a multiple of 16 bytes"):
+        made_with_a_stride[(1,)](x, x, 64, 96, 100)
+    a = torch.randn((64, 104), device="cuda", dtype=torch.float16)
+    b = torch.zeros_like(a)
+    made_with_a_stride[(1,)](a, b, 64, 96, 104)
+    torch.testing.assert_close(b[:16, :32], a[:16, :32], atol=0, rtol=0)
+
+
+MISALIGNED_BASE_SCRIPT = """
 import torch, tritium as triton, tritium.language as tl
 
 @triton.jit
-def made_with_a_misaligned_stride(x_ptr, y_ptr, n0, n1, s0):
+def made_with_a_misaligned_base(x_ptr, y_ptr, n0, n1, s0):
     x = tl.make_tensor_descriptor(x_ptr, [n0, n1], [s0, 1], [16, 32])
     y = tl.make_tensor_descriptor(y_ptr, [n0, n1], [s0, 1], [16, 32])
     y.store([0, 0], x.load([0, 0]))
 
 triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
-x = torch.zeros((64, 100), device="cuda", dtype=torch.float16)  # rows of 200 bytes
-made_with_a_misaligned_stride[(1,)](x, x, 64, 96, 100)
+x = torch.zeros((64, 104), device="cuda", dtype=torch.float16)  # rows of 208 bytes
+made_with_a_misaligned_base[(1,)](x[:, 1:], x, 64, 96, 104)  # its base 2 bytes past an aligned one
 try:
     triton.runtime.driver.synchronize()
     print("NO ERROR")
@@ -177,19 +201,19 @@ except triton.TritiumError as e:
 
 
 @pytest.mark.deliberate_fault
-def test_misaligned_stride_stops_the_kernel_with_the_rule(tmp_path):
-    """A row stride of 200 bytes (the copy engine needs multiples of 16): the
-    kernel, specialized without divisibility for it, checks it before
+def test_misaligned_base_stops_the_kernel_with_the_rule(tmp_path):
+    """A base address 2 bytes past a 16-byte boundary: the kernel,
+    specialized without divisibility for the pointer, checks it before
     encoding the map and stops with the rule, not with a faulting copy.  In
     a child process: the assertion poisons the CUDA context."""
     import os
     import subprocess
     import sys
-    script = tmp_path / "misaligned_stride.py"
-    script.write_text(MISALIGNED_STRIDE_SCRIPT)
+    script = tmp_path / "misaligned_base.py"
+    script.write_text(MISALIGNED_BASE_SCRIPT)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
     text = out.stdout + out.stderr
     assert "RAISED:" in out.stdout, text
     assert "ASSERT" in out.stdout.upper(), text
-    assert "stride 0 (2-byte elements) must be a multiple of 16 bytes" in text, text
+    assert "its base address must be a multiple of 16 bytes" in text, text

@@ -143,6 +143,23 @@ def test_compile_constexprs_and_scratch(kernel_dir):
     assert "&tt_alpha_bits };" in c80 and "global scratch per program" not in c80
 
 
+def test_compile_checks_made_descriptor_strides(kernel_dir):
+    """A tensor map made in the kernel with a row stride of unknown
+    divisibility: the launch refuses a stride that is not a multiple of 8
+    fp16 elements (16 bytes), as the JIT's launcher does, and the kernel
+    has no assertion of its own."""
+    signature = "*fp16:16, *fp16:16, i32, i32, i32"
+    run_compile(kernel_dir, "kernels.py", "-n", "made_descriptor_copy", "--signature", signature, "--grid", "1, 1, 1",
+                "-w", "4", "-t", "cuda:90:32", "--out-name", "copy", "-o", "copy")
+    source = next(kernel_dir.glob("copy.*.c"))
+    c = source.read_text()
+    assert re.search(r"  if \(row_stride % 8 != 0\)\n    return CUDA_ERROR_INVALID_VALUE; /\* tensor descriptor "
+                     r"made in the kernel at .*kernels.py:\d+: its stride 0 \(2-byte elements\) must be a multiple "
+                     r"of 16 bytes \(the copy engine's rule\) \*/", c), c
+    if HAS_CUDA_H:
+        _gcc_c(kernel_dir, source)
+
+
 def test_compile_as_script_and_through_the_triton_alias(kernel_dir):
     """Triton's own AOT tests run tools/compile.py by path; users run
     `python -m triton.tools.compile`."""

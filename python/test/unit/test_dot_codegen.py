@@ -452,15 +452,13 @@ def test_registers_just_above_an_occupancy_step_take_the_step():
 
 
 def test_an_occupancy_step_that_spills_is_not_taken(tmp_path, monkeypatch):
-    # On tensor descriptors at head dim 64, (32, 128, 128, 32), 3 stages,
-    # 8 warps, integer arguments not known to be multiples of 16, ptxas
-    # (CUDA 13.0) gives the kernel 142 registers; asked for
+    # On tensor descriptors at head dim 64, (64, 128, 128, 64), 3 stages,
+    # 8 warps, ptxas (CUDA 13.0) gives the kernel 167 registers; asked for
     # two blocks per SM it spills at 128, so the first result is kept.  The
     # dump ptxas-forms.txt says the step was tried and not taken.
     monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
     monkeypatch.setenv("TRITIUM_DUMP_DIR", str(tmp_path))
-    k = compile_attention_bwd_block_ptr(64, False, (32, 128, 128, 32, 3, 8), kernel="attn_bwd_tma",
-                                        aligned_ints=False)
+    k = compile_attention_bwd_block_ptr(64, False, (64, 128, 128, 64, 3, 8), kernel="attn_bwd_tma")
     assert ".minnctapersm" not in k.asm["ptx"] and k.n_regs > 128 and k.n_spills == 0
     (forms,) = [n for n in os.listdir(tmp_path) if n.endswith("ptxas-forms.txt")]
     step = (tmp_path / forms).read_text().splitlines()[1]

@@ -531,14 +531,44 @@ def strided_made_descriptor_kernel(x_ptr, n0, n1, s0):
 def test_made_descriptor_alignment_is_checked_where_not_known():
     """The copy engine needs the base and the outer strides to be multiples of
     16 bytes: a kernel specialized with them divisible by 16 (as launches of
-    aligned tensors are) encodes the map unchecked; one without checks both
-    at run time (a device assertion naming the rule)."""
+    aligned tensors are) encodes the map unchecked; one without has the
+    launcher check the stride argument (a multiple of 8 fp16 elements,
+    metadata multiple_at_launch_args) and the kernel check the base (a
+    device assertion naming the rule)."""
     signature = {"x_ptr": "*fp16", "n0": "i32", "n1": "i32", "s0": "i32"}
     known = triton.compile(strided_made_descriptor_kernel, signature=signature, target="cuda:90",
                            attrs={"x_ptr": [["tt.divisibility", 16]], "s0": [["tt.divisibility", 16]]})
     assert "tensormap.replace" in known.asm["ptx"] and "__assertfail" not in known.asm["ptx"]
+    assert known.metadata["multiple_at_launch_args"] == []
     unknown = triton.compile(strided_made_descriptor_kernel, signature=signature, target="cuda:90")
-    ttgir = unknown.asm["ttgir"]
-    assert "its base address must be a multiple of 16 bytes" in ttgir
-    assert "its stride 0 (2-byte elements) must be a multiple of 16 bytes" in ttgir
+    assert "tt.assert" in unknown.asm["ttgir"]
+    assert "its base address must be a multiple of 16 bytes" in unknown.asm["ttgir"]
     assert "__assertfail" in unknown.asm["ptx"]
+    (stride,) = unknown.metadata["multiple_at_launch_args"]
+    assert (stride["arg"], stride["multiple_of"]) == (3, 8)
+    line = strided_made_descriptor_kernel.fn.__code__.co_firstlineno + 2
+    assert stride["why"] == (f"tensor descriptor made in the kernel at {THIS_FILE}:{line}: its stride 0 "
+                             "(2-byte elements) must be a multiple of 16 bytes (the copy engine's rule)")
+
+
+@triton.jit
+def made_descriptor_dot_kernel(x_ptr, y_ptr, n, s0):
+    a = tl.make_tensor_descriptor(x_ptr, [n, n], [s0, 1], [64, 64])
+    b = tl.make_tensor_descriptor(y_ptr, [n, n], [s0, 1], [64, 64])
+    acc = tl.dot(a.load([0, 0]), b.load([0, 0]))
+    b.store([0, 0], acc.to(tl.float16))
+
+
+def test_a_stride_checked_at_launch_keeps_warp_group_dots_asynchronous():
+    """A kernel that calls the assertion handler has its wgmma serialized by
+    ptxas (performance note C7510).  With aligned pointers and a stride of
+    unknown divisibility, the launcher checks the stride: the kernel has no
+    assertion, and the rows the kernel computes from the stride are known
+    aligned."""
+    signature = {"x_ptr": "*fp16", "y_ptr": "*fp16", "n": "i32", "s0": "i32"}
+    k = triton.compile(made_descriptor_dot_kernel, signature=signature, target="cuda:90",
+                       attrs={"x_ptr": [["tt.divisibility", 16]], "y_ptr": [["tt.divisibility", 16]]})
+    assert "wgmma.mma_async" in k.asm["ptx"]
+    assert "__assertfail" not in k.asm["ptx"]
+    assert "C7510" not in (k.metadata.get("ptxas_notes") or [])
+    assert [a["arg"] for a in k.metadata["multiple_at_launch_args"]] == [3]

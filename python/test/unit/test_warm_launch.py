@@ -451,6 +451,34 @@ def test_tensor_maps_made_in_the_kernel_get_scratch_from_the_allocator(cuda, all
     assert second["params"] == (0x10000, 0x20000, 1000, 0x902000)
 
 
+def fresh_made_2d_descriptor_copy():
+    @tritium.jit
+    def made_2d_descriptor_copy(x_ptr, y_ptr, rows, cols, row_stride):
+        src = tl.make_tensor_descriptor(x_ptr, shape=[rows, cols], strides=[row_stride, 1], block_shape=[16, 32])
+        dst = tl.make_tensor_descriptor(y_ptr, shape=[rows, cols], strides=[row_stride, 1], block_shape=[16, 32])
+        dst.store([0, 0], src.load([0, 0]))
+    return made_2d_descriptor_copy
+
+
+def test_made_descriptor_strides_are_checked_at_launch(cuda, allocator, tensor_path):
+    # fp32 rows: a stride of 36 elements (144 bytes) compiles the kernel
+    # without its divisibility by 16 and is a multiple of the 4 elements the
+    # copy engine needs; 38 (152 bytes) is not, and is refused before any
+    # launch (slow and warm path), naming the argument and the kernel's line
+    copy = fresh_made_2d_descriptor_copy()
+    x, y = FakeTensor(0x10000), FakeTensor(0x20000)
+    copy[(1,)](x, y, 64, 32, 36)
+    use_path(copy, tensor_path)
+    copy[(1,)](x, y, 64, 32, 36)
+    for _ in range(2):
+        with pytest.raises(TritiumError, match=r"argument 'row_stride' of 'made_2d_descriptor_copy' is 38, not a "
+                                               r"multiple of 4: tensor descriptor made in the kernel at "
+                                               r".*test_warm_launch.py:\d+: its stride 0 \(4-byte elements\) must "
+                                               r"be a multiple of 16 bytes"):
+            copy[(1,)](x, y, 64, 32, 38)
+    assert len(cuda.records) == 2
+
+
 def test_tensor_maps_made_in_the_kernel_need_an_allocator(cuda):
     with pytest.raises(TritiumError, match="must provide an allocator with triton.set_allocator"):
         fresh_made_descriptor_copy()[(1,)](FakeTensor(0x10000), FakeTensor(0x20000), 1000, BLOCK=128)

@@ -257,7 +257,8 @@ class CompiledKernel(metaclass=_LaunchHooksOfTheClass):
                         int(self.metadata.get("global_scratch_size") or 0),
                         int(self.metadata.get("global_scratch_align") or 1),
                         bool(self.metadata.get("global_scratch_internal")),
-                        self.metadata.get("nonnegative_args") or ())
+                        self.metadata.get("nonnegative_args") or (),
+                        self.metadata.get("multiple_at_launch_args") or ())
 
     def launch(self, grid, args: Sequence[Any], cooperative: bool = False):
         """Launches with the values of the runtime parameters, in order
@@ -284,7 +285,7 @@ def take_native_metadata(metadata: Dict[str, Any], stages: Dict[str, Any]) -> No
     kernel's metadata: the entry's name, shared memory, registers, scratch
     and the launcher's other inputs."""
     for field in ("shared", "registers", "spills", "stack_frame", "name", "tensor_descriptors", "global_scratch_size", "global_scratch_align", "global_scratch_internal",
-                  "nonnegative_args", "total_num_warps"):
+                  "nonnegative_args", "multiple_at_launch_args", "total_num_warps"):
         if field in stages:
             metadata["kernel_name" if field == "name" else field] = stages[field]
     metadata["maxnreg"] = stages.get("maxnreg") or None

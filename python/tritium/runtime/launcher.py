@@ -210,7 +210,8 @@ class Launcher:
     def __init__(self, name: str, image: bytes, param_names: List[str], param_types: List[str],
                  num_warps: int, shared: int,
                  tensor_descriptors: Sequence[dict] = (), global_scratch: int = 0, global_scratch_align: int = 1,
-                 global_scratch_internal: bool = False, nonnegative_args: Sequence[int] = ()):
+                 global_scratch_internal: bool = False, nonnegative_args: Sequence[int] = (),
+                 multiple_at_launch_args: Sequence[dict] = ()):
         self.name = name
         self.image = image
         self.threads = num_warps * 32
@@ -227,6 +228,11 @@ class Launcher:
         # from 2**63 on is negative there).
         nonnegative = {int(a) for a in nonnegative_args}
         self.nonnegative: List[Tuple[int, int]] = []
+        # Parameters a tensor map made in the kernel takes as a stride, as
+        # (position, multiple, why): a multiple of so many elements (16
+        # bytes), which the kernel then takes as known.
+        multiples = {int(a["arg"]): (int(a["multiple_of"]), str(a["why"])) for a in multiple_at_launch_args}
+        self.multiples: List[Tuple[int, int, str]] = []
         arg = 0
         for k, ty in enumerate(self.param_types):
             if ty.startswith("tensordesc<"):
@@ -236,6 +242,8 @@ class Launcher:
                 if arg in nonnegative:
                     bits = int(ty.lstrip("iu") or 64) if ty[:1] in "iu" else 64
                     self.nonnegative.append((k, 1 << (bits - 1)))
+                if arg in multiples:
+                    self.multiples.append((k, *multiples[arg]))
                 arg += 1
         self.num_params = len(param_names)
         # Global scratch memory (tensor maps the kernel makes): this many
@@ -310,6 +318,11 @@ class Launcher:
                            "moved by the copy engine (TMA) takes it as a dimension or a stride, which must not be "
                            "negative")
 
+    def _not_multiple(self, k: int, value: int):
+        _, multiple, why = next(m for m in self.multiples if m[0] == k)
+        raise TritiumError(f"argument '{self.param_names[k]}' of '{self.name}' is {value}, not a multiple of "
+                           f"{multiple}: {why}")
+
     def _raise_launch_error(self, result: int):
         hint = ""
         earlier = last_launched()
@@ -359,6 +372,9 @@ class Launcher:
         for k, limit in self.nonnegative:
             if not 0 <= args[k] < limit:
                 self._negative(k, args[k])
+        for k, multiple, _ in self.multiples:
+            if args[k] % multiple:
+                self._not_multiple(k, args[k])
         fn = self.function(device)
         if stream is None:
             stream = driver.current_stream(device)
@@ -383,11 +399,15 @@ class Launcher:
 
     # ---- pieces of the generated launch functions (run_entry, warm_entry) ----
 
-    def _nonnegative_checks_source(self, positions: Sequence[int]) -> str:
+    def _argument_checks_source(self, positions: Sequence[int]) -> str:
         """Lines refusing a negative dimension or stride of a block pointer
-        moved by TMA (runtime parameter k is v{positions[k]})."""
-        return "".join(f"    if not 0 <= v{positions[k]} < {limit}:\n"
-                       f"        _self._negative({k}, v{positions[k]})\n" for k, limit in self.nonnegative)
+        moved by TMA, and a stride of a tensor map made in the kernel that
+        is not a multiple of 16 bytes (runtime parameter k is
+        v{positions[k]})."""
+        return ("".join(f"    if not 0 <= v{positions[k]} < {limit}:\n"
+                        f"        _self._negative({k}, v{positions[k]})\n" for k, limit in self.nonnegative)
+                + "".join(f"    if v{positions[k]} % {multiple}:\n"
+                          f"        _self._not_multiple({k}, v{positions[k]})\n" for k, multiple, _ in self.multiples))
 
     @staticmethod
     def _pack_and_launch_source(function: str, grid: str, packed: Sequence[str]) -> str:
@@ -434,7 +454,7 @@ class Launcher:
                 packed.append(f"_bf16(v{k})")
             else:
                 packed.append(f"v{k}")
-        checks = self._nonnegative_checks_source(positions)
+        checks = self._argument_checks_source(positions)
         scratch = ""
         if self.global_scratch:
             scratch = "    scratch, scratch_address = _self.scratch(grid_x * grid_y * grid_z, stream, _device())\n"
@@ -474,7 +494,7 @@ class Launcher:
         packed = []
         for k, ty in zip(positions, self.param_types):
             packed.append(f"_bf16(v{k})" if ty == "bf16" else f"v{k}")
-        checks = self._nonnegative_checks_source(positions)
+        checks = self._argument_checks_source(positions)
         scratch = ""
         if self.global_scratch:
             scratch = "    scratch, scratch_address = _self.scratch(gx * gy * gz, stream, _DEVICE)\n"

@@ -496,6 +496,12 @@ def compile_kernel(args: CompileArgs) -> Tuple[str, List[Path]]:
                 checks.append((f"{name} < 0", why))
             else:
                 checks.append((f"(uint64_t){name} >= {1 << (bits - 1)}ULL", why))
+    multiples = {int(a["arg"]): a for a in metadata.get("multiple_at_launch_args") or ()}
+    for k, (name, ty) in enumerate(runtime):
+        if k in multiples and ty[:1] in "iu" and ty[1:].isdigit():
+            multiple = int(multiples[k]["multiple_of"])
+            why = str(multiples[k]["why"]).replace("*/", "* /")
+            checks.append((f"{name} % {multiple} != 0", why))
 
     grid_constants = []
     runtime_names = {n for n, _ in runtime}

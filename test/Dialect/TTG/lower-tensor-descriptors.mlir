@@ -180,18 +180,24 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // Where the axis information does not prove the copy engine's alignment
 // rules (the base and every stride but the innermost a multiple of 16
-// bytes), a tt.assert before the op checks each unproven one at run time:
-// here the stride (an i64 of unknown divisibility, 4-byte elements) and, for
-// the second map, the base (2 elements, 8 bytes, past an aligned one);
-// the stride of 4 * 8 = 32 bytes is proven.
+// bytes): a stride that is a kernel argument (%s, an i64 of unknown
+// divisibility, 4-byte elements) is the launcher's to check, marked with the
+// elements it must be a multiple of, the reason and the divisibility the
+// kernel may then take (3 * %s would then be proven); any other (%s + 1, for
+// the second map) and an unproven base (2 elements, 8 bytes, past an aligned
+// one) get a tt.assert before the op.  The stride of 4 * 8 = 32 bytes is
+// proven.
 // CHECK-LABEL: tt.func public @made_with_unknown_alignment
+// CHECK-SAME: %arg2: i64 {tt.divisibility = 4 : i32, tt.multiple_at_launch = 4 : i32, tt.multiple_at_launch_why = "tensor descriptor made in the kernel at {{.*}}lower-tensor-descriptors.mlir:{{[0-9]+}}: its stride 0 (4-byte elements) must be a multiple of 16 bytes (the copy engine's rule)"}
+// CHECK-NOT: tt.assert
+// CHECK: tt.make_tensor_descriptor %arg0
 // CHECK: %[[C4:.*]] = arith.constant 4 : i64
-// CHECK: %[[BYTES:.*]] = arith.muli %arg2, %[[C4]] : i64
+// CHECK: %[[BYTES:.*]] = arith.muli %[[NEXT:.*]], %[[C4]] : i64
 // CHECK: %[[LOW:.*]] = arith.andi %[[BYTES]], %c15_i64 : i64
 // CHECK: %[[OK:.*]] = arith.cmpi eq, %[[LOW]], %c0_i64{{.*}} : i64
 // CHECK: tt.assert %[[OK]], "tensor descriptor made in the kernel: its stride 0 (4-byte elements) must be a multiple of 16 bytes (the copy engine's rule)" : i1
 // CHECK-NOT: tt.assert
-// CHECK: tt.make_tensor_descriptor %arg0
+// CHECK: tt.make_tensor_descriptor %arg0, [%arg1, %arg1], [%[[NEXT]],
 // CHECK: %[[ADDRESS:.*]] = tt.ptr_to_int %[[SHIFTED:.*]] : !tt.ptr<f32> -> i64
 // CHECK: arith.andi %[[ADDRESS]], %c15_i64
 // CHECK: tt.assert %{{.*}}, "tensor descriptor made in the kernel: its base address must be a multiple of 16 bytes (the copy engine's rule)" : i1
@@ -204,10 +210,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %c2 = arith.constant 2 : i32
     %c8 = arith.constant 8 : i64
     %a = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] {padding = 1 : i32} : !tt.ptr<f32> -> !tt.tensordesc<tensor<16x32xf32>>
+    %s1 = arith.addi %s, %c1 : i64
+    %b = tt.make_tensor_descriptor %p, [%n, %n], [%s1, %c1] {padding = 1 : i32} : !tt.ptr<f32> -> !tt.tensordesc<tensor<16x32xf32>>
     %q = tt.addptr %p, %c2 : !tt.ptr<f32>, i32
-    %b = tt.make_tensor_descriptor %q, [%n, %n], [%c8, %c1] {padding = 1 : i32} : !tt.ptr<f32> -> !tt.tensordesc<tensor<16x32xf32>>
+    %c = tt.make_tensor_descriptor %q, [%n, %n], [%c8, %c1] {padding = 1 : i32} : !tt.ptr<f32> -> !tt.tensordesc<tensor<16x32xf32>>
     %x = tt.descriptor_load %a[%n, %n] : !tt.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32, #blocked>
-    tt.descriptor_store %b[%n, %n], %x : !tt.tensordesc<tensor<16x32xf32>>, tensor<16x32xf32, #blocked>
+    %y = tt.descriptor_load %b[%n, %n] : !tt.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32, #blocked>
+    %z = arith.addf %x, %y : tensor<16x32xf32, #blocked>
+    tt.descriptor_store %c[%n, %n], %z : !tt.tensordesc<tensor<16x32xf32>>, tensor<16x32xf32, #blocked>
     tt.return
   }
 }

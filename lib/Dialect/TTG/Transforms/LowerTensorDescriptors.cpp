@@ -38,9 +38,12 @@
 //      memory, ttg.global_scratch_internal, when every map was made for a
 //      block pointer; else from triton.set_allocator's).  Unused ones are
 //      erased.
-//      A base address or a stride of all but the innermost dimension that
-//      the axis information does not prove a multiple of 16 bytes gets a
-//      tt.assert before the op (the copy engine would fault on it).
+//      A stride of all but the innermost dimension that the axis
+//      information does not prove a multiple of 16 bytes and that is a
+//      kernel argument is marked for the launcher to check
+//      (tt.multiple_at_launch); any other such stride, and such a base
+//      address, gets a tt.assert before the op (the copy engine would fault
+//      on it).
 //      Maps made in a block whose operands are ready at its first map move
 //      up to it; then maps made one after another in a block (no op
 //      between them reads one or holds a region) share their fences
@@ -59,6 +62,8 @@
 #include "tritium/Dialect/TT/Transforms/Transforms.h"
 #include "tritium/Dialect/TTG/TensorMapFences.h"
 #include "tritium/Layout/TmaTile.h"
+
+#include <numeric>
 
 namespace tritium::ttg {
 #define GEN_PASS_DEF_TTGLOWERTENSORDESCRIPTORSPASS
@@ -123,17 +128,87 @@ ttg::planTensorDescriptorTile(Operation *user, Value desc, bool report) {
 
 namespace {
 
+/// The kernel argument `value` is, through sign and zero extensions, if any.
+BlockArgument kernelArgumentOf(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<arith::ExtSIOp, arith::ExtUIOp>(def))
+      return {};
+    value = def->getOperand(0);
+  }
+  auto arg = cast<BlockArgument>(value);
+  auto func = dyn_cast<tt::FuncOp>(arg.getOwner()->getParentOp());
+  if (!func || !func.isPublic() || !arg.getOwner()->isEntryBlock() ||
+      !isa<IntegerType>(arg.getType()))
+    return {};
+  return arg;
+}
+
+/// "FILE:LINE" of the first file position in `loc`, or "".
+std::string positionOf(Location loc) {
+  std::string position;
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      position = (file.getFilename().str() + ":" + std::to_string(file.getLine()));
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return position;
+}
+
 /// The copy engine needs a tensor map's base address and the byte strides
 /// of all but its innermost dimension to be multiples of 16 bytes (else the
 /// copies fault).  Where the axis information does not prove that (the
 /// kernel's specialization makes pointer and integer arguments divisible by
-/// 16 known), a tt.assert before the op stops the kernel with the rule and
-/// the user's line instead.
+/// 16 known):
+///  - a stride that is a kernel argument is checked by the launcher: the
+///    argument gets kMultipleAtLaunchArgAttrName (the elements it must be a
+///    multiple of) and its reason, and tt.divisibility of as much, so that
+///    what the kernel computes from it (a base moved by rows) is known too;
+///  - any other value gets a tt.assert before the op, which stops the kernel
+///    with the rule and the user's line.  (A kernel that calls the assertion
+///    handler has its warp-group dots serialized by ptxas, C7510: the
+///    launcher's check keeps them asynchronous.)
 void guardTensorMapAlignment(ModuleOp module, ArrayRef<tt::MakeTensorDescOp> makes) {
   struct Check {
     Value bytes; // i64
     std::string what;
   };
+  {
+    ModuleAxisInfo axisInfo(module);
+    Builder builder(module.getContext());
+    for (tt::MakeTensorDescOp make : makes) {
+      RankedTensorType block = make.getType().getBlockType();
+      int64_t elementBytes = std::max<int64_t>(block.getElementTypeBitWidth() / 8, 1);
+      auto strides = make.getStrides();
+      for (size_t d = 0; d + 1 < strides.size(); ++d) {
+        BlockArgument arg = kernelArgumentOf(strides[d]);
+        if (!arg || axisInfo.isTensorMapAligned(strides[d], elementBytes))
+          continue;
+        auto func = cast<tt::FuncOp>(arg.getOwner()->getParentOp());
+        unsigned index = arg.getArgNumber();
+        int64_t multiple = 16 / std::gcd<int64_t>(16, elementBytes);
+        if (auto known = func.getArgAttrOfType<IntegerAttr>(index, tt::kMultipleAtLaunchArgAttrName))
+          if (known.getInt() >= multiple)
+            continue;
+        std::string position = positionOf(make.getLoc());
+        func.setArgAttr(index, tt::kMultipleAtLaunchArgAttrName, builder.getI32IntegerAttr(multiple));
+        func.setArgAttr(index, tt::kMultipleAtLaunchWhyArgAttrName,
+                        builder.getStringAttr(
+                            "tensor descriptor made in the kernel" +
+                            (position.empty() ? std::string() : " at " + position) +
+                            ": its stride " + std::to_string(d) + " (" +
+                            std::to_string(elementBytes) +
+                            "-byte elements) must be a multiple of 16 bytes (the copy "
+                            "engine's rule)"));
+        int64_t divisibility = 1;
+        if (auto hint = func.getArgAttrOfType<IntegerAttr>(index, "tt.divisibility"))
+          divisibility = hint.getInt();
+        func.setArgAttr(index, "tt.divisibility",
+                        builder.getI32IntegerAttr(std::max(divisibility, multiple)));
+      }
+    }
+  }
   SmallVector<std::pair<tt::MakeTensorDescOp, SmallVector<Check>>> guards;
   {
     ModuleAxisInfo axisInfo(module);

@@ -35,6 +35,15 @@ inline constexpr llvm::StringLiteral kFromBlockPointerAttrName =
 /// negative value (the tensor map's fields are unsigned).
 inline constexpr llvm::StringLiteral kNonNegativeArgAttrName = "tt.nonnegative";
 
+/// The integer argument attribute of a kernel argument that a tensor map
+/// made in the kernel takes as a stride: the launcher refuses a value that
+/// is not a multiple of this many elements (the copy engine's 16 bytes), and
+/// says why with the string attribute kMultipleAtLaunchWhyArgAttrName.
+inline constexpr llvm::StringLiteral kMultipleAtLaunchArgAttrName =
+    "tt.multiple_at_launch";
+inline constexpr llvm::StringLiteral kMultipleAtLaunchWhyArgAttrName =
+    "tt.multiple_at_launch_why";
+
 /// tt-combine: dot accumulation, addptr chains, select of a masked load,
 /// broadcast of a splat, and broadcast-multiply-reduce as tt.dot.
 void populateCombinePatterns(mlir::RewritePatternSet &patterns);
