@@ -58,6 +58,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "tritium/Analysis/AxisInfo.h"
+#include "tritium/Conversion/TTGToLLVM/PrintFormat.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Dialect/TT/Transforms/Transforms.h"
 #include "tritium/Dialect/TTG/TensorMapFences.h"
@@ -143,19 +144,6 @@ BlockArgument kernelArgumentOf(Value value) {
   return arg;
 }
 
-/// "FILE:LINE" of the first file position in `loc`, or "".
-std::string positionOf(Location loc) {
-  std::string position;
-  loc->walk([&](Location inner) {
-    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      position = (file.getFilename().str() + ":" + std::to_string(file.getLine()));
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return position;
-}
-
 /// The copy engine needs a tensor map's base address and the byte strides
 /// of all but its innermost dimension to be multiples of 16 bytes (else the
 /// copies fault).  Where the axis information does not prove that (the
@@ -191,7 +179,8 @@ void guardTensorMapAlignment(ModuleOp module, ArrayRef<tt::MakeTensorDescOp> mak
         if (auto known = func.getArgAttrOfType<IntegerAttr>(index, tt::kMultipleAtLaunchArgAttrName))
           if (known.getInt() >= multiple)
             continue;
-        std::string position = positionOf(make.getLoc());
+        auto [file, line] = fileAndLine(make.getLoc());
+        std::string position = line ? file + ":" + std::to_string(line) : std::string();
         func.setArgAttr(index, tt::kMultipleAtLaunchArgAttrName, builder.getI32IntegerAttr(multiple));
         func.setArgAttr(index, tt::kMultipleAtLaunchWhyArgAttrName,
                         builder.getStringAttr(
