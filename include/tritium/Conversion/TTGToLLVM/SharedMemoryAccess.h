@@ -88,15 +88,10 @@ public:
                         const XorLinearOffset &offset,
                         llvm::ArrayRef<int64_t> origin = {});
   /// The most registers (a power of two, at most `maxElements`) that lie at
-  /// consecutive, aligned offsets in every thread.
+  /// consecutive, aligned offsets in every thread (layout::vectorWidth).
   int64_t vectorWidth(int64_t maxElements) const;
-  /// Registers grouped by the memory they read, for layouts whose
-  /// consecutive elements are not consecutive registers: for each group,
-  /// the registers at offsets o, o+1, ..., o+w-1 (in that order) with o a
-  /// multiple of w and w a power of two at most `maxElements` (the largest
-  /// such group that no thread bit disturbs, else one register).  Among
-  /// `registers` only, each in one group; groups ordered by their first
-  /// register in `registers`' order.
+  /// `registers` grouped by the vector access they can share
+  /// (layout::groupsByOffset).
   llvm::SmallVector<llvm::SmallVector<int64_t, 4>>
   groupsByOffset(llvm::ArrayRef<int64_t> registers, int64_t maxElements) const;
   /// The pointer to register `reg`'s element.
