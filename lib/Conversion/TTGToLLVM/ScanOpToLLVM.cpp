@@ -36,10 +36,13 @@
 //      total (its last register in the last lane, broadcast by shfl.idx)
 //      is folded into a running carry that is combined into the next chunk;
 //   3b. across warps (c > 0): the last lane of every warp stores each
-//      (line, chunk) total at scratch[line][chunk][warp rank]; after a
+//      (line, chunk) total at scratch[chunk][warp rank][line]; after a
 //      barrier every thread loads the totals of its lines and combines into
 //      chunk k of warp w the totals of all chunks before k (every warp) and
-//      of chunk k of the warps before w.
+//      of chunk k of the warps before w.  The line is the fastest index:
+//      lanes that hold different lines then touch consecutive words, where
+//      with the line slowest, lines a multiple of 32 / (chunks * warps)
+//      apart fall on one bank.
 // The scratch (3b only) holds one region per operand of lines * chunks *
 // warp ranks elements; getScanScratchBytes sizes it from the same plan
 // (layout::makeScanPlan, include/tritium/Layout/ScanRule.h).
@@ -333,26 +336,25 @@ struct ScanLowering : public ConvertOpToLLVMPattern<tt::ScanOp> {
         return TTGToLLVMTypeConverter::getMemoryBits(memoryTypes[i]) / 8;
       };
 
-      // The first scratch element of each line: line index * chunks * warps,
-      // the line index row-major over the coordinates off the axis (null for
-      // 0, which 1-D scans have).
+      // The scratch element of (chunk, warp, line) is
+      // (chunk * warps + warp) * lines + line, the line index row-major over
+      // the coordinates off the axis (null for 0, which 1-D scans have).
       SmallVector<int64_t> otherShape;
+      int64_t numLines = 1;
       for (auto [dim, size] : llvm::enumerate(layout.shape()))
-        if (static_cast<int>(dim) != axis)
+        if (static_cast<int>(dim) != axis) {
           otherShape.push_back(size);
+          numLines *= size;
+        }
       SmallVector<Value> lineBase;
       for (int64_t line : lines) {
         SmallVector<Value> coords;
         for (auto [dim, coord] : llvm::enumerate(indices[line]))
           if (static_cast<int>(dim) != axis)
             coords.push_back(coord);
-        lineBase.push_back(
-            otherShape.empty()
-                ? Value()
-                : LLVM::MulOp::create(
-                      b, loc, emitRowMajorOffset(b, loc, coords, otherShape),
-                      constant(numChunks * numWarps))
-                      .getResult());
+        lineBase.push_back(otherShape.empty() ? Value()
+                                              : emitRowMajorOffset(
+                                                    b, loc, coords, otherShape));
       }
       // base + offset, with a null base meaning 0.
       auto addOffset = [&](Value base, int64_t offset) -> Value {
@@ -373,18 +375,21 @@ struct ScanLowering : public ConvertOpToLLVMPattern<tt::ScanOp> {
                                         /*withElseRegion=*/false);
           b.setInsertionPointToStart(&ifOp.getThenRegion().front());
         }
-        // The physical warp rank (warpRank is in scan order).
+        // The physical warp rank (warpRank is in scan order), times lines.
         Value warp = reverse ? LLVM::XOrOp::create(b, loc, warpRank,
                                                    constant(numWarps - 1))
                                    .getResult()
                              : warpRank;
+        if (numLines > 1)
+          warp = LLVM::MulOp::create(b, loc, warp, constant(numLines));
         for (auto [l, line] : llvm::enumerate(lines))
           for (int64_t chunk = 0; chunk < numChunks; ++chunk) {
             Value index =
                 !lineBase[l] && chunk == 0
                     ? warp
                     : LLVM::AddOp::create(
-                          b, loc, addOffset(lineBase[l], chunk * numWarps),
+                          b, loc,
+                          addOffset(lineBase[l], chunk * numWarps * numLines),
                           warp)
                           .getResult();
             int64_t last = chunkRegisters(line, chunk).back();
@@ -408,8 +413,9 @@ struct ScanLowering : public ConvertOpToLLVMPattern<tt::ScanOp> {
             if (chunk + 1 == numChunks && warp + 1 == numWarps)
               continue; // the total of everything: nobody needs it
             Value index = addOffset(lineBase[l],
-                                    ordered(chunk, numChunks) * numWarps +
-                                        ordered(warp, numWarps));
+                                    (ordered(chunk, numChunks) * numWarps +
+                                     ordered(warp, numWarps)) *
+                                        numLines);
             Values &total = totals[chunk][warp];
             for (int64_t i = 0; i < numOperands; ++i) {
               Value v = LLVM::LoadOp::create(b, loc, memoryTypes[i],

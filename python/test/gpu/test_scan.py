@@ -66,7 +66,7 @@ def torch_scan(x, axis, reverse, prod):
 @pytest.mark.parametrize("axis", [0, 1])
 @pytest.mark.parametrize("reverse", [False, True])
 @pytest.mark.parametrize("prod", [False, True])
-@pytest.mark.parametrize("num_warps", [1, 4])
+@pytest.mark.parametrize("num_warps", [1, 4, 8])
 def test_scan_2d(shape, axis, reverse, prod, num_warps):
     m, n = shape
     if prod:  # keep products near 1

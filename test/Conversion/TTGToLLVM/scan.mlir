@@ -239,3 +239,47 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %y : tensor<1x128xi32, #b>
   }
 }
+
+// -----
+
+#b = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+
+// Along the columns (axis 0) of a 64x64 tile on 8 warps: each thread holds 8
+// columns (lines) in 2 chunks of the axis.  The scratch holds the total of
+// (chunk, warp, line) at (chunk * 8 + warp) * 64 + line, the line fastest:
+// the last lane of each warp's column group stores at line + warp * 64 (the
+// second chunk 512 further), and every thread loads its lines' totals of
+// warp w at line + w * 64, so lanes holding different columns touch
+// consecutive words.
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 8 : i32, ttg.shared = 4096 : i32}
+// CHECK-LABEL: llvm.func @columns_of_eight_warps
+// CHECK-DAG: %[[C64:.*]] = llvm.mlir.constant(64 : i32) : i32
+// CHECK-DAG: %[[C128:.*]] = llvm.mlir.constant(128 : i32) : i32
+// CHECK-DAG: %[[C512:.*]] = llvm.mlir.constant(512 : i32) : i32
+// CHECK-DAG: %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
+// CHECK: scf.if
+// CHECK:   %[[WOFF:.*]] = llvm.mul %{{.*}}, %[[C64]] : i32
+// CHECK:   %[[S0:.*]] = llvm.add %[[LINE:.*]], %[[WOFF]] : i32
+// CHECK:   llvm.getelementptr %[[SMEM]][%[[S0]]]
+// CHECK:   llvm.store
+// CHECK:   %[[L1:.*]] = llvm.add %[[LINE]], %[[C512]] : i32
+// CHECK:   %[[S1:.*]] = llvm.add %[[L1]], %[[WOFF]] : i32
+// CHECK:   llvm.getelementptr %[[SMEM]][%[[S1]]]
+// CHECK: nvvm.barrier0
+// CHECK: llvm.getelementptr %[[SMEM]][%[[LINE]]]
+// CHECK: llvm.load
+// CHECK: %[[W1:.*]] = llvm.add %[[LINE]], %[[C64]] : i32
+// CHECK: llvm.getelementptr %[[SMEM]][%[[W1]]]
+// CHECK: llvm.load
+// CHECK: %[[W2:.*]] = llvm.add %[[LINE]], %[[C128]] : i32
+// CHECK: llvm.getelementptr %[[SMEM]][%[[W2]]]
+module attributes {"ttg.num-warps" = 8 : i32} {
+  tt.func @columns_of_eight_warps(%x: tensor<64x64xf32, #b>) -> tensor<64x64xf32, #b> {
+    %y = "tt.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %c: f32):
+      %t = arith.addf %a, %c : f32
+      tt.scan.return %t : f32
+    }) : (tensor<64x64xf32, #b>) -> tensor<64x64xf32, #b>
+    tt.return %y : tensor<64x64xf32, #b>
+  }
+}
