@@ -324,3 +324,37 @@ def test_attention_chained_dots(num_warps, num_stages, BLOCK_N, arch):
     scores = (q.double() @ k.double().T) * 0.125
     want = torch.softmax(scores, dim=-1) @ v.double()
     torch.testing.assert_close(o.double(), want, rtol=2e-2, atol=2e-2)
+
+
+@triton.jit
+def gated_state_gradient(q_ptr, g_ptr, do_ptr, dh_ptr, T, K, V, BT: tl.constexpr, BK: tl.constexpr,
+                         BV: tl.constexpr):
+    # dh = sum over time chunks of (q * exp2(g))^T-chunk @ do-chunk: both dot
+    # operands' tiles are loaded in the loop, the first one scaled by a tile
+    # of gates loaded beside it (a load that reaches the dot through math)
+    i_k, i_v = tl.program_id(0), tl.program_id(1)
+    rk = i_k * BK + tl.arange(0, BK)
+    rv = i_v * BV + tl.arange(0, BV)
+    acc = tl.zeros([BK, BV], dtype=tl.float32)
+    for t0 in range(0, T, BT):
+        rt = t0 + tl.arange(0, BT)
+        qk_mask = (rk[:, None] < K) & (rt[None, :] < T)
+        q = tl.load(q_ptr + rt[None, :] * K + rk[:, None], mask=qk_mask, other=0.0)
+        g = tl.load(g_ptr + rt[None, :] * K + rk[:, None], mask=qk_mask, other=0.0)
+        do = tl.load(do_ptr + rt[:, None] * V + rv[None, :], mask=(rt[:, None] < T) & (rv[None, :] < V), other=0.0)
+        acc += tl.dot((q * tl.exp2(g)).to(q.dtype), do)
+    tl.store(dh_ptr + rk[:, None] * V + rv[None, :], acc, mask=(rk[:, None] < K) & (rv[None, :] < V))
+
+
+@pytest.mark.parametrize("BT,BK,BV,num_warps,num_stages", [(64, 64, 64, 4, 2), (64, 64, 64, 4, 3),
+                                                            (32, 128, 64, 8, 3), (64, 64, 32, 1, 2)])
+def test_dot_operand_scaled_by_a_tile_loaded_in_the_loop(BT, BK, BV, num_warps, num_stages):
+    T, K, V = 1000, 128, 96
+    q = random_operand((T, K), "float16")
+    g = -torch.rand(T, K, device="cuda")  # gates in (-1, 0]: exp2 in (0.5, 1]
+    do = random_operand((T, V), "float16")
+    dh = poisoned((K, V), "float32")
+    gated_state_gradient[(triton.cdiv(K, BK), triton.cdiv(V, BV))](q, g, do, dh, T, K, V, BT=BT, BK=BK, BV=BV,
+                                                                   num_warps=num_warps, num_stages=num_stages)
+    scaled = (q.float() * torch.exp2(g)).half().double()
+    torch.testing.assert_close(dh.double(), scaled.T @ do.double(), rtol=2e-3, atol=5e-2)

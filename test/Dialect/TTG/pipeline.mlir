@@ -757,3 +757,78 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %res#0 : tensor<128x64xf32, #mma64>
   }
 }
+
+// -----
+
+// A tile that reaches the dot through computation (q scaled by exp2(g) and
+// cast back to f16, as chunked linear attention's state gradient does)
+// streams through a ring of plain slots in its own order: each iteration
+// reads the slot back in the load's layout (ttg.local_load) before the
+// arithmetic.  Both q (f16) and g (f32) stream.  B, whose only way to the
+// dot is a layout conversion into its shared tile, is an operand as loaded
+// and keeps its synchronous load (it is not in a layout the tile's copies
+// could take).
+// CHECK-LABEL: tt.func public @read_back_loads
+// CHECK-DAG: ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf16, #shared, #smem, mutable>
+// CHECK-DAG: ttg.local_alloc : () -> !ttg.memdesc<3x64x64xf32, #shared, #smem, mutable>
+// CHECK-NOT: ttg.local_alloc : () -> !ttg.memdesc<3x
+// CHECK: scf.for
+// CHECK:   ttg.async_wait {num = 1 : i32}
+// CHECK:   %[[B:.*]] = tt.load %{{.*}} : tensor<64x64x!tt.ptr<f16>, #blocked1>
+// CHECK:   %[[G:.*]] = ttg.local_load %{{.*}} : !ttg.memdesc<64x64xf32, #shared, #smem, mutable, 3x64x64> -> tensor<64x64xf32, #blocked1>
+// CHECK:   math.exp2 %[[G]]
+// CHECK:   %[[Q:.*]] = ttg.local_load %{{.*}} : !ttg.memdesc<64x64xf16, #shared, #smem, mutable, 3x64x64> -> tensor<64x64xf16, #blocked>
+// CHECK:   arith.extf %[[Q]]
+// CHECK:   ttg.convert_layout %[[B]]
+// CHECK:   ttg.warp_group_dot
+// CHECK:   ttg.async_copy_global_to_local %{{.*}} : tensor<64x64x!tt.ptr<f16>, #blocked> -> !ttg.memdesc<64x64xf16, #shared
+// CHECK:   ttg.async_copy_global_to_local %{{.*}} : tensor<64x64x!tt.ptr<f32>, #blocked1> -> !ttg.memdesc<64x64xf32, #shared
+// CHECK:   scf.yield
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#slice = #ttg.slice<{dim = 0, parent = #blocked}>
+#slice1 = #ttg.slice<{dim = 0, parent = #blocked1}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @read_back_loads(%q0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %g0: !tt.ptr<f32> {tt.divisibility = 16 : i32},
+                                  %b0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %step1 = arith.constant dense<64> : tensor<64x64xi32, #blocked1>
+    %r = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #slice>
+    %re = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #slice> -> tensor<1x64xi32, #blocked>
+    %rb = tt.broadcast %re : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %r1 = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #slice1>
+    %re1 = tt.expand_dims %r1 {axis = 0 : i32} : tensor<64xi32, #slice1> -> tensor<1x64xi32, #blocked1>
+    %rb1 = tt.broadcast %re1 : tensor<1x64xi32, #blocked1> -> tensor<64x64xi32, #blocked1>
+    %qs = tt.splat %q0 : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+    %qp = tt.addptr %qs, %rb : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %gs = tt.splat %g0 : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #blocked1>
+    %gp = tt.addptr %gs, %rb1 : tensor<64x64x!tt.ptr<f32>, #blocked1>, tensor<64x64xi32, #blocked1>
+    %bs = tt.splat %b0 : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked1>
+    %bp = tt.addptr %bs, %rb1 : tensor<64x64x!tt.ptr<f16>, #blocked1>, tensor<64x64xi32, #blocked1>
+    %res:4 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %pq = %qp, %pg = %gp, %pb = %bp) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f32>, #blocked1>, tensor<64x64x!tt.ptr<f16>, #blocked1>) : i32 {
+      %q = tt.load %pq : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %g = tt.load %pg : tensor<64x64x!tt.ptr<f32>, #blocked1>
+      %b = tt.load %pb : tensor<64x64x!tt.ptr<f16>, #blocked1>
+      %e = math.exp2 %g : tensor<64x64xf32, #blocked1>
+      %ec = ttg.convert_layout %e : tensor<64x64xf32, #blocked1> -> tensor<64x64xf32, #blocked>
+      %qf = arith.extf %q : tensor<64x64xf16, #blocked> to tensor<64x64xf32, #blocked>
+      %qs2 = arith.mulf %qf, %ec : tensor<64x64xf32, #blocked>
+      %qh = arith.truncf %qs2 : tensor<64x64xf32, #blocked> to tensor<64x64xf16, #blocked>
+      %bc = ttg.convert_layout %b : tensor<64x64xf16, #blocked1> -> tensor<64x64xf16, #blocked>
+      %as = ttg.local_alloc %qh : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %bs2 = ttg.local_alloc %bc : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %d = ttg.warp_group_dot %as, %bs2, %acc : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
+      %pq2 = tt.addptr %pq, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %pg2 = tt.addptr %pg, %step1 : tensor<64x64x!tt.ptr<f32>, #blocked1>, tensor<64x64xi32, #blocked1>
+      %pb2 = tt.addptr %pb, %step1 : tensor<64x64x!tt.ptr<f16>, #blocked1>, tensor<64x64xi32, #blocked1>
+      scf.yield %d, %pq2, %pg2, %pb2 : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64x!tt.ptr<f32>, #blocked1>, tensor<64x64x!tt.ptr<f16>, #blocked1>
+    }
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}

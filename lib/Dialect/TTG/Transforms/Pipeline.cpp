@@ -47,7 +47,14 @@
 //          it is loaded again in the default blocked layout and converted
 //          back, which the previous case streams; otherwise one thread per
 //          element copies it in its own layout and its users read the slot
-//          back in that layout.
+//          back in that layout;
+//        * such a tt.load (blocked, of any size) whose value reaches an
+//          operand of a dot of the body through other ops (a cast, a
+//          scaling, a dequantization, a conversion: feedsDotInBody): its
+//          slots are plain #ttg.swizzled_shared tiles in its own order, and
+//          its users read the slot back in its layout, so each lane reads
+//          the words it copied; left synchronous when the rings of all
+//          loads would not fit in a block's shared memory.
 //      The value's other shared tiles in the slot's layout, or in its
 //      transposed layout after register layout changes, become views of
 //      the slot (any NVMMA layout will do for a 16-bit wgmma operand); its
@@ -135,6 +142,10 @@ namespace {
 /// shared memory with the dot operands' rings.
 constexpr int64_t kMaxConvertedLoadBytes = 1024;
 
+/// How many ops a loaded tile may pass through on its way to a dot operand
+/// and still be streamed as feeding the dot (LoopPipeliner::feedsDotInBody).
+constexpr int kMaxDotFeedDepth = 16;
+
 /// The smallest extent along the load's contiguous dimension at which a
 /// transposed tile of 4-byte elements streams (streamsTransposedElements).
 constexpr int64_t kMinStreamedTransposedExtent = 128;
@@ -162,6 +173,9 @@ struct PipelinedLoad {
   /// its target layout (so the conversion's store and barriers go away).
   MemDescType plainSlot;
   SmallVector<ConvertLayoutOp> slotReads;
+  /// A tile that feeds a dot through other ops, in a plain slot read back
+  /// in the load's own layout (LoopPipeliner::readBackLoad).
+  bool readBack = false;
 
   /// The type of one slot of the ring.
   MemDescType slotType() {
@@ -320,7 +334,10 @@ private:
       if (copyBytes < 4)
         continue;
       if (!alloc) {
+        size_t before = loads.size();
         collectConvertedLoad(load);
+        if (loads.size() == before && blocked && feedsDotInBody(load))
+          loads.push_back(readBackLoad(load, blocked));
         continue;
       }
       loads.push_back({load, alloc});
@@ -330,6 +347,7 @@ private:
         !loop.getBody()
              ->walk([](WarpGroupDotOp) { return WalkResult::interrupt(); })
              .wasInterrupted();
+    dropReadBackLoadsOverBudget();
     dropStagedOperandsOverBudget();
     for (PipelinedLoad &p : loads)
       p.collectSlotViews(loop.getBody());
@@ -413,6 +431,75 @@ private:
       numStages = fittingSlots + spareStages;
     else
       llvm::erase_if(loads, isStaged);
+  }
+
+  /// Whether the value `load` yields reaches an operand of a dot of the
+  /// loop body through ops of the body that compute with it (casts,
+  /// scaling, dequantization), besides layout conversions and the shared
+  /// tile the dot reads, at most kMaxDotFeedDepth ops deep: a tile whose
+  /// latency the dot waits for, as much as for the operands loaded straight
+  /// into shared tiles.  A load with a shared-tile user is not one: its
+  /// tile is an operand as loaded, streamed by the rules above or kept
+  /// synchronous by them.
+  bool feedsDotInBody(tt::LoadOp load) {
+    Block *body = loop.getBody();
+    if (llvm::any_of(load->getUsers(), [](Operation *user) { return isa<LocalAllocOp>(user); }))
+      return false;
+    struct Step {
+      Operation *op;
+      int depth;
+      bool computed; // a computing op lies between the load and `op`
+    };
+    SmallVector<Step> worklist;
+    DenseSet<Operation *> seen[2]; // reached without, with a computing op
+    for (Operation *user : load->getUsers())
+      worklist.push_back({user, 1, false});
+    while (!worklist.empty()) {
+      Step step = worklist.pop_back_val();
+      Operation *op = step.op;
+      if (op->getBlock() != body || !seen[step.computed].insert(op).second)
+        continue;
+      if (isa<tt::DotOp, WarpGroupDotOp>(op)) {
+        if (step.computed)
+          return true;
+        continue;
+      }
+      if (step.depth >= kMaxDotFeedDepth || op->getNumRegions() != 0 ||
+          isa<scf::YieldOp>(op))
+        continue;
+      bool computed = step.computed ||
+                      !isa<ConvertLayoutOp, LocalAllocOp, LocalLoadOp, tt::TransOp>(op);
+      for (Value result : op->getResults())
+        for (Operation *user : result.getUsers())
+          worklist.push_back({user, step.depth + 1, computed});
+    }
+    return false;
+  }
+
+  /// A load that feeds a dot through other ops (feedsDotInBody) streams
+  /// through a ring of plain slots in its own layout: each thread copies
+  /// the vectors it would have loaded and its users read the slot back in
+  /// that layout (ttg.local_load), so every lane reads the words it wrote.
+  PipelinedLoad readBackLoad(tt::LoadOp load, BlockedEncodingAttr blocked) {
+    PipelinedLoad p{load, LocalAllocOp()};
+    SmallVector<unsigned> order(blocked.getOrder().begin(), blocked.getOrder().end());
+    p.plainSlot = plainSlotType(cast<RankedTensorType>(load.getType()), order);
+    p.readBack = true;
+    return p;
+  }
+
+  /// Read-back loads are left synchronous when the rings of all the loads
+  /// would not fit in a block's shared memory (the loads that are dot
+  /// operands themselves keep theirs).
+  void dropReadBackLoadsOverBudget() {
+    if (llvm::none_of(loads, [](PipelinedLoad &p) { return p.readBack; }))
+      return;
+    int64_t ringBytes = 0;
+    for (PipelinedLoad &p : loads)
+      ringBytes += sharedBytesOf(p.slotType()) * numSlots();
+    auto module = loop->getParentOfType<ModuleOp>();
+    if (ringBytes > getSharedMemoryPerBlock(getComputeCapability(module)))
+      llvm::erase_if(loads, [](PipelinedLoad &p) { return p.readBack; });
   }
 
   /// A small tile (at most kMaxConvertedLoadBytes) without a shared-tile
