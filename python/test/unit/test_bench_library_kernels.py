@@ -1,0 +1,96 @@
+"""bench/bench_library_kernels.py without a GPU: what makes two launches one
+item, the comparison of the two compilers' results, and the report a run
+prints (geomean, items below 0.95, items only Triton runs, results that
+differ)."""
+import os
+import subprocess
+import sys
+import types
+
+BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "bench")
+sys.path.insert(0, BENCH)
+
+import bench_library_kernels as blk  # noqa: E402
+
+
+class FakeTensor:
+    def __init__(self, shape, stride, dtype="bf16"):
+        self.shape, self._stride, self.dtype = shape, stride, dtype
+
+    def stride(self):
+        return self._stride
+
+
+FAKE_TORCH = types.SimpleNamespace(Tensor=FakeTensor)
+
+
+class JITFunction:  # as both compilers' @jit function: the Python function is .fn
+    def __init__(self, name):
+        def fn():
+            pass
+        fn.__name__ = name
+        self.fn = fn
+
+
+class Wrapper:  # an autotuner or heuristics object: the launched function is .fn
+    def __init__(self, fn):
+        self.fn = fn
+
+
+def test_a_kernel_is_named_through_its_wrappers():
+    kernel = JITFunction("_chunk_scan_fwd_kernel")
+    assert blk._name(kernel) == "_chunk_scan_fwd_kernel"
+    assert blk._name(Wrapper(Wrapper(kernel))) == "_chunk_scan_fwd_kernel"
+
+
+def test_launches_are_one_item_when_shapes_strides_dtypes_and_scalars_agree():
+    kernel = Wrapper(JITFunction("k"))
+    a = FakeTensor((4, 8), (8, 1))
+    sig = blk._signature(FAKE_TORCH, kernel, (a, 3), {"BLOCK": 64})
+    assert sig == blk._signature(FAKE_TORCH, kernel, (FakeTensor((4, 8), (8, 1)), 3), {"BLOCK": 64})
+    assert sig != blk._signature(FAKE_TORCH, kernel, (FakeTensor((4, 8), (1, 4)), 3), {"BLOCK": 64})
+    assert sig != blk._signature(FAKE_TORCH, kernel, (FakeTensor((4, 8), (8, 1), "fp16"), 3), {"BLOCK": 64})
+    assert sig != blk._signature(FAKE_TORCH, kernel, (a, 4), {"BLOCK": 64})
+    assert sig != blk._signature(FAKE_TORCH, kernel, (a, 3), {"BLOCK": 128})
+    assert sig != blk._signature(FAKE_TORCH, Wrapper(JITFunction("other")), (a, 3), {"BLOCK": 64})
+
+
+def test_results_compare_by_sum_and_magnitude():
+    same = {"check": [[10.0, 100.0], [1.0, 2.0]]}
+    assert blk.check_state(same, {"check": [[10.05, 100.0], [1.0, 2.0]]}) == "same"
+    assert blk.check_state(same, {"check": [[10.2, 100.0], [1.0, 2.0]]}) == "differ"
+    assert blk.check_state(same, {"check": [[10.0, 100.0]]}) == "differ"
+    assert blk.check_state(same, {}) == "-"
+    nan = float("nan")
+    assert blk.check_state({"check": [[nan, nan]]}, {"check": [[nan, nan]]}) == "same"
+    assert blk.check_state({"check": [[nan, nan]]}, {"check": [[1.0, 1.0]]}) == "differ"
+
+
+def test_the_report_compares_config_by_config(capsys):
+    def entry(work, config, ms, check=((1.0, 1.0),), **extra):
+        return {"work": work, "config": config, "ms": ms, "compile_s": 0.5, "check": [list(c) for c in check],
+                **extra}
+    triton = {("case k#1", "A"): entry("case k#1", "A", 1.0), ("case k#1", "B"): entry("case k#1", "B", 2.0),
+              ("case j#1", "as launched"): entry("case j#1", "as launched", 1.0),
+              ("other m#1", "A"): entry("other m#1", "A", 1.0, check=((5.0, 5.0),))}
+    tritium = {("case k#1", "A"): entry("case k#1", "A", 0.5), ("case k#1", "B"): entry("case k#1", "B", 2.5),
+               ("case j#1", "as launched"): {"work": "case j#1", "config": "as launched",
+                                             "error": "CompilationError: out of resources"},
+               ("other m#1", "A"): entry("other m#1", "A", 1.0, check=((6.0, 6.0),))}
+    rows, notes = blk.report({"tritium": tritium, "triton": triton}, record_it=False)
+    ratios = {(r["work"], r["config"]): r["ratio"] for r in rows}
+    assert ratios == {("case k#1", "A"): 2.0, ("case k#1", "B"): 0.8, ("case j#1", "as launched"): None,
+                      ("other m#1", "A"): 1.0}
+    assert notes[0].startswith("3 (kernel launch, config) items under both: speed geomean 1.170")
+    assert "1 below 0.95" in notes[0]
+    assert any(n.startswith("1 items Triton runs and Tritium does not: case j#1 [as launched]: CompilationError")
+               for n in notes)
+    assert any(n.startswith("1 items whose results differ: other m#1 [A]") for n in notes)
+    assert "0.800  case k#1  [B]" in capsys.readouterr().out
+
+
+def test_an_unknown_case_is_refused():
+    run = subprocess.run([sys.executable, os.path.join(BENCH, "bench_library_kernels.py"), "--cases", "nope"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2
+    assert "no case 'nope'" in run.stderr
