@@ -124,6 +124,14 @@ BENCHES = [
      "kernel (every config compiled, launchers built).  Time: Inductor's benchmark_all_configs, config by "
      "config, on the same seeded inputs, the lowest of three rounds on inputs allocated anew; ratio = "
      "Triton's time / Tritium's.  Configs: the block sizes, warps (w) and stages (s)."),
+    ("bench_library_kernels", "Public libraries' kernels, config by config",
+     "Kernels of public Triton libraries (`bench/bench_library_kernels.py`: Mamba-2's chunked scan, RMSNorm, "
+     "gated RMSNorm and decoding state update; flash-linear-attention's chunked gated linear attention and delta "
+     "rule; sources in the ignored `upstream/libraries/`).  Each operation runs once with every kernel launch "
+     "recorded; each launch is replayed once per config of the kernel's own autotune list, in one process per "
+     "compiler with empty caches.  Time: the lower of two rounds, each the median of CUDA-event timings with the "
+     "L2 flushed; ratio = Triton's time / Tritium's.  Compile: a config's first replay in a warm process.  "
+     "check: the tensor arguments' sums after one replay, compared between the compilers."),
     ("bench_torch_compile", "torch.compile on the model zoo",
      "`torch.compile` of `bench/torch_zoo.py`'s bench set (every model's inference in fp32, and a training "
      "step of mlp, gpt2 and resnet18) under each compiler, each case in a fresh process with fresh caches "
