@@ -488,17 +488,21 @@ private:
     return p;
   }
 
-  /// Read-back loads are left synchronous when the rings of all the loads
-  /// would not fit in a block's shared memory (the loads that are dot
-  /// operands themselves keep theirs).
+  /// Read-back loads are left synchronous when the rings of all the loads,
+  /// with the function's other shared tiles, would not fit in a block's
+  /// shared memory (the loads that are dot operands themselves keep theirs).
   void dropReadBackLoadsOverBudget() {
     if (llvm::none_of(loads, [](PipelinedLoad &p) { return p.readBack; }))
       return;
-    int64_t ringBytes = 0;
+    int64_t bytes = 0;
     for (PipelinedLoad &p : loads)
-      ringBytes += sharedBytesOf(p.slotType()) * numSlots();
+      bytes += sharedBytesOf(p.slotType()) * numSlots();
+    // (a tile a ring slot replaces counts twice: the estimate errs on the
+    // side of leaving a load synchronous)
+    if (auto func = loop->getParentOfType<tt::FuncOp>())
+      func.walk([&](LocalAllocOp alloc) { bytes += sharedBytesOf(alloc.getType()); });
     auto module = loop->getParentOfType<ModuleOp>();
-    if (ringBytes > getSharedMemoryPerBlock(getComputeCapability(module)))
+    if (bytes > getSharedMemoryPerBlock(getComputeCapability(module)))
       llvm::erase_if(loads, [](PipelinedLoad &p) { return p.readBack; });
   }
 
