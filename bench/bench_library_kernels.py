@@ -9,8 +9,9 @@ forward and backward; its RMSNorm; a gated linear attention's chunked form),
 on fixed seeded inputs.  Every kernel launch the operation makes is
 recorded (the kernel object, its grid, its arguments, and a copy of its
 tensor arguments taken just before it ran); then each recorded launch is
-replayed once per config of the kernel's own autotune list (the list set
-to that one config, so nothing is autotuned), and timed.
+replayed once per config of the kernel's own autotune list, as the
+autotuner's pruner (`prune_configs_by`) leaves it for that launch (the
+list set to that one config, so nothing is autotuned), and timed.
 
 One process per compiler, fresh caches, `import triton` answered by Tritium
 in Tritium's (scripts/triton_alias), the same code otherwise:
@@ -163,6 +164,29 @@ def _fla_delta_rule(torch):
     return op
 
 
+def _gemlite(torch, batch, matmul_type):
+    """gemlite's 4-bit weight-only quantized linear layer (groups of 128,
+    asymmetric, 4096 x 4096, fp16 activations) on `batch` rows through its
+    `matmul_type` kernel, with gemlite's "fast" autotune lists."""
+    from gemlite.triton_kernels.config import KERNEL, set_autotune
+    set_autotune("fast")  # (reloads gemlite's kernel modules with those lists)
+    KERNEL.ENABLE_CACHING = False
+    from gemlite.core import GemLiteLinearTriton, TORCH_TO_DTYPE
+    features, group, dev, fp16 = 4096, 128, "cuda", torch.float16
+    w_q = torch.randint(0, 15, (features, features), device=dev).to(torch.uint8)
+    groups = w_q.numel() // group
+    scales = torch.rand(groups, 1, device=dev, dtype=fp16) * 0.01 + 0.001
+    zeros = torch.full((groups, 1), 7.0, device=dev, dtype=fp16)
+    layer = GemLiteLinearTriton(4, group_size=group, in_features=features, out_features=features,
+                                input_dtype=TORCH_TO_DTYPE[fp16], output_dtype=TORCH_TO_DTYPE[fp16])
+    layer.pack(w_q, scales, zeros, None)
+    x = torch.randn(batch, features, device=dev, dtype=fp16) / 10
+
+    def op():
+        layer.forward_manual(x, matmul_type=matmul_type)
+    return op
+
+
 CASES = {
     "mamba_ssd": ("mamba", _mamba_ssd),
     "mamba_rms_norm": ("mamba", _mamba_rms_norm),
@@ -170,6 +194,8 @@ CASES = {
     "mamba_state_update": ("mamba", _mamba_state_update),
     "fla_gla": ("fla", _fla_gla),
     "fla_delta_rule": ("fla", _fla_delta_rule),
+    "gemlite_gemm": ("gemlite", lambda torch: _gemlite(torch, 1024, "GEMM")),
+    "gemlite_gemv": ("gemlite", lambda torch: _gemlite(torch, 1, "GEMV_REVSPLITK")),
 }
 
 
@@ -232,6 +258,24 @@ def _tensors(torch, args, kwargs):
     return [v for v in list(args) + list(kwargs.values()) if isinstance(v, torch.Tensor)]
 
 
+def _candidates(tuner, configs, args, kwargs):
+    """The configs the autotuner would compare for a launch with `args` and
+    `kwargs`: its list after its own pruning (`prune_configs_by`: an early
+    pruner may drop, adapt or complete configs for the launch's sizes), or
+    the whole list where it prunes nothing."""
+    if len(configs) <= 1 or not (getattr(tuner, "early_config_prune", None) or getattr(tuner, "perf_model", None)):
+        return list(configs)
+    saved = tuner.configs
+    try:
+        tuner.configs = list(configs)
+        tuner.nargs = dict(zip(tuner.arg_names, args))
+        return list(tuner.prune_configs(dict(kwargs)))
+    except Exception:  # noqa: BLE001 - a pruner that fails here prunes nothing
+        return list(configs)
+    finally:
+        tuner.configs = saved
+
+
 def _restore(torch, tensors, copies):
     """The tensor arguments as they were before the recorded launch (an
     expanded view, with a stride of 0, is read-only input and stays)."""
@@ -266,11 +310,12 @@ def _name(kernel):
 
 def record_launches(torch, op, tuners):
     """Runs `op` once with every `kernel[grid](...)` launch recorded:
-    [(kernel, grid, args, kwargs, copies of the tensor arguments)], the
-    first launch of each distinct signature.  An autotuned kernel runs the
-    first config of its list that builds (nothing is autotuned);
-    `tuners` receives {id: (autotuner, its whole list, ids of the configs
-    compiled meanwhile)}."""
+    [(kernel, grid, args, kwargs, copies of the tensor arguments, the
+    configs to replay)], the first launch of each distinct signature.  An
+    autotuned kernel runs the first of its candidate configs (_candidates)
+    that builds (nothing is autotuned);
+    `tuners` receives {id: (autotuner, its whole list, labels of the
+    configs compiled meanwhile)}."""
     classes, _ = _kernel_classes()
     launches, seen = [], set()
     originals = {cls: cls.__getitem__ for cls in classes}
@@ -283,21 +328,22 @@ def record_launches(torch, op, tuners):
             tuner = _autotuner_of(self)
             if tuner is not None and id(tuner) not in tuners:
                 tuners[id(tuner)] = (tuner, list(tuner.configs), set())
+            configs = [None] if tuner is None else _candidates(tuner, tuners[id(tuner)][1], args, kwargs)
             key = _signature(torch, self, args, kwargs)
             if key not in seen:
                 seen.add(key)
                 copies = [t.detach().clone() for t in _tensors(torch, args, kwargs)]
-                launches.append((self, grid, args, kwargs, copies))
+                launches.append((self, grid, args, kwargs, copies, configs))
             if tuner is None:
                 return launch(*args, **kwargs)
-            # the list's first config this compiler builds (a config out of
+            # the first candidate this compiler builds (a config out of
             # shared memory fails before it launches; autotuning skips it)
-            _, configs, compiled = tuners[id(tuner)]
+            compiled = tuners[id(tuner)][2]
             for i, config in enumerate(configs):
                 tuner.configs, tuner.cache = [config], {}
                 try:
                     result = launch(*args, **kwargs)
-                    compiled.add(id(config))
+                    compiled.add(config_label(config))
                     return result
                 except Exception as e:  # noqa: BLE001
                     if type(e).__name__ != "OutOfResources" or i + 1 == len(configs):
@@ -378,11 +424,10 @@ def worker(args):
             emit({"case": case, "error": f"{type(e).__name__}: {str(e)[:400]}"})
             continue
         counts, items = {}, []
-        for kernel, grid, call_args, call_kwargs, copies in launches:
+        for kernel, grid, call_args, call_kwargs, copies, configs in launches:
             name = _name(kernel)
             counts[name] = counts.get(name, 0) + 1
             tuner = _autotuner_of(kernel)
-            configs = tuners[id(tuner)][1] if tuner is not None and id(tuner) in tuners else [None]
             if args.max_configs and len(configs) > args.max_configs:
                 step = math.ceil(len(configs) / args.max_configs)
                 configs = configs[::step]
@@ -408,7 +453,7 @@ def worker(args):
                 t0 = time.perf_counter()
                 kernel[grid](*call_args, **call_kwargs)
                 torch.cuda.synchronize()
-                if not (tuner is None or id(config) in tuners[id(tuner)][2]):  # (those compiled while recording)
+                if not (tuner is None or label in tuners[id(tuner)][2]):  # (those compiled while recording)
                     entry["compile_s"] = round(time.perf_counter() - t0, 4)
                 with torch.no_grad():
                     entry["check"] = [[float(t.double().sum()), float(t.double().abs().sum())]

@@ -127,9 +127,10 @@ BENCHES = [
     ("bench_library_kernels", "Public libraries' kernels, config by config",
      "Kernels of public Triton libraries (`bench/bench_library_kernels.py`: Mamba-2's chunked scan, RMSNorm, "
      "gated RMSNorm and decoding state update; flash-linear-attention's chunked gated linear attention and delta "
-     "rule; sources in the ignored `upstream/libraries/`).  Each operation runs once with every kernel launch "
-     "recorded; each launch is replayed once per config of the kernel's own autotune list, in one process per "
-     "compiler with empty caches.  Time: the lower of two rounds, each the median of CUDA-event timings with the "
+     "rule; gemlite's 4-bit quantized linear layer, GEMM and GEMV; sources in the ignored `upstream/libraries/`).  "
+     "Each operation runs once with every kernel launch recorded; each launch is replayed once per config of the "
+     "kernel's own autotune list as its pruner leaves it for that launch, in one process per compiler with empty "
+     "caches.  Time: the lower of two rounds, each the median of CUDA-event timings with the "
      "L2 flushed; ratio = Triton's time / Tritium's.  Compile: a config's first replay in a warm process.  "
      "check: the tensor arguments' sums after one replay, compared between the compilers."),
     ("bench_torch_compile", "torch.compile on the model zoo",

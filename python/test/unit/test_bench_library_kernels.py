@@ -94,3 +94,36 @@ def test_an_unknown_case_is_refused():
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
     assert "no case 'nope'" in run.stderr
+
+
+class FakeTuner:
+    """The parts of an autotuner _candidates uses: its argument names, its
+    list, the pruner hooks and prune_configs (as both compilers define it:
+    early_config_prune(configs, nargs, **kwargs))."""
+    arg_names = ["a", "M"]
+    perf_model = None
+
+    def __init__(self, configs, early_config_prune=None):
+        self.configs, self.early_config_prune = configs, early_config_prune
+
+    def prune_configs(self, kwargs):
+        return self.early_config_prune(self.configs, self.nargs, **kwargs)
+
+
+def test_a_launch_replays_the_configs_its_autotuner_would_compare():
+    configs = [{"BLOCK_M": 16}, {"BLOCK_M": 64}, {"BLOCK_M": 128}]
+    # without a pruner: the whole list
+    assert blk._candidates(FakeTuner(configs), configs, ("a", 40), {}) == configs
+
+    # a pruner that keeps the blocks fitting the launch's M and completes them
+    def prune(cs, nargs, **kwargs):
+        return [dict(c, NUM_STAGES=kwargs["stages"]) for c in cs if c["BLOCK_M"] <= nargs["M"]]
+    tuner = FakeTuner([configs[0]], prune)
+    got = blk._candidates(tuner, configs, ("a", 64), {"stages": 3})
+    assert got == [{"BLOCK_M": 16, "NUM_STAGES": 3}, {"BLOCK_M": 64, "NUM_STAGES": 3}]
+    assert tuner.configs == [configs[0]]  # the tuner's own list is left as it was
+
+    # a pruner that fails prunes nothing
+    def broken(cs, nargs, **kwargs):
+        raise KeyError("N")
+    assert blk._candidates(FakeTuner(configs, broken), configs, ("a", 64), {}) == configs
