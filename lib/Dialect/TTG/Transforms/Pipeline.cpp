@@ -48,13 +48,15 @@
 //          back, which the previous case streams; otherwise one thread per
 //          element copies it in its own layout and its users read the slot
 //          back in that layout;
-//        * such a tt.load (blocked, of any size) whose value reaches an
-//          operand of a dot of the body through other ops (a cast, a
-//          scaling, a dequantization, a conversion: feedsDotInBody): its
-//          slots are plain #ttg.swizzled_shared tiles in its own order, and
-//          its users read the slot back in its layout, so each lane reads
-//          the words it copied; left synchronous when the rings of all
-//          loads would not fit in a block's shared memory.
+//        * such a tt.load (blocked, of any size, without a shared-tile
+//          user) whose value reaches an operand of a dot of the body through
+//          an op that computes with it (a cast, a scaling, a
+//          dequantization; layout conversions alone do not count:
+//          feedsDotInBody): its slots are plain #ttg.swizzled_shared tiles
+//          in its own order, and its users read the slot back in its
+//          layout, so each lane reads the words it copied; left synchronous
+//          when the rings of all loads and the function's other shared
+//          tiles would not fit in a block's shared memory.
 //      The value's other shared tiles in the slot's layout, or in its
 //      transposed layout after register layout changes, become views of
 //      the slot (any NVMMA layout will do for a 16-bit wgmma operand); its
