@@ -187,6 +187,44 @@ def _gemlite(torch, batch, matmul_type):
     return op
 
 
+def _attorch_layer_norm(torch):
+    """attorch's LayerNorm, 8192 rows of 4096, fp32, forward and backward."""
+    import attorch
+    layer = attorch.LayerNorm(4096)
+    x = torch.randn(8192, 4096, device="cuda", requires_grad=True)
+    dout = torch.randn(8192, 4096, device="cuda")
+
+    def op():
+        layer(x).backward(dout)
+    return op
+
+
+def _attorch_cross_entropy(torch):
+    """attorch's CrossEntropyLoss on a language model's logits (4096 tokens,
+    32000 classes), fp32, forward and backward."""
+    import attorch
+    loss = attorch.CrossEntropyLoss()
+    logits = torch.randn(4096, 32000, device="cuda", requires_grad=True)
+    target = torch.randint(0, 32000, (4096,), device="cuda")
+
+    def op():
+        loss(logits, target).backward()
+    return op
+
+
+def _attorch_linear(torch):
+    """attorch's Linear with a GELU epilogue, 4096 x 4096 on 4096 rows, fp16,
+    forward and backward."""
+    import attorch
+    layer = attorch.Linear(4096, 4096, act_func="gelu", dtype=torch.float16)
+    x = torch.randn(4096, 4096, device="cuda", dtype=torch.float16, requires_grad=True)
+    dout = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
+
+    def op():
+        layer(x).backward(dout)
+    return op
+
+
 CASES = {
     "mamba_ssd": ("mamba", _mamba_ssd),
     "mamba_rms_norm": ("mamba", _mamba_rms_norm),
@@ -196,6 +234,9 @@ CASES = {
     "fla_delta_rule": ("fla", _fla_delta_rule),
     "gemlite_gemm": ("gemlite", lambda torch: _gemlite(torch, 1024, "GEMM")),
     "gemlite_gemv": ("gemlite", lambda torch: _gemlite(torch, 1, "GEMV_REVSPLITK")),
+    "attorch_layer_norm": ("attorch", _attorch_layer_norm),
+    "attorch_cross_entropy": ("attorch", _attorch_cross_entropy),
+    "attorch_linear": ("attorch", _attorch_linear),
 }
 
 

@@ -127,7 +127,8 @@ BENCHES = [
     ("bench_library_kernels", "Public libraries' kernels, config by config",
      "Kernels of public Triton libraries (`bench/bench_library_kernels.py`: Mamba-2's chunked scan, RMSNorm, "
      "gated RMSNorm and decoding state update; flash-linear-attention's chunked gated linear attention and delta "
-     "rule; gemlite's 4-bit quantized linear layer, GEMM and GEMV; sources in the ignored `upstream/libraries/`).  "
+     "rule; gemlite's 4-bit quantized linear layer, GEMM and GEMV; attorch's LayerNorm, cross-entropy loss and "
+     "Linear with a GELU epilogue; sources in the ignored `upstream/libraries/`).  "
      "Each operation runs once with every kernel launch recorded; each launch is replayed once per config of the "
      "kernel's own autotune list as its pruner leaves it for that launch, in one process per compiler with empty "
      "caches.  Time: the lower of two rounds, each the median of CUDA-event timings with the "
