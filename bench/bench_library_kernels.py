@@ -167,10 +167,7 @@ def _fla_delta_rule(torch):
 def _gemlite(torch, batch, matmul_type):
     """gemlite's 4-bit weight-only quantized linear layer (groups of 128,
     asymmetric, 4096 x 4096, fp16 activations) on `batch` rows through its
-    `matmul_type` kernel, with gemlite's "fast" autotune lists."""
-    from gemlite.triton_kernels.config import KERNEL, set_autotune
-    set_autotune("fast")  # (reloads gemlite's kernel modules with those lists)
-    KERNEL.ENABLE_CACHING = False
+    `matmul_type` kernel, with gemlite's default ("fast") autotune lists."""
     from gemlite.core import GemLiteLinearTriton, TORCH_TO_DTYPE
     features, group, dev, fp16 = 4096, 128, "cuda", torch.float16
     w_q = torch.randint(0, 15, (features, features), device=dev).to(torch.uint8)
