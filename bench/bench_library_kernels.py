@@ -52,6 +52,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+# the two compilers' argument sums compared, the geomean and the table cells
+# as bench_inductor_kernels.py has them
+from bench_inductor_kernels import check_state, fmt, geomean  # noqa: E402
 LIBRARIES = os.path.join(REPO, "upstream", "libraries")
 
 
@@ -556,28 +559,6 @@ def run_backend(backend, args):
     return results
 
 
-def check_state(a, b):
-    ca, cb = a.get("check"), b.get("check")
-    if ca is None or cb is None:
-        return "-"
-    if len(ca) != len(cb):
-        return "differ"
-    for (sa, aa), (sb, ab) in zip(ca, cb):
-        if not all(math.isfinite(v) for v in (sa, aa, sb, ab)):
-            if (sa, aa) != (sb, ab) and not (math.isnan(sa) and math.isnan(sb)):
-                return "differ"
-            continue
-        scale = max(abs(aa), abs(ab), 1e-30)
-        if abs(sa - sb) > 1e-3 * scale or abs(aa - ab) > 1e-3 * scale:
-            return "differ"
-    return "same"
-
-
-def geomean(values):
-    values = [v for v in values if v and v > 0]
-    return math.exp(statistics.fmean(math.log(v) for v in values)) if values else None
-
-
 def report(by_backend, record_it):
     tt, tr = by_backend.get("tritium", {}), by_backend.get("triton", {})
     rows = []
@@ -635,10 +616,6 @@ def report(by_backend, record_it):
         except Exception as e:  # noqa: BLE001
             print(f"no record: {e}", file=sys.stderr)
     return rows, notes
-
-
-def fmt(value, spec):
-    return format(value, spec) if value is not None else "-".rjust(int(spec.split(".")[0]))
 
 
 def main():
