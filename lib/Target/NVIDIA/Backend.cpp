@@ -22,8 +22,9 @@
 //               assembled at once, on threads of their own, and then
 //               chosen in order; a kernel whose values hold as many words
 //               at once as spilling kernels do (RegisterPressure.h) has
-//               them assembled alongside the first, stopped where the
-//               first does not spill);
+//               them assembled alongside the first, hinted forms too
+//               where the machine has a thread for each, stopped where
+//               the first does not spill);
 //               one that does not spill, runs fewer warps per SM than hide
 //               latency and whose registers are within an eighth above a
 //               step of occupancy (three eighths for a block alone on its
@@ -423,6 +424,9 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // when the hint is not kept.  Either way the form kept is the one the
   // order below keeps.
   std::optional<std::vector<Assembled>> unhintedForms;
+  // Forms 2-4 hinted, then the first form hinted, when assembled with the
+  // first (below).
+  std::optional<std::vector<Assembled>> hintedForms;
   std::optional<llvm::Expected<PtxasResult>> assembled;
   std::atomic<bool> firstDone{false};
   auto assembleFirst = [&] {
@@ -441,6 +445,22 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   if (liveWords >= kWordsLikelyToSpill) {
     std::thread first(assembleFirst);
     std::vector<Assembled> forms = otherForms(false);
+    size_t unhintedCount = forms.size();
+    // Where the machine has a thread for each, the hinted forms (the first
+    // and 2-4 with `.minnctapersm 1`) are assembled meanwhile too: a
+    // spilling kernel nearly always spills with registers to spare, and
+    // its hinted forms are then needed after the first; assembled after
+    // it, they doubled the ptxas time of Mamba-2's chunk cumsum backward.
+    // (On 2 cores the seven processes at once took longer than the two
+    // rounds: 8.8-9.6 s against 8.2-8.4 s for that kernel.)
+    std::optional<std::string> hintedFirst = withMinBlocksPerSM(result.ptx, 1);
+    if (hintedFirst && !forms.empty() &&
+        std::thread::hardware_concurrency() >= 2 * unhintedCount + 2) {
+      std::vector<Assembled> hinted = otherForms(true);
+      hinted.push_back({std::move(*hintedFirst), std::nullopt, ""});
+      for (Assembled &form : hinted)
+        forms.push_back(std::move(form));
+    }
     std::atomic<bool> stop{false};
     std::optional<std::vector<Assembled>> speculated;
     std::thread rest;
@@ -455,10 +475,18 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
       if (!spilling)
         stop.store(true, std::memory_order_release);
       rest.join();
-      if (spilling)
+      if (spilling && speculated) {
+        if (speculated->size() > unhintedCount) {
+          hintedForms.emplace(
+              std::make_move_iterator(speculated->begin() + unhintedCount),
+              std::make_move_iterator(speculated->end()));
+          speculated->resize(unhintedCount);
+        }
         unhintedForms = std::move(speculated);
-      formsWhen = spilling ? "assembled with the first"
-                           : "started with the first, stopped as it did not spill";
+      }
+      formsWhen = !spilling ? "started with the first, stopped as it did not spill"
+                  : hintedForms ? "assembled with the first, hinted too"
+                                : "assembled with the first";
     }
   } else {
     assembleFirst();
@@ -484,9 +512,13 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     bool hint = hinted.has_value();
     std::vector<Assembled> forms;
     if (hint) {
-      forms = otherForms(true);
-      forms.push_back({std::move(*hinted), std::nullopt, ""});
-      forms = assembleAtOnce(std::move(forms));
+      if (hintedForms) {
+        forms = std::move(*hintedForms);
+      } else {
+        forms = otherForms(true);
+        forms.push_back({std::move(*hinted), std::nullopt, ""});
+        forms = assembleAtOnce(std::move(forms));
+      }
       llvm::Expected<bool> kept = keepAssembledIf(forms.back(), spillsLess);
       if (!kept)
         return finish(kept.takeError());

@@ -451,6 +451,22 @@ def test_registers_just_above_an_occupancy_step_take_the_step():
     assert ".minnctapersm" not in k.asm["ptx"] and k.n_regs > 128
 
 
+def test_a_spilling_kernel_has_its_hinted_forms_assembled_with_the_first_where_threads_allow(tmp_path, monkeypatch):
+    # Tutorial 06's pointer backward at head dim 128, 4 warps, holds 500+
+    # words at once and spills with all 255 registers.  Its other forms are
+    # assembled beside the first; on a machine with a thread for each, so
+    # are the forms with `.minnctapersm 1`.  Having no registers to spare,
+    # it keeps an unhinted form either way.
+    monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
+    monkeypatch.setenv("TRITIUM_DUMP_DIR", str(tmp_path))
+    k = compile_attention_bwd_block_ptr(128, False, (32, 128, 128, 32, 3, 4), kernel="attn_bwd")
+    (forms,) = [n for n in os.listdir(tmp_path) if n.endswith("ptxas-forms.txt")]
+    first = (tmp_path / forms).read_text().splitlines()[0]
+    hinted_too = (os.cpu_count() or 1) >= 8
+    assert re.fullmatch(r"assembled with the first%s \(\d+ live words\)" % (", hinted too" if hinted_too else ""),
+                        first), first
+    assert k.n_regs == 255 and k.n_spills > 0 and ".minnctapersm" not in k.asm["ptx"]
+
 def test_an_occupancy_step_that_spills_is_not_taken(tmp_path, monkeypatch):
     # On tensor descriptors at head dim 64, (64, 128, 128, 64), 3 stages,
     # 8 warps, ptxas (CUDA 13.0) gives the kernel 167 registers; asked for
