@@ -870,13 +870,18 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // -----
 
 // Index arithmetic shared by a load's pointers and an mma computation: the
-// loop-carried pointers keep the load's layout (the index is recomputed in
-// the mma layout instead), so no tensor of pointers is converted in the loop.
+// loop-carried pointers keep the load's layout, so no tensor of pointers is
+// converted in the loop; the accumulator, an mma argument outside the loop
+// added to the load inside it, is carried in the load's layout too, converted
+// once before the loop and once after it.
 // CHECK-LABEL: tt.func @shared_index
 // CHECK-NOT: ttg.convert_layout {{.*}}!tt.ptr
-// CHECK: scf.for {{.*}} -> (tensor<64x64x!tt.ptr<f16>, #[[LD:blocked[0-9]*]]>, tensor<64x64xf32, #mma>)
+// CHECK: %[[INIT:.*]] = ttg.convert_layout %arg0 : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #[[LD:blocked[0-9]*]]>
+// CHECK: scf.for {{.*}} -> (tensor<64x64x!tt.ptr<f16>, #[[LD]]>, tensor<64x64xf32, #[[LD]]>)
 // CHECK-NEXT: tt.load %{{.*}} : tensor<64x64x!tt.ptr<f16>, #[[LD]]>
-// CHECK-NOT: ttg.convert_layout {{.*}}!tt.ptr
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.yield
+// CHECK: ttg.convert_layout %{{.*}} : tensor<64x64xf32, #[[LD]]> -> tensor<64x64xf32, #blocked>
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #ld = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
@@ -1052,6 +1057,54 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     %y = tt.reshape %c : tensor<16xf32, #ttg.slice<{dim = 0, parent = #r}>> -> tensor<1x16xf32, #r>
     %b = tt.broadcast %y : tensor<1x16xf32, #r> -> tensor<256x16xf32, #r>
     tt.store %q, %b : tensor<256x16x!tt.ptr<f32>, #r>
+    tt.return
+  }
+}
+
+// -----
+
+// A row loop (a normalization's backward) whose loads inside take 8 bf16
+// elements a thread, beside a weight row loaded before the loop in the fp32
+// layout of 4 and an accumulator stored after it in that layout: the floods
+// of the loop's own loads claim the loop first, so the loop body, the
+// carried accumulator and its initial value take the 8-element layout; the
+// accumulator is converted once after the loop, and the one conversion in
+// the loop is of the weights, loop-invariant (loop-invariant code motion
+// lifts it out later in the pipeline).
+// CHECK-LABEL: tt.func @row_loop_in_its_loads_layout
+// CHECK: %[[W:.*]] = tt.load %{{.*}} : tensor<1024x!tt.ptr<f32>, #[[V4:blocked[0-9]*]]>
+// CHECK: scf.for {{.*}} -> (tensor<1024xf32, #[[V8:blocked[0-9]*]]>, !tt.ptr<bf16>)
+// CHECK: ttg.convert_layout %[[W]] : tensor<1024xf32, #[[V4]]> -> tensor<1024xf32, #[[V8]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.yield
+// CHECK: ttg.convert_layout %{{.*}} : tensor<1024xf32, #[[V8]]> -> tensor<1024xf32, #[[V4]]>
+#v4 = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+#v8 = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+module attributes {"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @row_loop_in_its_loads_layout(%w: !tt.ptr<f32>, %x: !tt.ptr<bf16>, %dw: !tt.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c1024 = arith.constant 1024 : i32
+    %zero = arith.constant dense<0.0> : tensor<1024xf32, #v4>
+    %r4 = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #v4>
+    %r8 = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #v8>
+    %ws = tt.splat %w : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #v4>
+    %wp = tt.addptr %ws, %r4 : tensor<1024x!tt.ptr<f32>, #v4>, tensor<1024xi32, #v4>
+    %wv = tt.load %wp : tensor<1024x!tt.ptr<f32>, #v4>
+    %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %xrow = %x) -> (tensor<1024xf32, #v4>, !tt.ptr<bf16>) : i32 {
+      %xs = tt.splat %xrow : !tt.ptr<bf16> -> tensor<1024x!tt.ptr<bf16>, #v8>
+      %xp = tt.addptr %xs, %r8 : tensor<1024x!tt.ptr<bf16>, #v8>, tensor<1024xi32, #v8>
+      %xv = tt.load %xp : tensor<1024x!tt.ptr<bf16>, #v8>
+      %xf = arith.extf %xv : tensor<1024xbf16, #v8> to tensor<1024xf32, #v8>
+      %x4 = ttg.convert_layout %xf : tensor<1024xf32, #v8> -> tensor<1024xf32, #v4>
+      %p = arith.mulf %x4, %wv : tensor<1024xf32, #v4>
+      %acc2 = arith.addf %acc, %p : tensor<1024xf32, #v4>
+      %next = tt.addptr %xrow, %c1024 : !tt.ptr<bf16>, i32
+      scf.yield %acc2, %next : tensor<1024xf32, #v4>, !tt.ptr<bf16>
+    }
+    %ds = tt.splat %dw : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>, #v4>
+    %dp = tt.addptr %ds, %r4 : tensor<1024x!tt.ptr<f32>, #v4>, tensor<1024xi32, #v4>
+    tt.store %dp, %res#0 : tensor<1024x!tt.ptr<f32>, #v4>
     tt.return
   }
 }

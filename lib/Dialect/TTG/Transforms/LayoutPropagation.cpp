@@ -11,9 +11,13 @@
 //      for, e.g. the coalesced layout of a load's pointers).  Remember the
 //      operand requirements.
 //   2. Flood.  Anchored results and block arguments are claimed with their
-//      own layouts up front.  Then all of them spread their claims together,
-//      breadth first, along the links between values (LayoutRoles.h), so that
-//      each value goes to the nearest anchor (ties to the earlier one) -
+//      own layouts up front.  Then they spread their claims breadth first
+//      along the links between values (LayoutRoles.h), loop depth by loop
+//      depth, the anchors inside the most loops first and those of one depth
+//      together, so that each value goes to the nearest anchor of the
+//      innermost loop that reaches it (ties to the earlier one): where
+//      floods from inside and outside a loop meet, the conversion lands on
+//      the loop's boundary rather than in its body -
 //      the pointer operands of Fixed ops (loads, stores, atomics) flood in
 //      this round too: a tensor of pointers belongs to its access; then,
 //      the same way, the other anchored operands over the values still
@@ -56,6 +60,7 @@
 #include "tritium/Layout/LinearLayout.h"
 
 #include <deque>
+#include <map>
 
 using namespace mlir;
 using namespace tritium;
@@ -82,10 +87,20 @@ public:
   void run() {
     collectAnchors();
     // Anchored values are claimed up front, so that no flood re-types them,
-    // and flood together: each value goes to the nearest anchor.
+    // and flood together by loop depth, the deepest first: each value goes
+    // to the nearest anchor of the innermost loop that reaches it.  Where
+    // floods from inside and outside a loop meet, the conversion then lands
+    // on the loop's boundary (a loop-invariant operand, an initial value, a
+    // result), once, rather than inside it, every iteration.
+    std::map<int, SmallVector<Value>, std::greater<int>> byDepth;
     for (Value value : anchoredValues) {
       claims.insert({value, getLayoutOf(value)});
-      queue.push_back(value);
+      byDepth[loopDepth(value)].push_back(value);
+    }
+    for (auto &[depth, values] : byDepth) {
+      for (Value value : values)
+        queue.push_back(value);
+      drain();
     }
     // Tensors of pointers flood with them: they belong to the access they
     // address, not to a dot or a reduction whose index arithmetic they
@@ -126,6 +141,19 @@ private:
         if (getLayoutOf(operand.get()))
           requirements.emplace_back(&operand, operand.get().getType());
     });
+  }
+
+  /// How many loops (scf.for, scf.while) enclose the op that defines
+  /// `value` (the block of a block argument).
+  static int loopDepth(Value value) {
+    Operation *op = value.getDefiningOp();
+    if (!op)
+      op = cast<BlockArgument>(value).getOwner()->getParentOp();
+    int depth = 0;
+    for (; op; op = op->getParentOp())
+      if (isa<scf::ForOp, scf::WhileOp>(op))
+        ++depth;
+    return depth;
   }
 
   void claim(Value value, Attribute layout) {
