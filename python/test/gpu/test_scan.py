@@ -105,3 +105,32 @@ def test_two_operand_recurrence(n, reverse):
         h = a64[i] * h + b64[i]
         expected[i] = h
     torch.testing.assert_close(out.double().cpu(), expected, rtol=1e-4, atol=1e-4)
+
+
+@triton.jit
+def transposed_tile_cumsum_kernel(x_ptr, bias_ptr, out_ptr, sum_ptr, H, L, BH: tl.constexpr, BL: tl.constexpr):
+    # x is stored [L, H] (heads fastest) and read as an [H, L] tile, so the
+    # load coalesces along H; both results are stored [H, L] (L fastest):
+    # the tile plus a per-head bias, through exp, and its running sum along L
+    h = tl.arange(0, BH)
+    pos = tl.arange(0, BL)
+    mask = (h[:, None] < H) & (pos[None, :] < L)
+    x = tl.load(x_ptr + pos[None, :] * H + h[:, None], mask=mask, other=0.0)
+    bias = tl.load(bias_ptr + h, mask=h < H, other=0.0)
+    y = tl.exp(x + bias[:, None])
+    y = tl.where(mask, y, 0.0)
+    tl.store(out_ptr + h[:, None] * L + pos[None, :], y, mask=mask)
+    tl.store(sum_ptr + h[:, None] * L + pos[None, :], tl.cumsum(y, axis=1), mask=mask)
+
+
+@pytest.mark.parametrize("H,L,num_warps", [(64, 256, 4), (80, 200, 4), (16, 256, 8), (64, 256, 1)])
+def test_tile_loaded_across_and_stored_along_the_scan(H, L, num_warps):
+    x = 0.1 * torch.randn(L, H, device="cuda")
+    bias = 0.1 * torch.randn(H, device="cuda")
+    out = poisoned((H, L), torch.float32)
+    sums = poisoned((H, L), torch.float32)
+    transposed_tile_cumsum_kernel[(1,)](x, bias, out, sums, H, L, BH=triton.next_power_of_2(H),
+                                        BL=triton.next_power_of_2(L), num_warps=num_warps)
+    want = torch.exp(x.double().T + bias.double()[:, None])
+    torch.testing.assert_close(out.double(), want, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(sums.double(), want.cumsum(1), rtol=1e-4, atol=1e-4)

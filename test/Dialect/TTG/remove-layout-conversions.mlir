@@ -1108,3 +1108,48 @@ module attributes {"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// Two results computed from one loaded tile (a softplus of dt plus a bias
+// row, then its running sum along the rows, as Mamba-2's chunk cumsum does)
+// are stored in another layout than the load's.  Neither conversion pays
+// alone (the values on the way to one also feed the other), together they
+// do: the tile is converted once after its load, the bias row (64 elements,
+// no more than the block's threads) is loaded again in the slice of the
+// stores' layout, and the arithmetic and the scan run in that layout.
+// CHECK: #[[SL:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #[[ST:blocked[0-9]*]]}>
+// CHECK-LABEL: tt.func @two_stores_of_one_tile
+// CHECK: %[[T:.*]] = tt.load %{{.*}} : tensor<64x256x!tt.ptr<f32>, #[[LD:blocked[0-9]*]]>
+// CHECK: ttg.convert_layout %[[T]] : tensor<64x256xf32, #[[LD]]> -> tensor<64x256xf32, #[[ST]]>
+// CHECK: tt.load %{{.*}} : tensor<64x!tt.ptr<f32>, #[[SL]]>
+// CHECK: "tt.scan"(%{{.*}}) <{axis = 1 : i32, reverse = false}>
+// CHECK: }) : (tensor<64x256xf32, #[[ST]]>) -> tensor<64x256xf32, #[[ST]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.return
+#col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @two_stores_of_one_tile(%p: tensor<64x256x!tt.ptr<f32>, #col>, %bias: !tt.ptr<f32>,
+                                  %o1: tensor<64x256x!tt.ptr<f32>, #row>, %o2: tensor<64x256x!tt.ptr<f32>, #row>) {
+    %x = tt.load %p : tensor<64x256x!tt.ptr<f32>, #col>
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #col}>>
+    %bs = tt.splat %bias : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #col}>>
+    %bp = tt.addptr %bs, %r : tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #col}>>, tensor<64xi32, #ttg.slice<{dim = 1, parent = #col}>>
+    %b = tt.load %bp : tensor<64x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #col}>>
+    %be = tt.expand_dims %b {axis = 1 : i32} : tensor<64xf32, #ttg.slice<{dim = 1, parent = #col}>> -> tensor<64x1xf32, #col>
+    %bb = tt.broadcast %be : tensor<64x1xf32, #col> -> tensor<64x256xf32, #col>
+    %y = arith.addf %x, %bb : tensor<64x256xf32, #col>
+    %e = math.exp %y : tensor<64x256xf32, #col>
+    %y1 = ttg.convert_layout %e : tensor<64x256xf32, #col> -> tensor<64x256xf32, #row>
+    tt.store %o1, %y1 : tensor<64x256x!tt.ptr<f32>, #row>
+    %s = "tt.scan"(%e) <{axis = 1 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %c: f32):
+      %t = arith.addf %a, %c : f32
+      tt.scan.return %t : f32
+    }) : (tensor<64x256xf32, #col>) -> tensor<64x256xf32, #col>
+    %s1 = ttg.convert_layout %s : tensor<64x256xf32, #col> -> tensor<64x256xf32, #row>
+    tt.store %o2, %s1 : tensor<64x256x!tt.ptr<f32>, #row>
+    tt.return
+  }
+}

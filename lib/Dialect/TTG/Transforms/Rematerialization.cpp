@@ -1,6 +1,7 @@
 //===- Rematerialization.cpp - steps 2 and 3 of remove-layout-conversions -===//
 //
-// Backward rewrites of single conversions.  Step 1 gives each value one
+// Backward rewrites of conversions (one at a time, or a block's
+// conversions to one layout together).  Step 1 gives each value one
 // layout; what remains are conversions where one value is needed in two
 // layouts, such as index ranges and masks shared by a load and a store that
 // coalesced differently, or a loaded tensor that a store wants in its own
@@ -23,14 +24,24 @@
 //      expand_dims).  A value stops the walk when it already has the layout
 //      it is needed in (it is used as it is); a conversion is looked through
 //      (its source is needed in the same layout); splat, make_range and dense
-//      constants, element-wise ops, broadcasts and expand_dims are
-//      recomputed.  Any other value (loads, block arguments, reductions, more
+//      constants, element-wise ops, broadcasts, expand_dims and scans (their
+//      region combines scalars) are recomputed, and in step 3 so are loads
+//      of at most as many elements as the block has threads (loaded again in
+//      T).  Any other value (larger loads, block arguments, reductions, more
 //      than kMaxRematerializedOps ops) abandons the plan in step 2 and
 //      becomes a converted leaf in step 3.  A value needed in two layouts
 //      abandons the plan in both.
-//   2. Step 3 only: the recomputed ops other than producers must feed nothing
-//      but the plan (else their computation would be done twice); a value
-//      that feeds something else becomes a leaf and the plan is redone.  The
+//   2. Step 3 only: the recomputed ops other than producers, and than ops
+//      computed from producers alone (ranges, masks and offsets: a few
+//      integer instructions), must feed nothing but the plan (else their
+//      computation would be done twice); a value that feeds something else
+//      becomes a leaf and the plan is redone.  A conversion whose plan does
+//      not pay alone is planned again together with the other conversions
+//      of its block to the same layout (at most kMaxGroupedConversions): the
+//      values on the way to one of them that feed another are then
+//      recomputed for both rather than converted, so two results computed
+//      from one loaded tile and stored in another layout take one conversion
+//      of the tile.  The
 //      recomputed ops and the leaves must sit in the conversion's block or in
 //      blocks around it that only loops lie between (never leave an scf.if
 //      branch: the conversion would run where it did not).  The plan is taken
@@ -41,8 +52,9 @@
 //      ops, operands first, each right after its original (so it sees the
 //      same operands and stays at the same loop depth), with result types in
 //      the planned layouts.
-//   4. Replace the conversion by the copy of x.  The originals stay for
-//      their other users; cleanup erases those left unused.
+//   4. Replace the conversion (each of a group's) by the copy of x.  The
+//      originals stay for their other users; cleanup erases those left
+//      unused.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
@@ -65,6 +77,9 @@ constexpr size_t kMaxRematerializedOps = 64;
 
 /// Times a hoisting plan is redone after turning shared values into leaves.
 constexpr int kMaxPlanAttempts = 8;
+
+/// The most conversions one grouped hoisting plan takes.
+constexpr size_t kMaxGroupedConversions = 4;
 
 /// Bits a conversion of `value` moves (pointers count 64 bits).
 int64_t bitsOf(Value value) {
@@ -90,22 +105,31 @@ bool onlyLoopsBetween(Block *from, Block *to) {
 
 class RematerializationPlan {
 public:
-  /// A plan for `conversion`; `hoist` allows converted leaves (step 3).
-  RematerializationPlan(ConvertLayoutOp conversion, bool hoist)
-      : conversion(conversion), root(conversion.getSrc()), hoist(hoist) {}
+  /// A plan for `group`, conversions of one block to one layout planned
+  /// together (one, but for grouped hoisting); `hoist` allows converted
+  /// leaves (step 3).
+  RematerializationPlan(ArrayRef<ConvertLayoutOp> group, bool hoist)
+      : conversion(group.front()), group(group.begin(), group.end()),
+        hoist(hoist) {
+    for (ConvertLayoutOp c : group)
+      roots.push_back(c.getSrc());
+  }
 
-  /// Plans recomputing the conversion's source in its target layout; false
-  /// if it cannot be done (or, when hoisting, would not pay).
+  /// Plans recomputing the conversions' sources in their target layout;
+  /// false if it cannot be done (or, when hoisting, would not pay).
   bool build() {
     Attribute layout =
         cast<RankedTensorType>(conversion.getType()).getEncoding();
+    auto needRoots = [&] {
+      return llvm::all_of(roots, [&](Value root) { return need(root, layout); });
+    };
     if (!hoist)
-      return need(root, layout);
+      return needRoots();
     for (int attempt = 0; attempt < kMaxPlanAttempts; ++attempt) {
       needed.clear();
       order.clear();
       leaves.clear();
-      if (!need(root, layout))
+      if (!needRoots())
         return false;
       if (!addSharedValuesAsLeaves())
         return pays();
@@ -114,8 +138,8 @@ public:
   }
 
   /// Converts the leaves, clones the planned ops and returns the copy of
-  /// the root.
-  Value apply() {
+  /// each root (in the group's order).
+  SmallVector<Value> apply() {
     IRMapping mapping;
     for (auto [leaf, layout] : leaves) {
       OpBuilder builder(conversion->getContext());
@@ -145,7 +169,7 @@ public:
             cast<DenseElementsAttr>(constant.getValue()).reshape(type));
       mapping.map(op->getResult(0), result);
     }
-    return mapping.lookupOrDefault(root);
+    return llvm::map_to_vector(roots, [&](Value root) { return mapping.lookupOrDefault(root); });
   }
 
 private:
@@ -163,8 +187,15 @@ private:
       return addLeaf(value, layout);
     Operation *def = value.getDefiningOp();
     LayoutRole role = def ? getLayoutRole(def) : LayoutRole::Fixed;
+    // A load of no more elements than the block has threads is loaded
+    // again in the layout it is needed in, when hoisting: a conversion of it
+    // costs a shared-memory round trip and a barrier for a few bytes a thread.
+    if (hoist && isSmallLoad(def))
+      role = LayoutRole::SameLayout;
+    // (a scan, whose region combines scalars, is recomputed in any layout
+    // like an element-wise op)
     bool recomputable = def && def->getNumResults() == 1 &&
-                        def->getNumRegions() == 0 &&
+                        (def->getNumRegions() == 0 || isa<tt::ScanOp>(def)) &&
                         (role == LayoutRole::Convert ||
                          role == LayoutRole::Producer ||
                          role == LayoutRole::SameLayout ||
@@ -201,10 +232,24 @@ private:
     return order.size() <= kMaxRematerializedOps;
   }
 
+  /// Whether `op` is a tt.load of at most as many elements as the block
+  /// has threads, from a tensor of pointers.
+  bool isSmallLoad(Operation *op) const {
+    auto load = dyn_cast_or_null<tt::LoadOp>(op);
+    if (!load || load.getIsVolatile())
+      return false;
+    auto type = dyn_cast<RankedTensorType>(load.getType());
+    auto module = op->getParentOfType<ModuleOp>();
+    if (!type || !module)
+      return false;
+    auto warps = module->getAttrOfType<IntegerAttr>("ttg.num-warps");
+    return warps && type.getNumElements() <= warps.getInt() * 32;
+  }
+
   /// Plans converting `value` to `layout` where it is defined (hoisting
   /// only; never the root, whose conversion is what the plan replaces).
   bool addLeaf(Value value, Attribute layout) {
-    if (!hoist || value == root)
+    if (!hoist || llvm::is_contained(roots, value))
       return false;
     Block *block = value.getParentBlock();
     if (!onlyLoopsBetween(conversion->getBlock(), block))
@@ -213,15 +258,44 @@ private:
     return true;
   }
 
+  /// The planned ops computed from producers alone (index ranges, masks
+  /// and offsets made of them, through element-wise ops): done twice, they
+  /// cost a few integer instructions, where converting them costs a
+  /// shared-memory round trip.
+  DenseSet<Operation *> producerComputed() const {
+    DenseSet<Operation *> free;
+    for (Operation *op : order) { // (operands first)
+      if (getLayoutRole(op) == LayoutRole::Producer) {
+        free.insert(op);
+        continue;
+      }
+      if (isa<tt::LoadOp, tt::ScanOp>(op))
+        continue;
+      bool fromFree = llvm::all_of(op->getOperands(), [&](Value operand) {
+        if (!isa<RankedTensorType>(operand.getType()))
+          return true; // (a scalar operand)
+        Operation *def = operand.getDefiningOp();
+        return def && free.contains(def);
+      });
+      if (fromFree)
+        free.insert(op);
+    }
+    return free;
+  }
+
   /// Marks the recomputed values that also feed ops outside the plan (their
-  /// computation would be done twice); true if there were new ones.
+  /// computation would be done twice, unless producers alone compute it);
+  /// true if there were new ones.
   bool addSharedValuesAsLeaves() {
     DenseSet<Operation *> planned(order.begin(), order.end());
-    planned.insert(conversion);
+    for (ConvertLayoutOp c : group)
+      planned.insert(c);
+    DenseSet<Operation *> free = producerComputed();
     bool added = false;
     for (Operation *op : order) {
       LayoutRole role = getLayoutRole(op);
-      if (role == LayoutRole::Producer || role == LayoutRole::Convert)
+      if (role == LayoutRole::Producer || role == LayoutRole::Convert ||
+          free.contains(op))
         continue;
       Value result = op->getResult(0);
       if (llvm::any_of(result.getUsers(), [&](Operation *user) {
@@ -235,8 +309,12 @@ private:
   /// True if the plan converts no more values and bytes than it removes.
   bool pays() const {
     DenseSet<Operation *> planned(order.begin(), order.end());
-    planned.insert(conversion);
-    int64_t removed = 1, removedBits = bitsOf(root);
+    int64_t removed = 0, removedBits = 0;
+    for (auto [c, root] : llvm::zip(group, roots)) {
+      planned.insert(c);
+      ++removed;
+      removedBits += bitsOf(root);
+    }
     for (Operation *op : order) {
       auto convert = dyn_cast<ConvertLayoutOp>(op);
       if (!convert || !llvm::all_of(convert->getUsers(), [&](Operation *user) {
@@ -253,8 +331,10 @@ private:
            addedBits <= removedBits;
   }
 
+  /// The group's first conversion (its block and location serve the plan).
   ConvertLayoutOp conversion;
-  Value root;
+  SmallVector<ConvertLayoutOp> group;
+  SmallVector<Value> roots;
   bool hoist;
   /// The layout each visited value is needed in.
   llvm::MapVector<Value, Attribute> needed;
@@ -270,9 +350,10 @@ private:
 bool rewriteConversions(Operation *funcOp, bool hoist) {
   SmallVector<ConvertLayoutOp> conversions;
   funcOp->walk([&](ConvertLayoutOp op) { conversions.push_back(op); });
+  DenseSet<Operation *> erased;
   bool changed = false;
   for (ConvertLayoutOp conversion : conversions) {
-    if (conversion->use_empty())
+    if (erased.contains(conversion) || conversion->use_empty())
       continue;
     // A conversion to the CUDA-core dot operand layout (a dot operand on a
     // blocked parent) stays at the dot: ttg-accelerate-matmul moves most
@@ -283,12 +364,35 @@ bool rewriteConversions(Operation *funcOp, bool hoist) {
         conversion.getType().getEncoding());
     if (target && isa<BlockedEncodingAttr>(target.getParent()))
       continue;
-    RematerializationPlan plan(conversion, hoist);
-    if (!plan.build())
-      continue;
-    Value copy = plan.apply();
-    conversion.getResult().replaceAllUsesWith(copy);
-    conversion->erase();
+    SmallVector<ConvertLayoutOp> group = {conversion};
+    std::optional<RematerializationPlan> plan;
+    plan.emplace(group, hoist);
+    if (!plan->build()) {
+      // Hoisting, a conversion that does not pay alone may pay with the
+      // other conversions of its block to the same layout: values on the
+      // way to one of them that also feed another are then recomputed for
+      // both instead of being converted (two results of one loaded tile,
+      // stored in another layout).
+      if (!hoist)
+        continue;
+      for (ConvertLayoutOp other : conversions)
+        if (other != conversion && !erased.contains(other) && !other->use_empty() &&
+            other->getBlock() == conversion->getBlock() &&
+            other.getType().getEncoding() == conversion.getType().getEncoding() &&
+            group.size() < kMaxGroupedConversions)
+          group.push_back(other);
+      if (group.size() == 1)
+        continue;
+      plan.emplace(group, hoist);
+      if (!plan->build())
+        continue;
+    }
+    SmallVector<Value> copies = plan->apply();
+    for (auto [c, copy] : llvm::zip(group, copies)) {
+      c.getResult().replaceAllUsesWith(copy);
+      erased.insert(c);
+      c->erase();
+    }
     changed = true;
   }
   return changed;
