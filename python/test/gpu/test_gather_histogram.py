@@ -30,10 +30,13 @@ def transpose_copy_kernel(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
     # With one warp and an 8x4 tile, the load's layout (lanes along rows)
     # and the transposed store's (lanes down columns) differ only in the
     # order of lanes: the conversion between them is one shfl.sync.idx.
+    # (The load is volatile: a tile of no more elements than the block has
+    # threads is otherwise loaded again in the store's layout, with no
+    # conversion.)
     base = tl.program_id(0) * M * N
     r = tl.arange(0, M)[:, None]
     c = tl.arange(0, N)[None, :]
-    x = tl.load(x_ptr + base + r * N + c)
+    x = tl.load(x_ptr + base + r * N + c, volatile=True)
     tl.store(y_ptr + base + c * M + r, x)
 
 

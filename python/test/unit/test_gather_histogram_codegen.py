@@ -100,9 +100,11 @@ def test_histogram_bins_must_be_a_power_of_two():
 
 @triton.jit
 def transpose_copy_kernel(x_ptr, y_ptr, M: tl.constexpr, N: tl.constexpr):
+    # (volatile: a tile of no more elements than the block has threads is
+    # otherwise loaded again in the store's layout, with no conversion)
     r = tl.arange(0, M)[:, None]
     c = tl.arange(0, N)[None, :]
-    x = tl.load(x_ptr + r * N + c)
+    x = tl.load(x_ptr + r * N + c, volatile=True)
     tl.store(y_ptr + c * M + r, x)
 
 
