@@ -41,6 +41,11 @@ def test_a_kernel_is_named_through_its_wrappers():
     kernel = JITFunction("_chunk_scan_fwd_kernel")
     assert blk._name(kernel) == "_chunk_scan_fwd_kernel"
     assert blk._name(Wrapper(Wrapper(kernel))) == "_chunk_scan_fwd_kernel"
+    # Mamba's layer-norm backward: an autotuner over five heuristics
+    stacked = kernel
+    for _ in range(6):
+        stacked = Wrapper(stacked)
+    assert blk._name(stacked) == "_chunk_scan_fwd_kernel"
 
 
 def test_launches_are_one_item_when_shapes_strides_dtypes_and_scalars_agree():
