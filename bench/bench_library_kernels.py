@@ -27,9 +27,17 @@ in Tritium's (scripts/triton_alias), the same code otherwise:
 
   python3 bench/bench_library_kernels.py [--cases a,b] [--match TEXT]
         [--max-configs N] [--budget-s S] [--json PATH] [--dump DIR]
+  python3 bench/bench_library_kernels.py --merge RECORD.json ...
 
 --dump writes each item's build under each compiler (TTGIR, PTX and, with
 cuobjdump on PATH, SASS) into DIR/<compiler>/.
+
+Every run writes a record (bench/results/, or TRITIUM_RESULTS_DIR); one of
+some cases, of matched items, with dumps, or with items the budget left is
+partial.  The whole bench does not fit one GPU call: run the cases in
+groups, one call each, and --merge their records into one, which is whole
+when the groups cover every case, no item was left by the budget, and all
+ran on one GPU model from one commit.
 
 Items: "<case> <kernel>#<launch>", the launch numbered among the distinct
 launches of that kernel in the operation (distinct by the arguments' shapes,
@@ -560,7 +568,9 @@ def run_backend(backend, args):
     return results
 
 
-def report(by_backend, record_it):
+def table_rows(by_backend):
+    """One row per (item, config) either compiler reached: both times, the
+    ratio, both compile times, the sums check and each one's error."""
     tt, tr = by_backend.get("tritium", {}), by_backend.get("triton", {})
     rows = []
     for key in dict.fromkeys(list(tr) + list(tt)):
@@ -574,6 +584,19 @@ def report(by_backend, record_it):
             if "error" in entry:
                 row[f"{name} error"] = entry["error"][:200]
         rows.append(row)
+    return rows
+
+
+def left_by_budget(rows):
+    """The rows (items or whole cases) either compiler did not start for
+    the budget."""
+    return [r for r in rows if any(r.get(f"{name} error") == "budget spent" for name in ("tritium", "triton"))]
+
+
+def report(rows, partial, measured=None, joined=()):
+    """Prints the table and its summary, and writes the record (`partial`:
+    why it does not stand for the whole bench, or None; `measured`, `joined`:
+    for a record merged from others, where they ran and their commands)."""
     print(f"\n{'item':60s} {'config':40s} {'Tritium ms':>10s} {'Triton ms':>10s} {'ratio':>6s} {'compile s':>13s} check")
     for r in rows:
         print(f"{r['work'][:60]:60s} {r['config'][:40]:40s} {fmt(r['tritium'], '10.4f')} {fmt(r['triton'], '10.4f')} "
@@ -608,15 +631,66 @@ def report(by_backend, record_it):
     print("\nslowest items (Triton's time / Tritium's):")
     for r in sorted((r for r in rows if r["ratio"]), key=lambda r: r["ratio"])[:15]:
         print(f"  {r['ratio']:.3f}  {r['work']}  [{r['config']}]  {r['tritium']:.4f} vs {r['triton']:.4f} ms")
-    if record_it:
-        try:
-            import torch  # noqa: F401 - the record names the GPU
-            from results_page import record
-            record("bench_library_kernels", rows, headers={"tritium": "Tritium ms", "triton": "Triton ms"},
-                   digits={"ratio": 3, "tritium": 4, "triton": 4}, notes=notes)
-        except Exception as e:  # noqa: BLE001
-            print(f"no record: {e}", file=sys.stderr)
+    if joined:
+        notes.append(f"joined from {len(joined)} runs: " + "; ".join(f"`{command}`" for command in joined))
+    try:
+        from results_page import record
+        record("bench_library_kernels", rows, headers={"tritium": "Tritium ms", "triton": "Triton ms"},
+               digits={"ratio": 3, "tritium": 4, "triton": 4}, notes=notes, partial=partial or "",
+               measured=measured)
+    except Exception as e:  # noqa: BLE001 - the figures are printed; a record is a copy of them
+        print(f"no record: {e}", file=sys.stderr)
     return rows, notes
+
+
+def run_partial(args, rows):
+    """Why a run's record does not stand for the whole bench, or None."""
+    why = []
+    if set(args.cases.split(",")) != set(CASES):
+        why.append(f"cases {args.cases}")
+    if args.match:
+        why.append(f"items matching {args.match}")
+    if args.dump:
+        why.append("with --dump")
+    if args.backends.split(",") != ["tritium", "triton"]:
+        why.append(f"backends {args.backends}")
+    left = left_by_budget(rows)
+    if left:
+        why.append(f"{len(left)} items left by --budget-s")
+    return "; ".join(why) or None
+
+
+def merge(paths):
+    """One record of the records of runs over groups of cases: their rows
+    (a later record's row replaces an earlier one's for the same item and
+    config), where the first ran; partial unless every case is covered, no
+    item was left by the budget, and all ran on one GPU from one commit."""
+    records = []
+    for path in paths:
+        with open(path) as f:
+            records.append(json.load(f))
+    rows = {}
+    for data in records:
+        for row in data["rows"]:
+            rows[(row["work"], row["config"])] = row
+    rows = list(rows.values())
+    why = []
+    covered = {row["work"].split()[0] for row in rows}
+    missing = [case for case in CASES if case not in covered]
+    if missing:
+        why.append(f"cases not run: {','.join(missing)}")
+    left = left_by_budget(rows)
+    if left:
+        why.append(f"{len(left)} items left by --budget-s")
+    for data in records:
+        if data.get("partial") and not data["partial"].startswith("cases "):
+            why.append(f"a run was partial: {data['partial']}")
+    for key in ("gpu", "commit", "modified"):
+        if len({json.dumps(data.get(key)) for data in records}) > 1:
+            why.append(f"runs of different {key}s")
+    measured = {key: records[0].get(key) for key in ("date", "time", "gpu", "cpu", "commit", "modified", "versions")}
+    return report(rows, "; ".join(why) or None, measured=measured,
+                  joined=[data.get("command", "?") for data in records])
 
 
 def main():
@@ -629,9 +703,14 @@ def main():
     ap.add_argument("--libraries", default=LIBRARIES)
     ap.add_argument("--json", default="", help="also write both compilers' entries here")
     ap.add_argument("--dump", default="", help="each item's build per compiler into DIR/<compiler>/")
+    ap.add_argument("--merge", nargs="+", default=[], metavar="RECORD",
+                    help="join the records of runs over groups of cases into one record")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--out", default="", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.merge:
+        merge(args.merge)
+        return 0
     for case in args.cases.split(","):
         if case not in CASES:
             ap.error(f"no case {case!r}: {', '.join(CASES)}")
@@ -645,8 +724,8 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({b: list(r.values()) for b, r in by_backend.items()}, f)
-    partial = bool(args.match) or bool(args.dump) or set(args.cases.split(",")) != set(CASES)
-    report(by_backend, record_it=not partial)
+    rows = table_rows(by_backend)
+    report(rows, run_partial(args, rows))
     return 0
 
 

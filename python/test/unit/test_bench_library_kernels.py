@@ -2,6 +2,7 @@
 item, the comparison of the two compilers' results, and the report a run
 prints (geomean, items below 0.95, items only Triton runs, results that
 differ)."""
+import json
 import os
 import subprocess
 import sys
@@ -71,7 +72,8 @@ def test_results_compare_by_sum_and_magnitude():
     assert blk.check_state({"check": [[nan, nan]]}, {"check": [[1.0, 1.0]]}) == "differ"
 
 
-def test_the_report_compares_config_by_config(capsys):
+def test_the_report_compares_config_by_config(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("TRITIUM_RESULTS_DIR", str(tmp_path))
     def entry(work, config, ms, check=((1.0, 1.0),), **extra):
         return {"work": work, "config": config, "ms": ms, "compile_s": 0.5, "check": [list(c) for c in check],
                 **extra}
@@ -82,7 +84,7 @@ def test_the_report_compares_config_by_config(capsys):
                ("case j#1", "as launched"): {"work": "case j#1", "config": "as launched",
                                              "error": "CompilationError: out of resources"},
                ("other m#1", "A"): entry("other m#1", "A", 1.0, check=((6.0, 6.0),))}
-    rows, notes = blk.report({"tritium": tritium, "triton": triton}, record_it=False)
+    rows, notes = blk.report(blk.table_rows({"tritium": tritium, "triton": triton}), partial="a test")
     ratios = {(r["work"], r["config"]): r["ratio"] for r in rows}
     assert ratios == {("case k#1", "A"): 2.0, ("case k#1", "B"): 0.8, ("case j#1", "as launched"): None,
                       ("other m#1", "A"): 1.0}
@@ -92,6 +94,54 @@ def test_the_report_compares_config_by_config(capsys):
                for n in notes)
     assert any(n.startswith("1 items whose results differ: other m#1 [A]") for n in notes)
     assert "0.800  case k#1  [B]" in capsys.readouterr().out
+    with open(tmp_path / "bench_library_kernels.partial.json") as f:
+        assert json.load(f)["partial"] == "a test"
+
+
+def _record(directory, name, rows, command, **fields):
+    data = {"script": "bench_library_kernels", "rows": rows, "command": command, "gpu": "H200", "commit": "abc",
+            "modified": False, **fields}
+    path = os.path.join(directory, name)
+    with open(path, "w") as f:
+        json.dump(data, f)
+    return path
+
+
+def _row(work, config, tritium, triton, **extra):
+    return {"work": work, "config": config, "unit": "ms", "tritium": tritium, "triton": triton,
+            "ratio": round(triton / tritium, 3), "tritium compile s": 0.5, "triton compile s": 0.6,
+            "check": "same", **extra}
+
+
+def test_records_of_groups_of_cases_merge_into_one(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    monkeypatch.setenv("TRITIUM_RESULTS_DIR", str(out))
+    cases = list(blk.CASES)
+    half = len(cases) // 2
+    first = _record(tmp_path, "a.json", [_row(f"{c} k#1", "w4", 1.0, 1.0) for c in cases[:half]],
+                    "bench_library_kernels.py --cases " + ",".join(cases[:half]), partial="cases ...")
+    second = _record(tmp_path, "b.json", [_row(f"{c} k#1", "w4", 1.0, 2.0) for c in cases[half:]],
+                     "bench_library_kernels.py --cases " + ",".join(cases[half:]), partial="cases ...")
+    rows, notes = blk.merge([first, second])
+    assert len(rows) == len(cases)
+    assert any(n.startswith("joined from 2 runs") for n in notes)
+    with open(out / "bench_library_kernels.json") as f:  # whole: every case, nothing left, one GPU and commit
+        data = json.load(f)
+    assert "partial" not in data and data["gpu"] == "H200" and data["commit"] == "abc"
+
+    # one group alone, a budget that left items, or another commit: partial
+    rows, _ = blk.merge([first])
+    with open(out / "bench_library_kernels.partial.json") as f:
+        assert json.load(f)["partial"].startswith("cases not run: " + cases[half])
+    left = _record(tmp_path, "c.json", [_row(f"{c} k#1", "w4", 1.0, 2.0) for c in cases[half:]] +
+                   [{"work": cases[-1] + " k#1", "config": "w8", "unit": "ms", "tritium": None, "triton": 1.0, "ratio": None,
+                     "tritium compile s": None, "triton compile s": 0.6, "check": "-",
+                     "tritium error": "budget spent"}],
+                   "...", partial="cases ...", commit="def")
+    blk.merge([first, left])
+    with open(out / "bench_library_kernels.partial.json") as f:
+        why = json.load(f)["partial"]
+    assert "1 items left by --budget-s" in why and "runs of different commits" in why
 
 
 def test_an_unknown_case_is_refused():
