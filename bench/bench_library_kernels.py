@@ -682,9 +682,11 @@ def merge(paths):
     left = left_by_budget(rows)
     if left:
         why.append(f"{len(left)} items left by --budget-s")
-    for data in records:
-        if data.get("partial") and not data["partial"].startswith("cases "):
-            why.append(f"a run was partial: {data['partial']}")
+    for data in records:  # (a run's own case list and budget are judged above, over all rows)
+        other = [part for part in (data.get("partial") or "").split("; ")
+                 if part and not part.startswith("cases ") and not part.endswith("left by --budget-s")]
+        if other:
+            why.append(f"a run was partial: {'; '.join(other)}")
     for key in ("gpu", "commit", "modified"):
         if len({json.dumps(data.get(key)) for data in records}) > 1:
             why.append(f"runs of different {key}s")

@@ -142,6 +142,11 @@ def test_records_of_groups_of_cases_merge_into_one(tmp_path, monkeypatch):
     with open(out / "bench_library_kernels.partial.json") as f:
         why = json.load(f)["partial"]
     assert "1 items left by --budget-s" in why and "runs of different commits" in why
+    matched = _record(tmp_path, "d.json", [_row(f"{c} k#1", "w4", 1.0, 2.0) for c in cases[half:]], "...",
+                      partial="cases ...; items matching ['k#1']")
+    blk.merge([first, matched])
+    with open(out / "bench_library_kernels.partial.json") as f:
+        assert json.load(f)["partial"] == "a run was partial: items matching ['k#1']"
 
 
 def test_an_unknown_case_is_refused():
