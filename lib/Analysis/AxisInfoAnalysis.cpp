@@ -510,6 +510,23 @@ AxisInfo visitSelect(const AxisInfo &cond, bool scalarCond, const AxisInfo &lhs,
   return builder.build(constant);
 }
 
+/// min / max: each element is one of its operands', so the result is
+/// divisible by what both are, constant where both are, and contiguous where
+/// both are (two runs of step 1 keep their difference, so one of them is
+/// the smaller over a whole run).
+AxisInfo visitMinMax(const AxisInfo &lhs, const AxisInfo &rhs,
+                     ArrayRef<int64_t> shape) {
+  InfoBuilder builder(shape.size());
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    int64_t contiguity = std::gcd(lhs.getContiguity(d), rhs.getContiguity(d));
+    builder.add(contiguity,
+                std::gcd(lhs.getDivisibilityOfGroups(d, contiguity),
+                         rhs.getDivisibilityOfGroups(d, contiguity)),
+                std::gcd(lhs.getConstancy(d), rhs.getConstancy(d)));
+  }
+  return builder.build();
+}
+
 /// Any other element-wise op (floats, math, casts we do not model): equal
 /// inputs give equal outputs, nothing more.
 AxisInfo visitElementwise(ArrayRef<AxisInfo> operands, ValueRange values,
@@ -541,6 +558,13 @@ std::optional<int64_t> foldBinary(Operation *op, int64_t a, int64_t b) {
         if (b == 0)
           return std::nullopt;
         return a % b;
+      })
+      .Case<arith::MinSIOp>([&](auto) { return std::min(a, b); })
+      .Case<arith::MaxSIOp>([&](auto) { return std::max(a, b); })
+      .Case<arith::MinUIOp, arith::MaxUIOp>([&](auto) -> std::optional<int64_t> {
+        if (a < 0 || b < 0) // (an unsigned comparison of negative values)
+          return std::nullopt;
+        return isa<arith::MinUIOp>(op) ? std::min(a, b) : std::max(a, b);
       })
       .Case<arith::AndIOp>([&](auto) { return a & b; })
       .Case<arith::OrIOp>([&](auto) { return a | b; })
@@ -596,7 +620,8 @@ AxisInfo computeResult(Operation *op, unsigned index,
       isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivSIOp,
           arith::DivUIOp, arith::RemSIOp, arith::RemUIOp, arith::AndIOp,
           arith::OrIOp, arith::XOrIOp, arith::ShLIOp, arith::ShRSIOp,
-          arith::CmpIOp>(op))
+          arith::CmpIOp, arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp,
+          arith::MaxUIOp>(op))
     if (auto folded =
             foldConstants(operands[0], operands[1], shape, result.getType(),
                           [&](int64_t a, int64_t b) {
@@ -656,6 +681,8 @@ AxisInfo computeResult(Operation *op, unsigned index,
       .Case<arith::CmpIOp>([&](arith::CmpIOp c) {
         return visitCmp(c.getPredicate(), operands[0], operands[1], shape);
       })
+      .Case<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(
+          [&](auto) { return visitMinMax(operands[0], operands[1], shape); })
       .Case<arith::SelectOp>([&](arith::SelectOp s) {
         return visitSelect(operands[0],
                            !isa<RankedTensorType>(s.getCondition().getType()),

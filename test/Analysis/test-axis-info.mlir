@@ -248,3 +248,39 @@ tt.func @unknown(%p: tensor<32x!tt.ptr<i32>>, %x: tensor<32xi32>) {
   %s = arith.addi %x, %v : tensor<32xi32>
   tt.return
 }
+
+// -----
+
+// min and max: each element is one of its operands', so the result is
+// divisible by what both are.  The bound a chunked loop masks with,
+// min(chunk_size, seqlen - pid * chunk_size), stays a multiple of 16, and a
+// range compared with it gives a mask constant over 16 elements.  Two runs
+// of step 1 stay a run; a run against a bound does not; constants fold.
+tt.func @min_max(%chunk: i32 {tt.divisibility = 16 : i32}, %seqlen: i32 {tt.divisibility = 16 : i32}, %pid: i32) {
+  %m = arith.muli %pid, %chunk : i32
+  %rest = arith.subi %seqlen, %m : i32
+  %limit = arith.minsi %chunk, %rest : i32
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1]}}
+  %r = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [64]}}
+  %l = tt.splat %limit : i32 -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16]}}
+  %mask = arith.cmpi slt, %r, %l : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [32], constancy = [64]}}
+  %c32 = arith.constant dense<32> : tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [32], constancy = [1]}}
+  %r32 = arith.addi %r, %c32 : tensor<64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [32], constancy = [1]}}
+  %runs = arith.minsi %r, %r32 : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %clamped = arith.minsi %r, %l : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [64]}}
+  %c48 = arith.constant dense<48> : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [64]}}
+  %c64 = arith.constant dense<64> : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [64], constancy = [64]}}
+  %max = arith.maxsi %c48, %c64 : tensor<64xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [64]}}
+  %low = arith.maxui %l, %c32 : tensor<64xi32>
+  tt.return
+}
