@@ -681,6 +681,26 @@ AxisInfo computeResult(Operation *op, unsigned index,
       .Case<arith::CmpIOp>([&](arith::CmpIOp c) {
         return visitCmp(c.getPredicate(), operands[0], operands[1], shape);
       })
+      .Case<tt::LoadOp>([&](tt::LoadOp load) {
+        // Elements loaded through equal pointers under an equal mask (and
+        // equal `other`) are equal: a row index loaded once per row of a
+        // tile is constant along the row, so the gather it addresses stays
+        // contiguous there.  Nothing more is known of loaded values; a
+        // volatile load may see another thread's write in between.
+        if (load.getIsVolatile() || !isa<RankedTensorType>(load.getPtr().getType()))
+          return AxisInfo::unknown(rank);
+        InfoBuilder builder(rank);
+        for (unsigned d = 0; d < rank; ++d) {
+          int64_t constancy = operands[0].getConstancy(d);
+          unsigned next = 1;
+          if (load.getMask())
+            constancy = std::gcd(constancy, operands[next++].getConstancy(d));
+          if (load.getOther())
+            constancy = std::gcd(constancy, operands[next].getConstancy(d));
+          builder.add(1, 1, constancy);
+        }
+        return builder.build();
+      })
       .Case<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(
           [&](auto) { return visitMinMax(operands[0], operands[1], shape); })
       .Case<arith::SelectOp>([&](arith::SelectOp s) {

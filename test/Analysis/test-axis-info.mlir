@@ -284,3 +284,40 @@ tt.func @min_max(%chunk: i32 {tt.divisibility = 16 : i32}, %seqlen: i32 {tt.divi
   %low = arith.maxui %l, %c32 : tensor<64xi32>
   tt.return
 }
+
+// -----
+
+// A load through equal pointers under an equal mask gives equal elements: a
+// row index loaded for each element of a 1024-wide row is constant over the
+// row (over 16 with the mask), so the gather it addresses is contiguous over
+// 16.  Of the loaded values nothing more is known, and a volatile load knows
+// nothing.
+tt.func @load_constancy(%idx: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 16 : i32}) {
+  // expected-remark @below {{contiguity = [2048], divisibility = [1073741824], constancy = [1]}}
+  %r = tt.make_range {start = 0 : i32, end = 2048 : i32} : tensor<2048xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1024], constancy = [2048]}}
+  %c1024 = arith.constant dense<1024> : tensor<2048xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1024]}}
+  %row = arith.divsi %r, %c1024 : tensor<2048xi32>
+  // expected-remark @below {{contiguity = [1024], divisibility = [1024], constancy = [1]}}
+  %col = arith.remsi %r, %c1024 : tensor<2048xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [2048]}}
+  %ns = tt.splat %n : i32 -> tensor<2048xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16]}}
+  %mask = arith.cmpi slt, %r, %ns : tensor<2048xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [16], constancy = [2048]}}
+  %is = tt.splat %idx : !tt.ptr<i32> -> tensor<2048x!tt.ptr<i32>>
+  // expected-remark @below {{contiguity = [1], divisibility = [4], constancy = [1024]}}
+  %ip = tt.addptr %is, %row : tensor<2048x!tt.ptr<i32>>, tensor<2048xi32>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1024]}}
+  %k = tt.load %ip : tensor<2048x!tt.ptr<i32>>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [16]}}
+  %km = tt.load %ip, %mask : tensor<2048x!tt.ptr<i32>>
+  // expected-remark @below {{contiguity = [1], divisibility = [1], constancy = [1]}}
+  %kv = tt.load %ip, %mask {isVolatile = true} : tensor<2048x!tt.ptr<i32>>
+  // expected-remark @below {{contiguity = [1], divisibility = [1024], constancy = [16]}}
+  %base = arith.muli %km, %c1024 : tensor<2048xi32>
+  // expected-remark @below {{contiguity = [16], divisibility = [16], constancy = [1]}}
+  %gather = arith.addi %col, %base : tensor<2048xi32>
+  tt.return
+}
