@@ -462,10 +462,12 @@ def test_a_spilling_kernel_has_its_hinted_forms_assembled_with_the_first_where_t
     k = compile_attention_bwd_block_ptr(128, False, (32, 128, 128, 32, 3, 4), kernel="attn_bwd")
     (forms,) = [n for n in os.listdir(tmp_path) if n.endswith("ptxas-forms.txt")]
     first = (tmp_path / forms).read_text().splitlines()[0]
-    hinted_too = (os.cpu_count() or 1) >= 8
-    assert re.fullmatch(r"assembled with the first%s \(\d+ live words\)" % (", hinted too" if hinted_too else ""),
-                        first), first
+    # (the hinted forms need 2 * forms + 2 threads: 4 to 8 for the 1 to 3 other forms)
+    cores = os.cpu_count() or 1
+    when = ", hinted too" if cores >= 8 else "" if cores < 4 else "(, hinted too)?"
+    assert re.fullmatch(r"assembled with the first%s \(\d+ live words\)" % when, first), first
     assert k.n_regs == 255 and k.n_spills > 0 and ".minnctapersm" not in k.asm["ptx"]
+
 
 def test_an_occupancy_step_that_spills_is_not_taken(tmp_path, monkeypatch):
     # On tensor descriptors at head dim 64, (64, 128, 128, 64), 3 stages,
