@@ -236,7 +236,8 @@ private:
   /// has threads, from a tensor of pointers.
   bool isSmallLoad(Operation *op) const {
     auto load = dyn_cast_or_null<tt::LoadOp>(op);
-    if (!load || load.getIsVolatile())
+    if (!load || load.getIsVolatile() ||
+        !isa<RankedTensorType>(load.getPtr().getType()))
       return false;
     auto type = dyn_cast<RankedTensorType>(load.getType());
     auto module = op->getParentOfType<ModuleOp>();
