@@ -175,6 +175,23 @@ def _fla_delta_rule(torch):
     return op
 
 
+def _fla_gdn2_recurrent(torch):
+    """flash-linear-attention's token-by-token Gated DeltaNet-2
+    (fused_recurrent_gdn2: a loop over time with tl.range(..., num_stages=2)
+    and no dot), B=4 T=1024 H=16 D=128, bf16, forward (inference only)."""
+    import torch.nn.functional as F
+    from fla.ops.gdn2 import fused_recurrent_gdn2
+    B, T, H, D, dev = 4, 1024, 16, 128, "cuda"
+    q, k, v = (torch.randn(B, T, H, D, device=dev, dtype=torch.bfloat16) for _ in range(3))
+    k = F.normalize(k.float(), dim=-1).to(torch.bfloat16)
+    g = F.logsigmoid(torch.randn(B, T, H, D, device=dev)).to(torch.bfloat16)
+    b, w = (torch.rand(B, T, H, D, device=dev, dtype=torch.bfloat16) for _ in range(2))
+
+    def op():
+        fused_recurrent_gdn2(q=q, k=k, v=v, g=g, b=b, w=w)
+    return op
+
+
 def _gemlite(torch, batch, matmul_type):
     """gemlite's 4-bit weight-only quantized linear layer (groups of 128,
     asymmetric, 4096 x 4096, fp16 activations) on `batch` rows through its
@@ -240,6 +257,7 @@ CASES = {
     "mamba_state_update": ("mamba", _mamba_state_update),
     "fla_gla": ("fla", _fla_gla),
     "fla_delta_rule": ("fla", _fla_delta_rule),
+    "fla_gdn2_recurrent": ("fla", _fla_gdn2_recurrent),
     "gemlite_gemm": ("gemlite", lambda torch: _gemlite(torch, 1024, "GEMM")),
     "gemlite_gemv": ("gemlite", lambda torch: _gemlite(torch, 1, "GEMV_REVSPLITK")),
     "attorch_layer_norm": ("attorch", _attorch_layer_norm),
