@@ -651,6 +651,11 @@ def report(rows, partial, measured=None, joined=()):
         print(f"  {r['ratio']:.3f}  {r['work']}  [{r['config']}]  {r['tritium']:.4f} vs {r['triton']:.4f} ms")
     if joined:
         notes.append(f"joined from {len(joined)} runs: " + "; ".join(f"`{command}`" for command in joined))
+    if measured is None:  # (the record names the GPU of this run)
+        try:
+            import torch  # noqa: F401
+        except ImportError:
+            pass
     try:
         from results_page import record
         record("bench_library_kernels", rows, headers={"tritium": "Tritium ms", "triton": "Triton ms"},
