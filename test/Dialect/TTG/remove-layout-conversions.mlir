@@ -1153,3 +1153,37 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// The same two stores of one tile, but scanned along each thread's
+// registers: recomputed in the stores' layout the scan would run across the
+// warps (through shared memory, every line's partial sums held at once),
+// which costs more than the conversion it saves, so each result keeps its
+// conversion and the scan stays along the registers.
+// CHECK-LABEL: tt.func @scan_kept_off_the_warps
+// CHECK: %[[X:.*]] = tt.load %{{.*}} : tensor<128x8x!tt.ptr<f32>, #[[A:blocked[0-9]*]]>
+// CHECK: %[[E:.*]] = math.exp %[[X]] : tensor<128x8xf32, #[[A]]>
+// CHECK: ttg.convert_layout %[[E]] : tensor<128x8xf32, #[[A]]> -> tensor<128x8xf32, #[[B:blocked[0-9]*]]>
+// CHECK: %[[S:.*]] = "tt.scan"(%[[E]])
+// CHECK: }) : (tensor<128x8xf32, #[[A]]>) -> tensor<128x8xf32, #[[A]]>
+// CHECK: ttg.convert_layout %[[S]] : tensor<128x8xf32, #[[A]]> -> tensor<128x8xf32, #[[B]]>
+#a = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @scan_kept_off_the_warps(%p: tensor<128x8x!tt.ptr<f32>, #a>,
+                                   %o1: tensor<128x8x!tt.ptr<f32>, #b>, %o2: tensor<128x8x!tt.ptr<f32>, #b>) {
+    %x = tt.load %p : tensor<128x8x!tt.ptr<f32>, #a>
+    %e = math.exp %x : tensor<128x8xf32, #a>
+    %y1 = ttg.convert_layout %e : tensor<128x8xf32, #a> -> tensor<128x8xf32, #b>
+    tt.store %o1, %y1 : tensor<128x8x!tt.ptr<f32>, #b>
+    %s = "tt.scan"(%e) <{axis = 1 : i32, reverse = false}> ({
+    ^bb0(%u: f32, %v: f32):
+      %t = arith.addf %u, %v : f32
+      tt.scan.return %t : f32
+    }) : (tensor<128x8xf32, #a>) -> tensor<128x8xf32, #a>
+    %s1 = ttg.convert_layout %s : tensor<128x8xf32, #a> -> tensor<128x8xf32, #b>
+    tt.store %o2, %s1 : tensor<128x8x!tt.ptr<f32>, #b>
+    tt.return
+  }
+}

@@ -25,9 +25,10 @@
 //      it is needed in (it is used as it is); a conversion is looked through
 //      (its source is needed in the same layout); splat, make_range and dense
 //      constants, element-wise ops, broadcasts, expand_dims and scans (their
-//      region combines scalars) are recomputed, and in step 3 so are loads
-//      of at most as many elements as the block has threads (loaded again in
-//      T).  Any other value (larger loads, block arguments, reductions, more
+//      region combines scalars; not into a layout that takes a scan along
+//      registers or lanes across warps) are recomputed, and in step 3 so are
+//      loads of at most as many elements as the block has threads (loaded
+//      again in T).  Any other value (larger loads, block arguments, reductions, more
 //      than kMaxRematerializedOps ops) abandons the plan in step 2 and
 //      becomes a converted leaf in step 3.  A value needed in two layouts
 //      abandons the plan in both.
@@ -64,6 +65,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Layout/ScanRule.h"
 
 using namespace mlir;
 using namespace tritium;
@@ -200,6 +202,8 @@ private:
                          role == LayoutRole::Producer ||
                          role == LayoutRole::SameLayout ||
                          role == LayoutRole::ExpandDims);
+    if (auto scan = dyn_cast_or_null<tt::ScanOp>(def))
+      recomputable = recomputable && scanStaysOffWarps(scan, layout);
     if (!recomputable)
       return addLeaf(value, layout);
     // Recomputed work (not producers, which cost nothing, nor conversions,
@@ -230,6 +234,31 @@ private:
     }
     order.push_back(def);
     return order.size() <= kMaxRematerializedOps;
+  }
+
+  /// Whether `scan`, recomputed in `layout`, stays off the warps when it
+  /// scans within them now.  Across warps a scan goes through shared memory
+  /// and holds every line's partial sums at once: on a tile of many lines a
+  /// thread that costs more than the conversion it saves (a 128x256 fp32
+  /// tile on 4 warps scanned along its registers: 114 bytes of spills,
+  /// scanned across the warps 700), where lanes shuffle registers.
+  static bool scanStaysOffWarps(tt::ScanOp scan, Attribute layout) {
+    auto acrossWarps = [&](RankedTensorType type) -> std::optional<bool> {
+      auto distributed = getDistributedEncoding(type);
+      if (!distributed)
+        return std::nullopt;
+      std::string why;
+      std::optional<layout::ScanPlan> plan = layout::makeScanPlan(
+          distributed.toLinearLayout(type.getShape()),
+          static_cast<int>(scan.getAxis()), why);
+      if (!plan)
+        return std::nullopt;
+      return plan->warpBits > 0;
+    };
+    auto type = cast<RankedTensorType>(scan->getResult(0).getType());
+    std::optional<bool> now = acrossWarps(type);
+    std::optional<bool> then = acrossWarps(withEncoding(type, layout));
+    return now && then && (*now || !*then);
   }
 
   /// Whether `op` is a tt.load of at most as many elements as the block
