@@ -28,10 +28,10 @@
 //      region combines scalars; not into a layout that takes a scan along
 //      registers or lanes across warps) are recomputed, and in step 3 so are
 //      loads of at most as many elements as the block has threads (loaded
-//      again in T).  Any other value (larger loads, block arguments, reductions, more
-//      than kMaxRematerializedOps ops) abandons the plan in step 2 and
-//      becomes a converted leaf in step 3.  A value needed in two layouts
-//      abandons the plan in both.
+//      again in T).  Any other value (larger loads, block arguments,
+//      reductions, more than kMaxRematerializedOps ops) abandons the plan in
+//      step 2 and becomes a converted leaf in step 3.  A value needed in two
+//      layouts abandons the plan in both.
 //   2. Step 3 only: the recomputed ops other than producers, and than ops
 //      computed from producers alone (ranges, masks and offsets: a few
 //      integer instructions), must feed nothing but the plan (else their
@@ -258,7 +258,9 @@ private:
     auto type = cast<RankedTensorType>(scan->getResult(0).getType());
     std::optional<bool> now = acrossWarps(type);
     std::optional<bool> then = acrossWarps(withEncoding(type, layout));
-    return now && then && (*now || !*then);
+    // (a layout the lowering cannot scan directly is converted before the
+    // scan: never a target; as a source, nothing to keep)
+    return then && (!now || *now || !*then);
   }
 
   /// Whether `op` is a tt.load of at most as many elements as the block
