@@ -461,3 +461,35 @@ def test_float8e5_rounding_toward_zero(dtype):
     # zeros keep their sign, infinities stay infinite (float16 holds -70000 as -inf)
     want = torch.where((magnitude == 0) | torch.isinf(magnitude), x.float(), want)
     assert torch.equal(y.float(), want)
+
+
+# ---- tl.range(..., num_stages=k) on a loop without a dot -----------------------------------------
+
+@triton.jit
+def decayed_running_sum_kernel(x_ptr, w_ptr, out_ptr, T, D: tl.constexpr, STAGES: tl.constexpr):
+    # h_t = h_{t-1} * w_t + x_t, one row of D a step (a recurrence, as a
+    # linear-attention decoder's state update is): the loop's own stage
+    # count streams the rows of later steps while this one computes
+    offs = tl.arange(0, D)
+    h = tl.zeros((D,), dtype=tl.float32)
+    for t in tl.range(0, T, num_stages=STAGES):
+        x = tl.load(x_ptr + t * D + offs)
+        w = tl.load(w_ptr + t * D + offs).to(tl.float32)
+        h = h * w + x
+        tl.store(out_ptr + t * D + offs, h)
+
+
+@pytest.mark.parametrize("stages,kernel_stages", [(1, 3), (2, 1), (3, 3), (4, 2)])
+@pytest.mark.parametrize("T", [1, 2, 37])
+def test_loop_stages_stream_a_recurrence(stages, kernel_stages, T):
+    D = 128
+    x = torch.randn(T, D, device="cuda")
+    w = torch.rand(T, D, device="cuda").to(torch.bfloat16)
+    out = poisoned(T * D)
+    decayed_running_sum_kernel[(1,)](x, w, out, T, D=D, STAGES=stages, num_warps=1, num_stages=kernel_stages)
+    h = torch.zeros(D, device="cuda", dtype=torch.float64)
+    want = []
+    for t in range(T):
+        h = h * w[t].double() + x[t].double()
+        want.append(h.clone())
+    torch.testing.assert_close(out.view(T, D).double(), torch.stack(want), rtol=1e-5, atol=1e-5)

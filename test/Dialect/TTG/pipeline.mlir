@@ -832,3 +832,82 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %res#0 : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// A loop's own stage count (tl.range(..., num_stages=k): tt.num_stages)
+// replaces the kernel's: a recurrence that asks for 3 stages streams its
+// per-step rows, which feed no dot, through rings read back in their layout
+// (2 slots: nothing reads a slot asynchronously); the same loop asking for 1
+// stage keeps its loads.
+// CHECK-LABEL: tt.func public @loop_with_its_own_stages
+// CHECK-COUNT-2: ttg.local_alloc : () -> !ttg.memdesc<2x128xf32, #shared, #smem, mutable>
+// CHECK: scf.for
+// CHECK:   ttg.async_wait {num = 1 : i32}
+// CHECK:   ttg.local_load %{{.*}} -> tensor<128xf32, #blocked>
+// CHECK:   ttg.local_load %{{.*}} -> tensor<128xf32, #blocked>
+// CHECK:   tt.store
+// CHECK:   ttg.async_copy_global_to_local
+// CHECK:   ttg.async_copy_global_to_local
+// CHECK:   scf.yield
+// CHECK-LABEL: tt.func public @loop_with_one_stage
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: tt.load
+// CHECK: tt.load
+// CHECK: } {tt.num_stages = 1 : i32}
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @loop_with_its_own_stages(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %w: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %T: i32 {tt.divisibility = 16 : i32}) {
+    %c128_i32 = arith.constant 128 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<128xf32, #blocked>
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %res:3 = scf.for %t = %c0_i32 to %T step %c1_i32 iter_args(%h = %cst, %px = %x, %pw = %w) -> (tensor<128xf32, #blocked>, !tt.ptr<f32>, !tt.ptr<f32>)  : i32 {
+      %ws = tt.splat %pw : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+      %wp = tt.addptr %ws, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+      %xs = tt.splat %px : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+      %xp = tt.addptr %xs, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+      %xv = tt.load %xp : tensor<128x!tt.ptr<f32>, #blocked>
+      %wv = tt.load %wp : tensor<128x!tt.ptr<f32>, #blocked>
+      %hw = arith.mulf %h, %wv : tensor<128xf32, #blocked>
+      %hn = arith.addf %hw, %xv : tensor<128xf32, #blocked>
+      %o = arith.muli %t, %c128_i32 : i32
+      %ob = tt.addptr %out, %o : !tt.ptr<f32>, i32
+      %os = tt.splat %ob : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+      %op = tt.addptr %os, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+      tt.store %op, %hn : tensor<128x!tt.ptr<f32>, #blocked>
+      %pxn = tt.addptr %px, %c128_i32 : !tt.ptr<f32>, i32
+      %pwn = tt.addptr %pw, %c128_i32 : !tt.ptr<f32>, i32
+      scf.yield %hn, %pxn, %pwn : tensor<128xf32, #blocked>, !tt.ptr<f32>, !tt.ptr<f32>
+    } {tt.num_stages = 3 : i32}
+    tt.return
+  }
+
+  tt.func public @loop_with_one_stage(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %w: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %out: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %T: i32 {tt.divisibility = 16 : i32}) {
+    %c128_i32 = arith.constant 128 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %cst = arith.constant dense<0.000000e+00> : tensor<128xf32, #blocked>
+    %r = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #blocked>
+    %res:3 = scf.for %t = %c0_i32 to %T step %c1_i32 iter_args(%h = %cst, %px = %x, %pw = %w) -> (tensor<128xf32, #blocked>, !tt.ptr<f32>, !tt.ptr<f32>)  : i32 {
+      %ws = tt.splat %pw : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+      %wp = tt.addptr %ws, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+      %xs = tt.splat %px : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+      %xp = tt.addptr %xs, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+      %xv = tt.load %xp : tensor<128x!tt.ptr<f32>, #blocked>
+      %wv = tt.load %wp : tensor<128x!tt.ptr<f32>, #blocked>
+      %hw = arith.mulf %h, %wv : tensor<128xf32, #blocked>
+      %hn = arith.addf %hw, %xv : tensor<128xf32, #blocked>
+      %o = arith.muli %t, %c128_i32 : i32
+      %ob = tt.addptr %out, %o : !tt.ptr<f32>, i32
+      %os = tt.splat %ob : !tt.ptr<f32> -> tensor<128x!tt.ptr<f32>, #blocked>
+      %op = tt.addptr %os, %r : tensor<128x!tt.ptr<f32>, #blocked>, tensor<128xi32, #blocked>
+      tt.store %op, %hn : tensor<128x!tt.ptr<f32>, #blocked>
+      %pxn = tt.addptr %px, %c128_i32 : !tt.ptr<f32>, i32
+      %pwn = tt.addptr %pw, %c128_i32 : !tt.ptr<f32>, i32
+      scf.yield %hn, %pxn, %pwn : tensor<128xf32, #blocked>, !tt.ptr<f32>, !tt.ptr<f32>
+    } {tt.num_stages = 1 : i32}
+    tt.return
+  }
+}

@@ -12,7 +12,10 @@
 // of shared memory less).
 //
 // Algorithm, for each scf.for (innermost first, constant positive step)
-// with numStages >= 2:
+// with numStages >= 2, the kernel's or the loop's own (tt.num_stages, from
+// `tl.range(..., num_stages=k)`: it replaces the kernel's for that loop, and
+// such a loop streams its loads whether or not they feed a dot, as Triton
+// does: every load below that qualifies for the read-back case):
 //   1. Streamed loads, each with a user that is a ttg.local_alloc in the
 //      body (the slot replaces that tile):
 //        * tt.descriptor_load whose tile is in the layout TMA writes
@@ -139,6 +142,10 @@ using namespace tritium;
 using namespace tritium::ttg;
 
 namespace {
+
+/// The attribute a loop's own stage count comes in (`tl.range(...,
+/// num_stages=k)`).
+constexpr llvm::StringLiteral kLoopNumStagesAttr = "tt.num_stages";
 
 /// The largest converted load (bytes of the tile): numStages of them share
 /// shared memory with the dot operands' rings.
@@ -280,8 +287,12 @@ int64_t vectorBytes(tt::LoadOp load, const ModuleAxisInfo &axisInfo) {
 
 class LoopPipeliner {
 public:
-  LoopPipeliner(scf::ForOp loop, int numStages, const ModuleAxisInfo &axisInfo)
-      : loop(loop), numStages(numStages), axisInfo(axisInfo) {}
+  /// `streamEveryLoad`: the loop asked for its stages itself, and its loads
+  /// stream whether or not they feed a dot.
+  LoopPipeliner(scf::ForOp loop, int numStages, bool streamEveryLoad,
+                const ModuleAxisInfo &axisInfo)
+      : loop(loop), numStages(numStages), streamEveryLoad(streamEveryLoad),
+        axisInfo(axisInfo) {}
 
   /// Pipelines the loop; false (nothing changed) when it does not qualify.
   bool run() {
@@ -338,7 +349,8 @@ private:
       if (!alloc) {
         size_t before = loads.size();
         collectConvertedLoad(load);
-        if (loads.size() == before && blocked && feedsDotInBody(load))
+        if (loads.size() == before && blocked &&
+            (streamEveryLoad ? !hasSharedTileUser(load) : feedsDotInBody(load)))
           loads.push_back(readBackLoad(load, blocked));
         continue;
       }
@@ -443,9 +455,14 @@ private:
   /// into shared tiles.  A load with a shared-tile user is not one: its
   /// tile is an operand as loaded, streamed by the rules above or kept
   /// synchronous by them.
+  static bool hasSharedTileUser(tt::LoadOp load) {
+    return llvm::any_of(load->getUsers(),
+                        [](Operation *user) { return isa<LocalAllocOp>(user); });
+  }
+
   bool feedsDotInBody(tt::LoadOp load) {
     Block *body = loop.getBody();
-    if (llvm::any_of(load->getUsers(), [](Operation *user) { return isa<LocalAllocOp>(user); }))
+    if (hasSharedTileUser(load))
       return false;
     struct Step {
       Operation *op;
@@ -1329,6 +1346,7 @@ private:
 
   scf::ForOp loop;
   int64_t numStages;
+  bool streamEveryLoad;
   bool slotReadersAreSynchronous = false;
   const ModuleAxisInfo &axisInfo;
   SmallVector<PipelinedLoad> loads;
@@ -1348,13 +1366,19 @@ private:
 } // namespace
 
 void ttg::pipelineLoops(ModuleOp module, int numStages) {
-  if (numStages < 2)
+  // Each loop with its stages: its own tt.num_stages, else the kernel's.
+  SmallVector<std::tuple<scf::ForOp, int, bool>> loops;
+  module.walk([&](scf::ForOp loop) { // innermost first
+    auto own = loop->getAttrOfType<IntegerAttr>(kLoopNumStagesAttr);
+    int stages = own ? static_cast<int>(own.getInt()) : numStages;
+    if (stages >= 2)
+      loops.push_back({loop, stages, own != nullptr});
+  });
+  if (loops.empty())
     return;
-  SmallVector<scf::ForOp> loops;
-  module.walk([&](scf::ForOp loop) { loops.push_back(loop); }); // innermost first
   ModuleAxisInfo axisInfo(module);
-  for (scf::ForOp loop : loops)
-    LoopPipeliner(loop, numStages, axisInfo).run();
+  for (auto [loop, stages, own] : loops)
+    LoopPipeliner(loop, stages, /*streamEveryLoad=*/own, axisInfo).run();
 }
 
 namespace {
