@@ -1165,8 +1165,10 @@ private:
       }
       // The load's other users read the slot back.
       Value loaded = p.load->getResult(0);
-      if (llvm::any_of(loaded.getUsers(),
-                       [&](Operation *user) { return p.readsRegisters(user); })) {
+      auto &pipelined = p;
+      if (llvm::any_of(loaded.getUsers(), [&](Operation *user) {
+            return pipelined.readsRegisters(user);
+          })) {
         auto readBack = LocalLoadOp::create(inner, loc, loaded.getType(), slot, Value());
         current.map(loaded, readBack.getResult());
         readBacks.push_back(readBack);
