@@ -835,6 +835,95 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// A packed weight tile (i32) dequantized in another layout (its scales',
+// one element a thread) before a warpgroup dot: the load streams through a
+// plain ring, and the conversion to the dequantizing layout becomes the
+// slot's read in that layout (no conversion of the tile in the loop).
+// CHECK-LABEL: tt.func public @read_back_in_the_converted_layout
+// CHECK: scf.for
+// CHECK:   ttg.async_wait {num = 1 : i32}
+// CHECK-NOT: ttg.convert_layout
+// CHECK:   %[[W:.*]] = ttg.local_load %{{.*}} : !ttg.memdesc<64x64xi32, #shared, #smem, mutable, 3x64x64> -> tensor<64x64xi32, #blocked1>
+// CHECK-NOT: ttg.convert_layout
+// CHECK:   arith.sitofp %[[W]]
+// CHECK:   ttg.warp_group_dot
+// CHECK:   ttg.async_copy_global_to_local %{{.*}} : tensor<64x64x!tt.ptr<i32>, #blocked> -> !ttg.memdesc<64x64xi32, #shared
+// CHECK:   scf.yield
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#slice = #ttg.slice<{dim = 0, parent = #blocked}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @read_back_in_the_converted_layout(%w0: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %a: !ttg.memdesc<64x64xf16, #nvmma, #smem>,
+                                                    %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %r = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #slice>
+    %re = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #slice> -> tensor<1x64xi32, #blocked>
+    %rb = tt.broadcast %re : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %ws = tt.splat %w0 : !tt.ptr<i32> -> tensor<64x64x!tt.ptr<i32>, #blocked>
+    %wp = tt.addptr %ws, %rb : tensor<64x64x!tt.ptr<i32>, #blocked>, tensor<64x64xi32, #blocked>
+    %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %pw = %wp) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<i32>, #blocked>) : i32 {
+      %w = tt.load %pw : tensor<64x64x!tt.ptr<i32>, #blocked>
+      %wc = ttg.convert_layout %w : tensor<64x64xi32, #blocked> -> tensor<64x64xi32, #blocked1>
+      %wf = arith.sitofp %wc : tensor<64x64xi32, #blocked1> to tensor<64x64xf16, #blocked1>
+      %bs = ttg.local_alloc %wf : (tensor<64x64xf16, #blocked1>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %d = ttg.warp_group_dot %a, %bs, %acc : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
+      %pw2 = tt.addptr %pw, %step : tensor<64x64x!tt.ptr<i32>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %d, %pw2 : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<i32>, #blocked>
+    }
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// The same tile dequantized in a layout whose lanes run down the columns:
+// read from the plain row-major slot, each warp access would meet one bank
+// 32 times, more than the conversion's padded scratch costs, so the slot is
+// read back in the load's layout and converted.
+// CHECK-LABEL: tt.func public @read_back_then_converted
+// CHECK: scf.for
+// CHECK:   %[[W:.*]] = ttg.local_load %{{.*}} -> tensor<64x64xi32, #blocked>
+// CHECK:   ttg.convert_layout %[[W]] : tensor<64x64xi32, #blocked> -> tensor<64x64xi32, #blocked1>
+// CHECK:   ttg.warp_group_dot
+#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+#slice = #ttg.slice<{dim = 0, parent = #blocked}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @read_back_then_converted(%w0: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %a: !ttg.memdesc<64x64xf16, #nvmma, #smem>,
+                                           %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %r = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #slice>
+    %re = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #slice> -> tensor<1x64xi32, #blocked>
+    %rb = tt.broadcast %re : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %ws = tt.splat %w0 : !tt.ptr<i32> -> tensor<64x64x!tt.ptr<i32>, #blocked>
+    %wp = tt.addptr %ws, %rb : tensor<64x64x!tt.ptr<i32>, #blocked>, tensor<64x64xi32, #blocked>
+    %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %pw = %wp) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<i32>, #blocked>) : i32 {
+      %w = tt.load %pw : tensor<64x64x!tt.ptr<i32>, #blocked>
+      %wc = ttg.convert_layout %w : tensor<64x64xi32, #blocked> -> tensor<64x64xi32, #blocked1>
+      %wf = arith.sitofp %wc : tensor<64x64xi32, #blocked1> to tensor<64x64xf16, #blocked1>
+      %bs = ttg.local_alloc %wf : (tensor<64x64xf16, #blocked1>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %d = ttg.warp_group_dot %a, %bs, %acc : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
+      %pw2 = tt.addptr %pw, %step : tensor<64x64x!tt.ptr<i32>, #blocked>, tensor<64x64xi32, #blocked>
+      scf.yield %d, %pw2 : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<i32>, #blocked>
+    }
+    tt.return %res#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
 // A loop's own stage count (tl.range(..., num_stages=k): tt.num_stages)
 // replaces the kernel's: a recurrence that asks for 3 stages streams its
 // per-step rows, which feed no dot, through rings read back in their layout

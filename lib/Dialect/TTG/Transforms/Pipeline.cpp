@@ -57,7 +57,12 @@
 //          dequantization; layout conversions alone do not count:
 //          feedsDotInBody): its slots are plain #ttg.swizzled_shared tiles
 //          in its own order, and its users read the slot back in its
-//          layout, so each lane reads the words it copied; left synchronous
+//          layout, so each lane reads the words it copied, except that a
+//          conversion of it through shared memory (a packed weight tile
+//          dequantized in its scales' layout) becomes a read of the slot in
+//          the conversion's target layout where the bank model
+//          (BankConflicts.h) gives that read no more wavefronts than the
+//          conversion's store and read; left synchronous
 //          when the rings of all loads and the function's other shared
 //          tiles would not fit in a block's shared memory.
 //      The value's other shared tiles in the slot's layout, or in its
@@ -131,6 +136,7 @@
 #include "tritium/Analysis/Allocation.h"
 #include "tritium/Analysis/AxisInfo.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "tritium/Layout/BankConflicts.h"
 
 namespace tritium::ttg {
 #define GEN_PASS_DEF_TTGPIPELINEPASS
@@ -499,12 +505,60 @@ private:
   /// through a ring of plain slots in its own layout: each thread copies
   /// the vectors it would have loaded and its users read the slot back in
   /// that layout (ttg.local_load), so every lane reads the words it wrote.
+  ///
+  /// A user that converts the value through shared memory (a dequantized
+  /// weight tile computed in its scales' layout, say) reads the slot in the
+  /// conversion's target layout instead, when that read is modelled to take
+  /// no more wavefronts than the conversion's store and read together: the
+  /// conversion's scratch, its store and its barriers go, and the ring's
+  /// wait and barrier serve the read (slotReadCostsNoMore).
   PipelinedLoad readBackLoad(tt::LoadOp load, BlockedEncodingAttr blocked) {
     PipelinedLoad p{load, LocalAllocOp()};
     SmallVector<unsigned> order(blocked.getOrder().begin(), blocked.getOrder().end());
-    p.plainSlot = plainSlotType(cast<RankedTensorType>(load.getType()), order);
+    auto type = cast<RankedTensorType>(load.getType());
+    p.plainSlot = plainSlotType(type, order);
     p.readBack = true;
+    for (Operation *user : load->getUsers()) {
+      auto convert = dyn_cast<ConvertLayoutOp>(user);
+      if (convert && convert->getBlock() == loop.getBody() &&
+          slotReadCostsNoMore(type, convert.getType(), order)) {
+        p.slotReads.push_back(convert);
+        p.folded.insert(convert);
+      }
+    }
     return p;
+  }
+
+  /// Whether reading a plain slot of `type` (unswizzled, dimensions in
+  /// `order`, fastest first) straight into `target`'s layout takes no more
+  /// modelled wavefronts than the conversion from `type` to `target` does
+  /// through shared memory (its store and load phases, every part).  False
+  /// when the conversion does not go through shared memory.
+  static bool slotReadCostsNoMore(RankedTensorType type, RankedTensorType target,
+                                  ArrayRef<unsigned> order) {
+    std::optional<layout::ConvertScratchPlan> plan =
+        getConvertScratchPlan(type, target);
+    auto encoding = dyn_cast<DistributedEncodingAttr>(target.getEncoding());
+    if (!plan || !encoding || type.getElementTypeBitWidth() < 8)
+      return false;
+    int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+    // The slot is row-major over the dimensions from the slowest to the
+    // fastest of `order`.
+    int64_t rank = type.getRank();
+    std::vector<int64_t> rowMajor, shape;
+    for (int64_t i = rank; i-- > 0;) {
+      rowMajor.push_back(order[i]);
+      shape.push_back(type.getShape()[order[i]]);
+    }
+    layout::LinearLayout read =
+        encoding.toLinearLayout(target.getShape()).permuteOutDims(rowMajor);
+    layout::PaddedTile slot{shape, 0};
+    int64_t vec = layout::maxVectorWidth(read, elementBytes);
+    layout::AccessCost direct =
+        layout::modelTileAccess(read, slot, elementBytes, vec);
+    int64_t parts = plan->parts ? plan->parts->numParts() : 1;
+    return direct.wavefronts <=
+           parts * (plan->store.wavefronts + plan->load.wavefronts);
   }
 
   /// Read-back loads are left synchronous when the rings of all the loads,
