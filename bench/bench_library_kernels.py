@@ -430,9 +430,10 @@ def record_launches(torch, op, tuners):
 
 
 def _jit_function(kernel):
-    """The JIT function a launched object is or wraps."""
-    for _ in range(6):
-        if hasattr(kernel, "device_caches"):
+    """The JIT function a launched object is or wraps (through any number of
+    autotune and heuristics wrappers)."""
+    for _ in range(64):
+        if kernel is None or hasattr(kernel, "device_caches"):
             return kernel
         kernel = getattr(kernel, "fn", None)
     return None

@@ -49,6 +49,16 @@ def test_a_kernel_is_named_through_its_wrappers():
     assert blk._name(stacked) == "_chunk_scan_fwd_kernel"
 
 
+def test_a_kernel_is_dumped_through_its_wrappers():
+    kernel = JITFunction("_layer_norm_bwd_kernel")
+    kernel.device_caches = {0: ({}, None)}
+    stacked = kernel
+    for _ in range(6):  # an autotuner over five heuristics
+        stacked = Wrapper(stacked)
+    assert blk._jit_function(stacked) is kernel
+    assert blk._jit_function(Wrapper(object())) is None
+
+
 def test_launches_are_one_item_when_shapes_strides_dtypes_and_scalars_agree():
     kernel = Wrapper(JITFunction("k"))
     a = FakeTensor((4, 8), (8, 1))
