@@ -358,3 +358,51 @@ def test_dot_operand_scaled_by_a_tile_loaded_in_the_loop(BT, BK, BV, num_warps, 
                                                                    num_warps=num_warps, num_stages=num_stages)
     scaled = (q.float() * torch.exp2(g)).half().double()
     torch.testing.assert_close(dh.double(), scaled.T @ do.double(), rtol=2e-3, atol=5e-2)
+
+
+@triton.jit
+def int4_weight_matmul(a_ptr, w_ptr, s_ptr, z_ptr, c_ptr, M, N, K, GROUP: tl.constexpr, BM: tl.constexpr,
+                       BN: tl.constexpr, BK: tl.constexpr):
+    # C = A @ W with W stored as 4-bit values, eight to an int32 along K, and
+    # dequantized per group of GROUP rows of K (w * scale + zero): the packed
+    # tile is loaded in one layout and dequantized in its scales' (one
+    # element a thread along N), the conversion between them inside the loop
+    pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
+    w_ptrs = w_ptr + (rk[:, None] // 8) * N + rn[None, :]
+    shift = ((rk % 8) * 4)[:, None]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K // BK):
+        a = tl.load(a_ptrs, mask=rm[:, None] < M, other=0.0)
+        packed = tl.load(w_ptrs)
+        group = (k * BK) // GROUP
+        scale = tl.load(s_ptr + group * N + rn[None, :])
+        zero = tl.load(z_ptr + group * N + rn[None, :])
+        w = ((packed >> shift) & 15).to(tl.float16) * scale + zero
+        acc = tl.dot(a, w, acc)
+        a_ptrs += BK
+        w_ptrs += (BK // 8) * N
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc.to(tl.float16), mask=rm[:, None] < M)
+
+
+@pytest.mark.parametrize("BM,BN,BK,num_warps,num_stages", [(64, 256, 64, 8, 2), (64, 128, 128, 4, 2),
+                                                            (64, 64, 32, 4, 4), (32, 64, 64, 2, 3),
+                                                            (128, 128, 64, 8, 3)])
+def test_dequantized_weight_matmul(BM, BN, BK, num_warps, num_stages):
+    M, N, K, group = 300, 512, 1024, 128
+    q = torch.randint(0, 16, (K, N), device="cuda", dtype=torch.int32)
+    packed = torch.zeros(K // 8, N, device="cuda", dtype=torch.int32)
+    for j in range(8):
+        packed |= q[j::8] << (4 * j)
+    scales = (torch.rand(K // group, N, device="cuda") * 0.02 + 0.001).half()
+    zeros = (-7.0 * scales.float()).half()
+    a = random_operand((M, K), "float16")
+    c = poisoned((M, N), "float16")
+    int4_weight_matmul[(triton.cdiv(M, BM), N // BN)](a, packed, scales, zeros, c, M, N, K, GROUP=group, BM=BM, BN=BN,
+                                                      BK=BK, num_warps=num_warps, num_stages=num_stages)
+    rows = torch.arange(K, device="cuda") // group
+    w = (q.half() * scales[rows] + zeros[rows]).double()
+    torch.testing.assert_close(c.double(), a.double() @ w, rtol=2e-2, atol=2e-2)
