@@ -84,3 +84,40 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// A norm's backward row: dW's update (dw + dy * x) does not depend on the
+// row's sum and is the last use of x and of dW's old value, so it moves
+// above the reduction (x and the old dW no longer live across it, the new
+// dW does).  dz = dy * z alone would trade z for dz (dy is read after the
+// sum anyway), so it stays; so does the work that reads the sum.
+// CHECK-LABEL: tt.func @independent_work_above_a_reduction
+// CHECK: %[[P:.*]] = arith.mulf %[[X:.*]], %[[W:.*]] : tensor<256xf32, #blocked>
+// CHECK: %[[U:.*]] = arith.mulf %[[DY:.*]], %[[X]] : tensor<256xf32, #blocked>
+// CHECK: %[[DW:.*]] = arith.addf %{{.*}}, %[[U]] : tensor<256xf32, #blocked>
+// CHECK: "tt.reduce"(%[[P]])
+// CHECK: tt.splat
+// CHECK: arith.mulf %[[DY]], %{{.*}} : tensor<256xf32, #blocked>
+// CHECK: arith.mulf %[[DY]], %{{.*}} : tensor<256xf32, #blocked>
+// CHECK: tt.return %[[DW]]
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @independent_work_above_a_reduction(%x: tensor<256xf32, #blocked>, %w: tensor<256xf32, #blocked>,
+                                              %dy: tensor<256xf32, #blocked>, %z: tensor<256xf32, #blocked>,
+                                              %dw0: tensor<256xf32, #blocked>)
+      -> (tensor<256xf32, #blocked>, tensor<256xf32, #blocked>, tensor<256xf32, #blocked>) {
+    %p = arith.mulf %x, %w : tensor<256xf32, #blocked>
+    %s = "tt.reduce"(%p) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<256xf32, #blocked>) -> f32
+    %ss = tt.splat %s : f32 -> tensor<256xf32, #blocked>
+    %dx = arith.mulf %dy, %ss : tensor<256xf32, #blocked>
+    %u = arith.mulf %dy, %x : tensor<256xf32, #blocked>
+    %dw = arith.addf %dw0, %u : tensor<256xf32, #blocked>
+    %dz = arith.mulf %dy, %z : tensor<256xf32, #blocked>
+    tt.return %dw, %dx, %dz : tensor<256xf32, #blocked>, tensor<256xf32, #blocked>, tensor<256xf32, #blocked>
+  }
+}

@@ -12,7 +12,16 @@
 //     their first user in their block, so the converted copy of a tile is
 //     not held across unrelated work (the epilogue's conversion of the
 //     accumulator next to the store that needs it, operand reads next to
-//     their dot).
+//     their dot);
+//   * element-wise work after a tt.reduce that does not depend on it moves
+//     up above it when that keeps fewer tensors alive across the reduction
+//     (an operand whose last use it is dies before the reduction; its
+//     result, used after it, lives across instead), chain by chain of ops
+//     that feed one another.  A block-wide reduction exchanges values between
+//     threads, which ptxas does not schedule across, so what is live
+//     across it is what the reduction's registers must share: a norm's
+//     backward updates dW (`dw += dy * xhat`) after the row's sum in the
+//     source, keeping dy alive across it.
 //
 // Algorithm: one walk collects the candidates; allocs are hoisted first
 // (and immutable tiles of one tensor in one layout that end up in one block
@@ -120,6 +129,101 @@ void sinkToFirstUser(Operation *op) {
   op->moveBefore(user);
 }
 
+/// Element-wise work that may move above a reduction: a pure element-wise
+/// op (arith, math) with one tensor result.  Shape ops (broadcasts of a
+/// row statistic) stay: counted as tensors they would look like a saving
+/// where they cost a thread next to no registers.
+bool isHoistableWork(Operation *op) {
+  return op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+         isa<RankedTensorType>(op->getResult(0).getType()) &&
+         op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op);
+}
+
+/// Whether `value` is available at `point`: defined before it in its
+/// block, or before the op of an enclosing block that holds it.
+bool availableBefore(Value value, Operation *point) {
+  Block *owner = isa<BlockArgument>(value)
+                     ? cast<BlockArgument>(value).getOwner()
+                     : value.getDefiningOp()->getBlock();
+  Operation *ancestor = owner->findAncestorOpInBlock(*point);
+  if (!ancestor)
+    return false;
+  Operation *def = value.getDefiningOp();
+  return !def || def->isBeforeInBlock(ancestor);
+}
+
+/// Whether every use of `value` other than by `op` lies before `point` in
+/// `point`'s block.
+bool diesAt(Value value, Operation *op, Operation *point) {
+  Block *block = point->getBlock();
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (arg.getOwner() != block)
+      return false; // defined around the block: alive across every visit
+  } else if (value.getDefiningOp()->getBlock() != block) {
+    return false;
+  }
+  for (Operation *user : value.getUsers()) {
+    if (user == op)
+      continue;
+    Operation *ancestor = block->findAncestorOpInBlock(*user);
+    if (!ancestor || !ancestor->isBeforeInBlock(point))
+      return false;
+  }
+  return true;
+}
+
+/// Moves the element-wise work after `reduce` that does not depend on it
+/// above it, where that keeps fewer tensors alive across it.  Each op, in
+/// order, is tentatively moved when it keeps no more alive than before
+/// (delta <= 0: its dying operands against its result); the moved ops
+/// that feed one another form chains, and a chain stays above the
+/// reduction only when its deltas add up to fewer tensors alive (dy * xhat
+/// alone trades dy for the product; added into dW it frees dW's old value
+/// too), else its ops go back where they were.
+void hoistAboveReduction(tt::ReduceOp reduce) {
+  Operation *point = reduce;
+  struct Moved {
+    Operation *op;
+    Operation *after; // the op it followed (to put it back)
+    int delta;
+    int chain;
+  };
+  SmallVector<Moved> moved;
+  DenseMap<Operation *, int> chainOf;
+  for (Operation *op = point->getNextNode(); op;) {
+    Operation *next = op->getNextNode();
+    if (isHoistableWork(op) &&
+        llvm::all_of(op->getOperands(),
+                     [&](Value v) { return availableBefore(v, point); })) {
+      int delta = op->use_empty() ? 0 : 1; // its users all come after it
+      SmallPtrSet<Value, 4> seen;
+      for (Value operand : op->getOperands())
+        if (isa<RankedTensorType>(operand.getType()) &&
+            seen.insert(operand).second && diesAt(operand, op, point))
+          --delta;
+      if (delta <= 0) {
+        // Its chain: that of a moved op it reads, or a new one.
+        int chain = moved.size();
+        for (Value operand : op->getOperands())
+          if (Operation *def = operand.getDefiningOp())
+            if (auto it = chainOf.find(def); it != chainOf.end())
+              chain = std::min(chain, it->second);
+        moved.push_back({op, op->getPrevNode(), delta, chain});
+        chainOf[op] = chain;
+        op->moveBefore(point);
+      }
+    }
+    op = next;
+  }
+  DenseMap<int, int> chainDelta;
+  for (const Moved &m : moved)
+    chainDelta[m.chain] += m.delta;
+  // Back in reverse, so that each op's old neighbour is in place again.
+  for (const Moved &m : llvm::reverse(moved))
+    if (chainDelta[m.chain] >= 0)
+      m.op->moveAfter(m.after);
+}
+
 } // namespace
 
 void ttg::reorderInstructions(ModuleOp module) {
@@ -154,6 +258,10 @@ void ttg::reorderInstructions(ModuleOp module) {
   // Last first: a conversion that feeds another one sinks after it did.
   for (Operation *op : llvm::reverse(sinks))
     sinkToFirstUser(op);
+  SmallVector<tt::ReduceOp> reductions;
+  module.walk([&](tt::ReduceOp reduce) { reductions.push_back(reduce); });
+  for (tt::ReduceOp reduce : reductions)
+    hoistAboveReduction(reduce);
 }
 
 namespace {
