@@ -121,3 +121,29 @@ module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %dw, %dx, %dz : tensor<256xf32, #blocked>, tensor<256xf32, #blocked>, tensor<256xf32, #blocked>
   }
 }
+
+// -----
+
+// Two products that each only trade one tensor for another, joined by a sum
+// that frees both: one chain, which moves above the reduction whole.
+// CHECK-LABEL: tt.func @chains_joined_by_a_use_move_together
+// CHECK: arith.mulf %[[U:.*]], %[[U]]
+// CHECK: arith.mulf %[[V:.*]], %[[V]]
+// CHECK: %[[Z:.*]] = arith.addf
+// CHECK: "tt.reduce"
+// CHECK: tt.return %[[Z]]
+#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @chains_joined_by_a_use_move_together(%p: tensor<256xf32, #blocked>, %u: tensor<256xf32, #blocked>,
+                                                %v: tensor<256xf32, #blocked>) -> (tensor<256xf32, #blocked>, f32) {
+    %s = "tt.reduce"(%p) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      tt.reduce.return %t : f32
+    }) : (tensor<256xf32, #blocked>) -> f32
+    %x = arith.mulf %u, %u : tensor<256xf32, #blocked>
+    %y = arith.mulf %v, %v : tensor<256xf32, #blocked>
+    %z = arith.addf %x, %y : tensor<256xf32, #blocked>
+    tt.return %z, %s : tensor<256xf32, #blocked>, f32
+  }
+}

@@ -39,6 +39,8 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <functional>
+
 namespace tritium::ttg {
 #define GEN_PASS_DEF_TTGREORDERINSTRUCTIONSPASS
 #include "tritium/Dialect/TTG/Transforms/Passes.h.inc"
@@ -190,6 +192,11 @@ void hoistAboveReduction(tt::ReduceOp reduce) {
   };
   SmallVector<Moved> moved;
   DenseMap<Operation *, int> chainOf;
+  // Chains join where an op reads two of them (union by the lowest index).
+  SmallVector<int> parent;
+  std::function<int(int)> root = [&](int c) {
+    return parent[c] == c ? c : parent[c] = root(parent[c]);
+  };
   for (Operation *op = point->getNextNode(); op;) {
     Operation *next = op->getNextNode();
     if (isHoistableWork(op) &&
@@ -202,12 +209,17 @@ void hoistAboveReduction(tt::ReduceOp reduce) {
             seen.insert(operand).second && diesAt(operand, op, point))
           --delta;
       if (delta <= 0) {
-        // Its chain: that of a moved op it reads, or a new one.
-        int chain = moved.size();
+        // Its chain: those of the moved ops it reads, joined, or a new one.
+        int chain = parent.size();
+        parent.push_back(chain);
         for (Value operand : op->getOperands())
           if (Operation *def = operand.getDefiningOp())
-            if (auto it = chainOf.find(def); it != chainOf.end())
-              chain = std::min(chain, it->second);
+            if (auto it = chainOf.find(def); it != chainOf.end()) {
+              int other = root(it->second);
+              int low = std::min(root(chain), other);
+              parent[root(chain)] = low;
+              parent[other] = low;
+            }
         moved.push_back({op, op->getPrevNode(), delta, chain});
         chainOf[op] = chain;
         op->moveBefore(point);
@@ -217,10 +229,10 @@ void hoistAboveReduction(tt::ReduceOp reduce) {
   }
   DenseMap<int, int> chainDelta;
   for (const Moved &m : moved)
-    chainDelta[m.chain] += m.delta;
+    chainDelta[root(m.chain)] += m.delta;
   // Back in reverse, so that each op's old neighbour is in place again.
   for (const Moved &m : llvm::reverse(moved))
-    if (chainDelta[m.chain] >= 0)
+    if (chainDelta[root(m.chain)] >= 0)
       m.op->moveAfter(m.after);
 }
 
