@@ -17,16 +17,15 @@
 //     up above it when that keeps fewer tensors alive across the reduction
 //     (an operand whose last use it is dies before the reduction; its
 //     result, used after it, lives across instead), chain by chain of ops
-//     that feed one another.  A block-wide reduction exchanges values between
-//     threads, which ptxas does not schedule across, so what is live
-//     across it is what the reduction's registers must share: a norm's
-//     backward updates dW (`dw += dy * xhat`) after the row's sum in the
-//     source, keeping dy alive across it.
+//     that feed one another.  A norm's backward updates dW (`dw += dy *
+//     xhat`) after the row's sum in the source, keeping its operand and
+//     dW's old value alive across the sum; moved above it, Mamba-2's gated
+//     RMSNorm backward spills half as much (ptxas of CUDA 13.0).
 //
 // Algorithm: one walk collects the candidates; allocs are hoisted first
 // (and immutable tiles of one tensor in one layout that end up in one block
 // merged), then conversions and loads are sunk, each within its own block
-// only.  A
+// only, then each reduction's independent work is moved (hoistAboveReduction).  A
 // local_load never moves past an op that may write memory (a local_store,
 // an async copy, a barrier, a call): it must read what it read before.  A
 // conversion is pure and may pass anything.  Ops whose users sit in other
