@@ -25,8 +25,8 @@
 // Algorithm: one walk collects the candidates; allocs are hoisted first
 // (and immutable tiles of one tensor in one layout that end up in one block
 // merged), then conversions and loads are sunk, each within its own block
-// only, then each reduction's independent work is moved (hoistAboveReduction).  A
-// local_load never moves past an op that may write memory (a local_store,
+// only, then each reduction's independent work moves (hoistAboveReduction).
+// A local_load never moves past an op that may write memory (a local_store,
 // an async copy, a barrier, a call): it must read what it read before.  A
 // conversion is pure and may pass anything.  Ops whose users sit in other
 // blocks only, or are not after them in the block, stay.
