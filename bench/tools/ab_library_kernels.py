@@ -20,7 +20,6 @@ build's rounds (its largest max/min over the items).
 import argparse
 import json
 import lzma
-import math
 import os
 import shutil
 import statistics
@@ -102,10 +101,6 @@ def compare(runs, names):
     return rows
 
 
-def geomean(values):
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
-
-
 def report(rows, names, rounds):
     width = max([len(n) for n in names] + [6])
     print(f"{len(rows)} items under Triton and every build, {rounds} round(s); Triton's time / the build's:")
@@ -113,7 +108,8 @@ def report(rows, names, rounds):
     for work, config, _, ratios, _, differ in rows:
         flag = f"  differ: {', '.join(differ)}" if differ else ""
         print(f"{work[:56]:56s} {config[:44]:44s} " + " ".join(f"{ratios[n]:{width}.3f}" for n in names) + flag)
-    print("geomean " + ", ".join(f"{n} {geomean([r[3][n] for r in rows]):.3f}" for n in names))
+    if rows:
+        print("geomean " + ", ".join(f"{n} {blk.geomean([r[3][n] for r in rows]):.3f}" for n in names))
     if rounds > 1 and rows:
         print("largest spread of one build's rounds (max/min ms) " +
               ", ".join(f"{n} {max(r[4][n] for r in rows):.2f}" for n in names))

@@ -35,6 +35,7 @@
 #include "tritium/Dialect/TTG/Transforms/Passes.h"
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 
+#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -140,19 +141,6 @@ bool isHoistableWork(Operation *op) {
          op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op);
 }
 
-/// Whether `value` is available at `point`: defined before it in its
-/// block, or before the op of an enclosing block that holds it.
-bool availableBefore(Value value, Operation *point) {
-  Block *owner = isa<BlockArgument>(value)
-                     ? cast<BlockArgument>(value).getOwner()
-                     : value.getDefiningOp()->getBlock();
-  Operation *ancestor = owner->findAncestorOpInBlock(*point);
-  if (!ancestor)
-    return false;
-  Operation *def = value.getDefiningOp();
-  return !def || def->isBeforeInBlock(ancestor);
-}
-
 /// Whether every use of `value` other than by `op` lies before `point` in
 /// `point`'s block.
 bool diesAt(Value value, Operation *op, Operation *point) {
@@ -181,7 +169,7 @@ bool diesAt(Value value, Operation *op, Operation *point) {
 /// reduction only when its deltas add up to fewer tensors alive (dy * xhat
 /// alone trades dy for the product; added into dW it frees dW's old value
 /// too), else its ops go back where they were.
-void hoistAboveReduction(tt::ReduceOp reduce) {
+void hoistAboveReduction(tt::ReduceOp reduce, DominanceInfo &dominance) {
   Operation *point = reduce;
   struct Moved {
     Operation *op;
@@ -200,7 +188,7 @@ void hoistAboveReduction(tt::ReduceOp reduce) {
     Operation *next = op->getNextNode();
     if (isHoistableWork(op) &&
         llvm::all_of(op->getOperands(),
-                     [&](Value v) { return availableBefore(v, point); })) {
+                     [&](Value v) { return dominance.properlyDominates(v, point); })) {
       int delta = op->use_empty() ? 0 : 1; // its users all come after it
       SmallPtrSet<Value, 4> seen;
       for (Value operand : op->getOperands())
@@ -271,8 +259,9 @@ void ttg::reorderInstructions(ModuleOp module) {
     sinkToFirstUser(op);
   SmallVector<tt::ReduceOp> reductions;
   module.walk([&](tt::ReduceOp reduce) { reductions.push_back(reduce); });
+  DominanceInfo dominance(module);
   for (tt::ReduceOp reduce : reductions)
-    hoistAboveReduction(reduce);
+    hoistAboveReduction(reduce, dominance);
 }
 
 namespace {
