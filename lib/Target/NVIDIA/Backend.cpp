@@ -17,7 +17,9 @@
 //               them and, still spilling, from PTX emitted with
 //               straight-line strength reduction, unless it copies with
 //               per-thread cp.async, and, still spilling, from PTX emitted
-//               without loop strength reduction; each time the result that
+//               without loop strength reduction, and, still spilling, with
+//               its masked loads' defaults written unconditionally
+//               (PTXLoadDefaults.h); each time the result that
 //               spills less is kept (the forms of a spilling kernel are
 //               assembled at once, on threads of their own, and then
 //               chosen in order; a kernel whose values hold as many words
@@ -43,6 +45,7 @@
 #include "tritium/Target/NVIDIA/SinCosCombine.h"
 #include "tritium/Target/Optimize.h"
 #include "tritium/Target/NVIDIA/PTXEmission.h"
+#include "tritium/Target/NVIDIA/PTXLoadDefaults.h"
 #include "tritium/Target/NVIDIA/PTXLoops.h"
 #include "tritium/Target/NVIDIA/PTXWideShifts.h"
 #include "tritium/Target/NVIDIA/RegisterPressure.h"
@@ -540,6 +543,23 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // A form kept above without the hint may spill with registers to spare.
   if (llvm::Expected<bool> kept = oneBlockIfRegistersToSpare(); !kept)
     return finish(kept.takeError());
+  // Still spilling: the kept form with its masked loads' defaults written
+  // unconditionally (PTXLoadDefaults.h), kept if it spills less.
+  if (result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
+      spilled(*result.ptxas) > 0) {
+    unsigned defaults = 0;
+    std::string unguarded = withUnconditionalLoadDefaults(result.ptx, defaults);
+    if (defaults > 0) {
+      int64_t before = spilled(*result.ptxas);
+      llvm::Expected<bool> kept = keepIfSpillsLess(std::move(unguarded));
+      if (!kept)
+        return finish(kept.takeError());
+      formsLog += "load defaults unguarded (" + std::to_string(defaults) +
+                  " moves): " + (*kept ? "kept" : "not kept") + ", " +
+                  std::to_string(before) + " -> " +
+                  std::to_string(spilled(*result.ptxas)) + " bytes spilled\n";
+    }
+  }
   // A kernel that does not spill, runs too few warps per SM to hide
   // latency, and has somewhat more registers than one more block per SM
   // allows (oneMoreBlockPerSM says how many more) is assembled asking for
