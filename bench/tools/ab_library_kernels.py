@@ -14,8 +14,10 @@ LIBRARY is a libtritium.so or one packed by scripts/ship_library.sh
 (.so.xz, unpacked to a temporary folder).  --budget-s is each process's (no
 item starts after it).  Prints one line per item (Triton's time / each
 build's), the geomean of each build over the items all of them and Triton
-timed, the items whose results differ from Triton's, and the spread of each
-build's rounds (its largest max/min over the items).
+timed, the items whose results differ from Triton's, the spread of each
+build's rounds (its largest max/min over the items), and why the other items
+were not compared (Triton's worker compiles more slowly: its budget may end
+before the builds' do).
 """
 import argparse
 import json
@@ -54,6 +56,7 @@ def run_rounds(args, builds, run=None):
     runs.update({name: [] for name, _ in builds})
     for r in range(args.rounds):
         runs["triton"].append(run("triton", args))
+        print(f"round {r + 1}: triton {timed_count(runs['triton'][-1])} timed", flush=True)
         shift = r % len(builds)
         for name, path in builds[shift:] + builds[:shift]:
             saved = os.environ.get("TRITIUM_LIBRARY")
@@ -65,8 +68,31 @@ def run_rounds(args, builds, run=None):
                     os.environ.pop("TRITIUM_LIBRARY", None)
                 else:
                     os.environ["TRITIUM_LIBRARY"] = saved
-            print(f"round {r + 1}: {name} {len(runs[name][-1])} entries", flush=True)
+            print(f"round {r + 1}: {name} {timed_count(runs[name][-1])} timed", flush=True)
     return runs
+
+
+def timed_count(result):
+    """'N of M entries' for one worker's result: how many it timed."""
+    return f"{sum(1 for entry in result.values() if entry.get('ms'))} of {len(result)} entries"
+
+
+def uncompared(runs, names):
+    """{reason: count} over the items some build or Triton reached but not
+    all of them timed: each item's first error, in Triton's runs first (a
+    worker's budget spent on compiles shows here as 'budget spent')."""
+    keys = dict.fromkeys(key for rounds in runs.values() for result in rounds for key in result)
+    timed = {who: set(median_times(runs[who])) for who in ["triton"] + names}
+    reasons = {}
+    for key in keys:
+        missing = [who for who in ["triton"] + names if key not in timed[who]]
+        if not missing:
+            continue
+        error = next((res[key]["error"] for res in runs[missing[0]] if res.get(key, {}).get("error")),
+                     "not reached")
+        reason = f"{missing[0]}: {error.splitlines()[0][:100] if error else 'no time'}"
+        reasons[reason] = reasons.get(reason, 0) + 1
+    return reasons
 
 
 def median_times(rounds):
@@ -144,6 +170,8 @@ def main(argv=None):
         shutil.rmtree(folder, ignore_errors=True)
     rows = compare(runs, names)
     report(rows, names, args.rounds)
+    for reason, count in sorted(uncompared(runs, names).items(), key=lambda kv: -kv[1]):
+        print(f"not compared: {count} items, {reason}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump([{"work": w, "config": c, "triton ms": t, "ratio": r, "spread": s, "differ": d}

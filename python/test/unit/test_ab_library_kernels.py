@@ -75,3 +75,13 @@ def test_a_build_must_be_name_equals_an_existing_file(tmp_path):
     lib = tmp_path / "lib.so"
     lib.write_bytes(b"\x7fELF")
     assert ab.unpack(f"a={lib}", str(tmp_path)) == ("a", str(lib.resolve()))
+
+
+def test_items_left_uncompared_are_counted_by_their_first_error():
+    # Triton's worker ran out of its budget on OTHER; build a never reached THIRD
+    third = ("fla_gla chunk_fwd_kernel_h#1", "BK=64 BV=32 w1 s2")
+    runs = {"triton": [{ITEM: {"ms": 1.0}, OTHER: {"error": "budget spent"}}],
+            "a": [{ITEM: {"ms": 1.0}, OTHER: {"ms": 0.3}, third: {"ms": 0.2}}],
+            "b": [{ITEM: {"ms": 1.0}, OTHER: {"ms": 0.3}}]}
+    assert ab.uncompared(runs, ["a", "b"]) == {"triton: budget spent": 1, "triton: not reached": 1}
+    assert ab.timed_count(runs["triton"][0]) == "1 of 2 entries"
