@@ -562,7 +562,10 @@ def backend_env(backend, root):
     return bench_torch_compile.case_env(backend, root)
 
 
-def run_backend(backend, args):
+def run_backend(backend, args, cache_root=None):
+    """{(item, config): entry} of one worker process under `backend`, with
+    fresh caches, or those under `cache_root` (kept by the caller from run
+    to run: a later run finds the kernels compiled)."""
     root = tempfile.mkdtemp(prefix=f"libkernels-{backend}-")
     out_path = os.path.join(root, "results.jsonl")
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", "--out", out_path, "--cases", args.cases,
@@ -570,7 +573,7 @@ def run_backend(backend, args):
            str(args.budget_s)] + [x for m in args.match for x in ("--match", m)] + \
         (["--dump", os.path.join(args.dump, backend)] if args.dump else [])
     try:
-        proc = subprocess.run(cmd, env=backend_env(backend, root), capture_output=True, text=True,
+        proc = subprocess.run(cmd, env=backend_env(backend, cache_root or root), capture_output=True, text=True,
                               timeout=args.budget_s + 240)
         tail = proc.stderr[-2000:] if proc.returncode else ""
     except subprocess.TimeoutExpired:

@@ -1,7 +1,9 @@
 """Two or more builds of the native library on public libraries' kernels
 (bench/bench_library_kernels.py), in one GPU call: each round runs Triton
-once and every library once, each in its own process with fresh caches, the
-libraries' order rotated from round to round; an item's time under each is
+once and every library once, each in its own process, the libraries' order
+rotated from round to round; each keeps its caches from round to round (the
+first round compiles, the later ones spend their budget timing, so Triton's
+slower compiles leave fewer items out after the first); an item's time under each is
 the median over the rounds, and its figure is Triton's median time over
 that one.  So every build is compared with Triton on the same machine,
 minutes apart, and a build's drift within the call shows in its rounds.
@@ -47,22 +49,25 @@ def unpack(spec, folder):
     return name, os.path.realpath(path)
 
 
-def run_rounds(args, builds, run=None):
+def run_rounds(args, builds, run=None, caches=None):
     """{name: [results of each round]} for "triton" and every build; a
-    result maps (item, config) to the worker's entry.  `run(backend, args)`
-    is blk.run_backend (the Tritium build it loads is TRITIUM_LIBRARY's)."""
+    result maps (item, config) to the worker's entry.  `run(backend, args,
+    cache_root)` is blk.run_backend (the Tritium build it loads is
+    TRITIUM_LIBRARY's); `caches` the folder under which each of them keeps
+    its caches across the rounds (fresh ones each round without it)."""
     run = run or blk.run_backend
+    cache = (lambda name: os.path.join(caches, name)) if caches else (lambda name: None)
     runs = {"triton": []}
     runs.update({name: [] for name, _ in builds})
     for r in range(args.rounds):
-        runs["triton"].append(run("triton", args))
+        runs["triton"].append(run("triton", args, cache("triton")))
         print(f"round {r + 1}: triton {timed_count(runs['triton'][-1])} timed", flush=True)
         shift = r % len(builds)
         for name, path in builds[shift:] + builds[:shift]:
             saved = os.environ.get("TRITIUM_LIBRARY")
             os.environ["TRITIUM_LIBRARY"] = path
             try:
-                runs[name].append(run("tritium", args))
+                runs[name].append(run("tritium", args, cache(f"build-{name}")))
             finally:
                 if saved is None:
                     os.environ.pop("TRITIUM_LIBRARY", None)
@@ -165,7 +170,7 @@ def main(argv=None):
         names = [name for name, _ in builds]
         if len(set(names)) != len(names) or "triton" in names:
             ap.error("each build needs its own NAME, other than 'triton'")
-        runs = run_rounds(args, builds)
+        runs = run_rounds(args, builds, caches=folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     rows = compare(runs, names)

@@ -16,12 +16,15 @@ OTHER = ("gemlite_gemm gemm_INT_kernel#1", "BLOCK_SIZE_K=64 w8 s2")
 CHECK = [[10.0, 20.0]]
 
 
-def fake_run(times, calls):
-    """A worker stand-in: ms per (backend or build, round) from `times`."""
+def fake_run(times, calls, caches=None):
+    """A worker stand-in: ms per (backend or build, round) from `times`;
+    the cache folder of each call goes to `caches`."""
     rounds = {}
+    caches = [] if caches is None else caches
 
-    def run(backend, args):
+    def run(backend, args, cache_root=None):
         name = backend if backend == "triton" else os.path.basename(os.environ["TRITIUM_LIBRARY"])
+        caches.append(cache_root)
         r = rounds.get(name, 0)
         rounds[name] = r + 1
         calls.append(name)
@@ -85,3 +88,15 @@ def test_items_left_uncompared_are_counted_by_their_first_error():
             "b": [{ITEM: {"ms": 1.0}, OTHER: {"ms": 0.3}}]}
     assert ab.uncompared(runs, ["a", "b"]) == {"triton: budget spent": 1, "triton: not reached": 1}
     assert ab.timed_count(runs["triton"][0]) == "1 of 2 entries"
+
+
+def test_each_worker_keeps_its_caches_across_the_rounds():
+    times = {"triton": {ITEM: [1.0, 1.0]}, "a": {ITEM: [1.0, 1.0]}, "b": {ITEM: [1.0, 1.0]}}
+    caches = []
+    ab.run_rounds(types.SimpleNamespace(rounds=2), [("a", "/z/a"), ("b", "/z/b")],
+                  run=fake_run(times, [], caches), caches="/tmp/ab")
+    assert caches == ["/tmp/ab/triton", "/tmp/ab/build-a", "/tmp/ab/build-b",
+                      "/tmp/ab/triton", "/tmp/ab/build-b", "/tmp/ab/build-a"]
+    caches.clear()
+    ab.run_rounds(types.SimpleNamespace(rounds=1), [("a", "/z/a")], run=fake_run(times, [], caches))
+    assert caches == [None, None]
