@@ -250,6 +250,48 @@ def _attorch_linear(torch):
     return op
 
 
+def _torchao_fp8_blockwise(torch):
+    """torchao's blockwise fp8 linear (prototype/blockwise_fp8_training:
+    activations quantized with 1x128 scales, weights with 128x128, its
+    Triton quantization kernels and fp8 GEMMs), 8192 tokens, 4096 -> 4096,
+    bf16, forward and backward."""
+    from torchao.prototype.blockwise_fp8_training.linear import fp8_blockwise_mm
+    tokens, features, dev, bf16 = 8192, 4096, "cuda", torch.bfloat16
+    x = torch.randn(tokens, features, device=dev, dtype=bf16, requires_grad=True)
+    w = torch.randn(features, features, device=dev, dtype=bf16, requires_grad=True)
+    dout = torch.randn(tokens, features, device=dev, dtype=bf16)
+
+    def op():
+        fp8_blockwise_mm.apply(x, w, 128, bf16, True).backward(dout)
+    return op
+
+
+def _xformers_splitk_decoding(torch):
+    """xformers' split-K decoding attention (memory_efficient_attention_forward
+    on its Triton op triton_splitKF, with the kernel's own autotune list of
+    BLOCK_M, BLOCK_N, stages and warps, as its tree-attention test enables
+    it) the way its decoder test calls it: 16 sequences of 8192 - 256 i keys
+    padded to 8192, one query each, 8 key/value heads of 4 query heads, head
+    dim 128, bf16."""
+    from xformers.ops import fmha
+
+    class SplitKAutotuned(fmha.triton_splitk.FwOp):
+        AUTOTUNE = True
+
+    sequences, padding, kv_heads, heads, dim, dev = 16, 8192, 8, 4, 128, "cuda"
+    kv_shape = (1, sequences * padding, kv_heads, heads, dim)
+    k = torch.randn(kv_shape[:3] + (1, dim), device=dev, dtype=torch.bfloat16).expand(kv_shape)
+    v = torch.randn(kv_shape[:3] + (1, dim), device=dev, dtype=torch.bfloat16).expand(kv_shape)
+    q = torch.randn((1, sequences, kv_heads, heads, dim), device=dev, dtype=torch.bfloat16)
+    bias = fmha.attn_bias.BlockDiagonalCausalWithOffsetPaddedKeysMask.from_seqlens(
+        q_seqlen=[1] * sequences, kv_seqlen=[padding - 256 * i for i in range(sequences)],
+        kv_padding=padding)
+
+    def op():
+        fmha.memory_efficient_attention_forward(q, k, v, bias, op=SplitKAutotuned)
+    return op
+
+
 CASES = {
     "mamba_ssd": ("mamba", _mamba_ssd),
     "mamba_rms_norm": ("mamba", _mamba_rms_norm),
@@ -260,6 +302,8 @@ CASES = {
     "fla_gdn2_recurrent": ("fla", _fla_gdn2_recurrent),
     "gemlite_gemm": ("gemlite", lambda torch: _gemlite(torch, 1024, "GEMM")),
     "gemlite_gemv": ("gemlite", lambda torch: _gemlite(torch, 1, "GEMV_REVSPLITK")),
+    "torchao_fp8_blockwise": ("torchao", _torchao_fp8_blockwise),
+    "xformers_splitk_decoding": ("xformers", _xformers_splitk_decoding),
     "attorch_layer_norm": ("attorch", _attorch_layer_norm),
     "attorch_cross_entropy": ("attorch", _attorch_cross_entropy),
     "attorch_linear": ("attorch", _attorch_linear),
