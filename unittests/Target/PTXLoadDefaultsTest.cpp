@@ -11,6 +11,15 @@
 
 using namespace tritium::nvidia;
 
+namespace {
+/// `ptx` comes back as it is, no move unguarded.
+void expectUnchanged(const std::string &ptx) {
+  unsigned changed = 0;
+  EXPECT_EQ(withUnconditionalLoadDefaults(ptx, changed), ptx);
+  EXPECT_EQ(changed, 0u);
+}
+} // namespace
+
 TEST(PTXLoadDefaults, ADefaultBeforeItsLoadIsWrittenUnconditionally) {
   std::string ptx = "\t// begin inline asm\n"
                     "\t@!%p4 mov.u32 %r230, 0x0;\n"
@@ -34,26 +43,17 @@ TEST(PTXLoadDefaults, OtherNegatedMovesStay) {
                     "@%p2 ld.global.b32 %r1, [ %rd1 + 0 ];\n"
                     "@!%p3 mov.u32 %r2, 0x0;\n"
                     "@%p3 st.global.b32 [ %rd2 + 0 ], %r2;\n";
-  unsigned changed = 0;
-  std::string out = withUnconditionalLoadDefaults(ptx, changed);
-  EXPECT_EQ(changed, 0u);
-  EXPECT_EQ(out, ptx);
+  expectUnchanged(ptx);
 }
 
 TEST(PTXLoadDefaults, AMoveIntoARegisterTheLoadDoesNotWriteStays) {
   // unguarded, the move would overwrite %r7 where the load runs
-  std::string ptx = "@!%p1 mov.u32 %r7, 0x0;\n"
-                    "@%p1 ld.global.b32 %r70, [ %rd1 + 0 ];\n";
-  unsigned changed = 0;
-  EXPECT_EQ(withUnconditionalLoadDefaults(ptx, changed), ptx);
-  EXPECT_EQ(changed, 0u);
+  expectUnchanged("@!%p1 mov.u32 %r7, 0x0;\n"
+                  "@%p1 ld.global.b32 %r70, [ %rd1 + 0 ];\n");
 }
 
 TEST(PTXLoadDefaults, AMoveIntoARegisterTheAddressReadsStays) {
   // unguarded, the move would change the address the load reads
-  std::string ptx = "@!%p1 mov.u64 %rd1, 0x0;\n"
-                    "@%p1 ld.global.b64 %rd1, [%rd1];\n";
-  unsigned changed = 0;
-  EXPECT_EQ(withUnconditionalLoadDefaults(ptx, changed), ptx);
-  EXPECT_EQ(changed, 0u);
+  expectUnchanged("@!%p1 mov.u64 %rd1, 0x0;\n"
+                  "@%p1 ld.global.b64 %rd1, [%rd1];\n");
 }
