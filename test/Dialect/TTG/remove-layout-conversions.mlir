@@ -1008,13 +1008,23 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 
 // Backwards through a reshape: the store's layout reaches the index range
 // that feeds it, relabelled in its 1-D shape, and nothing is converted.  A
-// reshape allowed to reorder its elements keeps the layouts it was given.
+// reshape allowed to reorder its elements (a whole-tensor reduction's) takes
+// its operand in the load's layout: both layouts hold each element once and
+// 8 a thread, so the reshape relabels each thread's registers.  One marked
+// efficient_layout, and one whose operand layout holds elements twice, keep
+// the conversion before them.
 // CHECK-DAG: #[[S:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-LABEL: tt.func @reshape_backwards_from_a_store
 // CHECK-NEXT: %[[I:.*]] = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #ttg.linear<{register = {{\[\[}}1], [2], [512]], lane = {{\[\[}}4], [8], [16], [32], [64]], warp = {{\[\[}}128], [256]], block = []}>>
 // CHECK-NEXT: %[[R:.*]] = tt.reshape %[[I]] : {{.*}} -> tensor<32x32xi32, #[[S]]>
 // CHECK-NEXT: tt.store %{{.*}}, %[[R]]
-// CHECK-LABEL: tt.func @reshape_allowed_to_reorder_keeps_its_layouts
+// CHECK-LABEL: tt.func @reshape_allowed_to_reorder_relabels_registers
+// CHECK-NEXT: %[[X:.*]] = tt.load
+// CHECK-NEXT: tt.reshape %[[X]] allow_reorder : tensor<32x32xi32, #[[S]]> -> tensor<1024xi32
+// CHECK-LABEL: tt.func @reshape_with_efficient_layout_keeps_its_layouts
+// CHECK: ttg.convert_layout
+// CHECK-NEXT: tt.reshape %{{.*}} allow_reorder efficient_layout
+// CHECK-LABEL: tt.func @reshape_from_duplicated_elements_keeps_its_layouts
 // CHECK: ttg.convert_layout
 // CHECK-NEXT: tt.reshape %{{.*}} allow_reorder
 #f = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -1028,11 +1038,25 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     tt.store %q, %c : tensor<32x32x!tt.ptr<i32>, #s>
     tt.return
   }
-  tt.func @reshape_allowed_to_reorder_keeps_its_layouts(%p: tensor<32x32x!tt.ptr<i32>, #s>, %q: tensor<1024x!tt.ptr<i32>, #f>) {
+  tt.func @reshape_allowed_to_reorder_relabels_registers(%p: tensor<32x32x!tt.ptr<i32>, #s>, %q: tensor<1024x!tt.ptr<i32>, #f>) {
     %x = tt.load %p : tensor<32x32x!tt.ptr<i32>, #s>
     %c = ttg.convert_layout %x : tensor<32x32xi32, #s> -> tensor<32x32xi32, #d>
     %r = tt.reshape %c allow_reorder : tensor<32x32xi32, #d> -> tensor<1024xi32, #f>
     tt.store %q, %r : tensor<1024x!tt.ptr<i32>, #f>
+    tt.return
+  }
+  tt.func @reshape_with_efficient_layout_keeps_its_layouts(%p: tensor<32x32x!tt.ptr<i32>, #s>, %q: tensor<1024x!tt.ptr<i32>, #f>) {
+    %x = tt.load %p : tensor<32x32x!tt.ptr<i32>, #s>
+    %c = ttg.convert_layout %x : tensor<32x32xi32, #s> -> tensor<32x32xi32, #d>
+    %r = tt.reshape %c allow_reorder efficient_layout : tensor<32x32xi32, #d> -> tensor<1024xi32, #f>
+    tt.store %q, %r : tensor<1024x!tt.ptr<i32>, #f>
+    tt.return
+  }
+  tt.func @reshape_from_duplicated_elements_keeps_its_layouts(%p: tensor<8x32x!tt.ptr<i32>, #s>, %q: tensor<256x!tt.ptr<i32>, #f>) {
+    %x = tt.load %p : tensor<8x32x!tt.ptr<i32>, #s>
+    %c = ttg.convert_layout %x : tensor<8x32xi32, #s> -> tensor<8x32xi32, #d>
+    %r = tt.reshape %c allow_reorder : tensor<8x32xi32, #d> -> tensor<256xi32, #f>
+    tt.store %q, %r : tensor<256x!tt.ptr<i32>, #f>
     tt.return
   }
 }
@@ -1184,6 +1208,58 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     }) : (tensor<128x8xf32, #a>) -> tensor<128x8xf32, #a>
     %s1 = ttg.convert_layout %s : tensor<128x8xf32, #a> -> tensor<128x8xf32, #b>
     tt.store %o2, %s1 : tensor<128x8x!tt.ptr<f32>, #b>
+    tt.return
+  }
+}
+
+// -----
+
+// A dot's result scaled by a row and a column vector loaded in the loop
+// (`acc += tl.dot(a, b) * sa[:, None] * sb[None, :]`, blockwise-scaled fp8
+// GEMMs): each scale, loaded in a slice of the blocked accumulator's layout,
+// reaches the products through a broadcast as near as the dot does, but a
+// broadcast tensor holds only its vector's elements, so the products and the
+// accumulator take the dot's layout and the vectors are converted (as 128x1
+// and 1x128 tensors, before their broadcasts), not the 128x128 tile every
+// iteration.
+// CHECK-DAG: #[[MMA:mma[0-9]*]] = #ttg.nvidia_mma
+// CHECK-LABEL: tt.func @scaled_dot_keeps_the_dot_layout
+// CHECK: scf.for {{.*}} -> (tensor<128x128xf32, #[[MMA]]>)
+// CHECK: %[[SA:.*]] = tt.load
+// CHECK: %[[SB:.*]] = tt.load
+// CHECK: %[[EA:.*]] = tt.expand_dims %[[SA]] {axis = 1 : i32} : {{.*}} -> tensor<128x1xf32, #[[B:blocked[0-9]*]]>
+// CHECK: ttg.convert_layout %[[EA]] : tensor<128x1xf32, #[[B]]> -> tensor<128x1xf32, #[[MMA]]>
+// CHECK: %[[EB:.*]] = tt.expand_dims %[[SB]] {axis = 0 : i32} : {{.*}} -> tensor<1x128xf32, #[[B]]>
+// CHECK: ttg.convert_layout %[[EB]] : tensor<1x128xf32, #[[B]]> -> tensor<1x128xf32, #[[MMA]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: scf.yield
+#blocked = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @scaled_dot_keeps_the_dot_layout(%a: tensor<128x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>,
+                                           %b: tensor<32x128xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>,
+                                           %pa: tensor<128x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #blocked}>>,
+                                           %pb: tensor<128x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>,
+                                           %n: i32, %out: tensor<128x128x!tt.ptr<f32>, #blocked>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32, #blocked>
+    %zmma = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+    %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32, #blocked>) : i32 {
+      %sa = tt.load %pa : tensor<128x!tt.ptr<f32>, #ttg.slice<{dim = 1, parent = #blocked}>>
+      %sb = tt.load %pb : tensor<128x!tt.ptr<f32>, #ttg.slice<{dim = 0, parent = #blocked}>>
+      %d = tt.dot %a, %b, %zmma : tensor<128x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x128xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<128x128xf32, #mma>
+      %db = ttg.convert_layout %d : tensor<128x128xf32, #mma> -> tensor<128x128xf32, #blocked>
+      %sa2 = tt.expand_dims %sa {axis = 1 : i32} : tensor<128xf32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<128x1xf32, #blocked>
+      %sa3 = tt.broadcast %sa2 : tensor<128x1xf32, #blocked> -> tensor<128x128xf32, #blocked>
+      %m1 = arith.mulf %db, %sa3 : tensor<128x128xf32, #blocked>
+      %sb2 = tt.expand_dims %sb {axis = 0 : i32} : tensor<128xf32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x128xf32, #blocked>
+      %sb3 = tt.broadcast %sb2 : tensor<1x128xf32, #blocked> -> tensor<128x128xf32, #blocked>
+      %m2 = arith.mulf %m1, %sb3 : tensor<128x128xf32, #blocked>
+      %next = arith.addf %acc, %m2 : tensor<128x128xf32, #blocked>
+      scf.yield %next : tensor<128x128xf32, #blocked>
+    }
+    tt.store %out, %res : tensor<128x128x!tt.ptr<f32>, #blocked>
     tt.return
   }
 }

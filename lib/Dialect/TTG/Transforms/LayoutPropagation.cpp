@@ -39,6 +39,12 @@
 //        While        init, `before` argument and `after` yield of one
 //                     value; scf.condition operand, `after` argument and
 //                     result of another.
+//      A claim that crosses a tt.broadcast from its operand to its result
+//      waits until the floods of full-size values of its round have
+//      stopped: a broadcast tensor holds its operand's few elements, so
+//      where it meets a full-size value (a dot's result scaled by a row
+//      vector, `tl.dot(a, b) * s[:, None]`) the small side is converted
+//      (Triton resolves the same meeting in favour of the dot's layout).
 //      A value keeps the first claim; a flood stops at values already
 //      claimed.  Values no flood reaches keep their layout.  Spreading from
 //      all anchors at once keeps a flood from running through shared index
@@ -48,7 +54,14 @@
 //      re-type their payload).  Then each op is checked against its role and
 //      a ttg.convert_layout is inserted where an operand (or a result, for
 //      ops whose results follow their operands) disagrees: this is where two
-//      floods met.
+//      floods met.  A tt.reshape with allow_reorder (a whole-tensor
+//      reduction's `tl.max(x)`, `tl.reshape(x, s, can_reorder=True)`) may
+//      place the elements in any order, so its operand is taken in the
+//      layout its flood gave it when that layout and the result's hold every
+//      element once and as many per thread: each thread's registers are
+//      relabelled (Triton's rule: such a reshape is free unless it is an
+//      expensive view).  One marked efficient_layout keeps its operand's
+//      layout: its pass chose which elements share a thread.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
@@ -61,6 +74,8 @@
 
 #include <deque>
 #include <map>
+#include <optional>
+#include <utility>
 
 using namespace mlir;
 using namespace tritium;
@@ -100,7 +115,7 @@ public:
     for (auto &[depth, values] : byDepth) {
       for (Value value : values)
         queue.push_back(value);
-      drain();
+      drainAll();
     }
     // Tensors of pointers flood with them: they belong to the access they
     // address, not to a dot or a reduction whose index arithmetic they
@@ -109,11 +124,11 @@ public:
     for (auto [operand, type] : requirements)
       if (isa<tt::PointerType>(cast<RankedTensorType>(type).getElementType()))
         claim(operand->get(), cast<RankedTensorType>(type).getEncoding());
-    drain();
+    drainAll();
     // Then the operand requirements, together, over what is left.
     for (auto [operand, type] : requirements)
       claim(operand->get(), cast<RankedTensorType>(type).getEncoding());
-    drain();
+    drainAll();
     applyClaims();
     insertConversions();
   }
@@ -167,6 +182,16 @@ private:
     queue.push_back(value);
   }
 
+  /// Drains the queue, then the claims that crossed a broadcast, as a
+  /// flood of their own, until neither is left.
+  void drainAll() {
+    do {
+      drain();
+      for (auto [value, layout] : std::exchange(acrossBroadcasts, {}))
+        claim(value, layout);
+    } while (!queue.empty());
+  }
+
   void drain() {
     while (!queue.empty()) {
       Value value = queue.front();
@@ -197,6 +222,10 @@ private:
       // columns), so it stops there and the small side is converted.
       if (isa<tt::BroadcastOp>(op) && isa<LinearEncodingAttr>(layout))
         return;
+      if (isa<tt::BroadcastOp>(op) && use) {
+        acrossBroadcasts.emplace_back(op->getResult(0), layout);
+        return;
+      }
       for (Value operand : op->getOperands())
         claim(operand, layout);
       for (Value result : op->getResults())
@@ -391,9 +420,39 @@ private:
     result.replaceAllUsesExcept(back, back.getOperation());
   }
 
+  /// The elements each thread holds of `shape` in `layout` when every
+  /// element is held by exactly one register of one thread.
+  static std::optional<int64_t> elementsHeldOnce(DistributedEncodingAttr layout,
+                                                 ArrayRef<int64_t> shape) {
+    if (!layout)
+      return std::nullopt;
+    layout::LinearLayout linear =
+        layout.toLinearLayout(std::vector<int64_t>(shape.begin(), shape.end()));
+    int64_t holders = linear.elemsPerThread() *
+                      linear.inDimSize(layout::HwDim::Lane) *
+                      linear.inDimSize(layout::HwDim::Warp);
+    if (holders != ShapedType::getNumElements(shape) || !linear.isSurjective())
+      return std::nullopt;
+    return linear.elemsPerThread();
+  }
+
+  /// Whether `operand`, the source of a tt.reshape that may reorder, can
+  /// stay in its layout: the reshape then relabels each thread's registers.
+  static bool reorderedInPlace(OpOperand &operand) {
+    auto reshape = dyn_cast<tt::ReshapeOp>(operand.getOwner());
+    if (!reshape || !reshape.getAllowReorder() || reshape.getEfficientLayout())
+      return false;
+    std::optional<int64_t> from =
+        elementsHeldOnce(getLayoutOf(reshape.getSrc()), shapeOf(reshape.getSrc()));
+    std::optional<int64_t> to = elementsHeldOnce(getLayoutOf(reshape.getResult()),
+                                                 shapeOf(reshape.getResult()));
+    return from && to && *from == *to;
+  }
+
   void insertConversions() {
     for (auto [operand, type] : requirements)
-      requireOperandType(*operand, type);
+      if (!reorderedInPlace(*operand))
+        requireOperandType(*operand, type);
     SmallVector<Operation *> ops;
     funcOp->walk([&](Operation *op) { ops.push_back(op); });
     for (Operation *op : ops) {
@@ -518,6 +577,8 @@ private:
   SmallVector<std::pair<OpOperand *, Type>> requirements;
   llvm::MapVector<Value, Attribute> claims;
   std::deque<Value> queue;
+  /// Claims of broadcast results from their operands, held back (drainAll).
+  SmallVector<std::pair<Value, Attribute>> acrossBroadcasts;
 };
 } // namespace
 
