@@ -37,9 +37,10 @@
 //      is folded into a running carry that is combined into the next chunk;
 //   3b. across warps (c > 0): the last lane of every warp stores each
 //      (line, chunk) total at scratch[chunk][warp rank][line]; after a
-//      barrier every thread loads the totals of its lines and combines into
-//      chunk k of warp w the totals of all chunks before k (every warp) and
-//      of chunk k of the warps before w.  The line is the fastest index:
+//      barrier every thread, chunk by chunk, loads the totals of its lines
+//      and combines into chunk k of warp w the totals of all chunks before k
+//      (every warp, a running carry per line) and of chunk k of the warps
+//      before w: it holds one chunk's totals at a time.  The line is the fastest index:
 //      lanes that hold different lines then touch consecutive words, where
 //      with the line slowest, lines a multiple of 32 / (chunks * warps)
 //      apart fall on one bank.
@@ -403,12 +404,17 @@ struct ScanLowering : public ConvertOpToLLVMPattern<tt::ScanOp> {
       }
       nvvm::barrier(b, loc);
 
-      // Loads and prefixes.
-      for (auto [l, line] : llvm::enumerate(lines)) {
-        // totals[chunk][warp] in scan order.
-        SmallVector<SmallVector<Values>> totals(numChunks,
-                                                SmallVector<Values>(numWarps));
-        for (int64_t chunk = 0; chunk < numChunks; ++chunk)
+      // Loads and prefixes, chunk by chunk in scan order and line by line
+      // within a chunk: a chunk's totals are loaded where they are combined
+      // (one vector load takes the same total of neighbouring lines), so a
+      // thread holds one chunk's totals and each line's carry at a time
+      // rather than every total of every line.
+      // carries[l]: all chunks before this one, every warp, of line l.
+      SmallVector<Values> carries(lines.size());
+      for (int64_t chunk = 0; chunk < numChunks; ++chunk) {
+        for (auto [l, line] : llvm::enumerate(lines)) {
+          // totals[warp] of this chunk in scan order.
+          SmallVector<Values> totals(numWarps);
           for (int64_t warp = 0; warp < numWarps; ++warp) {
             if (chunk + 1 == numChunks && warp + 1 == numWarps)
               continue; // the total of everything: nobody needs it
@@ -416,23 +422,20 @@ struct ScanLowering : public ConvertOpToLLVMPattern<tt::ScanOp> {
                                     (ordered(chunk, numChunks) * numWarps +
                                      ordered(warp, numWarps)) *
                                         numLines);
-            Values &total = totals[chunk][warp];
             for (int64_t i = 0; i < numOperands; ++i) {
               Value v = LLVM::LoadOp::create(b, loc, memoryTypes[i],
                                              pointer(i, index), bytes(i));
               if (v.getType() != registerTypes[i])
                 v = LLVM::TruncOp::create(b, loc, registerTypes[i], v); // i1
-              total.push_back(v);
+              totals[warp].push_back(v);
             }
           }
-        Values carry; // all chunks before this one, every warp
-        for (int64_t chunk = 0; chunk < numChunks; ++chunk) {
+          Values &carry = carries[l];
           // prefix: carry and this chunk's warps before warpRank; running:
           // carry and this chunk's warps up to w.
           Values running = carry, prefix = carry;
           for (int64_t w = 0; w + 1 < numWarps; ++w) {
-            running = running.empty() ? totals[chunk][w]
-                                      : combine(running, totals[chunk][w]);
+            running = running.empty() ? totals[w] : combine(running, totals[w]);
             prefix = prefix.empty()
                          ? running
                          : select(compare(LLVM::ICmpPredicate::ugt, warpRank,
@@ -449,7 +452,7 @@ struct ScanLowering : public ConvertOpToLLVMPattern<tt::ScanOp> {
                                     : combined;
           }
           if (chunk + 1 < numChunks)
-            carry = combine(running, totals[chunk][numWarps - 1]);
+            carry = combine(running, totals[numWarps - 1]);
         }
       }
       return success();

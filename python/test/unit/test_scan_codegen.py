@@ -128,6 +128,28 @@ def test_scan_along_registers_only_needs_no_communication():
     assert "shfl.sync" not in ptx and "bar.sync" not in ptx
 
 
+@triton.jit
+def cumsum_rows_upcast(x_ptr, out_ptr, M: tl.constexpr, N: tl.constexpr):
+    offs = tl.arange(0, M)[:, None] * N + tl.arange(0, N)[None, :]
+    tl.store(out_ptr + offs, tl.cumsum(tl.load(x_ptr + offs).to(tl.float32), 0))
+
+
+def test_scan_across_warps_holds_one_chunk_of_totals_at_a_time():
+    # A chunk-local cumsum (flash-linear-attention's form): a 64x64 fp16
+    # tile scanned along its rows in the fp32 store's layout, [1, 4] x
+    # [2, 16] x [4, 1]: every thread holds 8 chunks of 4 lines, each chunk
+    # spread over 2 lanes and 4 warps, so 31 warp totals of each line come
+    # back through shared memory.  Loaded and combined chunk by chunk, ptxas
+    # (CUDA 13.0) fits the kernel in 72 registers; loaded all before they
+    # were combined, the 124 totals took 96 (151 in fla's kernel, with its
+    # masks).
+    kernel = triton.compile(cumsum_rows_upcast, signature={"x_ptr": "*fp16", "out_ptr": "*fp32"},
+                            constexprs={"M": 64, "N": 64}, target="cuda:90", num_warps=4,
+                            attrs={p: [["tt.divisibility", 16]] for p in ("x_ptr", "out_ptr")})
+    assert "bar.sync" in kernel.asm["ptx"]
+    assert kernel.n_regs <= 80, kernel.n_regs
+
+
 def test_associative_scan_reverse_ptx():
     ptx = _ptx(running_max_reverse, PAIR, {"N": 256})
     assert "shfl.sync.down" in ptx and "shfl.sync.up" not in ptx
