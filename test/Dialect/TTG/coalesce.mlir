@@ -119,3 +119,46 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     tt.return
   }
 }
+
+// -----
+
+// A load takes the widest vector of the accesses of its shape and order that
+// its def-use chains reach: bf16 loaded from 16-byte aligned pointers is 8
+// a thread on its own, but its fp8 store (the same offsets) takes 16, so the
+// load takes 16 too (two vectors a thread, in the store's layout, nothing
+// converted between them).  The store keeps its own width: in
+// @store_keeps_its_width an fp32 store beside a bf16 load stays at 4.
+// CHECK-DAG: #[[VEC16:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [16], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[VEC8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[VEC4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: tt.func @load_takes_the_stores_width
+// CHECK: tt.load %{{.*}} : tensor<2048x!tt.ptr<bf16>, #[[VEC16]]>
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<2048x!tt.ptr<f8E4M3FN>, #[[VEC16]]>
+// CHECK-LABEL: tt.func @store_keeps_its_width
+// CHECK: tt.load %{{.*}} : tensor<2048x!tt.ptr<bf16>, #[[VEC8]]>
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<2048x!tt.ptr<f32>, #[[VEC4]]>
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @load_takes_the_stores_width(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {start = 0 : i32, end = 2048 : i32} : tensor<2048xi32, #blocked>
+    %xs = tt.splat %x : !tt.ptr<bf16> -> tensor<2048x!tt.ptr<bf16>, #blocked>
+    %xp = tt.addptr %xs, %r : tensor<2048x!tt.ptr<bf16>, #blocked>, tensor<2048xi32, #blocked>
+    %v = tt.load %xp : tensor<2048x!tt.ptr<bf16>, #blocked>
+    %f = tt.fp_to_fp %v, rounding = rtne : tensor<2048xbf16, #blocked> -> tensor<2048xf8E4M3FN, #blocked>
+    %ys = tt.splat %y : !tt.ptr<f8E4M3FN> -> tensor<2048x!tt.ptr<f8E4M3FN>, #blocked>
+    %yp = tt.addptr %ys, %r : tensor<2048x!tt.ptr<f8E4M3FN>, #blocked>, tensor<2048xi32, #blocked>
+    tt.store %yp, %f : tensor<2048x!tt.ptr<f8E4M3FN>, #blocked>
+    tt.return
+  }
+  tt.func @store_keeps_its_width(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %r = tt.make_range {start = 0 : i32, end = 2048 : i32} : tensor<2048xi32, #blocked>
+    %xs = tt.splat %x : !tt.ptr<bf16> -> tensor<2048x!tt.ptr<bf16>, #blocked>
+    %xp = tt.addptr %xs, %r : tensor<2048x!tt.ptr<bf16>, #blocked>, tensor<2048xi32, #blocked>
+    %v = tt.load %xp : tensor<2048x!tt.ptr<bf16>, #blocked>
+    %f = arith.extf %v : tensor<2048xbf16, #blocked> to tensor<2048xf32, #blocked>
+    %ys = tt.splat %y : !tt.ptr<f32> -> tensor<2048x!tt.ptr<f32>, #blocked>
+    %yp = tt.addptr %ys, %r : tensor<2048x!tt.ptr<f32>, #blocked>, tensor<2048xi32, #blocked>
+    tt.store %yp, %f : tensor<2048x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}

@@ -12,6 +12,13 @@
 //                    (ties: last dimension first);
 //        perThread = min(alignment in elements, contiguity along order[0],
 //                        128 / element bits), at most elements / threads;
+//        a load whose pointers an op computes (not a block argument) takes
+//        the largest perThread of the accesses of its shape and order that
+//        its def-use chains reach (Triton's rule): a bf16 tile loaded 8 a
+//        thread and stored as fp8 16 a thread is loaded 16 a thread, two
+//        vectors, in the store's layout, rather than converted between;
+//        a store keeps its own (wider would leave gaps between a warp's
+//        writes);
 //        layout    = sizePerThread 1 except perThread along order[0], lanes
 //                    and warps fitted over the shape along `order`
 //                    (fitBlockedLayout).
@@ -25,9 +32,13 @@
 #include "tritium/Dialect/TTG/Transforms/Passes.h"
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "tritium/Analysis/AxisInfo.h"
 #include "tritium/Dialect/TTG/Transforms/BlockedLayoutRules.h"
+
+#include <optional>
+#include <utility>
 
 namespace tritium::ttg {
 #define GEN_PASS_DEF_TTGCOALESCEPASS
@@ -99,46 +110,116 @@ Value ttg::getCoalescablePointer(Operation *op) {
   return ptr;
 }
 
+namespace {
+/// How an access is coalesced on its own: the dimensions by decreasing
+/// contiguity and the elements a thread takes along the first.
+struct AccessShape {
+  std::vector<unsigned> order;
+  int64_t perThread = 0;
+};
+
+std::optional<AccessShape> getAccessShape(Operation *op,
+                                          const ModuleAxisInfo &axisInfo,
+                                          int numWarps, int threadsPerWarp) {
+  Value ptr = getCoalescablePointer(op);
+  if (!ptr)
+    return std::nullopt;
+  auto tensor = cast<RankedTensorType>(ptr.getType());
+  AxisInfo info = axisInfo.getAxisInfo(ptr);
+  AccessShape access;
+  access.order = orderByContiguity(info.getContiguity());
+  unsigned fastest = access.order.front();
+  int64_t contiguity =
+      std::min(info.getContiguity(fastest), tensor.getDimSize(fastest));
+  access.perThread = coalescedSizePerThread(
+      axisInfo.getPtrAlignment(ptr), contiguity, pointeeBits(tensor),
+      tensor.getNumElements(), int64_t(numWarps) * threadsPerWarp);
+  return access;
+}
+
+BlockedEncodingAttr getBlockedAccessLayout(Operation *op,
+                                           const AccessShape &access,
+                                           int numWarps, int threadsPerWarp) {
+  auto tensor = cast<RankedTensorType>(getCoalescablePointer(op).getType());
+  std::vector<int64_t> shape(tensor.getShape().begin(), tensor.getShape().end());
+  std::vector<int64_t> sizePerThread(shape.size(), 1);
+  sizePerThread[access.order.front()] = access.perThread;
+  std::vector<int64_t> order64(access.order.begin(), access.order.end());
+  return getBlockedEncoding(op->getContext(),
+                            fitBlockedLayout(shape, sizePerThread, order64,
+                                             numWarps, threadsPerWarp));
+}
+
+/// The ops of `module` grouped by def-use: two ops are in one group when
+/// one uses a value the other defines, transitively in both directions
+/// (block arguments link nothing).  Returns each op's group leader.
+llvm::DenseMap<Operation *, Operation *> groupByDefUse(ModuleOp module) {
+  llvm::DenseMap<Operation *, Operation *> parent;
+  auto find = [&](Operation *op) {
+    if (parent.try_emplace(op, op).second)
+      return op;
+    Operation *root = op;
+    while (parent.lookup(root) != root)
+      root = parent.lookup(root);
+    while (op != root) // path compression
+      op = std::exchange(parent[op], root);
+    return root;
+  };
+  module.walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        parent[find(op)] = find(def);
+  });
+  llvm::DenseMap<Operation *, Operation *> leader;
+  for (auto &entry : parent)
+    leader[entry.first] = find(entry.first);
+  return leader;
+}
+} // namespace
+
 BlockedEncodingAttr ttg::getCoalescedEncoding(Operation *op,
                                               const ModuleAxisInfo &axisInfo,
                                               int numWarps,
                                               int threadsPerWarp) {
-  Value ptr = getCoalescablePointer(op);
-  if (!ptr)
+  std::optional<AccessShape> access =
+      getAccessShape(op, axisInfo, numWarps, threadsPerWarp);
+  if (!access)
     return {};
-  auto tensor = cast<RankedTensorType>(ptr.getType());
-  AxisInfo info = axisInfo.getAxisInfo(ptr);
-  std::vector<unsigned> order = orderByContiguity(info.getContiguity());
-  unsigned fastest = order.front();
-  int64_t contiguity =
-      std::min(info.getContiguity(fastest), tensor.getDimSize(fastest));
-  int64_t perThread = coalescedSizePerThread(
-      axisInfo.getPtrAlignment(ptr), contiguity, pointeeBits(tensor),
-      tensor.getNumElements(), int64_t(numWarps) * threadsPerWarp);
-
-  std::vector<int64_t> shape(tensor.getShape().begin(), tensor.getShape().end());
-  std::vector<int64_t> sizePerThread(shape.size(), 1);
-  sizePerThread[fastest] = perThread;
-  std::vector<int64_t> order64(order.begin(), order.end());
-  return getBlockedEncoding(op->getContext(),
-                            fitBlockedLayout(shape, sizePerThread, order64,
-                                             numWarps, threadsPerWarp));
+  return getBlockedAccessLayout(op, *access, numWarps, threadsPerWarp);
 }
 
 void ttg::coalesceMemoryAccesses(ModuleOp module) {
   ModuleAxisInfo axisInfo(module);
   int numWarps = getNumWarps(module);
   int threadsPerWarp = getThreadsPerWarp(module);
-  SmallVector<std::pair<Operation *, BlockedEncodingAttr>> plan;
+  SmallVector<std::pair<Operation *, AccessShape>> accesses;
   module.walk([&](Operation *op) {
+    if (std::optional<AccessShape> access =
+            getAccessShape(op, axisInfo, numWarps, threadsPerWarp))
+      accesses.emplace_back(op, *access);
+  });
+  // A load takes the widest vector of the accesses of its shape and order
+  // in its def-use group.
+  llvm::DenseMap<Operation *, Operation *> group = groupByDefUse(module);
+  auto shapeOfAccess = [](Operation *op) {
+    return cast<RankedTensorType>(getCoalescablePointer(op).getType())
+        .getShape();
+  };
+  SmallVector<std::pair<Operation *, BlockedEncodingAttr>> plan;
+  for (auto &[op, access] : accesses) {
+    AccessShape chosen = access;
+    if (isa<tt::LoadOp>(op) && getCoalescablePointer(op).getDefiningOp())
+      for (auto &[other, otherAccess] : accesses)
+        if (other != op && group.lookup(other) == group.lookup(op) &&
+            otherAccess.order == access.order &&
+            shapeOfAccess(other) == shapeOfAccess(op))
+          chosen.perThread = std::max(chosen.perThread, otherAccess.perThread);
     BlockedEncodingAttr layout =
-        getCoalescedEncoding(op, axisInfo, numWarps, threadsPerWarp);
-    if (!layout)
-      return;
+        getBlockedAccessLayout(op, chosen, numWarps, threadsPerWarp);
     auto ptrType = cast<RankedTensorType>(getCoalescablePointer(op).getType());
     if (ptrType.getEncoding() != layout)
       plan.emplace_back(op, layout);
-  });
+  }
   for (auto [op, layout] : plan)
     rebuildInLayout(op, layout);
 }
