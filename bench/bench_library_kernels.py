@@ -267,12 +267,16 @@ def _torchao_fp8_blockwise(torch):
 
 
 def _xformers_splitk_decoding(torch):
-    """xformers' split-K decoding attention (memory_efficient_attention_forward
-    on its Triton op triton_splitKF, with the kernel's own autotune list of
-    BLOCK_M, BLOCK_N, stages and warps, as its tree-attention test enables
-    it) the way its decoder test calls it: 16 sequences of 8192 - 256 i keys
-    padded to 8192, one query each, 8 key/value heads of 4 query heads, head
-    dim 128, bf16."""
+    """xformers' split-K decoding attention (its Triton operator
+    triton_splitk.FwOp with the kernel's own autotune list of BLOCK_M,
+    BLOCK_N, stages and warps, as its tree-attention test enables it) the way
+    its decoder test calls it: 16 sequences of 8192 - 256 i keys padded to
+    8192, one query each, 8 key/value heads of 4 query heads, head dim 128,
+    bf16.  The operator is applied as memory_efficient_attention_forward
+    applies it (the inputs validated and normalized, the operator's support
+    checked), without the dispatcher's refusal of every operator of an
+    xformers installed without its compiled extension: this one is Triton
+    only."""
     from xformers.ops import fmha
 
     class SplitKAutotuned(fmha.triton_splitk.FwOp):
@@ -286,9 +290,16 @@ def _xformers_splitk_decoding(torch):
     bias = fmha.attn_bias.BlockDiagonalCausalWithOffsetPaddedKeysMask.from_seqlens(
         q_seqlen=[1] * sequences, kv_seqlen=[padding - 256 * i for i in range(sequences)],
         kv_padding=padding)
+    inputs = fmha.Inputs(query=q, key=k, value=v, attn_bias=bias)
+    inputs.validate_inputs()
+    inputs.normalize_bmhk()
+    reasons = [r for r in SplitKAutotuned.not_supported_reasons(inputs)
+               if "build with CUDA" not in r]
+    if reasons:
+        raise RuntimeError("triton_splitk refuses the inputs: " + "; ".join(reasons))
 
     def op():
-        fmha.memory_efficient_attention_forward(q, k, v, bias, op=SplitKAutotuned)
+        SplitKAutotuned.apply(inputs, needs_gradient=False)
     return op
 
 
