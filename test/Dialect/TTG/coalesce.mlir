@@ -122,12 +122,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 
 // -----
 
-// A load takes the widest vector of the accesses of its shape and order that
-// its def-use chains reach: bf16 loaded from 16-byte aligned pointers is 8
-// a thread on its own, but its fp8 store (the same offsets) takes 16, so the
-// load takes 16 too (two vectors a thread, in the store's layout, nothing
-// converted between them).  The store keeps its own width: in
-// @store_keeps_its_width an fp32 store beside a bf16 load stays at 4.
+// A load takes the widest vector of the stores of its shape and order that
+// its value reaches through element-wise ops: bf16 loaded from 16-byte
+// aligned pointers is 8 a thread on its own, but converted to fp8 and stored
+// it takes 16 (two vectors a thread, in the store's layout, nothing converted
+// between them).  The store keeps its own width: in @store_keeps_its_width
+// an fp32 store of the bf16 values stays at 4.  In
+// @index_arithmetic_links_nothing the fp8 store shares only the offsets with
+// the load, so the load keeps 8.
 // CHECK-DAG: #[[VEC16:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [16], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-DAG: #[[VEC8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-DAG: #[[VEC4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -137,6 +139,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // CHECK-LABEL: tt.func @store_keeps_its_width
 // CHECK: tt.load %{{.*}} : tensor<2048x!tt.ptr<bf16>, #[[VEC8]]>
 // CHECK: tt.store %{{.*}}, %{{.*}} : tensor<2048x!tt.ptr<f32>, #[[VEC4]]>
+// CHECK-LABEL: tt.func @index_arithmetic_links_nothing
+// CHECK: tt.load %{{.*}} : tensor<2048x!tt.ptr<bf16>, #[[VEC8]]>
+// CHECK: tt.store %{{.*}}, %{{.*}} : tensor<2048x!tt.ptr<f8E4M3FN>, #[[VEC16]]>
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   tt.func @load_takes_the_stores_width(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}) {
@@ -160,5 +165,16 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     %yp = tt.addptr %ys, %r : tensor<2048x!tt.ptr<f32>, #blocked>, tensor<2048xi32, #blocked>
     tt.store %yp, %f : tensor<2048x!tt.ptr<f32>, #blocked>
     tt.return
+  }
+  tt.func @index_arithmetic_links_nothing(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32},
+                                          %z: tensor<2048xf8E4M3FN, #blocked>) -> tensor<2048xbf16, #blocked> {
+    %r = tt.make_range {start = 0 : i32, end = 2048 : i32} : tensor<2048xi32, #blocked>
+    %xs = tt.splat %x : !tt.ptr<bf16> -> tensor<2048x!tt.ptr<bf16>, #blocked>
+    %xp = tt.addptr %xs, %r : tensor<2048x!tt.ptr<bf16>, #blocked>, tensor<2048xi32, #blocked>
+    %v = tt.load %xp : tensor<2048x!tt.ptr<bf16>, #blocked>
+    %ys = tt.splat %y : !tt.ptr<f8E4M3FN> -> tensor<2048x!tt.ptr<f8E4M3FN>, #blocked>
+    %yp = tt.addptr %ys, %r : tensor<2048x!tt.ptr<f8E4M3FN>, #blocked>, tensor<2048xi32, #blocked>
+    tt.store %yp, %z : tensor<2048x!tt.ptr<f8E4M3FN>, #blocked>
+    tt.return %v : tensor<2048xbf16, #blocked>
   }
 }

@@ -12,11 +12,14 @@
 //                    (ties: last dimension first);
 //        perThread = min(alignment in elements, contiguity along order[0],
 //                        128 / element bits), at most elements / threads;
-//        a load whose pointers an op computes (not a block argument) takes
-//        the largest perThread of the accesses of its shape and order that
-//        its def-use chains reach (Triton's rule): a bf16 tile loaded 8 a
-//        thread and stored as fp8 16 a thread is loaded 16 a thread, two
-//        vectors, in the store's layout, rather than converted between;
+//        a load takes the largest perThread of the stores of its shape and
+//        order that its value reaches through element-wise ops: a bf16 tile
+//        loaded 8 a thread and stored as fp8 16 a thread is loaded 16 a
+//        thread, two vectors, in the store's layout, rather than converted
+//        between (Triton widens a load to every access of its shape and
+//        order its def-use chains touch, the index arithmetic included,
+//        which also widens tiles that go to a dot: a packed weight tile
+//        streamed through shared memory 8 words a thread instead of 4);
 //        a store keeps its own (wider would leave gaps between a warp's
 //        writes);
 //        layout    = sizePerThread 1 except perThread along order[0], lanes
@@ -32,13 +35,14 @@
 #include "tritium/Dialect/TTG/Transforms/Passes.h"
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 
+#include "LayoutRoles.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "tritium/Analysis/AxisInfo.h"
 #include "tritium/Dialect/TTG/Transforms/BlockedLayoutRules.h"
 
 #include <optional>
-#include <utility>
 
 namespace tritium::ttg {
 #define GEN_PASS_DEF_TTGCOALESCEPASS
@@ -150,30 +154,35 @@ BlockedEncodingAttr getBlockedAccessLayout(Operation *op,
                                              numWarps, threadsPerWarp));
 }
 
-/// The ops of `module` grouped by def-use: two ops are in one group when
-/// one uses a value the other defines, transitively in both directions
-/// (block arguments link nothing).  Returns each op's group leader.
-llvm::DenseMap<Operation *, Operation *> groupByDefUse(ModuleOp module) {
-  llvm::DenseMap<Operation *, Operation *> parent;
-  auto find = [&](Operation *op) {
-    if (parent.try_emplace(op, op).second)
-      return op;
-    Operation *root = op;
-    while (parent.lookup(root) != root)
-      root = parent.lookup(root);
-    while (op != root) // path compression
-      op = std::exchange(parent[op], root);
-    return root;
-  };
-  module.walk([&](Operation *op) {
-    for (Value operand : op->getOperands())
-      if (Operation *def = operand.getDefiningOp())
-        parent[find(op)] = find(def);
-  });
-  llvm::DenseMap<Operation *, Operation *> leader;
-  for (auto &entry : parent)
-    leader[entry.first] = find(entry.first);
-  return leader;
+/// The stores whose stored value `load`'s value reaches through element-wise
+/// ops and layout conversions, each result of the load's shape.
+SmallVector<Operation *> storesReachedByValue(tt::LoadOp load) {
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(load.getType()).getShape();
+  SmallVector<Operation *> stores;
+  SmallVector<Value> work{load.getResult()};
+  llvm::DenseSet<Value> seen{load.getResult()};
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto store = dyn_cast<tt::StoreOp>(user)) {
+        if (use.get() == store.getValue())
+          stores.push_back(store);
+        continue;
+      }
+      ttg::detail::LayoutRole role = ttg::detail::getLayoutRole(user);
+      if ((role != ttg::detail::LayoutRole::SameLayout &&
+           role != ttg::detail::LayoutRole::Convert) ||
+          isa<tt::LoadOp, tt::AssertOp, tt::PrintOp>(user))
+        continue;
+      for (Value result : user->getResults()) {
+        auto tensor = dyn_cast<RankedTensorType>(result.getType());
+        if (tensor && tensor.getShape() == shape && seen.insert(result).second)
+          work.push_back(result);
+      }
+    }
+  }
+  return stores;
 }
 } // namespace
 
@@ -198,22 +207,22 @@ void ttg::coalesceMemoryAccesses(ModuleOp module) {
             getAccessShape(op, axisInfo, numWarps, threadsPerWarp))
       accesses.emplace_back(op, *access);
   });
-  // A load takes the widest vector of the accesses of its shape and order
-  // in its def-use group.
-  llvm::DenseMap<Operation *, Operation *> group = groupByDefUse(module);
-  auto shapeOfAccess = [](Operation *op) {
-    return cast<RankedTensorType>(getCoalescablePointer(op).getType())
-        .getShape();
-  };
+  // A load takes the widest vector of the stores of its shape and order
+  // its value reaches.
+  llvm::DenseMap<Operation *, AccessShape> accessOf(accesses.begin(),
+                                                    accesses.end());
   SmallVector<std::pair<Operation *, BlockedEncodingAttr>> plan;
   for (auto &[op, access] : accesses) {
     AccessShape chosen = access;
-    if (isa<tt::LoadOp>(op) && getCoalescablePointer(op).getDefiningOp())
-      for (auto &[other, otherAccess] : accesses)
-        if (other != op && group.lookup(other) == group.lookup(op) &&
-            otherAccess.order == access.order &&
-            shapeOfAccess(other) == shapeOfAccess(op))
-          chosen.perThread = std::max(chosen.perThread, otherAccess.perThread);
+    if (auto load = dyn_cast<tt::LoadOp>(op))
+      for (Operation *store : storesReachedByValue(load)) {
+        auto reached = accessOf.find(store);
+        if (reached != accessOf.end() &&
+            reached->second.order == access.order &&
+            cast<RankedTensorType>(getCoalescablePointer(store).getType())
+                    .getShape() == cast<RankedTensorType>(load.getType()).getShape())
+          chosen.perThread = std::max(chosen.perThread, reached->second.perThread);
+      }
     BlockedEncodingAttr layout =
         getBlockedAccessLayout(op, chosen, numWarps, threadsPerWarp);
     auto ptrType = cast<RankedTensorType>(getCoalescablePointer(op).getType());
