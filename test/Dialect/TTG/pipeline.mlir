@@ -1000,3 +1000,49 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.targ
     tt.return
   }
 }
+
+// -----
+
+// A dot operand loaded straight in its mma.sync layout (a 16x16 fp16 tile
+// over 8 warps: every warp holds all of it) streams through a plain slot
+// laid out along the registers' contiguous dimension, K, which is the
+// tile's contiguous one: each thread copies its pairs of K, 4 bytes a
+// cp.async.  (A slot along N would take 2-byte copies, which cp.async
+// cannot make.)
+// CHECK-DAG: #[[SLOT:shared[0-9]*]] = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+// CHECK-LABEL: tt.func public @replicated_operand_load
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<{{[0-9]+}}x16x16xf16, #[[SLOT]], #smem, mutable>
+// CHECK: ttg.async_copy_global_to_local
+// CHECK: scf.for
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 8]}>
+#opA = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#opB = #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+#rowsB = #ttg.slice<{dim = 1, parent = #opB}>
+#colsB = #ttg.slice<{dim = 0, parent = #opB}>
+module attributes {"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @replicated_operand_load(%a: tensor<16x16xf16, #opA>, %v: !tt.ptr<f16> {tt.divisibility = 16 : i32},
+                                          %n: i32) -> tensor<16x16xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c16 = arith.constant dense<16> : tensor<1x16xi32, #opB>
+    %zero = arith.constant dense<0.0> : tensor<16x16xf32, #mma>
+    %k = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #rowsB>
+    %ke = tt.expand_dims %k {axis = 1 : i32} : tensor<16xi32, #rowsB> -> tensor<16x1xi32, #opB>
+    %kb = tt.broadcast %ke : tensor<16x1xi32, #opB> -> tensor<16x16xi32, #opB>
+    %nr = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32, #colsB>
+    %base = tt.splat %v : !tt.ptr<f16> -> tensor<16x16x!tt.ptr<f16>, #opB>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32, #mma>) : i32 {
+      %s = tt.splat %i : i32 -> tensor<16xi32, #colsB>
+      %no = arith.addi %s, %nr : tensor<16xi32, #colsB>
+      %ne = tt.expand_dims %no {axis = 0 : i32} : tensor<16xi32, #colsB> -> tensor<1x16xi32, #opB>
+      %nm = arith.muli %ne, %c16 : tensor<1x16xi32, #opB>
+      %nb = tt.broadcast %nm : tensor<1x16xi32, #opB> -> tensor<16x16xi32, #opB>
+      %off = arith.addi %kb, %nb : tensor<16x16xi32, #opB>
+      %p = tt.addptr %base, %off : tensor<16x16x!tt.ptr<f16>, #opB>, tensor<16x16xi32, #opB>
+      %b = tt.load %p : tensor<16x16x!tt.ptr<f16>, #opB>
+      %d = tt.dot %a, %b, %acc : tensor<16x16xf16, #opA> * tensor<16x16xf16, #opB> -> tensor<16x16xf32, #mma>
+      scf.yield %d : tensor<16x16xf32, #mma>
+    }
+    tt.return %r : tensor<16x16xf32, #mma>
+  }
+}

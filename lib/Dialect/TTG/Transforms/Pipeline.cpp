@@ -259,6 +259,22 @@ bool isZeroOrAbsent(Value value) {
   return matchPattern(value, m_Zero()) || matchPattern(value, m_AnyZeroFloat());
 }
 
+/// The dimension along which a thread's registers of `type` run contiguous:
+/// a blocked layout's order's first; another layout's, the one its registers
+/// run along longest (the last on a tie).
+int contiguousDimension(RankedTensorType type) {
+  auto encoding = cast<DistributedEncodingAttr>(type.getEncoding());
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(encoding))
+    return blocked.getOrder()[0];
+  layout::LinearLayout layout = encoding.toLinearLayout(type.getShape());
+  int dim = type.getRank() - 1;
+  for (int d = dim - 1; d >= 0; --d)
+    if (layout::contiguousRegisters(layout, d) >
+        layout::contiguousRegisters(layout, dim))
+      dim = d;
+  return dim;
+}
+
 /// Bytes each thread moves per vector for `load`, as the lowering would
 /// vectorize it: registers consecutive along the layout's contiguous
 /// dimension, limited by pointer contiguity, alignment and mask constancy.
@@ -268,16 +284,7 @@ int64_t vectorBytes(tt::LoadOp load, const ModuleAxisInfo &axisInfo) {
   if (!encoding)
     return 0;
   layout::LinearLayout layout = encoding.toLinearLayout(ptrType.getShape());
-  // A blocked layout's contiguous dimension is its order's first; another
-  // layout's, the one its registers run along longest (the last on a tie).
-  int dim = ptrType.getRank() - 1;
-  if (auto blocked = dyn_cast<BlockedEncodingAttr>(encoding))
-    dim = blocked.getOrder()[0];
-  else
-    for (int d = dim - 1; d >= 0; --d)
-      if (layout::contiguousRegisters(layout, d) >
-          layout::contiguousRegisters(layout, dim))
-        dim = d;
+  int dim = contiguousDimension(ptrType);
   int64_t bytes =
       cast<RankedTensorType>(load.getType()).getElementTypeBitWidth() / 8;
   AxisInfo info = axisInfo.getAxisInfo(load.getPtr());
@@ -606,9 +613,13 @@ private:
         type = cast<RankedTensorType>(load.getType());
         blocked = cast<BlockedEncodingAttr>(type.getEncoding());
       } else {
-        SmallVector<unsigned> order;
+        // The slot runs along the registers' contiguous dimension, so that
+        // each copy moves the vector vectorBytes counted (a dot operand
+        // loaded in its own layout holds its K pairs along K).
+        SmallVector<unsigned> order{unsigned(contiguousDimension(type))};
         for (unsigned d = type.getRank(); d-- > 0;)
-          order.push_back(d);
+          if (d != order.front())
+            order.push_back(d);
         loads.push_back({load, LocalAllocOp()});
         loads.back().plainSlot = plainSlotType(type, order);
         return;
