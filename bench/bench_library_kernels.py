@@ -618,21 +618,38 @@ def backend_env(backend, root):
 
 
 def run_backend(backend, args, cache_root=None):
-    """{(item, config): entry} of one worker process under `backend`, with
-    fresh caches, or those under `cache_root` (kept by the caller from run
-    to run: a later run finds the kernels compiled)."""
+    """{(item, config): entry} of the worker processes under `backend`, one
+    per library (a library on the path can change what another imports: fla's
+    case after torchao's failed on torchao's version string), in turn within
+    --budget-s, with fresh caches, or those under
+    `cache_root` (kept by the caller from run to run: a later run finds the
+    kernels compiled)."""
     root = tempfile.mkdtemp(prefix=f"libkernels-{backend}-")
     out_path = os.path.join(root, "results.jsonl")
-    cmd = [sys.executable, os.path.abspath(__file__), "--worker", "--out", out_path, "--cases", args.cases,
-           "--libraries", args.libraries, "--max-configs", str(args.max_configs), "--budget-s",
-           str(args.budget_s)] + [x for m in args.match for x in ("--match", m)] + \
-        (["--dump", os.path.join(args.dump, backend)] if args.dump else [])
-    try:
-        proc = subprocess.run(cmd, env=backend_env(backend, cache_root or root), capture_output=True, text=True,
-                              timeout=args.budget_s + 240)
-        tail = proc.stderr[-2000:] if proc.returncode else ""
-    except subprocess.TimeoutExpired:
-        tail = "timeout"
+    by_library = {}
+    for case in args.cases.split(","):
+        by_library.setdefault(CASES[case][0], []).append(case)
+    deadline = time.monotonic() + args.budget_s
+    tails = []
+    for cases in by_library.values():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            with open(out_path, "a") as f:
+                for case in cases:
+                    f.write(json.dumps({"case": case, "error": "budget spent"}) + "\n")
+            continue
+        cmd = [sys.executable, os.path.abspath(__file__), "--worker", "--out", out_path, "--cases", ",".join(cases),
+               "--libraries", args.libraries, "--max-configs", str(args.max_configs), "--budget-s",
+               str(left)] + [x for m in args.match for x in ("--match", m)] + \
+            (["--dump", os.path.join(args.dump, backend)] if args.dump else [])
+        try:
+            proc = subprocess.run(cmd, env=backend_env(backend, cache_root or root), capture_output=True, text=True,
+                                  timeout=left + 240)
+            if proc.returncode:
+                tails.append(proc.stderr[-2000:])
+        except subprocess.TimeoutExpired:
+            tails.append("timeout")
+    tail = "\n".join(tails)
     results = {}
     if os.path.exists(out_path):
         with open(out_path) as f:

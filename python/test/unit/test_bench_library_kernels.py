@@ -197,3 +197,28 @@ def test_a_launch_replays_the_configs_its_autotuner_would_compare():
     def broken(cs, nargs, **kwargs):
         raise KeyError("N")
     assert blk._candidates(FakeTuner(configs, broken), configs, ("a", 64), {}) == configs
+
+
+def test_each_library_runs_in_its_own_worker_within_one_budget(monkeypatch):
+    # Cases of different libraries go to separate processes (a library on
+    # the path changes another's imports), in turn, each given what is left
+    # of --budget-s; a library reached after the budget is recorded as left.
+    calls = []
+    clock = iter([0.0, 1.0, 31.0, 70.0])
+    monkeypatch.setattr(blk.time, "monotonic", lambda: next(clock))
+
+    def fake_run(cmd, env, capture_output, text, timeout):
+        cases = cmd[cmd.index("--cases") + 1]
+        calls.append((cases, float(cmd[cmd.index("--budget-s") + 1])))
+        with open(cmd[cmd.index("--out") + 1], "a") as f:
+            for case in cases.split(","):
+                f.write(json.dumps({"case": case, "work": case + " k", "config": "w4", "ms": 1.0}) + "\n")
+        return types.SimpleNamespace(returncode=0, stderr="")
+
+    monkeypatch.setattr(blk.subprocess, "run", fake_run)
+    args = types.SimpleNamespace(cases="mamba_rms_norm,fla_gla,mamba_gated_norm,torchao_fp8_blockwise",
+                                 libraries="L", max_configs=4, budget_s=60.0, match=[], dump="")
+    results = blk.run_backend("tritium", args)
+    assert calls == [("mamba_rms_norm,mamba_gated_norm", 59.0), ("fla_gla", 29.0)]
+    assert results[("torchao_fp8_blockwise", "")]["error"] == "budget spent"
+    assert ("fla_gla k", "w4") in results and ("mamba_gated_norm k", "w4") in results
