@@ -40,10 +40,10 @@
 //      barrier every thread, chunk by chunk, loads the totals of its lines
 //      and combines into chunk k of warp w the totals of all chunks before k
 //      (every warp, a running carry per line) and of chunk k of the warps
-//      before w: it holds one chunk's totals at a time.  The line is the fastest index:
-//      lanes that hold different lines then touch consecutive words, where
-//      with the line slowest, lines a multiple of 32 / (chunks * warps)
-//      apart fall on one bank.
+//      before w: it holds one chunk's totals at a time.  The line is the
+//      fastest index: lanes that hold different lines then touch consecutive
+//      words, where with the line slowest, lines a multiple of
+//      32 / (chunks * warps) apart fall on one bank.
 // The scratch (3b only) holds one region per operand of lines * chunks *
 // warp ranks elements; getScanScratchBytes sizes it from the same plan
 // (layout::makeScanPlan, include/tritium/Layout/ScanRule.h).
