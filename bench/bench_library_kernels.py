@@ -13,8 +13,9 @@ replayed once per config of the kernel's own autotune list, as the
 autotuner's pruner (`prune_configs_by`) leaves it for that launch (the
 list set to that one config, so nothing is autotuned), and timed.
 
-One process per compiler, fresh caches, `import triton` answered by Tritium
-in Tritium's (scripts/triton_alias), the same code otherwise:
+One process per compiler and library (in turn, within the compiler's
+budget), fresh caches, `import triton` answered by Tritium in Tritium's
+(scripts/triton_alias), the same code otherwise:
   compile s   the config's first replay (compile, load, launch) in a warm
               process; none for the configs the recording compiled (the
               first of each list that builds, and kernels without a list)
