@@ -186,17 +186,6 @@ SmallVector<Operation *> storesReachedByValue(tt::LoadOp load) {
 }
 } // namespace
 
-BlockedEncodingAttr ttg::getCoalescedEncoding(Operation *op,
-                                              const ModuleAxisInfo &axisInfo,
-                                              int numWarps,
-                                              int threadsPerWarp) {
-  std::optional<AccessShape> access =
-      getAccessShape(op, axisInfo, numWarps, threadsPerWarp);
-  if (!access)
-    return {};
-  return getBlockedAccessLayout(op, *access, numWarps, threadsPerWarp);
-}
-
 void ttg::coalesceMemoryAccesses(ModuleOp module) {
   ModuleAxisInfo axisInfo(module);
   int numWarps = getNumWarps(module);

@@ -18,10 +18,6 @@ namespace mlir::scf {
 class ForOp;
 } // namespace mlir::scf
 
-namespace tritium {
-class ModuleAxisInfo;
-} // namespace tritium
-
 namespace tritium::tt {
 class DotOp;
 } // namespace tritium::tt
@@ -52,13 +48,6 @@ mlir::RankedTensorType withEncoding(mlir::Type type, mlir::Attribute encoding);
 /// tt.atomic_rmw, tt.atomic_cas) when it is a tensor of pointers with a
 /// distributed layout; null for any other op.
 mlir::Value getCoalescablePointer(mlir::Operation *op);
-
-/// The blocked layout that coalesces the access `op` makes through
-/// getCoalescablePointer(op), from the axis facts of its pointers; null when
-/// the op is not such an access.
-BlockedEncodingAttr getCoalescedEncoding(mlir::Operation *op,
-                                         const ModuleAxisInfo &axisInfo,
-                                         int numWarps, int threadsPerWarp);
 
 /// ttg-coalesce: rebuilds every global-memory access of `module` in its
 /// coalesced layout, converting operands in and results out.
