@@ -174,12 +174,44 @@ template <typename OpTy> struct CastLowering : public PerElementLowering<OpTy> {
   }
 };
 
+Value emitSimplePTX(OpBuilder &builder, Location loc, StringRef opcode,
+                    ValueRange operands, Type type);
+
+/// The limit c of tt.clamp(x, -c, c) with c a positive constant (a splat or
+/// scalar), as Triton recognises it; 0 when the bounds are not of that form.
+double symmetricClampLimit(tt::ClampOp op) {
+  auto constantOf = [](Value value) -> std::optional<double> {
+    Attribute attr;
+    if (!matchPattern(value, m_Constant(&attr)))
+      return std::nullopt;
+    if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+      attr = splat.getSplatValue<Attribute>();
+    if (auto number = dyn_cast<FloatAttr>(attr))
+      return number.getValueAsDouble();
+    return std::nullopt;
+  };
+  std::optional<double> lo = constantOf(op.getMin());
+  std::optional<double> hi = constantOf(op.getMax());
+  return lo && hi && *hi > 0 && *lo == -*hi ? *hi : 0;
+}
+
 struct ClampLowering : public PerElementLowering<tt::ClampOp> {
   using PerElementLowering::PerElementLowering;
   Value compute(tt::ClampOp op, ValueRange elements, Type resultType,
                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value x = elements[0], lo = elements[1], hi = elements[2];
+    // clamp(x, -c, c) of f32 on sm_90: one `min.xorsign.abs` (|x| capped
+    // at c, with x's sign), Triton's lowering (`.NaN` when NaNs propagate).
+    auto module = op->getParentOfType<ModuleOp>();
+    if (resultType.isF32() && module && ttg::getComputeCapability(module) >= 90 &&
+        symmetricClampLimit(op) > 0) {
+      bool nan = op.getPropagateNan() == tt::PropagateNan::ALL;
+      return emitSimplePTX(rewriter, loc,
+                           nan ? "min.NaN.xorsign.abs.f32"
+                               : "min.xorsign.abs.f32",
+                           ValueRange{x, hi}, resultType);
+    }
     if (op.getPropagateNan() == tt::PropagateNan::ALL) {
       Value low = arith::MaximumFOp::create(rewriter, loc, x, lo);
       return arith::MinimumFOp::create(rewriter, loc, low, hi);

@@ -14,6 +14,9 @@
 //     `.f16x2` (sm_89+), from f32 or f16 (other sources convert to f32
 //     first); toward zero (f8E5M2 only, as in Triton): the high byte of the
 //     value rounded toward zero to f16.
+// The x2 instructions convert two values at once: a thread's elements go
+// through them in pairs (element i in the low half or byte, i + 1 in the
+// high one, as Triton pairs them), one left over alone.
 //
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -99,6 +102,24 @@ public:
     return LLVM::BitcastOp::create(b, loc, to, bits);
   }
 
+  /// Converts two values of `from` to `to` with one x2 instruction where
+  /// one exists for the pair: to 8-bit floats rounding to nearest even (from
+  /// f32 or f16), and from f8E4M3FN to f16 or wider.  Null values when the
+  /// pair goes element by element (convert).
+  std::pair<Value, Value> convertPair(Value first, Value second, Type from,
+                                      Type to,
+                                      std::optional<tt::RoundingMode> rounding) {
+    bool nearestEven = !rounding || *rounding == tt::RoundingMode::RTNE;
+    if (isFp8(to) && !isFp8(from) && nearestEven &&
+        (from.isF16() || from.isF32()))
+      return toFp8Pair(first, second, from, to);
+    if (isa<Float8E4M3FNType>(from) && !isFp8(to)) {
+      auto [lo, hi] = e4m3PairToF16(first, second);
+      return {convert(lo, f16, to, rounding), convert(hi, f16, to, rounding)};
+    }
+    return {};
+  }
+
   std::string error;
 
 private:
@@ -142,6 +163,57 @@ private:
     return LLVM::TruncOp::create(b, loc, b.getI8Type(), pair);
   }
 
+  /// The two i8 bytes of a 16-bit pair: low, then high.
+  std::pair<Value, Value> splitBytes(Value pair) {
+    Type i8 = b.getI8Type();
+    Value shift = LLVM::ConstantOp::create(b, loc, i16, b.getI16IntegerAttr(8));
+    return {LLVM::TruncOp::create(b, loc, i8, pair),
+            LLVM::TruncOp::create(b, loc, i8,
+                                  LLVM::LShrOp::create(b, loc, pair, shift))};
+  }
+
+  /// `first` and `second` (f32 or f16) to 8-bit floats with one cvt; the
+  /// instruction puts its first f32 operand (the high half of an f16x2) in
+  /// the high byte.
+  std::pair<Value, Value> toFp8Pair(Value first, Value second, Type from,
+                                    Type to) {
+    std::string format = isa<Float8E4M3FNType>(to) ? "e4m3x2" : "e5m2x2";
+    nvidia::PTXBuilder ptx;
+    auto *out = ptx.output("=h");
+    Value pair;
+    if (from.isF32()) {
+      auto *hi = ptx.input(second, "f");
+      auto *lo = ptx.input(first, "f");
+      ptx.instr("cvt.rn.satfinite." + format + ".f32").args({out, hi, lo});
+    } else {
+      auto *lo = ptx.input(LLVM::BitcastOp::create(b, loc, i16, first), "h");
+      auto *hi = ptx.input(LLVM::BitcastOp::create(b, loc, i16, second), "h");
+      ptx.verbatim("{ .reg .b32 t; mov.b32 t, {%1, %2}; cvt.rn.satfinite." +
+                       format + ".f16x2 %0, t; }",
+                   {out, lo, hi});
+    }
+    pair = ptx.launch(b, loc, i16, /*hasSideEffects=*/false);
+    return splitBytes(pair);
+  }
+
+  /// Two f8E4M3FN bytes to f16 with one `cvt.rn.f16x2.e4m3x2`: the low byte
+  /// to the low half.
+  std::pair<Value, Value> e4m3PairToF16(Value first, Value second) {
+    Value shift = LLVM::ConstantOp::create(b, loc, i16, b.getI16IntegerAttr(8));
+    Value bytes = LLVM::OrOp::create(
+        b, loc, LLVM::ZExtOp::create(b, loc, i16, first),
+        LLVM::ShlOp::create(b, loc, LLVM::ZExtOp::create(b, loc, i16, second),
+                            shift));
+    Type i32 = b.getI32Type();
+    Value halves = emitCvt(b, loc, "cvt.rn.f16x2.e4m3x2", bytes, "h", "=r", i32);
+    Value sixteen = LLVM::ConstantOp::create(b, loc, i32, b.getI32IntegerAttr(16));
+    Value lo = LLVM::TruncOp::create(b, loc, i16, halves);
+    Value hi = LLVM::TruncOp::create(b, loc, i16,
+                                     LLVM::LShrOp::create(b, loc, halves, sixteen));
+    return {LLVM::BitcastOp::create(b, loc, f16, lo),
+            LLVM::BitcastOp::create(b, loc, f16, hi)};
+  }
+
   OpBuilder &b;
   Location loc;
   Type i16, f16, f32;
@@ -173,9 +245,21 @@ struct FpToFpLowering : public ConvertOpToLLVMPattern<tt::FpToFpOp> {
     Location loc = op.getLoc();
     Type resultType = getTypeConverter()->convertType(op.getType());
     FpConverter converter(rewriter, loc);
+    SmallVector<Value> elements = unpackElements(rewriter, loc, adaptor.getSrc());
     SmallVector<Value> results;
-    for (Value element : unpackElements(rewriter, loc, adaptor.getSrc())) {
-      Value result = converter.convert(element, from, to, op.getRounding());
+    for (size_t i = 0; i < elements.size(); ++i) {
+      if (i + 1 < elements.size()) {
+        auto [first, second] = converter.convertPair(
+            elements[i], elements[i + 1], from, to, op.getRounding());
+        if (first && second) {
+          results.append({first, second});
+          ++i;
+          continue;
+        }
+        if (!converter.error.empty())
+          return op.emitError(converter.error);
+      }
+      Value result = converter.convert(elements[i], from, to, op.getRounding());
       if (!result)
         return op.emitError(converter.error);
       results.push_back(result);

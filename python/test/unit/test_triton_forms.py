@@ -1038,3 +1038,39 @@ def test_a_noinline_function_takes_scalars_only_as_in_triton():
                                                       r"called with non-scalar argument val:fp32\[128\]"):
         compile_ttir(k_noinline_with_a_block, {"x_ptr": "*fp32"})
     assert "tt.store" in compile_ttir(k_noinline_with_scalars, {"x_ptr": "*fp32"})
+
+
+@triton.jit
+def k_convert(x_ptr, y_ptr, TO: tl.constexpr):
+    offs = tl.arange(0, 1024)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs).to(TO))
+
+
+@pytest.mark.parametrize("src, dst, to, instruction", [
+    ("*fp32", "*fp8e4nv", tl.float8e4nv, "cvt.rn.satfinite.e4m3x2.f32"),
+    ("*fp16", "*fp8e5", tl.float8e5, "cvt.rn.satfinite.e5m2x2.f16x2"),
+    ("*fp8e4nv", "*fp16", tl.float16, "cvt.rn.f16x2.e4m3x2"),
+])
+def test_fp8_conversions_take_two_elements_an_instruction(src, dst, to, instruction):
+    # 1024 elements over 4 warps: 8 a thread, converted in pairs by the x2
+    # instructions (4 a thread), as Triton converts them.
+    ptx = triton.compile(k_convert, signature={"x_ptr": src, "y_ptr": dst}, constexprs={"TO": to},
+                         target="cuda:90", num_warps=4,
+                         attrs={p: [["tt.divisibility", 16]] for p in ("x_ptr", "y_ptr")}).asm["ptx"]
+    assert ptx.count(instruction) == 4, ptx.count(instruction)
+
+
+@triton.jit
+def k_symmetric_clamp(x_ptr, y_ptr, lo_ptr):
+    offs = tl.arange(0, 256)
+    x = tl.load(x_ptr + offs)
+    tl.store(y_ptr + offs, tl.clamp(x, -448.0, 448.0))
+    tl.store(lo_ptr + offs, tl.clamp(x, -1.0, 448.0))
+
+
+def test_symmetric_clamp_is_one_min_xorsign_abs():
+    # clamp(x, -c, c) on sm_90: min(|x|, c) with x's sign, one instruction
+    # (Triton's lowering); other bounds keep max then min.
+    ptx = triton.compile(k_symmetric_clamp, signature={"x_ptr": "*fp32", "y_ptr": "*fp32", "lo_ptr": "*fp32"},
+                         target="cuda:90", num_warps=4).asm["ptx"]
+    assert ptx.count("min.xorsign.abs.f32") == 2 and ptx.count("max.f32") == 2, ptx
