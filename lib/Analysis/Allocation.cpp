@@ -93,6 +93,11 @@ static ConvertDecision planConvertLayout(RankedTensorType srcType,
     if (shuffleCost <= plan.store.wavefronts + plan.load.wavefronts)
       return {ConvertLayoutPath::WarpShuffle, std::nullopt};
   }
+  // A conversion that keeps every element in its warp but trades register
+  // bits for lane bits goes by shuffles too, as Triton's does: no scratch
+  // and no barrier, whatever the bank model says of the round trip.
+  if (layout::planWarpTransfer(src, dst))
+    return {ConvertLayoutPath::WarpTransfer, std::nullopt};
   // A tile larger than any GPU's shared memory goes in parts, when the
   // layouts repeat along some dimension in registers (ConvertParts.h).
   auto fits = [&](const layout::ConvertScratchPlan &candidate) {

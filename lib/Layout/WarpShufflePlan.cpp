@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "tritium/Layout/WarpShufflePlan.h"
 
+#include <algorithm>
 #include <map>
 
 namespace tritium {
@@ -159,6 +160,213 @@ std::optional<WarpShufflePlan> planWarpShuffle(const LinearLayout &src,
     plan.srcRegister.push_back(static_cast<int64_t>(*combo & regMask));
     plan.laneXor.push_back(static_cast<int64_t>(*combo >> numRegBits));
   }
+  return plan;
+}
+
+namespace {
+
+/// A GF(2) matrix by columns: column j is the image of input bit j.
+using BitMatrix = std::vector<uint64_t>;
+
+uint64_t applyBits(const BitMatrix &m, uint64_t x) {
+  uint64_t y = 0;
+  for (size_t j = 0; j < m.size(); ++j)
+    if (x & (uint64_t(1) << j))
+      y ^= m[j];
+  return y;
+}
+
+BitMatrix multiply(const BitMatrix &x, const BitMatrix &y) {
+  BitMatrix product;
+  for (uint64_t column : y)
+    product.push_back(applyBits(x, column));
+  return product;
+}
+
+BitMatrix add(BitMatrix x, const BitMatrix &y) {
+  for (size_t j = 0; j < x.size(); ++j)
+    x[j] ^= y[j];
+  return x;
+}
+
+/// The inverse of square `m` (n columns of n bits), or nullopt.
+std::optional<BitMatrix> inverse(const BitMatrix &m) {
+  Span span(m);
+  BitMatrix inv;
+  for (size_t j = 0; j < m.size(); ++j) {
+    std::optional<uint64_t> column = span.solve(uint64_t(1) << j);
+    if (!column)
+      return std::nullopt;
+    inv.push_back(*column);
+  }
+  return inv;
+}
+
+int rankOf(const std::vector<uint64_t> &vectors) {
+  std::vector<uint64_t> rows;
+  for (uint64_t v : vectors) {
+    for (uint64_t r : rows)
+      if ((v ^ r) < v)
+        v ^= r;
+    if (v) {
+      rows.push_back(v);
+      std::sort(rows.rbegin(), rows.rend());
+    }
+  }
+  return static_cast<int>(rows.size());
+}
+
+std::vector<int64_t> toInt64(const BitMatrix &m) {
+  return std::vector<int64_t>(m.begin(), m.end());
+}
+
+/// The most candidate maps M the plan tries.
+constexpr int64_t kMaxTransferCandidates = int64_t(1) << 20;
+
+} // namespace
+
+int64_t WarpTransferPlan::sentRegister(int64_t k, int64_t lane) const {
+  return k ^ static_cast<int64_t>(applyBits(
+                 BitMatrix(sendRegisterOfLane.begin(), sendRegisterOfLane.end()), lane));
+}
+
+int64_t WarpTransferPlan::srcLane(int64_t k, int64_t lane) const {
+  return static_cast<int64_t>(
+      applyBits(BitMatrix(srcLaneOfLane.begin(), srcLaneOfLane.end()), lane) ^
+      applyBits(BitMatrix(srcLaneOfShuffle.begin(), srcLaneOfShuffle.end()), k));
+}
+
+int64_t WarpTransferPlan::dstRegister(int64_t k, int64_t lane) const {
+  return static_cast<int64_t>(
+      applyBits(BitMatrix(dstRegisterOfShuffle.begin(), dstRegisterOfShuffle.end()), k) ^
+      applyBits(BitMatrix(dstRegisterOfLane.begin(), dstRegisterOfLane.end()), lane));
+}
+
+int64_t WarpTransferPlan::keptShuffle(int64_t reg, int64_t lane) const {
+  return static_cast<int64_t>(
+      applyBits(BitMatrix(shuffleOfDstRegister.begin(), shuffleOfDstRegister.end()), reg) ^
+      applyBits(BitMatrix(shuffleOfLane.begin(), shuffleOfLane.end()), lane));
+}
+
+int64_t WarpTransferPlan::sendChoices() const {
+  return int64_t(1) << rankOf({sendRegisterOfLane.begin(), sendRegisterOfLane.end()});
+}
+
+int64_t WarpTransferPlan::keepChoices() const {
+  return int64_t(1) << rankOf({dstRegisterOfLane.begin(), dstRegisterOfLane.end()});
+}
+
+std::optional<WarpTransferPlan> planWarpTransfer(const LinearLayout &src,
+                                                 const LinearLayout &dst) {
+  if (src.shape() != dst.shape() ||
+      src.bases(HwDim::Warp) != dst.bases(HwDim::Warp) ||
+      src.numBases(HwDim::Register) != dst.numBases(HwDim::Register) ||
+      src.numBases(HwDim::Lane) != dst.numBases(HwDim::Lane))
+    return std::nullopt;
+  CoordPacker packer(src.shape());
+  std::vector<uint64_t> srcRegs = packAll(packer, src.bases(HwDim::Register));
+  std::vector<uint64_t> srcLanes = packAll(packer, src.bases(HwDim::Lane));
+  std::vector<uint64_t> dstRegs = packAll(packer, dst.bases(HwDim::Register));
+  std::vector<uint64_t> dstLanes = packAll(packer, dst.bases(HwDim::Lane));
+  int nR = static_cast<int>(srcRegs.size());
+  int nL = static_cast<int>(srcLanes.size());
+  if (nR + nL > 24)
+    return std::nullopt;
+  std::vector<uint64_t> srcBoth = srcRegs, dstBoth = dstRegs;
+  srcBoth.insert(srcBoth.end(), srcLanes.begin(), srcLanes.end());
+  dstBoth.insert(dstBoth.end(), dstLanes.begin(), dstLanes.end());
+  // Both bijections within a warp: no zero or repeated bases.
+  if (rankOf(srcBoth) != nR + nL || rankOf(dstBoth) != nR + nL)
+    return std::nullopt;
+
+  // T's blocks: a destination basis as source register and lane bits.
+  Span span(srcBoth);
+  uint64_t regMask = (uint64_t(1) << nR) - 1;
+  BitMatrix A, B, C, D;
+  for (uint64_t basis : dstRegs) {
+    std::optional<uint64_t> combo = span.solve(basis);
+    if (!combo)
+      return std::nullopt; // the warps hold different elements
+    A.push_back(*combo & regMask);
+    C.push_back(*combo >> nR);
+  }
+  for (uint64_t basis : dstLanes) {
+    std::optional<uint64_t> combo = span.solve(basis);
+    if (!combo)
+      return std::nullopt;
+    B.push_back(*combo & regMask);
+    D.push_back(*combo >> nR);
+  }
+
+  // M: of rank d = nR - rank(A), the least that can make A + M C
+  // invertible, built as d rank-one maps v * phi with phi a functional on
+  // span(C) (written on a basis of it, extended to the lane space).
+  int deficiency = nR - rankOf(A);
+  std::vector<uint64_t> cBasis;
+  for (uint64_t c : C) {
+    std::vector<uint64_t> extended = cBasis;
+    extended.push_back(c);
+    if (rankOf(extended) > static_cast<int>(cBasis.size()))
+      cBasis = extended;
+  }
+  int q = static_cast<int>(cBasis.size());
+  if (deficiency > q)
+    return std::nullopt;
+  // Coordinates of each lane unit vector over cBasis + completing units.
+  std::vector<uint64_t> laneBasis = cBasis;
+  for (int i = 0; i < nL && static_cast<int>(laneBasis.size()) < nL; ++i) {
+    auto extended = laneBasis;
+    extended.push_back(uint64_t(1) << i);
+    if (rankOf(extended) > static_cast<int>(laneBasis.size()))
+      laneBasis = extended;
+  }
+  Span laneSpan(laneBasis);
+  std::vector<uint64_t> unitCoords; // bits < q: the cBasis components
+  for (int i = 0; i < nL; ++i)
+    unitCoords.push_back(*laneSpan.solve(uint64_t(1) << i) & ((uint64_t(1) << q) - 1));
+
+  int64_t candidates = 1;
+  for (int t = 0; t < deficiency; ++t) {
+    candidates *= (int64_t(1) << q) * (int64_t(1) << nR);
+    if (candidates > kMaxTransferCandidates)
+      return std::nullopt;
+  }
+  std::optional<BitMatrix> found;
+  for (int64_t choice = 0; choice < candidates && !found; ++choice) {
+    // Term t: functional phi_t (q bits) and vector v_t (nR bits).
+    BitMatrix M(nL, 0);
+    int64_t rest = choice;
+    for (int t = 0; t < deficiency; ++t) {
+      uint64_t phi = rest & ((int64_t(1) << q) - 1);
+      rest >>= q;
+      uint64_t v = rest & ((int64_t(1) << nR) - 1);
+      rest >>= nR;
+      for (int i = 0; i < nL; ++i)
+        if (__builtin_parityll(unitCoords[i] & phi))
+          M[i] ^= v;
+    }
+    if (inverse(add(A, multiply(M, C))))
+      found = M;
+  }
+  if (!found)
+    return std::nullopt;
+  const BitMatrix &M = *found;
+  BitMatrix R = *inverse(add(A, multiply(M, C)));
+  BitMatrix N = multiply(R, add(B, multiply(M, D)));
+  BitMatrix P = add(multiply(C, N), D);
+  BitMatrix Q = multiply(C, R);
+
+  WarpTransferPlan plan;
+  plan.numRegisterBits = nR;
+  plan.numLaneBits = nL;
+  plan.sendRegisterOfLane = toInt64(M);
+  plan.srcLaneOfLane = toInt64(P);
+  plan.srcLaneOfShuffle = toInt64(Q);
+  plan.dstRegisterOfShuffle = toInt64(R);
+  plan.dstRegisterOfLane = toInt64(N);
+  BitMatrix inverseR = *inverse(R);
+  plan.shuffleOfDstRegister = toInt64(inverseR);
+  plan.shuffleOfLane = toInt64(multiply(inverseR, N));
   return plan;
 }
 

@@ -10,6 +10,9 @@
 // shared memory (an element changes warps; a destination lane basis is a
 // source register basis, so the source register would differ per lane).
 // Every plan is checked element by element against both layouts.
+// planWarpTransfer (register bits traded for lane bits, with selects before
+// and after each shuffle) is checked the same way on those cases and on
+// every pair of small blocked layouts of one warp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,3 +124,105 @@ TEST(WarpShufflePlan, LaneBasisFromASourceRegisterHasNoPlan) {
 }
 
 } // namespace
+
+namespace {
+
+/// Every shuffle of `plan` delivers, to every lane of every warp, the
+/// element the destination register it is kept in should hold, and each
+/// lane keeps exactly one value per register.
+void expectTransferMovesEveryElement(const LinearLayout &src,
+                                     const LinearLayout &dst,
+                                     const WarpTransferPlan &plan) {
+  ASSERT_EQ(plan.numShuffles(), dst.elemsPerThread());
+  for (int64_t w = 0; w < dst.inDimSize(HwDim::Warp); ++w)
+    for (int64_t l = 0; l < dst.inDimSize(HwDim::Lane); ++l) {
+      std::vector<bool> kept(dst.elemsPerThread(), false);
+      for (int64_t k = 0; k < plan.numShuffles(); ++k) {
+        int64_t from = plan.srcLane(k, l);
+        int64_t reg = plan.dstRegister(k, l);
+        ASSERT_GE(from, 0);
+        ASSERT_LT(from, src.inDimSize(HwDim::Lane));
+        ASSERT_LT(reg, dst.elemsPerThread());
+        EXPECT_FALSE(kept[reg]) << "lane " << l << " keeps register " << reg << " twice";
+        EXPECT_EQ(plan.keptShuffle(reg, l), k);
+        kept[reg] = true;
+        EXPECT_EQ(dst.apply(reg, l, w), src.apply(plan.sentRegister(k, from), from, w))
+            << "shuffle " << k << " lane " << l << " warp " << w;
+      }
+    }
+}
+
+} // namespace
+
+TEST(WarpTransferPlan, EightElementsAThreadBecomeFourInOneWarp) {
+  // 4096 fp32 on one warp, 8 consecutive a thread -> 4 (a row of a
+  // normalization's backward stored 16 bytes a thread): register bit 2
+  // (element 4) becomes lane bit 0, lane bit 4 (element 128) a register
+  // bit.  One select before each shuffle and one after.
+  LinearLayout src = blockedToLinear({{8}, {32}, {1}, {0}}, {4096});
+  LinearLayout dst = blockedToLinear({{4}, {32}, {1}, {0}}, {4096});
+  EXPECT_FALSE(planWarpShuffle(src, dst));
+  std::optional<WarpTransferPlan> plan = planWarpTransfer(src, dst);
+  ASSERT_TRUE(plan);
+  expectTransferMovesEveryElement(src, dst, *plan);
+  EXPECT_EQ(plan->sendChoices(), 2);
+  EXPECT_EQ(plan->keepChoices(), 2);
+  // and back
+  std::optional<WarpTransferPlan> back = planWarpTransfer(dst, src);
+  ASSERT_TRUE(back);
+  expectTransferMovesEveryElement(dst, src, *back);
+}
+
+TEST(WarpTransferPlan, EachWarpConvertsItsOwnRows) {
+  // Four warps, each converting its own rows: 2 -> 8 elements a thread of
+  // a 64x64 tile whose warps split the rows the same way in both layouts.
+  LinearLayout src = blockedToLinear({{1, 2}, {4, 8}, {4, 1}, {1, 0}}, {64, 64});
+  LinearLayout dst = blockedToLinear({{1, 8}, {4, 8}, {4, 1}, {1, 0}}, {64, 64});
+  std::optional<WarpTransferPlan> plan = planWarpTransfer(src, dst);
+  ASSERT_TRUE(plan);
+  expectTransferMovesEveryElement(src, dst, *plan);
+  // The same 8 -> 4 over 4096 elements on two warps moves elements
+  // between the warps: no plan.
+  EXPECT_FALSE(planWarpTransfer(blockedToLinear({{8}, {32}, {2}, {0}}, {4096}),
+                                blockedToLinear({{4}, {32}, {2}, {0}}, {4096})));
+}
+
+TEST(WarpTransferPlan, APureLanePermutationNeedsNoSelects) {
+  BlockedSpec rowMajor{{1, 1}, {4, 8}, {4, 1}, {1, 0}};
+  BlockedSpec colMajor{{1, 1}, {4, 8}, {4, 1}, {0, 1}};
+  LinearLayout src = blockedToLinear(rowMajor, {64, 8});
+  LinearLayout dst = blockedToLinear(colMajor, {64, 8});
+  std::optional<WarpTransferPlan> plan = planWarpTransfer(src, dst);
+  ASSERT_TRUE(plan);
+  expectTransferMovesEveryElement(src, dst, *plan);
+  EXPECT_EQ(plan->sendChoices(), 1);
+  EXPECT_EQ(plan->keepChoices(), 1);
+}
+
+TEST(WarpTransferPlan, EveryPairOfSmallBlockedLayoutsInOneWarp) {
+  // All 1-D blocked layouts of 256 elements on one warp (1-8 a thread,
+  // 4-32 lanes) and all 2-D 16x16 ones with 32 lanes: each pair either has
+  // a plan that moves every element or is refused (different bit counts).
+  std::vector<LinearLayout> layouts;
+  for (int64_t spt : {1, 2, 4, 8})
+    layouts.push_back(blockedToLinear({{spt}, {32}, {1}, {0}}, {256}));
+  for (int64_t s0 : {1, 2, 4})
+    for (int64_t s1 : {1, 2, 4})
+      for (int64_t t0 : {1, 2, 4, 8, 16, 32})
+        for (auto order : {std::vector<int64_t>{1, 0}, std::vector<int64_t>{0, 1}}) {
+          int64_t t1 = 32 / t0;
+          layouts.push_back(blockedToLinear(BlockedSpec{{s0, s1}, {t0, t1}, {1, 1}, order}, {16, 16}));
+        }
+  int planned = 0;
+  for (const LinearLayout &a : layouts)
+    for (const LinearLayout &b : layouts) {
+      if (a.shape() != b.shape())
+        continue;
+      std::optional<WarpTransferPlan> plan = planWarpTransfer(a, b);
+      if (!plan)
+        continue;
+      ++planned;
+      expectTransferMovesEveryElement(a, b, *plan);
+    }
+  EXPECT_GT(planned, 100);
+}

@@ -54,6 +54,8 @@ int64_t getElementBytes(mlir::Type elementType);
 enum class ConvertLayoutPath {
   Registers,    // every element stays in its thread: registers are renamed
   WarpShuffle,  // elements stay in their warp: shfl.sync.idx per register
+  WarpTransfer, // elements stay in their warp, register bits traded for lane
+                // bits: selects around a shfl.sync.idx per register
   SharedMemory, // through the op's scratch buffer
 };
 

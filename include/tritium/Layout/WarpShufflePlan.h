@@ -75,6 +75,69 @@ struct WarpShufflePlan {
 std::optional<WarpShufflePlan> planWarpShuffle(const LinearLayout &src,
                                                const LinearLayout &dst);
 
+/// A conversion inside warps that also trades register bits for lane bits
+/// (a thread's 8 consecutive elements becoming 4, the other 4 going to a
+/// neighbouring lane), which WarpShufflePlan cannot do: there a destination
+/// register's source register is the same in every lane.
+///
+/// Within a warp both layouts are bijections between (register, lane) bit
+/// vectors and the warp's elements; T = [A B; C D] maps a destination
+/// (register r', lane l') to the source (register A r' + B l', lane C r' +
+/// D l') holding the same element (GF(2), + is XOR).  The conversion runs
+/// one shuffle per register index k: sender lane t sends its register
+/// k + M t, receiver lane l reads lane P l + Q k and keeps the value as its
+/// register R k + N l.  For any M (lane bits to register bits) with A + M C
+/// invertible, R = (A + M C)^-1, N = R (B + M D), P = C N + D and Q = C R
+/// make every receiver get the element its register should hold (expand
+/// the sender's register and lane with these and they equal T (R k + N l,
+/// l)); R is invertible, so each lane keeps one value per register.  M
+/// selects, before each shuffle, among 2^rank(M) registers by the sender's
+/// lane bits, and N, after it, among 2^rank(N) received values by the
+/// receiver's: the plan takes the M of smallest rank (0 when A is
+/// invertible: then it is WarpShufflePlan's case).
+struct WarpTransferPlan {
+  int numRegisterBits = 0;
+  int numLaneBits = 0;
+  /// M, per lane bit of the sender: the register bits it flips.
+  std::vector<int64_t> sendRegisterOfLane;
+  /// P, per lane bit of the receiver: the source lane bits it flips.
+  std::vector<int64_t> srcLaneOfLane;
+  /// Q, per bit of the shuffle index: the source lane bits it flips.
+  std::vector<int64_t> srcLaneOfShuffle;
+  /// R, per bit of the shuffle index: the destination register bits.
+  std::vector<int64_t> dstRegisterOfShuffle;
+  /// N, per lane bit of the receiver: the destination register bits it
+  /// flips.
+  std::vector<int64_t> dstRegisterOfLane;
+  /// R^-1, per destination register bit: the shuffle index bits, and
+  /// R^-1 N, per lane bit of the receiver: the shuffle index bits it flips
+  /// (destination register j of lane l keeps shuffle R^-1 j + R^-1 N l).
+  std::vector<int64_t> shuffleOfDstRegister;
+  std::vector<int64_t> shuffleOfLane;
+
+  int64_t numShuffles() const { return int64_t(1) << numRegisterBits; }
+  /// The register lane `lane` sends in shuffle `k`.
+  int64_t sentRegister(int64_t k, int64_t lane) const;
+  /// The lane that lane `lane` reads in shuffle `k`.
+  int64_t srcLane(int64_t k, int64_t lane) const;
+  /// The destination register lane `lane` keeps shuffle `k`'s value in.
+  int64_t dstRegister(int64_t k, int64_t lane) const;
+  /// The shuffle whose value lane `lane` keeps in register `reg`.
+  int64_t keptShuffle(int64_t reg, int64_t lane) const;
+  /// Registers a sender chooses among (2^rank M) and values a receiver
+  /// chooses among (2^rank N).
+  int64_t sendChoices() const;
+  int64_t keepChoices() const;
+};
+
+/// The transfer plan of a conversion from `src` to `dst` inside warps, or
+/// nullopt when elements change warps, a layout holds an element in two
+/// registers or lanes of a warp (a zero basis), the two have different
+/// numbers of register or lane bits, or no M of rank at most 3 makes
+/// A + M C invertible.
+std::optional<WarpTransferPlan> planWarpTransfer(const LinearLayout &src,
+                                                 const LinearLayout &dst);
+
 } // namespace layout
 } // namespace tritium
 

@@ -1,6 +1,6 @@
 //===- ConvertLayoutOpToLLVM.cpp - ttg.convert_layout to LLVM -------------===//
 //
-// Three paths, chosen by getConvertLayoutPath, the same function the
+// Four paths, chosen by getConvertLayoutPath, the same function the
 // shared-memory allocation uses (only the last one gets a buffer):
 //   * Registers: every element of the result is already in the same
 //     thread: pick registers, no code;
@@ -11,6 +11,11 @@
 //     laneXor[r] ^ laneMap(lane), where laneMap(lane) is computed once from
 //     the lane id with a few and/shift/xor ops; registers that stay in
 //     their lane and duplicates of earlier registers cost nothing;
+//   * WarpTransfer: no element changes warps, but register bits trade
+//     places with lane bits (layout/WarpShufflePlan.h's WarpTransferPlan):
+//     per register one shfl.sync.idx, the register each lane sends chosen
+//     by selects on its lane bits, and the register each lane keeps the
+//     value in chosen the same way after it;
 //   * SharedMemory: through the op's scratch buffer:
 //       store the source registers at their tile offsets
 //       barrier          (every element is written)
@@ -51,12 +56,12 @@ namespace {
 /// laneMap(lane) of `plan` as an i32: bit i of `lane` flips the source lane
 /// bits plan.laneMap[i].  Contributions that move by the same distance are
 /// one and + shift; groups are XORed (two lane bits may flip one bit).
-Value emitLaneMap(OpBuilder &builder, Location loc,
-                  const layout::WarpShufflePlan &plan, Value lane) {
+Value emitLaneMap(OpBuilder &builder, Location loc, ArrayRef<int64_t> laneMap,
+                  Value lane) {
   std::map<int, int64_t> maskByShift; // shift (target - source) -> bits
-  for (int i = 0, e = plan.laneMap.size(); i < e; ++i)
+  for (int i = 0, e = laneMap.size(); i < e; ++i)
     for (int j = 0; j < 32; ++j)
-      if (plan.laneMap[i] & (int64_t(1) << j))
+      if (laneMap[i] & (int64_t(1) << j))
         maskByShift[j - i] |= int64_t(1) << i;
   auto constant = [&](int64_t value) {
     return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), value);
@@ -87,7 +92,8 @@ SmallVector<Value> shuffleWithinWarps(OpBuilder &builder, Location loc,
   SmallVector<int64_t> representative = getRepresentativeRegisters(dst);
   Value lane = emitThreadIndex(builder, loc, module).lane;
   Value laneMap =
-      plan->isIdentityLaneMap() ? lane : emitLaneMap(builder, loc, *plan, lane);
+      plan->isIdentityLaneMap() ? lane
+                                : emitLaneMap(builder, loc, plan->laneMap, lane);
   std::map<std::pair<int64_t, int64_t>, Value> moved; // (reg, laneXor)
   SmallVector<Value> elements;
   for (int64_t reg = 0; reg < dst.elemsPerThread(); ++reg) {
@@ -112,6 +118,142 @@ SmallVector<Value> shuffleWithinWarps(OpBuilder &builder, Location loc,
                            srcElements[srcReg], srcLane);
     }
     elements.push_back(value);
+  }
+  return elements;
+}
+
+/// A linear map given per lane bit (columns of register or shuffle-index
+/// bits) as choices: the basis of its image, and per basis vector the lane
+/// bits whose columns hold it (their parity in a lane says whether the
+/// map's value there includes that vector).
+struct LaneChoices {
+  SmallVector<int64_t> basis;
+  SmallVector<int64_t> laneMasks;
+};
+
+LaneChoices laneChoices(ArrayRef<int64_t> columns) {
+  LaneChoices choices;
+  // Reduced rows keyed by their highest bit, each with the basis vectors
+  // (by index) it combines.
+  std::map<int, std::pair<int64_t, int64_t>> rows;
+  auto reduce = [&](int64_t &v, int64_t &combo) {
+    for (auto it = rows.rbegin(); it != rows.rend(); ++it)
+      if (v & (int64_t(1) << it->first)) {
+        v ^= it->second.first;
+        combo ^= it->second.second;
+      }
+  };
+  for (int64_t column : columns) {
+    int64_t v = column, combo = 0;
+    reduce(v, combo);
+    if (v) {
+      int index = choices.basis.size();
+      choices.basis.push_back(column);
+      choices.laneMasks.push_back(0);
+      rows[63 - __builtin_clzll(v)] = {v, combo ^ (int64_t(1) << index)};
+    }
+  }
+  for (int i = 0, e = columns.size(); i < e; ++i) {
+    int64_t v = columns[i], combo = 0;
+    reduce(v, combo);
+    for (int a = 0, n = choices.basis.size(); a < n; ++a)
+      if (combo & (int64_t(1) << a))
+        choices.laneMasks[a] |= int64_t(1) << i;
+  }
+  return choices;
+}
+
+/// Per basis vector of `choices`, whether this lane's value includes it.
+SmallVector<Value> emitChoiceBits(OpBuilder &builder, Location loc,
+                                  const LaneChoices &choices, Value lane) {
+  auto i32 = builder.getI32Type();
+  auto constant = [&](int64_t value) {
+    return LLVM::ConstantOp::create(builder, loc, i32, value);
+  };
+  SmallVector<Value> bits;
+  for (int64_t mask : choices.laneMasks) {
+    Value masked = LLVM::AndOp::create(builder, loc, lane, constant(mask));
+    Value parity = LLVM::CtPopOp::create(builder, loc, i32, masked);
+    bits.push_back(LLVM::TruncOp::create(builder, loc, builder.getI1Type(), parity));
+  }
+  return bits;
+}
+
+/// values[S] for every subset S of the basis, reduced to the one this lane
+/// picks (the subset its choice bits name) by a tree of selects.
+Value selectByChoices(OpBuilder &builder, Location loc,
+                      SmallVector<Value> values, ArrayRef<Value> bits) {
+  for (int a = 0, n = bits.size(); a < n; ++a)
+    for (size_t subset = 0; subset < values.size(); ++subset)
+      if (!(subset & (size_t(1) << a)))
+        values[subset] = LLVM::SelectOp::create(
+            builder, loc, bits[a], values[subset | (size_t(1) << a)],
+            values[subset]);
+  return values[0];
+}
+
+/// The WarpTransfer path (layout/WarpShufflePlan.h's WarpTransferPlan):
+/// per shuffle k, each lane sends its register k + M(lane), chosen by
+/// selects, and reads lane P(lane) + Q(k); then each destination register
+/// j takes, by selects, the value of shuffle R^-1 j + R^-1 N(lane).
+SmallVector<Value> transferWithinWarps(OpBuilder &builder, Location loc,
+                                       ModuleOp module,
+                                       const layout::LinearLayout &src,
+                                       const layout::LinearLayout &dst,
+                                       ArrayRef<Value> srcElements) {
+  std::optional<layout::WarpTransferPlan> plan =
+      layout::planWarpTransfer(src, dst);
+  assert(plan && "getConvertLayoutPath chose a warp transfer");
+  Value lane = emitThreadIndex(builder, loc, module).lane;
+  LaneChoices send = laneChoices(plan->sendRegisterOfLane);
+  LaneChoices keep = laneChoices(plan->shuffleOfLane);
+  SmallVector<Value> sendBits = emitChoiceBits(builder, loc, send, lane);
+  SmallVector<Value> keepBits = emitChoiceBits(builder, loc, keep, lane);
+  bool identityLanes = true;
+  for (int i = 0, e = plan->srcLaneOfLane.size(); i < e; ++i)
+    identityLanes &= plan->srcLaneOfLane[i] == (int64_t(1) << i);
+  Value laneBase =
+      identityLanes ? lane : emitLaneMap(builder, loc, plan->srcLaneOfLane, lane);
+  auto xorOf = [](ArrayRef<int64_t> columns, int64_t x) {
+    int64_t y = 0;
+    for (int b = 0, e = columns.size(); b < e; ++b)
+      if (x & (int64_t(1) << b))
+        y ^= columns[b];
+    return y;
+  };
+  auto subsetXor = [](const LaneChoices &choices, size_t subset) {
+    int64_t y = 0;
+    for (int a = 0, n = choices.basis.size(); a < n; ++a)
+      if (subset & (size_t(1) << a))
+        y ^= choices.basis[a];
+    return y;
+  };
+  SmallVector<Value> received;
+  for (int64_t k = 0; k < plan->numShuffles(); ++k) {
+    SmallVector<Value> candidates;
+    for (size_t subset = 0; subset < (size_t(1) << send.basis.size()); ++subset)
+      candidates.push_back(srcElements[k ^ subsetXor(send, subset)]);
+    Value value = selectByChoices(builder, loc, candidates, sendBits);
+    int64_t laneXor = xorOf(plan->srcLaneOfShuffle, k);
+    if (identityLanes && laneXor == 0 && send.basis.empty()) {
+      received.push_back(value);
+      continue;
+    }
+    Value srcLane = laneBase;
+    if (laneXor != 0)
+      srcLane = LLVM::XOrOp::create(
+          builder, loc, laneBase,
+          LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), laneXor));
+    received.push_back(
+        shuffleValue(builder, loc, nvvm::ShuffleMode::Idx, value, srcLane));
+  }
+  SmallVector<Value> elements;
+  for (int64_t reg = 0; reg < dst.elemsPerThread(); ++reg) {
+    int64_t base = xorOf(plan->shuffleOfDstRegister, reg);
+    SmallVector<Value> candidates;
+    for (size_t subset = 0; subset < (size_t(1) << keep.basis.size()); ++subset)
+      candidates.push_back(received[base ^ subsetXor(keep, subset)]);
+    elements.push_back(selectByChoices(builder, loc, candidates, keepBits));
   }
   return elements;
 }
@@ -147,10 +289,13 @@ struct ConvertLayoutLowering
       rewriter.replaceOp(op, packElements(rewriter, loc, resultType, elements));
       return success();
     }
-    if (path == ConvertLayoutPath::WarpShuffle) {
+    if (path == ConvertLayoutPath::WarpShuffle ||
+        path == ConvertLayoutPath::WarpTransfer) {
+      auto lower = path == ConvertLayoutPath::WarpShuffle ? shuffleWithinWarps
+                                                          : transferWithinWarps;
       SmallVector<Value> elements =
-          shuffleWithinWarps(rewriter, loc, op->getParentOfType<ModuleOp>(),
-                             srcLayout, dstLayout, srcElements);
+          lower(rewriter, loc, op->getParentOfType<ModuleOp>(), srcLayout,
+                dstLayout, srcElements);
       rewriter.replaceOp(op, packElements(rewriter, loc, resultType, elements));
       return success();
     }

@@ -125,12 +125,13 @@ def test_lane_permutation_inside_a_warp_uses_shuffles():
     assert kernel.metadata["shared"] == 0
 
 
-def test_register_to_lane_transpose_still_uses_shared_memory():
+def test_register_to_lane_transpose_goes_by_shuffles_with_selects():
     # 16x8 on one warp: rows of the load are lanes, columns of the store
-    # are lanes, and a thread's two registers would have to trade places
-    # with other lanes' registers: through shared memory.
+    # are lanes, and a thread's two registers trade places with other
+    # lanes' registers: each thread selects what it sends before each
+    # shuffle and what it keeps after it (Triton's rule), no shared memory.
     kernel = compile_transpose(16, 8, num_warps=1)
     ptx = kernel.asm["ptx"]
-    assert "shfl.sync" not in ptx
-    assert "st.shared" in ptx and "ld.shared" in ptx and "bar.sync" in ptx
-    assert kernel.metadata["shared"] > 0
+    assert "shfl.sync.idx.b32" in ptx and "selp" in ptx
+    assert ".shared" not in ptx and "bar.sync" not in ptx
+    assert kernel.metadata["shared"] == 0

@@ -177,16 +177,17 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 #b = #ttg.blocked<{sizePerThread = [2, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [0, 1]}>
 
 // No element changes warps here either, but column 1 is a register bit of
-// #a and a lane bit of #b: one destination register would come from
-// register 0 in even lanes and register 1 in odd lanes, which one shuffle
-// per register cannot do.  It still goes through shared memory.
-// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 512 : i32}
+// #a and a lane bit of #b: one destination register comes from register 0
+// in even lanes and register 1 in odd lanes.  Each thread selects what it
+// sends (by its lane's parity) before each shuffle and what it keeps after
+// it: two shuffles and four selects, no shared memory (Triton's rule).
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 0 : i32}
 // CHECK-LABEL: llvm.func @lane_from_register
+// CHECK-NOT: llvm.store
+// CHECK-COUNT-2: nvvm.shfl.sync idx
 // CHECK-NOT: nvvm.shfl.sync
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<3>
-// CHECK: nvvm.barrier0
-// CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> f16
-// CHECK-NOT: nvvm.shfl.sync
+// CHECK-NOT: llvm.store
+// CHECK-NOT: nvvm.barrier0
 module attributes {"ttg.num-warps" = 4 : i32} {
   tt.func @lane_from_register(%x: tensor<32x8xf16, #a>) -> tensor<32x8xf16, #b> {
     %y = ttg.convert_layout %x : tensor<32x8xf16, #a> -> tensor<32x8xf16, #b>

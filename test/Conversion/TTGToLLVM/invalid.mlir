@@ -14,12 +14,12 @@ module attributes {"ttg.num-warps" = 1 : i32} {
 
 // -----
 
-#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [1, 0]}>
-#col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [0, 1]}>
+#row = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 1], order = [1, 0]}>
+#col = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 2], order = [0, 1]}>
 
-// A conversion through shared memory needs the offset ttg-allocate-shared-memory
-// records.
-module attributes {"ttg.num-warps" = 1 : i32} {
+// A conversion through shared memory (elements change warps) needs the
+// offset ttg-allocate-shared-memory records.
+module attributes {"ttg.num-warps" = 2 : i32} {
   tt.func @no_allocation(%x: tensor<16x16xf32, #row>) -> tensor<16x16xf32, #col> {
     // expected-error@+2 {{needs shared memory but has no 'allocation.offset'; run ttg-allocate-shared-memory before convert-ttg-to-llvm}}
     // expected-error@+1 {{failed to legalize operation 'ttg.convert_layout'}}
