@@ -93,10 +93,15 @@ static ConvertDecision planConvertLayout(RankedTensorType srcType,
     if (shuffleCost <= plan.store.wavefronts + plan.load.wavefronts)
       return {ConvertLayoutPath::WarpShuffle, std::nullopt};
   }
-  // A conversion that keeps every element in its warp but trades register
-  // bits for lane bits goes by shuffles too, as Triton's does: no scratch
-  // and no barrier, whatever the bank model says of the round trip.
-  if (layout::planWarpTransfer(src, dst))
+  // A conversion that keeps every element in its warp and trades one
+  // register bit for a lane bit goes by shuffles too, as Triton's does: no
+  // scratch and no barrier, whatever the bank model says of the round trip.
+  // Trading more (an mma accumulator at one warp into a blocked layout) it
+  // goes through shared memory, as under Triton: each further bit doubles
+  // the choices made by selects around every shuffle.
+  if (std::optional<layout::WarpTransferPlan> transfer =
+          layout::planWarpTransfer(src, dst);
+      transfer && transfer->numTradedBits <= 1)
     return {ConvertLayoutPath::WarpTransfer, std::nullopt};
   // A tile larger than any GPU's shared memory goes in parts, when the
   // layouts repeat along some dimension in registers (ConvertParts.h).

@@ -359,6 +359,7 @@ std::optional<WarpTransferPlan> planWarpTransfer(const LinearLayout &src,
   WarpTransferPlan plan;
   plan.numRegisterBits = nR;
   plan.numLaneBits = nL;
+  plan.numTradedBits = deficiency;
   plan.sendRegisterOfLane = toInt64(M);
   plan.srcLaneOfLane = toInt64(P);
   plan.srcLaneOfShuffle = toInt64(Q);

@@ -167,6 +167,7 @@ TEST(WarpTransferPlan, EightElementsAThreadBecomeFourInOneWarp) {
   expectTransferMovesEveryElement(src, dst, *plan);
   EXPECT_EQ(plan->sendChoices(), 2);
   EXPECT_EQ(plan->keepChoices(), 2);
+  EXPECT_EQ(plan->numTradedBits, 1);
   // and back
   std::optional<WarpTransferPlan> back = planWarpTransfer(dst, src);
   ASSERT_TRUE(back);
@@ -197,6 +198,19 @@ TEST(WarpTransferPlan, APureLanePermutationNeedsNoSelects) {
   expectTransferMovesEveryElement(src, dst, *plan);
   EXPECT_EQ(plan->sendChoices(), 1);
   EXPECT_EQ(plan->keepChoices(), 1);
+  EXPECT_EQ(plan->numTradedBits, 0);
+}
+
+TEST(WarpTransferPlan, CountsTheRegisterBitsTradedForLaneBits) {
+  // 256 elements on one warp, 1 -> 8 consecutive a thread: the three
+  // register bits of the destination (elements 1, 2, 4) are lane bits of
+  // the source.
+  LinearLayout src = blockedToLinear({{1}, {32}, {1}, {0}}, {256});
+  LinearLayout dst = blockedToLinear({{8}, {32}, {1}, {0}}, {256});
+  std::optional<WarpTransferPlan> plan = planWarpTransfer(src, dst);
+  ASSERT_TRUE(plan);
+  expectTransferMovesEveryElement(src, dst, *plan);
+  EXPECT_EQ(plan->numTradedBits, 3);
 }
 
 TEST(WarpTransferPlan, EveryPairOfSmallBlockedLayoutsInOneWarp) {

@@ -98,6 +98,10 @@ std::optional<WarpShufflePlan> planWarpShuffle(const LinearLayout &src,
 struct WarpTransferPlan {
   int numRegisterBits = 0;
   int numLaneBits = 0;
+  /// How many register bits trade places with lane bits: the destination
+  /// register bits the source registers alone do not give (nR - rank A;
+  /// for permutations of bits, Triton's count of mixed transpositions).
+  int numTradedBits = 0;
   /// M, per lane bit of the sender: the register bits it flips.
   std::vector<int64_t> sendRegisterOfLane;
   /// P, per lane bit of the receiver: the source lane bits it flips.

@@ -11,8 +11,9 @@
 //     laneXor[r] ^ laneMap(lane), where laneMap(lane) is computed once from
 //     the lane id with a few and/shift/xor ops; registers that stay in
 //     their lane and duplicates of earlier registers cost nothing;
-//   * WarpTransfer: no element changes warps, but register bits trade
-//     places with lane bits (layout/WarpShufflePlan.h's WarpTransferPlan):
+//   * WarpTransfer: no element changes warps, but a register bit trades
+//     places with a lane bit (one at most, as under Triton; more go through
+//     shared memory) (layout/WarpShufflePlan.h's WarpTransferPlan):
 //     per register one shfl.sync.idx, the register each lane sends chosen
 //     by selects on its lane bits, and the register each lane keeps the
 //     value in chosen the same way after it;

@@ -126,12 +126,22 @@ def test_lane_permutation_inside_a_warp_uses_shuffles():
 
 
 def test_register_to_lane_transpose_goes_by_shuffles_with_selects():
-    # 16x8 on one warp: rows of the load are lanes, columns of the store
-    # are lanes, and a thread's two registers trade places with other
-    # lanes' registers: each thread selects what it sends before each
-    # shuffle and what it keeps after it (Triton's rule), no shared memory.
-    kernel = compile_transpose(16, 8, num_warps=1)
+    # 8x8 on one warp: rows of the load are lanes, columns of the store are
+    # lanes, and one register bit of a thread trades places with a lane bit:
+    # each thread selects what it sends before each shuffle and what it
+    # keeps after it (Triton's rule), no shared memory.
+    kernel = compile_transpose(8, 8, num_warps=1)
     ptx = kernel.asm["ptx"]
     assert "shfl.sync.idx.b32" in ptx and "selp" in ptx
     assert ".shared" not in ptx and "bar.sync" not in ptx
     assert kernel.metadata["shared"] == 0
+
+
+def test_two_traded_register_bits_go_through_shared_memory():
+    # 16x8 on one warp: two register bits trade places with lane bits, so
+    # the conversion goes through shared memory, as Triton's does (it takes
+    # shuffles for at most one such bit).
+    kernel = compile_transpose(16, 8, num_warps=1)
+    ptx = kernel.asm["ptx"]
+    assert "shfl.sync" not in ptx and "st.shared" in ptx
+    assert kernel.metadata["shared"] > 0
