@@ -32,6 +32,7 @@ void tritium::buildTTIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::createInlinerPass());
   tt::TTRewriteTensorPointerPassOptions rewriteOptions;
   rewriteOptions.computeCapability = options.computeCapability;
+  rewriteOptions.numStages = options.numStages;
   pm.addPass(tt::createTTRewriteTensorPointerPass(rewriteOptions));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(tt::createTTCombinePass());

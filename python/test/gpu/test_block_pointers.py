@@ -96,11 +96,12 @@ def test_matmul(dtype, a_col, b_col, shape, padded, stages):
         # An operand moves by TMA when the launch's specialization shows its
         # outer stride to be a multiple of 16 elements (the JIT marks
         # integers divisible by 16): always when padded; the others stay on
-        # pointers.  Tiles cut by the edges read zeros and clip their stores.
+        # pointers, and so do both at one stage (no ring streams them).
+        # Tiles cut by the edges read zeros and clip their stores.
         outer = lambda t: max(t.stride())  # noqa: E731
-        loads = sum(outer(t) % 16 == 0 for t in (a, b))
+        loads = sum(outer(t) % 16 == 0 for t in (a, b)) if stages > 1 else 0
         stores = int(c.stride(0) % 16 == 0)
-        assert not padded or (loads, stores) == (2, 1)
+        assert not padded or (loads, stores) == (2 if stages > 1 else 0, 1)
         ttir, ptx = kernel.asm["ttir"], kernel.asm["ptx"]
         assert ttir.count("tt.descriptor_load") == loads and ttir.count("tt.descriptor_store") == stores
         assert ("cp.async.bulk.tensor" in ptx) == bool(loads + stores)
@@ -208,8 +209,9 @@ def test_attention_forward(dtype, head_dim, causal):
     want = sdpa_math(q.float(), k.float(), v.float(), causal)
     torch.testing.assert_close(o.float(), want, rtol=2e-2, atol=2e-2)
     if is_hopper():
+        # K and V stream by TMA; q, loaded once, on pointers.
         ttir = kernel.asm["ttir"]
-        assert ttir.count("tt.descriptor_load") == 3 and "tt.descriptor_store" in ttir
+        assert ttir.count("tt.descriptor_load") == 2 and "tt.descriptor_store" in ttir
 
 
 def test_matmul_in_cuda_graph():

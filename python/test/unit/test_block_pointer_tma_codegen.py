@@ -42,6 +42,18 @@ def compile_matmul(target, aligned=True):
                           num_warps=8, num_stages=3)
 
 
+def test_one_stage_keeps_loads_on_pointers():
+    # No ring streams the tiles at num_stages=1: a copy would be waited for
+    # where it is issued, so A and B load through pointers; the store of
+    # the accumulator still goes through its map.
+    k = triton.compile(block_pointer_matmul, signature=SIGNATURE, constexprs=BLOCKS,
+                       attrs={name: [["tt.divisibility", 16]] for name in SIGNATURE}, target="cuda:90",
+                       num_warps=8, num_stages=1)
+    ttir = k.asm["ttir"]
+    assert ttir.count("tt.descriptor_load") == 0 and ttir.count("tt.descriptor_store") == 1
+    assert ttir.count("tt.make_tensor_descriptor") == 1
+
+
 def test_hopper_moves_dot_tiles_by_tma():
     k = compile_matmul("cuda:90")
     ttir, ptx = k.asm["ttir"], k.asm["ptx"]
@@ -77,9 +89,13 @@ def mixed_kernel(a_ptr, d_ptr, M, K, stride, BM: tl.constexpr, BK: tl.constexpr)
     # scratch then holds a user map too, so it comes from set_allocator.
     a_block = tl.make_block_ptr(base=a_ptr, shape=(M, K), strides=(stride, 1), offsets=(0, 0),
                                 block_shape=(BM, BK), order=(1, 0))
-    a = tl.load(a_block)
+    acc = tl.zeros((BM, BM), dtype=tl.float32)
+    for _ in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_block)
+        acc = tl.dot(a, tl.trans(a), acc)
+        a_block = tl.advance(a_block, (0, BK))
     desc = tl.make_tensor_descriptor(d_ptr, shape=[M, M], strides=[stride, 1], block_shape=[BM, BM])
-    desc.store([0, 0], tl.dot(a, tl.trans(a)).to(tl.float16))
+    desc.store([0, 0], acc.to(tl.float16))
 
 
 def test_user_descriptors_keep_the_users_allocator():

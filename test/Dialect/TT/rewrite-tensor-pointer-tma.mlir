@@ -1,5 +1,6 @@
 // RUN: tritium-opt %s -split-input-file -tt-rewrite-tensor-pointer=compute-capability=90 | FileCheck %s
 // RUN: tritium-opt %s -split-input-file -tt-rewrite-tensor-pointer=compute-capability=80 | FileCheck %s --check-prefix=AMPERE
+// RUN: tritium-opt %s -split-input-file -tt-rewrite-tensor-pointer="compute-capability=90 num-stages=1" | FileCheck %s --check-prefix=ONE-STAGE
 
 // A matmul loop over block pointers on Hopper: A (row-major) and B (read
 // column-major, order [0, 1]) feed the dot, so each gets a tensor
@@ -199,13 +200,18 @@ tt.func public @signs(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %m32: i32, 
   %c0_i64 = arith.constant 0 : i64
   %c1 = arith.constant 1 : i64
   %cm64 = arith.constant -64 : i64
+  %c1_i32 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
   %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %pn = tt.make_tensor_ptr %a, [%m, %m], [%cm64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
-  %xn = tt.load %pn : !tt.ptr<tensor<64x32xf16>>
-  %dn = tt.dot %xn, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
   %pz = tt.make_tensor_ptr %a, [%c0_i64, %m], [%sa, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
-  %xz = tt.load %pz : !tt.ptr<tensor<64x32xf16>>
-  %dz = tt.dot %xz, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  %dn, %dz = scf.for %i = %c0 to %c4 step %c1_i32 iter_args(%an = %zero, %az = %zero) -> (tensor<64x64xf32>, tensor<64x64xf32>) : i32 {
+    %xn = tt.load %pn : !tt.ptr<tensor<64x32xf16>>
+    %nn = tt.dot %xn, %y, %an : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %xz = tt.load %pz : !tt.ptr<tensor<64x32xf16>>
+    %nz = tt.dot %xz, %y, %az : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %nn, %nz : tensor<64x64xf32>, tensor<64x64xf32>
+  }
   tt.return %dn, %dz : tensor<64x64xf32>, tensor<64x64xf32>
 }
 
@@ -226,10 +232,15 @@ tt.func public @checked_in_kernel(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32},
   %c2 = arith.constant 2 : i64
   %c100 = arith.constant 100 : i64
   %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %c1_i32 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
   %s2 = arith.muli %s, %c2 : i64
   %p = tt.make_tensor_ptr %a, [%c100, %c100], [%s2, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
-  %x = tt.load %p : !tt.ptr<tensor<64x32xf16>>
-  %d = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  %d = scf.for %i = %c0 to %c4 step %c1_i32 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %x = tt.load %p : !tt.ptr<tensor<64x32xf16>>
+    %n = tt.dot %x, %y, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %n : tensor<64x64xf32>
+  }
   tt.return %d : tensor<64x64xf32>
 }
 
@@ -293,10 +304,60 @@ tt.func public @truncated_argument(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}
   %c1 = arith.constant 1 : i64
   %c64 = arith.constant 64 : i64
   %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %c1_i32 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
   %m32 = arith.trunci %m : i64 to i32
   %mw = arith.extsi %m32 : i32 to i64
   %p = tt.make_tensor_ptr %a, [%mw, %c64], [%c64, %c1], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
-  %x = tt.load %p : !tt.ptr<tensor<64x32xf16>>
-  %d = tt.dot %x, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  %d = scf.for %i = %c0 to %c4 step %c1_i32 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %x = tt.load %p : !tt.ptr<tensor<64x32xf16>>
+    %n = tt.dot %x, %y, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %n : tensor<64x64xf32>
+  }
   tt.return %d : tensor<64x64xf32>
+}
+
+// -----
+
+// Only loads the pipeliner streams take the copy engine: a tile loaded once
+// (no loop), or in a loop of one stage (its own tt.num_stages, or the
+// kernel's num_stages), would be waited for where it is issued and pay for
+// the map its program makes; it stays on pointers.
+// CHECK-LABEL: tt.func public @streamed_loads_only
+// CHECK: %[[D:.*]] = tt.make_tensor_descriptor %arg2
+// CHECK-NOT: tt.make_tensor_descriptor
+// CHECK: tt.load %{{.*}} : tensor<64x32x!tt.ptr<f16>>
+// CHECK: scf.for
+// CHECK:   tt.load %{{.*}} : tensor<64x32x!tt.ptr<f16>>
+// CHECK: } {tt.num_stages = 1 : i32}
+// CHECK: scf.for
+// CHECK:   tt.descriptor_load %[[D]]
+// ONE-STAGE-LABEL: tt.func public @streamed_loads_only
+// ONE-STAGE-NOT: tt.make_tensor_descriptor
+// ONE-STAGE-NOT: tt.descriptor_load
+// ONE-STAGE: tt.return
+tt.func public @streamed_loads_only(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32},
+                                    %c: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %y: tensor<32x64xf16>) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %c1_i64 = arith.constant 1 : i64
+  %c64 = arith.constant 64 : i64
+  %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %pa = tt.make_tensor_ptr %a, [%c64, %c64], [%c64, %c1_i64], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %pb = tt.make_tensor_ptr %b, [%c64, %c64], [%c64, %c1_i64], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %pc = tt.make_tensor_ptr %c, [%c64, %c64], [%c64, %c1_i64], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %xa = tt.load %pa : !tt.ptr<tensor<64x32xf16>>
+  %da = tt.dot %xa, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+  %db = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %xb = tt.load %pb : !tt.ptr<tensor<64x32xf16>>
+    %n = tt.dot %xb, %y, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %n : tensor<64x64xf32>
+  } {tt.num_stages = 1 : i32}
+  %dc = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %xc = tt.load %pc : !tt.ptr<tensor<64x32xf16>>
+    %n = tt.dot %xc, %y, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %n : tensor<64x64xf32>
+  }
+  tt.return %da, %db, %dc : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
 }

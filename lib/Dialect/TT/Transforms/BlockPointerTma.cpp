@@ -233,6 +233,27 @@ bool feedsDot(Value value, unsigned depth = 0) {
   return false;
 }
 
+/// Whether `load` is in an scf.for that ttg-pipeline streams: the innermost
+/// loop around it is an scf.for with a constant positive step whose stage
+/// count (its own tt.num_stages, from `tl.range(..., num_stages=k)`, else
+/// the kernel's) is at least 2.
+bool inStreamedLoop(Operation *load, unsigned numStages) {
+  Operation *loop = load->getParentOp();
+  while (loop && !isa<scf::ForOp, scf::WhileOp, FuncOp>(loop))
+    loop = loop->getParentOp();
+  auto forOp = dyn_cast_or_null<scf::ForOp>(loop);
+  if (!forOp)
+    return false;
+  APInt step;
+  if (!matchPattern(forOp.getStep(), m_ConstantInt(&step)) ||
+      !step.isStrictlyPositive())
+    return false;
+  unsigned stages = numStages;
+  if (auto own = forOp->getAttrOfType<IntegerAttr>("tt.num_stages"))
+    stages = static_cast<unsigned>(std::max<int64_t>(own.getInt(), 0));
+  return stages >= 2;
+}
+
 /// What a stored value is computed from: the ops defining it, through the
 /// results and iteration arguments of loops and branches to what their
 /// bodies yield (at most 1024 of them: `complete` says whether all were
@@ -291,7 +312,8 @@ Provenance provenanceOf(Value value) {
 } // namespace
 
 BlockPointerTmaPlan::BlockPointerTmaPlan(ModuleOp module, FuncOp func,
-                                         unsigned computeCapability) {
+                                         unsigned computeCapability,
+                                         unsigned numStages) {
   if (computeCapability < 90 || !func.isPublic())
     return; // (a private function is inlined and about to be removed)
   bool any = false;
@@ -317,7 +339,7 @@ BlockPointerTmaPlan::BlockPointerTmaPlan(ModuleOp module, FuncOp func,
       if (isTensorPointerType(load.getPtr().getType()) && tmaOrigin(load.getPtr()) &&
           !load.getIsVolatile() &&
           !(load.getPadding() == PaddingOption::PAD_NAN && !load.getBoundaryCheck().empty()) &&
-          feedsDot(load.getResult()) &&
+          feedsDot(load.getResult()) && inStreamedLoop(load, numStages) &&
           !order.conflicts(load, /*before=*/true, [](Operation *, bool writes) { return writes; }))
         tmaAccesses.insert(load);
     } else if (auto store = dyn_cast<StoreOp>(op)) {

@@ -713,7 +713,8 @@ LogicalResult TensorPointerRewriter::rewriteYield(scf::YieldOp yield) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult tritium::tt::rewriteTensorPointers(ModuleOp module,
-                                                unsigned computeCapability) {
+                                                unsigned computeCapability,
+                                                unsigned numStages) {
   bool ok = true;
   for (auto func : module.getOps<FuncOp>()) {
     if (hasBlockPointer(func.getArgumentTypes()) ||
@@ -727,7 +728,7 @@ LogicalResult tritium::tt::rewriteTensorPointers(ModuleOp module,
       ok = false;
       continue;
     }
-    BlockPointerTmaPlan plan(module, func, computeCapability);
+    BlockPointerTmaPlan plan(module, func, computeCapability, numStages);
     TensorPointerRewriter rewriter(plan);
     if (failed(rewriter.rewriteRegion(func.getBody()))) {
       ok = false;
@@ -744,7 +745,8 @@ struct TTRewriteTensorPointerPass
           TTRewriteTensorPointerPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(rewriteTensorPointers(getOperation(), computeCapability)))
+    if (failed(rewriteTensorPointers(getOperation(), computeCapability,
+                                     numStages)))
       signalPassFailure();
   }
 };
