@@ -939,6 +939,8 @@ def test_more_warps_than_a_block_can_hold_is_out_of_resources_as_in_triton():
         compile_cuda(k, {"x": "*fp32"}, num_warps=3)
     with pytest.raises(AssertionError, match="must be a power of 2"):  # Triton asserts it
         compile_cuda(k, {"x": "*fp32"}, num_warps=3)
+    with pytest.raises(triton.TritonError, match="num_stages must be a non-negative integer, got -1"):
+        compile_cuda(k, {"x": "*fp32"}, num_stages=-1)
 
 
 # ---- assignment expressions --------------------------------------------------------------------

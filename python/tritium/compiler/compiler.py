@@ -169,7 +169,7 @@ def ttir_pipeline(arch: int, num_stages: int = 3) -> str:
     (`num_stages`, or a loop's own, at least 2) move by TMA (tensor
     descriptors)."""
     return (f"builtin.module(tritium-make-ttir{{compute-capability={int(arch)} "
-            f"num-stages={max(int(num_stages), 0)}}})")
+            f"num-stages={int(num_stages)}}})")
 
 
 def _debug_enabled(options: Dict) -> bool:
@@ -209,6 +209,9 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
         raise OptionError(f"num_warps must be a power of 2 (from 1 to 32), got {nw}")
     if nw > 32:  # as Triton reports it (an autotuner skips such a config)
         raise OutOfResources(nw * 32, 1024, "threads")
+    ns = opts["num_stages"]
+    if not isinstance(ns, int) or isinstance(ns, bool) or ns < 0:
+        raise OptionError(f"num_stages must be a non-negative integer, got {ns!r}")
     maxnreg = opts.get("maxnreg")
     # (as in Triton, a cap above the hardware's 255 registers a thread is
     # accepted and caps nothing; mamba's autotune lists 256)
