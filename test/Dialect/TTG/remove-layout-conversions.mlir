@@ -1263,3 +1263,49 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// A tensor of pointers belongs to the access it addresses: the row
+// statistic's store keeps its own pointers' layout although their offsets
+// share a tl.arange with the column mask of the dot (BLOCK_M == BLOCK_N), so
+// the row maximum converts once and its f64 arithmetic runs in the store's
+// layout (a value a thread), not in the column slice of the dot's layout,
+// where every thread holds 16 of the 64 values.
+// CHECK-DAG: #[[B1:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[MMA:mma[0-9]*]] = #ttg.nvidia_mma
+// CHECK-LABEL: tt.func @store_pointers_keep_their_access_layout
+// CHECK: %[[MX:.*]] = "tt.reduce"
+// CHECK: ttg.convert_layout %[[MX]] : {{.*}} -> tensor<64xf32, #[[B1]]>
+// CHECK: %[[L:.*]] = math.log2 %{{.*}} : tensor<64xf64, #[[B1]]>
+// CHECK: tt.store %{{.*}}, %[[L]] : tensor<64x!tt.ptr<f64>, #[[B1]]>
+#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @store_pointers_keep_their_access_layout(%a: tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>,
+                                                   %b: tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>,
+                                                   %p: !tt.ptr<f64>, %n: i32) {
+    %zmma = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %ninf = arith.constant dense<0xFF800000> : tensor<64x64xf32, #mma>
+    %d = tt.dot %a, %b, %zmma : tensor<64x32xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<32x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %rc = ttg.convert_layout %r : tensor<64xi32, #blocked> -> tensor<64xi32, #ttg.slice<{dim = 0, parent = #mma}>>
+    %re = tt.expand_dims %rc {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #mma}>> -> tensor<1x64xi32, #mma>
+    %nn = tt.splat %n : i32 -> tensor<1x64xi32, #mma>
+    %m = arith.cmpi slt, %re, %nn : tensor<1x64xi32, #mma>
+    %mb = tt.broadcast %m : tensor<1x64xi1, #mma> -> tensor<64x64xi1, #mma>
+    %s = arith.select %mb, %d, %ninf : tensor<64x64xi1, #mma>, tensor<64x64xf32, #mma>
+    %mx = "tt.reduce"(%s) <{axis = 1 : i32}> ({
+    ^bb0(%x: f32, %y: f32):
+      %z = arith.maxnumf %x, %y : f32
+      tt.reduce.return %z : f32
+    }) : (tensor<64x64xf32, #mma>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>>
+    %mxb = ttg.convert_layout %mx : tensor<64xf32, #ttg.slice<{dim = 1, parent = #mma}>> -> tensor<64xf32, #blocked>
+    %e = arith.extf %mxb : tensor<64xf32, #blocked> to tensor<64xf64, #blocked>
+    %l = math.log2 %e : tensor<64xf64, #blocked>
+    %ps = tt.splat %p : !tt.ptr<f64> -> tensor<64x!tt.ptr<f64>, #blocked>
+    %pp = tt.addptr %ps, %r : tensor<64x!tt.ptr<f64>, #blocked>, tensor<64xi32, #blocked>
+    tt.store %pp, %l : tensor<64x!tt.ptr<f64>, #blocked>
+    tt.return
+  }
+}

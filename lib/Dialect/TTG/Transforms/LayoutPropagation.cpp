@@ -120,7 +120,11 @@ public:
     // Tensors of pointers flood with them: they belong to the access they
     // address, not to a dot or a reduction whose index arithmetic they
     // share (a loop-carried pointer tensor in an mma layout would be
-    // converted back, 8 bytes an element, every iteration).
+    // converted back, 8 bytes an element, every iteration; a store's
+    // pointers in a slice of an mma layout would pull the stored value's
+    // computation into a layout that repeats each element in many
+    // threads).  The floods above stop at them.
+    pointersOpen = true;
     for (auto [operand, type] : requirements)
       if (isa<tt::PointerType>(cast<RankedTensorType>(type).getElementType()))
         claim(operand->get(), cast<RankedTensorType>(type).getEncoding());
@@ -176,6 +180,9 @@ private:
     auto distributed = dyn_cast_or_null<DistributedEncodingAttr>(layout);
     if (!current || !distributed ||
         distributed.getRank() != current.getRank())
+      return;
+    if (!pointersOpen &&
+        isa<tt::PointerType>(cast<RankedTensorType>(value.getType()).getElementType()))
       return;
     if (!claims.insert({value, layout}).second)
       return;
@@ -577,6 +584,9 @@ private:
   SmallVector<std::pair<OpOperand *, Type>> requirements;
   llvm::MapVector<Value, Attribute> claims;
   std::deque<Value> queue;
+  /// Whether tensors of pointers may be claimed: only once the accesses'
+  /// own floods start.
+  bool pointersOpen = false;
   /// Claims of broadcast results from their operands, held back (drainAll).
   SmallVector<std::pair<Value, Attribute>> acrossBroadcasts;
 };
