@@ -321,8 +321,9 @@ tt.func public @truncated_argument(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}
 
 // Only loads the pipeliner streams take the copy engine: a tile loaded once
 // (no loop), or in a loop of one stage (its own tt.num_stages, or the
-// kernel's num_stages), would be waited for where it is issued and pay for
-// the map its program makes; it stays on pointers.
+// kernel's num_stages), or in a loop whose step is not a constant (the
+// pipeliner leaves it alone), would be waited for where it is issued and pay
+// for the map its program makes; it stays on pointers.
 // CHECK-LABEL: tt.func public @streamed_loads_only
 // CHECK: %[[D:.*]] = tt.make_tensor_descriptor %arg2
 // CHECK-NOT: tt.make_tensor_descriptor
@@ -332,12 +333,15 @@ tt.func public @truncated_argument(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}
 // CHECK: } {tt.num_stages = 1 : i32}
 // CHECK: scf.for
 // CHECK:   tt.descriptor_load %[[D]]
+// CHECK: scf.for
+// CHECK:   tt.load %{{.*}} : tensor<64x32x!tt.ptr<f16>>
 // ONE-STAGE-LABEL: tt.func public @streamed_loads_only
 // ONE-STAGE-NOT: tt.make_tensor_descriptor
 // ONE-STAGE-NOT: tt.descriptor_load
 // ONE-STAGE: tt.return
 tt.func public @streamed_loads_only(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32},
-                                    %c: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %y: tensor<32x64xf16>) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) {
+                                    %c: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %e: !tt.ptr<f16> {tt.divisibility = 16 : i32},
+                                    %y: tensor<32x64xf16>, %step: i32) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c4 = arith.constant 4 : i32
@@ -347,6 +351,7 @@ tt.func public @streamed_loads_only(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32
   %pa = tt.make_tensor_ptr %a, [%c64, %c64], [%c64, %c1_i64], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
   %pb = tt.make_tensor_ptr %b, [%c64, %c64], [%c64, %c1_i64], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
   %pc = tt.make_tensor_ptr %c, [%c64, %c64], [%c64, %c1_i64], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
+  %pe = tt.make_tensor_ptr %e, [%c64, %c64], [%c64, %c1_i64], [%c0, %c0] {order = array<i32: 1, 0>} : !tt.ptr<tensor<64x32xf16>>
   %xa = tt.load %pa : !tt.ptr<tensor<64x32xf16>>
   %da = tt.dot %xa, %y, %zero : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
   %db = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
@@ -359,5 +364,10 @@ tt.func public @streamed_loads_only(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32
     %n = tt.dot %xc, %y, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
     scf.yield %n : tensor<64x64xf32>
   }
-  tt.return %da, %db, %dc : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
+  %de = scf.for %i = %c0 to %c4 step %step iter_args(%acc = %zero) -> (tensor<64x64xf32>) : i32 {
+    %xe = tt.load %pe : !tt.ptr<tensor<64x32xf16>>
+    %n = tt.dot %xe, %y, %acc : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    scf.yield %n : tensor<64x64xf32>
+  }
+  tt.return %da, %db, %dc, %de : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
 }
