@@ -17,11 +17,12 @@
 //      together, so that each value goes to the nearest anchor of the
 //      innermost loop that reaches it (ties to the earlier one): where
 //      floods from inside and outside a loop meet, the conversion lands on
-//      the loop's boundary rather than in its body -
-//      the pointer operands of Fixed ops (loads, stores, atomics) flood in
-//      this round too: a tensor of pointers belongs to its access; then,
-//      the same way, the other anchored operands over the values still
-//      unclaimed:
+//      the loop's boundary rather than in its body (these floods stop at
+//      tensors of pointers) -
+//      then the pointer operands of Fixed ops (loads, stores, atomics)
+//      flood: a tensor of pointers belongs to its access, not to a dot
+//      whose index arithmetic it shares; then, the same way, the other
+//      anchored operands over the values still unclaimed:
 //        SameLayout   every tensor operand and result, same layout (a
 //                     #ttg.linear layout, made for one shape, stops at a
 //                     tt.broadcast);

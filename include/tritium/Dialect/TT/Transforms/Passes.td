@@ -179,9 +179,9 @@ def TTRewriteTensorPointerPass
     proven 16-byte multiples) gets a `tt.make_tensor_descriptor`, and its
     loads that feed a `tt.dot` in loops the pipeliner streams (`num-stages`,
     or the loop's own `tt.num_stages`, at least 2) and its stores of values
-    computed from one go through it, where memory order allows (no global write before such a
-    load; no access after such a store, nor a write or an unrelated read
-    before it; see BlockPointerTma.h).  Elements outside the tensor read as
+    computed from one go through it, where memory order allows (no global
+    write before such a load; no access after such a store, nor a write or
+    an unrelated read before it; see BlockPointerTma.h).  Elements outside the tensor read as
     zero and are not written.  Kernel arguments used as the map's dimensions
     and strides are marked `tt.nonnegative` for the launcher to check;
     other run-time ones are checked by a `tt.assert`:
