@@ -143,5 +143,6 @@ def test_two_traded_register_bits_go_through_shared_memory():
     # shuffles for at most one such bit).
     kernel = compile_transpose(16, 8, num_warps=1)
     ptx = kernel.asm["ptx"]
-    assert "shfl.sync" not in ptx and "st.shared" in ptx
+    assert "shfl.sync" not in ptx
+    assert "st.shared" in ptx and "ld.shared" in ptx and "bar.sync" in ptx
     assert kernel.metadata["shared"] > 0
