@@ -215,7 +215,18 @@ int64_t tritium::getScratchBytes(Operation *op) {
     return getGatherScratchBytes(op);
   if (isa<tt::HistogramOp>(op))
     return getHistogramScratchBytes(op);
+  // A tensor map made in the kernel is encoded in shared memory, then
+  // copied to its slot of the global scratch (TMAOpToLLVM.cpp).
+  if (auto make = dyn_cast<tt::MakeTensorDescOp>(op); make && make.getScratch())
+    return ttg::TTGDialect::kTensorMapBytes;
   return 0;
+}
+
+int64_t tritium::getScratchAlignment(Operation *op) {
+  // tensormap.replace takes a 128-byte aligned map.
+  if (isa<tt::MakeTensorDescOp>(op))
+    return ttg::TTGDialect::kTensorMapBytes;
+  return Allocation::kAlignment;
 }
 
 std::optional<int64_t> tritium::getAllocationOffset(Operation *op) {
@@ -307,7 +318,7 @@ void Allocation::allocateFunction(Operation *function) {
   function->walk([&](Operation *op) {
     if (int64_t bytes = getScratchBytes(op)) {
       int64_t at = order.first.lookup(op);
-      local.push_back({op, bytes, -1, at, at});
+      local.push_back({op, bytes, -1, at, at, getScratchAlignment(op)});
     } else if (auto alloc = dyn_cast<ttg::LocalAllocOp>(op)) {
       local.push_back({op, getLocalAllocBytes(alloc), -1,
                        order.first.lookup(op), getLastUse(op, order),

@@ -176,6 +176,8 @@ SharedMemoryAccess tritium::getSharedMemoryAccess(Operation *op) {
       SharedInterval scratch{*offset, *offset + bytes};
       access.reads.push_back(scratch);
       access.writes.push_back(scratch);
+      // The issuing thread alone encodes a tensor map in its scratch.
+      access.byIssuingThread = isa<tt::MakeTensorDescOp>(op);
       return access;
     }
   }

@@ -136,3 +136,23 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return %y : tensor<64x64xf32, #rowb>
   }
 }
+
+// -----
+
+// A tensor map made in the kernel is encoded in 128 bytes of shared scratch,
+// 128-byte aligned (tensormap.replace's rule): above a 192-byte buffer that
+// lives across it, it starts at 256, not at 192.
+// CHECK-LABEL: module attributes {{{.*}}ttg.shared = 384 : i32
+// CHECK: ttg.local_alloc {allocation.offset = 0 : i32}
+// CHECK: tt.make_tensor_descriptor {{.*}}allocation.offset = 256 : i32
+#shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.target" = "cuda:90", ttg.global_scratch_size = 128 : i32} {
+  tt.func public @tensor_map_draft(%p: !tt.ptr<f32>, %n: i32, %s: i64, %scratch: !tt.ptr<i8> {tt.global_scratch}) -> !tt.tensordesc<tensor<16x32xf32>> {
+    %c1 = arith.constant 1 : i64
+    %buf = ttg.local_alloc : () -> !ttg.memdesc<48xf32, #shared, #smem, mutable>
+    %m = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] scratch %scratch : !tt.ptr<i8> {padding = 1 : i32, scratch_offset = 0 : i32} : !tt.ptr<f32> -> !tt.tensordesc<tensor<16x32xf32>>
+    ttg.local_dealloc %buf : !ttg.memdesc<48xf32, #shared, #smem, mutable>
+    tt.return %m : !tt.tensordesc<tensor<16x32xf32>>
+  }
+}

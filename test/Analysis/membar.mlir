@@ -652,3 +652,26 @@ module attributes {"ttg.num-warps" = 4 : i32} {
     tt.return
   }
 }
+
+// -----
+
+// A tensor map made in the kernel is encoded in its shared scratch by the
+// issuing thread alone: maps made back to back (their scratch the same
+// bytes) need no barrier between them, a conversion whose scratch those
+// bytes are gets one before it.
+// CHECK-LABEL: tt.func public @tensor_map_drafts
+// CHECK: tt.make_tensor_descriptor
+// CHECK-NEXT: tt.make_tensor_descriptor
+// CHECK-NEXT: ttg.barrier
+// CHECK-NEXT: ttg.convert_layout
+#a = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b = #ttg.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90", ttg.global_scratch_size = 256 : i32} {
+  tt.func public @tensor_map_drafts(%p: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32, %s: i64 {tt.divisibility = 16 : i32}, %scratch: !tt.ptr<i8> {tt.global_scratch}, %x: tensor<32x16xf16, #a>) -> (!tt.tensordesc<tensor<16x32xf32>>, !tt.tensordesc<tensor<16x32xf32>>, tensor<32x16xf16, #b>) {
+    %c1 = arith.constant 1 : i64
+    %m0 = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] scratch %scratch : !tt.ptr<i8> {padding = 1 : i32, scratch_offset = 0 : i32} : !tt.ptr<f32> -> !tt.tensordesc<tensor<16x32xf32>>
+    %m1 = tt.make_tensor_descriptor %p, [%n, %n], [%s, %c1] scratch %scratch : !tt.ptr<i8> {padding = 1 : i32, scratch_offset = 128 : i32} : !tt.ptr<f32> -> !tt.tensordesc<tensor<16x32xf32>>
+    %y = ttg.convert_layout %x : tensor<32x16xf16, #a> -> tensor<32x16xf16, #b>
+    tt.return %m0, %m1, %y : !tt.tensordesc<tensor<16x32xf32>>, !tt.tensordesc<tensor<16x32xf32>>, tensor<32x16xf16, #b>
+  }
+}

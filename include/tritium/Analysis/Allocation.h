@@ -88,6 +88,9 @@ int64_t getLocalAllocAlignment(mlir::Operation *localAlloc);
 
 /// Bytes of scratch `op` uses while it executes (0 when it needs none).
 int64_t getScratchBytes(mlir::Operation *op);
+/// The alignment of that scratch: Allocation::kAlignment, or 128 for a
+/// tensor map a tt.make_tensor_descriptor encodes there.
+int64_t getScratchAlignment(mlir::Operation *op);
 /// The scratch of the ops whose lowering decides how it is laid out; each is
 /// defined next to its lowering (lib/Conversion/TTGToLLVM/<Op>OpToLLVM.cpp)
 /// so that the size and the addressing cannot drift apart.

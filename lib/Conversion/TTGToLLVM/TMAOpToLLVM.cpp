@@ -31,8 +31,12 @@
 //                          .commit_group;
 //   ttg.async_tma_store_wait  cp.async.bulk.wait_group.read n;
 //   tt.make_tensor_descriptor the issuing thread encodes the tensor map in
-//                          its slot of the kernel's global scratch (zeroes,
-//                          then tensormap.replace.tile.* .global per field),
+//                          the op's shared scratch (zeroes, then
+//                          tensormap.replace.tile.*.shared::cta per field),
+//                          copies it to its slot of the kernel's global
+//                          scratch (ld.shared, st.global: on global memory
+//                          each tensormap.replace is a load and a store of
+//                          the slot, one global round trip after another),
 //                          fence.proxy.tensormap::generic release and
 //                          acquire (neither for a map marked
 //                          ttg.tensormap_fences_deferred: a later map's
@@ -53,6 +57,7 @@
 #include "tritium/Conversion/TTGToLLVM/LayoutIndices.h"
 #include "tritium/Conversion/TTGToLLVM/NVVMHelpers.h"
 #include "tritium/Conversion/TTGToLLVM/Patterns.h"
+#include "tritium/Conversion/TTGToLLVM/SharedMemoryAccess.h"
 #include "tritium/Conversion/TTGToLLVM/TypeConverter.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Dialect/TTG/IR/TTGDialect.h"
@@ -381,9 +386,10 @@ int tensorMapElementType(Type type) {
 
 /// tt.make_tensor_descriptor: every thread waits for its bulk stores to
 /// have read their sources (one may still use the map this slot held), then
-/// the issuing thread encodes the tensor map in its slot of the global
+/// the issuing thread encodes the tensor map in the op's 128 bytes of shared
 /// scratch (zeroed, then every field written with tensormap.replace,
-/// dimensions innermost first), releases it to the tensor-map proxy and
+/// dimensions innermost first), copies it to its slot of the global
+/// scratch, releases it to the tensor-map proxy and
 /// acquires it there (it is also the thread that issues the copies); then
 /// an empty bulk group waited for, which keeps ptxas from moving the acquire
 /// after later copies.  The result is the slot's generic address.
@@ -425,22 +431,27 @@ struct MakeTensorDescLowering
     PTXBuilder ptx;
     auto *pred = ptx.input(isIssuingThread(rewriter, loc, op), "b");
     auto *map = ptx.input(slot, "l");
+    Value staging = getBufferPointer(rewriter, op);
+    if (!staging)
+      return failure();
+    auto *draft = ptx.input(sharedAddress(rewriter, loc, staging), "r");
     auto *zero = ptx.input(emitI32Constant(rewriter, loc, 0), "r");
     // A bulk store issued through the map the slot held (the op ran before:
     // a loop) may not have read it yet.  Every thread waits for its own
     // groups: whichever lane issued them is covered.
     ptx.verbatim("cp.async.bulk.wait_group.read 0;", {});
-    for (int64_t offset = 0; offset < ttg::TTGDialect::kTensorMapBytes; offset += 16)
-      ptx.verbatim("@%0 st.global.v4.b32 [%1+" + std::to_string(offset) +
+    const int64_t mapBytes = ttg::TTGDialect::kTensorMapBytes;
+    for (int64_t offset = 0; offset < mapBytes; offset += 16)
+      ptx.verbatim("@%0 st.shared.v4.b32 [%1+" + std::to_string(offset) +
                        "], {%2, %2, %2, %2};",
-                   {pred, map, zero});
+                   {pred, draft, zero});
     auto replace = [&](StringRef field, StringRef type, std::optional<int64_t> ord,
                        PTXBuilder::Operand *value) {
       std::string text = "@%0 tensormap.replace.tile." + field.str() +
-                         ".global.b1024." + type.str() + " [%1], ";
+                         ".shared::cta.b1024." + type.str() + " [%1], ";
       if (ord)
         text += std::to_string(*ord) + ", ";
-      ptx.verbatim(text + "%2;", {pred, map, value});
+      ptx.verbatim(text + "%2;", {pred, draft, value});
     };
     auto constant = [&](int64_t value) {
       return ptx.literal(std::to_string(value));
@@ -467,6 +478,14 @@ struct MakeTensorDescLowering
     int64_t swizzleMode = swizzle == 128 ? 3 : swizzle == 64 ? 2 : swizzle == 32 ? 1 : 0;
     replace("swizzle_mode", "b32", std::nullopt, constant(swizzleMode));
     replace("fill_mode", "b32", std::nullopt, constant(op.getPadding() == 2 ? 1 : 0));
+    // The encoded map to its slot: plain stores, which wait for nothing.
+    std::string copy = "{ .reg .b32 w<4>;";
+    for (int64_t offset = 0; offset < mapBytes; offset += 16) {
+      std::string at = "+" + std::to_string(offset) + "]";
+      copy += " @%0 ld.shared.v4.b32 {w0, w1, w2, w3}, [%1" + at + ";" +
+              " @%0 st.global.v4.b32 [%2" + at + ", {w0, w1, w2, w3};";
+    }
+    ptx.verbatim(copy + " }", {pred, draft, map});
     if (!op->hasAttr(ttg::kTensorMapFencesDeferredAttrName)) {
       // (releases this map and those made just before it, TensorMapFences.h)
       ptx.verbatim("@%0 fence.proxy.tensormap::generic.release.gpu;", {pred});

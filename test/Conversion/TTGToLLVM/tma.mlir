@@ -51,11 +51,13 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // A tensor map made in the kernel: its slot is the scratch argument plus
 // (x + nx * (y + ny * z)) * 256 + its offset bytes (two maps a program);
-// every thread waits for its bulk stores' reads, the issuing thread zeroes it, writes every field (rank - 1; dimensions innermost
-// first: box 32 then 16, the shape, the outer stride in bytes; element type
-// 7 = f32; 128-byte rows: swizzle mode 3; fill 0 = zeros), releases and
-// acquires it for the tensor-map proxy, and the copy reads the map at the
-// slot's generic address.  The two maps are made one after the other: the
+// every thread waits for its bulk stores' reads; the issuing thread
+// encodes the map in the op's shared scratch (zeroes, then every field:
+// rank - 1; dimensions innermost first: box 32 then 16, the shape, the
+// outer stride in bytes; element type 7 = f32; 128-byte rows: swizzle mode
+// 3; fill 0 = zeros), copies it to the slot, releases and acquires it for
+// the tensor-map proxy, and the copy reads the map at the slot's generic
+// address.  The two maps are made one after the other: the
 // first is written without fences, the second's release covers both, and
 // the first is acquired after it (ttg.tensormap_fences_deferred).
 // CHECK-LABEL: llvm.func @made_in_kernel
@@ -70,28 +72,31 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK: %[[SLOT:.*]] = llvm.getelementptr %arg3[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
 // CHECK: %[[STRIDE_BYTES:.*]] = llvm.mul %arg2, %[[FOUR]] : i64
 // The first map is made right before the second: written without fences.
-// CHECK: "cp.async.bulk.wait_group.read 0;\0A@$0 st.global.v4.b32 [$1+0], {$2, $2, $2, $2};
-// CHECK-SAME: @$0 tensormap.replace.tile.fill_mode.global.b1024.b32 [$1], 0;", "b,l,r,l,r,r,l" %{{.*}}, %[[SLOT]],
+// CHECK: "cp.async.bulk.wait_group.read 0;\0A@$0 st.shared.v4.b32 [$2+0], {$3, $3, $3, $3};
+// CHECK-SAME: @$0 tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [$2], 0;
+// CHECK-SAME: @$0 st.global.v4.b32 [$1+112], {w0, w1, w2, w3}; }", "b,l,r,r,l,r,r,l" %{{.*}}, %[[SLOT]], %[[DRAFT:[0-9]+]],
 // CHECK: %[[OTHER:.*]] = llvm.addrspacecast %[[SLOT]] : !llvm.ptr<1> to !llvm.ptr
 // CHECK: %[[SLOT2:.*]] = llvm.getelementptr %arg3[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
-// CHECK: "cp.async.bulk.wait_group.read 0;\0A@$0 st.global.v4.b32 [$1+0], {$2, $2, $2, $2};
-// CHECK-SAME: @$0 st.global.v4.b32 [$1+112], {$2, $2, $2, $2};
-// CHECK-SAME: @$0 tensormap.replace.tile.global_address.global.b1024.b64 [$1], $3;
-// CHECK-SAME: @$0 tensormap.replace.tile.rank.global.b1024.b32 [$1], 1;
-// CHECK-SAME: @$0 tensormap.replace.tile.box_dim.global.b1024.b32 [$1], 0, 32;
-// CHECK-SAME: @$0 tensormap.replace.tile.global_dim.global.b1024.b32 [$1], 0, $4;
-// CHECK-SAME: @$0 tensormap.replace.tile.element_stride.global.b1024.b32 [$1], 0, 1;
-// CHECK-SAME: @$0 tensormap.replace.tile.box_dim.global.b1024.b32 [$1], 1, 16;
-// CHECK-SAME: @$0 tensormap.replace.tile.global_dim.global.b1024.b32 [$1], 1, $5;
-// CHECK-SAME: @$0 tensormap.replace.tile.global_stride.global.b1024.b64 [$1], 0, $6;
-// CHECK-SAME: @$0 tensormap.replace.tile.elemtype.global.b1024.b32 [$1], 7;
-// CHECK-SAME: @$0 tensormap.replace.tile.swizzle_mode.global.b1024.b32 [$1], 3;
-// CHECK-SAME: @$0 tensormap.replace.tile.fill_mode.global.b1024.b32 [$1], 0;
+// CHECK: "cp.async.bulk.wait_group.read 0;\0A@$0 st.shared.v4.b32 [$2+0], {$3, $3, $3, $3};
+// CHECK-SAME: @$0 st.shared.v4.b32 [$2+112], {$3, $3, $3, $3};
+// CHECK-SAME: @$0 tensormap.replace.tile.global_address.shared::cta.b1024.b64 [$2], $4;
+// CHECK-SAME: @$0 tensormap.replace.tile.rank.shared::cta.b1024.b32 [$2], 1;
+// CHECK-SAME: @$0 tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$2], 0, 32;
+// CHECK-SAME: @$0 tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [$2], 0, $5;
+// CHECK-SAME: @$0 tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [$2], 0, 1;
+// CHECK-SAME: @$0 tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [$2], 1, 16;
+// CHECK-SAME: @$0 tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [$2], 1, $6;
+// CHECK-SAME: @$0 tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [$2], 0, $7;
+// CHECK-SAME: @$0 tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [$2], 7;
+// CHECK-SAME: @$0 tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [$2], 3;
+// CHECK-SAME: @$0 tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [$2], 0;
+// CHECK-SAME: { .reg .b32 w<4>; @$0 ld.shared.v4.b32 {w0, w1, w2, w3}, [$2+0]; @$0 st.global.v4.b32 [$1+0], {w0, w1, w2, w3};
+// CHECK-SAME: @$0 ld.shared.v4.b32 {w0, w1, w2, w3}, [$2+112]; @$0 st.global.v4.b32 [$1+112], {w0, w1, w2, w3}; }
 // CHECK-SAME: @$0 fence.proxy.tensormap::generic.release.gpu;
 // CHECK-SAME: @$0 fence.proxy.tensormap::generic.acquire.gpu [$1], 128;
 // CHECK-SAME: @$0 cp.async.bulk.commit_group;
 // CHECK-SAME: @$0 cp.async.bulk.wait_group.read 0;
-// CHECK-SAME: "b,l,r,l,r,r,l" %{{.*}}, %[[SLOT2]], %{{.*}}, %{{.*}}, %arg1, %arg1, %[[STRIDE_BYTES]]
+// CHECK-SAME: "b,l,r,r,l,r,r,l" %{{.*}}, %[[SLOT2]], %[[DRAFT]], %{{.*}}, %{{.*}}, %arg1, %arg1, %[[STRIDE_BYTES]]
 // CHECK: %[[MAP:.*]] = llvm.addrspacecast %[[SLOT2]] : !llvm.ptr<1> to !llvm.ptr
 // The second's release covered the first, which is acquired after it.
 // CHECK: "@$0 fence.proxy.tensormap::generic.acquire.gpu [$1], 128;\0A@$0 cp.async.bulk.commit_group;\0A@$0 cp.async.bulk.wait_group.read 0;", "b,l" %{{.*}}, %[[OTHER]]
