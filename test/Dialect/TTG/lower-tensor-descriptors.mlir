@@ -271,3 +271,54 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// The copies of a loop body of one stage are issued together, each as early
+// as it may be: the second load's copy goes up to right after the first's
+// (past the first's wait and the work that uses it), so both are in flight
+// at once; each wait stays at its load.  A store ahead of a load keeps the
+// load's copy below it, and a map made in the kernel keeps the copies that
+// read it below its acquire.
+// CHECK-LABEL: tt.func public @copies_issued_early
+// CHECK: scf.for
+// CHECK: ttg.async_tma_copy_global_to_local %arg0
+// CHECK-NOT: ttg.wait_barrier
+// CHECK: ttg.async_tma_copy_global_to_local %arg1
+// CHECK: ttg.wait_barrier
+// CHECK: arith.mulf
+// CHECK: ttg.wait_barrier
+// CHECK: arith.addf
+// CHECK: scf.yield
+// CHECK: ttg.async_tma_copy_local_to_global %arg2
+// CHECK: ttg.async_tma_copy_global_to_local %arg0
+// CHECK: %[[M1:.*]] = tt.make_tensor_descriptor
+// CHECK: ttg.fence_tensormap_acquire %[[M1]]
+// CHECK: ttg.async_tma_copy_global_to_local %[[M1]]
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @copies_issued_early(%k: !tt.tensordesc<tensor<64x64xf16>>, %v: !tt.tensordesc<tensor<64x64xf16>>,
+                                      %out: !tt.tensordesc<tensor<64x64xf16>>, %p: !tt.ptr<f16> {tt.divisibility = 16 : i32},
+                                      %n: i32, %acc0: tensor<64x64xf16, #blocked>) -> tensor<64x64xf16, #blocked> {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %r = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %acc0) -> (tensor<64x64xf16, #blocked>) : i32 {
+      %x = tt.descriptor_load %k[%i, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %s = arith.mulf %x, %acc : tensor<64x64xf16, #blocked>
+      %y = tt.descriptor_load %v[%i, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %t = arith.addf %s, %y : tensor<64x64xf16, #blocked>
+      scf.yield %t : tensor<64x64xf16, #blocked>
+    }
+    tt.descriptor_store %out[%c0, %c0], %r : !tt.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    %z = tt.descriptor_load %k[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    %c1 = arith.constant 1 : i64
+    %c64i = arith.constant 64 : i64
+    %m1 = tt.make_tensor_descriptor %p, [%n, %n], [%c64i, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+    %m2 = tt.make_tensor_descriptor %p, [%n, %n], [%c64i, %c1] {padding = 1 : i32} : !tt.ptr<f16> -> !tt.tensordesc<tensor<64x64xf16>>
+    %w = tt.descriptor_load %m1[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    %w1 = tt.descriptor_load %m2[%c0, %c0] : !tt.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    %u0 = arith.addf %z, %w : tensor<64x64xf16, #blocked>
+    %u = arith.addf %u0, %w1 : tensor<64x64xf16, #blocked>
+    tt.return %u : tensor<64x64xf16, #blocked>
+  }
+}

@@ -27,6 +27,15 @@
 //      local_alloc of an NVMMA tile emits its own), the
 //      copies out (ttg.async_tma_copy_local_to_global), and a wait until
 //      they have read the tile (ttg.async_tma_store_wait 0).
+//   4. Then the ops that issue each load's copy (its allocations, the
+//      barrier's initialization, the expect and the copy) move up their
+//      block as far as they may: below the ops that define their operands,
+//      the previous copy, the ops that make or acquire the copy's tensor
+//      map, and any op that may write global memory.  The wait and the read
+//      stay at the load: the copies of a block are in flight together, and
+//      with the work in front of each load.  (Loads ttg-pipeline streamed
+//      are not here; these are the ones of loops of one stage and outside
+//      loops.)
 //   The CTA barriers between these steps are the membar pass's.
 //   0. First (assignTensorMapScratch): the tensor maps the kernel makes
 //      (tt.make_tensor_descriptor still used) get 128-byte slots of the
@@ -389,12 +398,18 @@ MemDescType ttg::barrierArrayType(MLIRContext *context,
 
 namespace {
 
-LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
+/// The ops that issue one lowered load's copy, in program order: the
+/// tile's and the barrier's allocations, the barrier's initialization, the
+/// expect and the copy (and the constant they use).
+using CopyIssue = SmallVector<Operation *, 8>;
+
+LogicalResult lowerLoad(tt::DescriptorLoadOp load, CopyIssue &issue) {
   FailureOr<TensorDescriptorTile> tile =
       planTensorDescriptorTile(load, load.getDesc(), /*report=*/true);
   if (failed(tile))
     return failure();
   OpBuilder builder(load);
+  Operation *before = load->getPrevNode();
   Location loc = load.getLoc();
   MLIRContext *context = load.getContext();
   RankedTensorType block = load.getDesc().getType().getBlockType();
@@ -405,8 +420,11 @@ LogicalResult lowerLoad(tt::DescriptorLoadOp load) {
   InitBarrierOp::create(builder, loc, barrier, 1);
   Value always = arith::ConstantOp::create(builder, loc, builder.getBoolAttr(true));
   BarrierExpectOp::create(builder, loc, barrier, tile->plan.tileBytes, always);
-  AsyncTMACopyGlobalToLocalOp::create(builder, loc, load.getDesc(),
-                                      load.getIndices(), buffer, barrier, always);
+  Operation *copy = AsyncTMACopyGlobalToLocalOp::create(
+      builder, loc, load.getDesc(), load.getIndices(), buffer, barrier, always);
+  for (Operation *op = before ? before->getNextNode() : &load->getBlock()->front();
+       op != copy->getNextNode(); op = op->getNextNode())
+    issue.push_back(op);
   Value phase = arith::ConstantOp::create(builder, loc, builder.getI32IntegerAttr(0));
   WaitBarrierOp::create(builder, loc, barrier, phase);
   InvalBarrierOp::create(builder, loc, barrier);
@@ -472,6 +490,61 @@ LogicalResult lowerStore(tt::DescriptorStoreOp store) {
   return success();
 }
 
+/// Whether `op`, or an op nested in it, may write global memory: it
+/// declares a write to it (or to an unspecified resource), or declares no
+/// effects and is not pure (a call, a barrier of the user's).
+bool mayWriteGlobalMemory(Operation *op) {
+  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
+    WalkResult walk = op->walk([&](Operation *inner) {
+      if (inner != op && mayWriteGlobalMemory(inner))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return walk.wasInterrupted();
+  }
+  if (isa<tt::PrintOp, tt::AssertOp>(op))
+    return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return !isPure(op) && !op->hasTrait<OpTrait::IsTerminator>();
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Write>(e.getEffect()) &&
+           isa<tt::GlobalMemory, SideEffects::DefaultResource>(e.getResource());
+  });
+}
+
+/// Moves the ops that issue `issue`'s copy up its block, past the ops in
+/// front of them that need not come first: it stops below an op that
+/// defines a value they use, another load's copy (copies stay in program
+/// order), an op that reads or makes the copy's tensor map (its acquire)
+/// and an op that may write global memory (the copy would read what came
+/// before the write).  The wait and the read of the tile stay where the
+/// load was.
+void issueEarly(const CopyIssue &issue) {
+  llvm::SmallPtrSet<Operation *, 8> group(issue.begin(), issue.end());
+  auto copy = cast<AsyncTMACopyGlobalToLocalOp>(issue.back());
+  llvm::SmallPtrSet<Operation *, 8> producers;
+  for (Operation *op : issue)
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp(); def && !group.contains(def))
+        producers.insert(def);
+  auto stops = [&](Operation *op) {
+    return producers.contains(op) || isa<AsyncTMACopyGlobalToLocalOp>(op) ||
+           llvm::is_contained(op->getOperands(), copy.getDesc()) ||
+           mayWriteGlobalMemory(op);
+  };
+  Operation *above = issue.front()->getPrevNode();
+  while (above && !stops(above))
+    above = above->getPrevNode();
+  Operation *anchor = above ? above->getNextNode() : &issue.front()->getBlock()->front();
+  if (anchor == issue.front())
+    return;
+  for (Operation *op : issue)
+    op->moveBefore(anchor);
+}
+
 } // namespace
 
 static LogicalResult lowerAll(ModuleOp module) {
@@ -482,15 +555,18 @@ static LogicalResult lowerAll(ModuleOp module) {
     if (isa<tt::DescriptorLoadOp, tt::DescriptorStoreOp>(op))
       accesses.push_back(op);
   });
+  SmallVector<CopyIssue> issues; // in program order
   for (Operation *op : accesses) {
     LogicalResult result = success();
     if (auto load = dyn_cast<tt::DescriptorLoadOp>(op))
-      result = lowerLoad(load);
+      result = lowerLoad(load, issues.emplace_back());
     else
       result = lowerStore(cast<tt::DescriptorStoreOp>(op));
     if (failed(result))
       return failure();
   }
+  for (const CopyIssue &issue : issues)
+    issueEarly(issue);
   return success();
 }
 
