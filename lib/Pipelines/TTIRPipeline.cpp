@@ -32,7 +32,6 @@ void tritium::buildTTIRPipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::createInlinerPass());
   tt::TTRewriteTensorPointerPassOptions rewriteOptions;
   rewriteOptions.computeCapability = options.computeCapability;
-  rewriteOptions.numStages = options.numStages;
   pm.addPass(tt::createTTRewriteTensorPointerPass(rewriteOptions));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(tt::createTTCombinePass());

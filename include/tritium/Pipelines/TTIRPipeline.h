@@ -26,11 +26,6 @@ struct TTIRPipelineOptions
                      "from 90 on, block-pointer tiles that fit go through "
                      "tensor descriptors (TMA)"),
       llvm::cl::init(0)};
-  Option<int32_t> numStages{
-      *this, "num-stages",
-      llvm::cl::desc("the kernel's num_stages: block-pointer loads go "
-                     "through TMA only in loops the pipeliner streams"),
-      llvm::cl::init(3)};
 };
 
 /// Adds the make-ttir passes to `pm`, which must run on builtin.module:

@@ -42,16 +42,23 @@ def compile_matmul(target, aligned=True):
                           num_warps=8, num_stages=3)
 
 
-def test_one_stage_keeps_loads_on_pointers():
-    # No ring streams the tiles at num_stages=1: a copy would be waited for
-    # where it is issued, so A and B load through pointers; the store of
-    # the accumulator still goes through its map.
+def test_one_stage_issues_both_copies_before_waiting():
+    # At num_stages=1 no ring streams the tiles: A and B still move by TMA,
+    # each copy issued as early as the loop body allows, so both are in
+    # flight before the first wait; the accumulator's store goes through its
+    # map too.
     k = triton.compile(block_pointer_matmul, signature=SIGNATURE, constexprs=BLOCKS,
                        attrs={name: [["tt.divisibility", 16]] for name in SIGNATURE}, target="cuda:90",
                        num_warps=8, num_stages=1)
-    ttir = k.asm["ttir"]
-    assert ttir.count("tt.descriptor_load") == 0 and ttir.count("tt.descriptor_store") == 1
-    assert ttir.count("tt.make_tensor_descriptor") == 1
+    ttir, ptx = k.asm["ttir"], k.asm["ptx"]
+    assert ttir.count("tt.descriptor_load") == 2 and ttir.count("tt.descriptor_store") == 1
+    assert ttir.count("tt.make_tensor_descriptor") == 3
+    load = "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+    first_copy = ptx.index(load)
+    first_wait = ptx.index("mbarrier.try_wait", first_copy)
+    issued = ptx[first_copy:first_wait]
+    maps = {line.split("[", 2)[2].split(",")[0] for line in issued.splitlines() if load in line}
+    assert len(maps) == 2, issued
 
 
 def test_hopper_moves_dot_tiles_by_tma():

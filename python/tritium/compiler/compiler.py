@@ -163,13 +163,11 @@ def _backend_options(opts: Dict, target: "GPUTarget", debug_on: bool, maxnreg: O
 TTIR_PIPELINE = "builtin.module(tritium-make-ttir)"
 
 
-def ttir_pipeline(arch: int, num_stages: int = 3) -> str:
+def ttir_pipeline(arch: int) -> str:
     """The make-ttir pipeline for compute capability `arch`: from 90 on,
-    block-pointer tiles that feed dots in loops the pipeliner streams
-    (`num_stages`, or a loop's own, at least 2) move by TMA (tensor
+    block-pointer tiles that feed dots in loops move by TMA (tensor
     descriptors)."""
-    return (f"builtin.module(tritium-make-ttir{{compute-capability={int(arch)} "
-            f"num-stages={int(num_stages)}}})")
+    return f"builtin.module(tritium-make-ttir{{compute-capability={int(arch)}}})"
 
 
 def _debug_enabled(options: Dict) -> bool:
@@ -252,7 +250,7 @@ def compile(src, target=None, options: Optional[Dict] = None, *, signature=None,
     text = generate_ttir(fn, arg_values, arg_attrs, debug_on, nw, target.arch)
     # Named apart from the kernel's file: positions in this buffer are
     # positions in generated IR (the ops carry the Python locations).
-    ttir = lib.run_pipeline(text, ttir_pipeline(target.arch, opts["num_stages"]), f"<TTIR generated for {name}>")
+    ttir = lib.run_pipeline(text, ttir_pipeline(target.arch), f"<TTIR generated for {name}>")
     asm: Dict[str, Any] = {"source": fn.src, "ttir": ttir}
     metadata: Dict[str, Any] = {"name": name, "kernel_name": name, "target": str(target),
                                 "num_warps": nw, "num_stages": opts["num_stages"], "num_ctas": opts["num_ctas"],

@@ -1,6 +1,5 @@
 // RUN: tritium-opt %s -split-input-file -tt-rewrite-tensor-pointer=compute-capability=90 | FileCheck %s
 // RUN: tritium-opt %s -split-input-file -tt-rewrite-tensor-pointer=compute-capability=80 | FileCheck %s --check-prefix=AMPERE
-// RUN: tritium-opt %s -split-input-file -tt-rewrite-tensor-pointer="compute-capability=90 num-stages=1" | FileCheck %s --check-prefix=ONE-STAGE
 
 // A matmul loop over block pointers on Hopper: A (row-major) and B (read
 // column-major, order [0, 1]) feed the dot, so each gets a tensor
@@ -319,29 +318,26 @@ tt.func public @truncated_argument(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}
 
 // -----
 
-// Only loads the pipeliner streams take the copy engine: a tile loaded once
-// (no loop), or in a loop of one stage (its own tt.num_stages, or the
-// kernel's num_stages), or in a loop whose step is not a constant (the
-// pipeliner leaves it alone), would be waited for where it is issued and pay
-// for the map its program makes; it stays on pointers.
-// CHECK-LABEL: tt.func public @streamed_loads_only
-// CHECK: %[[D:.*]] = tt.make_tensor_descriptor %arg2
+// Only loads in loops with a constant step take the copy engine, whatever
+// their stages (a ring streams them, or at one stage the lowering issues
+// each copy ahead of its wait): a tile loaded once (no loop) would pay for
+// the map its program makes for one copy, and a loop whose step is not a
+// constant keeps its loads on pointers too.
+// CHECK-LABEL: tt.func public @loads_in_stepped_loops
+// CHECK-DAG: %[[B:.*]] = tt.make_tensor_descriptor %arg1
+// CHECK-DAG: %[[C:.*]] = tt.make_tensor_descriptor %arg2
 // CHECK-NOT: tt.make_tensor_descriptor
 // CHECK: tt.load %{{.*}} : tensor<64x32x!tt.ptr<f16>>
 // CHECK: scf.for
-// CHECK:   tt.load %{{.*}} : tensor<64x32x!tt.ptr<f16>>
+// CHECK:   tt.descriptor_load %[[B]]
 // CHECK: } {tt.num_stages = 1 : i32}
 // CHECK: scf.for
-// CHECK:   tt.descriptor_load %[[D]]
+// CHECK:   tt.descriptor_load %[[C]]
 // CHECK: scf.for
 // CHECK:   tt.load %{{.*}} : tensor<64x32x!tt.ptr<f16>>
-// ONE-STAGE-LABEL: tt.func public @streamed_loads_only
-// ONE-STAGE-NOT: tt.make_tensor_descriptor
-// ONE-STAGE-NOT: tt.descriptor_load
-// ONE-STAGE: tt.return
-tt.func public @streamed_loads_only(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32},
-                                    %c: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %e: !tt.ptr<f16> {tt.divisibility = 16 : i32},
-                                    %y: tensor<32x64xf16>, %step: i32) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) {
+tt.func public @loads_in_stepped_loops(%a: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f16> {tt.divisibility = 16 : i32},
+                                       %c: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %e: !tt.ptr<f16> {tt.divisibility = 16 : i32},
+                                       %y: tensor<32x64xf16>, %step: i32) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c4 = arith.constant 4 : i32

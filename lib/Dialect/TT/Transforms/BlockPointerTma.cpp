@@ -233,11 +233,11 @@ bool feedsDot(Value value, unsigned depth = 0) {
   return false;
 }
 
-/// Whether `load` is in an scf.for that ttg-pipeline streams: the innermost
-/// loop around it is an scf.for with a constant positive step whose stage
-/// count (its own tt.num_stages, from `tl.range(..., num_stages=k)`, else
-/// the kernel's) is at least 2.
-bool inStreamedLoop(Operation *load, unsigned numStages) {
+/// Whether the innermost loop around `load` is an scf.for with a constant
+/// positive step: the loop ttg-pipeline streams (with two stages or more),
+/// or whose unpipelined copies ttg-lower-tensor-descriptors issues ahead
+/// of their waits (with one).
+bool inSteppedLoop(Operation *load) {
   Operation *loop = load->getParentOp();
   while (loop && !isa<scf::ForOp, scf::WhileOp, FuncOp>(loop))
     loop = loop->getParentOp();
@@ -248,10 +248,7 @@ bool inStreamedLoop(Operation *load, unsigned numStages) {
   if (!matchPattern(forOp.getStep(), m_ConstantInt(&step)) ||
       !step.isStrictlyPositive())
     return false;
-  unsigned stages = numStages;
-  if (auto own = forOp->getAttrOfType<IntegerAttr>("tt.num_stages"))
-    stages = static_cast<unsigned>(std::max<int64_t>(own.getInt(), 0));
-  return stages >= 2;
+  return true;
 }
 
 /// What a stored value is computed from: the ops defining it, through the
@@ -312,8 +309,7 @@ Provenance provenanceOf(Value value) {
 } // namespace
 
 BlockPointerTmaPlan::BlockPointerTmaPlan(ModuleOp module, FuncOp func,
-                                         unsigned computeCapability,
-                                         unsigned numStages) {
+                                         unsigned computeCapability) {
   if (computeCapability < 90 || !func.isPublic())
     return; // (a private function is inlined and about to be removed)
   bool any = false;
@@ -339,7 +335,7 @@ BlockPointerTmaPlan::BlockPointerTmaPlan(ModuleOp module, FuncOp func,
       if (isTensorPointerType(load.getPtr().getType()) && tmaOrigin(load.getPtr()) &&
           !load.getIsVolatile() &&
           !(load.getPadding() == PaddingOption::PAD_NAN && !load.getBoundaryCheck().empty()) &&
-          feedsDot(load.getResult()) && inStreamedLoop(load, numStages) &&
+          feedsDot(load.getResult()) && inSteppedLoop(load) &&
           !order.conflicts(load, /*before=*/true, [](Operation *, bool writes) { return writes; }))
         tmaAccesses.insert(load);
     } else if (auto store = dyn_cast<StoreOp>(op)) {

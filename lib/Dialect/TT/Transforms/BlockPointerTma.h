@@ -26,15 +26,14 @@
 //   - every block pointer a load or store reaches traces back to that one
 //     tt.make_tensor_ptr through tt.advance, scf.for and scf.if (a value
 //     that may come from two of them keeps the pointer lowering);
-//   - loads: feeding a tt.dot, in an scf.for the pipeliner streams (a
-//     constant positive step; the loop's own tt.num_stages, else the
-//     kernel's num_stages, at least 2), not volatile, no NaN padding on a
-//     checked dimension (the map fills zeros), and no write to global
+//   - loads: feeding a tt.dot, in an scf.for with a constant positive
+//     step (streamed through a ring, or at one stage issued ahead of its
+//     wait with the block's other copies), not volatile, no NaN padding on
+//     a checked dimension (the map fills zeros), and no write to global
 //     memory that may come before (in program order, or anywhere in a loop
-//     around the load; a volatile load declares a write).  A copy no ring
-//     streams is waited for where it is issued, one load after another,
-//     where pointer loads of a tile overlap each other; and the map each
-//     program makes costs more than one tile's copy saves;
+//     around the load; a volatile load declares a write).  A tile loaded
+//     once, outside loops, stays on pointers: the map its program makes
+//     costs more than its one copy saves;
 //   - stores: of a value computed from a tt.dot, in no loop, with no
 //     access to global memory that may come after, and no write, nor a
 //     read the stored value does not depend on, before.
@@ -67,7 +66,7 @@ class BlockPointerTmaPlan {
 public:
   /// Analyses `func` (the whole module is given to the axis information).
   BlockPointerTmaPlan(mlir::ModuleOp module, FuncOp func,
-                      unsigned computeCapability, unsigned numStages);
+                      unsigned computeCapability);
 
   /// The tt.make_tensor_ptr every value of block pointer `ptr` comes from,
   /// if it is one op the copy engine can serve; null otherwise.

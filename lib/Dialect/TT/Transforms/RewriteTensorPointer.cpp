@@ -713,8 +713,7 @@ LogicalResult TensorPointerRewriter::rewriteYield(scf::YieldOp yield) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult tritium::tt::rewriteTensorPointers(ModuleOp module,
-                                                unsigned computeCapability,
-                                                unsigned numStages) {
+                                                unsigned computeCapability) {
   bool ok = true;
   for (auto func : module.getOps<FuncOp>()) {
     if (hasBlockPointer(func.getArgumentTypes()) ||
@@ -728,7 +727,7 @@ LogicalResult tritium::tt::rewriteTensorPointers(ModuleOp module,
       ok = false;
       continue;
     }
-    BlockPointerTmaPlan plan(module, func, computeCapability, numStages);
+    BlockPointerTmaPlan plan(module, func, computeCapability);
     TensorPointerRewriter rewriter(plan);
     if (failed(rewriter.rewriteRegion(func.getBody()))) {
       ok = false;
@@ -745,8 +744,7 @@ struct TTRewriteTensorPointerPass
           TTRewriteTensorPointerPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(rewriteTensorPointers(getOperation(), computeCapability,
-                                     numStages)))
+    if (failed(rewriteTensorPointers(getOperation(), computeCapability)))
       signalPassFailure();
   }
 };

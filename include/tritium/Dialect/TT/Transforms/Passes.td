@@ -177,9 +177,8 @@ def TTRewriteTensorPointerPass
     tile of 8-64-bit elements that layout::whyNotTmaTile accepts, unit
     stride in the fastest dimension of `order`, base and other strides
     proven 16-byte multiples) gets a `tt.make_tensor_descriptor`, and its
-    loads that feed a `tt.dot` in loops the pipeliner streams (`num-stages`,
-    or the loop's own `tt.num_stages`, at least 2) and its stores of values
-    computed from one go through it, where memory order allows (no global
+    loads that feed a `tt.dot` in an `scf.for` with a constant positive step
+    and its stores of values computed from one go through it, where memory order allows (no global
     write before such a load; no access after such a store, nor a write or
     an unrelated read before it; see BlockPointerTma.h).  Elements outside the tensor read as
     zero and are not written.  Kernel arguments used as the map's dimensions
@@ -202,11 +201,7 @@ def TTRewriteTensorPointerPass
     Option<"computeCapability", "compute-capability", "unsigned", "0",
            "the target's compute capability times ten; from 90 on, loads "
            "and stores that fit go through tensor descriptors (TMA); 0: "
-           "none do">,
-    Option<"numStages", "num-stages", "unsigned", "3",
-           "the kernel's num_stages: a block-pointer load goes through TMA "
-           "only in a loop the pipeliner streams (its own tt.num_stages, "
-           "else this, at least 2)">
+           "none do">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

@@ -72,12 +72,10 @@ void splitLoopPointers(mlir::Operation *root);
 /// tt-rewrite-tensor-pointer: replaces every block pointer in `module` with
 /// tensors of pointers and masks, or, from `computeCapability` 90 on, with
 /// tensor descriptors where the copy engine can move the tile (see the
-/// pass's description; `numStages` is the kernel's num_stages).  Fails, with
-/// an error at the offending op, where a block pointer is used in a way the
-/// rewrite does not support.
+/// pass's description).  Fails, with an error at the offending op, where a
+/// block pointer is used in a way the rewrite does not support.
 mlir::LogicalResult rewriteTensorPointers(mlir::ModuleOp module,
-                                          unsigned computeCapability = 0,
-                                          unsigned numStages = 3);
+                                          unsigned computeCapability = 0);
 
 } // namespace tritium::tt
 
