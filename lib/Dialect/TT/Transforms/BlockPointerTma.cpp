@@ -12,7 +12,9 @@
 //   3. Per access, decided before the rewrite changes anything: a load
 //      reads by TMA if its origin is eligible, its value reaches an operand
 //      of a tt.dot through layout-neutral ops (transposes, reshapes,
-//      element type conversions), and no global write can come before it;
+//      element type conversions), the innermost loop around it is an
+//      scf.for with a constant positive step, and no global write can come
+//      before it;
 //      a store writes by TMA if its origin is eligible, it is in no loop,
 //      the value it stores is computed from a tt.dot's result (a walk up
 //      the value's definitions, through loop and branch results to what
@@ -245,10 +247,8 @@ bool inSteppedLoop(Operation *load) {
   if (!forOp)
     return false;
   APInt step;
-  if (!matchPattern(forOp.getStep(), m_ConstantInt(&step)) ||
-      !step.isStrictlyPositive())
-    return false;
-  return true;
+  return matchPattern(forOp.getStep(), m_ConstantInt(&step)) &&
+         step.isStrictlyPositive();
 }
 
 /// What a stored value is computed from: the ops defining it, through the

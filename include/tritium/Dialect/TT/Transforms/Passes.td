@@ -178,9 +178,10 @@ def TTRewriteTensorPointerPass
     stride in the fastest dimension of `order`, base and other strides
     proven 16-byte multiples) gets a `tt.make_tensor_descriptor`, and its
     loads that feed a `tt.dot` in an `scf.for` with a constant positive step
-    and its stores of values computed from one go through it, where memory order allows (no global
-    write before such a load; no access after such a store, nor a write or
-    an unrelated read before it; see BlockPointerTma.h).  Elements outside the tensor read as
+    and its stores of values computed from one go through it, where memory
+    order allows (no global write before such a load; no access after such
+    a store, nor a write or an unrelated read before it; see
+    BlockPointerTma.h).  Elements outside the tensor read as
     zero and are not written.  Kernel arguments used as the map's dimensions
     and strides are marked `tt.nonnegative` for the launcher to check;
     other run-time ones are checked by a `tt.assert`:
