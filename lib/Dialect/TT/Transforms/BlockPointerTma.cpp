@@ -35,6 +35,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tritium/Analysis/AxisInfo.h"
+#include "tritium/Analysis/GlobalMemoryAccess.h"
 #include "tritium/Layout/TmaTile.h"
 
 using namespace mlir;
@@ -146,28 +147,6 @@ bool isTmaEligible(MakeTensorPtrOp make, const ModuleAxisInfo &axisInfo) {
   return true;
 }
 
-/// Whether `op` may read (or, with `writesOnly`, write) the memory of the
-/// kernel's tensors: its declared effects on global (or unspecified)
-/// memory; an op that declares none and is not pure may do anything.
-/// Printing, assertions and assumptions (tl.assume) touch no tensor; ops
-/// with regions are judged by the ops inside them.
-bool accessesTensors(Operation *op, bool writesOnly) {
-  if (isa<PrintOp, AssertOp>(op) || op->getName().getStringRef() == "llvm.intr.assume" ||
-      op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-    return false;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects)
-    return !isPure(op) && !op->hasTrait<OpTrait::IsTerminator>();
-  SmallVector<MemoryEffects::EffectInstance> instances;
-  effects.getEffects(instances);
-  return llvm::any_of(instances, [&](const MemoryEffects::EffectInstance &e) {
-    if (!isa<GlobalMemory, SideEffects::DefaultResource>(e.getResource()))
-      return false;
-    return isa<MemoryEffects::Write>(e.getEffect()) ||
-           (!writesOnly && isa<MemoryEffects::Read>(e.getEffect()));
-  });
-}
-
 /// Program order of a function's ops, and which of them touch tensors.
 class AccessOrder {
 public:
@@ -176,8 +155,8 @@ public:
       if (op == func)
         return;
       position[op] = position.size();
-      if (accessesTensors(op, /*writesOnly=*/false))
-        accesses.push_back({op, accessesTensors(op, /*writesOnly=*/true)});
+      if (mayAccessGlobalMemory(op, /*writesOnly=*/false))
+        accesses.push_back({op, mayAccessGlobalMemory(op, /*writesOnly=*/true)});
     });
   }
 

@@ -67,6 +67,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "tritium/Analysis/AxisInfo.h"
+#include "tritium/Analysis/GlobalMemoryAccess.h"
 #include "tritium/Conversion/TTGToLLVM/PrintFormat.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
 #include "tritium/Dialect/TT/Transforms/Transforms.h"
@@ -490,31 +491,6 @@ LogicalResult lowerStore(tt::DescriptorStoreOp store) {
   return success();
 }
 
-/// Whether `op`, or an op nested in it, may write global memory: it
-/// declares a write to it (or to an unspecified resource), or declares no
-/// effects and is not pure (a call, a barrier of the user's).
-bool mayWriteGlobalMemory(Operation *op) {
-  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
-    WalkResult walk = op->walk([&](Operation *inner) {
-      if (inner != op && mayWriteGlobalMemory(inner))
-        return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    return walk.wasInterrupted();
-  }
-  if (isa<tt::PrintOp, tt::AssertOp>(op))
-    return false;
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects)
-    return !isPure(op) && !op->hasTrait<OpTrait::IsTerminator>();
-  SmallVector<MemoryEffects::EffectInstance> instances;
-  effects.getEffects(instances);
-  return llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
-    return isa<MemoryEffects::Write>(e.getEffect()) &&
-           isa<tt::GlobalMemory, SideEffects::DefaultResource>(e.getResource());
-  });
-}
-
 /// Moves the ops that issue `issue`'s copy up its block, past the ops in
 /// front of them that need not come first: it stops below an op that
 /// defines a value they use, another load's copy (copies stay in program
@@ -533,7 +509,7 @@ void issueEarly(const CopyIssue &issue) {
   auto stops = [&](Operation *op) {
     return producers.contains(op) || isa<AsyncTMACopyGlobalToLocalOp>(op) ||
            llvm::is_contained(op->getOperands(), copy.getDesc()) ||
-           mayWriteGlobalMemory(op);
+           mayWriteGlobalMemoryWithin(op);
   };
   Operation *above = issue.front()->getPrevNode();
   while (above && !stops(above))
