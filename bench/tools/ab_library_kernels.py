@@ -134,11 +134,13 @@ def compare(runs, names):
 
 def report(rows, names, rounds):
     width = max([len(n) for n in names] + [6])
-    print(f"{len(rows)} items under Triton and every build, {rounds} round(s); Triton's time / the build's:")
-    print(f"{'item':56s} {'config':44s} " + " ".join(f"{n:>{width}s}" for n in names))
-    for work, config, _, ratios, _, differ in rows:
+    print(f"{len(rows)} items under Triton and every build, {rounds} round(s); Triton's time / the build's"
+          " (Triton's median ms first: what moves between calls):")
+    print(f"{'item':56s} {'config':44s} {'Triton ms':>10s} " + " ".join(f"{n:>{width}s}" for n in names))
+    for work, config, triton_ms, ratios, _, differ in rows:
         flag = f"  differ: {', '.join(differ)}" if differ else ""
-        print(f"{work[:56]:56s} {config[:44]:44s} " + " ".join(f"{ratios[n]:{width}.3f}" for n in names) + flag)
+        print(f"{work[:56]:56s} {config[:44]:44s} {triton_ms:10.4f} " +
+              " ".join(f"{ratios[n]:{width}.3f}" for n in names) + flag)
     if rows:
         print("geomean " + ", ".join(f"{n} {blk.geomean([r[3][n] for r in rows]):.3f}" for n in names))
     if rounds > 1 and rows:

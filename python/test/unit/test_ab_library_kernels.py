@@ -68,6 +68,7 @@ def test_an_item_a_build_did_not_time_is_left_out_and_differences_are_flagged(ca
     ab.report(rows, ["a", "b"], 1)
     out = capsys.readouterr().out
     assert "differ: a" in out and "geomean a 1.000, b 1.000" in out
+    assert "    1.0000  " in out  # Triton's median ms beside the ratios
 
 
 def test_a_build_must_be_name_equals_an_existing_file(tmp_path):
