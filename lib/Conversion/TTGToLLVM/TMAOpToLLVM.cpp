@@ -35,8 +35,8 @@
 //                          tensormap.replace.tile.*.shared::cta per field),
 //                          copies it to its slot of the kernel's global
 //                          scratch (ld.shared, st.global: on global memory
-//                          each tensormap.replace is a load and a store of
-//                          the slot, one global round trip after another),
+//                          the fields' writes are loads and stores of the
+//                          slot, one global round trip after another),
 //                          fence.proxy.tensormap::generic release and
 //                          acquire (neither for a map marked
 //                          ttg.tensormap_fences_deferred: a later map's
