@@ -33,15 +33,15 @@
 //   tt.make_tensor_descriptor the issuing thread encodes the tensor map in
 //                          the op's shared scratch (zeroes, then
 //                          tensormap.replace.tile.*.shared::cta per field),
-//                          copies it to its slot of the kernel's global
-//                          scratch (ld.shared, st.global: on global memory
-//                          the fields' writes are loads and stores of the
-//                          slot, one global round trip after another),
-//                          fence.proxy.tensormap::generic release and
-//                          acquire (neither for a map marked
-//                          ttg.tensormap_fences_deferred: a later map's
-//                          release covers it, TensorMapFences.h); the
-//                          result is the slot's address;
+//                          (on global memory the fields' writes are loads
+//                          and stores of the slot, one global round trip
+//                          after another); its warp copies it to its slot
+//                          of the kernel's global scratch and releases it
+//                          (tensormap.cp_fenceproxy ... release.gpu); the
+//                          thread acquires it (not a map marked
+//                          ttg.tensormap_fences_deferred: acquired after a
+//                          later map, TensorMapFences.h); the result is the
+//                          slot's address;
 //   ttg.fence_async_shared    fence.proxy.async.shared::cta;
 //   ttg.fence_tensormap_acquire  the issuing thread:
 //                          fence.proxy.tensormap::generic.acquire.gpu [map],
@@ -82,8 +82,9 @@ namespace {
 /// each one an ELECT, an ISETP and a PLOP3, and tutorial 09's persistent K
 /// step takes 97 SASS instructions a warp that way against 88 with one
 /// election (4 stages; measured 2026-11-28 on the H200).
-Value isIssuingThread(OpBuilder &builder, Location loc, Operation *op,
-                      Value pred = {}) {
+/// i1: this thread is in the warp of the issuing thread (warp 0, or the
+/// first warp of a warp-specialized partition, for its ops).
+Value isIssuingWarp(OpBuilder &builder, Location loc, Operation *op) {
   auto module = op->getParentOfType<ModuleOp>();
   int64_t warpSize = ttg::getThreadsPerWarp(module);
   int64_t threads = ttg::getTotalNumWarps(module) * warpSize;
@@ -98,6 +99,12 @@ Value isIssuingThread(OpBuilder &builder, Location loc, Operation *op,
         builder, loc, warpZero,
         LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::uge, tid,
                              emitI32Constant(builder, loc, first)));
+  return warpZero;
+}
+
+Value isIssuingThread(OpBuilder &builder, Location loc, Operation *op,
+                      Value pred = {}) {
+  Value warpZero = isIssuingWarp(builder, loc, op);
   Value elected = nvvm::electedLane(builder, loc, op);
   Value issuing = LLVM::AndOp::create(builder, loc, warpZero, elected);
   return pred ? LLVM::AndOp::create(builder, loc, issuing, pred).getResult() : issuing;
@@ -388,8 +395,8 @@ int tensorMapElementType(Type type) {
 /// have read their sources (one may still use the map this slot held), then
 /// the issuing thread encodes the tensor map in the op's 128 bytes of shared
 /// scratch (zeroed, then every field written with tensormap.replace,
-/// dimensions innermost first), copies it to its slot of the global
-/// scratch, releases it to the tensor-map proxy and
+/// dimensions innermost first), its warp copies it to its slot of the
+/// global scratch and releases it to the tensor-map proxy, the thread
 /// acquires it there (it is also the thread that issues the copies); then
 /// an empty bulk group waited for, which keeps ptxas from moving the acquire
 /// after later copies.  The result is the slot's generic address.
@@ -478,17 +485,15 @@ struct MakeTensorDescLowering
     int64_t swizzleMode = swizzle == 128 ? 3 : swizzle == 64 ? 2 : swizzle == 32 ? 1 : 0;
     replace("swizzle_mode", "b32", std::nullopt, constant(swizzleMode));
     replace("fill_mode", "b32", std::nullopt, constant(op.getPadding() == 2 ? 1 : 0));
-    // The encoded map to its slot: plain stores, which wait for nothing.
-    std::string copy = "{ .reg .b32 w<4>;";
-    for (int64_t offset = 0; offset < mapBytes; offset += 16) {
-      std::string at = "+" + std::to_string(offset) + "]";
-      copy += " @%0 ld.shared.v4.b32 {w0, w1, w2, w3}, [%1" + at + ";" +
-              " @%0 st.global.v4.b32 [%2" + at + ", {w0, w1, w2, w3};";
-    }
-    ptx.verbatim(copy + " }", {pred, draft, map});
+    // The issuing thread's warp copies the encoded map to its slot and
+    // releases it to the tensor-map proxy in one collective instruction,
+    // once the warp sees the thread's writes of the draft.
+    auto *warp = ptx.input(isIssuingWarp(rewriter, loc, op), "b");
+    ptx.verbatim("@%0 bar.warp.sync -1;", {warp});
+    ptx.verbatim("@%0 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic"
+                 ".release.gpu.sync.aligned [%1], [%2], 128;",
+                 {warp, map, draft});
     if (!op->hasAttr(ttg::kTensorMapFencesDeferredAttrName)) {
-      // (releases this map and those made just before it, TensorMapFences.h)
-      ptx.verbatim("@%0 fence.proxy.tensormap::generic.release.gpu;", {pred});
       ptx.verbatim("@%0 fence.proxy.tensormap::generic.acquire.gpu [%1], 128;", {pred, map});
       ptx.verbatim("@%0 cp.async.bulk.commit_group;", {pred});
       ptx.verbatim("@%0 cp.async.bulk.wait_group.read 0;", {pred});

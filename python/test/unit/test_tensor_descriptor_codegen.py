@@ -98,12 +98,13 @@ def test_device_made_descriptors_encode_tensor_maps_on_hopper():
     ptx = k.asm["ptx"]
     # one tensor map (128 bytes of each program's scratch, the kernel's last
     # parameter), encoded by one thread in shared memory, copied to the slot
-    # and fenced for the tensor-map proxy
+    # and released for the tensor-map proxy by its warp, acquired by it
     assert k.metadata["global_scratch_size"] == 128 and k.metadata["global_scratch_align"] == 128
     assert ".param .u64 .ptr .global .align 1 device_descriptor_kernel_param_3" in ptx
     assert "tensormap.replace.tile.global_address.shared::cta.b1024.b64" in ptx
     assert "tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%r1], 3;" in ptx  # 128-byte rows
-    assert ".global.b1024" not in ptx and ptx.count("st.global.v4.b32 [%rd1+") == 8
+    assert ".global.b1024" not in ptx
+    assert "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd1], [%r1], 128;" in ptx
     assert "fence.proxy.tensormap::generic.acquire.gpu" in ptx
     assert "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes" in ptx
     assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" in ptx and "ld.global" not in ptx

@@ -55,11 +55,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // encodes the map in the op's shared scratch (zeroes, then every field:
 // rank - 1; dimensions innermost first: box 32 then 16, the shape, the
 // outer stride in bytes; element type 7 = f32; 128-byte rows: swizzle mode
-// 3; fill 0 = zeros), copies it to the slot, releases and acquires it for
-// the tensor-map proxy, and the copy reads the map at the slot's generic
-// address.  The two maps are made one after the other: the
-// first is written without fences, the second's release covers both, and
-// the first is acquired after it (ttg.tensormap_fences_deferred).
+// 3; fill 0 = zeros); its warp copies it to the slot and releases it
+// for the tensor-map proxy in one collective instruction; the thread
+// acquires it, and the copy reads the map at the slot's generic address.
+// The two maps are made one after the other: the first is acquired after
+// the second (ttg.tensormap_fences_deferred).
 // CHECK-LABEL: llvm.func @made_in_kernel
 // CHECK-SAME: %arg3: !llvm.ptr<1>)
 // CHECK-DAG: %[[PROGRAM_BYTES:.*]] = llvm.mlir.constant(256 : i64) : i64
@@ -74,7 +74,8 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // The first map is made right before the second: written without fences.
 // CHECK: "cp.async.bulk.wait_group.read 0;\0A@$0 st.shared.v4.b32 [$2+0], {$3, $3, $3, $3};
 // CHECK-SAME: @$0 tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [$2], 0;
-// CHECK-SAME: @$0 st.global.v4.b32 [$1+112], {w0, w1, w2, w3}; }", "b,l,r,r,l,r,r,l" %{{.*}}, %[[SLOT]], %[[DRAFT:[0-9]+]],
+// CHECK-SAME: @$8 bar.warp.sync -1;
+// CHECK-SAME: @$8 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$1], [$2], 128;", "b,l,r,r,l,r,r,l,b" %{{.*}}, %[[SLOT]], %[[DRAFT:[0-9]+]],
 // CHECK: %[[OTHER:.*]] = llvm.addrspacecast %[[SLOT]] : !llvm.ptr<1> to !llvm.ptr
 // CHECK: %[[SLOT2:.*]] = llvm.getelementptr %arg3[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
 // CHECK: "cp.async.bulk.wait_group.read 0;\0A@$0 st.shared.v4.b32 [$2+0], {$3, $3, $3, $3};
@@ -90,15 +91,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK-SAME: @$0 tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [$2], 7;
 // CHECK-SAME: @$0 tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [$2], 3;
 // CHECK-SAME: @$0 tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [$2], 0;
-// CHECK-SAME: { .reg .b32 w<4>; @$0 ld.shared.v4.b32 {w0, w1, w2, w3}, [$2+0]; @$0 st.global.v4.b32 [$1+0], {w0, w1, w2, w3};
-// CHECK-SAME: @$0 ld.shared.v4.b32 {w0, w1, w2, w3}, [$2+112]; @$0 st.global.v4.b32 [$1+112], {w0, w1, w2, w3}; }
-// CHECK-SAME: @$0 fence.proxy.tensormap::generic.release.gpu;
+// CHECK-SAME: @$8 bar.warp.sync -1;
+// CHECK-SAME: @$8 tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$1], [$2], 128;
 // CHECK-SAME: @$0 fence.proxy.tensormap::generic.acquire.gpu [$1], 128;
 // CHECK-SAME: @$0 cp.async.bulk.commit_group;
 // CHECK-SAME: @$0 cp.async.bulk.wait_group.read 0;
-// CHECK-SAME: "b,l,r,r,l,r,r,l" %{{.*}}, %[[SLOT2]], %[[DRAFT]], %{{.*}}, %{{.*}}, %arg1, %arg1, %[[STRIDE_BYTES]]
+// CHECK-SAME: "b,l,r,r,l,r,r,l,b" %{{.*}}, %[[SLOT2]], %[[DRAFT]], %{{.*}}, %{{.*}}, %arg1, %arg1, %[[STRIDE_BYTES]]
 // CHECK: %[[MAP:.*]] = llvm.addrspacecast %[[SLOT2]] : !llvm.ptr<1> to !llvm.ptr
-// The second's release covered the first, which is acquired after it.
+// The first, released by its own copy, is acquired after the second.
 // CHECK: "@$0 fence.proxy.tensormap::generic.acquire.gpu [$1], 128;\0A@$0 cp.async.bulk.commit_group;\0A@$0 cp.async.bulk.wait_group.read 0;", "b,l" %{{.*}}, %[[OTHER]]
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes {{.*}} %[[MAP]]
 #blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>

@@ -55,11 +55,10 @@
 //      on it).
 //      Maps made in a block whose operands are ready at its first map move
 //      up to it; then maps made one after another in a block (no op
-//      between them reads one or holds a region) share their fences
+//      between them reads one or holds a region) are acquired together
 //      (TensorMapFences.h): each but the last is marked
 //      ttg.tensormap_fences_deferred and acquired
-//      (ttg.fence_tensormap_acquire) right after the last, whose release
-//      covers them all.
+//      (ttg.fence_tensormap_acquire) right after the last.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/Transforms/Passes.h"
@@ -278,7 +277,7 @@ bool availableAfter(Value value, Operation *point) {
 /// Moves every map made in a block whose operands are ready by then up to
 /// the block's first map: the maps a kernel makes between its loops (a
 /// block pointer made again for a loop of other tiles) join the ones made
-/// at its start, and all share one release.
+/// at its start, and all are acquired together.
 void gatherTensorMaps(ModuleOp module) {
   DenseMap<Block *, Operation *> rowEnd; // the last map gathered, per block
   module.walk([&](tt::MakeTensorDescOp make) {
@@ -296,7 +295,7 @@ void gatherTensorMaps(ModuleOp module) {
   });
 }
 
-/// Gives maps made in a row one release (TensorMapFences.h), after moving
+/// Acquires maps made in a row together (TensorMapFences.h), after moving
 /// the maps of a block that can be made earlier up to its first one.
 void shareTensorMapFences(ModuleOp module) {
   gatherTensorMaps(module);
