@@ -98,8 +98,10 @@ def test_maps_made_in_the_kernel_are_acquired_by_the_producer():
     # A and B in the partition; the three maps are made in a row, so the
     # first two are acquired after the third too (TensorMapFences.h).
     assert k.asm["ttgir"].count("ttg.fence_tensormap_acquire") == 4
-    # 3 acquires when the maps are made (after one release), 2 more by the producer.
-    assert k.asm["ptx"].count("fence.proxy.tensormap::generic.release.gpu") == 1
+    # Each map copied to its slot and released by its warp, 3 acquires after
+    # the third, 2 more by the producer.
+    assert k.asm["ptx"].count("tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu") == 3
+    assert "fence.proxy.tensormap::generic.release.gpu" not in k.asm["ptx"]
     assert k.asm["ptx"].count("fence.proxy.tensormap::generic.acquire.gpu") == 5
 
 
