@@ -944,6 +944,97 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// A conversion to the operand layout of an mma.sync dot that follows it in a
+// loop moves up to the loads its element-wise chain starts from, whatever
+// their bytes (Triton's rule): ttg-pipeline streams those loads through
+// shared memory and reads them back in the operand layout, so the fp32 gate
+// and the fp16 tile are read in it and the scaled tile is not converted.
+// Outside a loop (@operand_outside_a_loop) the usual cost decides: the
+// conversion stays after the truncf, half the bytes of the fp32 gate; so it
+// does where the operand layout holds each value more often than the loaded
+// one (@replicated_operand_stays, next case).
+// CHECK-LABEL: tt.func @hoist_to_a_streamed_operand
+// CHECK: scf.for
+// CHECK: %[[K:.*]] = tt.load %{{.*}} : tensor<64x64x!tt.ptr<f16>, #[[LD:blocked[0-9]*]]>
+// CHECK-NEXT: %[[KD:.*]] = ttg.convert_layout %[[K]] : tensor<64x64xf16, #[[LD]]> -> tensor<64x64xf16, #[[A:dot_op[0-9]*]]>
+// CHECK: %[[G:.*]] = tt.load %{{.*}} : tensor<64x64x!tt.ptr<f32>, #[[LD]]>
+// CHECK-NEXT: %[[GD:.*]] = ttg.convert_layout %[[G]] : tensor<64x64xf32, #[[LD]]> -> tensor<64x64xf32, #[[A]]>
+// CHECK: arith.mulf %{{.*}} : tensor<64x64xf32, #[[A]]>
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #[[A]]> to tensor<64x64xf16, #[[A]]>
+// CHECK-NEXT: tt.dot %[[T]]
+// CHECK-LABEL: tt.func @operand_outside_a_loop
+// CHECK: %[[T2:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #[[LD2:blocked[0-9]*]]> to tensor<64x64xf16, #[[LD2]]>
+// CHECK-NEXT: ttg.convert_layout %[[T2]] : tensor<64x64xf16, #[[LD2]]> -> tensor<64x64xf16, #dot_op
+#ld = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], order = [0, 1]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @hoist_to_a_streamed_operand(%pk: tensor<64x64x!tt.ptr<f16>, #ld>, %pg: tensor<64x64x!tt.ptr<f32>, #ld>,
+                                       %b: tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma>) : i32 {
+      %k = tt.load %pk : tensor<64x64x!tt.ptr<f16>, #ld>
+      %g = tt.load %pg : tensor<64x64x!tt.ptr<f32>, #ld>
+      %e = math.exp2 %g : tensor<64x64xf32, #ld>
+      %kf = arith.extf %k : tensor<64x64xf16, #ld> to tensor<64x64xf32, #ld>
+      %m = arith.mulf %kf, %e : tensor<64x64xf32, #ld>
+      %t = arith.truncf %m : tensor<64x64xf32, #ld> to tensor<64x64xf16, #ld>
+      %a = ttg.convert_layout %t : tensor<64x64xf16, #ld> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %a, %b, %acc : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tt.return %res : tensor<64x64xf32, #mma>
+  }
+  tt.func @operand_outside_a_loop(%pk: tensor<64x64x!tt.ptr<f16>, #ld>, %pg: tensor<64x64x!tt.ptr<f32>, #ld>,
+                                  %b: tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>) -> tensor<64x64xf32, #mma> {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %k = tt.load %pk : tensor<64x64x!tt.ptr<f16>, #ld>
+    %g = tt.load %pg : tensor<64x64x!tt.ptr<f32>, #ld>
+    %e = math.exp2 %g : tensor<64x64xf32, #ld>
+    %kf = arith.extf %k : tensor<64x64xf16, #ld> to tensor<64x64xf32, #ld>
+    %m = arith.mulf %kf, %e : tensor<64x64xf32, #ld>
+    %t = arith.truncf %m : tensor<64x64xf32, #ld> to tensor<64x64xf16, #ld>
+    %a = ttg.convert_layout %t : tensor<64x64xf16, #ld> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+    %d = tt.dot %a, %b, %zero : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+    tt.return %d : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// An A operand on two warps along N holds each value twice: the element-wise
+// work stays in the loaded layout (redone by each copy otherwise) and its
+// fp16 result is converted.
+// CHECK-LABEL: tt.func @replicated_operand_stays
+// CHECK: scf.for
+// CHECK: %[[T:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #[[LD:blocked[0-9]*]]> to tensor<64x64xf16, #[[LD]]>
+// CHECK-NEXT: ttg.convert_layout %[[T]] : tensor<64x64xf16, #[[LD]]> -> tensor<64x64xf16, #dot_op
+#ld = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 2], order = [0, 1]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 2], instrShape = [16, 8]}>
+module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @replicated_operand_stays(%pk: tensor<64x64x!tt.ptr<f16>, #ld>, %pg: tensor<64x64x!tt.ptr<f32>, #ld>,
+                                    %b: tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma>) : i32 {
+      %k = tt.load %pk : tensor<64x64x!tt.ptr<f16>, #ld>
+      %g = tt.load %pg : tensor<64x64x!tt.ptr<f32>, #ld>
+      %e = math.exp2 %g : tensor<64x64xf32, #ld>
+      %kf = arith.extf %k : tensor<64x64xf16, #ld> to tensor<64x64xf32, #ld>
+      %m = arith.mulf %kf, %e : tensor<64x64xf32, #ld>
+      %t = arith.truncf %m : tensor<64x64xf32, #ld> to tensor<64x64xf16, #ld>
+      %a = ttg.convert_layout %t : tensor<64x64xf16, #ld> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %a, %b, %acc : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tt.return %res : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
 // A transpose of a loaded tile takes the load's layout with its dimensions
 // permuted (sizePerThread, threadsPerWarp, warpsPerCTA and order renamed):
 // the same threads hold the same elements, so no conversion before it.

@@ -48,7 +48,15 @@
 //      branch: the conversion would run where it did not).  The plan is taken
 //      only if it converts at most as many values, and at most as many bytes,
 //      as the conversions it removes (the root and the conversions it looks
-//      through that only it uses).  The root itself is never a leaf.
+//      through that only it uses), or if it is one conversion to the operand
+//      layout of an mma.sync dot that follows it in a loop body, all its
+//      leaves are loads, and the operand layout holds each value no more
+//      often than the source layout does: ttg-pipeline streams such loads
+//      through shared memory and reads them back in any layout, so they
+//      cost nothing more in the operand layout (Triton's rule, which also
+//      takes replicated operand layouts, whose every copy redoes the
+//      element-wise work).  The root itself is never a
+//      leaf.
 //   3. Convert the leaves right after their definitions, clone the planned
 //      ops, operands first, each right after its original (so it sees the
 //      same operands and stays at the same loop depth), with result types in
@@ -338,8 +346,11 @@ private:
     return added;
   }
 
-  /// True if the plan converts no more values and bytes than it removes.
+  /// True if the plan converts no more values and bytes than it removes,
+  /// or if it feeds a tensor-core dot in a loop from loads alone.
   bool pays() const {
+    if (feedsStreamedTensorCoreOperand())
+      return true;
     DenseSet<Operation *> planned(order.begin(), order.end());
     int64_t removed = 0, removedBits = 0;
     for (auto [c, root] : llvm::zip(group, roots)) {
@@ -361,6 +372,44 @@ private:
       addedBits += bitsOf(leaf);
     return static_cast<int64_t>(leaves.size()) <= removed &&
            addedBits <= removedBits;
+  }
+
+  /// True for a plan of one conversion to the operand layout of an mma.sync
+  /// dot that follows it in the body of a loop, whose leaves are all loads
+  /// and whose operand layout holds each value as often as its source:
+  /// ttg-pipeline streams those loads through shared memory and reads them
+  /// back in the layout they are needed in, so the element-wise work runs
+  /// in the operand layout and the conversion of its result, a round trip
+  /// through shared memory each iteration, goes (Triton's rule, whatever the
+  /// bytes of the leaves).
+  bool feedsStreamedTensorCoreOperand() const {
+    ConvertLayoutOp root = conversion;
+    auto target = dyn_cast<DotOperandEncodingAttr>(root.getType().getEncoding());
+    if (group.size() != 1 || !target || leaves.empty())
+      return false;
+    auto mma = dyn_cast<NvidiaMmaEncodingAttr>(target.getParent());
+    if (!mma || mma.getVersionMajor() != 2 ||
+        !isa_and_nonnull<scf::ForOp>(conversion->getParentOp()))
+      return false;
+    if (!llvm::all_of(leaves, [](const std::pair<Value, Attribute> &leaf) {
+          return isa_and_nonnull<tt::LoadOp>(leaf.first.getDefiningOp());
+        }))
+      return false;
+    // Not where the operand layout holds the values more times than the
+    // layout they are computed in (an A operand on warps along N, a B
+    // operand on warps along M): each copy would redo the element-wise
+    // work.
+    auto source = cast<RankedTensorType>(root.getSrc().getType());
+    auto sourceLayout = dyn_cast<DistributedEncodingAttr>(source.getEncoding());
+    if (!sourceLayout || cast<DistributedEncodingAttr>(target).getElemsPerThread(
+                             source.getShape()) >
+                             sourceLayout.getElemsPerThread(source.getShape()))
+      return false;
+    for (Operation *op = conversion->getNextNode(); op; op = op->getNextNode())
+      if (auto dot = dyn_cast<tt::DotOp>(op))
+        if (cast<RankedTensorType>(dot.getType()).getEncoding() == mma)
+          return true;
+    return false;
   }
 
   /// The group's first conversion (its block and location serve the plan).

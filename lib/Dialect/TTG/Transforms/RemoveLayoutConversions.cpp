@@ -21,7 +21,10 @@
 //   3. hoistConversions (Rematerialization.cpp): a conversion that remains
 //      moves up the element-wise chain that computes its operand, to right
 //      after the load (or other value) the chain starts from, unless that
-//      converts more values or more bytes.  What cannot move, such as the
+//      converts more values or more bytes (a conversion to an mma.sync
+//      operand in a loop moves up to its loads whatever their bytes: the
+//      pipeliner reads them from shared memory in that layout).  What
+//      cannot move, such as the
 //      one conversion of a transpose between a load and a store with
 //      different coalesced layouts, stays.
 //
