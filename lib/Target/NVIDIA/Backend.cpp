@@ -351,11 +351,12 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // spills less, in this order:
   //   1. with `.minnctapersm 1`, where it spilled with registers to spare
   //      (oneBlockIfRegistersToSpare);
-  //   2. outside a loop of per-thread cp.async (where the split is for the
-  //      copies' sake, PTXWideShifts.h), with its widening multiplies as
-  //      NVPTX emitted them: split offsets take two registers where the
-  //      multiply's source took one;
-  //   3. outside such a loop and still spilling, emitted with straight-line
+  //   2. with its widening multiplies as NVPTX emitted them: split offsets
+  //      take two registers where the multiply's source took one (in a loop
+  //      of per-thread cp.async the split is for the copies' sake,
+  //      PTXWideShifts.h, and kept where it does not spill);
+  //   3. outside a loop of per-thread cp.async and still spilling, emitted
+  //      with straight-line
   //      strength reduction, which rewrites B + i*S as a bump of an earlier
   //      B + j*S and so keeps fewer addresses live;
   //   4. still spilling, emitted without loop strength reduction, which
@@ -370,7 +371,7 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // is not kept, 2-4 are assembled again without it.
   // Forms 2-4 of the first form's PTX, emitted once, when first needed.
   bool asyncCopies = copiesWithPerThreadAsyncCopies(unsplit);
-  bool asEmitted = split && !asyncCopies;
+  bool asEmitted = split;
   bool formsEmitted = false, withoutLoopReduction = false;
   Assembled reduced, loopsAsWritten;
   auto emitForms = [&] {
