@@ -17,6 +17,7 @@ import tritium.language as tl  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit"))
 from kernels.attention import attention_kernel  # noqa: E402
+from kernels.gated_state_scan import gated_state_scan  # noqa: E402
 from kernels.masked_matmul import rows_cols_masked_matmul  # noqa: E402
 
 ARCHS = [None, "sm80"]  # None: the device's own target
@@ -250,6 +251,31 @@ def test_matmul_with_masks_the_k_loop_does_not_change(M, N, K, num_warps, num_st
                                   num_stages=num_stages, **({"arch": arch} if arch else {}))
     torch.testing.assert_close(c.to(torch.float64), reference(a, b), rtol=1e-3, atol=1e-2)
 
+
+
+@pytest.mark.parametrize("bk, bv, num_warps", [(64, 64, 1), (64, 32, 1), (32, 64, 2), (64, 64, 4)])
+def test_gated_state_scan_matches_torch(bk, bv, num_warps):
+    # A chunked gated recurrence (kernels/gated_state_scan.py): the fp32 gate
+    # and the fp16 tile it scales stream together into an mma.sync operand;
+    # T is not a multiple of the chunk, so the last chunk is masked.
+    B, T, H, K, V, BT = 2, 200, 2, 128, 128, 64
+    k = torch.randn(B, T, H, K, device="cuda", dtype=torch.float16)
+    v = torch.randn(B, T, H, V, device="cuda", dtype=torch.float16)
+    g = torch.cumsum(-torch.rand(B, T, H, K, device="cuda"), dim=1) / 16
+    NT = triton.cdiv(T, BT)
+    h = torch.empty(B, NT, H, K, V, device="cuda", dtype=torch.float16)
+    gated_state_scan[(K // bk, V // bv, B * H)](k, v, g, h, T, H=H, K=K, V=V, BT=BT, BK=bk, BV=bv,
+                                              num_warps=num_warps, num_stages=2)
+    state = torch.zeros(B, H, K, V, device="cuda", dtype=torch.float32)
+    expected = []
+    for t in range(NT):
+        expected.append(state.clone())
+        lo, hi = t * BT, min(t * BT + BT, T)
+        g_last = g[:, hi - 1]                                              # [B, H, K]
+        kt = (k[:, lo:hi].float() * torch.exp2(g_last[:, None] - g[:, lo:hi])).half().float()
+        state = state * torch.exp2(g_last)[..., None] + torch.einsum("bthk,bthv->bhkv", kt, v[:, lo:hi].float())
+    expected = torch.stack(expected, dim=1).half()
+    torch.testing.assert_close(h.float(), expected.float(), rtol=2e-2, atol=5e-2)
 
 @triton.jit
 def fma_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,

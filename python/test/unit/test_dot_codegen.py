@@ -14,6 +14,7 @@ import pytest
 import tritium as triton
 import tritium.language as tl
 from kernels.attention import attention_kernel
+from kernels.gated_state_scan import gated_state_scan
 from kernels.masked_matmul import rows_cols_masked_matmul
 
 THIS_FILE = os.path.abspath(__file__)
@@ -113,6 +114,42 @@ def test_offsets_stay_wide_multiplies_where_splitting_them_spills():
     assert k.n_spills == 0
     assert not re.search(r"mul\.wide\.[su]32\s+%rd\d+, %r\d+, (2|4|8|16);", k.asm["ptx"])
 
+
+
+
+def compile_gated_state_scan(bk, bv):
+    signature = {"k_ptr": "*fp16", "v_ptr": "*fp16", "g_ptr": "*fp32", "h_ptr": "*fp16", "T": "i32"}
+    return triton.compile(gated_state_scan, signature=signature, target="cuda:90", num_warps=1, num_stages=2,
+                          constexprs={"H": 8, "K": 128, "V": 128, "BT": 64, "BK": bk, "BV": bv},
+                          attrs={n: [["tt.divisibility", 16]] for n in signature if n != "T"})
+
+
+def test_gated_tiles_stream_in_the_operand_layout_of_their_dot():
+    # The fp32 gate and the fp16 tile it scales are loaded alike (8 a
+    # thread, one set of offsets and masks) and, streamed by cp.async, read
+    # back in the dot's operand layout: no conversion of the scaled tile.
+    ttgir = compile_gated_state_scan(64, 32).asm["ttgir"]
+    loop = ttgir[ttgir.index("scf.for"):]
+    copied = {m.group(1): m.group(2) for m in re.finditer(
+        r"ttg\.async_copy_global_to_local [^\n]*: tensor<64x64x!tt\.ptr<(f16|f32)>, (#blocked\d*)>", loop)}
+    assert copied.keys() == {"f16", "f32"} and copied["f16"] == copied["f32"], copied
+    assert re.search(r"ttg\.local_load [^\n]*-> tensor<64x64xf32, #dot_op", loop)
+    assert re.search(r"ttg\.local_load [^\n]*-> tensor<64x64xf16, #dot_op", loop)
+    assert not re.search(r"ttg\.local_alloc %[^\n]*tensor<64x64xf16", loop)
+
+
+def test_spilling_cp_async_loop_keeps_the_wide_multiplies_that_spill_less():
+    # One warp streaming 64x64 fp16 and fp32 tiles by cp.async: with its
+    # offsets widened once (cvt + shl) the kernel spills 380 bytes, as
+    # NVPTX emitted them (mul.wide) 116 (ptxas of CUDA 13.0), so that form
+    # is kept; at 64x32 neither spills and the offsets stay widened once.
+    k = compile_gated_state_scan(64, 64)
+    assert "cp.async.c" in k.asm["ptx"]
+    assert re.search(r"mul\.wide\.[su]32\s+%rd\d+, %r\d+, (2|4);", k.asm["ptx"])
+    assert 0 < k.metadata["spills"] < 380, k.metadata["spills"]
+    k = compile_gated_state_scan(64, 32)
+    assert k.metadata["spills"] == 0
+    assert not re.search(r"mul\.wide\.[su]32\s+%rd\d+, %r\d+, (2|4|8|16);", k.asm["ptx"])
 
 def test_wgmma_descriptors_are_one_add_from_the_address_field():
     # In a CTA of one warpgroup, every wgmma descriptor is the tile's address
