@@ -356,9 +356,8 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   //      of per-thread cp.async the split is for the copies' sake,
   //      PTXWideShifts.h, and kept where it does not spill);
   //   3. outside a loop of per-thread cp.async and still spilling, emitted
-  //      with straight-line
-  //      strength reduction, which rewrites B + i*S as a bump of an earlier
-  //      B + j*S and so keeps fewer addresses live;
+  //      with straight-line strength reduction, which rewrites B + i*S as a
+  //      bump of an earlier B + j*S and so keeps fewer addresses live;
   //   4. still spilling, emitted without loop strength reduction, which
   //      leaves a tile's addresses as the loop computes them instead of
   //      making each element's an induction variable of its own; made only

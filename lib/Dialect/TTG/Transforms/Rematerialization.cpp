@@ -55,8 +55,7 @@
 //      through shared memory and reads them back in any layout, so they
 //      cost nothing more in the operand layout (Triton's rule, which also
 //      takes replicated operand layouts, whose every copy redoes the
-//      element-wise work).  The root itself is never a
-//      leaf.
+//      element-wise work).  The root itself is never a leaf.
 //   3. Convert the leaves right after their definitions, clone the planned
 //      ops, operands first, each right after its original (so it sees the
 //      same operands and stays at the same loop depth), with result types in
@@ -380,8 +379,8 @@ private:
   /// ttg-pipeline streams those loads through shared memory and reads them
   /// back in the layout they are needed in, so the element-wise work runs
   /// in the operand layout and the conversion of its result, a round trip
-  /// through shared memory each iteration, goes (Triton's rule, whatever the
-  /// bytes of the leaves).
+  /// through shared memory each iteration, goes, whatever the bytes of the
+  /// leaves.
   bool feedsStreamedTensorCoreOperand() const {
     ConvertLayoutOp root = conversion;
     auto target = dyn_cast<DotOperandEncodingAttr>(root.getType().getEncoding());
