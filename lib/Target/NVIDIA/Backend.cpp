@@ -125,6 +125,16 @@ private:
 /// are stopped when the first is known.
 constexpr unsigned kWordsLikelyToSpill = 300;
 
+/// Widening multiplies split (PTXWideShifts.h) from which a spilling kernel
+/// of per-thread cp.async is also assembled as NVPTX emitted them.  Each
+/// split offset holds one register more; with few of them the other form
+/// saves too little to matter and only costs a ptxas run: the block-pointer
+/// and descriptor attention backward kernels that spill split 6-12 and ran
+/// as fast either way (H200, 2026-12-01); flash-linear-attention's one-warp
+/// state loops split 58-126 and spill less as emitted (100 -> 0 bytes at
+/// BK=64, BV=32).
+constexpr unsigned kSplitsWorthAnotherForm = 32;
+
 llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
@@ -230,7 +240,8 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // The widening multiplies split into sign-extend + shift, and the PTX as
   // NVPTX emitted it for when that costs spills (below).
   std::string unsplit = result.ptx;
-  bool split = splitWideningShifts(result.ptx) > 0;
+  unsigned splits = splitWideningShifts(result.ptx);
+  bool split = splits > 0;
   dump("kernel.ptx", result.ptx);
 
   // ptxas
@@ -354,7 +365,8 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   //   2. with its widening multiplies as NVPTX emitted them: split offsets
   //      take two registers where the multiply's source took one (in a loop
   //      of per-thread cp.async the split is for the copies' sake,
-  //      PTXWideShifts.h, and kept where it does not spill);
+  //      PTXWideShifts.h, and kept where it does not spill; such a kernel
+  //      takes this form only with kSplitsWorthAnotherForm splits or more);
   //   3. outside a loop of per-thread cp.async and still spilling, emitted
   //      with straight-line strength reduction, which rewrites B + i*S as a
   //      bump of an earlier B + j*S and so keeps fewer addresses live;
@@ -370,7 +382,8 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // is not kept, 2-4 are assembled again without it.
   // Forms 2-4 of the first form's PTX, emitted once, when first needed.
   bool asyncCopies = copiesWithPerThreadAsyncCopies(unsplit);
-  bool asEmitted = split;
+  bool asEmitted =
+      split && (!asyncCopies || splits >= kSplitsWorthAnotherForm);
   bool formsEmitted = false, withoutLoopReduction = false;
   Assembled reduced, loopsAsWritten;
   auto emitForms = [&] {

@@ -11,7 +11,9 @@
 //
 // The 64-bit offsets take two registers each where the 32-bit ones took
 // one.  A kernel that spills with them split is therefore also assembled as
-// NVPTX emitted it, and the form that spills less is kept (Backend.cpp): a
+// NVPTX emitted it (one of per-thread cp.async only with 32 splits or more,
+// kSplitsWorthAnotherForm), and the form that spills less is kept
+// (Backend.cpp): a
 // one-warp loop of flash-linear-attention's chunk_fwd_kernel_h streaming
 // 64x64 fp16 and fp32 tiles by cp.async spills 100 bytes split and none as
 // emitted (200 registers; ptxas 13.0); a tutorial-08 grouped matmul (pointers loaded
