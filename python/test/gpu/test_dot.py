@@ -263,7 +263,7 @@ def test_gated_state_scan_matches_torch(bk, bv, num_warps):
     v = torch.randn(B, T, H, V, device="cuda", dtype=torch.float16)
     g = torch.cumsum(-torch.rand(B, T, H, K, device="cuda"), dim=1) / 16
     NT = triton.cdiv(T, BT)
-    h = torch.empty(B, NT, H, K, V, device="cuda", dtype=torch.float16)
+    h = poisoned((B, NT, H, K, V), "float16")
     gated_state_scan[(K // bk, V // bv, B * H)](k, v, g, h, T, H=H, K=K, V=V, BT=BT, BK=bk, BV=bv,
                                               num_warps=num_warps, num_stages=2)
     state = torch.zeros(B, H, K, V, device="cuda", dtype=torch.float32)
