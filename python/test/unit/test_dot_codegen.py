@@ -125,14 +125,18 @@ def compile_gated_state_scan(bk, bv):
 
 
 def test_gated_tiles_stream_in_the_operand_layout_of_their_dot():
-    # The fp32 gate and the fp16 tile it scales are loaded alike (8 a
-    # thread, one set of offsets and masks) and, streamed by cp.async, read
-    # back in the dot's operand layout: no conversion of the scaled tile.
+    # The fp32 gate and the fp16 tile it scales are each streamed by
+    # cp.async in their own width (16 bytes a thread) and read back in the
+    # dot's operand layout: no conversion of the scaled tile.
     ttgir = compile_gated_state_scan(64, 32).asm["ttgir"]
     loop = ttgir[ttgir.index("scf.for"):]
     copied = {m.group(1): m.group(2) for m in re.finditer(
         r"ttg\.async_copy_global_to_local [^\n]*: tensor<64x64x!tt\.ptr<(f16|f32)>, (#blocked\d*)>", loop)}
-    assert copied.keys() == {"f16", "f32"} and copied["f16"] == copied["f32"], copied
+    assert copied.keys() == {"f16", "f32"}, copied
+    per_thread = {name: re.search(re.escape(layout) + r" = #ttg\.blocked<\{sizePerThread = \[(\d+), (\d+)\]", ttgir)
+                  for name, layout in copied.items()}
+    per_thread = {name: m and int(m.group(1)) * int(m.group(2)) for name, m in per_thread.items()}
+    assert per_thread == {"f16": 8, "f32": 4}, per_thread
     assert re.search(r"ttg\.local_load [^\n]*-> tensor<64x64xf32, #dot_op", loop)
     assert re.search(r"ttg\.local_load [^\n]*-> tensor<64x64xf16, #dot_op", loop)
     assert not re.search(r"ttg\.local_alloc %[^\n]*tensor<64x64xf16", loop)

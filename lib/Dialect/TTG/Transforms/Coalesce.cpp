@@ -12,18 +12,14 @@
 //                    (ties: last dimension first);
 //        perThread = min(alignment in elements, contiguity along order[0],
 //                        128 / element bits), at most elements / threads;
-//        a load takes the largest perThread of the accesses of its shape
-//        and order that its value meets element by element: the stores its
-//        value reaches through element-wise ops (a bf16 tile loaded 8 a
-//        thread and stored as fp8 16 a thread is loaded 16 a thread, two
-//        vectors, in the store's layout, rather than converted between),
-//        and the loads whose values such an op combines with it (an fp32
-//        gate scaling an fp16 tile loads 8 a thread like the tile, in its
-//        layout, with its offsets and mask).  Triton widens a load to every
-//        access of its shape and order its def-use chains touch, the index
-//        arithmetic included, which also widens tiles that only share
-//        offsets: a packed weight tile streamed through shared memory 8
-//        words a thread instead of 4;
+//        a load takes the largest perThread of the stores of its shape and
+//        order that its value reaches through element-wise ops: a bf16 tile
+//        loaded 8 a thread and stored as fp8 16 a thread is loaded 16 a
+//        thread, two vectors, in the store's layout, rather than converted
+//        between (Triton widens a load to every access of its shape and
+//        order its def-use chains touch, the index arithmetic included,
+//        which also widens tiles that go to a dot: a packed weight tile
+//        streamed through shared memory 8 words a thread instead of 4);
 //        a store keeps its own (wider would leave gaps between a warp's
 //        writes);
 //        layout    = sizePerThread 1 except perThread along order[0], lanes
@@ -158,78 +154,35 @@ BlockedEncodingAttr getBlockedAccessLayout(Operation *op,
                                              numWarps, threadsPerWarp));
 }
 
-/// Whether values flow through `op` element by element: an element-wise
-/// op or a layout conversion (loads, assertions and prints excluded).
-bool passesElements(Operation *op) {
-  ttg::detail::LayoutRole role = ttg::detail::getLayoutRole(op);
-  return (role == ttg::detail::LayoutRole::SameLayout ||
-          role == ttg::detail::LayoutRole::Convert) &&
-         !isa<tt::LoadOp, tt::StoreOp, tt::AssertOp, tt::PrintOp>(op);
-}
-
-bool hasShape(Value value, ArrayRef<int64_t> shape) {
-  auto tensor = dyn_cast<RankedTensorType>(value.getType());
-  return tensor && tensor.getShape() == shape;
-}
-
-/// The accesses `load`'s value meets element by element, each of the load's
-/// shape: the stores whose stored value it reaches through element-wise ops
-/// and layout conversions, and the other loads whose values such an op
-/// combines with it (found back from the op's other operands through
-/// element-wise ops).
-SmallVector<Operation *> accessesMetByValue(tt::LoadOp load) {
+/// The stores whose stored value `load`'s value reaches through element-wise
+/// ops and layout conversions, each result of the load's shape.
+SmallVector<Operation *> storesReachedByValue(tt::LoadOp load) {
   ArrayRef<int64_t> shape = cast<RankedTensorType>(load.getType()).getShape();
-  SmallVector<Operation *> met;
-  llvm::DenseSet<Operation *> metSet;
-  auto meet = [&](Operation *access) {
-    if (access != load.getOperation() && metSet.insert(access).second)
-      met.push_back(access);
-  };
-  // Back from an operand: the loads whose values it is made of.
-  llvm::DenseSet<Value> seenBack;
-  auto findLoadsBehind = [&](Value operand) {
-    SmallVector<Value> work{operand};
-    while (!work.empty()) {
-      Value value = work.pop_back_val();
-      if (!hasShape(value, shape) || !seenBack.insert(value).second)
-        continue;
-      Operation *def = value.getDefiningOp();
-      if (!def)
-        continue;
-      if (auto other = dyn_cast<tt::LoadOp>(def)) {
-        meet(other);
-        continue;
-      }
-      if (passesElements(def))
-        for (Value input : def->getOperands())
-          work.push_back(input);
-    }
-  };
+  SmallVector<Operation *> stores;
   SmallVector<Value> work{load.getResult()};
   llvm::DenseSet<Value> seen{load.getResult()};
-  seenBack.insert(load.getResult());
   while (!work.empty()) {
     Value value = work.pop_back_val();
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
       if (auto store = dyn_cast<tt::StoreOp>(user)) {
         if (use.get() == store.getValue())
-          meet(store);
+          stores.push_back(store);
         continue;
       }
-      if (!passesElements(user))
+      ttg::detail::LayoutRole role = ttg::detail::getLayoutRole(user);
+      if ((role != ttg::detail::LayoutRole::SameLayout &&
+           role != ttg::detail::LayoutRole::Convert) ||
+          isa<tt::LoadOp, tt::AssertOp, tt::PrintOp>(user))
         continue;
-      for (Value input : user->getOperands())
-        if (input != value)
-          findLoadsBehind(input);
-      for (Value result : user->getResults())
-        if (hasShape(result, shape) && seen.insert(result).second) {
-          seenBack.insert(result);
+      for (Value result : user->getResults()) {
+        auto tensor = dyn_cast<RankedTensorType>(result.getType());
+        if (tensor && tensor.getShape() == shape && seen.insert(result).second)
           work.push_back(result);
-        }
+      }
     }
   }
-  return met;
+  return stores;
 }
 } // namespace
 
@@ -243,19 +196,19 @@ void ttg::coalesceMemoryAccesses(ModuleOp module) {
             getAccessShape(op, axisInfo, numWarps, threadsPerWarp))
       accesses.emplace_back(op, *access);
   });
-  // A load takes the widest vector of the accesses of its shape and order
-  // its value meets.
+  // A load takes the widest vector of the stores of its shape and order
+  // its value reaches.
   llvm::DenseMap<Operation *, AccessShape> accessOf(accesses.begin(),
                                                     accesses.end());
   SmallVector<std::pair<Operation *, BlockedEncodingAttr>> plan;
   for (auto &[op, access] : accesses) {
     AccessShape chosen = access;
     if (auto load = dyn_cast<tt::LoadOp>(op))
-      for (Operation *other : accessesMetByValue(load)) {
-        auto reached = accessOf.find(other);
+      for (Operation *store : storesReachedByValue(load)) {
+        auto reached = accessOf.find(store);
         if (reached != accessOf.end() &&
             reached->second.order == access.order &&
-            cast<RankedTensorType>(getCoalescablePointer(other).getType())
+            cast<RankedTensorType>(getCoalescablePointer(store).getType())
                     .getShape() == cast<RankedTensorType>(load.getType()).getShape())
           chosen.perThread = std::max(chosen.perThread, reached->second.perThread);
       }
