@@ -413,6 +413,44 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// The same row load in a loop without a dot (a per-row recurrence on an
+// accumulator in an MMA layout) that did not ask for its stages stays a
+// load converted where it is used: Triton streams nothing in such a loop.
+// CHECK-LABEL: tt.func public @converted_row_load_without_a_dot
+// CHECK-NOT: ttg.local_alloc
+// CHECK-NOT: ttg.async_copy_global_to_local
+// CHECK: scf.for
+// CHECK:   tt.load %{{.*}} : tensor<64x!tt.ptr<f32>, #blocked>
+// CHECK:   ttg.convert_layout
+// CHECK:   scf.yield
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#row = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @converted_row_load_without_a_dot(%rows: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #row>
+    %base = tt.splat %rows : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #row>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %row0 = %c0) -> (tensor<64x64xf32, #mma>, i32) : i32 {
+      %splat = tt.splat %row0 : i32 -> tensor<64xi32, #row>
+      %offs = arith.addi %splat, %range : tensor<64xi32, #row>
+      %addrs = tt.addptr %base, %offs : tensor<64x!tt.ptr<f32>, #row>, tensor<64xi32, #row>
+      %v = tt.load %addrs : tensor<64x!tt.ptr<f32>, #row>
+      %vs = ttg.convert_layout %v : tensor<64xf32, #row> -> tensor<64xf32, #ttg.slice<{dim = 0, parent = #mma}>>
+      %ve = tt.expand_dims %vs {axis = 0 : i32} : tensor<64xf32, #ttg.slice<{dim = 0, parent = #mma}>> -> tensor<1x64xf32, #mma>
+      %vb = tt.broadcast %ve : tensor<1x64xf32, #mma> -> tensor<64x64xf32, #mma>
+      %out = arith.mulf %acc, %vb : tensor<64x64xf32, #mma>
+      %row1 = arith.addi %row0, %c64 : i32
+      scf.yield %out, %row1 : tensor<64x64xf32, #mma>, i32
+    }
+    tt.return %r#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
 // The same row statistic loaded straight in the MMA's slice layout (each
 // element held by the threads of 2 warps) is loaded again in the default
 // layout (its address ops copied, those from outside the loop right after

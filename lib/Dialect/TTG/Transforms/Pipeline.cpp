@@ -38,7 +38,10 @@
 //          rings would not fit in a block's shared memory, and none of
 //          them below 2);
 //        * such a tt.load of a small tile (at most 1 KiB) without a
-//          shared-tile user, when every user is a ttg.convert_layout that
+//          shared-tile user, in a loop that holds a dot or asked for its
+//          stages (Triton streams nothing in other loops; a row loop of a
+//          recurrence reads its rows where it loads them),
+//          when every user is a ttg.convert_layout that
 //          would go through shared memory (a row statistic read in a slice
 //          of an MMA layout): its slots are plain #ttg.swizzled_shared
 //          tiles and each conversion becomes a ttg.local_load of the slot in
@@ -329,6 +332,10 @@ private:
     // another layout, see reloadInDefaultLayout)
     SmallVector<Operation *> body = llvm::map_to_vector(
         loop.getBody()->getOperations(), [](Operation &op) { return &op; });
+    // A loop without a dot that did not ask for its stages streams only the
+    // loads a shared tile takes (Triton streams nothing there): its small
+    // converted loads stay synchronous, read where they are used.
+    bool streamsConvertedLoads = streamEveryLoad || containsDot(loop);
     for (Operation *op : body) {
       if (auto descLoad = dyn_cast<tt::DescriptorLoadOp>(op)) {
         collectDescriptorLoad(descLoad);
@@ -360,6 +367,8 @@ private:
       if (copyBytes < 4)
         continue;
       if (!alloc) {
+        if (!streamsConvertedLoads)
+          continue;
         size_t before = loads.size();
         collectConvertedLoad(load);
         if (loads.size() == before && blocked &&
@@ -379,6 +388,16 @@ private:
     for (PipelinedLoad &p : loads)
       p.collectSlotViews(loop.getBody());
     return !loads.empty();
+  }
+
+  /// Whether the loop holds a dot (in its body or a loop nested in it).
+  static bool containsDot(scf::ForOp loop) {
+    return loop.getBody()
+        ->walk([](Operation *op) {
+          return isa<tt::DotOp, WarpGroupDotOp>(op) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+        })
+        .wasInterrupted();
   }
 
   /// Whether cp.async vectors of `copyBytes` from a load in `blocked` land
