@@ -129,7 +129,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // between them).  The store keeps its own width: in @store_keeps_its_width
 // an fp32 store of the bf16 values stays at 4.  In
 // @index_arithmetic_links_nothing the fp8 store shares only the offsets with
-// the load, so the load keeps 8.
+// the load, so the load keeps 8.  Loads are not widened to each other: in
+// @loads_meeting_keep_their_widths an fp32 tile (4 a thread) scales an fp16
+// tile (8 a thread) and each keeps its own width.
 // CHECK-DAG: #[[VEC16:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [16], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-DAG: #[[VEC8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-DAG: #[[VEC4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -142,6 +144,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // CHECK-LABEL: tt.func @index_arithmetic_links_nothing
 // CHECK: tt.load %{{.*}} : tensor<2048x!tt.ptr<bf16>, #[[VEC8]]>
 // CHECK: tt.store %{{.*}}, %{{.*}} : tensor<2048x!tt.ptr<f8E4M3FN>, #[[VEC16]]>
+// CHECK-LABEL: tt.func @loads_meeting_keep_their_widths
+// CHECK: tt.load %{{.*}} : tensor<2048x!tt.ptr<f16>, #[[VEC8]]>
+// CHECK: tt.load %{{.*}} : tensor<2048x!tt.ptr<f32>, #[[VEC4]]>
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   tt.func @load_takes_the_stores_width(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}) {
@@ -176,5 +181,19 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     %yp = tt.addptr %ys, %r : tensor<2048x!tt.ptr<f8E4M3FN>, #blocked>, tensor<2048xi32, #blocked>
     tt.store %yp, %z : tensor<2048x!tt.ptr<f8E4M3FN>, #blocked>
     tt.return %v : tensor<2048xbf16, #blocked>
+  }
+  tt.func @loads_meeting_keep_their_widths(%x: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %g: !tt.ptr<f32> {tt.divisibility = 16 : i32}) -> tensor<2048xf16, #blocked> {
+    %r = tt.make_range {start = 0 : i32, end = 2048 : i32} : tensor<2048xi32, #blocked>
+    %xs = tt.splat %x : !tt.ptr<f16> -> tensor<2048x!tt.ptr<f16>, #blocked>
+    %xp = tt.addptr %xs, %r : tensor<2048x!tt.ptr<f16>, #blocked>, tensor<2048xi32, #blocked>
+    %v = tt.load %xp : tensor<2048x!tt.ptr<f16>, #blocked>
+    %gs = tt.splat %g : !tt.ptr<f32> -> tensor<2048x!tt.ptr<f32>, #blocked>
+    %gp = tt.addptr %gs, %r : tensor<2048x!tt.ptr<f32>, #blocked>, tensor<2048xi32, #blocked>
+    %w = tt.load %gp : tensor<2048x!tt.ptr<f32>, #blocked>
+    %e = math.exp2 %w : tensor<2048xf32, #blocked>
+    %f = arith.extf %v : tensor<2048xf16, #blocked> to tensor<2048xf32, #blocked>
+    %m = arith.mulf %f, %e : tensor<2048xf32, #blocked>
+    %t = arith.truncf %m : tensor<2048xf32, #blocked> to tensor<2048xf16, #blocked>
+    tt.return %t : tensor<2048xf16, #blocked>
   }
 }
