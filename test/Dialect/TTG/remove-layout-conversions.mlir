@@ -1357,19 +1357,20 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
-// A tensor of pointers belongs to the access it addresses: the row
-// statistic's store keeps its own pointers' layout although their offsets
-// share a tl.arange with the column mask of the dot (BLOCK_M == BLOCK_N), so
-// the row maximum converts once and its f64 arithmetic runs in the store's
-// layout (a value a thread), not in the column slice of the dot's layout,
-// where every thread holds 16 of the 64 values.
-// CHECK-DAG: #[[B1:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-// CHECK-DAG: #[[MMA:mma[0-9]*]] = #ttg.nvidia_mma
+// A tensor of pointers belongs to the access it addresses, and a store of
+// fewer elements than threads follows its value: the row statistic's store
+// takes the row slice of the dot's layout its maximum comes in, pointers
+// and all, although their offsets share a tl.arange with the column mask of
+// the dot (BLOCK_M == BLOCK_N; the arange is made in each layout).  Nothing
+// is converted, and the f64 arithmetic runs in the row slice (2 of the 64
+// values a thread), not in the column slice, where every thread holds 16.
+// CHECK-DAG: #[[ROW:slice[0-9]*]] = #ttg.slice<{dim = 1, parent = #mma}>
 // CHECK-LABEL: tt.func @store_pointers_keep_their_access_layout
-// CHECK: %[[MX:.*]] = "tt.reduce"
-// CHECK: ttg.convert_layout %[[MX]] : {{.*}} -> tensor<64xf32, #[[B1]]>
-// CHECK: %[[L:.*]] = math.log2 %{{.*}} : tensor<64xf64, #[[B1]]>
-// CHECK: tt.store %{{.*}}, %[[L]] : tensor<64x!tt.ptr<f64>, #[[B1]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: "tt.reduce"
+// CHECK: %[[L:.*]] = math.log2 %{{.*}} : tensor<64xf64, #[[ROW]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: tt.store %{{.*}}, %[[L]] : tensor<64x!tt.ptr<f64>, #[[ROW]]>
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {

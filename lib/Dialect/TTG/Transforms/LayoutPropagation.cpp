@@ -18,7 +18,9 @@
 //      innermost loop that reaches it (ties to the earlier one): where
 //      floods from inside and outside a loop meet, the conversion lands on
 //      the loop's boundary rather than in its body (these floods stop at
-//      tensors of pointers) -
+//      tensors of pointers, but for those of a load or store of fewer
+//      elements than threads, which follows its value and takes its
+//      pointers with it) -
 //      then the pointer operands of Fixed ops (loads, stores, atomics)
 //      flood: a tensor of pointers belongs to its access, not to a dot
 //      whose index arithmetic it shares; then, the same way, the other
@@ -176,13 +178,16 @@ private:
     return depth;
   }
 
-  void claim(Value value, Attribute layout) {
+  /// `byItsAccess`: the claim comes through the load or store that `value`
+  /// addresses (one that follows its value's layout), which may claim its
+  /// pointers before the accesses' floods.
+  void claim(Value value, Attribute layout, bool byItsAccess = false) {
     auto current = getLayoutOf(value);
     auto distributed = dyn_cast_or_null<DistributedEncodingAttr>(layout);
     if (!current || !distributed ||
         distributed.getRank() != current.getRank())
       return;
-    if (!pointersOpen &&
+    if (!pointersOpen && !byItsAccess &&
         isa<tt::PointerType>(cast<RankedTensorType>(value.getType()).getElementType()))
       return;
     if (!claims.insert({value, layout}).second)
@@ -234,8 +239,10 @@ private:
         acrossBroadcasts.emplace_back(op->getResult(0), layout);
         return;
       }
+      // (A load or store of fewer elements than threads follows its value:
+      // its pointers are claimed with it.)
       for (Value operand : op->getOperands())
-        claim(operand, layout);
+        claim(operand, layout, /*byItsAccess=*/isa<tt::LoadOp, tt::StoreOp>(op));
       for (Value result : op->getResults())
         claim(result, layout);
       return;
