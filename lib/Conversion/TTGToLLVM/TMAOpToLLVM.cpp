@@ -71,17 +71,6 @@ using nvidia::PTXBuilder;
 
 namespace {
 
-/// i1: this thread issues the CTA's barrier and bulk-copy instructions (and
-/// `pred`, when given): the lane `elect.sync` picks in warp 0 (in the first
-/// warp of a warp-specialized partition, for its ops).  Every lane of that
-/// warp reaches these ops together, so it is one thread, and ptxas
-/// knows it: it issues the uniform-datapath TMA instructions (UTMALDG,
-/// UTMASTG) once, where a `tid == 0` guard makes it loop over the warp's
-/// active lanes around each of them.  The lane is elected once, at the
-/// function's entry (nvvm::electedLane): electing it again at each op costs
-/// each one an ELECT, an ISETP and a PLOP3, and tutorial 09's persistent K
-/// step takes 97 SASS instructions a warp that way against 88 with one
-/// election (4 stages; measured 2026-11-28 on the H200).
 /// i1: this thread is in the warp of the issuing thread (warp 0, or the
 /// first warp of a warp-specialized partition, for its ops).
 Value isIssuingWarp(OpBuilder &builder, Location loc, Operation *op) {
@@ -102,6 +91,17 @@ Value isIssuingWarp(OpBuilder &builder, Location loc, Operation *op) {
   return warpZero;
 }
 
+/// i1: this thread issues the CTA's barrier and bulk-copy instructions (and
+/// `pred`, when given): the lane `elect.sync` picks in warp 0 (in the first
+/// warp of a warp-specialized partition, for its ops).  Every lane of that
+/// warp reaches these ops together, so it is one thread, and ptxas
+/// knows it: it issues the uniform-datapath TMA instructions (UTMALDG,
+/// UTMASTG) once, where a `tid == 0` guard makes it loop over the warp's
+/// active lanes around each of them.  The lane is elected once, at the
+/// function's entry (nvvm::electedLane): electing it again at each op costs
+/// each one an ELECT, an ISETP and a PLOP3, and tutorial 09's persistent K
+/// step takes 97 SASS instructions a warp that way against 88 with one
+/// election (4 stages; measured 2026-11-28 on the H200).
 Value isIssuingThread(OpBuilder &builder, Location loc, Operation *op,
                       Value pred = {}) {
   Value warpZero = isIssuingWarp(builder, loc, op);

@@ -252,7 +252,6 @@ def test_matmul_with_masks_the_k_loop_does_not_change(M, N, K, num_warps, num_st
     torch.testing.assert_close(c.to(torch.float64), reference(a, b), rtol=1e-3, atol=1e-2)
 
 
-
 @pytest.mark.parametrize("bk, bv, num_warps", [(64, 64, 1), (64, 32, 1), (32, 64, 2), (64, 64, 4)])
 def test_gated_state_scan_matches_torch(bk, bv, num_warps):
     # A chunked gated recurrence (kernels/gated_state_scan.py): the fp32 gate
@@ -276,6 +275,7 @@ def test_gated_state_scan_matches_torch(bk, bv, num_warps):
         state = state * torch.exp2(g_last)[..., None] + torch.einsum("bthk,bthv->bhkv", kt, v[:, lo:hi].float())
     expected = torch.stack(expected, dim=1).half()
     torch.testing.assert_close(h.float(), expected.float(), rtol=2e-2, atol=5e-2)
+
 
 @triton.jit
 def fma_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,

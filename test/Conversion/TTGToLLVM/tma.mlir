@@ -71,7 +71,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 // CHECK: llvm.mul %[[PROGRAM]], %[[PROGRAM_BYTES]] : i64
 // CHECK: %[[SLOT:.*]] = llvm.getelementptr %arg3[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
 // CHECK: %[[STRIDE_BYTES:.*]] = llvm.mul %arg2, %[[FOUR]] : i64
-// The first map is made right before the second: written without fences.
+// The first map is made right before the second: it is not acquired here.
 // CHECK: "cp.async.bulk.wait_group.read 0;\0A@$0 st.shared.v4.b32 [$2+0], {$3, $3, $3, $3};
 // CHECK-SAME: @$0 tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [$2], 0;
 // CHECK-SAME: @$8 bar.warp.sync -1;

@@ -13,11 +13,11 @@
 // one.  A kernel that spills with them split is therefore also assembled as
 // NVPTX emitted it (one of per-thread cp.async only with 32 splits or more,
 // kSplitsWorthAnotherForm), and the form that spills less is kept
-// (Backend.cpp): a
-// one-warp loop of flash-linear-attention's chunk_fwd_kernel_h streaming
-// 64x64 fp16 and fp32 tiles by cp.async spills 100 bytes split and none as
-// emitted (200 registers; ptxas 13.0); a tutorial-08 grouped matmul (pointers loaded
-// from memory, plain loads) at 128x128x32, 4 warps, spills 644 bytes split
+// (Backend.cpp): a one-warp loop of flash-linear-attention's
+// chunk_fwd_kernel_h streaming 64x64 fp16 and fp32 tiles by cp.async
+// spills 100 bytes split and none as emitted (200 registers; ptxas 13.0); a
+// tutorial-08 grouped matmul (pointers loaded from memory, plain loads) at
+// 128x128x32, 4 warps, spills 644 bytes split
 // and 196 as emitted, and runs 1.45-1.57x faster as emitted; its configs
 // that do not spill run 7% faster split (H200, 2026-11-30).
 //
