@@ -387,6 +387,50 @@ def test_dot_operand_scaled_by_a_tile_loaded_in_the_loop(BT, BK, BV, num_warps, 
 
 
 @triton.jit
+def row_scaled_operand_matmul(a_ptr, r_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, BM: tl.constexpr,
+                              BN: tl.constexpr, BK: tl.constexpr):
+    # C = (A * exp(r)[None, :]) @ B, A's tile scaled by a row loaded beside it
+    # (Mamba-2's state gradient): on Hopper the scaled A goes to wgmma from
+    # registers, the tile read from its ring in the operand layout (ldmatrix,
+    # transposed where A is stored along M)
+    pid_m, pid_n = tl.program_id(0), tl.program_id(1)
+    rm = pid_m * BM + tl.arange(0, BM)
+    rn = pid_n * BN + tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    a_ptrs = a_ptr + rm[:, None] * sam + rk[None, :] * sak
+    b_ptrs = b_ptr + rk[:, None] * sbk + rn[None, :] * sbn
+    r_ptrs = r_ptr + rk
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k), other=0.0).to(tl.float32)
+        r = tl.load(r_ptrs, mask=rk < K - k, other=0.0)
+        a = (a * tl.exp(r)[None, :]).to(a_ptr.dtype.element_ty)
+        b = tl.load(b_ptrs, mask=(rk[:, None] < K - k) & (rn[None, :] < N), other=0.0)
+        acc += tl.dot(a, b)
+        a_ptrs += BK * sak
+        b_ptrs += BK * sbk
+        r_ptrs += BK
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc, mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("a_along_m", [True, False])
+@pytest.mark.parametrize("BM,BN,BK,num_warps,num_stages", [(128, 64, 32, 4, 4), (64, 64, 64, 4, 2),
+                                                            (128, 128, 32, 8, 3), (64, 128, 16, 4, 1)])
+def test_operand_scaled_by_a_row_loaded_in_the_loop(dtype, a_along_m, BM, BN, BK, num_warps, num_stages):
+    M, N, K = 300, 200, 456
+    a = random_operand((M, K), dtype, col_major=a_along_m)
+    r = -torch.rand(K, device="cuda")  # exp(r) in (0.37, 1]
+    b = random_operand((K, N), dtype)
+    c = poisoned((M, N), "float32")
+    row_scaled_operand_matmul[(triton.cdiv(M, BM), triton.cdiv(N, BN))](
+        a, r, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), BM=BM, BN=BN, BK=BK,
+        num_warps=num_warps, num_stages=num_stages)
+    scaled = (a.float() * torch.exp(r)[None, :]).to(a.dtype).double()
+    torch.testing.assert_close(c.double(), scaled @ b.double(), rtol=2e-3, atol=5e-2)
+
+
+@triton.jit
 def int4_weight_matmul(a_ptr, w_ptr, s_ptr, z_ptr, c_ptr, M, N, K, GROUP: tl.constexpr, BM: tl.constexpr,
                        BN: tl.constexpr, BK: tl.constexpr):
     # C = A @ W with W stored as 4-bit values, eight to an int32 along K, and

@@ -10,7 +10,8 @@
 //   B (16 x 8):  matrices K 0-7 and K 8-15 (b0b1, b2b3).
 //
 // A tile contiguous along K gives the fragments as stored; one contiguous
-// along M (for A) or N (for B) stores their transposes, so .trans.
+// along M (for A) or N (for B) stores their transposes, so .trans.  A
+// wgmma's register A holds the same A fragments (warps along M fastest).
 //
 // 32-bit elements (tf32, m16n8k8, kWidth 1) read as pairs of b16: a matrix
 // row of 16 bytes holds 4 elements and lane t receives element (t / 4,
@@ -75,9 +76,10 @@ std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
   // K of one instruction: two matrix rows.
   int64_t instrK = 2 * rowElements;
   auto mma = dyn_cast<ttg::NvidiaMmaEncodingAttr>(dot.getParent());
-  if (!mma || !mma.isAmpere())
-    return std::nullopt;
   int opIdx = dot.getOpIdx();
+  // wgmma takes only A from registers, in mma.sync's A fragments.
+  if (!mma || !(mma.isAmpere() || (mma.isHopper() && opIdx == 0)))
+    return std::nullopt;
   int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
   ArrayRef<int64_t> shape = dstType.getShape();
   int kDim = opIdx == 0 ? 1 : 0, otherDim = 1 - kDim;
@@ -110,10 +112,12 @@ std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
   int64_t perSlab = spec.swizzleBytes / elementBytes,
           rows = srcType.getDimSize(spec.order[1]);
   I32Ops ops{builder, loc};
-  // The warp's first row (A) or column (B), wrapped to the tile.
-  Value warpIndex = opIdx == 0
-                        ? ops.andc(ops.shr(thread.warp, llvm::Log2_64(wn)), wm - 1)
-                        : ops.andc(thread.warp, wn - 1);
+  // The warp's first row (A) or column (B), wrapped to the tile: version 2
+  // numbers warps N fastest, version 3 M fastest (warpgroups stack along M).
+  Value warpIndex =
+      opIdx == 1        ? ops.andc(thread.warp, wn - 1)
+      : mma.isHopper()  ? ops.andc(thread.warp, wm - 1)
+                        : ops.andc(ops.shr(thread.warp, llvm::Log2_64(wn)), wm - 1);
   Value lane = thread.lane;
   Value rowInMatrix = ops.andc(lane, 7);
   Value matrix = ops.andc(ops.shr(lane, 3), opIdx == 0 ? 3 : 1);

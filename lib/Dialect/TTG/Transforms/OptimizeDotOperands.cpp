@@ -18,14 +18,28 @@
 //     shared memory, where ttg-pipeline streams them with cp.async), and
 //   * the conversion stays in registers or warp shuffles (a conversion
 //     through shared memory would only move the round trip).
-// The alloc is erased.  Everything else is left alone.
+// The alloc is erased.
+//
+// An A computed element by element in a loop body from tiles it loads (a
+// loaded tile scaled by a loaded row, cast, dequantized: the conversion of
+// the result would go through shared memory) is computed in the operand
+// layout instead: the conversion to it moves up the chain to the loads
+// (hoistConversion, Rematerialization.cpp, which takes it only where the
+// operand layout holds each value no more often than the chain's layout),
+// and each 16-bit tile loaded there is read from a shared tile in the
+// operand layout (ldmatrix), which ttg-pipeline then fills ahead with
+// cp.async: the store of A, its fence and its barrier each iteration go
+// (Triton's rule).  Everything else is left alone.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Dialect/TTG/Transforms/Passes.h"
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 
 #include "tritium/Analysis/Allocation.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "tritium/Dialect/TT/IR/TTDialect.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace tritium::ttg {
 #define GEN_PASS_DEF_TTGOPTIMIZEDOTOPERANDSPASS
@@ -58,11 +72,69 @@ RankedTensorType registerOperandType(WarpGroupDotOp dot, LocalAllocOp alloc,
   return dstType;
 }
 
+/// Moves A of `dot`, stored by `alloc` from `source` computed from loaded
+/// tiles in a loop body, into registers by computing it in the operand
+/// layout (see the file comment); false, and nothing changed, where the
+/// hoisting does not apply.
+bool computeOperandInRegisters(WarpGroupDotOp dot, LocalAllocOp alloc,
+                               Value source) {
+  if (!source || !alloc->hasOneUse() || !isa<scf::ForOp>(dot->getParentOp()))
+    return false;
+  auto srcType = cast<RankedTensorType>(source.getType());
+  Operation *producer = source.getDefiningOp();
+  if (srcType.getElementTypeBitWidth() != 16 || !producer ||
+      isa<tt::LoadOp>(producer) || producer->getBlock() != dot->getBlock())
+    return false;
+  auto mma = cast<RankedTensorType>(dot.getC().getType()).getEncoding();
+  auto layout = DotOperandEncodingAttr::get(dot.getContext(), /*opIdx=*/0,
+                                            mma, /*kWidth=*/2);
+  // The alloc goes first: the plan recomputes only values that feed
+  // nothing else.
+  OpBuilder builder(dot);
+  auto convert = ConvertLayoutOp::create(builder, dot.getLoc(),
+                                         withEncoding(srcType, layout), source);
+  Type tileType = alloc.getType();
+  Location allocLoc = alloc.getLoc();
+  dot.getAMutable().assign(convert.getResult());
+  alloc.erase();
+  if (!hoistConversion(convert)) {
+    builder.setInsertionPoint(convert);
+    auto restored = LocalAllocOp::create(builder, allocLoc, tileType, source);
+    dot.getAMutable().assign(restored.getResult());
+    convert.erase();
+    return false;
+  }
+  // The loaded tiles, converted to the operand layout where they are
+  // defined: read from shared tiles in it.
+  SmallVector<Value> work = {dot.getA()};
+  DenseSet<Operation *> seen;
+  SmallVector<ConvertLayoutOp> leaves;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || op->getBlock() != dot->getBlock() || !seen.insert(op).second)
+      continue;
+    auto leaf = dyn_cast<ConvertLayoutOp>(op);
+    if (leaf && leaf.getType().getEncoding() == layout &&
+        leaf.getSrc().getDefiningOp<tt::LoadOp>()) {
+      leaves.push_back(leaf);
+      continue;
+    }
+    work.append(op->operand_begin(), op->operand_end());
+  }
+  for (ConvertLayoutOp leaf : leaves)
+    if (getConvertLayoutPath(cast<RankedTensorType>(leaf.getSrc().getType()),
+                             leaf.getType()) == ConvertLayoutPath::SharedMemory)
+      readOperandFromSharedTile(leaf);
+  return true;
+}
+
 } // namespace
 
 void ttg::optimizeDotOperands(ModuleOp module) {
   SmallVector<WarpGroupDotOp> dots;
   module.walk([&](WarpGroupDotOp dot) { dots.push_back(dot); });
+  // Functions whose hoisted chains left their originals behind.
+  llvm::SetVector<Operation *> hoisted;
   for (WarpGroupDotOp dot : dots) {
     auto alloc = dot.getA().getDefiningOp<LocalAllocOp>();
     if (!alloc)
@@ -78,8 +150,11 @@ void ttg::optimizeDotOperands(ModuleOp module) {
       source = convert.getSrc();
     else
       type = registerOperandType(dot, alloc, source);
-    if (!type)
+    if (!type) {
+      if (computeOperandInRegisters(dot, alloc, alloc.getSrc()))
+        hoisted.insert(dot->getParentOfType<FunctionOpInterface>());
       continue;
+    }
     OpBuilder builder(dot);
     Value a = source.getType() == type
                   ? source
@@ -90,6 +165,8 @@ void ttg::optimizeDotOperands(ModuleOp module) {
     if (convert && convert->use_empty())
       convert.erase();
   }
+  for (Operation *function : hoisted)
+    cleanupConversions(function);
 }
 
 namespace {

@@ -103,6 +103,26 @@ Value ttg::storeToSharedTile(OpBuilder &builder, Location loc, Value source,
   return LocalAllocOp::create(builder, loc, memType, source).getResult();
 }
 
+bool ttg::readOperandFromSharedTile(ConvertLayoutOp convert) {
+  auto dotType = cast<RankedTensorType>(convert.getType());
+  auto dot = cast<DotOperandEncodingAttr>(dotType.getEncoding());
+  Attribute shared =
+      elementwiseOperandTile(convert.getSrc(), dotType, dot.getOpIdx());
+  if (!shared)
+    shared = chooseDotOperandSharedLayout(convert.getSrc(), dot.getOpIdx(),
+                                          /*anyMajor=*/true);
+  if (!shared)
+    return false;
+  OpBuilder builder(convert);
+  Value tile =
+      storeToSharedTile(builder, convert.getLoc(), convert.getSrc(), shared);
+  Value loaded = LocalLoadOp::create(builder, convert.getLoc(),
+                                     convert.getType(), tile, Value());
+  convert.replaceAllUsesWith(loaded);
+  convert.erase();
+  return true;
+}
+
 void ttg::reduceDataDuplication(ModuleOp module) {
   SmallVector<ConvertLayoutOp> conversions;
   module.walk([&](ConvertLayoutOp convert) {
@@ -118,24 +138,8 @@ void ttg::reduceDataDuplication(ModuleOp module) {
         getConvertLayoutPath(srcType, dstType) == ConvertLayoutPath::SharedMemory)
       conversions.push_back(convert);
   });
-  for (ConvertLayoutOp convert : conversions) {
-    auto dotType = cast<RankedTensorType>(convert.getType());
-    auto dot = cast<DotOperandEncodingAttr>(dotType.getEncoding());
-    Attribute shared =
-        elementwiseOperandTile(convert.getSrc(), dotType, dot.getOpIdx());
-    if (!shared)
-      shared = chooseDotOperandSharedLayout(convert.getSrc(), dot.getOpIdx(),
-                                            /*anyMajor=*/true);
-    if (!shared)
-      continue;
-    OpBuilder builder(convert);
-    Value tile =
-        storeToSharedTile(builder, convert.getLoc(), convert.getSrc(), shared);
-    Value loaded = LocalLoadOp::create(builder, convert.getLoc(),
-                                       convert.getType(), tile, Value());
-    convert.replaceAllUsesWith(loaded);
-    convert.erase();
-  }
+  for (ConvertLayoutOp convert : conversions)
+    readOperandFromSharedTile(convert);
 }
 
 namespace {

@@ -373,21 +373,21 @@ private:
            addedBits <= removedBits;
   }
 
-  /// True for a plan of one conversion to the operand layout of an mma.sync
-  /// dot that follows it in the body of a loop, whose leaves are all loads
-  /// and whose operand layout holds each value as often as its source:
-  /// ttg-pipeline streams those loads through shared memory and reads them
-  /// back in the layout they are needed in, so the element-wise work runs
-  /// in the operand layout and the conversion of its result, a round trip
-  /// through shared memory each iteration, goes, whatever the bytes of the
-  /// leaves.
+  /// True for a plan of one conversion to the register operand layout of
+  /// a tensor-core dot (an mma.sync operand, or a wgmma's A) that follows
+  /// it in the body of a loop, whose leaves are all loads and whose operand
+  /// layout holds each value as often as its source: ttg-pipeline streams
+  /// those loads through shared memory and reads them back in the layout
+  /// they are needed in, so the element-wise work runs in the operand
+  /// layout and the conversion of its result, a round trip through shared
+  /// memory each iteration, goes, whatever the bytes of the leaves.
   bool feedsStreamedTensorCoreOperand() const {
     ConvertLayoutOp root = conversion;
     auto target = dyn_cast<DotOperandEncodingAttr>(root.getType().getEncoding());
     if (group.size() != 1 || !target || leaves.empty())
       return false;
     auto mma = dyn_cast<NvidiaMmaEncodingAttr>(target.getParent());
-    if (!mma || mma.getVersionMajor() != 2 ||
+    if (!mma || (mma.getVersionMajor() != 2 && mma.getVersionMajor() != 3) ||
         !isa_and_nonnull<scf::ForOp>(conversion->getParentOp()))
       return false;
     if (!llvm::all_of(leaves, [](const std::pair<Value, Attribute> &leaf) {
@@ -405,9 +405,9 @@ private:
                              sourceLayout.getElemsPerThread(source.getShape()))
       return false;
     for (Operation *op = conversion->getNextNode(); op; op = op->getNextNode())
-      if (auto dot = dyn_cast<tt::DotOp>(op))
-        if (cast<RankedTensorType>(dot.getType()).getEncoding() == mma)
-          return true;
+      if (isa<tt::DotOp, WarpGroupDotOp>(op) &&
+          cast<RankedTensorType>(op->getResult(0).getType()).getEncoding() == mma)
+        return true;
     return false;
   }
 
@@ -485,4 +485,14 @@ bool ttg::rematerializeConversions(Operation *funcOp) {
 
 bool ttg::hoistConversions(Operation *funcOp) {
   return rewriteConversions(funcOp, /*hoist=*/true);
+}
+
+bool ttg::hoistConversion(ConvertLayoutOp conversion) {
+  RematerializationPlan plan({conversion}, /*hoist=*/true);
+  if (!plan.build())
+    return false;
+  Value copy = plan.apply().front();
+  conversion.getResult().replaceAllUsesWith(copy);
+  conversion->erase();
+  return true;
 }

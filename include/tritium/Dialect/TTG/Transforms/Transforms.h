@@ -74,6 +74,11 @@ bool rematerializeConversions(mlir::Operation *funcOp);
 /// more values and no more bytes.  Returns true if anything changed.
 bool hoistConversions(mlir::Operation *funcOp);
 
+/// Step 3 for one conversion: hoists it where that pays (as above, or where
+/// it feeds a tensor-core operand in a loop from streamed loads).  Returns
+/// true if it was rewritten (the conversion is then erased).
+bool hoistConversion(ConvertLayoutOp conversion);
+
 /// Cleanup (after each step): folds no-op conversions and chains, merges
 /// conversions of one value to one type, erases dead pure ops and
 /// loop-carried values that nothing reads.
@@ -96,6 +101,12 @@ NvmmaSharedEncodingAttr chooseDotOperandSharedLayout(mlir::Value source,
 /// encoding; ttg.local_alloc); returns the !ttg.memdesc.
 mlir::Value storeToSharedTile(mlir::OpBuilder &builder, mlir::Location loc,
                               mlir::Value source, mlir::Attribute layout);
+
+/// `convert`, into the #ttg.dot_op layout of a tensor-core operand, made a
+/// store of its source to a shared tile and a read of that tile in the
+/// operand layout (ldmatrix for 16-bit operands); false, and nothing
+/// changed, where no tile fits.
+bool readOperandFromSharedTile(ConvertLayoutOp convert);
 
 /// ttg-reduce-data-duplication: every conversion of `module` into a
 /// #ttg.dot_op of a version-2 mma becomes a store to a swizzled shared tile
