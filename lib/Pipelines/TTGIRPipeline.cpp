@@ -33,7 +33,11 @@
 //                                  so ptxas can move them next to the FMAs;
 //   ttg-optimize-dot-operands      wgmma takes an A computed in registers
 //                                  (attention's probabilities) from there
-//                                  instead of a shared tile;
+//                                  instead of a shared tile, and an A
+//                                  computed element-wise from tiles loaded
+//                                  in its loop is computed in the operand
+//                                  layout (before ttg-pipeline, which
+//                                  streams those tiles);
 //   ttg-reorder-instructions       shared-memory stores move up to their
 //                                  tiles' loads, conversions down to their
 //                                  users, so fewer registers stay live;

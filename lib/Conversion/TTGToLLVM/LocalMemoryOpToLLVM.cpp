@@ -13,8 +13,9 @@
 //                       wgmma or TMA need is ttg-fence-async-shared's);
 //   ttg.local_store     stores a tensor into a mutable buffer the same way;
 //   ttg.local_load      reads the tile into a distributed layout: the
-//                       operands of mma.sync with ldmatrix (16-bit, and
-//                       tf32 stored contiguous along K; LdMatrix.h),
+//                       operands of mma.sync and wgmma's register A
+//                       with ldmatrix (16-bit, and tf32 stored
+//                       contiguous along K; LdMatrix.h),
 //                       anything else element by element at the offsets
 //                       of the buffer's layout;
 //   ttg.memdesc_index   is the buffer's base plus the index times the bytes
@@ -105,8 +106,8 @@ struct LocalStoreLowering : public ConvertOpToLLVMPattern<ttg::LocalStoreOp> {
   }
 };
 
-/// A tile read into registers: with ldmatrix for the operands of mma.sync
-/// it covers (LdMatrix.h), element by element (vectorized where the layouts
+/// A tile read into registers: with ldmatrix for the tensor-core register
+/// operands it covers (LdMatrix.h), element by element (vectorized where the layouts
 /// allow) otherwise.
 struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;

@@ -1,4 +1,4 @@
-//===- LdMatrix.cpp - mma.sync operands from shared memory ----------------===//
+//===- LdMatrix.cpp - tensor-core register operands from shared memory ----===//
 //
 // ldmatrix.sync.aligned.m8n8.x{4,2}{.trans}.shared.b16: lane t names the
 // address of row t % 8 of matrix t / 8; afterwards register j of lane t
