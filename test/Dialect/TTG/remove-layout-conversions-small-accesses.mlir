@@ -1,4 +1,4 @@
-// RUN: tritium-opt %s -ttg-remove-layout-conversions | FileCheck %s
+// RUN: tritium-opt %s -split-input-file -ttg-remove-layout-conversions | FileCheck %s
 
 // Loads and stores of fewer elements than threads anchor no layout.  The
 // input is a coalesced reduction over one row of 512 (XBLOCK = 1, 4 warps):
@@ -123,6 +123,58 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
     %83 = tt.splat %arg8 : !tt.ptr<f32> -> tensor<1x512x!tt.ptr<f32>, #blocked>
     %84 = tt.addptr %83, %18 : tensor<1x512x!tt.ptr<f32>, #blocked>, tensor<1x512xi32, #blocked>
     tt.store %84, %82, %23 : tensor<1x512x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+
+// -----
+
+// A store of fewer elements than threads takes its pointers with its value
+// only where the value's flood reaches it first.  Here its offsets and mask
+// share a range with a mask in the loop, which the loop's flood claims in
+// the column slice of the tile (each element in 16 threads); the store
+// passes that claim on to its value but leaves its pointers to their own
+// flood, so the row statistic is converted once after the loop and the
+// f64 math runs one element a thread (xformers' split-K log-sum-exp:
+// sixteen f64 log2 a thread otherwise).
+// CHECK-LABEL: tt.func @row_statistic_stored_after_its_loop
+// CHECK: scf.yield
+// CHECK: ttg.convert_layout %{{.*}} : tensor<64xf32, #[[ROW:.*]]> -> tensor<64xf32, #[[ONE:blocked[0-9]*]]>
+// CHECK: math.log2 %{{.*}} : tensor<64xf64, #[[ONE]]>
+// CHECK: tt.store %{{.*}} : tensor<64x!tt.ptr<f64>, #[[ONE]]>
+#A = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @row_statistic_stored_after_its_loop(%tile: tensor<64x64x!tt.ptr<f32>, #A>, %out: !tt.ptr<f64>, %n: i32, %ub: i32) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %ninf = arith.constant dense<0xFF800000> : tensor<64xf32, #b1>
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #A>
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #b1>
+    %m = scf.for %i = %c0 to %ub step %c64 iter_args(%mi = %ninf) -> (tensor<64xf32, #b1>) : i32 {
+      %rs = ttg.convert_layout %r : tensor<64xi32, #b1> -> tensor<64xi32, #ttg.slice<{dim = 0, parent = #A}>>
+      %cols = tt.expand_dims %rs {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #A}>> -> tensor<1x64xi32, #A>
+      %lim = tt.splat %i : i32 -> tensor<1x64xi32, #A>
+      %in1 = arith.cmpi slt, %cols, %lim : tensor<1x64xi32, #A>
+      %in = tt.broadcast %in1 : tensor<1x64xi1, #A> -> tensor<64x64xi1, #A>
+      %xl = tt.load %tile : tensor<64x64x!tt.ptr<f32>, #A>
+      %x = arith.select %in, %xl, %zero : tensor<64x64xi1, #A>, tensor<64x64xf32, #A>
+      %rowmax = "tt.reduce"(%x) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %mx = arith.maximumf %a, %b : f32
+        tt.reduce.return %mx : f32
+      }) : (tensor<64x64xf32, #A>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #A}>>
+      %rm = ttg.convert_layout %rowmax : tensor<64xf32, #ttg.slice<{dim = 1, parent = #A}>> -> tensor<64xf32, #b1>
+      %mnew = arith.maximumf %mi, %rm : tensor<64xf32, #b1>
+      scf.yield %mnew : tensor<64xf32, #b1>
+    }
+    %wide = arith.extf %m : tensor<64xf32, #b1> to tensor<64xf64, #b1>
+    %lse = math.log2 %wide : tensor<64xf64, #b1>
+    %base = tt.splat %out : !tt.ptr<f64> -> tensor<64x!tt.ptr<f64>, #b1>
+    %ptrs = tt.addptr %base, %r : tensor<64x!tt.ptr<f64>, #b1>, tensor<64xi32, #b1>
+    %nv = tt.splat %n : i32 -> tensor<64xi32, #b1>
+    %mask = arith.cmpi slt, %r, %nv : tensor<64xi32, #b1>
+    tt.store %ptrs, %lse, %mask : tensor<64x!tt.ptr<f64>, #b1>
     tt.return
   }
 }
