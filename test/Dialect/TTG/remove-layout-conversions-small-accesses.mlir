@@ -129,19 +129,19 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 
 // -----
 
-// A store of fewer elements than threads takes its pointers with its value
-// only where the value's flood reaches it first.  Here its offsets and mask
-// share a range with a mask in the loop, which the loop's flood claims in
-// the column slice of the tile (each element in 16 threads); the store
-// passes that claim on to its value but leaves its pointers to their own
-// flood, so the row statistic is converted once after the loop and the
-// f64 math runs one element a thread (xformers' split-K log-sum-exp:
-// sixteen f64 log2 a thread otherwise).
+// A store of fewer elements than threads follows the value it stores; a
+// claim through its mask does not move it.  Here its offsets and mask share
+// a range with a mask in the loop, which the loop's flood claims in the
+// column slice of the tile; the stored value, a row statistic the loop
+// carries, is in the row slice.  Moved by its mask, the store took the
+// column slice and pulled the value's f64 math into it (xformers' split-K
+// log-sum-exp at BLOCK_M = BLOCK_N = 64: sixteen f64 log2 a thread in the
+// column slice of its QK layout, two in the row slice).
 // CHECK-LABEL: tt.func @row_statistic_stored_after_its_loop
-// CHECK: scf.yield
-// CHECK: ttg.convert_layout %{{.*}} : tensor<64xf32, #[[ROW:.*]]> -> tensor<64xf32, #[[ONE:blocked[0-9]*]]>
-// CHECK: math.log2 %{{.*}} : tensor<64xf64, #[[ONE]]>
-// CHECK: tt.store %{{.*}} : tensor<64x!tt.ptr<f64>, #[[ONE]]>
+// CHECK: scf.yield %{{.*}} : tensor<64xf32, #[[ROW:.*]]>
+// CHECK-NOT: ttg.convert_layout
+// CHECK: math.log2 %{{.*}} : tensor<64xf64, #[[ROW]]>
+// CHECK: tt.store %{{.*}} : tensor<64x!tt.ptr<f64>, #[[ROW]]>
 #A = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 #b1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {

@@ -19,8 +19,8 @@
 //      floods from inside and outside a loop meet, the conversion lands on
 //      the loop's boundary rather than in its body (these floods stop at
 //      tensors of pointers, but for those of a load or store of fewer
-//      elements than threads that its value's flood reaches first: it
-//      follows its value and takes its pointers with it) -
+//      elements than threads, which follows its value and takes its
+//      pointers with it; a claim through its mask does not move it) -
 //      then the pointer operands of Fixed ops (loads, stores, atomics)
 //      flood: a tensor of pointers belongs to its access, not to a dot
 //      whose index arithmetic it shares; then, the same way, the other
@@ -195,20 +195,18 @@ private:
     queue.push_back(value);
   }
 
-  /// True if a claim reaching `op` through `use` (its result when null)
-  /// comes through the value a load or store moves, and that value's flood
-  /// reached the access first (not one through its mask, which the access
-  /// then passed on to its value).
-  bool followsValue(Operation *op, OpOperand *use) {
-    bool throughValue = false;
-    if (auto store = dyn_cast<tt::StoreOp>(op))
-      throughValue = use && use->get() == store.getValue();
-    else if (isa<tt::LoadOp>(op))
-      throughValue = !use;
-    else
+  /// Whether `use` is the mask (or a load's `other`) of a load or store.
+  static bool isMaskOperand(Operation *op, OpOperand *use) {
+    auto isIn = [&](MutableOperandRange range) {
+      return !range.empty() && &range[0] == use;
+    };
+    if (!use)
       return false;
-    bool first = reachedAccesses.insert(op).second;
-    return throughValue && first;
+    if (auto store = dyn_cast<tt::StoreOp>(op))
+      return isIn(store.getMaskMutable());
+    if (auto load = dyn_cast<tt::LoadOp>(op))
+      return isIn(load.getMaskMutable()) || isIn(load.getOtherMutable());
+    return false;
   }
 
   /// Drains the queue, then the claims that crossed a broadcast, as a
@@ -255,14 +253,13 @@ private:
         acrossBroadcasts.emplace_back(op->getResult(0), layout);
         return;
       }
-      // (A load or store of fewer elements than threads follows its value,
-      // a load's result or a store's stored operand: a claim that comes
-      // through it takes the pointers too, one through the mask does not.)
-      {
-        bool byItsAccess = followsValue(op, use);
-        for (Value operand : op->getOperands())
-          claim(operand, layout, byItsAccess);
-      }
+      // A load or store of fewer elements than threads follows its value
+      // and takes its pointers with it; a claim through its mask (a range
+      // it shares with a loop's mask, say) does not move it.
+      if (isMaskOperand(op, use))
+        return;
+      for (Value operand : op->getOperands())
+        claim(operand, layout, /*byItsAccess=*/isa<tt::LoadOp, tt::StoreOp>(op));
       for (Value result : op->getResults())
         claim(result, layout);
       return;
@@ -615,8 +612,6 @@ private:
   /// Whether tensors of pointers may be claimed: only once the accesses'
   /// own floods start.
   bool pointersOpen = false;
-  /// Loads and stores a flood has reached (followsValue).
-  DenseSet<Operation *> reachedAccesses;
   /// Claims of broadcast results from their operands, held back (drainAll).
   SmallVector<std::pair<Value, Attribute>> acrossBroadcasts;
 };
