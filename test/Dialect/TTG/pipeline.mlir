@@ -356,8 +356,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // A small load read only through a conversion that goes through shared
 // memory (a row statistic broadcast over an MMA tile, held by 2 of the 4
-// warps each, added to the accumulator the dot reads) streams through a
-// ring of plain slots like the dot operands:
+// warps each) streams through a ring of plain slots like the dot operands:
 // its copies go ahead with theirs, and the conversion becomes a read of
 // the slot in the slice layout.  No conversion and no register queue stay.
 // CHECK-LABEL: tt.func public @converted_row_load
@@ -395,69 +394,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %p = %ptrs, %row0 = %c0) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, i32) : i32 {
       %x = tt.load %p : tensor<64x64x!tt.ptr<f16>, #blocked>
       %s = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
-      %splat = tt.splat %row0 : i32 -> tensor<64xi32, #row>
-      %offs = arith.addi %splat, %range : tensor<64xi32, #row>
-      %addrs = tt.addptr %base, %offs : tensor<64x!tt.ptr<f32>, #row>, tensor<64xi32, #row>
-      %v = tt.load %addrs : tensor<64x!tt.ptr<f32>, #row>
-      %vs = ttg.convert_layout %v : tensor<64xf32, #row> -> tensor<64xf32, #ttg.slice<{dim = 0, parent = #mma}>>
-      %ve = tt.expand_dims %vs {axis = 0 : i32} : tensor<64xf32, #ttg.slice<{dim = 0, parent = #mma}>> -> tensor<1x64xf32, #mma>
-      %vb = tt.broadcast %ve : tensor<1x64xf32, #mma> -> tensor<64x64xf32, #mma>
-      %acc2 = arith.addf %acc, %vb : tensor<64x64xf32, #mma>
-      %out = ttg.warp_group_dot %a, %s, %acc2 : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
-      %p2 = tt.addptr %p, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
-      %row1 = arith.addi %row0, %c64 : i32
-      scf.yield %out, %p2, %row1 : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, i32
-    }
-    tt.return %r#0 : tensor<64x64xf32, #mma>
-  }
-}
-
-// -----
-
-// The same row added to the dot's result instead: the dot reads nothing of
-// it, so it is loaded where it is used (Triton's rule: Mamba-2's
-// `_chunk_state_bwd_db_kernel` scales each head's dot by two such rows,
-// which, streamed one thread an element, took 42 copies a thread where
-// Triton issues 18).  Only the tile streams; the row, its address a step of
-// the induction variable, is loaded ahead into registers.
-// CHECK-LABEL: tt.func public @row_added_to_a_dot_result
-// CHECK-NOT: xf32, #shared
-// CHECK: tt.load %{{.*}} : tensor<64x!tt.ptr<f32>
-// CHECK-NOT: xf32, #shared
-// CHECK: tt.return
-#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
-#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
-#slice = #ttg.slice<{dim = 0, parent = #blocked}>
-#row = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
-#smem = #ttg.shared_memory
-module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
-  tt.func public @row_added_to_a_dot_result(%a: !ttg.memdesc<64x64xf16, #nvmma, #smem>,
-      %tile: !tt.ptr<f16> {tt.divisibility = 16 : i32},
-      %rows: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32) -> tensor<64x64xf32, #mma> {
-    %step = arith.constant dense<64> : tensor<64x64xi32, #blocked>
-    %cr = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #slice>
-    %cre = tt.expand_dims %cr {axis = 0 : i32} : tensor<64xi32, #slice> -> tensor<1x64xi32, #blocked>
-    %crb = tt.broadcast %cre : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
-    %tb = tt.splat %tile : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
-    %ptrs = tt.addptr %tb, %crb : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
-    %c0 = arith.constant 0 : i32
-    %c1 = arith.constant 1 : i32
-    %c64 = arith.constant 64 : i32
-    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
-    %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #row>
-    %base = tt.splat %rows : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #row>
-    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %p = %ptrs, %row0 = %c0) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, i32) : i32 {
-      %x = tt.load %p : tensor<64x64x!tt.ptr<f16>, #blocked>
-      %s = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
-      %splat = tt.splat %row0 : i32 -> tensor<64xi32, #row>
-      %offs = arith.addi %splat, %range : tensor<64xi32, #row>
-      %addrs = tt.addptr %base, %offs : tensor<64x!tt.ptr<f32>, #row>, tensor<64xi32, #row>
-      %v = tt.load %addrs : tensor<64x!tt.ptr<f32>, #row>
-      %vs = ttg.convert_layout %v : tensor<64xf32, #row> -> tensor<64xf32, #ttg.slice<{dim = 0, parent = #mma}>>
-      %ve = tt.expand_dims %vs {axis = 0 : i32} : tensor<64xf32, #ttg.slice<{dim = 0, parent = #mma}>> -> tensor<1x64xf32, #mma>
-      %vb = tt.broadcast %ve : tensor<1x64xf32, #mma> -> tensor<64x64xf32, #mma>
       %d = ttg.warp_group_dot %a, %s, %acc : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
+      %splat = tt.splat %row0 : i32 -> tensor<64xi32, #row>
+      %offs = arith.addi %splat, %range : tensor<64xi32, #row>
+      %addrs = tt.addptr %base, %offs : tensor<64x!tt.ptr<f32>, #row>, tensor<64xi32, #row>
+      %v = tt.load %addrs : tensor<64x!tt.ptr<f32>, #row>
+      %vs = ttg.convert_layout %v : tensor<64xf32, #row> -> tensor<64xf32, #ttg.slice<{dim = 0, parent = #mma}>>
+      %ve = tt.expand_dims %vs {axis = 0 : i32} : tensor<64xf32, #ttg.slice<{dim = 0, parent = #mma}>> -> tensor<1x64xf32, #mma>
+      %vb = tt.broadcast %ve : tensor<1x64xf32, #mma> -> tensor<64x64xf32, #mma>
       %out = arith.addf %d, %vb : tensor<64x64xf32, #mma>
       %p2 = tt.addptr %p, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
       %row1 = arith.addi %row0, %c64 : i32
@@ -549,14 +493,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %p = %ptrs, %row0 = %c0) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, i32) : i32 {
       %x = tt.load %p : tensor<64x64x!tt.ptr<f16>, #blocked>
       %s = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %d = ttg.warp_group_dot %a, %s, %acc : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
       %splat = tt.splat %row0 : i32 -> tensor<64xi32, #col>
       %offs = arith.addi %splat, %range : tensor<64xi32, #col>
       %addrs = tt.addptr %base, %offs : tensor<64x!tt.ptr<f32>, #col>, tensor<64xi32, #col>
       %v = tt.load %addrs : tensor<64x!tt.ptr<f32>, #col>
       %ve = tt.expand_dims %v {axis = 0 : i32} : tensor<64xf32, #col> -> tensor<1x64xf32, #mma>
       %vb = tt.broadcast %ve : tensor<1x64xf32, #mma> -> tensor<64x64xf32, #mma>
-      %acc2 = arith.addf %acc, %vb : tensor<64x64xf32, #mma>
-      %out = ttg.warp_group_dot %a, %s, %acc2 : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
+      %out = arith.addf %d, %vb : tensor<64x64xf32, #mma>
       %p2 = tt.addptr %p, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
       %row1 = arith.addi %row0, %c64 : i32
       scf.yield %out, %p2, %row1 : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, i32
@@ -604,12 +548,12 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %p = %ptrs, %offs = %range) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64xi32, #col>) : i32 {
       %x = tt.load %p : tensor<64x64x!tt.ptr<f16>, #blocked>
       %s = ttg.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+      %d = ttg.warp_group_dot %a, %s, %acc : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
       %addrs = tt.addptr %base, %offs : tensor<64x!tt.ptr<f32>, #col>, tensor<64xi32, #col>
       %v = tt.load %addrs : tensor<64x!tt.ptr<f32>, #col>
       %ve = tt.expand_dims %v {axis = 0 : i32} : tensor<64xf32, #col> -> tensor<1x64xf32, #mma>
       %vb = tt.broadcast %ve : tensor<1x64xf32, #mma> -> tensor<64x64xf32, #mma>
-      %acc2 = arith.addf %acc, %vb : tensor<64x64xf32, #mma>
-      %out = ttg.warp_group_dot %a, %s, %acc2 : !ttg.memdesc<64x64xf16, #nvmma, #smem> * !ttg.memdesc<64x64xf16, #nvmma, #smem> -> tensor<64x64xf32, #mma>
+      %out = arith.addf %d, %vb : tensor<64x64xf32, #mma>
       %p2 = tt.addptr %p, %step : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
       %offs2 = arith.addi %offs, %rstep : tensor<64xi32, #col>
       scf.yield %out, %p2, %offs2 : tensor<64x64xf32, #mma>, tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64xi32, #col>

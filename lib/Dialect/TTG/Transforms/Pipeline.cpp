@@ -38,10 +38,9 @@
 //          rings would not fit in a block's shared memory, and none of
 //          them below 2);
 //        * such a tt.load of a small tile (at most 1 KiB) without a
-//          shared-tile user that a dot of the body reads through its
-//          operands, or in a loop that asked for its stages (Triton's
-//          rule: a row loop of a recurrence reads its rows where it loads
-//          them, and so does a loop for a row that scales a dot's result),
+//          shared-tile user, in a loop that holds a dot or asked for its
+//          stages (Triton streams nothing in other loops; a row loop of a
+//          recurrence reads its rows where it loads them),
 //          when every user is a ttg.convert_layout that
 //          would go through shared memory (a row statistic read in a slice
 //          of an MMA layout): its slots are plain #ttg.swizzled_shared
@@ -333,14 +332,10 @@ private:
     // another layout, see reloadInDefaultLayout)
     SmallVector<Operation *> body = llvm::map_to_vector(
         loop.getBody()->getOperations(), [](Operation &op) { return &op; });
-    // A loop that did not ask for its stages streams, besides the loads a
-    // shared tile takes, only loads a dot of the body reads through its
-    // operands (Triton's rule): a row loaded to scale a dot's result (the
-    // loop's dots then read nothing of it) stays synchronous, read where
-    // it is used, as do the small converted loads of a loop without a dot.
-    DenseSet<Operation *> dotInputs;
-    if (!streamEveryLoad)
-      dotInputs = loadsDotsRead(loop);
+    // A loop without a dot that did not ask for its stages streams only the
+    // loads a shared tile takes (Triton streams nothing there): its small
+    // converted loads stay synchronous, read where they are used.
+    bool streamsConvertedLoads = streamEveryLoad || containsDot(loop);
     for (Operation *op : body) {
       if (auto descLoad = dyn_cast<tt::DescriptorLoadOp>(op)) {
         collectDescriptorLoad(descLoad);
@@ -372,7 +367,7 @@ private:
       if (copyBytes < 4)
         continue;
       if (!alloc) {
-        if (!streamEveryLoad && !dotInputs.contains(load))
+        if (!streamsConvertedLoads)
           continue;
         size_t before = loads.size();
         collectConvertedLoad(load);
@@ -395,27 +390,14 @@ private:
     return !loads.empty();
   }
 
-  /// The loads of the loop's body that its dots (in the body or a loop
-  /// nested in it) read through their operands: the loads found walking
-  /// back from each dot's operands over the ops inside the loop.
-  static DenseSet<Operation *> loadsDotsRead(scf::ForOp loop) {
-    DenseSet<Operation *> loads, seen;
-    SmallVector<Operation *> work;
-    loop.getBody()->walk([&](Operation *op) {
-      if (isa<tt::DotOp, WarpGroupDotOp>(op))
-        work.push_back(op);
-    });
-    while (!work.empty()) {
-      Operation *op = work.pop_back_val();
-      if (!seen.insert(op).second)
-        continue;
-      if (isa<tt::LoadOp>(op) && op->getBlock() == loop.getBody())
-        loads.insert(op);
-      for (Value operand : op->getOperands())
-        if (Operation *def = operand.getDefiningOp(); def && loop->isAncestor(def))
-          work.push_back(def);
-    }
-    return loads;
+  /// Whether the loop holds a dot (in its body or a loop nested in it).
+  static bool containsDot(scf::ForOp loop) {
+    return loop.getBody()
+        ->walk([](Operation *op) {
+          return isa<tt::DotOp, WarpGroupDotOp>(op) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+        })
+        .wasInterrupted();
   }
 
   /// Whether cp.async vectors of `copyBytes` from a load in `blocked` land
