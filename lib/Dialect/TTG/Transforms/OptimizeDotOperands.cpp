@@ -26,8 +26,9 @@
 // layout instead: the conversion to it moves up the chain to the loads
 // (hoistConversion, Rematerialization.cpp, which takes it only where the
 // operand layout holds each value no more often than the chain's layout),
-// and each 16-bit tile loaded there is read from a shared tile in the
-// operand layout (ldmatrix), which ttg-pipeline then fills ahead with
+// and each tile loaded there is read from a shared tile in the operand
+// layout (16-bit ones with ldmatrix; 32-bit ones, a gate, element by
+// element from a swizzled tile), which ttg-pipeline then fills ahead with
 // cp.async: the store of A, its fence and its barrier each iteration go
 // (Triton's rule).  Everything else is left alone.
 //
@@ -88,22 +89,20 @@ bool computeOperandInRegisters(WarpGroupDotOp dot, LocalAllocOp alloc,
   auto mma = cast<RankedTensorType>(dot.getC().getType()).getEncoding();
   auto layout = DotOperandEncodingAttr::get(dot.getContext(), /*opIdx=*/0,
                                             mma, /*kWidth=*/2);
-  // The alloc goes first: the plan recomputes only values that feed
-  // nothing else.
+  // The alloc lets go of `source` while the plan is made: the plan
+  // recomputes only values that feed nothing else.
   OpBuilder builder(dot);
   auto convert = ConvertLayoutOp::create(builder, dot.getLoc(),
                                          withEncoding(srcType, layout), source);
-  Type tileType = alloc.getType();
-  Location allocLoc = alloc.getLoc();
   dot.getAMutable().assign(convert.getResult());
-  alloc.erase();
+  alloc.getSrcMutable().clear();
   if (!hoistConversion(convert)) {
-    builder.setInsertionPoint(convert);
-    auto restored = LocalAllocOp::create(builder, allocLoc, tileType, source);
-    dot.getAMutable().assign(restored.getResult());
+    alloc.getSrcMutable().assign(source);
+    dot.getAMutable().assign(alloc.getResult());
     convert.erase();
     return false;
   }
+  alloc.erase();
   // The loaded tiles, converted to the operand layout where they are
   // defined: read from shared tiles in it.
   SmallVector<Value> work = {dot.getA()};
