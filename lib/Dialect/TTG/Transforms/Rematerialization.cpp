@@ -48,12 +48,14 @@
 //      branch: the conversion would run where it did not).  The plan is taken
 //      only if it converts at most as many values, and at most as many bytes,
 //      as the conversions it removes (the root and the conversions it looks
-//      through that only it uses), or if it is one conversion to the operand
-//      layout of an mma.sync dot that follows it in a loop body, all its
-//      leaves are loads, and the operand layout holds each value no more
-//      often than the source layout does: ttg-pipeline streams such loads
-//      through shared memory and reads them back in any layout, so they
-//      cost nothing more in the operand layout (Triton's rule, which also
+//      through that only it uses), or if it is one conversion to the register
+//      operand layout of a tensor-core dot (mma.sync, or a wgmma's A, which
+//      ttg-optimize-dot-operands hoists with hoistConversion) that follows it
+//      in a loop body, all its leaves are loads, and the operand layout
+//      holds each value no more often than the source layout does:
+//      ttg-pipeline streams such loads through shared memory and reads them
+//      back in any layout, so they cost nothing more in the operand layout
+//      (Triton's rule, which also
 //      takes replicated operand layouts, whose every copy redoes the
 //      element-wise work).  The root itself is never a leaf.
 //   3. Convert the leaves right after their definitions, clone the planned
