@@ -55,9 +55,9 @@
 //      holds each value no more often than the source layout does:
 //      ttg-pipeline streams such loads through shared memory and reads them
 //      back in any layout, so they cost nothing more in the operand layout
-//      (Triton's rule, which also
-//      takes replicated operand layouts, whose every copy redoes the
-//      element-wise work).  The root itself is never a leaf.
+//      (Triton's rule, which also takes replicated operand layouts, whose
+//      every copy redoes the element-wise work).  The root itself is never
+//      a leaf.
 //   3. Convert the leaves right after their definitions, clone the planned
 //      ops, operands first, each right after its original (so it sees the
 //      same operands and stays at the same loop depth), with result types in
