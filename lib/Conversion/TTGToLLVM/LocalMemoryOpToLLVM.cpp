@@ -107,8 +107,8 @@ struct LocalStoreLowering : public ConvertOpToLLVMPattern<ttg::LocalStoreOp> {
 };
 
 /// A tile read into registers: with ldmatrix for the tensor-core register
-/// operands it covers (LdMatrix.h), element by element (vectorized where the layouts
-/// allow) otherwise.
+/// operands it covers (LdMatrix.h), element by element (vectorized where
+/// the layouts allow) otherwise.
 struct LocalLoadLowering : public ConvertOpToLLVMPattern<ttg::LocalLoadOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 

@@ -22,7 +22,8 @@ namespace tritium {
 
 /// The registers of `dstType` (a #ttg.dot_op of an mma v2 layout, or A of
 /// an mma v3 one: kWidth 2 with 16-bit elements, or kWidth 1 with 32-bit
-/// ones from a tile contiguous along K) loaded with ldmatrix from the #ttg.nvmma_shared tile
+/// ones from a tile contiguous along K) loaded with ldmatrix from the
+/// #ttg.nvmma_shared tile
 /// `srcType` at `base`, or from its sub-tile of dstType's shape at
 /// `offsets` (a K slice: zero along M or N, a multiple of one instruction's
 /// K along K); nothing when the types are not of that kind.

@@ -114,10 +114,13 @@ std::optional<SmallVector<Value>> tritium::loadDotOperandWithLdMatrix(
   I32Ops ops{builder, loc};
   // The warp's first row (A) or column (B), wrapped to the tile: version 2
   // numbers warps N fastest, version 3 M fastest (warpgroups stack along M).
-  Value warpIndex =
-      opIdx == 1        ? ops.andc(thread.warp, wn - 1)
-      : mma.isHopper()  ? ops.andc(thread.warp, wm - 1)
-                        : ops.andc(ops.shr(thread.warp, llvm::Log2_64(wn)), wm - 1);
+  Value warpIndex;
+  if (opIdx == 1)
+    warpIndex = ops.andc(thread.warp, wn - 1);
+  else if (mma.isHopper())
+    warpIndex = ops.andc(thread.warp, wm - 1);
+  else
+    warpIndex = ops.andc(ops.shr(thread.warp, llvm::Log2_64(wn)), wm - 1);
   Value lane = thread.lane;
   Value rowInMatrix = ops.andc(lane, 7);
   Value matrix = ops.andc(ops.shr(lane, 3), opIdx == 0 ? 3 : 1);

@@ -408,7 +408,7 @@ private:
       return false;
     for (Operation *op = conversion->getNextNode(); op; op = op->getNextNode())
       if (isa<tt::DotOp, WarpGroupDotOp>(op) &&
-          cast<RankedTensorType>(op->getResult(0).getType()).getEncoding() == mma)
+          getLayoutOf(op->getResult(0)) == mma)
         return true;
     return false;
   }
