@@ -34,17 +34,23 @@ TEST(Occupancy, OneMoreBlockWhenRegistersAreJustAboveAStep) {
   EXPECT_EQ(oneMoreBlockPerSM(hopper(), 170, 128, 0), 3);
 }
 
-TEST(Occupancy, WiderWindowFromOneBlockToTwo) {
+TEST(Occupancy, ThreeEighthsWindowBelowSixteenWarps) {
   // 8 warps of 182 registers: one block; two need 128, 0.70 of 182 (the
   // causal attention forward at head dim 64, (128, 128, 3 stages)).
   EXPECT_EQ(oneMoreBlockPerSM(hopper(), 182, 256, 0), 2);
   EXPECT_EQ(oneMoreBlockPerSM(hopper(), 204, 256, 0), 2);
   EXPECT_EQ(oneMoreBlockPerSM(hopper(), 208, 256, 0), std::nullopt);
-  // From two blocks the window stays an eighth: 4 warps of 212 registers
-  // run 2 blocks, 3 would need 168 (0.79 of 212).
+  // From two blocks too: 4 warps of 212 registers run 2 blocks, 3 need
+  // 168 (0.79 of 212).
   EXPECT_EQ(blocksPerSM(hopper(), 212, 128, 0), 2);
-  EXPECT_EQ(oneMoreBlockPerSM(hopper(), 212, 128, 0), std::nullopt);
+  EXPECT_EQ(oneMoreBlockPerSM(hopper(), 212, 128, 0), 3);
   EXPECT_EQ(oneMoreBlockPerSM(hopper(), 192, 128, 0), 3);
+  // And from three: 4 warps of 168 registers run 3 blocks, 12 warps; 4
+  // need 128, 0.76 of 168 (Mamba-2's chunk-state backward at 32x64).
+  EXPECT_EQ(blocksPerSM(hopper(), 168, 128, 0), 3);
+  EXPECT_EQ(oneMoreBlockPerSM(hopper(), 168, 128, 0), 4);
+  // 2 warps of 248 registers: 4 blocks, 8 warps; 5 need 200 (0.81).
+  EXPECT_EQ(oneMoreBlockPerSM(hopper(), 248, 64, 0), 5);
 }
 
 TEST(Occupancy, NoRetryFarFromAStepOrLimitedElsewhere) {

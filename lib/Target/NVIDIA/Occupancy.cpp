@@ -81,11 +81,13 @@ std::optional<int> tritium::nvidia::oneMoreBlockPerSM(const SMLimits &limits,
   int perWarp = limits.registers / (target * warpsPerBlock);
   perWarp = perWarp / limits.registerUnit * limits.registerUnit;
   int needed = std::min(limits.maxRegistersPerThread, perWarp / 32 / 8 * 8);
-  // A block alone on its SM has no other block's warps to run while its own
-  // wait at a barrier or drain their last loads: the step to a second block
-  // is worth giving up more registers for (3/8) than a step from two or
-  // more (1/8).
-  int eighthsKept = now == 1 ? 5 : 7;
+  // Below the warps that hide latency, a block more is worth up to three
+  // eighths of the registers: a block alone on its SM has no other block's
+  // warps to run while its own wait at a barrier or drain their last loads
+  // (8-warp attention tiles, 1 -> 2 blocks), and 3 blocks of 4 warps leave
+  // each scheduler three (Mamba-2's chunk-state backward, 168 -> 123
+  // registers for a fourth block).
+  constexpr int eighthsKept = 5;
   if (needed <= 0 || needed * 8 < registers * eighthsKept)
     return std::nullopt;
   return target;

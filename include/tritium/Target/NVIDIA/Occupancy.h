@@ -57,8 +57,8 @@ int blocksPerSM(const SMLimits &limits, int registers, int threads,
 /// shared memory a block runs one block more per SM: when registers are
 /// what limits it, the blocks it runs hold fewer warps than the schedulers
 /// need to hide latency, shared memory, warps and block slots allow one
-/// more, and the register count that needs is at least 7/8 of `registers`
-/// (5/8 when one block runs now: 180 registers in blocks of 8 warps -> 128).
+/// more, and the register count that needs is at least 5/8 of `registers`
+/// (180 registers in blocks of 8 warps -> 128; 4 warps of 168 -> 128).
 /// nullopt otherwise.
 std::optional<int> oneMoreBlockPerSM(const SMLimits &limits, int registers,
                                      int threads, int sharedBytes);
