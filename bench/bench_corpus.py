@@ -6,8 +6,9 @@ Families (item = kernel, shape and config):
   attention   a flash-attention forward written as users write it
               (bench/kernels/attention_one_loop.py), fp16 and bf16, head dim
               64 and 128, causal and not, Z=4 H=32 N=4096, over CONFIGS_ATTN
-              (BLOCK_M, BLOCK_N, stages, warps); TFLOP/s = 4 Z H N^2 D, halved
-              for causal
+              (BLOCK_M, BLOCK_N, stages, warps), and head dim 256 over
+              CONFIGS_ATTN_D256 (the tiles whose K and V stages fit in shared
+              memory); TFLOP/s = 4 Z H N^2 D, halved for causal
   attention_forms the flash-attention forward of tutorial 06
               (bench/kernels/attention.py: causal split into an unmasked loop
               over the blocks left of the diagonal and a masked one over the
@@ -45,8 +46,11 @@ Families (item = kernel, shape and config):
               512-16384, 4096 rows (the tutorials' launches); layer norm
               backward (tutorial 05: dX with dW and dB partials added under
               spin locks, then summed; fp16, 4096 rows of 1024-8192, the
-              locks zeroed in each timed call); asin through libdevice
-              (tutorial 07) at 98432 and 2^24 elements; GB/s
+              locks zeroed in each timed call); seeded dropout (tutorial 04:
+              tl.rand of the element's offset, p = 0.5) at 2^20-2^24
+              elements, checked against Philox computed by torch
+              (bench/philox_reference.py); asin through libdevice (tutorial
+              07) at 98432 and 2^24 elements; GB/s
 
 Per item and compiler: the cold compile (the first call of the item in a
 warm process), the throughput (the better of two interleaved do_bench
@@ -80,6 +84,8 @@ sys.path.insert(0, HERE)
 
 CONFIGS_ATTN = [(64, 32, 3, 4), (64, 64, 3, 4), (128, 32, 3, 4), (128, 64, 2, 4), (128, 64, 3, 4), (128, 64, 3, 8),
                 (128, 128, 2, 8), (128, 128, 3, 8)]
+# head dim 256: a stage of K and V takes BLOCK_N x 1 KB in fp16
+CONFIGS_ATTN_D256 = [(64, 32, 3, 4), (64, 64, 2, 4), (128, 32, 3, 8), (128, 64, 2, 8)]
 # tutorial 03's lists: (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, stages, warps)
 CONFIGS_MM = [(128, 256, 64, 8, 3, 8), (64, 256, 32, 8, 4, 4), (128, 128, 32, 8, 4, 4), (128, 64, 32, 8, 4, 4),
               (64, 128, 32, 8, 4, 4), (128, 32, 32, 8, 4, 4), (64, 32, 32, 8, 5, 2), (32, 64, 32, 8, 5, 2)]
@@ -116,6 +122,9 @@ def items(families, quick):
                 for causal in (False, True):
                     for config in (CONFIGS_ATTN[::3] if quick else CONFIGS_ATTN):
                         out.append(("attention", (dtype, d, causal), config))
+        for causal in (False, True):
+            for config in (CONFIGS_ATTN_D256[::2] if quick else CONFIGS_ATTN_D256):
+                out.append(("attention", ("fp16", 256, causal), config))
     if "attention_forms" in families:
         for form in ATTENTION_FORMS:
             for d, causal in ((64, False), (128, False), (128, True)):
@@ -157,6 +166,8 @@ def items(families, quick):
             out.append(("tutorials", ("layer_norm", n_cols), None))
         for n_cols in ((1024, 8192) if quick else (1024, 2048, 4096, 8192)):
             out.append(("tutorials", ("layer_norm_bwd", n_cols), None))
+        for log2n in ((22,) if quick else (20, 22, 24)):
+            out.append(("tutorials", ("seeded_dropout", 1 << log2n), None))
         for n in ((98432,) if quick else (98432, 1 << 24)):
             out.append(("tutorials", ("asin", n), None))
     return out
@@ -478,6 +489,18 @@ class Item:
                 kernel, o = self.modules[name]["tutorials"].asin_kernel, outs[name]
                 return lambda: kernel[(triton_cdiv(n, 1024),)](x, o, n, BLOCK_SIZE=1024)
             return "GB/s", 2 * 4 * n / 1e9, torch.asin(x.double()).float(), 1e-6, launch, outs
+        if kind == "seeded_dropout":
+            from philox_reference import uniform
+            x = torch.randn(n, device="cuda")
+            p, seed = 0.5, 123
+            outs = {name: torch.empty_like(x) for name in self.modules}
+            keep = uniform(torch, seed, torch.arange(n, device="cuda", dtype=torch.int64)) > p
+            want = torch.where(keep, x / (1 - p), 0.0)
+
+            def launch(name):
+                kernel, o = self.modules[name]["tutorials"]._seeded_dropout, outs[name]
+                return lambda: kernel[(triton_cdiv(n, 1024),)](x, o, n, p, seed, BLOCK_SIZE=1024)
+            return "GB/s", 2 * 4 * n / 1e9, want, 1e-6, launch, outs
         if kind == "layer_norm_bwd":
             return self._layer_norm_bwd(n)
         rows = 4096

@@ -27,7 +27,8 @@ def test_the_corpus_has_every_family_and_enough_items():
     assert {line.split()[0] for line in items} == set(bench_corpus.FAMILIES)
     # every 8-warp attention config is an item in both dtypes, head dims and masks
     eight = [line for line in items if line.split()[0] == "attention" and line.endswith(", 8)")]
-    assert len(eight) == 2 * 2 * 2 * sum(1 for c in bench_corpus.CONFIGS_ATTN if c[3] == 8)
+    assert len(eight) == 2 * 2 * 2 * sum(1 for c in bench_corpus.CONFIGS_ATTN if c[3] == 8) + \
+        2 * sum(1 for c in bench_corpus.CONFIGS_ATTN_D256 if c[3] == 8)
 
 
 def defines(kernel_file, names):
@@ -87,3 +88,29 @@ def test_tutorial_08_grouped_matmul_is_a_matmul_form():
     assert len(items) == len(bench_corpus.CONFIGS_GROUPED)
     assert defines("matmul_forms.py", ["grouped_matmul"])
     assert all(m % 128 == 0 for m in bench_corpus.GROUP_ROWS)  # the kernel takes sizes multiple of its blocks
+
+
+def test_seeded_dropout_reference_is_the_tutorial_kernel_on_the_cpu():
+    # The corpus checks tutorial 04's dropout against bench/philox_reference.py;
+    # the kernel run on the CPU target keeps exactly the elements it says.
+    import numpy as np
+
+    import kernel_sources
+    import philox_reference
+    import tritium
+    import tritium.language as tl
+    tutorials = kernel_sources.load_kernels(["tutorials.py"], tritium, tl, "corpus-test")
+    n, p, seed = 3000, 0.5, 123
+    x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+    out = np.empty_like(x)
+    tutorials._seeded_dropout[((n + 1023) // 1024,)](x, out, n, p, seed, BLOCK_SIZE=1024)
+    keep = philox_reference.uniform(np, seed, np.arange(n, dtype=np.int64)) > np.float32(p)
+    assert 0.4 < keep.mean() < 0.6
+    np.testing.assert_array_equal(out, np.where(keep, x / np.float32(1 - p), np.float32(0)))
+
+
+def test_head_dim_256_and_dropout_items():
+    items = listed("--families", "attention,tutorials")
+    d256 = [line for line in items if line.startswith("attention ('fp16', 256,")]
+    assert len(d256) == 2 * len(bench_corpus.CONFIGS_ATTN_D256)
+    assert sum(line.startswith("tutorials ('seeded_dropout',") for line in items) == 3
