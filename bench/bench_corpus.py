@@ -32,7 +32,8 @@ Families (item = kernel, shape and config):
               over CONFIGS_SPLIT_K; C zeroed in each timed call), and a
               grouped matmul in the form of tutorial 08 (8 groups of 256-1536
               rows, N = K = 2048, pointers loaded from device arrays; over
-              CONFIGS_GROUPED)
+              CONFIGS_GROUPED); an int8 GEMM with an int32 accumulator and
+              output (4096^3, B K-major, over tutorial 03's fp8 list; TOP/s)
   inductor_mm Inductor's mm template over Inductor's 20 configs
               (bench_inductor_mm.py): fp32 without TF32 at 2048^3, fp32 with
               TF32 and bf16 at 4096^3
@@ -148,6 +149,8 @@ def items(families, quick):
             out.append(("matmul_forms", ("fp16", "split_k"), config))
         for config in CONFIGS_GROUPED[::3 if quick else 1]:
             out.append(("matmul_forms", ("fp16", "grouped"), config))
+        for config in CONFIGS_MM_FP8[::4 if quick else 1]:
+            out.append(("matmul_forms", ("int8", "int8"), config))
     if "inductor_mm" in families:
         from inductor_mm_configs import CONFIGS as MM_CONFIGS
         for case in ("fp32", "tf32", "bf16"):
@@ -421,6 +424,21 @@ class Item:
                                         num_stages=stages, num_warps=warps)
                 return call
             return "TFLOP/s", 2.0 * sum(GROUP_ROWS) * N * K / 1e12, want, 0.02, launch, outs
+        if form == "int8":
+            M = N = K = 4096
+            a = torch.randint(-127, 128, (M, K), device="cuda", dtype=torch.int8)
+            b = torch.randint(-127, 128, (N, K), device="cuda", dtype=torch.int8).T
+            want = (a.double() @ b.double()).to(torch.int32)  # exact: |sums| < 2**27
+            outs = {name: torch.empty(M, N, device="cuda", dtype=torch.int32) for name in self.modules}
+            bm, bn, bk, group, stages, warps = self.config
+
+            def launch(name):
+                kernel, c = self.modules[name]["matmul_forms"].int8_matmul, outs[name]
+                grid = (triton_cdiv(M, bm) * triton_cdiv(N, bn),)
+                return lambda: kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                                            c.stride(0), c.stride(1), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+                                            GROUP_M=group, num_stages=stages, num_warps=warps)
+            return "TOP/s", 2.0 * M * N * K / 1e12, want, 0.0, launch, outs
         if form == "split_k":
             M, N, K = 1024, 1024, 16384
             a = torch.randn(M, K, device="cuda", dtype=torch.float16)

@@ -13,6 +13,10 @@
 #                   turn, each group's matrices reached through pointers
 #                   loaded from device arrays (int64 addresses), its sizes
 #                   and row strides loaded too; sizes multiples of the blocks.
+#   int8_matmul     C = A @ B in int8 with an int32 accumulator and int32
+#                   output (quantized inference's GEMM), B stored K-major (a
+#                   transposed view, as 8-bit wgmma reads it), tutorial 03's
+#                   grouped program order and K-masked loads.
 
 
 @triton.jit
@@ -107,3 +111,29 @@ def grouped_matmul(a_addrs, b_addrs, c_addrs, sizes, row_strides, groups, NUM_PR
             tl.store(c + rows[:, None] * ldc + cols[None, :], acc.to(tl.float16))
             tile += NUM_PROGRAMS
         group_start += group_tiles
+
+
+@triton.jit
+def int8_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
+                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    pid = tl.program_id(0)
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    group = pid // (GROUP_M * tiles_n)
+    rows_in_group = min(tl.cdiv(M, BLOCK_M) - group * GROUP_M, GROUP_M)
+    pid_m = group * GROUP_M + (pid % (GROUP_M * tiles_n)) % rows_in_group
+    pid_n = (pid % (GROUP_M * tiles_n)) // rows_in_group
+    rm = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    rn = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    rk = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
+    b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.int32)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptrs, mask=rk[None, :] < K - k, other=0)
+        b = tl.load(b_ptrs, mask=rk[:, None] < K - k, other=0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    tl.store(c_ptr + cm[:, None] * stride_cm + cn[None, :] * stride_cn, acc, mask=(cm[:, None] < M) & (cn[None, :] < N))

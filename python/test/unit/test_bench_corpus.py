@@ -109,8 +109,11 @@ def test_seeded_dropout_reference_is_the_tutorial_kernel_on_the_cpu():
     np.testing.assert_array_equal(out, np.where(keep, x / np.float32(1 - p), np.float32(0)))
 
 
-def test_head_dim_256_and_dropout_items():
-    items = listed("--families", "attention,tutorials")
+def test_head_dim_256_int8_and_dropout_items():
+    items = listed("--families", "attention,matmul_forms,tutorials")
     d256 = [line for line in items if line.startswith("attention ('fp16', 256,")]
     assert len(d256) == 2 * len(bench_corpus.CONFIGS_ATTN_D256)
+    int8 = [line for line in items if line.startswith("matmul_forms ('int8', 'int8')")]
+    assert len(int8) == len(bench_corpus.CONFIGS_MM_FP8)
+    assert defines("matmul_forms.py", ["int8_matmul"])
     assert sum(line.startswith("tutorials ('seeded_dropout',") for line in items) == 3
