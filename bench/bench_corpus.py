@@ -6,9 +6,11 @@ Families (item = kernel, shape and config):
   attention   a flash-attention forward written as users write it
               (bench/kernels/attention_one_loop.py), fp16 and bf16, head dim
               64 and 128, causal and not, Z=4 H=32 N=4096, over CONFIGS_ATTN
-              (BLOCK_M, BLOCK_N, stages, warps), and head dim 256 over
+              (BLOCK_M, BLOCK_N, stages, warps), head dim 256 over
               CONFIGS_ATTN_D256 (the tiles whose K and V stages fit in shared
-              memory); TFLOP/s = 4 Z H N^2 D, halved for causal
+              memory), and fp8 e4m3 at head dim 128 (V stored transposed, as
+              8-bit wgmma reads it; fp16 output); TFLOP/s = 4 Z H N^2 D,
+              halved for causal
   attention_forms the flash-attention forward of tutorial 06
               (bench/kernels/attention.py: causal split into an unmasked loop
               over the blocks left of the diagonal and a masked one over the
@@ -126,6 +128,9 @@ def items(families, quick):
         for causal in (False, True):
             for config in (CONFIGS_ATTN_D256[::2] if quick else CONFIGS_ATTN_D256):
                 out.append(("attention", ("fp16", 256, causal), config))
+        for causal in (False, True):
+            for config in (CONFIGS_ATTN[::3] if quick else CONFIGS_ATTN):
+                out.append(("attention", ("fp8", 128, causal), config))
     if "attention_forms" in families:
         for form in ATTENTION_FORMS:
             for d, causal in ((64, False), (128, False), (128, True)):
@@ -240,9 +245,20 @@ class Item:
     def _attention(self):
         torch = self.torch
         dtype_name, d, causal = self.case
-        dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[dtype_name]
         Z, H, N = self.ATTENTION_SHAPE
-        q, k, v, sm_scale, want, outs = self._attention_forward_inputs(dtype, d, causal)
+        tol = 2e-2
+        if dtype_name == "fp8":
+            # fp16 tensors rounded to e4m3 (SDPA's reference on the rounded
+            # values), V stored as Z x H x D x N; P is rounded to e4m3 too
+            q, k, v, sm_scale, _, outs = self._attention_forward_inputs(torch.float16, d, causal)
+            q, k = q.to(torch.float8_e4m3fn), k.to(torch.float8_e4m3fn)
+            v = v.transpose(2, 3).contiguous().to(torch.float8_e4m3fn).transpose(2, 3)
+            want = torch.nn.functional.scaled_dot_product_attention(q.half(), k.half(), v.half(), is_causal=causal,
+                                                                    scale=sm_scale)
+            tol = 0.1
+        else:
+            dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[dtype_name]
+            q, k, v, sm_scale, want, outs = self._attention_forward_inputs(dtype, d, causal)
         bm, bn, stages, warps = self.config
 
         def launch(name):
@@ -252,7 +268,7 @@ class Item:
                                         H, N, HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, CAUSAL=causal,
                                         num_stages=stages, num_warps=warps)
         flops = 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
-        return "TFLOP/s", flops / 1e12, want, 2e-2, launch, outs
+        return "TFLOP/s", flops / 1e12, want, tol, launch, outs
 
     def _attention_forms(self):
         form, d, causal = self.case
