@@ -8,9 +8,10 @@ Families (item = kernel, shape and config):
               64 and 128, causal and not, Z=4 H=32 N=4096, over CONFIGS_ATTN
               (BLOCK_M, BLOCK_N, stages, warps), head dim 256 over
               CONFIGS_ATTN_D256 (the tiles whose K and V stages fit in shared
-              memory), and fp8 e4m3 at head dim 128 (V stored transposed, as
-              8-bit wgmma reads it; fp16 output); TFLOP/s = 4 Z H N^2 D,
-              halved for causal
+              memory), fp8 e4m3 at head dim 128 (V stored transposed, as
+              8-bit wgmma reads it; fp16 output), and fp16 at head dim 128
+              with `acc += tl.dot(p, v)` (add_product, 8-warp configs);
+              TFLOP/s = 4 Z H N^2 D, halved for causal
   attention_forms the flash-attention forward of tutorial 06
               (bench/kernels/attention.py: causal split into an unmasked loop
               over the blocks left of the diagonal and a masked one over the
@@ -131,6 +132,9 @@ def items(families, quick):
         for causal in (False, True):
             for config in (CONFIGS_ATTN[::3] if quick else CONFIGS_ATTN):
                 out.append(("attention", ("fp8", 128, causal), config))
+        for causal in (False, True):  # (Tritium folds the add into the dot: its 8-warp tiles)
+            for config in [c for c in CONFIGS_ATTN if c[3] == 8][::2 if quick else 1]:
+                out.append(("attention", ("fp16", 128, causal, "add_product"), config))
     if "attention_forms" in families:
         for form in ATTENTION_FORMS:
             for d, causal in ((64, False), (128, False), (128, True)):
@@ -244,9 +248,10 @@ class Item:
 
     def _attention(self):
         torch = self.torch
-        dtype_name, d, causal = self.case
+        dtype_name, d, causal, *form = self.case
         Z, H, N = self.ATTENTION_SHAPE
         tol = 2e-2
+        variant = {"ADD_PRODUCT": True} if form == ["add_product"] else {}
         if dtype_name == "fp8":
             # fp16 tensors rounded to e4m3 (SDPA's reference on the rounded
             # values), V stored as Z x H x D x N; P is rounded to e4m3 too
@@ -266,7 +271,7 @@ class Item:
             grid = (triton_cdiv(N, bm), Z * H)
             return lambda: kernel[grid](q, k, v, o, sm_scale, *q.stride(), *k.stride(), *v.stride(), *o.stride(),
                                         H, N, HEAD_DIM=d, BLOCK_M=bm, BLOCK_N=bn, CAUSAL=causal,
-                                        num_stages=stages, num_warps=warps)
+                                        num_stages=stages, num_warps=warps, **variant)
         flops = 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
         return "TFLOP/s", flops / 1e12, want, tol, launch, outs
 

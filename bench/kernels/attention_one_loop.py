@@ -2,7 +2,8 @@
 # the way Triton's tutorial does: plain pointer loads with every stride an
 # argument, one loop over the K/V blocks (causal masking by tl.where inside
 # it, for every block up to the diagonal), the running rescale of the
-# accumulator as its own statement before `acc = tl.dot(p, v, acc)`.
+# accumulator as its own statement before `acc = tl.dot(p, v, acc)` (or,
+# with ADD_PRODUCT, `acc += tl.dot(p, v)`, the other way users write it).
 # Executed by bench/kernel_sources.py with `triton` and `tl` bound to one
 # compiler.
 
@@ -14,7 +15,8 @@ def attn_fwd_one_loop(Q, K, V, Out, sm_scale,
                       stride_vz, stride_vh, stride_vn, stride_vd,
                       stride_oz, stride_oh, stride_om, stride_od,
                       H, N_CTX,
-                      HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
+                      HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr,
+                      ADD_PRODUCT: tl.constexpr = False):
     start_m = tl.program_id(0)
     off_zh = tl.program_id(1)
     off_z = off_zh // H
@@ -47,7 +49,10 @@ def attn_fwd_one_loop(Q, K, V, Out, sm_scale,
         l_i = l_i * alpha + tl.sum(p, 1)
         v = tl.load(v_base + cols[:, None] * stride_vn + offs_d[None, :] * stride_vd)
         acc = acc * alpha[:, None]
-        acc = tl.dot(p.to(v.dtype), v, acc)
+        if ADD_PRODUCT:
+            acc += tl.dot(p.to(v.dtype), v)
+        else:
+            acc = tl.dot(p.to(v.dtype), v, acc)
         m_i = m_new
     acc = acc / l_i[:, None]
     tl.store(o_base + offs_m[:, None] * stride_om + offs_d[None, :] * stride_od, acc.to(Out.dtype.element_ty))

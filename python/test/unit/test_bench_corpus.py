@@ -27,8 +27,8 @@ def test_the_corpus_has_every_family_and_enough_items():
     assert {line.split()[0] for line in items} == set(bench_corpus.FAMILIES)
     # every 8-warp attention config is an item in both dtypes, head dims and masks
     eight = [line for line in items if line.split()[0] == "attention" and line.endswith(", 8)")]
-    # (fp16 and bf16 at head dims 64 and 128, fp8 at 128; fp16 at 256 over its own list)
-    assert len(eight) == (2 * 2 + 1) * 2 * sum(1 for c in bench_corpus.CONFIGS_ATTN if c[3] == 8) + \
+    # (fp16 and bf16 at head dims 64 and 128, fp8 and add_product at 128; fp16 at 256 over its own list)
+    assert len(eight) == (2 * 2 * 2 + 2 + 2) * sum(1 for c in bench_corpus.CONFIGS_ATTN if c[3] == 8) + \
         2 * sum(1 for c in bench_corpus.CONFIGS_ATTN_D256 if c[3] == 8)
 
 
@@ -116,6 +116,8 @@ def test_head_dim_256_fp8_attention_int8_and_dropout_items():
     assert len(d256) == 2 * len(bench_corpus.CONFIGS_ATTN_D256)
     fp8 = [line for line in items if line.startswith("attention ('fp8', 128,")]
     assert len(fp8) == 2 * len(bench_corpus.CONFIGS_ATTN)
+    added = [line for line in items if "'add_product')" in line]
+    assert len(added) == 2 * sum(1 for c in bench_corpus.CONFIGS_ATTN if c[3] == 8) and defines("attention_one_loop.py", ["attn_fwd_one_loop"])
     int8 = [line for line in items if line.startswith("matmul_forms ('int8', 'int8')")]
     assert len(int8) == len(bench_corpus.CONFIGS_MM_FP8)
     assert defines("matmul_forms.py", ["int8_matmul"])
