@@ -28,10 +28,10 @@
 //               where the machine has a thread for each, stopped where
 //               the first does not spill);
 //               one that does not spill, runs fewer warps per SM than hide
-//               latency and whose registers are within an eighth above a
-//               step of occupancy (three eighths for a block alone on its
-//               SM), with `.minnctapersm` one block more
-//               (Occupancy.h), kept if it reaches the step without spilling
+//               latency and would reach one more block per SM giving up at
+//               most three eighths of its registers, with `.minnctapersm`
+//               one block more (Occupancy.h), kept if it reaches the step
+//               without spilling
 // Each compile has its own LLVMContext whose diagnostic handler collects
 // LLVM's warnings and errors instead of printing them (and, for errors,
 // exiting the process, which an LLVMContext without a handler does).
