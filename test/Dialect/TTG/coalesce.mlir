@@ -129,9 +129,11 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // between them).  The store keeps its own width: in @store_keeps_its_width
 // an fp32 store of the bf16 values stays at 4.  In
 // @index_arithmetic_links_nothing the fp8 store shares only the offsets with
-// the load, so the load keeps 8.  Loads are not widened to each other: in
-// @loads_meeting_keep_their_widths an fp32 tile (4 a thread) scales an fp16
-// tile (8 a thread) and each keeps its own width.
+// the load, so the load keeps 8.  Loads whose values meet in an element-wise
+// op take the widest of them: in @loads_meeting_take_the_widest an fp32
+// tile (4 a thread on its own) scales an fp16 tile (8 a thread), and both are
+// loaded 8 a thread (the next split: not where the product is a dot operand
+// of their loop).
 // CHECK-DAG: #[[VEC16:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [16], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-DAG: #[[VEC8:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-DAG: #[[VEC4:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -144,9 +146,9 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 // CHECK-LABEL: tt.func @index_arithmetic_links_nothing
 // CHECK: tt.load %{{.*}} : tensor<2048x!tt.ptr<bf16>, #[[VEC8]]>
 // CHECK: tt.store %{{.*}}, %{{.*}} : tensor<2048x!tt.ptr<f8E4M3FN>, #[[VEC16]]>
-// CHECK-LABEL: tt.func @loads_meeting_keep_their_widths
+// CHECK-LABEL: tt.func @loads_meeting_take_the_widest
 // CHECK: tt.load %{{.*}} : tensor<2048x!tt.ptr<f16>, #[[VEC8]]>
-// CHECK: tt.load %{{.*}} : tensor<2048x!tt.ptr<f32>, #[[VEC4]]>
+// CHECK: tt.load %{{.*}} : tensor<2048x!tt.ptr<f32>, #[[VEC8]]>
 #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
   tt.func @load_takes_the_stores_width(%x: !tt.ptr<bf16> {tt.divisibility = 16 : i32}, %y: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}) {
@@ -182,7 +184,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     tt.store %yp, %z : tensor<2048x!tt.ptr<f8E4M3FN>, #blocked>
     tt.return %v : tensor<2048xbf16, #blocked>
   }
-  tt.func @loads_meeting_keep_their_widths(%x: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %g: !tt.ptr<f32> {tt.divisibility = 16 : i32}) -> tensor<2048xf16, #blocked> {
+  tt.func @loads_meeting_take_the_widest(%x: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %g: !tt.ptr<f32> {tt.divisibility = 16 : i32}) -> tensor<2048xf16, #blocked> {
     %r = tt.make_range {start = 0 : i32, end = 2048 : i32} : tensor<2048xi32, #blocked>
     %xs = tt.splat %x : !tt.ptr<f16> -> tensor<2048x!tt.ptr<f16>, #blocked>
     %xp = tt.addptr %xs, %r : tensor<2048x!tt.ptr<f16>, #blocked>, tensor<2048xi32, #blocked>
@@ -195,5 +197,100 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
     %m = arith.mulf %f, %e : tensor<2048xf32, #blocked>
     %t = arith.truncf %m : tensor<2048xf32, #blocked> to tensor<2048xf16, #blocked>
     tt.return %t : tensor<2048xf16, #blocked>
+  }
+}
+
+// -----
+
+// Loads that meet in a dot operand of the loop they are loaded in keep their
+// own widths: ttg-pipeline streams them into shared memory, where the dot's
+// operand is read in its own layout.  In @operand_of_the_loops_dot an fp16
+// tile scaled by exp2 of an fp32 tile is the dot's A: the fp32 tile stays 4
+// a thread.  In @operand_of_a_dot_under_an_if the dot is in an scf.if of the
+// body (ttg-pipeline streams nothing for it; the two tiles meet in
+// registers, flash-linear-attention's chunk_gla_fwd_kernel_o): the fp32 tile
+// takes the fp16 tile's 8 and no conversion joins them.
+// CHECK-DAG: #[[WIDE:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[NARROW:blocked[0-9]*]] = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: tt.func @operand_of_the_loops_dot
+// CHECK: scf.for
+// CHECK: tt.load %{{.*}} : tensor<64x64x!tt.ptr<f16>, #[[WIDE]]>
+// CHECK: tt.load %{{.*}} : tensor<64x64x!tt.ptr<f32>, #[[NARROW]]>
+// CHECK-LABEL: tt.func @operand_of_a_dot_under_an_if
+// CHECK: scf.for
+// CHECK: tt.load %{{.*}} : tensor<64x64x!tt.ptr<f16>, #[[WIDE]]>
+// CHECK: tt.load %{{.*}} : tensor<64x64x!tt.ptr<f32>, #[[WIDE]]>
+#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#blocked3 = #ttg.blocked<{sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#dot_op = #ttg.dot_op<{opIdx = 0, parent = #blocked3, kWidth = 1}>
+#dot_op1 = #ttg.dot_op<{opIdx = 1, parent = #blocked3, kWidth = 1}>
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func @operand_of_the_loops_dot(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %g: !tt.ptr<f32> {tt.divisibility = 16 : i32},
+                                    %h: tensor<64x64xf16, #dot_op1>, %n: i32) -> tensor<64x64xf32, #blocked3> {
+    %c64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %rows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %row = tt.expand_dims %rows {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %rowoff = arith.muli %row, %c64 : tensor<64x1xi32, #blocked>
+    %col = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %rowb = tt.broadcast %rowoff : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %colb = tt.broadcast %col : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %offsets = arith.addi %rowb, %colb : tensor<64x64xi32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked3>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #blocked3>) : i32 {
+      %qs = tt.splat %q : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+      %qp = tt.addptr %qs, %offsets : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %qv = tt.load %qp : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %gs = tt.splat %g : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #blocked>
+      %gp = tt.addptr %gs, %offsets : tensor<64x64x!tt.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
+      %gv = tt.load %gp : tensor<64x64x!tt.ptr<f32>, #blocked>
+      %e = math.exp2 %gv : tensor<64x64xf32, #blocked>
+      %w = arith.extf %qv : tensor<64x64xf16, #blocked> to tensor<64x64xf32, #blocked>
+      %m = arith.mulf %w, %e : tensor<64x64xf32, #blocked>
+      %t = arith.truncf %m : tensor<64x64xf32, #blocked> to tensor<64x64xf16, #blocked>
+      %a = ttg.convert_layout %t : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #dot_op>
+      %d = tt.dot %a, %h, %acc : tensor<64x64xf16, #dot_op> * tensor<64x64xf16, #dot_op1> -> tensor<64x64xf32, #blocked3>
+      scf.yield %d : tensor<64x64xf32, #blocked3>
+    }
+    tt.return %r : tensor<64x64xf32, #blocked3>
+  }
+  tt.func @operand_of_a_dot_under_an_if(%q: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %g: !tt.ptr<f32> {tt.divisibility = 16 : i32},
+                                        %h: tensor<64x64xf16, #dot_op1>, %n: i32) -> tensor<64x64xf32, #blocked3> {
+    %c64 = arith.constant dense<64> : tensor<64x1xi32, #blocked>
+    %rows = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>
+    %cols = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %row = tt.expand_dims %rows {axis = 1 : i32} : tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>> -> tensor<64x1xi32, #blocked>
+    %rowoff = arith.muli %row, %c64 : tensor<64x1xi32, #blocked>
+    %col = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %rowb = tt.broadcast %rowoff : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %colb = tt.broadcast %col : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %offsets = arith.addi %rowb, %colb : tensor<64x64xi32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked3>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #blocked3>) : i32 {
+      %qs = tt.splat %q : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>, #blocked>
+      %qp = tt.addptr %qs, %offsets : tensor<64x64x!tt.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+      %qv = tt.load %qp : tensor<64x64x!tt.ptr<f16>, #blocked>
+      %gs = tt.splat %g : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #blocked>
+      %gp = tt.addptr %gs, %offsets : tensor<64x64x!tt.ptr<f32>, #blocked>, tensor<64x64xi32, #blocked>
+      %gv = tt.load %gp : tensor<64x64x!tt.ptr<f32>, #blocked>
+      %e = math.exp2 %gv : tensor<64x64xf32, #blocked>
+      %w = arith.extf %qv : tensor<64x64xf16, #blocked> to tensor<64x64xf32, #blocked>
+      %m = arith.mulf %w, %e : tensor<64x64xf32, #blocked>
+      %t = arith.truncf %m : tensor<64x64xf32, #blocked> to tensor<64x64xf16, #blocked>
+      %first = arith.cmpi sge, %i, %c0 : i32
+      %next = scf.if %first -> (tensor<64x64xf32, #blocked3>) {
+        %a = ttg.convert_layout %t : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #dot_op>
+        %d = tt.dot %a, %h, %acc : tensor<64x64xf16, #dot_op> * tensor<64x64xf16, #dot_op1> -> tensor<64x64xf32, #blocked3>
+        scf.yield %d : tensor<64x64xf32, #blocked3>
+      } else {
+        scf.yield %acc : tensor<64x64xf32, #blocked3>
+      }
+      scf.yield %next : tensor<64x64xf32, #blocked3>
+    }
+    tt.return %r : tensor<64x64xf32, #blocked3>
   }
 }

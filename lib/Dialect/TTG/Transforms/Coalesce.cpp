@@ -22,6 +22,14 @@
 //        streamed through shared memory 8 words a thread instead of 4);
 //        a store keeps its own (wider would leave gaps between a warp's
 //        writes);
+//        loads of one shape and order whose values meet in an element-wise
+//        op take the largest perThread among them (Triton's layout for
+//        them: one set of offsets and masks, and no conversion between
+//        them where they meet), except a load whose value reaches a tt.dot
+//        of the loop body it is loaded in: ttg-pipeline streams it into
+//        shared memory and its readers read the slot in their own layout,
+//        so its copy keeps its own width (flash-linear-attention's state
+//        loops, where the wider fp32 copies spill);
 //        layout    = sizePerThread 1 except perThread along order[0], lanes
 //                    and warps fitted over the shape along `order`
 //                    (fitBlockedLayout).
@@ -36,8 +44,10 @@
 #include "tritium/Dialect/TTG/Transforms/Transforms.h"
 
 #include "LayoutRoles.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "tritium/Analysis/AxisInfo.h"
 #include "tritium/Dialect/TTG/Transforms/BlockedLayoutRules.h"
@@ -154,11 +164,21 @@ BlockedEncodingAttr getBlockedAccessLayout(Operation *op,
                                              numWarps, threadsPerWarp));
 }
 
-/// The stores whose stored value `load`'s value reaches through element-wise
-/// ops and layout conversions, each result of the load's shape.
-SmallVector<Operation *> storesReachedByValue(tt::LoadOp load) {
-  ArrayRef<int64_t> shape = cast<RankedTensorType>(load.getType()).getShape();
+/// Where `load`'s value goes through element-wise ops and layout
+/// conversions (each result of the load's shape): the stores whose stored
+/// value it reaches, the element-wise ops it reaches (conversions
+/// excepted), and whether it reaches an operand of a tt.dot in the block
+/// the load is in, inside an scf.for (a tile ttg-pipeline streams).
+struct ValueReach {
   SmallVector<Operation *> stores;
+  SmallVector<Operation *> elementwise;
+  bool feedsDotOfItsLoop = false;
+};
+
+ValueReach reachOfValue(tt::LoadOp load) {
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(load.getType()).getShape();
+  bool inLoop = isa_and_nonnull<scf::ForOp>(load->getParentOp());
+  ValueReach reach;
   SmallVector<Value> work{load.getResult()};
   llvm::DenseSet<Value> seen{load.getResult()};
   while (!work.empty()) {
@@ -167,7 +187,11 @@ SmallVector<Operation *> storesReachedByValue(tt::LoadOp load) {
       Operation *user = use.getOwner();
       if (auto store = dyn_cast<tt::StoreOp>(user)) {
         if (use.get() == store.getValue())
-          stores.push_back(store);
+          reach.stores.push_back(store);
+        continue;
+      }
+      if (isa<tt::DotOp>(user)) {
+        reach.feedsDotOfItsLoop |= inLoop && user->getBlock() == load->getBlock();
         continue;
       }
       ttg::detail::LayoutRole role = ttg::detail::getLayoutRole(user);
@@ -175,6 +199,8 @@ SmallVector<Operation *> storesReachedByValue(tt::LoadOp load) {
            role != ttg::detail::LayoutRole::Convert) ||
           isa<tt::LoadOp, tt::AssertOp, tt::PrintOp>(user))
         continue;
+      if (role == ttg::detail::LayoutRole::SameLayout)
+        reach.elementwise.push_back(user);
       for (Value result : user->getResults()) {
         auto tensor = dyn_cast<RankedTensorType>(result.getType());
         if (tensor && tensor.getShape() == shape && seen.insert(result).second)
@@ -182,7 +208,7 @@ SmallVector<Operation *> storesReachedByValue(tt::LoadOp load) {
       }
     }
   }
-  return stores;
+  return reach;
 }
 } // namespace
 
@@ -196,22 +222,47 @@ void ttg::coalesceMemoryAccesses(ModuleOp module) {
             getAccessShape(op, axisInfo, numWarps, threadsPerWarp))
       accesses.emplace_back(op, *access);
   });
-  // A load takes the widest vector of the stores of its shape and order
-  // its value reaches.
   llvm::DenseMap<Operation *, AccessShape> accessOf(accesses.begin(),
                                                     accesses.end());
+  auto shapeOf = [](Operation *op) {
+    return cast<RankedTensorType>(getCoalescablePointer(op).getType()).getShape();
+  };
+  // Where each load's value goes; the loads whose values meet in an
+  // element-wise op, grouped (by their first member) where shape and order
+  // agree and neither feeds a dot of its loop.
+  llvm::DenseMap<Operation *, ValueReach> reachOf;
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> loadsMeetingAt;
+  for (auto &[op, access] : accesses)
+    if (auto load = dyn_cast<tt::LoadOp>(op)) {
+      ValueReach &reach = reachOf[op] = reachOfValue(load);
+      if (!reach.feedsDotOfItsLoop)
+        for (Operation *user : reach.elementwise)
+          loadsMeetingAt[user].push_back(op);
+    }
+  llvm::EquivalenceClasses<Operation *> meeting;
+  for (auto &[user, loads] : loadsMeetingAt)
+    for (Operation *other : llvm::drop_begin(loads))
+      if (accessOf[other].order == accessOf[loads.front()].order &&
+          shapeOf(other) == shapeOf(loads.front()))
+        meeting.unionSets(loads.front(), other);
   SmallVector<std::pair<Operation *, BlockedEncodingAttr>> plan;
   for (auto &[op, access] : accesses) {
     AccessShape chosen = access;
-    if (auto load = dyn_cast<tt::LoadOp>(op))
-      for (Operation *store : storesReachedByValue(load)) {
+    if (isa<tt::LoadOp>(op)) {
+      // The widest vector of the stores of its shape and order its value
+      // reaches, and of the loads it meets.
+      for (Operation *store : reachOf[op].stores) {
         auto reached = accessOf.find(store);
         if (reached != accessOf.end() &&
             reached->second.order == access.order &&
-            cast<RankedTensorType>(getCoalescablePointer(store).getType())
-                    .getShape() == cast<RankedTensorType>(load.getType()).getShape())
+            shapeOf(store) == shapeOf(op))
           chosen.perThread = std::max(chosen.perThread, reached->second.perThread);
       }
+      if (meeting.contains(op))
+        for (auto other = meeting.findLeader(op); other != meeting.member_end();
+             ++other)
+          chosen.perThread = std::max(chosen.perThread, accessOf[*other].perThread);
+    }
     BlockedEncodingAttr layout =
         getBlockedAccessLayout(op, chosen, numWarps, threadsPerWarp);
     auto ptrType = cast<RankedTensorType>(getCoalescablePointer(op).getType());
