@@ -204,7 +204,7 @@ class Item:
         if self.family == "tutorials":
             kernel = {"vector_add": "add_kernel", "softmax": "softmax_kernel",
                       "layer_norm": "_layer_norm_fwd_fused", "layer_norm_bwd": "_layer_norm_bwd_dx_fused",
-                      "asin": "asin_kernel"}[self.case[0]]
+                      "asin": "asin_kernel", "seeded_dropout": "_seeded_dropout"}[self.case[0]]
             module = self.modules[name]["tutorials"]
         elif self.family == "attention_forms":
             module, kernel = self.modules[name]["attention_forms"], ATTENTION_FORMS[self.case[0]]

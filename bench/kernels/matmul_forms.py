@@ -131,7 +131,7 @@ def int8_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, s
     for k in range(0, K, BLOCK_K):
         a = tl.load(a_ptrs, mask=rk[None, :] < K - k, other=0)
         b = tl.load(b_ptrs, mask=rk[:, None] < K - k, other=0)
-        acc = tl.dot(a, b, acc)
+        acc = tl.dot(a, b, acc, out_dtype=tl.int32)
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
     cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)

@@ -215,6 +215,19 @@ def test_mismatched_dot_dtypes():
 
 
 @triton.jit
+def e_dot_bf16_out(x_ptr):
+    offs = tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :]
+    a = tl.load(x_ptr + offs)
+    c = tl.dot(a, a, out_dtype=tl.bfloat16)
+    tl.store(x_ptr + offs, c)
+
+
+def test_dot_out_dtype_bfloat16_is_refused_as_triton_refuses_it():
+    e = compile_error(e_dot_bf16_out, {"x_ptr": "*fp16"})
+    assert_located(e, *where_in(e_dot_bf16_out, "tl.dot"), r"out_dtype=bfloat16 is unsupported.*\.to\(tl\.bfloat16\)")
+
+
+@triton.jit
 def e_loop_carried_type(x_ptr, n):
     acc = 0
     for i in range(n):

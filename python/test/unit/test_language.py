@@ -700,6 +700,21 @@ def test_dot_out_dtype_and_max_num_imprecise_acc():
 
 
 @triton.jit
+def k_dot_wide_operands(a_ptr, b_ptr, c_ptr):
+    offs = tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :]
+    c = tl.dot(tl.load(a_ptr + offs), tl.load(b_ptr + offs), out_dtype=tl.float16)
+    tl.store(c_ptr + offs, c)
+
+
+@pytest.mark.parametrize("operand", ["bf16", "fp32"])
+def test_dot_of_bf16_or_fp32_operands_is_fp32_whatever_out_dtype_says(operand):
+    # Triton's rule: out_dtype chooses the result type of fp16 and fp8 dots only
+    t = ttir(k_dot_wide_operands, {"a_ptr": f"*{operand}", "b_ptr": f"*{operand}", "c_ptr": "*fp32"})
+    (d,) = lines_with(t, "tt.dot")
+    assert "-> tensor<32x32xf32>" in d
+
+
+@triton.jit
 def k_dot_int8(a_ptr, b_ptr, c_ptr):
     offs = tl.arange(0, 32)[:, None] * 32 + tl.arange(0, 32)[None, :]
     tl.store(c_ptr + offs, tl.dot(tl.load(a_ptr + offs), tl.load(b_ptr + offs)))

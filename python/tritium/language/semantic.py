@@ -1124,14 +1124,24 @@ def dot(a, b, acc=None, input_precision=None, max_num_imprecise_acc=None, out_dt
     ea, eb = a.type.scalar, b.type.scalar
     if ea != eb and not (ea.is_fp8() and eb.is_fp8()):
         raise SemanticError(f"dot's operands must have one element type, got {ea} and {eb}")
+    # The result type follows Triton's rule: int8 operands give int32; fp32
+    # and bf16 operands give fp32 and fp64 gives fp64 whatever out_dtype
+    # says; fp16 and fp8 operands give out_dtype (fp32 or fp16).
     if ea.is_int():
         if ea.int_bitwidth != 8:
             raise SemanticError(f"integer dot needs int8 operands, got {ea}")
         ret = T.int32
+    elif out_dtype == T.bfloat16:
+        raise SemanticError("dot's out_dtype=bfloat16 is unsupported: use out_dtype=float32 or float16 and "
+                            "cast the result with .to(tl.bfloat16)")
+    elif ea.is_fp32() or ea == T.bfloat16:
+        ret = T.float32
+    elif ea == T.float64:
+        ret = T.float64
     else:
         ret = out_dtype
-        if ret not in (T.float32, T.float16, T.bfloat16, T.float64):
-            raise SemanticError(f"dot's out_dtype must be a float type, got {ret}")
+        if ret not in (T.float32, T.float16):
+            raise SemanticError(f"dot's out_dtype must be float32 or float16, got {ret}")
     if input_precision is None:
         input_precision = "tf32" if ea.is_fp32() else "ieee"
     input_precision = input_precision.lower()
