@@ -371,5 +371,102 @@ std::optional<WarpTransferPlan> planWarpTransfer(const LinearLayout &src,
   return plan;
 }
 
+int64_t WordConversion::originalRegister(int64_t word, int64_t element,
+                                         const std::vector<int> &bits) {
+  // Insert a zero at each chosen position, lowest first, then set the
+  // element's bits there.
+  std::vector<int> sorted = bits;
+  std::sort(sorted.begin(), sorted.end());
+  int64_t reg = word;
+  for (int bit : sorted) {
+    int64_t low = reg & ((int64_t(1) << bit) - 1);
+    reg = ((reg >> bit) << (bit + 1)) | low;
+  }
+  for (size_t b = 0; b < bits.size(); ++b)
+    if (element & (int64_t(1) << b))
+      reg |= int64_t(1) << bits[b];
+  return reg;
+}
+
+std::optional<WordConversion> planWordConversion(const LinearLayout &src,
+                                                 const LinearLayout &dst,
+                                                 int maxBits) {
+  if (src.shape() != dst.shape() || maxBits <= 0)
+    return std::nullopt;
+  const BasisList &srcRegs = src.bases(HwDim::Register);
+  const BasisList &dstRegs = dst.bases(HwDim::Register);
+  // The single coordinate bit of a basis: (dimension, value), or nullopt.
+  auto singleBit =
+      [](const std::vector<int64_t> &basis) -> std::optional<std::pair<int, int64_t>> {
+    std::optional<std::pair<int, int64_t>> found;
+    for (size_t d = 0; d < basis.size(); ++d) {
+      if (basis[d] == 0)
+        continue;
+      if (found || !isPowerOf2(basis[d]))
+        return std::nullopt;
+      found = std::make_pair(static_cast<int>(d), basis[d]);
+    }
+    return found;
+  };
+  // How many bases of either layout touch coordinate bit (d, value).
+  auto touching = [&](int d, int64_t value) {
+    int count = 0;
+    for (const LinearLayout *layout : {&src, &dst})
+      for (int hw = 0; hw < kNumHwDims; ++hw)
+        for (const std::vector<int64_t> &basis : layout->bases(HwDim(hw)))
+          count += (basis[d] & value) != 0;
+    return count;
+  };
+  WordConversion plan{src, dst, {}, {}};
+  std::vector<std::pair<int, int64_t>> removed;
+  for (int j = 0; j < static_cast<int>(dstRegs.size()) &&
+                  static_cast<int>(plan.dstBits.size()) < maxBits;
+       ++j) {
+    std::optional<std::pair<int, int64_t>> bit = singleBit(dstRegs[j]);
+    if (!bit || touching(bit->first, bit->second) != 2)
+      continue;
+    auto same = std::find(srcRegs.begin(), srcRegs.end(), dstRegs[j]);
+    if (same == srcRegs.end())
+      continue;
+    plan.srcBits.push_back(static_cast<int>(same - srcRegs.begin()));
+    plan.dstBits.push_back(j);
+    removed.push_back(*bit);
+  }
+  if (plan.dstBits.empty())
+    return std::nullopt;
+  // The layouts of words: the chosen register bases go, and each chosen
+  // coordinate bit leaves its dimension (higher bits move down).
+  auto quotient = [&](const LinearLayout &layout,
+                      const std::vector<int> &chosen) {
+    std::vector<int64_t> shape = layout.shape();
+    LayoutBases bases;
+    for (int hw = 0; hw < kNumHwDims; ++hw) {
+      const BasisList &list = layout.bases(HwDim(hw));
+      for (int i = 0; i < static_cast<int>(list.size()); ++i) {
+        if (hw == static_cast<int>(HwDim::Register) &&
+            std::find(chosen.begin(), chosen.end(), i) != chosen.end())
+          continue;
+        bases[hw].push_back(list[i]);
+      }
+    }
+    // Remove the chosen coordinate bits, highest first per dimension.
+    std::vector<std::pair<int, int64_t>> order = removed;
+    std::sort(order.begin(), order.end(),
+              [](auto a, auto b) { return a.second > b.second; });
+    for (auto [d, value] : order) {
+      for (BasisList &list : bases)
+        for (std::vector<int64_t> &basis : list) {
+          int64_t low = basis[d] & (value - 1);
+          basis[d] = ((basis[d] >> 1) & ~(value - 1)) | low;
+        }
+      shape[d] /= 2;
+    }
+    return LinearLayout(std::move(bases), std::move(shape));
+  };
+  plan.src = quotient(src, plan.srcBits);
+  plan.dst = quotient(dst, plan.dstBits);
+  return plan;
+}
+
 } // namespace layout
 } // namespace tritium

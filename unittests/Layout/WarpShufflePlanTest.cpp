@@ -12,12 +12,16 @@
 // Every plan is checked element by element against both layouts.
 // planWarpTransfer (register bits traded for lane bits, with selects before
 // and after each shuffle) is checked the same way on those cases and on
-// every pair of small blocked layouts of one warp.
+// every pair of small blocked layouts of one warp.  planWordConversion
+// (elements that share a thread in both layouts moved as one word) is
+// checked by composing the word plan with the word packing, element by
+// element, on wgmma's fp8 accumulator becoming its register A operand.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tritium/Layout/WarpShufflePlan.h"
 #include "tritium/Layout/BlockedLayout.h"
+#include "tritium/Layout/MmaLayout.h"
 
 #include <gtest/gtest.h>
 
@@ -239,4 +243,73 @@ TEST(WarpTransferPlan, EveryPairOfSmallBlockedLayoutsInOneWarp) {
       expectTransferMovesEveryElement(a, b, *plan);
     }
   EXPECT_GT(planned, 100);
+}
+
+namespace {
+
+/// Every element of `dst` is reached through the word plan: destination
+/// register r of lane l holds, as element e of word w (r =
+/// originalRegister(w, e, dstBits)), element e of the source word the word
+/// layouts' conversion reads, that is source register originalRegister(w',
+/// e, srcBits) of the lane it reads from.
+void expectWordsMoveEveryElement(const LinearLayout &src,
+                                 const LinearLayout &dst,
+                                 const WordConversion &words) {
+  std::optional<WarpTransferPlan> plan =
+      planWarpTransfer(words.src, words.dst);
+  ASSERT_TRUE(plan);
+  expectTransferMovesEveryElement(words.src, words.dst, *plan);
+  for (int64_t w = 0; w < dst.inDimSize(HwDim::Warp); ++w)
+    for (int64_t l = 0; l < dst.inDimSize(HwDim::Lane); ++l)
+      for (int64_t k = 0; k < plan->numShuffles(); ++k) {
+        int64_t from = plan->srcLane(k, l);
+        int64_t sent = plan->sentRegister(k, from);
+        int64_t kept = plan->dstRegister(k, l);
+        for (int64_t e = 0; e < words.elementsPerWord(); ++e)
+          EXPECT_EQ(dst.apply(WordConversion::originalRegister(kept, e, words.dstBits), l, w),
+                    src.apply(WordConversion::originalRegister(sent, e, words.srcBits), from, w))
+              << "shuffle " << k << " lane " << l << " element " << e;
+      }
+}
+
+} // namespace
+
+TEST(WordConversion, OriginalRegisterInsertsTheChosenBits) {
+  // Chosen bits 0 and 2: word 0b11 element 0b10 is register 0b1110 ->
+  // word bits go to register bits 1 and 3, element bit 1 to bit 2.
+  EXPECT_EQ(WordConversion::originalRegister(0b11, 0b10, {0, 2}), 0b1110);
+  EXPECT_EQ(WordConversion::originalRegister(0b11, 0b01, {0, 2}), 0b1011);
+  EXPECT_EQ(WordConversion::originalRegister(0b01, 0b01, {2, 0}), 0b0110);
+}
+
+TEST(WordConversion, Fp8AccumulatorToRegisterOperandMovesFourElementsAWord) {
+  // wgmma's accumulator (8 warps along M, 16 x 128 per instruction) of
+  // 128 x 128 fp8 probabilities, to the register A operand of the next
+  // wgmma (kWidth 4): columns 2t, 2t + 1 of each 8 become 4t .. 4t + 3 of
+  // each 16.  Column bit 0 and row bit 3 stay register bits in both: four
+  // elements a word, 16 words a thread where there were 64 elements.
+  MmaSpec mma{3, 0, {8, 1}, {16, 128, 32}};
+  LinearLayout src = mmaToLinear(mma, {128, 128});
+  LinearLayout dst = dotOperandToLinear(mma, 0, 4, {128, 128});
+  ASSERT_EQ(src.elemsPerThread(), 64);
+  ASSERT_EQ(dst.elemsPerThread(), 64);
+  std::optional<WordConversion> words = planWordConversion(src, dst, 2);
+  ASSERT_TRUE(words);
+  EXPECT_EQ(words->elementsPerWord(), 4);
+  EXPECT_EQ(words->src.elemsPerThread(), 16);
+  EXPECT_EQ(words->dst.elemsPerThread(), 16);
+  expectWordsMoveEveryElement(src, dst, *words);
+  // At most one bit for 16-bit elements: two a word.
+  std::optional<WordConversion> halves = planWordConversion(src, dst, 1);
+  ASSERT_TRUE(halves);
+  EXPECT_EQ(halves->elementsPerWord(), 2);
+  expectWordsMoveEveryElement(src, dst, *halves);
+}
+
+TEST(WordConversion, NoRegisterBitSharedMeansNoWords) {
+  // A lane permutation with one element a thread has no register bit.
+  BlockedSpec rowMajor{{1, 1}, {4, 8}, {4, 1}, {1, 0}};
+  BlockedSpec colMajor{{1, 1}, {4, 8}, {4, 1}, {0, 1}};
+  EXPECT_FALSE(planWordConversion(blockedToLinear(rowMajor, {16, 8}),
+                                  blockedToLinear(colMajor, {16, 8}), 2));
 }

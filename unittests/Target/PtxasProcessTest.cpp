@@ -241,3 +241,14 @@ TEST(PtxasProcess, AStartedPtxasThatFailsRunsAgainOnTheFile) {
   EXPECT_EQ(result->cubin, "ptx text");
   EXPECT_EQ(result->log.find("pipe"), std::string::npos) << result->log;
 }
+
+TEST(PtxasLog, SerializedWarpGroupMmasAreReadFromTheNotes) {
+  EXPECT_TRUE(serializedWarpGroupMmas(
+      "ptxas info    : (C7515) Potential Performance Loss: wgmma.mma_async "
+      "instructions are serialized due to non wgmma instructions defining "
+      "accumulator registers of a wgmma between start and end of the "
+      "pipeline stage in the function 'k'\nptxas info    : Used 179 registers"));
+  EXPECT_FALSE(serializedWarpGroupMmas(
+      "ptxas info    : Compiling entry function 'k' for 'sm_90a'\n"
+      "ptxas info    : Used 196 registers, used 1 barriers"));
+}

@@ -142,6 +142,39 @@ struct WarpTransferPlan {
 std::optional<WarpTransferPlan> planWarpTransfer(const LinearLayout &src,
                                                  const LinearLayout &dst);
 
+/// A conversion inside warps done on words of several elements.  A register
+/// bit whose basis is the same single coordinate bit in both layouts, a bit
+/// no other basis of either layout touches, selects elements that share a
+/// thread before and after the conversion, in the same order: the elements
+/// it selects can travel in one word.  Choosing such bits and removing
+/// them, with their coordinate bit, gives the conversion of the words: the
+/// layouts `src` and `dst` below, over the tensor of words.  Word w of the
+/// source holds register insert(w, srcBits) + sum over b of c_b <<
+/// srcBits[b] of the original as its element c (c_b the bits of c), and the
+/// destination word the same with dstBits.
+struct WordConversion {
+  LinearLayout src;
+  LinearLayout dst;
+  /// Per element-index bit b of a word: the register bit it is in the
+  /// original source and destination layouts.
+  std::vector<int> srcBits;
+  std::vector<int> dstBits;
+
+  /// Elements a word holds (1 << number of chosen bits).
+  int64_t elementsPerWord() const { return int64_t(1) << srcBits.size(); }
+  /// The original register of element `element` of word `word`, over the
+  /// chosen bits `bits` (srcBits or dstBits).
+  static int64_t originalRegister(int64_t word, int64_t element,
+                                  const std::vector<int> &bits);
+};
+
+/// The word conversion of `src` to `dst` with at most `maxBits` chosen
+/// bits (lowest destination register bits first), or nullopt when no
+/// register bit qualifies.
+std::optional<WordConversion> planWordConversion(const LinearLayout &src,
+                                                 const LinearLayout &dst,
+                                                 int maxBits);
+
 } // namespace layout
 } // namespace tritium
 

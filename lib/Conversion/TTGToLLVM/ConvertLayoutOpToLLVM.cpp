@@ -17,6 +17,8 @@
 //     per register one shfl.sync.idx, the register each lane sends chosen
 //     by selects on its lane bits, and the register each lane keeps the
 //     value in chosen the same way after it;
+//   Elements of 8 or 16 bits take these two paths in 32-bit words where
+//   the layouts allow (layout/WarpShufflePlan.h's WordConversion);
 //   * SharedMemory: through the op's scratch buffer:
 //       store the source registers at their tile offsets
 //       barrier          (every element is written)
@@ -259,6 +261,74 @@ SmallVector<Value> transferWithinWarps(OpBuilder &builder, Location loc,
   return elements;
 }
 
+/// The WarpShuffle and WarpTransfer paths.  Elements of 8 or 16 bits move
+/// in 32-bit words where the layouts allow (layout::planWordConversion):
+/// the elements of a word share a thread before and after, so the plan is
+/// made for the layouts of words and each shuffle and select moves up to
+/// four elements.
+SmallVector<Value> convertWithinWarps(OpBuilder &builder, Location loc,
+                                      ModuleOp module, ConvertLayoutPath path,
+                                      const layout::LinearLayout &src,
+                                      const layout::LinearLayout &dst,
+                                      ArrayRef<Value> srcElements) {
+  bool shuffle = path == ConvertLayoutPath::WarpShuffle;
+  auto lower = shuffle ? shuffleWithinWarps : transferWithinWarps;
+  Type elementType = srcElements.front().getType();
+  unsigned bits =
+      elementType.isIntOrFloat() ? elementType.getIntOrFloatBitWidth() : 0;
+  std::optional<layout::WordConversion> words;
+  if (bits == 8 || bits == 16)
+    words = layout::planWordConversion(src, dst, bits == 8 ? 2 : 1);
+  if (words && !(shuffle ? layout::planWarpShuffle(words->src, words->dst)
+                               .has_value()
+                         : layout::planWarpTransfer(words->src, words->dst)
+                               .has_value()))
+    words.reset();
+  if (!words)
+    return lower(builder, loc, module, src, dst, srcElements);
+  int64_t perWord = words->elementsPerWord();
+  Type intType = builder.getIntegerType(bits);
+  Type wordType = builder.getIntegerType(perWord * bits);
+  Type i32 = builder.getI32Type();
+  auto vectorType = VectorType::get({perWord}, intType);
+  auto index = [&](int64_t i) {
+    return LLVM::ConstantOp::create(builder, loc, i32, i);
+  };
+  SmallVector<Value> srcWords;
+  for (int64_t w = 0; w < words->src.elemsPerThread(); ++w) {
+    Value vector = LLVM::UndefOp::create(builder, loc, vectorType);
+    for (int64_t e = 0; e < perWord; ++e) {
+      Value element = srcElements[layout::WordConversion::originalRegister(
+          w, e, words->srcBits)];
+      if (element.getType() != intType)
+        element = LLVM::BitcastOp::create(builder, loc, intType, element);
+      vector = LLVM::InsertElementOp::create(builder, loc, vector, element,
+                                             index(e));
+    }
+    Value word = LLVM::BitcastOp::create(builder, loc, wordType, vector);
+    if (wordType != i32)
+      word = LLVM::ZExtOp::create(builder, loc, i32, word);
+    srcWords.push_back(word);
+  }
+  SmallVector<Value> dstWords =
+      lower(builder, loc, module, words->src, words->dst, srcWords);
+  SmallVector<Value> elements(dst.elemsPerThread());
+  for (auto [w, word] : llvm::enumerate(dstWords)) {
+    if (wordType != i32)
+      word = LLVM::TruncOp::create(builder, loc, wordType, word);
+    Value vector = LLVM::BitcastOp::create(builder, loc, vectorType, word);
+    for (int64_t e = 0; e < perWord; ++e) {
+      Value element =
+          LLVM::ExtractElementOp::create(builder, loc, vector, index(e));
+      if (elementType != intType)
+        element = LLVM::BitcastOp::create(builder, loc, elementType, element);
+      elements[layout::WordConversion::originalRegister(
+          int64_t(w), e, words->dstBits)] = element;
+    }
+  }
+  return elements;
+}
+
 struct ConvertLayoutLowering
     : public ConvertOpToLLVMPattern<ttg::ConvertLayoutOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -292,11 +362,9 @@ struct ConvertLayoutLowering
     }
     if (path == ConvertLayoutPath::WarpShuffle ||
         path == ConvertLayoutPath::WarpTransfer) {
-      auto lower = path == ConvertLayoutPath::WarpShuffle ? shuffleWithinWarps
-                                                          : transferWithinWarps;
-      SmallVector<Value> elements =
-          lower(rewriter, loc, op->getParentOfType<ModuleOp>(), srcLayout,
-                dstLayout, srcElements);
+      SmallVector<Value> elements = convertWithinWarps(
+          rewriter, loc, op->getParentOfType<ModuleOp>(), path, srcLayout,
+          dstLayout, srcElements);
       rewriter.replaceOp(op, packElements(rewriter, loc, resultType, elements));
       return success();
     }

@@ -27,6 +27,10 @@
 //               them assembled alongside the first, hinted forms too
 //               where the machine has a thread for each, stopped where
 //               the first does not spill);
+//               one whose warp-group MMAs ptxas serialized, from PTX
+//               emitted with its wgmma waits after joins moved onto the
+//               paths the MMAs run on (WgmmaWaitPaths.h), kept if they are
+//               no longer serialized and it spills no more;
 //               one that does not spill, runs fewer warps per SM than hide
 //               latency and would reach one more block per SM giving up at
 //               most three eighths of its registers, with `.minnctapersm`
@@ -43,6 +47,7 @@
 #include "tritium/Target/NVIDIA/LibdeviceLinker.h"
 #include "tritium/Target/NVIDIA/Occupancy.h"
 #include "tritium/Target/NVIDIA/SinCosCombine.h"
+#include "tritium/Target/NVIDIA/WgmmaWaitPaths.h"
 #include "tritium/Target/Optimize.h"
 #include "tritium/Target/NVIDIA/PTXEmission.h"
 #include "tritium/Target/NVIDIA/PTXLoadDefaults.h"
@@ -271,7 +276,10 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // The optimized module emitted once more with other strength reductions
   // (read back from its text, as code generation changed the module), its
   // multiplies as NVPTX emitted them.
-  auto emitAgain = [&](StrengthReduction reductions) {
+  // `edit`, when given, changes the module first and says whether it did
+  // (no form when it did not).
+  auto emitAgain = [&](StrengthReduction reductions,
+                       llvm::function_ref<bool(llvm::Module &)> edit = nullptr) {
     Assembled form;
     llvm::SMDiagnostic parseError;
     std::unique_ptr<llvm::Module> again = llvm::parseIR(
@@ -280,6 +288,8 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     if (!again)
       form.error = "reading back the optimized LLVM IR failed (a compiler "
                    "bug): " + parseError.getMessage().str();
+    else if (edit && !edit(*again))
+      form.error = "unchanged";
     else if (llvm::Expected<std::string> ptx = emitPTX(*again, **machine, reductions))
       form.ptx = std::move(*ptx);
     else
@@ -573,6 +583,35 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
                   std::to_string(spilled(*result.ptxas)) + " bytes spilled\n";
     }
   }
+  // Warp-group MMAs serialized by ptxas: emitted again with the waits that
+  // follow a join moved onto the paths the MMAs run on (WgmmaWaitPaths.h;
+  // C7515 after a loop that may run no iteration), kept when ptxas then
+  // leaves the MMAs asynchronous without spilling more.
+  if (result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
+      serializedWarpGroupMmas(result.ptxas->log)) {
+    unsigned moved = 0;
+    Assembled form = emitAgain({}, [&](llvm::Module &module) {
+      moved = waitOnlyOnMmaPaths(module);
+      return moved > 0;
+    });
+    if (moved > 0 && !form.error.empty()) {
+      // A form that could not be made is not needed: the first stands.
+      formsLog += "wgmma waits moved onto the MMAs' paths: not made (" +
+                  form.error + ")\n";
+    } else if (moved > 0) {
+      splitWideningShifts(form.ptx);
+      int64_t before = spilled(*result.ptxas);
+      llvm::Expected<bool> kept =
+          keepIf(std::move(form.ptx), [&](const PtxasResult &r) {
+            return !serializedWarpGroupMmas(r.log) && spilled(r) <= before;
+          });
+      if (!kept)
+        return finish(kept.takeError());
+      formsLog += "wgmma waits moved onto the MMAs' paths (" +
+                  std::to_string(moved) + "): " +
+                  (*kept ? "kept" : "not kept") + "\n";
+    }
+  }
   // A kernel that does not spill, runs too few warps per SM to hide
   // latency, and has somewhat more registers than one more block per SM
   // allows (oneMoreBlockPerSM says how many more) is assembled asking for
@@ -593,6 +632,12 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
         llvm::Expected<bool> kept = keepIf(std::move(*hinted), [&](const PtxasResult &r) {
           retried = std::to_string(r.kernels.front().registers) + " registers, " +
                     std::to_string(spilled(r)) + " bytes spilled";
+          // Fewer registers may serialize the wgmmas (C7511, C7512); the
+          // block is worth more: one-loop attention at head dim 64,
+          // (128, 128, 2, 8), ran at 425 TFLOP/s with the step and its
+          // MMAs serialized, 310 without either (H200, 2026-12-02).
+          if (serializedWarpGroupMmas(r.log))
+            retried += ", warp-group MMAs serialized";
           return spilled(r) == 0 &&
                  blocksPerSM(*limits, r.kernels.front().registers, threads, shared) >= *blocks;
         });

@@ -206,6 +206,10 @@ unsigned tritium::nvidia::defaultPtxVersion(llvm::StringRef path) {
   return kFallbackPtxVersion;
 }
 
+bool tritium::nvidia::serializedWarpGroupMmas(llvm::StringRef log) {
+  return log.contains("wgmma.mma_async instructions are serialized");
+}
+
 std::vector<KernelResources>
 tritium::nvidia::parsePtxasLog(llvm::StringRef log) {
   std::vector<KernelResources> kernels;

@@ -478,6 +478,59 @@ def compile_attention_bwd_block_ptr(head_dim, causal, config, kernel="attn_bwd_b
                           num_warps=warps, num_stages=stages)
 
 
+def compile_one_loop_attention(dtype, head_dim, config, causal=False):
+    # The corpus's attention (bench/kernels/attention_one_loop.py); fp8 reads
+    # V stored transposed (stride_vn = 1), as 8-bit wgmma takes B K-major.
+    attn = load_kernels("attention_one_loop.py", triton, tl, "tritium").attn_fwd_one_loop
+    block_m, block_n, stages, warps = config
+    signature = {"Q": f"*{dtype}", "K": f"*{dtype}", "V": f"*{dtype}", "Out": "*fp16", "sm_scale": "fp32"}
+    signature.update({name: "i32" for name in ATTN_STRIDES + ["H", "N_CTX"]})
+    unit = {"stride_qd", "stride_kd", "stride_od", "stride_vn" if dtype == "fp8e4nv" else "stride_vd"}
+    constexprs = {"HEAD_DIM": head_dim, "BLOCK_M": block_m, "BLOCK_N": block_n, "CAUSAL": causal}
+    constexprs.update({name: 1 for name in unit})
+    for name in constexprs:
+        signature.pop(name, None)
+    attrs = {name: [["tt.divisibility", 16]] for name in signature if name not in ("sm_scale", "H")}
+    return triton.compile(attn, signature=signature, constexprs=constexprs, attrs=attrs, target="cuda:90",
+                          num_warps=warps, num_stages=stages)
+
+
+def test_fp8_probabilities_reach_the_second_wgmma_from_registers(tmp_path, monkeypatch):
+    # fp8 attention at head dim 128, (128, 128), 2 stages, 8 warps: P goes
+    # to P @ V in registers (kWidth 4, 16 shuffles of four-element words
+    # from the accumulator's layout), not through a shared tile, and P @ V
+    # runs asynchronously.  The wait after the loop is moved onto the
+    # loop's exit edge, where ptxas serialized every wgmma (C7515) while the
+    # path that skips the loop also reached it.
+    monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
+    monkeypatch.setenv("TRITIUM_DUMP_DIR", str(tmp_path))
+    k = compile_one_loop_attention("fp8e4nv", 128, (128, 128, 2, 8))
+    ttgir, ptx = k.asm["ttgir"], k.asm["ptx"]
+    dots = re.findall(r"= ttg\.warp_group_dot .*", ttgir)
+    assert len(dots) == 2
+    assert "{isAsync} : tensor<128x128xf8E4M3FN, #dot_op>" in dots[1], dots[1]
+    assert re.search(r"#dot_op = #ttg\.dot_op<\{opIdx = 0, parent = #mma, kWidth = 4\}>", ttgir)
+    assert ptx.count("shfl.sync.idx") == 16 + 2  # the words, and two warp-uniform indices
+    assert not k.metadata.get("ptxas_notes")
+    (forms,) = [n for n in os.listdir(tmp_path) if n.endswith("ptxas-forms.txt")]
+    assert "wgmma waits moved onto the MMAs' paths (1): kept" in (tmp_path / forms).read_text()
+
+
+def test_an_occupancy_step_is_taken_even_where_it_serializes_warp_group_mmas(tmp_path, monkeypatch):
+    # fp16 attention at head dim 64, (128, 128), 2 stages, 8 warps: asked
+    # for two blocks per SM ptxas fits 128 registers without spilling but
+    # serializes the wgmmas (C7511).  The step is taken all the same: on the
+    # H200 it ran at 425 TFLOP/s, 310 without it (2026-12-02).
+    monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
+    monkeypatch.setenv("TRITIUM_DUMP_DIR", str(tmp_path))
+    k = compile_one_loop_attention("fp16", 64, (128, 128, 2, 8))
+    assert ".minnctapersm 2" in k.asm["ptx"] and k.n_regs <= 128 and k.n_spills == 0
+    (forms,) = [n for n in os.listdir(tmp_path) if n.endswith("ptxas-forms.txt")]
+    assert re.search(r"occupancy step: \d+ registers, asked for 2 blocks per SM: kept "
+                     r"\(\d+ registers, 0 bytes spilled, warp-group MMAs serialized\)",
+                     (tmp_path / forms).read_text())
+
+
 def test_registers_just_above_an_occupancy_step_take_the_step():
     # On plain pointers at head dim 64, causal, (32, 128, 128, 32), 3
     # stages, 8 warps, ptxas (CUDA 13.0) gives the kernel 153 registers: one
@@ -522,4 +575,4 @@ def test_an_occupancy_step_that_spills_is_not_taken(tmp_path, monkeypatch):
     (forms,) = [n for n in os.listdir(tmp_path) if n.endswith("ptxas-forms.txt")]
     step = (tmp_path / forms).read_text().splitlines()[1]
     assert re.fullmatch(r"occupancy step: \d+ registers, asked for 2 blocks per SM: not kept "
-                        r"\(\d+ registers, [1-9]\d* bytes spilled\)", step), step
+                        r"\(\d+ registers, [1-9]\d* bytes spilled(, warp-group MMAs serialized)?\)", step), step

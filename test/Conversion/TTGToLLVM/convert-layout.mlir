@@ -197,6 +197,27 @@ module attributes {"ttg.num-warps" = 4 : i32} {
 
 // -----
 
+// fp8 probabilities from wgmma's accumulator to the register A operand of
+// the next wgmma (kWidth 4): 64 elements a thread, moved as 16 words of
+// four (column bit 0 and row bit 3 stay in the thread in both layouts), one
+// shuffle a word, no shared memory.
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 32]}>
+#dot = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 4}>
+// CHECK-LABEL: module attributes {"ttg.num-warps" = 4 : i32, ttg.shared = 0 : i32}
+// CHECK-LABEL: llvm.func @fp8_accumulator_to_operand_in_words
+// CHECK-NOT: llvm.store
+// CHECK-COUNT-16: nvvm.shfl.sync idx {{.*}} : i32 -> i32
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-NOT: nvvm.barrier0
+module attributes {"ttg.num-warps" = 4 : i32} {
+  tt.func @fp8_accumulator_to_operand_in_words(%x: tensor<128x64xf8E4M3FN, #mma>) -> tensor<128x64xf8E4M3FN, #dot> {
+    %y = ttg.convert_layout %x : tensor<128x64xf8E4M3FN, #mma> -> tensor<128x64xf8E4M3FN, #dot>
+    tt.return %y : tensor<128x64xf8E4M3FN, #dot>
+  }
+}
+
+// -----
+
 // A 256 x 256 int32 tile (256 KiB) is more than shared memory holds.  Both
 // layouts repeat along rows in registers, so the conversion runs in two
 // parts of 128 rows through a 128 KiB scratch: store, barrier, load,

@@ -288,14 +288,26 @@ tt.func @warp_group_dot_blocked(%a: !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_
 
 // -----
 
-// A warpgroup dot's register A is 16-bit, in the dot_op layout of its accumulator.
+// A warpgroup dot's register A is 16-bit or 8-bit, in the dot_op layout of
+// its accumulator with four bytes a register.
 
 #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
 tt.func @warp_group_dot_register_a_layout(%a: tensor<64x64xf16, #blocked>, %b: !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory>, %c: tensor<64x64xf32, #mma>) {
-  // expected-error@+1 {{a register operand must be 16-bit, in the #ttg.dot_op layout (opIdx 0, kWidth 2) of the accumulator}}
+  // expected-error@+1 {{a register operand must be 16-bit or 8-bit, in the #ttg.dot_op layout (opIdx 0, kWidth 32 / element bits) of the accumulator}}
   %d = ttg.warp_group_dot %a, %b, %c : tensor<64x64xf16, #blocked> * !ttg.memdesc<64x64xf16, #nvmma, #ttg.shared_memory> -> tensor<64x64xf32, #mma>
+  tt.return
+}
+
+// -----
+
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 32]}>
+#dot2 = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 64, elementBitWidth = 8, order = [0, 1]}>
+tt.func @warp_group_dot_fp8_register_a_kwidth(%a: tensor<64x64xf8E4M3FN, #dot2>, %b: !ttg.memdesc<64x64xf8E4M3FN, #nvmma, #ttg.shared_memory>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error@+1 {{a register operand must be 16-bit or 8-bit, in the #ttg.dot_op layout (opIdx 0, kWidth 32 / element bits) of the accumulator}}
+  %d = ttg.warp_group_dot %a, %b, %c : tensor<64x64xf8E4M3FN, #dot2> * !ttg.memdesc<64x64xf8E4M3FN, #nvmma, #ttg.shared_memory> -> tensor<64x64xf32, #mma>
   tt.return
 }
 

@@ -25,6 +25,29 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // -----
 
+// fp8 probabilities (attention in e4m3): the register operand of an 8-bit
+// wgmma holds four elements a register (kWidth 4: the lowering checks it).
+// CHECK-LABEL: tt.func @fp8_probabilities_from_registers
+// CHECK-NOT: ttg.local_alloc
+// CHECK: %[[P:.*]] = ttg.convert_layout %arg0 : tensor<128x64xf8E4M3FN, #mma> -> tensor<128x64xf8E4M3FN, #[[DOT:.*]]>
+// CHECK: ttg.warp_group_dot %[[P]], %arg1, %arg2 : tensor<128x64xf8E4M3FN, #[[DOT]]> * !ttg.memdesc<64x64xf8E4M3FN
+#blocked = #ttg.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 32]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 64, elementBitWidth = 8, order = [1, 0]}>
+#nvmmaT = #ttg.nvmma_shared<{swizzlingByteWidth = 64, elementBitWidth = 8, order = [0, 1]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @fp8_probabilities_from_registers(%p: tensor<128x64xf8E4M3FN, #mma>, %v: !ttg.memdesc<64x64xf8E4M3FN, #nvmmaT, #smem>,
+                                            %acc: tensor<128x64xf32, #mma>) -> tensor<128x64xf32, #mma> {
+    %pb = ttg.convert_layout %p : tensor<128x64xf8E4M3FN, #mma> -> tensor<128x64xf8E4M3FN, #blocked>
+    %a = ttg.local_alloc %pb : (tensor<128x64xf8E4M3FN, #blocked>) -> !ttg.memdesc<128x64xf8E4M3FN, #nvmma, #smem>
+    %o = ttg.warp_group_dot %a, %v, %acc : !ttg.memdesc<128x64xf8E4M3FN, #nvmma, #smem> * !ttg.memdesc<64x64xf8E4M3FN, #nvmmaT, #smem> -> tensor<128x64xf32, #mma>
+    tt.return %o : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
 // Left in shared memory: a loaded tile (ttg-pipeline streams it), a 32-bit
 // operand (tf32), and a tile read by two dots.
 // CHECK-LABEL: tt.func @stays_shared

@@ -57,6 +57,11 @@ struct KernelResources {
 /// Reads the per-kernel resource lines of a `ptxas -v` log.
 std::vector<KernelResources> parsePtxasLog(llvm::StringRef log);
 
+/// Whether a `ptxas -v` log says the warp-group MMAs of a kernel were
+/// serialized (performance notes C7510-C7515: each wgmma waited for before
+/// the next is issued).
+bool serializedWarpGroupMmas(llvm::StringRef log);
+
 struct PtxasOptions {
   /// Contract a * b + c into fma (ptxas's --fmad).
   bool fpFusion = true;

@@ -14,10 +14,10 @@
 //               distance between groups of core matrices
 //   bits 62-63  swizzle: 1 = 128 bytes, 2 = 64, 3 = 32
 //
-// A 16-bit A may instead be a tensor in the #ttg.dot_op layout of the
-// accumulator: each wgmma then takes four registers of A, this warp's 16 x 16
-// slab in mma.sync's m16n8k16 A fragment, in place of its descriptor (no
-// imm-trans-a).
+// A 16-bit or 8-bit A may instead be a tensor in the #ttg.dot_op layout of
+// the accumulator (kWidth 2 or 4): each wgmma then takes four registers of
+// A, this warp's 16 x 32-byte slab in mma.sync's m16n8k16 or m16n8k32 A
+// fragment, in place of its descriptor (no imm-trans-a).
 //
 // Per warp_group_dot:
 //   wgmma.fence                      (the accumulator and A registers are
@@ -265,8 +265,8 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
     Location loc = op.getLoc();
     auto cType = cast<RankedTensorType>(op.getType());
     auto mma = cast<ttg::NvidiaMmaEncodingAttr>(cType.getEncoding());
-    // A is a shared tile (a descriptor) or, for 16-bit types, a tensor in
-    // the #ttg.dot_op layout of the accumulator (four registers per wgmma).
+    // A is a shared tile (a descriptor) or a tensor in the #ttg.dot_op
+    // layout of the accumulator (four registers per wgmma).
     bool aInRegisters = isa<RankedTensorType>(op.getA().getType());
     auto aType = cast<ShapedType>(op.getA().getType());
     ttg::MemDescType bType = op.getB().getType();
@@ -430,25 +430,28 @@ struct WgmmaDotLowering : public ConvertOpToLLVMPattern<ttg::WarpGroupDotOp> {
         rewriter, loc,
         b.baseAddressField(rewriter, loc, /*dynamicDim=*/1, colBlock),
         oneWarpgroup);
-    // The A registers of instruction tile (mr, kr): its 16 x 16 slab of
-    // this warp's rows, as mma.sync's m16n8k16 A fragment (a0..a7, two per
-    // register; layout/MmaLayout.h: mmaV2OperandRegister).
+    // The A registers of instruction tile (mr, kr): its 16 x 32-byte slab
+    // of this warp's rows, as mma.sync's A fragment of the same K bytes
+    // (m16n8k16 for 16-bit types, m16n8k32 for 8-bit ones: kWidth elements
+    // per register; layout/MmaLayout.h: mmaV2OperandRegister).
     layout::MmaV2Repetitions aReps;
     aReps.m = repM;
     aReps.k = repK;
+    int64_t kWidth = 32 / ea.getIntOrFloatBitWidth();
     if (aInRegisters &&
-        int64_t(aElements.size()) != 8 * repM * repK)
+        int64_t(aElements.size()) != 4 * kWidth * repM * repK)
       return op.emitError("wgmma register operand does not match its layout");
     SmallVector<Value> aRegisters; // 4 per (mr, kr), kr fastest
     if (aInRegisters)
       for (int64_t mr = 0; mr < repM; ++mr)
         for (int64_t kr = 0; kr < repK; ++kr)
-          for (int64_t r = 0; r < 4; ++r)
-            aRegisters.push_back(packToI32(
-                rewriter, loc,
-                {aElements[layout::mmaV2OperandRegister(aReps, 0, 2, mr, kr, 2 * r)],
-                 aElements[layout::mmaV2OperandRegister(aReps, 0, 2, mr, kr,
-                                                        2 * r + 1)]}));
+          for (int64_t r = 0; r < 4; ++r) {
+            SmallVector<Value> packed;
+            for (int64_t i = 0; i < kWidth; ++i)
+              packed.push_back(aElements[layout::mmaV2OperandRegister(
+                  aReps, 0, kWidth, mr, kr, kWidth * r + i)]);
+            aRegisters.push_back(packToI32(rewriter, loc, packed));
+          }
     // The fence takes and returns the accumulator and A registers: whatever
     // computes them (an accumulator rescaled in registers, probabilities
     // converted for a register A) is then done before it in the PTX, and

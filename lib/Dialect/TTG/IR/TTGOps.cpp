@@ -142,11 +142,12 @@ LogicalResult WarpGroupDotOp::verify() {
   } else {
     auto tensor = cast<RankedTensorType>(getA().getType());
     auto dot = dyn_cast_or_null<DotOperandEncodingAttr>(tensor.getEncoding());
+    unsigned bits = tensor.getElementTypeBitWidth();
     if (!dot || dot.getOpIdx() != 0 || dot.getParent() != mma ||
-        dot.getKWidth() != 2 || tensor.getElementTypeBitWidth() != 16)
-      return emitOpError("a register operand must be 16-bit, in the "
-                         "#ttg.dot_op layout (opIdx 0, kWidth 2) of the "
-                         "accumulator");
+        (bits != 16 && bits != 8) || dot.getKWidth() != 32 / bits)
+      return emitOpError("a register operand must be 16-bit or 8-bit, in "
+                         "the #ttg.dot_op layout (opIdx 0, kWidth 32 / "
+                         "element bits) of the accumulator");
   }
   for (MemDescType operand : tiles) {
     auto layout = dyn_cast<NvmmaSharedEncodingAttr>(operand.getEncoding());

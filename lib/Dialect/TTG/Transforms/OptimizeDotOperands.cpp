@@ -12,8 +12,10 @@
 // Algorithm: for every ttg.warp_group_dot whose A is a ttg.local_alloc of a
 // tensor %x (or of a conversion of %x, which then goes too), used by this
 // dot only, replace A by %x converted to the
-// #ttg.dot_op layout (opIdx 0, kWidth 2) of the dot's accumulator when
-//   * %x is 16-bit (wgmma's register A takes f16 / bf16 here),
+// #ttg.dot_op layout (opIdx 0, kWidth 32 / element bits) of the dot's
+// accumulator when
+//   * %x is 16-bit or 8-bit (wgmma's register A: f16 / bf16 in kWidth 2,
+//     fp8 / int8 in kWidth 4, four elements a register),
 //   * %x is not loaded from global memory by a tt.load (such tiles stay in
 //     shared memory, where ttg-pipeline streams them with cp.async), and
 //   * the conversion stays in registers or warp shuffles (a conversion
@@ -60,12 +62,12 @@ RankedTensorType registerOperandType(WarpGroupDotOp dot, LocalAllocOp alloc,
   if (!source || !alloc->hasOneUse())
     return {};
   auto srcType = cast<RankedTensorType>(source.getType());
-  if (srcType.getElementTypeBitWidth() != 16 ||
-      source.getDefiningOp<tt::LoadOp>())
+  unsigned bits = srcType.getElementTypeBitWidth();
+  if ((bits != 16 && bits != 8) || source.getDefiningOp<tt::LoadOp>())
     return {};
   auto mma = cast<RankedTensorType>(dot.getC().getType()).getEncoding();
   auto layout = DotOperandEncodingAttr::get(dot.getContext(), /*opIdx=*/0,
-                                            mma, /*kWidth=*/2);
+                                            mma, /*kWidth=*/32 / bits);
   RankedTensorType dstType = withEncoding(srcType, layout);
   if (srcType.getEncoding() != layout &&
       getConvertLayoutPath(srcType, dstType) == ConvertLayoutPath::SharedMemory)
