@@ -281,8 +281,9 @@ def TTG_WarpGroupDotOp : TTG_Op<"warp_group_dot", [
   let description = [{
     The tt.dot of a warpgroup-level MMA (wgmma, sm_90a): `b` (K x N) is a
     tile in shared memory in a #ttg.nvmma_shared layout; `a` (M x K) is
-    either such a tile too or, for 16-bit types, a tensor in registers in
-    the #ttg.dot_op layout (opIdx 0, kWidth 2) of the accumulator; `c` and
+    either such a tile too or, for 16-bit and 8-bit types, a tensor in
+    registers in the #ttg.dot_op layout (opIdx 0, kWidth 2 or 4: four bytes
+    a register) of the accumulator; `c` and
     `d` are in a #ttg.nvidia_mma layout of version 3.  Each warpgroup (4
     consecutive warps) computes its 64-row blocks of `d` with one
     wgmma.mma_async per instrShape[2] of K, then waits for them.
