@@ -261,6 +261,21 @@ SmallVector<Value> transferWithinWarps(OpBuilder &builder, Location loc,
   return elements;
 }
 
+/// The 16-bit value whose low and high bytes are `lo` and `hi`, put
+/// together with integer operations: where they are the two bytes of one
+/// value (an fp8 pair from one cvt, split into trunc(x) and trunc(x >> 8)),
+/// LLVM folds the whole back to that value, which it does not through a
+/// vector of bytes.
+Value halfOfBytes(OpBuilder &builder, Location loc, Value lo, Value hi) {
+  Type i16 = builder.getI16Type();
+  Value wideLo = LLVM::ZExtOp::create(builder, loc, i16, lo);
+  Value wideHi = LLVM::ZExtOp::create(builder, loc, i16, hi);
+  Value eight = LLVM::ConstantOp::create(builder, loc, i16,
+                                         builder.getI16IntegerAttr(8));
+  return LLVM::OrOp::create(builder, loc, wideLo,
+                            LLVM::ShlOp::create(builder, loc, wideHi, eight));
+}
+
 /// The WarpShuffle and WarpTransfer paths.  Elements of 8 or 16 bits move
 /// in 32-bit words where the layouts allow (layout::planWordConversion):
 /// the elements of a word share a thread before and after, so the plan is
@@ -296,16 +311,34 @@ SmallVector<Value> convertWithinWarps(OpBuilder &builder, Location loc,
   };
   SmallVector<Value> srcWords;
   for (int64_t w = 0; w < words->src.elemsPerThread(); ++w) {
-    Value vector = LLVM::UndefOp::create(builder, loc, vectorType);
+    SmallVector<Value> parts;
     for (int64_t e = 0; e < perWord; ++e) {
       Value element = srcElements[layout::WordConversion::originalRegister(
           w, e, words->srcBits)];
       if (element.getType() != intType)
         element = LLVM::BitcastOp::create(builder, loc, intType, element);
-      vector = LLVM::InsertElementOp::create(builder, loc, vector, element,
-                                             index(e));
+      parts.push_back(element);
     }
-    Value word = LLVM::BitcastOp::create(builder, loc, wordType, vector);
+    // Bytes go in by halves (halfOfBytes).
+    Type partType = intType;
+    if (bits == 8 && perWord >= 2) {
+      SmallVector<Value> halves;
+      for (int64_t e = 0; e < perWord; e += 2)
+        halves.push_back(halfOfBytes(builder, loc, parts[e], parts[e + 1]));
+      parts = halves;
+      partType = builder.getI16Type();
+    }
+    Value word;
+    if (parts.size() == 1) {
+      word = parts.front();
+    } else {
+      auto partsType = VectorType::get({int64_t(parts.size())}, partType);
+      Value vector = LLVM::UndefOp::create(builder, loc, partsType);
+      for (auto [e, part] : llvm::enumerate(parts))
+        vector = LLVM::InsertElementOp::create(builder, loc, vector, part,
+                                               index(int64_t(e)));
+      word = LLVM::BitcastOp::create(builder, loc, wordType, vector);
+    }
     if (wordType != i32)
       word = LLVM::ZExtOp::create(builder, loc, i32, word);
     srcWords.push_back(word);
