@@ -18,7 +18,10 @@
 //     by selects on its lane bits, and the register each lane keeps the
 //     value in chosen the same way after it;
 //   Elements of 8 or 16 bits take these two paths in 32-bit words where
-//   the layouts allow (layout/WarpShufflePlan.h's WordConversion);
+//   the layouts allow (layout/WarpShufflePlan.h's WordConversion); words
+//   of four bytes leave the WarpTransfer path through one prmt per four
+//   destination registers, whose selector also makes the receiver's
+//   choice;
 //   * SharedMemory: through the op's scratch buffer:
 //       store the source registers at their tile offsets
 //       barrier          (every element is written)
@@ -40,6 +43,7 @@
 //===----------------------------------------------------------------------===//
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "tritium/Analysis/Allocation.h"
 #include "tritium/Conversion/TTGToLLVM/ElementPacking.h"
 #include "tritium/Conversion/TTGToLLVM/NVVMHelpers.h"
@@ -195,51 +199,68 @@ Value selectByChoices(OpBuilder &builder, Location loc,
   return values[0];
 }
 
-/// The WarpTransfer path (layout/WarpShufflePlan.h's WarpTransferPlan):
-/// per shuffle k, each lane sends its register k + M(lane), chosen by
-/// selects, and reads lane P(lane) + Q(k); then each destination register
-/// j takes, by selects, the value of shuffle R^-1 j + R^-1 N(lane).
-SmallVector<Value> transferWithinWarps(OpBuilder &builder, Location loc,
-                                       ModuleOp module,
-                                       const layout::LinearLayout &src,
-                                       const layout::LinearLayout &dst,
-                                       ArrayRef<Value> srcElements) {
+/// The XOR of `columns[b]` over the set bits b of `x`.
+int64_t xorOfColumns(ArrayRef<int64_t> columns, int64_t x) {
+  int64_t y = 0;
+  for (int b = 0, e = columns.size(); b < e; ++b)
+    if (x & (int64_t(1) << b))
+      y ^= columns[b];
+  return y;
+}
+
+/// The XOR of the basis vectors of `choices` that `subset` names.
+int64_t subsetXor(const LaneChoices &choices, size_t subset) {
+  int64_t y = 0;
+  for (int a = 0, n = choices.basis.size(); a < n; ++a)
+    if (subset & (size_t(1) << a))
+      y ^= choices.basis[a];
+  return y;
+}
+
+/// The shuffles of the WarpTransfer path: per shuffle k the value this lane
+/// received, and the choice each destination register makes among them.
+struct TransferShuffles {
+  layout::WarpTransferPlan plan;
+  SmallVector<Value> received;
+  LaneChoices keep;
+  SmallVector<Value> keepBits;
+
+  /// The received value destination register `reg` keeps when this lane's
+  /// keep choice is `subset`.
+  int64_t keptFrom(int64_t reg, size_t subset) const {
+    return xorOfColumns(plan.shuffleOfDstRegister, reg) ^ subsetXor(keep, subset);
+  }
+  size_t numSubsets() const { return size_t(1) << keep.basis.size(); }
+};
+
+/// Per shuffle k, each lane sends its register k + M(lane), chosen by
+/// selects, and reads lane P(lane) + Q(k).
+TransferShuffles shuffleForTransfer(OpBuilder &builder, Location loc,
+                                    ModuleOp module,
+                                    const layout::LinearLayout &src,
+                                    const layout::LinearLayout &dst,
+                                    ArrayRef<Value> srcElements) {
   std::optional<layout::WarpTransferPlan> plan =
       layout::planWarpTransfer(src, dst);
   assert(plan && "getConvertLayoutPath chose a warp transfer");
+  TransferShuffles result{*plan, {}, laneChoices(plan->shuffleOfLane), {}};
   Value lane = emitThreadIndex(builder, loc, module).lane;
   LaneChoices send = laneChoices(plan->sendRegisterOfLane);
-  LaneChoices keep = laneChoices(plan->shuffleOfLane);
   SmallVector<Value> sendBits = emitChoiceBits(builder, loc, send, lane);
-  SmallVector<Value> keepBits = emitChoiceBits(builder, loc, keep, lane);
+  result.keepBits = emitChoiceBits(builder, loc, result.keep, lane);
   bool identityLanes = true;
   for (int i = 0, e = plan->srcLaneOfLane.size(); i < e; ++i)
     identityLanes &= plan->srcLaneOfLane[i] == (int64_t(1) << i);
   Value laneBase =
       identityLanes ? lane : emitLaneMap(builder, loc, plan->srcLaneOfLane, lane);
-  auto xorOf = [](ArrayRef<int64_t> columns, int64_t x) {
-    int64_t y = 0;
-    for (int b = 0, e = columns.size(); b < e; ++b)
-      if (x & (int64_t(1) << b))
-        y ^= columns[b];
-    return y;
-  };
-  auto subsetXor = [](const LaneChoices &choices, size_t subset) {
-    int64_t y = 0;
-    for (int a = 0, n = choices.basis.size(); a < n; ++a)
-      if (subset & (size_t(1) << a))
-        y ^= choices.basis[a];
-    return y;
-  };
-  SmallVector<Value> received;
   for (int64_t k = 0; k < plan->numShuffles(); ++k) {
     SmallVector<Value> candidates;
     for (size_t subset = 0; subset < (size_t(1) << send.basis.size()); ++subset)
       candidates.push_back(srcElements[k ^ subsetXor(send, subset)]);
     Value value = selectByChoices(builder, loc, candidates, sendBits);
-    int64_t laneXor = xorOf(plan->srcLaneOfShuffle, k);
+    int64_t laneXor = xorOfColumns(plan->srcLaneOfShuffle, k);
     if (identityLanes && laneXor == 0 && send.basis.empty()) {
-      received.push_back(value);
+      result.received.push_back(value);
       continue;
     }
     Value srcLane = laneBase;
@@ -247,16 +268,29 @@ SmallVector<Value> transferWithinWarps(OpBuilder &builder, Location loc,
       srcLane = LLVM::XOrOp::create(
           builder, loc, laneBase,
           LLVM::ConstantOp::create(builder, loc, builder.getI32Type(), laneXor));
-    received.push_back(
+    result.received.push_back(
         shuffleValue(builder, loc, nvvm::ShuffleMode::Idx, value, srcLane));
   }
+  return result;
+}
+
+/// The WarpTransfer path (layout/WarpShufflePlan.h's WarpTransferPlan): the
+/// shuffles, then each destination register j takes, by selects, the value
+/// of shuffle R^-1 j + R^-1 N(lane).
+SmallVector<Value> transferWithinWarps(OpBuilder &builder, Location loc,
+                                       ModuleOp module,
+                                       const layout::LinearLayout &src,
+                                       const layout::LinearLayout &dst,
+                                       ArrayRef<Value> srcElements) {
+  TransferShuffles shuffles =
+      shuffleForTransfer(builder, loc, module, src, dst, srcElements);
   SmallVector<Value> elements;
   for (int64_t reg = 0; reg < dst.elemsPerThread(); ++reg) {
-    int64_t base = xorOf(plan->shuffleOfDstRegister, reg);
     SmallVector<Value> candidates;
-    for (size_t subset = 0; subset < (size_t(1) << keep.basis.size()); ++subset)
-      candidates.push_back(received[base ^ subsetXor(keep, subset)]);
-    elements.push_back(selectByChoices(builder, loc, candidates, keepBits));
+    for (size_t subset = 0; subset < shuffles.numSubsets(); ++subset)
+      candidates.push_back(shuffles.received[shuffles.keptFrom(reg, subset)]);
+    elements.push_back(
+        selectByChoices(builder, loc, candidates, shuffles.keepBits));
   }
   return elements;
 }
@@ -274,6 +308,90 @@ Value halfOfBytes(OpBuilder &builder, Location loc, Value lo, Value hi) {
                                          builder.getI16IntegerAttr(8));
   return LLVM::OrOp::create(builder, loc, wideLo,
                             LLVM::ShlOp::create(builder, loc, wideHi, eight));
+}
+
+/// The WarpTransfer path on words of four 8-bit elements: each four
+/// consecutive destination registers (one register of an 8-bit mma
+/// operand) are one `prmt` of the at most two received words that hold
+/// them, its selector picked by the lane's keep choice, so the receiver's
+/// selects and the regrouping of bytes are one instruction (as in
+/// Triton's lowering).  A group spread over more words takes the selects.
+SmallVector<Value> permuteReceivedBytes(OpBuilder &builder, Location loc,
+                                        ModuleOp module,
+                                        const layout::WordConversion &words,
+                                        const layout::LinearLayout &dst,
+                                        ArrayRef<Value> srcWords,
+                                        Type elementType) {
+  TransferShuffles shuffles = shuffleForTransfer(
+      builder, loc, module, words.src, words.dst, srcWords);
+  // Where each destination register is: (word, byte).
+  SmallVector<std::pair<int64_t, int64_t>> place(dst.elemsPerThread());
+  for (int64_t w = 0; w < words.dst.elemsPerThread(); ++w)
+    for (int64_t e = 0; e < words.elementsPerWord(); ++e)
+      place[layout::WordConversion::originalRegister(w, e, words.dstBits)] = {w,
+                                                                           e};
+  Type i8 = builder.getI8Type(), i32 = builder.getI32Type();
+  auto bytesType = VectorType::get({4}, i8);
+  auto constant = [&](int64_t value) {
+    return LLVM::ConstantOp::create(builder, loc, i32, value);
+  };
+  SmallVector<Value> elements(dst.elemsPerThread());
+  auto unpackInto = [&](Value word, int64_t byte, int64_t reg) {
+    Value bytes = LLVM::BitcastOp::create(builder, loc, bytesType, word);
+    Value element =
+        LLVM::ExtractElementOp::create(builder, loc, bytes, constant(byte));
+    if (elementType != i8)
+      element = LLVM::BitcastOp::create(builder, loc, elementType, element);
+    elements[reg] = element;
+  };
+  SmallVector<Value> keptWords(words.dst.elemsPerThread());
+  auto keptWord = [&](int64_t w) {
+    if (!keptWords[w]) {
+      SmallVector<Value> candidates;
+      for (size_t subset = 0; subset < shuffles.numSubsets(); ++subset)
+        candidates.push_back(shuffles.received[shuffles.keptFrom(w, subset)]);
+      keptWords[w] =
+          selectByChoices(builder, loc, candidates, shuffles.keepBits);
+    }
+    return keptWords[w];
+  };
+  for (int64_t first = 0; first < dst.elemsPerThread(); first += 4) {
+    SmallVector<int64_t> sources; // received words, at most two
+    SmallVector<int64_t> selectors(shuffles.numSubsets(), 0);
+    bool fits = true;
+    for (size_t subset = 0; subset < shuffles.numSubsets() && fits; ++subset)
+      for (int64_t j = 0; j < 4 && fits; ++j) {
+        auto [w, byte] = place[first + j];
+        int64_t k = shuffles.keptFrom(w, subset);
+        auto *it = llvm::find(sources, k);
+        if (it == sources.end()) {
+          fits = sources.size() < 2;
+          sources.push_back(k);
+          it = sources.end() - 1;
+        }
+        selectors[subset] |= (4 * (it - sources.begin()) + byte) << (4 * j);
+      }
+    if (!fits) {
+      for (int64_t j = 0; j < 4; ++j)
+        unpackInto(keptWord(place[first + j].first), place[first + j].second,
+                   first + j);
+      continue;
+    }
+    Value lo = shuffles.received[sources[0]];
+    Value hi = sources.size() > 1 ? shuffles.received[sources[1]] : lo;
+    SmallVector<Value> choices;
+    for (int64_t selector : selectors)
+      choices.push_back(constant(selector));
+    Value selector =
+        llvm::all_equal(selectors)
+            ? choices.front()
+            : selectByChoices(builder, loc, choices, shuffles.keepBits);
+    Value word = NVVM::PermuteOp::create(builder, loc, i32, lo, hi, selector,
+                                         NVVM::PermuteMode::DEFAULT);
+    for (int64_t j = 0; j < 4; ++j)
+      unpackInto(word, j, first + j);
+  }
+  return elements;
 }
 
 /// The WarpShuffle and WarpTransfer paths.  Elements of 8 or 16 bits move
@@ -343,6 +461,9 @@ SmallVector<Value> convertWithinWarps(OpBuilder &builder, Location loc,
       word = LLVM::ZExtOp::create(builder, loc, i32, word);
     srcWords.push_back(word);
   }
+  if (!shuffle && bits == 8 && perWord == 4 && dst.elemsPerThread() % 4 == 0)
+    return permuteReceivedBytes(builder, loc, module, *words, dst, srcWords,
+                                elementType);
   SmallVector<Value> dstWords =
       lower(builder, loc, module, words->src, words->dst, srcWords);
   SmallVector<Value> elements(dst.elemsPerThread());
