@@ -12,8 +12,9 @@
 // * tt.addptr is one GEP per element, over the pointee's memory type;
 // * tt.bitcast / int_to_ptr / ptr_to_int are llvm casts;
 // * tt.clamp is max-then-min (NaN-propagating forms when propagateNan=all);
-// * tt.precise_sqrt / precise_divf / mulhiui are single PTX instructions
-//   (sqrt.rn, div.rn, mul.hi), which LLVM would otherwise be free to relax;
+// * tt.precise_sqrt / precise_divf are single PTX instructions (sqrt.rn,
+//   div.rn), which LLVM would otherwise be free to relax; tt.mulhiui is the
+//   high half of the double-width product (NVPTX selects mul.hi);
 // * tt.extern_elementwise calls its symbol, declared external here (the
 //   library, e.g. libdevice, is linked after translation to LLVM IR);
 // * tt.elementwise_inline_asm runs the user's asm once per group of
@@ -285,8 +286,18 @@ struct MulhiUILowering : public PerElementLowering<tt::MulhiUIOp> {
   using PerElementLowering::PerElementLowering;
   Value compute(tt::MulhiUIOp op, ValueRange elements, Type resultType,
                 ConversionPatternRewriter &rewriter) const override {
-    StringRef opcode = resultType.isInteger(64) ? "mul.hi.u64" : "mul.hi.u32";
-    return emitSimplePTX(rewriter, op.getLoc(), opcode, elements, resultType);
+    // The high half of the double-width product: exact, so LLVM may fold and
+    // schedule it freely, and NVPTX selects mul.hi for the pattern.
+    Location loc = op.getLoc();
+    unsigned width = resultType.getIntOrFloatBitWidth();
+    Type wide = rewriter.getIntegerType(2 * width);
+    Value lhs = LLVM::ZExtOp::create(rewriter, loc, wide, elements[0]);
+    Value rhs = LLVM::ZExtOp::create(rewriter, loc, wide, elements[1]);
+    Value product = LLVM::MulOp::create(rewriter, loc, lhs, rhs);
+    Value shift = LLVM::ConstantOp::create(
+        rewriter, loc, wide, rewriter.getIntegerAttr(wide, width));
+    Value high = LLVM::LShrOp::create(rewriter, loc, product, shift);
+    return LLVM::TruncOp::create(rewriter, loc, resultType, high);
   }
 };
 

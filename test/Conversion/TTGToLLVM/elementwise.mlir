@@ -135,18 +135,27 @@ module attributes {"ttg.num-warps" = 1 : i32} {
 
 // tt's special arithmetic: clamp is maximum-then-minimum (NaN-propagating
 // with propagateNan = all, maxnum/minnum otherwise); precise sqrt and
-// division and mulhiui are the exact PTX instructions; extern_elementwise
-// calls its symbol, declared external.
+// division are the exact PTX instructions; mulhiui is the high half of the
+// double-width product; extern_elementwise calls its symbol, declared
+// external.
 // CHECK-DAG: llvm.func @__nv_powf(f32, f32) -> f32
 // CHECK-LABEL: llvm.func @special
+// CHECK-DAG: %[[S64:.*]] = llvm.mlir.constant(64 : i128) : i128
+// CHECK-DAG: %[[S32:.*]] = llvm.mlir.constant(32 : i64) : i64
 // CHECK: llvm.intr.maximum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 // CHECK: llvm.intr.minimum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 // CHECK: llvm.intr.maxnum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 // CHECK: llvm.intr.minnum(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 // CHECK: llvm.inline_asm asm_dialect = att "sqrt.rn.f32 $0, $1;", "=f,f"
 // CHECK: llvm.inline_asm asm_dialect = att "div.rn.f32 $0, $1, $2;", "=f,f,f"
-// CHECK: llvm.inline_asm asm_dialect = att "mul.hi.u32 $0, $1, $2;", "=r,r,r"
-// CHECK: llvm.inline_asm asm_dialect = att "mul.hi.u64 $0, $1, $2;", "=l,l,l"
+// CHECK: %[[A32:.*]] = llvm.zext %{{.*}} : i32 to i64
+// CHECK: %[[P32:.*]] = llvm.mul %[[A32]], %[[A32]] : i64
+// CHECK: %[[H32:.*]] = llvm.lshr %[[P32]], %[[S32]] : i64
+// CHECK: llvm.trunc %[[H32]] : i64 to i32
+// CHECK: %[[A64:.*]] = llvm.zext %{{.*}} : i64 to i128
+// CHECK: %[[P64:.*]] = llvm.mul %[[A64]], %[[A64]] : i128
+// CHECK: %[[H64:.*]] = llvm.lshr %[[P64]], %[[S64]] : i128
+// CHECK: llvm.trunc %[[H64]] : i128 to i64
 // CHECK: llvm.call @__nv_powf(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 module attributes {"ttg.num-warps" = 1 : i32} {
   tt.func @special(%a: tensor<32xf32, #b>, %lo: tensor<32xf32, #b>, %hi: tensor<32xf32, #b>, %i: tensor<32xi32, #b>, %l: tensor<32xi64, #b>) -> (tensor<32xf32, #b>, tensor<32xi32, #b>, tensor<32xi64, #b>, tensor<32xf32, #b>) {
