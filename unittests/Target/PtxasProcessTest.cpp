@@ -252,3 +252,22 @@ TEST(PtxasLog, SerializedWarpGroupMmasAreReadFromTheNotes) {
       "ptxas info    : Compiling entry function 'k' for 'sm_90a'\n"
       "ptxas info    : Used 196 registers, used 1 barriers"));
 }
+
+TEST(PtxasLog, SerializationForLackOfRegistersIsNotAPlacementOne) {
+  const char *registers =
+      "ptxas info    : (C7512) Potential Performance Loss: wgmma.mma_async "
+      "instructions are serialized due to insufficient register resources "
+      "for the function 'k'\n";
+  const char *placement =
+      "ptxas info    : (C7515) Potential Performance Loss: wgmma.mma_async "
+      "instructions are serialized due to non wgmma instructions defining "
+      "accumulator registers of a wgmma between start and end of the "
+      "pipeline stage in the function 'k'\n";
+  EXPECT_TRUE(serializedWarpGroupMmas(registers));
+  EXPECT_FALSE(serializedWarpGroupMmasByPlacement(registers));
+  EXPECT_TRUE(serializedWarpGroupMmasByPlacement(placement));
+  EXPECT_TRUE(serializedWarpGroupMmasByPlacement(std::string(registers) +
+                                                 placement));
+  EXPECT_FALSE(serializedWarpGroupMmasByPlacement(
+      "ptxas info    : Used 196 registers, used 1 barriers"));
+}

@@ -583,12 +583,14 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
                   std::to_string(spilled(*result.ptxas)) + " bytes spilled\n";
     }
   }
-  // Warp-group MMAs serialized by ptxas: emitted again with the waits that
-  // follow a join moved onto the paths the MMAs run on (WgmmaWaitPaths.h;
-  // C7515 after a loop that may run no iteration), kept when ptxas then
-  // leaves the MMAs asynchronous without spilling more.
+  // Warp-group MMAs serialized by ptxas for the placement of instructions
+  // in their pipeline stages: emitted again with the waits that follow a
+  // join moved onto the paths the MMAs run on (WgmmaWaitPaths.h; C7515 after
+  // a loop that may run no iteration), kept when ptxas then leaves the MMAs
+  // asynchronous without spilling more.  MMAs serialized for lack of
+  // registers (C7511, C7512) stay so whatever the waits' places: no form.
   if (result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
-      serializedWarpGroupMmas(result.ptxas->log)) {
+      serializedWarpGroupMmasByPlacement(result.ptxas->log)) {
     unsigned moved = 0;
     Assembled form = emitAgain({}, [&](llvm::Module &module) {
       moved = waitOnlyOnMmaPaths(module);

@@ -20,6 +20,7 @@
 #include "tritium/Target/NVIDIA/ChildProcess.h"
 #include "tritium/Target/NVIDIA/NvJitLink.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -208,6 +209,15 @@ unsigned tritium::nvidia::defaultPtxVersion(llvm::StringRef path) {
 
 bool tritium::nvidia::serializedWarpGroupMmas(llvm::StringRef log) {
   return log.contains("wgmma.mma_async instructions are serialized");
+}
+
+bool tritium::nvidia::serializedWarpGroupMmasByPlacement(llvm::StringRef log) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  log.split(lines, '\n');
+  return llvm::any_of(lines, [](llvm::StringRef line) {
+    return line.contains("wgmma.mma_async instructions are serialized") &&
+           !line.contains("insufficient register resources");
+  });
 }
 
 std::vector<KernelResources>

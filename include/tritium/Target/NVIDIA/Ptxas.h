@@ -62,6 +62,12 @@ std::vector<KernelResources> parsePtxasLog(llvm::StringRef log);
 /// the next is issued).
 bool serializedWarpGroupMmas(llvm::StringRef log);
 
+/// Whether a `ptxas -v` log says the warp-group MMAs were serialized for a
+/// reason other than a lack of registers (C7511, C7512): instructions that
+/// define or read an MMA's registers inside its pipeline stage, an ill-formed
+/// stage, calls.  Only these can a different placement of the waits undo.
+bool serializedWarpGroupMmasByPlacement(llvm::StringRef log);
+
 struct PtxasOptions {
   /// Contract a * b + c into fma (ptxas's --fmad).
   bool fpFusion = true;
