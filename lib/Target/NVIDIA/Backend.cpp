@@ -22,15 +22,18 @@
 //               (PTXLoadDefaults.h); each time the result that
 //               spills less is kept (the forms of a spilling kernel are
 //               assembled at once, on threads of their own, and then
-//               chosen in order; a kernel whose values hold as many words
+//               chosen in order, each said kept or not in the forms log
+//               (the dump's ptxas-forms.txt); a kernel whose values hold as many words
 //               at once as spilling kernels do (RegisterPressure.h) has
 //               them assembled alongside the first, hinted forms too
 //               where the machine has a thread for each, stopped where
 //               the first does not spill);
-//               one whose warp-group MMAs ptxas serialized, from PTX
-//               emitted with its wgmma waits after joins moved onto the
-//               paths the MMAs run on (WgmmaWaitPaths.h), kept if they are
-//               no longer serialized and it spills no more;
+//               one whose warp-group MMAs ptxas serialized for the
+//               placement of instructions in their pipeline stages (not
+//               for lack of registers), from PTX emitted with its wgmma
+//               waits after joins moved onto the paths the MMAs run on
+//               (WgmmaWaitPaths.h), kept if they are no longer serialized
+//               and it spills no more;
 //               one that does not spill, runs fewer warps per SM than hide
 //               latency and would reach one more block per SM giving up at
 //               most three eighths of its registers, with `.minnctapersm`
@@ -272,6 +275,8 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     std::string ptx;
     std::optional<PtxasResult> ptxas;
     std::string error;
+    // What the form is, for the forms log.
+    const char *name = "";
   };
   // The optimized module emitted once more with other strength reductions
   // (read back from its text, as code generation changed the module), its
@@ -427,12 +432,15 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     emitForms();
     std::vector<Assembled> forms;
     if (asEmitted)
-      forms.push_back({hintedIf(hint, unsplit), std::nullopt, ""});
+      forms.push_back({hintedIf(hint, unsplit), std::nullopt, "",
+                       "widening multiplies as emitted"});
     for (const Assembled *emitted : {&reduced, &loopsAsWritten}) {
       if ((emitted == &reduced && asyncCopies) ||
           (emitted == &loopsAsWritten && !withoutLoopReduction))
         continue;
       forms.push_back(*emitted);
+      forms.back().name = emitted == &reduced ? "straight-line strength reduction"
+                                              : "loops without strength reduction";
       if (emitted->error.empty())
         forms.back().ptx = hintedIf(hint, emitted->ptx);
     }
@@ -483,7 +491,7 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     if (hintedFirst && !forms.empty() &&
         std::thread::hardware_concurrency() >= 2 * unhintedCount + 2) {
       std::vector<Assembled> hinted = otherForms(true);
-      hinted.push_back({std::move(*hintedFirst), std::nullopt, ""});
+      hinted.push_back({std::move(*hintedFirst), std::nullopt, "", "first"});
       for (Assembled &form : hinted)
         forms.push_back(std::move(form));
     }
@@ -536,19 +544,35 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
                            : assembleAtOnce(otherForms(false));
     };
     bool hint = hinted.has_value();
+    // Keeps `form` if it spills less, and says so in the forms log.
+    auto keepLogged = [&](Assembled &form, bool hinted) -> llvm::Expected<bool> {
+      int64_t before = spilled(*result.ptxas);
+      std::string spills =
+          form.ptxas && form.ptxas->succeeded && form.ptxas->kernels.size() == 1
+              ? std::to_string(spilled(*form.ptxas)) + " bytes spilled"
+              : "not assembled";
+      llvm::Expected<bool> kept = keepAssembledIf(form, spillsLess);
+      if (kept)
+        formsLog += std::string(form.name) + (hinted ? ", hinted" : "") + ": " +
+                    (*kept ? "kept" : "not kept") + " (" + spills + ", against " +
+                    std::to_string(before) + ")\n";
+      return kept;
+    };
+    bool formsHinted = false;
     std::vector<Assembled> forms;
     if (hint) {
       if (hintedForms) {
         forms = std::move(*hintedForms);
       } else {
         forms = otherForms(true);
-        forms.push_back({std::move(*hinted), std::nullopt, ""});
+        forms.push_back({std::move(*hinted), std::nullopt, "", "first"});
         forms = assembleAtOnce(std::move(forms));
       }
-      llvm::Expected<bool> kept = keepAssembledIf(forms.back(), spillsLess);
+      llvm::Expected<bool> kept = keepLogged(forms.back(), true);
       if (!kept)
         return finish(kept.takeError());
       forms.pop_back();
+      formsHinted = *kept;
       if (!*kept)
         forms = unhinted();
     } else {
@@ -559,7 +583,7 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
       if (i > 0 || !asEmitted)
         if (spilled(*result.ptxas) == 0)
           break;
-      if (llvm::Expected<bool> kept = keepAssembledIf(forms[i], spillsLess); !kept)
+      if (llvm::Expected<bool> kept = keepLogged(forms[i], formsHinted); !kept)
         return finish(kept.takeError());
     }
   }

@@ -561,6 +561,16 @@ def test_a_spilling_kernel_has_its_hinted_forms_assembled_with_the_first_where_t
     when = ", hinted too" if cores >= 8 else "" if cores < 4 else "(, hinted too)?"
     assert re.fullmatch(r"assembled with the first%s \(\d+ live words\)" % when, first), first
     assert k.n_regs == 255 and k.n_spills > 0 and ".minnctapersm" not in k.asm["ptx"]
+    # Each form tried says whether it was kept, with its spills and those of
+    # the form it was weighed against.
+    tried = (tmp_path / forms).read_text().splitlines()[1:]
+    assert tried and all(re.fullmatch(r"(widening multiplies as emitted|straight-line strength reduction|"
+                                      r"loops without strength reduction|first)(, hinted)?: (not )?kept "
+                                      r"\(\d+ bytes spilled, against \d+\)", line) for line in tried), tried
+    # ptxas serialized its MMAs for lack of registers: moving the waits
+    # cannot undo that, and no such form is tried.
+    assert "C7512" in k.metadata["ptxas_notes"]
+    assert not any(line.startswith("wgmma waits") for line in tried), tried
 
 
 def test_an_occupancy_step_that_spills_is_not_taken(tmp_path, monkeypatch):
