@@ -78,3 +78,42 @@ TEST(Occupancy, KnownTargetsOnly) {
   EXPECT_EQ(smLimits(86)->warps, 48);
   EXPECT_FALSE(smLimits(75).has_value());
 }
+
+TEST(Occupancy, RegistersForABlockCount) {
+  EXPECT_EQ(registersForBlocks(hopper(), 256, 2), 128);
+  EXPECT_EQ(registersForBlocks(hopper(), 128, 4), 128);
+  EXPECT_EQ(registersForBlocks(hopper(), 128, 3), 168);
+  EXPECT_EQ(registersForBlocks(hopper(), 256, 1), 255);
+  EXPECT_EQ(registersForBlocks(hopper(), 384, 1), 168);
+  // Each is the most with which that many blocks fit.
+  for (int threads : {128, 256, 384})
+    for (int blocks : {1, 2, 3}) {
+      int most = registersForBlocks(hopper(), threads, blocks);
+      EXPECT_GE(blocksPerSM(hopper(), most, threads, 0), blocks);
+      if (most < 255)
+        EXPECT_LT(blocksPerSM(hopper(), most + 8, threads, 0), blocks);
+    }
+}
+
+TEST(Occupancy, AStepFromOneBlockIsForeseenFromThreadsAndSharedMemory) {
+  // 8 warps: above 128 registers one block runs; two fit up to 113 KB.
+  EXPECT_TRUE(mayStepFromOneBlock(hopper(), 256, 58144));
+  EXPECT_TRUE(mayStepFromOneBlock(hopper(), 256, 112 * 1024));
+  EXPECT_FALSE(mayStepFromOneBlock(hopper(), 256, 120 * 1024));
+  // Whatever its registers (up to 255), a block of 4 warps leaves room for
+  // a second one: the step from one block does not arise.
+  EXPECT_FALSE(mayStepFromOneBlock(hopper(), 128, 0));
+  // 16 warps hide latency alone: no step is asked for.
+  EXPECT_FALSE(mayStepFromOneBlock(hopper(), 512, 0));
+  // Each case foreseen is one oneMoreBlockPerSM asks two blocks for at some
+  // register count, and conversely.
+  for (int threads : {128, 256, 384, 512})
+    for (int shared : {0, 58144, 112 * 1024, 120 * 1024}) {
+      bool some = false;
+      for (int registers = 1; registers <= 255; ++registers)
+        some |= blocksPerSM(hopper(), registers, threads, shared) == 1 &&
+                oneMoreBlockPerSM(hopper(), registers, threads, shared) == 2;
+      EXPECT_EQ(mayStepFromOneBlock(hopper(), threads, shared), some)
+          << threads << " threads, " << shared << " bytes";
+    }
+}

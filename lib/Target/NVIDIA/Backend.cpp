@@ -38,7 +38,9 @@
 //               latency and would reach one more block per SM giving up at
 //               most three eighths of its registers, with `.minnctapersm`
 //               one block more (Occupancy.h), kept if it reaches the step
-//               without spilling
+//               without spilling (the step from one block to two, where
+//               foreseen from the block and its live words, assembled
+//               alongside the first)
 // Each compile has its own LLVMContext whose diagnostic handler collects
 // LLVM's warnings and errors instead of printing them (and, for errors,
 // exiting the process, which an LLVMContext without a handler does).
@@ -463,6 +465,25 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   std::optional<std::vector<Assembled>> hintedForms;
   std::optional<llvm::Expected<PtxasResult>> assembled;
   std::atomic<bool> firstDone{false};
+  // A kernel whose block could take the occupancy step from one block per
+  // SM to two (Occupancy.h, mayStepFromOneBlock: blocks of 8 warps above 128
+  // registers) and whose values hold 1.5 to 2 times the registers of two
+  // blocks at once has the PTX asking for two blocks assembled alongside
+  // the first where the machine has a second thread: the step (below) then
+  // costs no ptxas run after the first.  (The attention kernels of 8 warps
+  // that reached the step hold 197-249 words; the matmuls of 8 warps, under
+  // 128 registers, 108-177; above 256, registers pass 204, beyond the step.)
+  std::optional<SMLimits> limits = smLimits(options.target.capability);
+  int threads = declaredThreads(result.ptx);
+  std::optional<std::string> speculativeStep;
+  if (limits && std::thread::hardware_concurrency() >= 2 &&
+      mayStepFromOneBlock(*limits, threads, sharedMemoryBytes(module))) {
+    unsigned twoBlocks = registersForBlocks(*limits, threads, 2);
+    if (2 * liveWords >= 3 * twoBlocks && liveWords < 2 * twoBlocks &&
+        liveWords < kWordsLikelyToSpill)
+      speculativeStep = withMinBlocksPerSM(result.ptx, 2);
+  }
+  std::optional<Assembled> speculatedStep;
   auto assembleFirst = [&] {
     assembled.emplace(runPtxas(result.ptxasPath, result.ptx, options.target,
                                ptxasOptions, options.startedPtxas));
@@ -522,6 +543,29 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
                   : hintedForms ? "assembled with the first, hinted too"
                                 : "assembled with the first";
     }
+  } else if (speculativeStep) {
+    // The step from one block per SM to two (below), assembled alongside
+    // the first and stopped (killed) where the first does not take it.
+    std::atomic<bool> stopStep{false};
+    std::thread step([&] {
+      std::vector<Assembled> forms(1);
+      forms.front().ptx = *speculativeStep;
+      forms.front().name = "occupancy step";
+      speculatedStep = std::move(assembleAtOnce(std::move(forms), &stopStep).front());
+    });
+    assembleFirst();
+    bool takesStep = false;
+    if (*assembled && (*assembled)->succeeded && (*assembled)->kernels.size() == 1 &&
+        spilled(**assembled) == 0) {
+      const KernelResources &kernel = (*assembled)->kernels.front();
+      takesStep = oneMoreBlockPerSM(*limits, kernel.registers, threads,
+                                    kernel.sharedBytes + sharedMemoryBytes(module)) == 2;
+    }
+    if (!takesStep)
+      stopStep.store(true, std::memory_order_release);
+    step.join();
+    if (!takesStep)
+      speculatedStep.reset();
   } else {
     assembleFirst();
   }
@@ -643,38 +687,43 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // allows (oneMoreBlockPerSM says how many more) is assembled asking for
   // that block; kept when ptxas reached it without spilling.
   if (result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
-      spilled(*result.ptxas) == 0)
-    if (std::optional<SMLimits> limits = smLimits(options.target.capability)) {
-      const KernelResources &kernel = result.ptxas->kernels.front();
-      int threads = declaredThreads(result.ptx);
-      int shared = kernel.sharedBytes + sharedMemoryBytes(module);
-      std::optional<int> blocks =
-          oneMoreBlockPerSM(*limits, kernel.registers, threads, shared);
-      std::optional<std::string> hinted =
-          blocks ? withMinBlocksPerSM(result.ptx, *blocks) : std::nullopt;
-      if (hinted) {
-        int registers = kernel.registers;
-        std::string retried;
-        llvm::Expected<bool> kept = keepIf(std::move(*hinted), [&](const PtxasResult &r) {
-          retried = std::to_string(r.kernels.front().registers) + " registers, " +
-                    std::to_string(spilled(r)) + " bytes spilled";
-          // Fewer registers may serialize the wgmmas (C7511, C7512); the
-          // block is worth more: one-loop attention at head dim 64,
-          // (128, 128, 2, 8), ran at 425 TFLOP/s with the step and its
-          // MMAs serialized, 310 without either (H200, 2026-12-02).
-          if (serializedWarpGroupMmas(r.log))
-            retried += ", warp-group MMAs serialized";
-          return spilled(r) == 0 &&
-                 blocksPerSM(*limits, r.kernels.front().registers, threads, shared) >= *blocks;
-        });
-        if (!kept)
-          return finish(kept.takeError());
-        formsLog += "occupancy step: " + std::to_string(registers) +
-                    " registers, asked for " + std::to_string(*blocks) +
-                    " blocks per SM: " + (*kept ? "kept" : "not kept") + " (" +
-                    retried + ")\n";
-      }
+      spilled(*result.ptxas) == 0 && limits) {
+    const KernelResources &kernel = result.ptxas->kernels.front();
+    int shared = kernel.sharedBytes + sharedMemoryBytes(module);
+    std::optional<int> blocks =
+        oneMoreBlockPerSM(*limits, kernel.registers, threads, shared);
+    std::optional<std::string> hinted =
+        blocks ? withMinBlocksPerSM(result.ptx, *blocks) : std::nullopt;
+    if (hinted) {
+      int registers = kernel.registers;
+      std::string retried;
+      auto reachesStep = [&](const PtxasResult &r) {
+        retried = std::to_string(r.kernels.front().registers) + " registers, " +
+                  std::to_string(spilled(r)) + " bytes spilled";
+        // Fewer registers may serialize the wgmmas (C7511, C7512); the
+        // block is worth more: one-loop attention at head dim 64,
+        // (128, 128, 2, 8), ran at 425 TFLOP/s with the step and its
+        // MMAs serialized, 310 without either (H200, 2026-12-02).
+        if (serializedWarpGroupMmas(r.log))
+          retried += ", warp-group MMAs serialized";
+        return spilled(r) == 0 &&
+               blocksPerSM(*limits, r.kernels.front().registers, threads, shared) >= *blocks;
+      };
+      // The form assembled alongside the first serves where it is this
+      // one (the first's PTX, unchanged by the forms since).
+      bool alongside = speculatedStep && speculatedStep->ptx == *hinted;
+      llvm::Expected<bool> kept = alongside
+                                      ? keepAssembledIf(*speculatedStep, reachesStep)
+                                      : keepIf(std::move(*hinted), reachesStep);
+      if (!kept)
+        return finish(kept.takeError());
+      formsLog += "occupancy step: " + std::to_string(registers) +
+                  " registers, asked for " + std::to_string(*blocks) +
+                  " blocks per SM: " + (*kept ? "kept" : "not kept") + " (" +
+                  retried + ")" + (alongside ? ", assembled with the first" : "") +
+                  "\n";
     }
+  }
   dump("ptxas-forms.txt", formsLog);
   result.times.ptxas = clock.lap();
   dump("ptxas.log", result.ptxas->log);

@@ -76,11 +76,7 @@ std::optional<int> tritium::nvidia::oneMoreBlockPerSM(const SMLimits &limits,
   if (now * warpsPerBlock >=
       limits.schedulers * limits.warpsPerSchedulerToHideLatency)
     return std::nullopt;
-  // The most registers a thread may have for `target` blocks: whole
-  // allocation units per warp, rounded down to a multiple of 8.
-  int perWarp = limits.registers / (target * warpsPerBlock);
-  perWarp = perWarp / limits.registerUnit * limits.registerUnit;
-  int needed = std::min(limits.maxRegistersPerThread, perWarp / 32 / 8 * 8);
+  int needed = registersForBlocks(limits, threads, target);
   // Below the warps that hide latency, a block more is worth up to three
   // eighths of the registers: a block alone on its SM has no other block's
   // warps to run while its own wait at a barrier or drain their last loads
@@ -91,4 +87,31 @@ std::optional<int> tritium::nvidia::oneMoreBlockPerSM(const SMLimits &limits,
   if (needed <= 0 || needed * 8 < registers * eighthsKept)
     return std::nullopt;
   return target;
+}
+
+int tritium::nvidia::registersForBlocks(const SMLimits &limits, int threads,
+                                        int blocks) {
+  if (threads <= 0 || blocks <= 0)
+    return 0;
+  // Whole allocation units per warp, rounded down to a multiple of 8.
+  int perWarp = limits.registers / (blocks * ceilDiv(threads, 32));
+  perWarp = perWarp / limits.registerUnit * limits.registerUnit;
+  return std::min(limits.maxRegistersPerThread, perWarp / 32 / 8 * 8);
+}
+
+bool tritium::nvidia::mayStepFromOneBlock(const SMLimits &limits, int threads,
+                                          int sharedBytes) {
+  if (threads <= 0)
+    return false;
+  int warpsPerBlock = ceilDiv(threads, 32);
+  // The most registers a thread can have and its block still run: the
+  // thread's maximum, or what the register file gives one block's warps.
+  int mostPerWarp = std::min(
+      ceilDiv(limits.maxRegistersPerThread * 32, limits.registerUnit),
+      limits.registers / warpsPerBlock / limits.registerUnit) *
+                    limits.registerUnit;
+  return mostPerWarp > 0 &&
+         blocksByRegisters(limits, mostPerWarp / 32, warpsPerBlock) == 1 &&
+         warpsPerBlock < limits.schedulers * limits.warpsPerSchedulerToHideLatency &&
+         blocksByOtherLimits(limits, warpsPerBlock, sharedBytes) >= 2;
 }

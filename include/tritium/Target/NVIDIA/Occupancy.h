@@ -63,6 +63,19 @@ int blocksPerSM(const SMLimits &limits, int registers, int threads,
 std::optional<int> oneMoreBlockPerSM(const SMLimits &limits, int registers,
                                      int threads, int sharedBytes);
 
+/// The most registers a thread may have for `blocks` blocks of `threads`
+/// threads to fit the register file (128 for two blocks of 8 warps).
+int registersForBlocks(const SMLimits &limits, int threads, int blocks);
+
+/// Whether some register count leaves a kernel of `threads` threads and
+/// `sharedBytes` of shared memory a block one block per SM with
+/// oneMoreBlockPerSM then asking for two: the most registers a thread of
+/// a running block may have allow one block only, it holds fewer warps than
+/// hide latency, and everything but the registers allows two (on sm_90,
+/// blocks of 8 to 15 warps with at most 113 KB of shared memory).  Known
+/// before ptxas runs.
+bool mayStepFromOneBlock(const SMLimits &limits, int threads, int sharedBytes);
+
 } // namespace tritium::nvidia
 
 #endif // TRITIUM_TARGET_NVIDIA_OCCUPANCY_H
