@@ -692,6 +692,17 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     int shared = kernel.sharedBytes + sharedMemoryBytes(module);
     std::optional<int> blocks =
         oneMoreBlockPerSM(*limits, kernel.registers, threads, shared);
+    // Values that hold three times the registers the step allows do not
+    // fit them (Occupancy.h): no ptxas run for it.
+    if (blocks && stepOutOfReach(*limits, liveWords, threads, *blocks)) {
+      formsLog += "occupancy step: " + std::to_string(kernel.registers) +
+                  " registers, " + std::to_string(*blocks) +
+                  " blocks per SM not tried (" + std::to_string(liveWords) +
+                  " live words, against " +
+                  std::to_string(registersForBlocks(*limits, threads, *blocks)) +
+                  " registers)\n";
+      blocks.reset();
+    }
     std::optional<std::string> hinted =
         blocks ? withMinBlocksPerSM(result.ptx, *blocks) : std::nullopt;
     if (hinted) {

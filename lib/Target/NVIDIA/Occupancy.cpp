@@ -115,3 +115,10 @@ bool tritium::nvidia::mayStepFromOneBlock(const SMLimits &limits, int threads,
          warpsPerBlock < limits.schedulers * limits.warpsPerSchedulerToHideLatency &&
          blocksByOtherLimits(limits, warpsPerBlock, sharedBytes) >= 2;
 }
+
+bool tritium::nvidia::stepOutOfReach(const SMLimits &limits,
+                                     unsigned liveWords, int threads,
+                                     int blocks) {
+  int registers = registersForBlocks(limits, threads, blocks);
+  return registers > 0 && liveWords >= 3u * static_cast<unsigned>(registers);
+}

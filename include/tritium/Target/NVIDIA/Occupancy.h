@@ -9,7 +9,8 @@
 // limit, the SM runs fewer warps than its schedulers need to hide latency,
 // the next block fits in shared memory, the count that step needs is
 // within an eighth of the kernel's (three eighths from one block per SM
-// to two), and the kernel does not spill,
+// to two), the kernel does not spill, and its values do not hold three
+// times the registers of the step at once (stepOutOfReach),
 // Backend.cpp assembles it once more with `.minnctapersm` set to
 // one block more (Ptxas.h, withMinBlocksPerSM) and keeps that result when
 // ptxas reached the step without spilling.
@@ -66,6 +67,18 @@ std::optional<int> oneMoreBlockPerSM(const SMLimits &limits, int registers,
 /// The most registers a thread may have for `blocks` blocks of `threads`
 /// threads to fit the register file (128 for two blocks of 8 warps).
 int registersForBlocks(const SMLimits &limits, int threads, int blocks);
+
+/// Whether a kernel whose values hold `liveWords` 32-bit words at once
+/// (RegisterPressure.h, maxLiveWords) is too far above the registers a
+/// thread may have for `blocks` blocks of `threads` threads for ptxas to
+/// fit it there without spilling: three times those registers or more.
+/// Over the 18 snapshot kernels and 5 corpus kernels whose step was tried
+/// (cuda:90, ptxas 13.0), the steps ptxas reached came at 1.44-1.85 times
+/// and every one at 2 times or more spilled (the 4-warp 128x128 matmuls
+/// and head-dim-64 attention forwards at 255 registers, 520-608 words
+/// against 168: 400-1,300 bytes).  Such a step is not assembled.
+bool stepOutOfReach(const SMLimits &limits, unsigned liveWords, int threads,
+                    int blocks);
 
 /// Whether some register count leaves a kernel of `threads` threads and
 /// `sharedBytes` of shared memory a block one block per SM with
