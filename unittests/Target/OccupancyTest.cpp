@@ -95,27 +95,41 @@ TEST(Occupancy, RegistersForABlockCount) {
     }
 }
 
-TEST(Occupancy, AStepFromOneBlockIsForeseenFromThreadsAndSharedMemory) {
-  // 8 warps: above 128 registers one block runs; two fit up to 113 KB.
-  EXPECT_TRUE(mayStepFromOneBlock(hopper(), 256, 58144));
-  EXPECT_TRUE(mayStepFromOneBlock(hopper(), 256, 112 * 1024));
-  EXPECT_FALSE(mayStepFromOneBlock(hopper(), 256, 120 * 1024));
-  // Whatever its registers (up to 255), a block of 4 warps leaves room for
-  // a second one: the step from one block does not arise.
-  EXPECT_FALSE(mayStepFromOneBlock(hopper(), 128, 0));
+TEST(Occupancy, AStepIsForeseenFromTheLiveWords) {
+  // 8 warps: two blocks allow 128 registers, foreseen from 180 to 255 words
+  // (the one-loop attention forward at head dim 64 holds 237) where shared
+  // memory holds two blocks (113 KB each at most).
+  EXPECT_EQ(foreseenStep(hopper(), 237, 256, 58144), 2);
+  EXPECT_EQ(foreseenStep(hopper(), 180, 256, 112 * 1024), 2);
+  EXPECT_EQ(foreseenStep(hopper(), 255, 256, 0), 2);
+  EXPECT_EQ(foreseenStep(hopper(), 179, 256, 0), std::nullopt);
+  EXPECT_EQ(foreseenStep(hopper(), 256, 256, 0), std::nullopt);
+  EXPECT_EQ(foreseenStep(hopper(), 237, 256, 120 * 1024), std::nullopt);
+  // 4 warps: two blocks always fit (255 registers); three allow 168,
+  // foreseen from 236 words (the descriptor forward at head dim 64,
+  // (128, 64), holds 247-255); below, four blocks (128 registers).
+  EXPECT_EQ(foreseenStep(hopper(), 250, 128, 0), 3);
+  EXPECT_EQ(foreseenStep(hopper(), 236, 128, 0), 3);
+  EXPECT_EQ(foreseenStep(hopper(), 335, 128, 0), 3);
+  EXPECT_EQ(foreseenStep(hopper(), 200, 128, 0), 4);
+  EXPECT_EQ(foreseenStep(hopper(), 336, 128, 0), std::nullopt);
+  // Unless shared memory holds fewer blocks.
+  EXPECT_EQ(foreseenStep(hopper(), 250, 128, 96 * 1024), std::nullopt);
   // 16 warps hide latency alone: no step is asked for.
-  EXPECT_FALSE(mayStepFromOneBlock(hopper(), 512, 0));
-  // Each case foreseen is one oneMoreBlockPerSM asks two blocks for at some
-  // register count, and conversely.
-  for (int threads : {128, 256, 384, 512})
-    for (int shared : {0, 58144, 112 * 1024, 120 * 1024}) {
-      bool some = false;
-      for (int registers = 1; registers <= 255; ++registers)
-        some |= blocksPerSM(hopper(), registers, threads, shared) == 1 &&
-                oneMoreBlockPerSM(hopper(), registers, threads, shared) == 2;
-      EXPECT_EQ(mayStepFromOneBlock(hopper(), threads, shared), some)
-          << threads << " threads, " << shared << " bytes";
-    }
+  EXPECT_EQ(foreseenStep(hopper(), 200, 512, 0), std::nullopt);
+  // Each step foreseen is one oneMoreBlockPerSM asks for at some register
+  // count above the step's registers.
+  for (int threads : {64, 128, 256, 384, 512})
+    for (int shared : {0, 58144, 112 * 1024, 120 * 1024})
+      for (unsigned words = 100; words < 600; words += 7)
+        if (std::optional<int> blocks = foreseenStep(hopper(), words, threads, shared)) {
+          bool some = false;
+          for (int registers = 1; registers <= 255; ++registers)
+            some |= oneMoreBlockPerSM(hopper(), registers, threads, shared) == *blocks;
+          EXPECT_TRUE(some) << threads << " threads, " << shared << " bytes, " << words;
+          int most = registersForBlocks(hopper(), threads, *blocks);
+          EXPECT_TRUE(10 * words >= 14u * most && words < 2u * most);
+        }
 }
 
 TEST(Occupancy, AStepThreeTimesBelowTheLiveWordsIsOutOfReach) {

@@ -465,23 +465,22 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   std::optional<std::vector<Assembled>> hintedForms;
   std::optional<llvm::Expected<PtxasResult>> assembled;
   std::atomic<bool> firstDone{false};
-  // A kernel whose block could take the occupancy step from one block per
-  // SM to two (Occupancy.h, mayStepFromOneBlock: blocks of 8 warps above 128
-  // registers) and whose values hold 1.5 to 2 times the registers of two
-  // blocks at once has the PTX asking for two blocks assembled alongside
-  // the first where the machine has a second thread: the step (below) then
-  // costs no ptxas run after the first.  (The attention kernels of 8 warps
-  // that reached the step hold 197-249 words; the matmuls of 8 warps, under
-  // 128 registers, 108-177; above 256, registers pass 204, beyond the step.)
+  // A kernel whose values hold 1.4 to 2 times the registers of an
+  // occupancy step its block could take (Occupancy.h, foreseenStep: 8-warp
+  // blocks above 128 registers asked for two per SM, 4-warp ones above 168
+  // for three) has the PTX asking for that step assembled alongside the
+  // first where the machine has a second thread: the step (below) then
+  // costs no ptxas run after the first.
   std::optional<SMLimits> limits = smLimits(options.target.capability);
   int threads = declaredThreads(result.ptx);
+  std::optional<int> stepForeseen;
   std::optional<std::string> speculativeStep;
   if (limits && std::thread::hardware_concurrency() >= 2 &&
-      mayStepFromOneBlock(*limits, threads, sharedMemoryBytes(module))) {
-    unsigned twoBlocks = registersForBlocks(*limits, threads, 2);
-    if (2 * liveWords >= 3 * twoBlocks && liveWords < 2 * twoBlocks &&
-        liveWords < kWordsLikelyToSpill)
-      speculativeStep = withMinBlocksPerSM(result.ptx, 2);
+      liveWords < kWordsLikelyToSpill) {
+    stepForeseen =
+        foreseenStep(*limits, liveWords, threads, sharedMemoryBytes(module));
+    if (stepForeseen)
+      speculativeStep = withMinBlocksPerSM(result.ptx, *stepForeseen);
   }
   std::optional<Assembled> speculatedStep;
   auto assembleFirst = [&] {
@@ -544,8 +543,8 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
                                 : "assembled with the first";
     }
   } else if (speculativeStep) {
-    // The step from one block per SM to two (below), assembled alongside
-    // the first and stopped (killed) where the first does not take it.
+    // The step foreseen (below), assembled alongside the first and stopped
+    // (killed) where the first does not take it.
     std::atomic<bool> stopStep{false};
     std::thread step([&] {
       std::vector<Assembled> forms(1);
@@ -559,7 +558,8 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
         spilled(**assembled) == 0) {
       const KernelResources &kernel = (*assembled)->kernels.front();
       takesStep = oneMoreBlockPerSM(*limits, kernel.registers, threads,
-                                    kernel.sharedBytes + sharedMemoryBytes(module)) == 2;
+                                    kernel.sharedBytes + sharedMemoryBytes(module)) ==
+                  stepForeseen;
     }
     if (!takesStep)
       stopStep.store(true, std::memory_order_release);

@@ -99,21 +99,26 @@ int tritium::nvidia::registersForBlocks(const SMLimits &limits, int threads,
   return std::min(limits.maxRegistersPerThread, perWarp / 32 / 8 * 8);
 }
 
-bool tritium::nvidia::mayStepFromOneBlock(const SMLimits &limits, int threads,
-                                          int sharedBytes) {
+std::optional<int> tritium::nvidia::foreseenStep(const SMLimits &limits,
+                                                 unsigned liveWords, int threads,
+                                                 int sharedBytes) {
   if (threads <= 0)
-    return false;
+    return std::nullopt;
   int warpsPerBlock = ceilDiv(threads, 32);
-  // The most registers a thread can have and its block still run: the
-  // thread's maximum, or what the register file gives one block's warps.
-  int mostPerWarp = std::min(
-      ceilDiv(limits.maxRegistersPerThread * 32, limits.registerUnit),
-      limits.registers / warpsPerBlock / limits.registerUnit) *
-                    limits.registerUnit;
-  return mostPerWarp > 0 &&
-         blocksByRegisters(limits, mostPerWarp / 32, warpsPerBlock) == 1 &&
-         warpsPerBlock < limits.schedulers * limits.warpsPerSchedulerToHideLatency &&
-         blocksByOtherLimits(limits, warpsPerBlock, sharedBytes) >= 2;
+  int allowed = blocksByOtherLimits(limits, warpsPerBlock, sharedBytes);
+  for (int blocks = 2; blocks <= allowed; ++blocks) {
+    int registers = registersForBlocks(limits, threads, blocks);
+    // Live words from 1.4 to 2 times the step's registers (10 * words in
+    // [14, 20) * registers).
+    if (registers <= 0 || 10u * liveWords < 14u * registers ||
+        liveWords >= 2u * registers)
+      continue;
+    // A step oneMoreBlockPerSM takes at some register count.
+    for (int r = registers + 1; r <= limits.maxRegistersPerThread; ++r)
+      if (oneMoreBlockPerSM(limits, r, threads, sharedBytes) == blocks)
+        return blocks;
+  }
+  return std::nullopt;
 }
 
 bool tritium::nvidia::stepOutOfReach(const SMLimits &limits,

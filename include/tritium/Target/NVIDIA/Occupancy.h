@@ -80,14 +80,17 @@ int registersForBlocks(const SMLimits &limits, int threads, int blocks);
 bool stepOutOfReach(const SMLimits &limits, unsigned liveWords, int threads,
                     int blocks);
 
-/// Whether some register count leaves a kernel of `threads` threads and
-/// `sharedBytes` of shared memory a block one block per SM with
-/// oneMoreBlockPerSM then asking for two: the most registers a thread of
-/// a running block may have allow one block only, it holds fewer warps than
-/// hide latency, and everything but the registers allows two (on sm_90,
-/// blocks of 8 to 15 warps with at most 113 KB of shared memory).  Known
-/// before ptxas runs.
-bool mayStepFromOneBlock(const SMLimits &limits, int threads, int sharedBytes);
+/// The block count of the occupancy step a kernel of `threads` threads and
+/// `sharedBytes` of shared memory a block is likely to be asked to take
+/// (oneMoreBlockPerSM's result), foreseen before ptxas runs from the
+/// 32-bit words its values hold at once (`liveWords`): the fewest blocks b
+/// that oneMoreBlockPerSM asks for at some register count and whose
+/// registers (registersForBlocks) the live words exceed by 1.4 to 2
+/// times.  The kernels whose step ptxas reached held 1.44-1.85 times its
+/// registers (cuda:90, ptxas 13.0: attention forwards and backwards of 4
+/// and 8 warps); nullopt where no step is foreseen.
+std::optional<int> foreseenStep(const SMLimits &limits, unsigned liveWords,
+                                int threads, int sharedBytes);
 
 } // namespace tritium::nvidia
 
