@@ -15,10 +15,13 @@
 //                               get a proxy fence (on the final IR);
 //   convert-ttg-to-llvm         everything but control flow to llvm + nvvm
 //                               (scf keeps its structure, with LLVM types);
-//   convert-scf-to-cf           loops and ifs to blocks and branches;
-//   convert-cf-to-llvm          branches to llvm.br / llvm.cond_br;
-//   convert-arith-to-llvm       the arithmetic scf-to-cf wrote for loops;
-//   reconcile-unrealized-casts  the casts left between converted types;
+//   lower-loops-to-llvm         loops and ifs to llvm.br / llvm.cond_br,
+//                               the arithmetic they need, and the casts
+//                               left between converted types (upstream
+//                               scf-to-cf, cf-to-llvm, arith-to-llvm and
+//                               reconcile-unrealized-casts, applied to
+//                               those ops only: the module is otherwise in
+//                               the LLVM dialect already);
 //   canonicalize, cse           fold the struct packing/unpacking of the
 //                               per-thread elements and share the thread-id
 //                               arithmetic;
@@ -30,10 +33,6 @@
 //===----------------------------------------------------------------------===//
 #include "tritium/Pipelines/LLIRPipeline.h"
 
-#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -50,10 +49,7 @@ void tritium::buildLLIRPipeline(mlir::OpPassManager &pm,
   lowering.computeCapability = options.computeCapability;
   lowering.ptxVersion = options.ptxVersion;
   pm.addPass(createConvertTTGToLLVMPass(lowering));
-  pm.addPass(mlir::createSCFToControlFlowPass());
-  pm.addPass(mlir::createConvertControlFlowToLLVMPass());
-  pm.addPass(mlir::createArithToLLVMConversionPass());
-  pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+  pm.addPass(createLowerLoopsToLLVMPass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   pm.addNestedPass<mlir::LLVM::LLVMFuncOp>(createHoistBeforeBarrierWaitsPass());
@@ -63,8 +59,8 @@ void tritium::registerLLIRPipeline() {
   mlir::PassPipelineRegistration<LLIRPipelineOptions>(
       "tritium-make-llir",
       "TritonGPU IR to the LLVM and NVVM dialects: allocate shared memory, "
-      "insert barriers, fence stores the async proxy reads, lower, scf/cf/arith leftovers to llvm, "
-      "reconcile casts, canonicalize, "
+      "insert barriers, fence stores the async proxy reads, lower, loops to "
+      "llvm branches, canonicalize, "
       "cse",
       buildLLIRPipeline);
 }

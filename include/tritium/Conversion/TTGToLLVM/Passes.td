@@ -3,8 +3,8 @@
 // The last three passes on TritonGPU IR: give every op that needs a buffer
 // in shared memory its offset, insert the barriers that keep threads from
 // racing on those bytes, then lower the whole module to the LLVM and NVVM
-// dialects (with PTX inline assembly where NVVM has no op); and one pass on
-// the LLVM dialect the lowering produced.  The
+// dialects (with PTX inline assembly where NVVM has no op); and two passes
+// on the LLVM dialect the lowering produced.  The
 // `tritium-make-llir` pipeline (include/tritium/Pipelines/LLIRPipeline.h)
 // runs them and the upstream clean-up passes after them.
 //
@@ -98,6 +98,40 @@ def ConvertTTGToLLVMPass : Pass<"convert-ttg-to-llvm", "::mlir::ModuleOp"> {
            "the PTX ISA version the inline assembly may use (84 = 8.4)">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def LowerLoopsToLLVMPass : Pass<"lower-loops-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "lower the scf ops convert-ttg-to-llvm leaves to LLVM branches, visiting only them";
+  let description = [{
+    After convert-ttg-to-llvm a module is in the LLVM and NVVM dialects but
+    for its scf ops (with LLVM types) and a few casts.  The upstream
+    scf-to-cf, convert-cf-to-llvm, convert-arith-to-llvm and
+    reconcile-unrealized-casts passes each run a dialect conversion over the
+    whole module, four visits of every op (most of them the per-element ops
+    of its tensors) for a handful that change.  This pass applies the same
+    patterns to those ops alone:
+      1. one walk collects the scf ops (but their terminators), the arith
+         and cf ops and the unrealized casts;
+      2. the scf-to-cf patterns rewrite the scf ops (a greedy rewrite of
+         exactly those ops, without folding), recording the arith and cf ops
+         they create;
+      3. the arith-to-llvm and cf-to-llvm patterns convert those ops and the
+         collected ones (a partial conversion of that list);
+      4. the casts (collected, and any the conversion made) are reconciled.
+    The result is the module the four upstream passes produce.
+
+    ```mlir
+    scf.for %i = %lb to %ub step %c1 iter_args(%acc = %init) -> (!llvm.struct<(f32, f32)>) : i32 {...}
+    // becomes
+    llvm.br ^header(%lb, %init : i32, !llvm.struct<(f32, f32)>)
+    ^header(%i: i32, %acc: !llvm.struct<(f32, f32)>):
+    %more = llvm.icmp "slt" %i, %ub : i32
+    llvm.cond_br %more, ^body, ^exit
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def HoistBeforeBarrierWaitsPass
