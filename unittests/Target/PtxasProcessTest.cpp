@@ -268,6 +268,15 @@ TEST(PtxasLog, SerializationForLackOfRegistersIsNotAPlacementOne) {
   EXPECT_TRUE(serializedWarpGroupMmasByPlacement(placement));
   EXPECT_TRUE(serializedWarpGroupMmasByPlacement(std::string(registers) +
                                                  placement));
+  // A call the pipeline crosses (the assertion handler) stays a call
+  // wherever the waits are.
+  const char *call =
+      "ptxas info    : (C7510) Potential Performance Loss: wgmma.mma_async "
+      "instructions are serialized due to wgmma pipeline crossing function "
+      "boundary at a function call in the function 'k'\n";
+  EXPECT_TRUE(serializedWarpGroupMmas(call));
+  EXPECT_FALSE(serializedWarpGroupMmasByPlacement(call));
+  EXPECT_TRUE(serializedWarpGroupMmasByPlacement(std::string(call) + placement));
   EXPECT_FALSE(serializedWarpGroupMmasByPlacement(
       "ptxas info    : Used 196 registers, used 1 barriers"));
 }

@@ -656,7 +656,8 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // join moved onto the paths the MMAs run on (WgmmaWaitPaths.h; C7515 after
   // a loop that may run no iteration), kept when ptxas then leaves the MMAs
   // asynchronous without spilling more.  MMAs serialized for lack of
-  // registers (C7511, C7512) stay so whatever the waits' places: no form.
+  // registers (C7511, C7512) or around a call (C7510) stay so whatever the
+  // waits' places: no form.
   if (result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
       serializedWarpGroupMmasByPlacement(result.ptxas->log)) {
     unsigned moved = 0;

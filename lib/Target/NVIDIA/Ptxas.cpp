@@ -216,7 +216,8 @@ bool tritium::nvidia::serializedWarpGroupMmasByPlacement(llvm::StringRef log) {
   log.split(lines, '\n');
   return llvm::any_of(lines, [](llvm::StringRef line) {
     return line.contains("wgmma.mma_async instructions are serialized") &&
-           !line.contains("insufficient register resources");
+           !line.contains("insufficient register resources") &&
+           !line.contains("crossing function boundary");
   });
 }
 

@@ -573,6 +573,21 @@ def test_a_spilling_kernel_has_its_hinted_forms_assembled_with_the_first_where_t
     assert not any(line.startswith("wgmma waits") for line in tried), tried
 
 
+def test_no_wgmma_wait_form_where_the_mmas_are_serialized_around_a_call(tmp_path, monkeypatch):
+    # With a row stride of unknown alignment, the descriptor backward checks
+    # its tensor maps' strides with an assertion, whose handler is a call
+    # the wgmma pipeline crosses: ptxas serializes the MMAs (C7510).  Moving
+    # the waits does not take the call away, so no such form is assembled.
+    monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
+    monkeypatch.setenv("TRITIUM_DUMP_DIR", str(tmp_path))
+    k = compile_attention_bwd_block_ptr(64, False, (64, 128, 128, 64, 3, 8), kernel="attn_bwd_tma",
+                                        aligned_ints=False)
+    assert "C7510" in k.metadata["ptxas_notes"]
+    (forms,) = [n for n in os.listdir(tmp_path) if n.endswith("ptxas-forms.txt")]
+    lines = (tmp_path / forms).read_text().splitlines()
+    assert not any(line.startswith("wgmma waits") for line in lines), lines
+
+
 def test_an_occupancy_step_that_spills_is_not_taken(tmp_path, monkeypatch):
     # On tensor descriptors at head dim 64, (64, 128, 128, 64), 3 stages,
     # 8 warps, ptxas (CUDA 13.0) gives the kernel 167 registers; asked for

@@ -62,10 +62,14 @@ std::vector<KernelResources> parsePtxasLog(llvm::StringRef log);
 /// the next is issued).
 bool serializedWarpGroupMmas(llvm::StringRef log);
 
-/// Whether a `ptxas -v` log says the warp-group MMAs were serialized for a
-/// reason other than a lack of registers (C7511, C7512): instructions that
-/// define or read an MMA's registers inside its pipeline stage, an ill-formed
-/// stage, calls.  Only these can a different placement of the waits undo.
+/// Whether a `ptxas -v` log says the warp-group MMAs were serialized for the
+/// placement of instructions in their pipeline stages (C7515: instructions
+/// that define or read an MMA's registers inside its stage; an ill-formed
+/// stage), not for a lack of registers (C7511, C7512) nor for a function
+/// call the pipeline crosses (C7510: the assertion handler, a device
+/// function left uninlined).  Only the former can a different placement of
+/// the waits undo: the wgmma-wait form tried on C7510 kernels (6 of the
+/// snapshot's descriptor backward kernels, ptxas 13.0) was never kept.
 bool serializedWarpGroupMmasByPlacement(llvm::StringRef log);
 
 struct PtxasOptions {
