@@ -3,8 +3,8 @@
 // Declares the passes of Passes.td (ttg-legalize-reduction-layouts,
 // ttg-allocate-shared-memory, ttg-membar, convert-ttg-to-llvm,
 // lower-loops-to-llvm and llvm-hoist-before-barrier-waits): their create
-// functions, option structs and registration.  The lowering itself is callable without a pass through
-// Patterns.h.
+// functions, option structs and registration.  The lowering itself is
+// callable without a pass through Patterns.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_CONVERSION_TTGTOLLVM_PASSES_H

@@ -110,14 +110,14 @@ def LowerLoopsToLLVMPass : Pass<"lower-loops-to-llvm", "::mlir::ModuleOp"> {
     whole module, four visits of every op (most of them the per-element ops
     of its tensors) for a handful that change.  This pass applies the same
     patterns to those ops alone:
-      1. one walk collects the scf ops (but their terminators), the arith
-         and cf ops and the unrealized casts;
+      1. one walk collects the scf ops (but their terminators) and the
+         arith and cf ops;
       2. the scf-to-cf patterns rewrite the scf ops (a greedy rewrite of
          exactly those ops, without folding), recording the arith and cf ops
          they create;
       3. the arith-to-llvm and cf-to-llvm patterns convert those ops and the
          collected ones (a partial conversion of that list);
-      4. the casts (collected, and any the conversion made) are reconciled.
+      4. the unrealized casts (a second walk finds them) are reconciled.
     The result is the module the four upstream passes produce.
 
     ```mlir
