@@ -30,17 +30,17 @@
 //               the first does not spill);
 //               one whose warp-group MMAs ptxas serialized for the
 //               placement of instructions in their pipeline stages (not
-//               for lack of registers), from PTX emitted with its wgmma
-//               waits after joins moved onto the paths the MMAs run on
-//               (WgmmaWaitPaths.h), kept if they are no longer serialized
-//               and it spills no more;
+//               for lack of registers nor around a call), from PTX
+//               emitted with its wgmma waits after joins moved onto the
+//               paths the MMAs run on (WgmmaWaitPaths.h), kept if they
+//               are no longer serialized and it spills no more;
 //               one that does not spill, runs fewer warps per SM than hide
 //               latency and would reach one more block per SM giving up at
 //               most three eighths of its registers, with `.minnctapersm`
 //               one block more (Occupancy.h), kept if it reaches the step
-//               without spilling (the step from one block to two, where
-//               foreseen from the block and its live words, assembled
-//               alongside the first)
+//               without spilling (a step foreseen from the block and its
+//               live words assembled alongside the first; one its live
+//               words put out of reach not assembled)
 // Each compile has its own LLVMContext whose diagnostic handler collects
 // LLVM's warnings and errors instead of printing them (and, for errors,
 // exiting the process, which an LLVMContext without a handler does).
