@@ -64,7 +64,7 @@ items and the compile-time ratio.  Registers and spills are each compiler's
 `n_regs` and `n_spills` (local memory a thread uses, in 32-bit words, as
 Triton counts it).
 
-  python3 bench/bench_corpus.py [--families a,b] [--shard K/N] [--quick]
+  python3 bench/bench_corpus.py [--families a,b] [--shard K/N] [--quick] [--jobs J]
   python3 bench/bench_corpus.py --merge SHARD.json ...   (one record of the shards)
   --budget-s S starts no item after S seconds, so a shard ends inside its call
   --match TEXT takes only the items whose "family case config" line (as --list
@@ -72,8 +72,17 @@ Triton counts it).
   --dump DIR writes each item's kernel as each compiler built it (TTGIR, PTX,
       and SASS where cuobjdump is installed) into DIR/<item>/
 
-A run of one GPU call does not reach the whole corpus: --shard K/N takes every
-N-th item from the K-th (1-based), and --merge joins the shards' records.
+  --jobs J runs J worker processes, each taking every J-th item: they compile
+      side by side (the compile without a launch, Triton's warmup) and take
+      turns on the GPU (an exclusive lock held while a worker makes an item's
+      inputs and reference, and while it makes the first calls, checks and
+      times); the compile time is then that compile plus the first call.
+      Timings see one worker's kernels at a time; compile times are taken
+      beside the other workers' compiles, under both compilers alike.
+
+Most of an item's time is the two compiles: --jobs 4 brings the corpus within
+two GPU calls.  --shard K/N takes every N-th item from the K-th (1-based), and
+--merge joins the shards' records.
 """
 import argparse
 import json
@@ -615,50 +624,156 @@ def triton_cdiv(a, b):
     return (a + b - 1) // b
 
 
-def measure(item, quick, median_ms):
+def compile_only(compilers):
+    """A context in which `kernel[grid](...)` compiles (or finds) the
+    kernel and returns it without launching it, under each of `compilers`
+    (the modules tritium and triton): Triton's warmup, through the launch
+    syntax the items' launch functions use."""
+    import contextlib
+    import functools
+
+    @contextlib.contextmanager
+    def patched():
+        saved = []
+        for module in compilers:
+            cls = module.JITFunction
+            saved.append((cls, cls.__dict__.get("__getitem__")))
+            cls.__getitem__ = lambda self, grid: functools.partial(self.run, grid=grid, warmup=True)
+        try:
+            yield
+        finally:
+            for cls, original in saved:
+                if original is None:
+                    del cls.__getitem__
+                else:
+                    cls.__getitem__ = original
+    return patched()
+
+
+def measure(item, quick, median_ms, turn=None, compilers=()):
     """The record row of `item`: per compiler its compile time, registers,
-    throughput, or the error that stopped it."""
+    throughput, or the error that stopped it.  With `turn` (a context that
+    holds the GPU, --jobs) the kernels are compiled first without the GPU
+    (compile_only of `compilers`), and the first calls, checks and timings
+    run in the turn; the compile time is then the compile plus the first
+    call."""
+    import contextlib
     torch = item.torch
     row = {"work": item.label(), "config": str(item.config), "unit": item.unit}
-    fns = {}
+    launches, compile_s = {}, {}
     for name in item.modules:
         try:
-            fn = item.launch(name)  # (tensor descriptors are made here)
-            t0 = time.perf_counter()
-            fn()
-            torch.cuda.synchronize()
-            row[f"{name} compile s"] = round(time.perf_counter() - t0, 3)
+            launches[name] = item.launch(name)  # (tensor descriptors are made here)
+            compile_s[name] = 0.0
+            if turn is not None:
+                t0 = time.perf_counter()
+                with compile_only(compilers):
+                    launches[name]()
+                compile_s[name] = time.perf_counter() - t0
         except Exception as e:  # noqa: BLE001 - an item one compiler cannot build is a row, not the end
             row[f"{name} error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
-            continue
-        kernel = item.compiled(name)
-        if kernel is not None:  # registers, spills and shared memory explain many ratios
-            row[f"{name} regs"] = int(getattr(kernel, "n_regs", 0) or 0)
-            row[f"{name} spills"] = int(getattr(kernel, "n_spills", 0) or 0)
-            shared = getattr(kernel.metadata, "shared", None)
-            if shared is None and hasattr(kernel.metadata, "get"):
-                shared = kernel.metadata.get("shared")
-            row[f"{name} smem"] = int(shared or 0)
-            notes = kernel.metadata.get("ptxas_notes") if hasattr(kernel.metadata, "get") else None
-            if notes:  # (Tritium's: ptxas's performance notes, C7512 = wgmma serialized)
-                row[f"{name} ptxas notes"] = " ".join(notes)
-        got = item.out[name].float()
-        want = item.want.float()
-        err = ((got - want).abs().max() / want.abs().max().clamp_min(1e-30)).item()
-        if not err <= item.tol:
-            row[f"{name} error"] = f"relative error {err:.3g} > {item.tol:.3g}"
-            continue
-        fns[name] = fn
-    order = list(fns)
-    times = {name: [] for name in fns}
-    for r in range(1 if quick else 2):
-        for name in (order if r % 2 == 0 else order[::-1]):
-            times[name].append(median_ms(fns[name], quick))
+            launches.pop(name, None)
+    with turn if turn is not None else contextlib.nullcontext():
+        fns = {}
+        for name, fn in launches.items():
+            try:
+                t0 = time.perf_counter()
+                fn()
+                torch.cuda.synchronize()
+                row[f"{name} compile s"] = round(compile_s[name] + time.perf_counter() - t0, 3)
+            except Exception as e:  # noqa: BLE001
+                row[f"{name} error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
+                continue
+            kernel = item.compiled(name)
+            if kernel is not None:  # registers, spills and shared memory explain many ratios
+                row[f"{name} regs"] = int(getattr(kernel, "n_regs", 0) or 0)
+                row[f"{name} spills"] = int(getattr(kernel, "n_spills", 0) or 0)
+                shared = getattr(kernel.metadata, "shared", None)
+                if shared is None and hasattr(kernel.metadata, "get"):
+                    shared = kernel.metadata.get("shared")
+                row[f"{name} smem"] = int(shared or 0)
+                notes = kernel.metadata.get("ptxas_notes") if hasattr(kernel.metadata, "get") else None
+                if notes:  # (Tritium's: ptxas's performance notes, C7512 = wgmma serialized)
+                    row[f"{name} ptxas notes"] = " ".join(notes)
+            got = item.out[name].float()
+            want = item.want.float()
+            err = ((got - want).abs().max() / want.abs().max().clamp_min(1e-30)).item()
+            if not err <= item.tol:
+                row[f"{name} error"] = f"relative error {err:.3g} > {item.tol:.3g}"
+                continue
+            fns[name] = fn
+        order = list(fns)
+        times = {name: [] for name in fns}
+        for r in range(1 if quick else 2):
+            for name in (order if r % 2 == 0 else order[::-1]):
+                times[name].append(median_ms(fns[name], quick))
     for name, ms in times.items():
         row[name] = round(item.work / (min(ms) / 1e3), 1)
     if row.get("tritium") and row.get("triton"):
         row["ratio"] = round(row["tritium"] / row["triton"], 3)
     return row
+
+
+class GpuTurn:
+    """The GPU for one worker of --jobs at a time: an exclusive flock on a
+    file the workers share, held while a worker makes an item's inputs and
+    reference and while it launches, checks and times the item's kernels
+    (compiles run outside it, side by side)."""
+
+    def __init__(self, path):
+        self.file = open(path, "a")
+
+    def __enter__(self):
+        import fcntl
+        fcntl.flock(self.file, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        import fcntl
+        fcntl.flock(self.file, fcntl.LOCK_UN)
+        return False
+
+
+def run_jobs(args, chosen):
+    """--jobs J: J worker processes (this script with --worker I/J) take
+    every J-th of the chosen items; they compile at the same time and take
+    turns on the GPU (GpuTurn).  Returns (rows in the items' order, the
+    items left by --budget-s, the workers' measured keys for the record, and
+    what failed, if a worker did)."""
+    import subprocess
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="bench-corpus-jobs-")
+    lock = os.path.join(folder, "gpu.lock")
+    argv, skip = [], False
+    for arg in sys.argv[1:]:  # the same selection, without --jobs
+        if skip:
+            skip = False
+        elif arg == "--jobs":
+            skip = True
+        elif not arg.startswith("--jobs="):
+            argv.append(arg)
+    workers = []
+    for i in range(args.jobs):
+        out = os.path.join(folder, f"worker{i}.json")
+        workers.append((out, subprocess.Popen([sys.executable, os.path.abspath(__file__), *argv, "--worker",
+                                               f"{i + 1}/{args.jobs}", "--gpu-lock", lock, "--rows-out", out])))
+    failed = [i + 1 for i, (_, process) in enumerate(workers) if process.wait() != 0]
+    by_line, left, measured = {}, [], {}
+    for out, _ in workers:  # (a worker that failed wrote the rows of the items before its failure)
+        if not os.path.exists(out):
+            continue
+        with open(out) as f:
+            data = json.load(f)
+        for line, row in data["rows"]:
+            by_line[line] = row
+        left += data["left"]
+        measured = measured or {key: data[key] for key in ("gpu", "versions")}
+    rows = [by_line[item_line(*i)] for i in chosen if item_line(*i) in by_line]
+    lost = [i for i in chosen if item_line(*i) not in by_line and item_line(*i) not in left]
+    for family, case, config in lost:
+        print(f"not measured (worker {failed} failed):", family, case, config)
+    return rows, [i for i in chosen if item_line(*i) in left], measured, (
+        f"worker(s) {failed} failed, {len(lost)} items not measured" if failed else None)
 
 
 def item_line(family, case, config):
@@ -733,6 +848,11 @@ def main():
     parser.add_argument("--list", action="store_true", help="print the items and exit (no GPU needed)")
     parser.add_argument("--budget-s", type=float, default=None,
                         help="start no item after this many seconds (the record says which items were left)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="worker processes that compile side by side and take turns on the GPU")
+    parser.add_argument("--worker", default=None, help=argparse.SUPPRESS)  # I/J, from --jobs
+    parser.add_argument("--gpu-lock", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--rows-out", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
 
     from results_page import record  # noqa: E402  (bench/results/bench_corpus.json)
@@ -769,8 +889,26 @@ def main():
             print(item_line(family, case, config))
         print(len(chosen), "items")
         return
+    if args.jobs < 1:
+        parser.error("--jobs takes a number of workers, 1 or more")
+
+    started = time.perf_counter()
+    if args.jobs > 1 and args.worker is None:
+        rows, left, measured, failed = run_jobs(args, chosen)
+        print(f"{len(rows)} items in {time.perf_counter() - started:.0f} s ({args.jobs} workers)")
+        finish(args, families, shard, of, rows, left, record, measured, failed,
+               [f"{args.jobs} workers compiled side by side and took turns on the GPU; compile s: the compile "
+                "without a launch, then the first call in the GPU's turn"])
+        return
+    turn = None
+    if args.worker is not None:
+        worker, workers = (int(x) for x in args.worker.split("/"))
+        chosen = chosen[worker - 1::workers]
+        turn = GpuTurn(args.gpu_lock)
 
     from bench_setup import HAVE_TRITON, TritonDescriptor, tl, triton  # the path, fresh caches
+    import contextlib
+
     import torch
     import tritium
     import tritium.language as ttl
@@ -795,41 +933,60 @@ def main():
     modules = {name: dict({key: load_kernels(files[key], mod, lang, name) for key in files},
                           TensorDescriptor=descriptor)
                for name, (mod, lang, descriptor) in compilers.items()}
-    rows = []
-    started = time.perf_counter()
-    left = []
+    rows, lines, left = [], [], []  # lines: each row's item as --list prints it
+
+    def write_rows():  # a worker's rows for run_jobs, after each item (the record is run_jobs's to write)
+        from results_page import _gpu, _versions
+        with open(args.rows_out + ".new", "w") as f:
+            json.dump({"rows": list(zip(lines, rows)), "left": [item_line(*i) for i in left], "gpu": _gpu(),
+                       "versions": _versions()}, f)
+        os.replace(args.rows_out + ".new", args.rows_out)
     for family, case, config in chosen:
         if args.budget_s is not None and time.perf_counter() - started > args.budget_s:
             left.append((family, case, config))
             continue
         torch.backends.cuda.matmul.allow_tf32 = family == "inductor_mm" and case == ("tf32",)
         try:
-            item = Item(family, case, config, modules, torch)
+            with turn if turn is not None else contextlib.nullcontext():  # inputs and reference on the GPU
+                item = Item(family, case, config, modules, torch)
         except Exception as e:  # noqa: BLE001 - an item whose inputs cannot be made is a row, not the end
             row = {"work": f"{family} {' '.join(str(c) for c in case)}", "config": str(config),
                    "error": f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"}
             rows.append(row)
+            lines.append(item_line(family, case, config))
             print(json.dumps(row), flush=True)
             continue
-        row = measure(item, args.quick, median_ms)
+        row = measure(item, args.quick, median_ms, turn, [mod for mod, _, _ in compilers.values()])
         if args.dump:
             dump(item, args.dump)
         rows.append(row)
+        lines.append(item_line(family, case, config))
         print(json.dumps(row), flush=True)
         del item
         torch.cuda.empty_cache()
+        if args.worker is not None:
+            write_rows()
+    if args.worker is not None:
+        write_rows()
+        return
     print(f"{len(rows)} items in {time.perf_counter() - started:.0f} s")
+    finish(args, families, shard, of, rows, left, record)
+
+
+def finish(args, families, shard, of, rows, left, record, measured=None, failed=None, notes=()):
+    """Prints the summary and the items --budget-s left, and writes the record."""
     lines = summary(rows)
     print("\n".join(lines))
     partial = None
-    if of > 1 or args.quick or set(families) != set(FAMILIES) or left or args.match:
-        partial = f"shard {shard}/{of}" + (" quick" if args.quick else "") + (
+    if of > 1 or args.quick or set(families) != set(FAMILIES) or left or args.match or failed:
+        partial = ("" if not failed else failed + ", ") + f"shard {shard}/{of}" + (" quick" if args.quick else "") + (
             "" if set(families) == set(FAMILIES) else f" families {','.join(families)}") + (
             f", {len(left)} items left by --budget-s" if left else "") + (
             f", items matching {args.match}" if args.match else "")
     for family, case, config in left:
         print("left:", family, case, config)
-    record("bench_corpus", rows, headers=HEADERS, digits={"ratio": 3}, notes=lines[:2], partial=partial)
+    record("bench_corpus", rows, headers=HEADERS, digits={"ratio": 3}, notes=lines[:2] + list(notes),
+           partial=partial, measured=measured)
 
 
 if __name__ == "__main__":
