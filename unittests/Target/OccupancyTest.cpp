@@ -147,3 +147,22 @@ TEST(Occupancy, AStepThreeTimesBelowTheLiveWordsIsOutOfReach) {
   // Without a register count for the blocks, nothing is out of reach.
   EXPECT_FALSE(stepOutOfReach(hopper(), 1000, 128, 0));
 }
+
+TEST(Occupancy, AStepMaySpillAFewWordsWhereTheSMRanFewWarps) {
+  // Without spills every step is taken.
+  EXPECT_TRUE(stepSpillsAcceptable(0, 4, 128, true));
+  // One block of 8 warps to two: 32 bytes with the MMAs serialized (the
+  // block-pointer attention forward at head dim 64, (128, 128, 2, 8)).
+  EXPECT_TRUE(stepSpillsAcceptable(32, 2, 256, true));
+  EXPECT_TRUE(stepSpillsAcceptable(160, 2, 256, true));
+  EXPECT_FALSE(stepSpillsAcceptable(161, 2, 256, false));
+  // Two blocks of 4 warps to three: with asynchronous MMAs only.
+  EXPECT_TRUE(stepSpillsAcceptable(140, 3, 128, false));
+  EXPECT_FALSE(stepSpillsAcceptable(16, 3, 128, true));
+  // Three blocks of 4 warps (12 warps) to four: too many warps already;
+  // four blocks of 2 warps (8 warps) to five: too many blocks.
+  EXPECT_FALSE(stepSpillsAcceptable(56, 4, 128, false));
+  EXPECT_FALSE(stepSpillsAcceptable(8, 5, 64, false));
+  // Two blocks of 2 warps to three.
+  EXPECT_TRUE(stepSpillsAcceptable(8, 3, 64, false));
+}

@@ -38,9 +38,10 @@
 //               latency and would reach one more block per SM giving up at
 //               most three eighths of its registers, with `.minnctapersm`
 //               one block more (Occupancy.h), kept if it reaches the step
-//               without spilling (a step foreseen from the block and its
-//               live words assembled alongside the first; one its live
-//               words put out of reach not assembled)
+//               without spilling, or spilling a few words where the SM
+//               ran few warps (stepSpillsAcceptable); a step foreseen
+//               from the block and its live words is assembled alongside
+//               the first, one its live words put out of reach is not
 // Each compile has its own LLVMContext whose diagnostic handler collects
 // LLVM's warnings and errors instead of printing them (and, for errors,
 // exiting the process, which an LLVMContext without a handler does).
@@ -716,9 +717,10 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
         // block is worth more: one-loop attention at head dim 64,
         // (128, 128, 2, 8), ran at 425 TFLOP/s with the step and its
         // MMAs serialized, 310 without either (H200, 2026-12-02).
-        if (serializedWarpGroupMmas(r.log))
+        bool serialized = serializedWarpGroupMmas(r.log);
+        if (serialized)
           retried += ", warp-group MMAs serialized";
-        return spilled(r) == 0 &&
+        return stepSpillsAcceptable(spilled(r), *blocks, threads, serialized) &&
                blocksPerSM(*limits, r.kernels.front().registers, threads, shared) >= *blocks;
       };
       // The form assembled alongside the first serves where it is this

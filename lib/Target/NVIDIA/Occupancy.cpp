@@ -127,3 +127,16 @@ bool tritium::nvidia::stepOutOfReach(const SMLimits &limits,
   int registers = registersForBlocks(limits, threads, blocks);
   return registers > 0 && liveWords >= 3u * static_cast<unsigned>(registers);
 }
+
+bool tritium::nvidia::stepSpillsAcceptable(long long spilledBytes, int blocks,
+                                           int threads,
+                                           bool mmasSerialized) {
+  constexpr long long kFewBytes = 160;
+  constexpr int kFewBlocks = 2, kFewWarps = 8;
+  if (spilledBytes == 0)
+    return true;
+  int blocksBefore = blocks - 1;
+  return spilledBytes <= kFewBytes && blocksBefore <= kFewBlocks &&
+         blocksBefore * (threads / 32) <= kFewWarps &&
+         (blocksBefore == 1 || !mmasSerialized);
+}

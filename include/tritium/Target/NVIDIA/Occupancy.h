@@ -13,7 +13,8 @@
 // times the registers of the step at once (stepOutOfReach),
 // Backend.cpp assembles it once more with `.minnctapersm` set to
 // one block more (Ptxas.h, withMinBlocksPerSM) and keeps that result when
-// ptxas reached the step without spilling.
+// ptxas reached the step without spilling, or spilling a few words where
+// the SM ran few warps (stepSpillsAcceptable).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TRITIUM_TARGET_NVIDIA_OCCUPANCY_H
@@ -91,6 +92,23 @@ bool stepOutOfReach(const SMLimits &limits, unsigned liveWords, int threads,
 /// and 8 warps); nullopt where no step is foreseen.
 std::optional<int> foreseenStep(const SMLimits &limits, unsigned liveWords,
                                 int threads, int sharedBytes);
+
+/// Whether ptxas's result for the step to `blocks` blocks per SM of
+/// `threads` threads is taken though it spilled `spilledBytes` (stores and
+/// loads, as ptxas counts them): with none, or with at most 160 where the
+/// SM ran one or two blocks of at most 8 warps in all before the step and
+/// the MMAs stay asynchronous (`mmasSerialized` false) or the step is from
+/// one block to two.  There a block more is worth a few words in local
+/// memory: on 11 corpus items whose step spilled 32-140 bytes (2-16 words
+/// of local memory; H200, 2026-12-02, both builds in one call), the steps from one block of 8
+/// warps to two ran 1.07-1.36x as fast (their MMAs serialized, C7511 or
+/// C7512), those from two blocks of 4 warps to three with asynchronous
+/// MMAs 1.06-1.09x, and the 4-warp forwards whose step serialized the MMAs
+/// (two blocks to three, three to four) 0.95-0.98x; of Inductor's kernels,
+/// a pointwise one of 8 warps ran 1.08-1.09x as fast from one block to two,
+/// a persistent reduction of 2 warps 0.96x from four blocks to five.
+bool stepSpillsAcceptable(long long spilledBytes, int blocks, int threads,
+                          bool mmasSerialized);
 
 } // namespace tritium::nvidia
 
