@@ -132,18 +132,19 @@ TEST(Occupancy, AStepIsForeseenFromTheLiveWords) {
         }
 }
 
-TEST(Occupancy, AStepThreeTimesBelowTheLiveWordsIsOutOfReach) {
+TEST(Occupancy, AStepHalfTheLiveWordsIsOutOfReach) {
   // Three blocks of 4 warps allow 168 registers: a 128x128 matmul tile
-  // holding 520 words at once does not fit them (504 and more), an
-  // attention forward holding 255 does.
+  // holding 520 words at once does not fit them, nor an attention backward
+  // holding 345 (336 and more), an attention forward holding 255 does.
   EXPECT_EQ(registersForBlocks(hopper(), 128, 3), 168);
   EXPECT_TRUE(stepOutOfReach(hopper(), 520, 128, 3));
-  EXPECT_TRUE(stepOutOfReach(hopper(), 504, 128, 3));
-  EXPECT_FALSE(stepOutOfReach(hopper(), 503, 128, 3));
+  EXPECT_TRUE(stepOutOfReach(hopper(), 345, 128, 3));
+  EXPECT_TRUE(stepOutOfReach(hopper(), 336, 128, 3));
+  EXPECT_FALSE(stepOutOfReach(hopper(), 335, 128, 3));
   EXPECT_FALSE(stepOutOfReach(hopper(), 255, 128, 3));
-  // Two blocks of 8 warps: 128 registers, out of reach from 384 words.
-  EXPECT_FALSE(stepOutOfReach(hopper(), 237, 256, 2));
-  EXPECT_TRUE(stepOutOfReach(hopper(), 384, 256, 2));
+  // Two blocks of 8 warps: 128 registers, out of reach from 256 words.
+  EXPECT_FALSE(stepOutOfReach(hopper(), 245, 256, 2));
+  EXPECT_TRUE(stepOutOfReach(hopper(), 256, 256, 2));
   // Without a register count for the blocks, nothing is out of reach.
   EXPECT_FALSE(stepOutOfReach(hopper(), 1000, 128, 0));
 }

@@ -694,8 +694,8 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     int shared = kernel.sharedBytes + sharedMemoryBytes(module);
     std::optional<int> blocks =
         oneMoreBlockPerSM(*limits, kernel.registers, threads, shared);
-    // Values that hold three times the registers the step allows do not
-    // fit them (Occupancy.h): no ptxas run for it.
+    // Values that hold twice the registers the step allows do not fit
+    // them (Occupancy.h): no ptxas run for it.
     if (blocks && stepOutOfReach(*limits, liveWords, threads, *blocks)) {
       formsLog += "occupancy step: " + std::to_string(kernel.registers) +
                   " registers, " + std::to_string(*blocks) +

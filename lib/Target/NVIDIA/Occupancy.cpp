@@ -125,7 +125,7 @@ bool tritium::nvidia::stepOutOfReach(const SMLimits &limits,
                                      unsigned liveWords, int threads,
                                      int blocks) {
   int registers = registersForBlocks(limits, threads, blocks);
-  return registers > 0 && liveWords >= 3u * static_cast<unsigned>(registers);
+  return registers > 0 && liveWords >= 2u * static_cast<unsigned>(registers);
 }
 
 bool tritium::nvidia::stepSpillsAcceptable(long long spilledBytes, int blocks,
