@@ -706,7 +706,8 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   // A kernel that does not spill, runs too few warps per SM to hide
   // latency, and has somewhat more registers than one more block per SM
   // allows (oneMoreBlockPerSM says how many more) is assembled asking for
-  // that block; kept when ptxas reached it without spilling.
+  // that block; kept when ptxas reached it without spilling, or with the
+  // few spilled words stepSpillsAcceptable allows.
   if (result.ptxas->succeeded && result.ptxas->kernels.size() == 1 &&
       spilled(*result.ptxas) == 0 && limits) {
     const KernelResources &kernel = result.ptxas->kernels.front();
