@@ -132,7 +132,7 @@ TEST(Occupancy, AStepIsForeseenFromTheLiveWords) {
         }
 }
 
-TEST(Occupancy, AStepHalfTheLiveWordsIsOutOfReach) {
+TEST(Occupancy, AStepAllowingHalfTheLiveWordsOrFewerIsOutOfReach) {
   // Three blocks of 4 warps allow 168 registers: a 128x128 matmul tile
   // holding 520 words at once does not fit them, nor an attention backward
   // holding 345 (336 and more), an attention forward holding 255 does.

@@ -137,6 +137,6 @@ bool tritium::nvidia::stepSpillsAcceptable(long long spilledBytes, int blocks,
     return true;
   int blocksBefore = blocks - 1;
   return spilledBytes <= kFewBytes && blocksBefore <= kFewBlocks &&
-         blocksBefore * (threads / 32) <= kFewWarps &&
+         blocksBefore * ceilDiv(threads, 32) <= kFewWarps &&
          (blocksBefore == 1 || !mmasSerialized);
 }

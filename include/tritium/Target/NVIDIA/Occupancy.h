@@ -90,7 +90,7 @@ bool stepOutOfReach(const SMLimits &limits, unsigned liveWords, int threads,
 /// 32-bit words its values hold at once (`liveWords`): the fewest blocks b
 /// that oneMoreBlockPerSM asks for at some register count and whose
 /// registers (registersForBlocks) the live words exceed by 1.4 to 2
-/// times.  The kernels whose step ptxas reached held 1.44-1.85 times its
+/// times.  The kernels whose step ptxas reached held 1.44-1.91 times its
 /// registers (cuda:90, ptxas 13.0: attention forwards and backwards of 4
 /// and 8 warps); nullopt where no step is foreseen.
 std::optional<int> foreseenStep(const SMLimits &limits, unsigned liveWords,
@@ -98,18 +98,19 @@ std::optional<int> foreseenStep(const SMLimits &limits, unsigned liveWords,
 
 /// Whether ptxas's result for the step to `blocks` blocks per SM of
 /// `threads` threads is taken though it spilled `spilledBytes` (stores and
-/// loads, as ptxas counts them): with none, or with at most 160 where the
-/// SM ran one or two blocks of at most 8 warps in all before the step and
-/// the MMAs stay asynchronous (`mmasSerialized` false) or the step is from
-/// one block to two.  There a block more is worth a few words in local
-/// memory: on 11 corpus items whose step spilled 32-140 bytes (2-16 words
-/// of local memory; H200, 2026-12-02, both builds in one call), the steps from one block of 8
-/// warps to two ran 1.07-1.36x as fast (their MMAs serialized, C7511 or
-/// C7512), those from two blocks of 4 warps to three with asynchronous
-/// MMAs 1.06-1.09x, and the 4-warp forwards whose step serialized the MMAs
-/// (two blocks to three, three to four) 0.95-0.98x; of Inductor's kernels,
-/// a pointwise one of 8 warps ran 1.08-1.09x as fast from one block to two,
-/// a persistent reduction of 2 warps 0.96x from four blocks to five.
+/// loads, as ptxas counts them): with none, or with at most 160 where the SM
+/// ran one or two blocks of at most 8 warps in all before the step and the
+/// MMAs stay asynchronous (`mmasSerialized` false) or the step is from one
+/// block to two.  There a block more is worth a few words in local memory:
+/// on 11 corpus items whose step spilled 32-140 bytes (2-16 words of local
+/// memory; H200, 2026-12-02, both builds in one call), the steps from one
+/// block of 8 warps to two ran 1.07-1.36x as fast (their MMAs serialized,
+/// C7511 or C7512), those from two blocks of 4 warps to three with
+/// asynchronous MMAs 1.06-1.09x, and the 4-warp forwards whose step
+/// serialized the MMAs (two blocks to three, three to four) 0.95-0.98x; of
+/// Inductor's kernels, a pointwise one of 8 warps ran 1.08-1.09x as fast
+/// from one block to two, a persistent reduction of 2 warps 0.96x from four
+/// blocks to five.
 bool stepSpillsAcceptable(long long spilledBytes, int blocks, int threads,
                           bool mmasSerialized);
 
