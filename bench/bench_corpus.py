@@ -123,6 +123,11 @@ FAMILIES = ("attention", "attention_forms", "attention_bwd", "matmul", "matmul_f
 # attention_forms and attention_bwd: the form's kernel in bench/kernels/attention.py and attention_bwd.py
 ATTENTION_FORMS = {"pointers": "attn_fwd", "block_pointers": "attn_fwd_block_ptr", "descriptors": "attn_fwd_tma"}
 ATTENTION_BWD_FORMS = {"pointers": "attn_bwd", "block_pointers": "attn_bwd_block_ptr", "descriptors": "attn_bwd_tma"}
+# the kernels' source files (bench/kernels/) of each family
+KERNEL_FILES = {"attention": "attention_one_loop.py", "attention_forms": "attention.py",
+                "attention_bwd": "attention_bwd.py", "matmul": "tutorials.py", "tutorials": "tutorials.py",
+                "inductor_mm": "inductor_mm.py", "matmul_forms": "matmul_forms.py",
+                "persistent_matmul": "persistent_matmul.py"}
 HEADERS = {"config": "config"}  # one config per item, the same for both compilers
 
 
@@ -917,11 +922,6 @@ def main():
 
     from tritium.tools.tensor_descriptor import TensorDescriptor as TritiumDescriptor
 
-    files = {"attention": "attention_one_loop.py", "attention_forms": "attention.py",
-             "attention_bwd": "attention_bwd.py", "matmul": "tutorials.py", "tutorials": "tutorials.py",
-             "inductor_mm": "inductor_mm.py", "matmul_forms": "matmul_forms.py",
-             "persistent_matmul": "persistent_matmul.py"}
-
     def scratch(size, alignment, stream):  # global memory for tensor maps made in a kernel (attn_bwd_tma)
         return torch.empty(size, device="cuda", dtype=torch.int8)
     tritium.set_allocator(scratch)
@@ -930,7 +930,7 @@ def main():
     compilers = {"tritium": (tritium, ttl, TritiumDescriptor)}
     if HAVE_TRITON:
         compilers["triton"] = (triton, tl, TritonDescriptor)
-    modules = {name: dict({key: load_kernels(files[key], mod, lang, name) for key in files},
+    modules = {name: dict({key: load_kernels(file, mod, lang, name) for key, file in KERNEL_FILES.items()},
                           TensorDescriptor=descriptor)
                for name, (mod, lang, descriptor) in compilers.items()}
     rows, lines, left = [], [], []  # lines: each row's item as --list prints it
