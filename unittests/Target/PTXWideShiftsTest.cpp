@@ -53,3 +53,52 @@ TEST(PTXWideShifts, OnlyKernelsWithPerThreadAsyncCopies) {
   EXPECT_FALSE(copiesWithPerThreadAsyncCopies(
       "\tld.global.b16 \t%rs1, [%rd159];\n\tmul.wide.s32 \t%rd2, %r1, 2;\n"));
 }
+
+TEST(PTXWideShifts, FusesAMultiplyIntoItsOnlyAddInTheBlock) {
+  std::string ptx = "$L__BB0_2:\n"
+                    "\tmul.lo.s32 \t%r5, %r4, %r3;\n"
+                    "\tmul.wide.s32 \t%rd10, %r5, 2;\n"
+                    "\tmul.wide.u32 \t%rd11, %r6, 16;\n"
+                    "\tadd.s32 \t%r7, %r5, 1;\n"
+                    "\tadd.s64 \t%rd12, %rd2, %rd10;\n"
+                    "\tadd.s64 \t%rd13, %rd11, %rd3;\n"
+                    "\tcp.async.cg.shared.global [%r1], [%rd12], 16, %r2;\n"
+                    "\tst.global.b64 \t[%rd13], %rd12;\n";
+  EXPECT_EQ(tritium::nvidia::fuseWideningMultiplyAdds(ptx), 2u);
+  EXPECT_EQ(ptx, "$L__BB0_2:\n"
+                 "\tmul.lo.s32 \t%r5, %r4, %r3;\n"
+                 "\tadd.s32 \t%r7, %r5, 1;\n"
+                 "\tmad.wide.s32 \t%rd12, %r5, 2, %rd2;\n"
+                 "\tmad.wide.u32 \t%rd13, %r6, 16, %rd3;\n"
+                 "\tcp.async.cg.shared.global [%r1], [%rd12], 16, %r2;\n"
+                 "\tst.global.b64 \t[%rd13], %rd12;\n");
+}
+
+TEST(PTXWideShifts, LeavesMultipliesWhoseProductIsUsedElsewhere) {
+  const std::string original =
+      // used twice
+      "\tmul.wide.s32 \t%rd10, %r5, 2;\n"
+      "\tadd.s64 \t%rd12, %rd2, %rd10;\n"
+      "\tadd.s64 \t%rd13, %rd3, %rd10;\n"
+      // its add in the next block (an offset widened once before a loop)
+      "\tmul.wide.s32 \t%rd20, %r6, 4;\n"
+      "$L__BB0_1:\n"
+      "\tadd.s64 \t%rd21, %rd1, %rd20;\n"
+      "\t@%p1 bra \t$L__BB0_1;\n"
+      // its source redefined before the add
+      "\tmul.wide.s32 \t%rd30, %r7, 4;\n"
+      "\tmov.u32 \t%r7, %r8;\n"
+      "\tadd.s64 \t%rd31, %rd1, %rd30;\n"
+      // used by something other than an add, and added to itself
+      "\tmul.wide.s32 \t%rd40, %r9, 4;\n"
+      "\tld.global.b32 \t%r10, [%rd40];\n"
+      "\tmul.wide.s32 \t%rd41, %r9, 4;\n"
+      "\tadd.s64 \t%rd42, %rd41, %rd41;\n"
+      // predicated add; %rd100 is not %rd10
+      "\tmul.wide.s32 \t%rd50, %r9, 4;\n"
+      "\t@%p2 add.s64 \t%rd51, %rd1, %rd50;\n"
+      "\tadd.s64 \t%rd101, %rd1, %rd100;\n";
+  std::string ptx = original;
+  EXPECT_EQ(tritium::nvidia::fuseWideningMultiplyAdds(ptx), 0u);
+  EXPECT_EQ(ptx, original);
+}

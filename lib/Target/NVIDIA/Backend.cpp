@@ -7,8 +7,9 @@
 //               is called; then all but the kernels become internal so O3
 //               may inline and drop them
 //   optimize    the O3 module pipeline with NVPTX's passes
-//   ptx         NVPTX code generation; widening multiplies by 2^k become
-//               sign-extend + shift (PTXWideShifts.h)
+//   ptx         NVPTX code generation; widening multiplies by 2^k whose
+//               product one add of their block takes become mad.wide, the
+//               others sign-extend + shift (PTXWideShifts.h)
 //   ptxas       PTX -> cubin, with its -v resource report; a kernel that
 //               spilled with registers to spare is assembled once more with
 //               `.minnctapersm 1` (Ptxas.h, withMinBlocksPerSM), and the
@@ -249,11 +250,13 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   if (!diagnostics.errors.empty())
     return finish(makeError("NVPTX code generation failed"));
   result.ptx = std::move(*ptx);
-  // The widening multiplies split into sign-extend + shift, and the PTX as
-  // NVPTX emitted it for when that costs spills (below).
+  // The widening multiplies whose product one add in their block takes
+  // fused into it, the others split into sign-extend + shift, and the PTX
+  // as NVPTX emitted it for when that costs spills (below).
   std::string unsplit = result.ptx;
+  unsigned fused = fuseWideningMultiplyAdds(result.ptx);
   unsigned splits = splitWideningShifts(result.ptx);
-  bool split = splits > 0;
+  bool split = fused + splits > 0;
   dump("kernel.ptx", result.ptx);
 
   // ptxas
@@ -422,8 +425,10 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     withoutLoopReduction =
         !loopsAsWritten.error.empty() ||
         addressesLoopsAdvance(loopsAsWritten.ptx) < addressesLoopsAdvance(unsplit);
-    if (loopsAsWritten.error.empty() && split)
+    if (loopsAsWritten.error.empty() && split) {
+      fuseWideningMultiplyAdds(loopsAsWritten.ptx);
       splitWideningShifts(loopsAsWritten.ptx);
+    }
   };
   auto hintedIf = [](bool hint, std::string candidate) {
     if (hint)
@@ -674,6 +679,7 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
       formsLog += "wgmma waits moved onto the MMAs' paths: not made (" +
                   form.error + ")\n";
     } else if (moved > 0) {
+      fuseWideningMultiplyAdds(form.ptx);
       splitWideningShifts(form.ptx);
       int64_t before = spilled(*result.ptxas);
       // The occupancy step foreseen for the first (above) asked of this

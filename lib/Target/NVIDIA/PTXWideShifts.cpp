@@ -1,17 +1,26 @@
-//===- PTXWideShifts.cpp - widening multiplies by 2^k as sign-extend + shift ----===//
+//===- PTXWideShifts.cpp - widening multiplies by 2^k in the PTX ---------===//
 //
-// A line-by-line rewrite of the PTX text that NVPTX emitted (see the header
+// Line-by-line rewrites of the PTX text that NVPTX emitted (see the header
 // for why).  Only the exact shape LLVM prints is matched: an optional tab,
 // `mul.wide.s32` or `mul.wide.u32`, whitespace, a 64-bit destination, a
 // 32-bit source and a decimal power of two; anything else (a predicated
-// multiply, a register or non-power-of-two factor) is left as it is.
+// multiply, a register or non-power-of-two factor) is left as it is.  The
+// fusion into mad.wide looks from the multiply down its block for the
+// first line that names the product: an unpredicated `add.s64` of it and
+// another register, the product's only other occurrence in the PTX; a
+// label, branch, return or brace, or a line that writes the multiply's
+// source, before it stops the search.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/NVIDIA/PTXWideShifts.h"
 
 #include <cctype>
 #include <cstdint>
+#include <optional>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -62,31 +71,136 @@ int takePowerOfTwo(std::string_view &text) {
   return log;
 }
 
+/// A widening multiply by a power of two: `mul.wide.{s,u}32 %rdD, %rS, 2^k;`.
+struct WideningShift {
+  bool isSigned;
+  std::string_view dst, src;
+  int shift;
+};
+
+/// `line` as a widening multiply by a power of two (unpredicated, in the exact
+/// shape LLVM prints), or nullopt.
+std::optional<WideningShift> parseWideningShift(std::string_view line) {
+  std::string_view rest = trimLeft(line);
+  WideningShift multiply;
+  if (rest.substr(0, 13) == "mul.wide.s32 " || rest.substr(0, 13) == "mul.wide.s32\t")
+    multiply.isSigned = true;
+  else if (rest.substr(0, 13) == "mul.wide.u32 " || rest.substr(0, 13) == "mul.wide.u32\t")
+    multiply.isSigned = false;
+  else
+    return std::nullopt;
+  rest.remove_prefix(13);
+  if (!takeRegister(rest, "%rd", multiply.dst) || !takeChar(rest, ',') ||
+      !takeRegister(rest, "%r", multiply.src) || !takeChar(rest, ','))
+    return std::nullopt;
+  multiply.shift = takePowerOfTwo(rest);
+  if (multiply.shift < 0 || !takeChar(rest, ';') || !trimLeft(rest).empty())
+    return std::nullopt;
+  return multiply;
+}
+
 /// The replacement of one line, or an empty string when it is not a
 /// widening multiply by a power of two.
 std::string rewriteLine(std::string_view line) {
-  std::string_view rest = trimLeft(line);
-  bool isSigned;
-  if (rest.substr(0, 13) == "mul.wide.s32 " || rest.substr(0, 13) == "mul.wide.s32\t")
-    isSigned = true;
-  else if (rest.substr(0, 13) == "mul.wide.u32 " || rest.substr(0, 13) == "mul.wide.u32\t")
-    isSigned = false;
-  else
-    return {};
-  rest.remove_prefix(13);
-  std::string_view dst, src;
-  if (!takeRegister(rest, "%rd", dst) || !takeChar(rest, ',') ||
-      !takeRegister(rest, "%r", src) || !takeChar(rest, ','))
-    return {};
-  int shift = takePowerOfTwo(rest);
-  if (shift < 0 || !takeChar(rest, ';') || !trimLeft(rest).empty())
+  std::optional<WideningShift> multiply = parseWideningShift(line);
+  if (!multiply)
     return {};
   std::string out;
-  out += isSigned ? "\tcvt.s64.s32 \t" : "\tcvt.u64.u32 \t";
-  out.append(dst).append(", ").append(src).append(";\n\tshl.b64 \t");
-  out.append(dst).append(", ").append(dst).append(", ").append(std::to_string(shift));
+  out += multiply->isSigned ? "\tcvt.s64.s32 \t" : "\tcvt.u64.u32 \t";
+  out.append(multiply->dst).append(", ").append(multiply->src).append(";\n\tshl.b64 \t");
+  out.append(multiply->dst).append(", ").append(multiply->dst).append(", ");
+  out += std::to_string(multiply->shift);
   out += ";";
   return out;
+}
+
+/// The lines of `text`, without their newlines.
+std::vector<std::string_view> splitLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) {
+      if (start < text.size())
+        lines.push_back(text.substr(start));
+      break;
+    }
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+bool isRegisterChar(char c) { return std::isdigit(static_cast<unsigned char>(c)); }
+
+/// How many times each 64-bit register ("%rd12") occurs in `text`.
+std::unordered_map<std::string_view, unsigned> registerOccurrences(std::string_view text) {
+  std::unordered_map<std::string_view, unsigned> count;
+  for (size_t at = text.find("%rd"); at != std::string_view::npos;
+       at = text.find("%rd", at + 3)) {
+    size_t end = at + 3;
+    while (end < text.size() && isRegisterChar(text[end]))
+      ++end;
+    if (end > at + 3)
+      ++count[text.substr(at, end - at)];
+  }
+  return count;
+}
+
+/// Whether the register `name` ("%rd12", not "%rd123") occurs in `line`.
+bool occursIn(std::string_view line, std::string_view name) {
+  for (size_t at = line.find(name); at != std::string_view::npos;
+       at = line.find(name, at + 1)) {
+    size_t after = at + name.size();
+    if (after >= line.size() || !isRegisterChar(line[after]))
+      return true;
+  }
+  return false;
+}
+
+/// The first operand of an instruction line (its destination), or empty.
+std::string_view firstOperand(std::string_view line) {
+  std::string_view rest = trimLeft(line);
+  size_t space = rest.find_first_of(" \t");
+  if (space == std::string_view::npos)
+    return {};
+  rest = trimLeft(rest.substr(space));
+  size_t end = rest.find_first_of(",;");
+  return end == std::string_view::npos ? std::string_view() : rest.substr(0, end);
+}
+
+/// Whether `line` ends a basic block or starts one: a label, a branch, a
+/// return or a brace.
+bool isBlockBoundary(std::string_view line) {
+  std::string_view rest = trimLeft(line);
+  if (rest.empty())
+    return false;
+  if (rest.front() == '{' || rest.front() == '}' || rest.back() == ':')
+    return true;
+  if (rest.front() == '@') { // a predicated instruction: a branch ends the block
+    size_t space = rest.find_first_of(" \t");
+    rest = space == std::string_view::npos ? std::string_view() : trimLeft(rest.substr(space));
+  }
+  return rest.substr(0, 3) == "bra" || rest.substr(0, 3) == "ret" || rest.substr(0, 4) == "exit";
+}
+
+/// `line` as `add.s64 %rdX, %rdA, %rdB;` with `operand` one of A and B (not
+/// both): the destination and the other addend, or nullopt.
+std::optional<std::pair<std::string_view, std::string_view>>
+parseAddOf(std::string_view line, std::string_view operand) {
+  std::string_view rest = trimLeft(line);
+  if (rest.substr(0, 8) != "add.s64 " && rest.substr(0, 8) != "add.s64\t")
+    return std::nullopt;
+  rest.remove_prefix(8);
+  std::string_view dst, a, b;
+  if (!takeRegister(rest, "%rd", dst) || !takeChar(rest, ',') ||
+      !takeRegister(rest, "%rd", a) || !takeChar(rest, ',') ||
+      !takeRegister(rest, "%rd", b) || !takeChar(rest, ';') ||
+      !trimLeft(rest).empty())
+    return std::nullopt;
+  if ((a == operand) == (b == operand))
+    return std::nullopt;
+  return std::make_pair(dst, a == operand ? b : a);
 }
 
 } // namespace
@@ -120,4 +234,54 @@ unsigned tritium::nvidia::splitWideningShifts(std::string &ptx) {
   if (rewritten)
     ptx = std::move(out);
   return rewritten;
+}
+
+unsigned tritium::nvidia::fuseWideningMultiplyAdds(std::string &ptx) {
+  std::vector<std::string_view> lines = splitLines(ptx);
+  std::unordered_map<std::string_view, unsigned> uses = registerOccurrences(ptx);
+  // Per line: kept as it is, dropped (a multiply fused into its add), or
+  // replaced (the add, now a mad.wide).
+  std::vector<std::string> replaced(lines.size());
+  std::vector<bool> dropped(lines.size(), false);
+  unsigned fused = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::optional<WideningShift> multiply = parseWideningShift(lines[i]);
+    // The product must have no other use than the add (its definition and
+    // that use are its only occurrences).
+    auto count = multiply ? uses.find(multiply->dst) : uses.end();
+    if (count == uses.end() || count->second != 2)
+      continue;
+    for (size_t j = i + 1; j < lines.size(); ++j) {
+      if (isBlockBoundary(lines[j]) || firstOperand(lines[j]) == multiply->src)
+        break;
+      if (!occursIn(lines[j], multiply->dst))
+        continue;
+      if (auto add = parseAddOf(lines[j], multiply->dst)) {
+        std::string mad = multiply->isSigned ? "\tmad.wide.s32 \t" : "\tmad.wide.u32 \t";
+        mad.append(add->first).append(", ").append(multiply->src).append(", ");
+        mad += std::to_string(uint64_t(1) << multiply->shift);
+        mad.append(", ").append(add->second).append(";");
+        replaced[j] = std::move(mad);
+        dropped[i] = true;
+        ++fused;
+      }
+      break;
+    }
+  }
+  if (!fused)
+    return 0;
+  std::string out;
+  out.reserve(ptx.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (dropped[i])
+      continue;
+    if (!replaced[i].empty())
+      out += replaced[i];
+    else
+      out.append(lines[i]);
+    if (i + 1 < lines.size() || (!ptx.empty() && ptx.back() == '\n'))
+      out += '\n';
+  }
+  ptx = std::move(out);
+  return fused;
 }

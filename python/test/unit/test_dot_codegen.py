@@ -495,6 +495,19 @@ def compile_one_loop_attention(dtype, head_dim, config, causal=False):
                           num_warps=warps, num_stages=stages)
 
 
+def test_addresses_computed_in_the_loop_are_widening_multiply_adds():
+    # The one-loop attention computes each K and V address in the loop
+    # (row * stride, widened, added to the base): PTXWideShifts.cpp fuses
+    # NVPTX's mul.wide and its one add into mad.wide, as Triton's PTX has it,
+    # where the split cvt + shl + add took one more SASS instruction each
+    # (16 in the loop at head dim 256, (64, 32)).
+    ptx = compile_one_loop_attention("fp16", 256, (64, 32, 3, 4)).asm["ptx"]
+    loop = ptx[ptx.index("$L__BB0_2:"):]
+    loop = loop[:loop.index("bra")]
+    assert len(re.findall(r"mad\.wide\.s32\s+%rd\d+, %r\d+, 2, %rd\d+;", loop)) == 16
+    assert not re.search(r"mul\.wide\.s32|cvt\.s64\.s32", loop)
+
+
 def test_fp8_probabilities_reach_the_second_wgmma_from_registers(tmp_path, monkeypatch):
     # fp8 attention at head dim 128, (128, 128), 2 stages, 8 warps: P goes
     # to P @ V in registers (kWidth 4, 16 shuffles of four-element words

@@ -1,8 +1,18 @@
-//===- PTXWideShifts.h - widening multiplies by 2^k as sign-extend + shift -*- C++ -*-===//
+//===- PTXWideShifts.h - widening multiplies by 2^k in the PTX -*- C++ -*-===//
 //
 // NVPTX selects `shl (sext i32 x), k` as `mul.wide.s32 x, 2^k` (and zext as
-// mul.wide.u32).  Given that form for the loop-invariant per-thread offsets
-// of a pipelined loop's pointers, ptxas keeps the 32-bit value and redoes
+// mul.wide.u32), and an address `base + (sext x << k)` as that multiply and
+// an add.  Where the add is the product's one use and follows it in its
+// block (an address computed where it is used: the K and V rows of a loop
+// that multiplies the row by its stride each iteration), the two become
+// `mad.wide.s32 x, 2^k, base`, the form Triton's PTX has, which ptxas
+// assembles as a sign-extending LEA pair; split (below), they take a third
+// instruction for the sign (SHF): 16 in the loop of the one-loop attention
+// forward at head dim 256, (64, 32, 3, 4), whose registers go 228 -> 209.
+//
+// The other widening multiplies are split into sign-extend + shift.  Given
+// the mul.wide form for the loop-invariant per-thread offsets of a
+// pipelined loop's pointers, ptxas keeps the 32-bit value and redoes
 // the widening multiply-add in every iteration into one reused register,
 // which then waits on each cp.async before it (long-scoreboard stalls).
 // Given the offsets widened once (cvt + shl, the form Triton's PTX has for
@@ -34,6 +44,13 @@ namespace tritium::nvidia {
 /// (`cp.async.ca` or `cp.async.cg`; the bulk and tensor copies of TMA take
 /// no per-thread offsets).
 bool copiesWithPerThreadAsyncCopies(std::string_view ptx);
+
+/// Fuses each unpredicated `mul.wide.{s,u}32 %rdD, %rS, 2^k;` whose product
+/// has one use, an `add.s64 %rdX, %rdD, %rdB;` (or `%rdB, %rdD`) later in the
+/// same block with %rS not redefined between, into
+/// `mad.wide.{s,u}32 %rdX, %rS, 2^k, %rdB;` in place of the add.  Returns
+/// how many it fused.
+unsigned fuseWideningMultiplyAdds(std::string &ptx);
 
 /// Rewrites every unpredicated `mul.wide.{s,u}32 %rdD, %rS, 2^k;` of `ptx`
 /// into `cvt.{s64.s32,u64.u32} %rdD, %rS;` and `shl.b64 %rdD, %rdD, k;`.
