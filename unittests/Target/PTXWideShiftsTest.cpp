@@ -80,9 +80,10 @@ TEST(PTXWideShifts, LeavesMultipliesWhoseProductIsUsedElsewhere) {
       "\tmul.wide.s32 \t%rd10, %r5, 2;\n"
       "\tadd.s64 \t%rd12, %rd2, %rd10;\n"
       "\tadd.s64 \t%rd13, %rd3, %rd10;\n"
-      // its add in the next block (an offset widened once before a loop)
+      // its add in the next block (an offset widened once before a loop),
+      // the label with a comment after it
       "\tmul.wide.s32 \t%rd20, %r6, 4;\n"
-      "$L__BB0_1:\n"
+      "$L__BB0_1:                              // %loop\n"
       "\tadd.s64 \t%rd21, %rd1, %rd20;\n"
       "\t@%p1 bra \t$L__BB0_1;\n"
       // its source redefined before the add
@@ -101,4 +102,15 @@ TEST(PTXWideShifts, LeavesMultipliesWhoseProductIsUsedElsewhere) {
   std::string ptx = original;
   EXPECT_EQ(tritium::nvidia::fuseWideningMultiplyAdds(ptx), 0u);
   EXPECT_EQ(ptx, original);
+}
+
+TEST(PTXWideShifts, FusesAcrossDebugLabelsAndLocations) {
+  std::string ptx = "\tmul.wide.s32 \t%rd10, %r5, 2;\n"
+                    "$L__tmp3:\n"
+                    "\t.loc\t1 42 20\n"
+                    "\tadd.s64 \t%rd12, %rd2, %rd10;\n";
+  EXPECT_EQ(tritium::nvidia::fuseWideningMultiplyAdds(ptx), 1u);
+  EXPECT_EQ(ptx, "$L__tmp3:\n"
+                 "\t.loc\t1 42 20\n"
+                 "\tmad.wide.s32 \t%rd12, %r5, 2, %rd2;\n");
 }

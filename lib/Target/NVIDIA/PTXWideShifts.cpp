@@ -169,14 +169,19 @@ std::string_view firstOperand(std::string_view line) {
   return end == std::string_view::npos ? std::string_view() : rest.substr(0, end);
 }
 
-/// Whether `line` ends a basic block or starts one: a label, a branch, a
-/// return or a brace.
+/// Whether `line` ends a basic block or starts one: a label (but the
+/// debug labels `$L__tmpN`, which no branch targets), a branch, a return or
+/// a brace.  A trailing comment is not part of the line.
 bool isBlockBoundary(std::string_view line) {
-  std::string_view rest = trimLeft(line);
+  std::string_view rest = trimLeft(line.substr(0, line.find("//")));
+  while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t' || rest.back() == '\r'))
+    rest.remove_suffix(1);
   if (rest.empty())
     return false;
-  if (rest.front() == '{' || rest.front() == '}' || rest.back() == ':')
+  if (rest.front() == '{' || rest.front() == '}')
     return true;
+  if (rest.back() == ':')
+    return rest.substr(0, 7) != "$L__tmp";
   if (rest.front() == '@') { // a predicated instruction: a branch ends the block
     size_t space = rest.find_first_of(" \t");
     rest = space == std::string_view::npos ? std::string_view() : trimLeft(rest.substr(space));
