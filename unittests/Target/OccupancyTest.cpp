@@ -96,23 +96,23 @@ TEST(Occupancy, RegistersForABlockCount) {
 }
 
 TEST(Occupancy, AStepIsForeseenFromTheLiveWords) {
-  // 8 warps: two blocks allow 128 registers, foreseen from 180 to 255 words
+  // 8 warps: two blocks allow 128 registers, foreseen from 180 to 249 words
   // (the one-loop attention forward at head dim 64 holds 237) where shared
   // memory holds two blocks (113 KB each at most).
   EXPECT_EQ(foreseenStep(hopper(), 237, 256, 58144), 2);
   EXPECT_EQ(foreseenStep(hopper(), 180, 256, 112 * 1024), 2);
-  EXPECT_EQ(foreseenStep(hopper(), 255, 256, 0), 2);
+  EXPECT_EQ(foreseenStep(hopper(), 249, 256, 0), 2);
   EXPECT_EQ(foreseenStep(hopper(), 179, 256, 0), std::nullopt);
-  EXPECT_EQ(foreseenStep(hopper(), 256, 256, 0), std::nullopt);
+  EXPECT_EQ(foreseenStep(hopper(), 250, 256, 0), std::nullopt);
   EXPECT_EQ(foreseenStep(hopper(), 237, 256, 120 * 1024), std::nullopt);
   // 4 warps: two blocks always fit (255 registers); three allow 168,
-  // foreseen from 236 words (the descriptor forward at head dim 64,
+  // foreseen from 236 to 327 words (the descriptor forward at head dim 64,
   // (128, 64), holds 247-255); below, four blocks (128 registers).
   EXPECT_EQ(foreseenStep(hopper(), 250, 128, 0), 3);
   EXPECT_EQ(foreseenStep(hopper(), 236, 128, 0), 3);
-  EXPECT_EQ(foreseenStep(hopper(), 335, 128, 0), 3);
+  EXPECT_EQ(foreseenStep(hopper(), 327, 128, 0), 3);
   EXPECT_EQ(foreseenStep(hopper(), 200, 128, 0), 4);
-  EXPECT_EQ(foreseenStep(hopper(), 336, 128, 0), std::nullopt);
+  EXPECT_EQ(foreseenStep(hopper(), 328, 128, 0), std::nullopt);
   // Unless shared memory holds fewer blocks.
   EXPECT_EQ(foreseenStep(hopper(), 250, 128, 96 * 1024), std::nullopt);
   // 16 warps hide latency alone: no step is asked for.
@@ -128,23 +128,24 @@ TEST(Occupancy, AStepIsForeseenFromTheLiveWords) {
             some |= oneMoreBlockPerSM(hopper(), registers, threads, shared) == *blocks;
           EXPECT_TRUE(some) << threads << " threads, " << shared << " bytes, " << words;
           int most = registersForBlocks(hopper(), threads, *blocks);
-          EXPECT_TRUE(10 * words >= 14u * most && words < 2u * most);
+          EXPECT_TRUE(10 * words >= 14u * most && 20 * words < 39u * most);
         }
 }
 
-TEST(Occupancy, AStepAllowingHalfTheLiveWordsOrFewerIsOutOfReach) {
+TEST(Occupancy, AStepAllowingAboutHalfTheLiveWordsIsOutOfReach) {
   // Three blocks of 4 warps allow 168 registers: a 128x128 matmul tile
   // holding 520 words at once does not fit them, nor an attention backward
-  // holding 345 (336 and more), an attention forward holding 255 does.
+  // holding 333 (328 and more: 1.95 times), an attention forward holding
+  // 255 does.
   EXPECT_EQ(registersForBlocks(hopper(), 128, 3), 168);
   EXPECT_TRUE(stepOutOfReach(hopper(), 520, 128, 3));
-  EXPECT_TRUE(stepOutOfReach(hopper(), 345, 128, 3));
-  EXPECT_TRUE(stepOutOfReach(hopper(), 336, 128, 3));
-  EXPECT_FALSE(stepOutOfReach(hopper(), 335, 128, 3));
+  EXPECT_TRUE(stepOutOfReach(hopper(), 333, 128, 3));
+  EXPECT_TRUE(stepOutOfReach(hopper(), 328, 128, 3));
+  EXPECT_FALSE(stepOutOfReach(hopper(), 327, 128, 3));
   EXPECT_FALSE(stepOutOfReach(hopper(), 255, 128, 3));
-  // Two blocks of 8 warps: 128 registers, out of reach from 256 words.
-  EXPECT_FALSE(stepOutOfReach(hopper(), 245, 256, 2));
-  EXPECT_TRUE(stepOutOfReach(hopper(), 256, 256, 2));
+  // Two blocks of 8 warps: 128 registers, out of reach from 250 words.
+  EXPECT_FALSE(stepOutOfReach(hopper(), 249, 256, 2));
+  EXPECT_TRUE(stepOutOfReach(hopper(), 250, 256, 2));
   // Without a register count for the blocks, nothing is out of reach.
   EXPECT_FALSE(stepOutOfReach(hopper(), 1000, 128, 0));
 }

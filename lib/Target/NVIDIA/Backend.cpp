@@ -472,7 +472,7 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
   std::optional<std::vector<Assembled>> hintedForms;
   std::optional<llvm::Expected<PtxasResult>> assembled;
   std::atomic<bool> firstDone{false};
-  // A kernel whose values hold 1.4 to 2 times the registers of an
+  // A kernel whose values hold 1.4 to 1.95 times the registers of an
   // occupancy step its block could take (Occupancy.h, foreseenStep: 8-warp
   // blocks above 128 registers asked for two per SM, 4-warp ones above 168
   // for three) has the PTX asking for that step assembled alongside the
@@ -720,8 +720,8 @@ llvm::Error tritium::nvidia::compileToCubin(mlir::ModuleOp module,
     int shared = kernel.sharedBytes + sharedMemoryBytes(module);
     std::optional<int> blocks =
         oneMoreBlockPerSM(*limits, kernel.registers, threads, shared);
-    // Values that hold twice the registers the step allows do not fit
-    // them (Occupancy.h): no ptxas run for it.
+    // Values that hold nearly twice the registers the step allows do not
+    // fit them (Occupancy.h): no ptxas run for it.
     if (blocks && stepOutOfReach(*limits, liveWords, threads, *blocks)) {
       formsLog += "occupancy step: " + std::to_string(kernel.registers) +
                   " registers, " + std::to_string(*blocks) +

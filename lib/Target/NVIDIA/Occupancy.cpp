@@ -108,10 +108,10 @@ std::optional<int> tritium::nvidia::foreseenStep(const SMLimits &limits,
   int allowed = blocksByOtherLimits(limits, warpsPerBlock, sharedBytes);
   for (int blocks = 2; blocks <= allowed; ++blocks) {
     int registers = registersForBlocks(limits, threads, blocks);
-    // Live words from 1.4 to 2 times the step's registers (10 * words in
-    // [14, 20) * registers).
+    // Live words from 1.4 times the step's registers to where the step is
+    // out of reach.
     if (registers <= 0 || 10u * liveWords < 14u * registers ||
-        liveWords >= 2u * registers)
+        stepOutOfReach(limits, liveWords, threads, blocks))
       continue;
     // A step oneMoreBlockPerSM takes at some register count.
     for (int r = registers + 1; r <= limits.maxRegistersPerThread; ++r)
@@ -125,7 +125,8 @@ bool tritium::nvidia::stepOutOfReach(const SMLimits &limits,
                                      unsigned liveWords, int threads,
                                      int blocks) {
   int registers = registersForBlocks(limits, threads, blocks);
-  return registers > 0 && liveWords >= 2u * static_cast<unsigned>(registers);
+  // 1.95 times or more: 20 * words >= 39 * registers.
+  return registers > 0 && 20u * liveWords >= 39u * static_cast<unsigned>(registers);
 }
 
 bool tritium::nvidia::stepSpillsAcceptable(long long spilledBytes, int blocks,

@@ -677,20 +677,22 @@ def test_an_occupancy_step_far_below_the_live_words_is_not_assembled(tmp_path, m
     assert match and int(match.group(1)) >= 2 * 168, step
 
 
-def test_an_occupancy_step_at_half_the_live_words_is_not_assembled(tmp_path, monkeypatch):
-    # The causal descriptor backward at head dim 64, (32, 128, 128, 32), 3
-    # stages, 4 warps, holds about 360 words at once and takes 235
-    # registers; three blocks per SM allow 168, under half those words,
-    # where ptxas spilled 596 bytes.  The step is not assembled.
+@pytest.mark.parametrize("causal", [True, False])
+def test_an_occupancy_step_at_about_half_the_live_words_is_not_assembled(causal, tmp_path, monkeypatch):
+    # The descriptor backward at head dim 64, (32, 128, 128, 32), 3 stages,
+    # 4 warps, holds about 360 words at once causal and 333 not, and takes
+    # 231-254 registers; three blocks per SM allow 168, half those words or
+    # less (1.95 times 168 is 327.6), where ptxas spilled 596 and 1,184
+    # bytes.  The step is not assembled.
     monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
     monkeypatch.setenv("TRITIUM_DUMP_DIR", str(tmp_path))
-    k = compile_attention_bwd_block_ptr(64, True, (32, 128, 128, 32, 3, 4), kernel="attn_bwd_tma")
+    k = compile_attention_bwd_block_ptr(64, causal, (32, 128, 128, 32, 3, 4), kernel="attn_bwd_tma")
     assert k.n_regs > 168 and k.n_spills == 0 and ".minnctapersm" not in k.asm["ptx"]
     (forms,) = [n for n in os.listdir(tmp_path) if n.endswith("ptxas-forms.txt")]
     (step,) = [line for line in (tmp_path / forms).read_text().splitlines() if line.startswith("occupancy step")]
     match = re.fullmatch(r"occupancy step: \d+ registers, 3 blocks per SM not tried "
                          r"\((\d+) live words, against 168 registers\)", step)
-    assert match and 2 * 168 <= int(match.group(1)) < 3 * 168, step
+    assert match and 1.95 * 168 <= int(match.group(1)) < 3 * 168, step
 
 
 def test_the_step_from_one_block_per_sm_is_assembled_with_the_first(tmp_path, monkeypatch):

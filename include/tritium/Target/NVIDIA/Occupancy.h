@@ -9,8 +9,8 @@
 // limit, the SM runs fewer warps than its schedulers need to hide latency,
 // the next block fits in shared memory, the count that step needs is
 // within an eighth of the kernel's (three eighths from one block per SM
-// to two), the kernel does not spill, and its values do not hold twice
-// the registers of the step at once (stepOutOfReach),
+// to two), the kernel does not spill, and its values do not hold nearly
+// twice the registers of the step at once (stepOutOfReach),
 // Backend.cpp assembles it once more with `.minnctapersm` set to
 // one block more (Ptxas.h, withMinBlocksPerSM) and keeps that result when
 // ptxas reached the step without spilling, or spilling a few words where
@@ -72,15 +72,16 @@ int registersForBlocks(const SMLimits &limits, int threads, int blocks);
 /// Whether a kernel whose values hold `liveWords` 32-bit words at once
 /// (RegisterPressure.h, maxLiveWords) is too far above the registers a
 /// thread may have for `blocks` blocks of `threads` threads for ptxas to
-/// fit it there: twice those registers or more, where foreseenStep's
+/// fit it there: 1.95 times those registers or more, where foreseenStep's
 /// window ends.  Over the snapshot's kernels and the corpus's attention
 /// forwards and backwards whose step was tried (cuda:90, ptxas 13.0), the
 /// steps ptxas reached, with at most 160 bytes spilled, came at 1.44-1.91
-/// times, and every one at 2 times or more spilled 288-2,560 bytes (the
+/// times, and every one at 1.98 times or more spilled 288-2,560 bytes (the
 /// 4-warp 128x128 matmuls and head-dim-64 attention forwards at 255
 /// registers, 520-608 words against 168; the 4-warp head-dim-64 attention
 /// backwards at (32, 128, 128, 32) and fp8 one-loop forwards at head dim
-/// 128, 337-379 words against 168).  Such a step is not assembled.
+/// 128, 333-379 words against 168; the descriptor backward of 333 words
+/// spilled 1,136-1,252 bytes).  Such a step is not assembled.
 bool stepOutOfReach(const SMLimits &limits, unsigned liveWords, int threads,
                     int blocks);
 
@@ -89,7 +90,7 @@ bool stepOutOfReach(const SMLimits &limits, unsigned liveWords, int threads,
 /// (oneMoreBlockPerSM's result), foreseen before ptxas runs from the
 /// 32-bit words its values hold at once (`liveWords`): the fewest blocks b
 /// that oneMoreBlockPerSM asks for at some register count and whose
-/// registers (registersForBlocks) the live words exceed by 1.4 to 2
+/// registers (registersForBlocks) the live words exceed by 1.4 to 1.95
 /// times.  The kernels whose step ptxas reached held 1.44-1.91 times its
 /// registers (cuda:90, ptxas 13.0: attention forwards and backwards of 4
 /// and 8 warps); nullopt where no step is foreseen.
