@@ -86,10 +86,16 @@ TEST(PTXWideShifts, LeavesMultipliesWhoseProductIsUsedElsewhere) {
       "$L__BB0_1:                              // %loop\n"
       "\tadd.s64 \t%rd21, %rd1, %rd20;\n"
       "\t@%p1 bra \t$L__BB0_1;\n"
-      // its source redefined before the add
+      // its source redefined before the add, alone or in a vector
       "\tmul.wide.s32 \t%rd30, %r7, 4;\n"
       "\tmov.u32 \t%r7, %r8;\n"
       "\tadd.s64 \t%rd31, %rd1, %rd30;\n"
+      "\tmul.wide.s32 \t%rd32, %r11, 4;\n"
+      "\tld.global.v2.b32 \t{%r12, %r11}, [%rd1];\n"
+      "\tadd.s64 \t%rd33, %rd1, %rd32;\n"
+      // a signed factor beyond a signed 32-bit immediate
+      "\tmul.wide.s32 \t%rd34, %r13, 2147483648;\n"
+      "\tadd.s64 \t%rd35, %rd1, %rd34;\n"
       // used by something other than an add, and added to itself
       "\tmul.wide.s32 \t%rd40, %r9, 4;\n"
       "\tld.global.b32 \t%r10, [%rd40];\n"

@@ -9,7 +9,8 @@
 // first line that names the product: an unpredicated `add.s64` of it and
 // another register, the product's only other occurrence in the PTX; a
 // label, branch, return or brace, or a line that writes the multiply's
-// source, before it stops the search.
+// source (its first operand or braced destination list names it), before
+// it stops the search.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/NVIDIA/PTXWideShifts.h"
@@ -158,15 +159,19 @@ bool occursIn(std::string_view line, std::string_view name) {
   return false;
 }
 
-/// The first operand of an instruction line (its destination), or empty.
-std::string_view firstOperand(std::string_view line) {
+/// Whether an instruction line writes the register `name`: whether its
+/// first operand (its destination, or the braced list of a vector's) names
+/// it.
+bool writesRegister(std::string_view line, std::string_view name) {
   std::string_view rest = trimLeft(line);
   size_t space = rest.find_first_of(" \t");
   if (space == std::string_view::npos)
-    return {};
+    return false;
   rest = trimLeft(rest.substr(space));
-  size_t end = rest.find_first_of(",;");
-  return end == std::string_view::npos ? std::string_view() : rest.substr(0, end);
+  size_t end = rest.find(rest.substr(0, 1) == "{" ? '}' : ',');
+  if (end == std::string_view::npos)
+    end = rest.find(';');
+  return occursIn(rest.substr(0, end == std::string_view::npos ? rest.size() : end), name);
 }
 
 /// Whether `line` ends a basic block or starts one: a label (but the
@@ -256,8 +261,11 @@ unsigned tritium::nvidia::fuseWideningMultiplyAdds(std::string &ptx) {
     auto count = multiply ? uses.find(multiply->dst) : uses.end();
     if (count == uses.end() || count->second != 2)
       continue;
+    // mad.wide.s32 takes its factor as a signed 32-bit immediate.
+    if (multiply->isSigned && multiply->shift > 30)
+      continue;
     for (size_t j = i + 1; j < lines.size(); ++j) {
-      if (isBlockBoundary(lines[j]) || firstOperand(lines[j]) == multiply->src)
+      if (isBlockBoundary(lines[j]) || writesRegister(lines[j], multiply->src))
         break;
       if (!occursIn(lines[j], multiply->dst))
         continue;
