@@ -63,7 +63,9 @@ TEST(PTXWideShifts, FusesAMultiplyIntoItsOnlyAddInTheBlock) {
                     "\tadd.s64 \t%rd12, %rd2, %rd10;\n"
                     "\tadd.s64 \t%rd13, %rd11, %rd3;\n"
                     "\tcp.async.cg.shared.global [%r1], [%rd12], 16, %r2;\n"
-                    "\tst.global.b64 \t[%rd13], %rd12;\n";
+                    "\tst.global.b64 \t[%rd13], %rd12;\n"
+                    // %rd100 and %rd110 are other registers than %rd10, %rd11
+                    "\tst.global.b64 \t[%rd100], %rd110;\n";
   EXPECT_EQ(tritium::nvidia::fuseWideningMultiplyAdds(ptx), 2u);
   EXPECT_EQ(ptx, "$L__BB0_2:\n"
                  "\tmul.lo.s32 \t%r5, %r4, %r3;\n"
@@ -71,7 +73,8 @@ TEST(PTXWideShifts, FusesAMultiplyIntoItsOnlyAddInTheBlock) {
                  "\tmad.wide.s32 \t%rd12, %r5, 2, %rd2;\n"
                  "\tmad.wide.u32 \t%rd13, %r6, 16, %rd3;\n"
                  "\tcp.async.cg.shared.global [%r1], [%rd12], 16, %r2;\n"
-                 "\tst.global.b64 \t[%rd13], %rd12;\n");
+                 "\tst.global.b64 \t[%rd13], %rd12;\n"
+                 "\tst.global.b64 \t[%rd100], %rd110;\n");
 }
 
 TEST(PTXWideShifts, LeavesMultipliesWhoseProductIsUsedElsewhere) {
@@ -101,10 +104,9 @@ TEST(PTXWideShifts, LeavesMultipliesWhoseProductIsUsedElsewhere) {
       "\tld.global.b32 \t%r10, [%rd40];\n"
       "\tmul.wide.s32 \t%rd41, %r9, 4;\n"
       "\tadd.s64 \t%rd42, %rd41, %rd41;\n"
-      // predicated add; %rd100 is not %rd10
+      // a predicated add
       "\tmul.wide.s32 \t%rd50, %r9, 4;\n"
-      "\t@%p2 add.s64 \t%rd51, %rd1, %rd50;\n"
-      "\tadd.s64 \t%rd101, %rd1, %rd100;\n";
+      "\t@%p2 add.s64 \t%rd51, %rd1, %rd50;\n";
   std::string ptx = original;
   EXPECT_EQ(tritium::nvidia::fuseWideningMultiplyAdds(ptx), 0u);
   EXPECT_EQ(ptx, original);

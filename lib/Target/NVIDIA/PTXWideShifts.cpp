@@ -8,9 +8,9 @@
 // fusion into mad.wide looks from the multiply down its block for the
 // first line that names the product: an unpredicated `add.s64` of it and
 // another register, the product's only other occurrence in the PTX; a
-// label, branch, return or brace, or a line that writes the multiply's
-// source (its first operand or braced destination list names it), before
-// it stops the search.
+// label (but a debug label `$L__tmpN`), branch, return or brace, or a line
+// that writes the multiply's source (its first operand or braced
+// destination list names it), before it stops the search.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/NVIDIA/PTXWideShifts.h"

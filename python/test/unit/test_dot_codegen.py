@@ -664,8 +664,8 @@ def test_an_occupancy_step_far_below_the_live_words_is_not_assembled(tmp_path, m
     # The grouped matmul at 128x128x32, 4 warps, holds about 600 words at
     # once and fits its 255 registers without spilling only in one of its
     # forms.  Three blocks of 4 warps allow 168 registers, a third of those
-    # words: ptxas reached them with 960 bytes of spills.  A step at twice
-    # its registers or more is not assembled (Occupancy.h).
+    # words: ptxas reached them with 960 bytes of spills.  A step at 1.95
+    # times its registers or more is not assembled (Occupancy.h).
     monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
     monkeypatch.setenv("TRITIUM_DUMP_DIR", str(tmp_path))
     k = compile_grouped_matmul((128, 128, 32), 4, 3)
@@ -681,9 +681,10 @@ def test_an_occupancy_step_far_below_the_live_words_is_not_assembled(tmp_path, m
 def test_an_occupancy_step_at_about_half_the_live_words_is_not_assembled(causal, tmp_path, monkeypatch):
     # The descriptor backward at head dim 64, (32, 128, 128, 32), 3 stages,
     # 4 warps, holds about 360 words at once causal and 333 not, and takes
-    # 231-254 registers; three blocks per SM allow 168, half those words or
-    # less (1.95 times 168 is 327.6), where ptxas spilled 596 and 1,184
-    # bytes.  The step is not assembled.
+    # 231-254 registers; three blocks per SM allow 168, about half those
+    # words (a step is out of reach from 1.95 times its registers, 327.6
+    # words here), where ptxas spilled 596 and 1,184 bytes.  The step is not
+    # assembled.
     monkeypatch.setenv("TRITIUM_ALWAYS_COMPILE", "1")
     monkeypatch.setenv("TRITIUM_DUMP_DIR", str(tmp_path))
     k = compile_attention_bwd_block_ptr(64, causal, (32, 128, 128, 32, 3, 4), kernel="attn_bwd_tma")
