@@ -10,7 +10,9 @@ A failure is any of:
   rejected  a valid program did not compile;
   accepted  an invalid program compiled;
   unplaced  an invalid program's error is not a CompilationError at the
-            line its mistake was planted on, in its own file.
+            line its mistake was planted on, in its own file;
+  unwritten a valid program's PTX reads a register that none of its
+            instructions writes (ptx_registers.py).
 Each failure prints its seed, kind and program, so that
 `python tools/fuzz/compile_fuzz.py --show SEED [--invalid]` reproduces it.
 
@@ -36,6 +38,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 
 from kernel_generator import generate, generate_invalid  # noqa: E402
+from ptx_registers import unwritten_registers  # noqa: E402
 
 
 def _program(seed: int, invalid: bool):
@@ -77,6 +80,11 @@ def _compile_one(seed: int, invalid: bool, workdir: str) -> dict:
                                  attrs=attrs, target=target, num_warps=program.num_warps,
                                  num_stages=program.num_stages)
         result.update(status="ok", cubin="cubin" in kernel.asm)
+        if "ptx" in kernel.asm:
+            unwritten = unwritten_registers(kernel.asm["ptx"])
+            if unwritten:
+                result.update(unwritten=unwritten, message="PTX reads registers it never writes: "
+                              + ", ".join(unwritten[:8]))
     except tritium.CompilationError as e:
         result.update(status="compile_error", file=e.file, line=e.line, message=str(e).splitlines()[0][:300],
                       path=path)
@@ -89,8 +97,9 @@ def _compile_one(seed: int, invalid: bool, workdir: str) -> dict:
 def _worker(seeds, workdir):
     """Child process: compiles each (seed, invalid) and prints one JSON line
     when it starts and one when it is done.  TRITIUM_FUZZ_INJECT (JSON
-    {seed: "abort" | "hang" | "reject"}, for the harness's own test) makes
-    the valid program of a seed crash, hang or fail instead."""
+    {seed: "abort" | "hang" | "reject" | "unwritten"}, for the harness's
+    own test) makes the valid program of a seed crash, hang, fail, or
+    report a register its PTX reads and never writes instead."""
     inject = {int(k): v for k, v in json.loads(os.environ.get("TRITIUM_FUZZ_INJECT", "{}")).items()}
     for seed, invalid in seeds:
         print(json.dumps({"start": [seed, invalid]}), flush=True)
@@ -102,13 +111,17 @@ def _worker(seeds, workdir):
         result = _compile_one(seed, invalid, workdir)
         if fault == "reject":
             result.update(status="other_error", message="injected")
+        if fault == "unwritten":
+            result.update(unwritten=["%rd1"], message="injected")
         print(json.dumps(result), flush=True)
 
 
 def _classify(result: dict) -> str:
     """'' when the outcome is right, else the failure's name."""
     if result["kind"] == "valid":
-        return "" if result["status"] == "ok" else "rejected"
+        if result["status"] != "ok":
+            return "rejected"
+        return "unwritten" if result.get("unwritten") else ""
     if result["status"] == "ok":
         return "accepted"
     program = generate_invalid(result["seed"])
@@ -121,7 +134,7 @@ def _classify(result: dict) -> str:
 def run(first: int, count: int, jobs: int, timeout: float, inject=None, target: str = "cuda:90") -> list:
     """Fuzzes seeds first .. first + count - 1 (valid and invalid) for
     `target`; returns the failures as dicts (seed, kind, failure,
-    details).  `inject` (seed -> "abort" | "hang" | "reject") plants
+    details).  `inject` (seed -> "abort" | "hang" | "reject" | "unwritten") plants
     faults, for testing the harness."""
     work = [(s, inv) for s in range(first, first + count) for inv in (False, True)]
     chunks = [work[i::jobs] for i in range(jobs)]

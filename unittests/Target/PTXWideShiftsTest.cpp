@@ -112,6 +112,19 @@ TEST(PTXWideShifts, LeavesMultipliesWhoseProductIsUsedElsewhere) {
   EXPECT_EQ(ptx, original);
 }
 
+TEST(PTXWideShifts, FusesOneMultiplyOfAnAddOfTwoProducts) {
+  // (the 64-bit offset of a tile row in flash-linear-attention's
+  // chunk_gla_fwd_kernel_o: both products' only use is the add)
+  std::string ptx = "\tmul.wide.u32 \t%rd42, %r28, 262144;\n"
+                    "\tmul.wide.s32 \t%rd43, %r39, 4096;\n"
+                    "\tadd.s64 \t%rd44, %rd42, %rd43;\n"
+                    "\tld.global.b32 \t%r1, [%rd44];\n";
+  EXPECT_EQ(tritium::nvidia::fuseWideningMultiplyAdds(ptx), 1u);
+  EXPECT_EQ(ptx, "\tmul.wide.s32 \t%rd43, %r39, 4096;\n"
+                 "\tmad.wide.u32 \t%rd44, %r28, 262144, %rd43;\n"
+                 "\tld.global.b32 \t%r1, [%rd44];\n");
+}
+
 TEST(PTXWideShifts, FusesAcrossDebugLabelsAndLocations) {
   std::string ptx = "\tmul.wide.s32 \t%rd10, %r5, 2;\n"
                     "$L__tmp3:\n"

@@ -269,6 +269,10 @@ unsigned tritium::nvidia::fuseWideningMultiplyAdds(std::string &ptx) {
         break;
       if (!occursIn(lines[j], multiply->dst))
         continue;
+      // An add of two products takes the first of them: the second stays a
+      // multiply, whose product the mad.wide then adds.
+      if (!replaced[j].empty())
+        break;
       if (auto add = parseAddOf(lines[j], multiply->dst)) {
         std::string mad = multiply->isSigned ? "\tmad.wide.s32 \t" : "\tmad.wide.u32 \t";
         mad.append(add->first).append(", ").append(multiply->src).append(", ");

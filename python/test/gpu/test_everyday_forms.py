@@ -3,7 +3,8 @@ against torch: dtypes passed as constexprs, early returns (also from
 nested ifs and from @jit helpers with a value), @jit functions defined in
 an enclosing function (closures) called and passed as combine functions,
 tl.debug_barrier, the autotuner with grid callables and its hooks,
-heuristics stacked on autotune, and the error a failing launch shows.
+heuristics stacked on autotune, the error a failing launch shows, and
+64-bit offsets that add two widened products.
 Outputs are poisoned before every launch."""
 import os
 
@@ -493,3 +494,28 @@ def test_loop_stages_stream_a_recurrence(stages, kernel_stages, T):
         h = h * w[t].double() + x[t].double()
         want.append(h.clone())
     torch.testing.assert_close(out.view(T, D).double(), torch.stack(want), rtol=1e-5, atol=1e-5)
+
+
+# ---- a 64-bit offset that adds two widened products ---------------------------------------------
+
+@triton.jit
+def copy_shifted_slabs_kernel(x_ptr, rows_ptr, out_ptr, BLOCK: tl.constexpr):
+    # (as flash-linear-attention's chunk_gla_fwd_kernel_o offsets its state:
+    # a program's slab, zero-extended, plus a loaded row, sign-extended)
+    slab = tl.program_id(0)
+    row = tl.load(rows_ptr + slab)
+    base = slab.to(tl.int64) * 65536 + row.to(tl.int64) * 1024
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + base + offs, tl.load(x_ptr + base + offs) + 1)
+
+
+def test_offsets_that_add_two_widened_products():
+    rows = torch.tensor([5, -3, 17, -20], dtype=torch.int32, device="cuda")
+    x = torch.randn(5 * 65536, device="cuda")
+    out = poisoned(5 * 65536)
+    copy_shifted_slabs_kernel[(4,)](x, rows, out, BLOCK=128)
+    expected = torch.full_like(out, float("nan"))
+    for slab, row in enumerate(rows.tolist()):
+        base = slab * 65536 + row * 1024
+        expected[base:base + 128] = x[base:base + 128] + 1
+    torch.testing.assert_close(out, expected, equal_nan=True)

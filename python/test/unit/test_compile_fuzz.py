@@ -1,7 +1,8 @@
 """Compile fuzzing (tools/fuzz): generated kernels, valid and invalid,
 compiled to cubins for cuda:90 in child processes.  No crash, no hang, every
-valid program compiles, every invalid one fails with a CompilationError at
-the line its mistake was planted on.  CI (CI=true) runs seeds 0-999, 2,000
+valid program compiles to PTX that writes every register it reads, every
+invalid one fails with a CompilationError at the line its mistake was
+planted on.  CI (CI=true) runs seeds 0-999, 2,000
 kernels; a local run takes seeds 0-149.  The same for the CPU target (host
 code, linked), on seeds 0-199 in CI, 0-29 locally.  A longer run is
 `python tools/fuzz/compile_fuzz.py --count 5000 [--target cpu]` (10,000 kernels)."""
@@ -31,10 +32,11 @@ def test_generated_kernels_compile_for_the_cpu_or_fail_at_their_line():
                          f"(python tools/fuzz/compile_fuzz.py --show SEED [--invalid] --target cpu):\n{report}"
 
 
-def test_the_harness_reports_crashes_hangs_and_rejections():
-    # Faults planted in three valid programs: each is reported with its
+def test_the_harness_reports_crashes_hangs_rejections_and_unwritten_registers():
+    # Faults planted in four valid programs: each is reported with its
     # seed, and the seeds after them in the same child still run.
     failures = compile_fuzz.run(first=0, count=6, jobs=1, timeout=5,
-                                inject={1: "abort", 2: "hang", 4: "reject"})
+                                inject={1: "abort", 2: "hang", 4: "reject", 5: "unwritten"})
     found = sorted((f["seed"], f["kind"], f["failure"]) for f in failures)
-    assert found == [(1, "valid", "crash"), (2, "valid", "hang"), (4, "valid", "rejected")], found
+    assert found == [(1, "valid", "crash"), (2, "valid", "hang"), (4, "valid", "rejected"),
+                     (5, "valid", "unwritten")], found
