@@ -143,3 +143,30 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %o : tensor<128x64xf32, #acc>
   }
 }
+
+// -----
+
+// Two mma.sync dots that reach each other only through a tile they both
+// read (flash-linear-attention's WY-representation backward: dA += dU V^T
+// and dV = A dU in one loop body) are chained too: the slice is grown
+// backward and forward until it stops, as Triton's is.  Counted alone, each
+// 64x64 tile over 2 warps would take them along N (1 x 2); chained, both
+// take them along M.
+// CHECK-DAG: #[[MMAS:mma[0-9]*]] = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 1], instrShape = [16, 8]}>
+// CHECK-LABEL: tt.func @dots_sharing_a_tile
+// CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #[[MMAS]]>
+// CHECK: tt.dot {{.*}} -> tensor<64x64xf32, #[[MMAS]]>
+// CHECK-NOT: warpsPerCTA = [1, 2]
+#blk = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]}>
+#opa = #ttg.dot_op<{opIdx = 0, parent = #blk, kWidth = 1}>
+#opb = #ttg.dot_op<{opIdx = 1, parent = #blk, kWidth = 1}>
+module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:80"} {
+  tt.func @dots_sharing_a_tile(%y: tensor<64x64xf16, #blk>, %vt: tensor<64x64xf16, #opb>, %a: tensor<64x64xf16, #opa>, %c: tensor<64x64xf32, #blk>) -> (tensor<64x64xf32, #blk>, tensor<64x64xf32, #blk>) {
+    %du = arith.addf %y, %y : tensor<64x64xf16, #blk>
+    %dua = ttg.convert_layout %du : tensor<64x64xf16, #blk> -> tensor<64x64xf16, #opa>
+    %da = tt.dot %dua, %vt, %c : tensor<64x64xf16, #opa> * tensor<64x64xf16, #opb> -> tensor<64x64xf32, #blk>
+    %dub = ttg.convert_layout %du : tensor<64x64xf16, #blk> -> tensor<64x64xf16, #opb>
+    %dv = tt.dot %a, %dub, %c : tensor<64x64xf16, #opa> * tensor<64x64xf16, #opb> -> tensor<64x64xf32, #blk>
+    tt.return %da, %dv : tensor<64x64xf32, #blk>, tensor<64x64xf32, #blk>
+  }
+}

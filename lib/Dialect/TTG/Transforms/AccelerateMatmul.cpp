@@ -149,27 +149,29 @@ SmallVector<unsigned> warpsPerTileV2(int64_t m, int64_t n, int numWarps) {
   return {wm, wn};
 }
 
-/// The warp grid of a 2-D dot chained with another (one feeds the other
-/// through ops of their region, not through a tt.trans: attention's two
-/// dots): the other's grid when it is an mma already, else every warp
-/// along the longer of M and N, so that the first dot's result reaches the
-/// second as its A operand in registers (Triton's rule).  nullopt for a
-/// dot that is not chained.
+/// The warp grid of a 2-D dot chained with another (the two reach each
+/// other through ops of their region, not through a tt.trans, by uses and
+/// definitions in any order: attention's two dots, where one feeds the
+/// other, or dots that share an operand or whose results meet, as in
+/// flash-linear-attention's WY-representation backward, where eight dots of
+/// one loop nest reach each other through the tiles they share): the
+/// other's grid when it is an mma already, else every warp along the longer
+/// of M and N, so that one dot's result reaches the next as its A operand
+/// in registers and no accumulator changes grid between them (Triton's
+/// rule, on the full slice).  nullopt for a dot that is not chained.
 std::optional<SmallVector<unsigned>> chainedDotWarps(tt::DotOp dot,
                                                      int numWarps) {
   Region *region = dot->getParentRegion();
   auto inRegion = [&](Operation *op) {
     return op->getParentRegion() == region && !isa<tt::TransOp>(op);
   };
-  SetVector<Operation *> slice;
-  ForwardSliceOptions forward;
-  forward.filter = inRegion;
-  getForwardSlice(dot.getResult(), &slice, forward);
   BackwardSliceOptions backward;
   backward.filter = inRegion;
   backward.omitBlockArguments = true;
-  for (Value operand : {dot.getA(), dot.getB()})
-    (void)getBackwardSlice(operand, &slice, backward);
+  ForwardSliceOptions forward;
+  forward.filter = inRegion;
+  // Backward and forward slices taken in turn until neither grows.
+  SetVector<Operation *> slice = getSlice(dot, backward, forward);
   bool chained = false;
   for (Operation *op : slice) {
     auto other = dyn_cast<tt::DotOp>(op);
