@@ -37,8 +37,9 @@
 //      operand a tf32 mma.sync reads element by element when it is stored
 //      contiguous along N (Inductor's tf32 template at (32, 32, 16), 1
 //      stage, 2 warps: 44.9 TFLOP/s with 2 x 1, 49.4 with 1 x 2, H200).
-//      A dot chained with another (attention's two dots) takes every warp
-//      along its longer dimension, or the other's grid once that is an mma
+//      A dot chained with another (on its full slice: attention's two dots,
+//      or dots that read one tile) takes every warp along its longer
+//      dimension, or the other's grid once that is an mma
 //      (chainedDotWarps), so that P reaches the second dot in registers.
 //   3. Rebuild the dot in #ttg.nvidia_mma (version 2): A and B converted
 //      to #ttg.dot_op of it (ttg-reduce-data-duplication, after the next
