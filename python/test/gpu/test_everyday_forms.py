@@ -7,6 +7,7 @@ heuristics stacked on autotune, the error a failing launch shows, and
 64-bit offsets that add two widened products.
 Outputs are poisoned before every launch."""
 import os
+import sys
 
 import pytest
 
@@ -14,6 +15,9 @@ torch = pytest.importorskip("torch")
 
 import tritium as triton  # noqa: E402
 import tritium.language as tl  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "unit"))
+from kernels.shifted_slabs import copy_shifted_slabs  # noqa: E402
 
 
 def poisoned(n, dtype=torch.float32):
@@ -498,22 +502,11 @@ def test_loop_stages_stream_a_recurrence(stages, kernel_stages, T):
 
 # ---- a 64-bit offset that adds two widened products ---------------------------------------------
 
-@triton.jit
-def copy_shifted_slabs_kernel(x_ptr, rows_ptr, out_ptr, BLOCK: tl.constexpr):
-    # (as flash-linear-attention's chunk_gla_fwd_kernel_o offsets its state:
-    # a program's slab, zero-extended, plus a loaded row, sign-extended)
-    slab = tl.program_id(0)
-    row = tl.load(rows_ptr + slab)
-    base = slab.to(tl.int64) * 65536 + row.to(tl.int64) * 1024
-    offs = tl.arange(0, BLOCK)
-    tl.store(out_ptr + base + offs, tl.load(x_ptr + base + offs) + 1)
-
-
 def test_offsets_that_add_two_widened_products():
     rows = torch.tensor([5, -3, 17, -20], dtype=torch.int32, device="cuda")
     x = torch.randn(5 * 65536, device="cuda")
     out = poisoned(5 * 65536)
-    copy_shifted_slabs_kernel[(4,)](x, rows, out, BLOCK=128)
+    copy_shifted_slabs[(4,)](x, rows, out, BLOCK=128)
     expected = torch.full_like(out, float("nan"))
     for slab, row in enumerate(rows.tolist()):
         base = slab * 65536 + row * 1024

@@ -7,29 +7,16 @@ import re
 import sys
 
 import tritium as triton
-import tritium.language as tl
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools", "fuzz"))
+from kernels.shifted_slabs import copy_shifted_slabs  # noqa: E402
 from ptx_registers import unwritten_registers  # noqa: E402
 
 
-@triton.jit
-def copy_a_shifted_slab(X, Rows, Out, BLOCK: tl.constexpr):
-    # A 64-bit offset that adds two widened products, a program's slab
-    # (non-negative: zero-extended) and a loaded row (sign-extended), and is
-    # used twice, so that the sum stays one add of the two products (as
-    # flash-linear-attention's chunk_gla_fwd_kernel_o offsets its state).
-    slab = tl.program_id(0)
-    row = tl.load(Rows + slab)
-    base = slab.to(tl.int64) * 65536 + row.to(tl.int64) * 1024
-    offs = tl.arange(0, BLOCK)
-    tl.store(Out + base + offs, tl.load(X + base + offs) + 1)
-
-
 def test_an_add_of_two_widened_products_takes_one_of_them_as_a_multiply_add():
-    kernel = triton.compile(copy_a_shifted_slab, signature={"X": "*fp32", "Rows": "*i32", "Out": "*fp32"},
+    kernel = triton.compile(copy_shifted_slabs, signature={"x_ptr": "*fp32", "rows_ptr": "*i32", "out_ptr": "*fp32"},
                             constexprs={"BLOCK": 128},
-                            attrs={a: [["tt.divisibility", 16]] for a in ("X", "Rows", "Out")},
+                            attrs={a: [["tt.divisibility", 16]] for a in ("x_ptr", "rows_ptr", "out_ptr")},
                             target="cuda:90", num_warps=1)
     ptx = kernel.asm["ptx"]
     assert unwritten_registers(ptx) == []
