@@ -10,7 +10,8 @@
 // another register, the product's only other occurrence in the PTX; a
 // label (but a debug label `$L__tmpN`), branch, return or brace, or a line
 // that writes the multiply's source (its first operand or braced
-// destination list names it), before it stops the search.
+// destination list names it), before it stops the search.  An add of two
+// such products takes the first; the second stays a multiply, the addend.
 //
 //===----------------------------------------------------------------------===//
 #include "tritium/Target/NVIDIA/PTXWideShifts.h"

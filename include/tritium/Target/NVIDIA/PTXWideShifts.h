@@ -48,8 +48,8 @@ bool copiesWithPerThreadAsyncCopies(std::string_view ptx);
 /// Fuses each unpredicated `mul.wide.{s,u}32 %rdD, %rS, 2^k;` whose product
 /// has one use, an `add.s64 %rdX, %rdD, %rdB;` (or `%rdB, %rdD`) later in the
 /// same block with %rS not redefined between, into
-/// `mad.wide.{s,u}32 %rdX, %rS, 2^k, %rdB;` in place of the add.  Returns
-/// how many it fused.
+/// `mad.wide.{s,u}32 %rdX, %rS, 2^k, %rdB;` in place of the add (an add of
+/// two such products takes one of them).  Returns how many it fused.
 unsigned fuseWideningMultiplyAdds(std::string &ptx);
 
 /// Rewrites every unpredicated `mul.wide.{s,u}32 %rdD, %rS, 2^k;` of `ptx`
