@@ -20,9 +20,10 @@ def test_an_add_of_two_widened_products_takes_one_of_them_as_a_multiply_add():
                             target="cuda:90", num_warps=1)
     ptx = kernel.asm["ptx"]
     assert unwritten_registers(ptx) == []
-    # one product fused into the add, the other kept as its addend
-    assert re.search(r"mad\.wide\.u32\s+%rd\d+, %r\d+, 65536, %rd\d+;", ptx) \
-        or re.search(r"mad\.wide\.s32\s+%rd\d+, %r\d+, 1024, %rd\d+;", ptx), ptx
+    # exactly one product fused into the add, the other kept as its addend
+    fused = re.findall(r"mad\.wide\.u32\s+%rd\d+, %r\d+, 65536, %rd\d+;", ptx) \
+        + re.findall(r"mad\.wide\.s32\s+%rd\d+, %r\d+, 1024, %rd\d+;", ptx)
+    assert len(fused) == 1, ptx
 
 
 def test_a_register_read_and_never_written_is_found():
