@@ -1401,3 +1401,33 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return
   }
 }
+
+// -----
+
+// A shared tile written from a converted value is written from the value
+// itself (Triton's rule for local_alloc and local_store): a wgmma operand
+// computed in the accumulator's layout (a recurrent state, as
+// flash-linear-attention's chunk_gated_delta_rule_fwd_kernel_h carries it)
+// goes to its swizzled tile without a round trip through a blocked layout.
+// A dot operand's layout is not stored from.
+// CHECK-LABEL: tt.func @shared_tiles_from_converted_values
+// CHECK-NOT: ttg.convert_layout %{{.*}} : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #blocked>
+// CHECK: ttg.local_alloc %{{.*}} : (tensor<64x64xf16, #mma>)
+// CHECK: ttg.local_store %{{.*}}, %{{.*}} : tensor<64x64xf16, #mma>
+// CHECK: ttg.convert_layout %{{.*}} : tensor<64x64xf16, #dot_op> -> tensor<64x64xf16, #blocked>
+// CHECK: ttg.local_alloc %{{.*}} : (tensor<64x64xf16, #blocked>)
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#dotop = #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func @shared_tiles_from_converted_values(%h: tensor<64x64xf16, #mma>, %a: tensor<64x64xf16, #dotop>, %buf: !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>) -> (!ttg.memdesc<64x64xf16, #nvmma, #smem>, !ttg.memdesc<64x64xf16, #nvmma, #smem>) {
+    %b = ttg.convert_layout %h : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #blocked>
+    %t = ttg.local_alloc %b : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+    ttg.local_store %b, %buf : tensor<64x64xf16, #blocked> -> !ttg.memdesc<64x64xf16, #nvmma, #smem, mutable>
+    %c = ttg.convert_layout %a : tensor<64x64xf16, #dotop> -> tensor<64x64xf16, #blocked>
+    %u = ttg.local_alloc %c : (tensor<64x64xf16, #blocked>) -> !ttg.memdesc<64x64xf16, #nvmma, #smem>
+    tt.return %t, %u : !ttg.memdesc<64x64xf16, #nvmma, #smem>, !ttg.memdesc<64x64xf16, #nvmma, #smem>
+  }
+}

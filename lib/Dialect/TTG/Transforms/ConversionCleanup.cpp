@@ -12,7 +12,8 @@
 // Algorithm, repeated until nothing changes:
 //   1. convert(convert(x)) becomes convert(x); convert(x) to x's own type
 //      becomes x; of two conversions of x to one type in one block, the
-//      later one is replaced by the earlier.
+//      later one is replaced by the earlier; a local_alloc or local_store
+//      of convert(x) stores x (any distributed layout but a dot operand's).
 //   2. A carried value of an scf.for whose result is unused and whose
 //      iteration argument only flows, through pure ops of the body, into its
 //      own yield is dropped: the loop is rebuilt without it.
@@ -56,6 +57,27 @@ bool foldConversions(Operation *funcOp) {
       op.getResult().replaceAllUsesWith(it->second.getResult());
       changed = true;
     }
+  });
+  // A shared tile written from a converted value is written from the value
+  // itself (the store into shared memory takes any distributed layout; a
+  // dot operand's excepted): the conversion's own round trip through shared
+  // memory goes.
+  funcOp->walk([&](Operation *op) {
+    OpOperand *src = nullptr;
+    if (auto alloc = dyn_cast<LocalAllocOp>(op); alloc && alloc.getSrc())
+      src = &alloc.getSrcMutable()[0];
+    else if (auto store = dyn_cast<LocalStoreOp>(op))
+      src = &store.getSrcMutable();
+    if (!src)
+      return;
+    auto convert = src->get().getDefiningOp<ConvertLayoutOp>();
+    if (!convert)
+      return;
+    Attribute from = cast<RankedTensorType>(convert.getSrc().getType()).getEncoding();
+    if (!isa<DistributedEncodingAttr>(from) || isa<DotOperandEncodingAttr>(from))
+      return;
+    src->assign(convert.getSrc());
+    changed = true;
   });
   return changed;
 }
