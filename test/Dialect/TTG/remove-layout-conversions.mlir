@@ -1005,11 +1005,20 @@ module attributes {"ttg.num-warps" = 1 : i32, "ttg.threads-per-warp" = 32 : i32,
 
 // An A operand on two warps along N holds each value twice: the element-wise
 // work stays in the loaded layout (redone by each copy otherwise) and its
-// fp16 result is converted.
+// fp16 result is converted.  A chain of casts alone (@replicated_cast_moves:
+// a loaded fp32 tile cast to fp16, as flash-linear-attention's gla backward
+// casts its states) costs each copy no more than the round trip through
+// shared memory, so its conversion moves up to the load (Triton's rule).
 // CHECK-LABEL: tt.func @replicated_operand_stays
 // CHECK: scf.for
 // CHECK: %[[T:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #[[LD:blocked[0-9]*]]> to tensor<64x64xf16, #[[LD]]>
 // CHECK-NEXT: ttg.convert_layout %[[T]] : tensor<64x64xf16, #[[LD]]> -> tensor<64x64xf16, #dot_op
+// CHECK-LABEL: tt.func @replicated_cast_moves
+// CHECK: scf.for
+// CHECK: %[[G:.*]] = tt.load %{{.*}} : tensor<64x64x!tt.ptr<f32>, #[[LD3:blocked[0-9]*]]>
+// CHECK-NEXT: %[[GA:.*]] = ttg.convert_layout %[[G]] : tensor<64x64xf32, #[[LD3]]> -> tensor<64x64xf32, #[[A3:dot_op[0-9]*]]>
+// CHECK-NEXT: %[[T3:.*]] = arith.truncf %[[GA]] : tensor<64x64xf32, #[[A3]]> to tensor<64x64xf16, #[[A3]]>
+// CHECK-NEXT: tt.dot %[[T3]]
 #ld = #ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 2], order = [0, 1]}>
 #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 2], instrShape = [16, 8]}>
 module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
@@ -1025,6 +1034,20 @@ module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 32 : i32,
       %kf = arith.extf %k : tensor<64x64xf16, #ld> to tensor<64x64xf32, #ld>
       %m = arith.mulf %kf, %e : tensor<64x64xf32, #ld>
       %t = arith.truncf %m : tensor<64x64xf32, #ld> to tensor<64x64xf16, #ld>
+      %a = ttg.convert_layout %t : tensor<64x64xf16, #ld> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
+      %d = tt.dot %a, %b, %acc : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    tt.return %res : tensor<64x64xf32, #mma>
+  }
+  tt.func @replicated_cast_moves(%pg: tensor<64x64x!tt.ptr<f32>, #ld>,
+                                 %b: tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>>, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %res = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #mma>) : i32 {
+      %g = tt.load %pg : tensor<64x64x!tt.ptr<f32>, #ld>
+      %t = arith.truncf %g : tensor<64x64xf32, #ld> to tensor<64x64xf16, #ld>
       %a = ttg.convert_layout %t : tensor<64x64xf16, #ld> -> tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>>
       %d = tt.dot %a, %b, %acc : tensor<64x64xf16, #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>> * tensor<64x64xf16, #ttg.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>> -> tensor<64x64xf32, #mma>
       scf.yield %d : tensor<64x64xf32, #mma>

@@ -52,12 +52,12 @@
 //      operand layout of a tensor-core dot (mma.sync, or a wgmma's A, which
 //      ttg-optimize-dot-operands hoists with hoistConversion) that follows it
 //      in a loop body, all its leaves are loads, and the operand layout
-//      holds each value no more often than the source layout does:
-//      ttg-pipeline streams such loads through shared memory and reads them
-//      back in any layout, so they cost nothing more in the operand layout
-//      (Triton's rule, which also takes replicated operand layouts, whose
-//      every copy redoes the element-wise work).  The root itself is never
-//      a leaf.
+//      holds each value no more often than the source layout does, or the
+//      chain is casts alone: ttg-pipeline streams such loads through shared
+//      memory and reads them back in any layout, so they cost nothing more
+//      in the operand layout (Triton's rule, which also takes replicated
+//      operand layouts whose every copy redoes more than a cast).  The root
+//      itself is never a leaf.
 //   3. Convert the leaves right after their definitions, clone the planned
 //      ops, operands first, each right after its original (so it sees the
 //      same operands and stays at the same loop depth), with result types in
@@ -98,6 +98,15 @@ int64_t bitsOf(Value value) {
   Type element = tensor.getElementType();
   int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
   return tensor.getNumElements() * bits;
+}
+
+/// True for an op that only changes the element type of its one operand
+/// (a float or integer cast, a bitcast): redone by every copy of a
+/// replicated layout, it costs no more than reading the value back.
+bool isElementCast(Operation *op) {
+  return isa<arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp, arith::ExtUIOp,
+             arith::TruncIOp, arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
+             arith::FPToUIOp, arith::BitcastOp, tt::FpToFpOp, tt::BitcastOp>(op);
 }
 
 /// True if code in `from` may as well run in `to`, a block around it: only
@@ -398,13 +407,22 @@ private:
       return false;
     // Not where the operand layout holds the values more times than the
     // layout they are computed in (an A operand on warps along N, a B
-    // operand on warps along M): each copy would redo the element-wise
-    // work.
+    // operand on warps along M) and the chain computes more than casts:
+    // each copy would redo the element-wise work.  A chain of casts alone
+    // (a loaded fp32 tile cast to the dot's fp16) costs each copy no more
+    // than the round trip through shared memory it replaces.
     auto source = cast<RankedTensorType>(root.getSrc().getType());
     auto sourceLayout = dyn_cast<DistributedEncodingAttr>(source.getEncoding());
-    if (!sourceLayout || cast<DistributedEncodingAttr>(target).getElemsPerThread(
-                             source.getShape()) >
-                             sourceLayout.getElemsPerThread(source.getShape()))
+    if (!sourceLayout)
+      return false;
+    bool castsOnly = llvm::all_of(order, [](Operation *op) {
+      LayoutRole role = getLayoutRole(op);
+      return role == LayoutRole::Convert || role == LayoutRole::Producer ||
+             isElementCast(op);
+    });
+    if (!castsOnly &&
+        cast<DistributedEncodingAttr>(target).getElemsPerThread(source.getShape()) >
+            sourceLayout.getElemsPerThread(source.getShape()))
       return false;
     for (Operation *op = conversion->getNextNode(); op; op = op->getNextNode())
       if (isa<tt::DotOp, WarpGroupDotOp>(op) &&
