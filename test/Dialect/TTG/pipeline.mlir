@@ -1084,3 +1084,69 @@ module attributes {"ttg.num-warps" = 8 : i32, "ttg.threads-per-warp" = 32 : i32,
     tt.return %r : tensor<16x16xf32, #mma>
   }
 }
+
+// -----
+
+// A read-back ring is kept when all rings, with the function's other shared
+// tiles, fit in a block's shared memory; the tiles the operand rings replace
+// are not counted again.  Here the rings take 4 x 3 x 16 KiB and q's shared
+// tile 16 KiB more (208 KiB of the sm_90 block's 227); counting the three
+// replaced operand tiles too (256 KiB) would leave q synchronous.
+// CHECK-LABEL: tt.func public @read_back_ring_that_fits
+// CHECK-COUNT-3: ttg.local_alloc : () -> !ttg.memdesc<3x{{128x64|64x128}}xf16, #nvmma
+// CHECK: ttg.local_alloc : () -> !ttg.memdesc<3x128x64xf16, #shared, #smem, mutable>
+// CHECK: scf.for
+// CHECK-NOT: tt.load
+// CHECK: scf.yield
+#blocked = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+#nvmma = #ttg.nvmma_shared<{swizzlingByteWidth = 128, elementBitWidth = 16, order = [1, 0]}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32, "ttg.target" = "cuda:90"} {
+  tt.func public @read_back_ring_that_fits(%a0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %b0: !tt.ptr<f16> {tt.divisibility = 16 : i32},
+                                           %q0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %c0p: !tt.ptr<f16> {tt.divisibility = 16 : i32},
+                                           %n: i32) -> tensor<128x128xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+    %two = arith.constant dense<2.0> : tensor<128x64xf32, #blocked>
+    %step = arith.constant dense<64> : tensor<128x64xi32, #blocked>
+    %step1 = arith.constant dense<64> : tensor<64x128xi32, #blocked1>
+    %r = tt.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>>
+    %re = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #ttg.slice<{dim = 0, parent = #blocked}>> -> tensor<1x64xi32, #blocked>
+    %rb = tt.broadcast %re : tensor<1x64xi32, #blocked> -> tensor<128x64xi32, #blocked>
+    %r1 = tt.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #ttg.slice<{dim = 0, parent = #blocked1}>>
+    %re1 = tt.expand_dims %r1 {axis = 0 : i32} : tensor<128xi32, #ttg.slice<{dim = 0, parent = #blocked1}>> -> tensor<1x128xi32, #blocked1>
+    %rb1 = tt.broadcast %re1 : tensor<1x128xi32, #blocked1> -> tensor<64x128xi32, #blocked1>
+    %as0 = tt.splat %a0 : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>, #blocked>
+    %as = tt.addptr %as0, %rb : tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<128x64xi32, #blocked>
+    %qs0 = tt.splat %q0 : !tt.ptr<f16> -> tensor<128x64x!tt.ptr<f16>, #blocked>
+    %qs = tt.addptr %qs0, %rb : tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<128x64xi32, #blocked>
+    %bs0 = tt.splat %b0 : !tt.ptr<f16> -> tensor<64x128x!tt.ptr<f16>, #blocked1>
+    %bs = tt.addptr %bs0, %rb1 : tensor<64x128x!tt.ptr<f16>, #blocked1>, tensor<64x128xi32, #blocked1>
+    %cs0 = tt.splat %c0p : !tt.ptr<f16> -> tensor<64x128x!tt.ptr<f16>, #blocked1>
+    %cs = tt.addptr %cs0, %rb1 : tensor<64x128x!tt.ptr<f16>, #blocked1>, tensor<64x128xi32, #blocked1>
+    %res:5 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero, %pa = %as, %pq = %qs, %pb = %bs, %pc = %cs) -> (tensor<128x128xf32, #mma>, tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<64x128x!tt.ptr<f16>, #blocked1>, tensor<64x128x!tt.ptr<f16>, #blocked1>) : i32 {
+      %a = tt.load %pa : tensor<128x64x!tt.ptr<f16>, #blocked>
+      %b = tt.load %pb : tensor<64x128x!tt.ptr<f16>, #blocked1>
+      %c = tt.load %pc : tensor<64x128x!tt.ptr<f16>, #blocked1>
+      %q = tt.load %pq : tensor<128x64x!tt.ptr<f16>, #blocked>
+      %at = ttg.local_alloc %a : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #nvmma, #smem>
+      %bt = ttg.local_alloc %b : (tensor<64x128xf16, #blocked1>) -> !ttg.memdesc<64x128xf16, #nvmma, #smem>
+      %ct = ttg.local_alloc %c : (tensor<64x128xf16, #blocked1>) -> !ttg.memdesc<64x128xf16, #nvmma, #smem>
+      %d1 = ttg.warp_group_dot %at, %bt, %acc : !ttg.memdesc<128x64xf16, #nvmma, #smem> * !ttg.memdesc<64x128xf16, #nvmma, #smem> -> tensor<128x128xf32, #mma>
+      %qf = arith.extf %q : tensor<128x64xf16, #blocked> to tensor<128x64xf32, #blocked>
+      %qm = arith.mulf %qf, %two : tensor<128x64xf32, #blocked>
+      %qh = arith.truncf %qm : tensor<128x64xf32, #blocked> to tensor<128x64xf16, #blocked>
+      %qt = ttg.local_alloc %qh : (tensor<128x64xf16, #blocked>) -> !ttg.memdesc<128x64xf16, #nvmma, #smem>
+      %d2 = ttg.warp_group_dot %qt, %ct, %d1 : !ttg.memdesc<128x64xf16, #nvmma, #smem> * !ttg.memdesc<64x128xf16, #nvmma, #smem> -> tensor<128x128xf32, #mma>
+      %pa2 = tt.addptr %pa, %step : tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<128x64xi32, #blocked>
+      %pq2 = tt.addptr %pq, %step : tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<128x64xi32, #blocked>
+      %pb2 = tt.addptr %pb, %step1 : tensor<64x128x!tt.ptr<f16>, #blocked1>, tensor<64x128xi32, #blocked1>
+      %pc2 = tt.addptr %pc, %step1 : tensor<64x128x!tt.ptr<f16>, #blocked1>, tensor<64x128xi32, #blocked1>
+      scf.yield %d2, %pa2, %pq2, %pb2, %pc2 : tensor<128x128xf32, #mma>, tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<128x64x!tt.ptr<f16>, #blocked>, tensor<64x128x!tt.ptr<f16>, #blocked1>, tensor<64x128x!tt.ptr<f16>, #blocked1>
+    }
+    tt.return %res#0 : tensor<128x128xf32, #mma>
+  }
+}

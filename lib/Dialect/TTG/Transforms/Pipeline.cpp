@@ -594,12 +594,17 @@ private:
     if (llvm::none_of(loads, [](PipelinedLoad &p) { return p.readBack; }))
       return;
     int64_t bytes = 0;
-    for (PipelinedLoad &p : loads)
+    DenseSet<Operation *> replaced; // the tiles ring slots replace
+    for (PipelinedLoad &p : loads) {
       bytes += sharedBytesOf(p.slotType()) * numSlots();
-    // (a tile a ring slot replaces counts twice: the estimate errs on the
-    // side of leaving a load synchronous)
+      if (p.alloc)
+        replaced.insert(p.alloc);
+    }
     if (auto func = loop->getParentOfType<tt::FuncOp>())
-      func.walk([&](LocalAllocOp alloc) { bytes += sharedBytesOf(alloc.getType()); });
+      func.walk([&](LocalAllocOp alloc) {
+        if (!replaced.contains(alloc))
+          bytes += sharedBytesOf(alloc.getType());
+      });
     auto module = loop->getParentOfType<ModuleOp>();
     if (bytes > getSharedMemoryPerBlock(getComputeCapability(module)))
       llvm::erase_if(loads, [](PipelinedLoad &p) { return p.readBack; });
