@@ -590,6 +590,10 @@ private:
   /// Read-back loads are left synchronous when the rings of all the loads,
   /// with the function's other shared tiles, would not fit in a block's
   /// shared memory (the loads that are dot operands themselves keep theirs).
+  /// A tile a ring replaces is counted once, as its ring; conversion scratch
+  /// is not counted, so a kernel the estimate passes may still exceed the
+  /// block, which its launch reports as OutOfResources (an autotuner then
+  /// drops that config, as Triton's does).
   void dropReadBackLoadsOverBudget() {
     if (llvm::none_of(loads, [](PipelinedLoad &p) { return p.readBack; }))
       return;
